@@ -1,0 +1,1 @@
+"""Agents: spec, planner, builder, repair, reviewer — LLM first, rule-based fallback."""

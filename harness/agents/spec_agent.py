@@ -1,0 +1,67 @@
+"""SpecAgent: request -> AppSpec, by the LLM when it answers validly, else by rules."""
+
+from __future__ import annotations
+
+from harness.errors import ProviderConfigError, ProviderError, ProviderUnavailableError
+from harness.models.spec import AppSpec
+from harness.providers.base import LLMProvider
+from harness.utils.ids import req_id
+
+SYSTEM = (
+    "You are the spec agent of an app-building harness. Output ONLY one JSON object matching the "
+    "AppSpec schema, no prose, no code fences. Infer the stack (web app -> React + FastAPI + SQLite; "
+    "API -> FastAPI + SQLite; todo -> FastAPI + SQLite + minimal HTML), pages, data model, "
+    "requirements (one testable sentence each, capability set), must-haves, non-goals "
+    "(deployment, mobile-app, browser-automation unless asked) and acceptance criteria."
+)
+DEFAULT_NON_GOALS = ["deployment", "mobile-app", "browser-automation"]
+
+
+def postprocess(spec: AppSpec) -> AppSpec:
+    """Assign REQ-001..N in order, and fill must-haves, acceptance criteria and default non-goals."""
+    spec = spec.model_copy(deep=True)
+    for n, req in enumerate(spec.requirements, start=1):
+        req.id = req_id(n)
+        if not req.acceptance:
+            req.acceptance = f"A passing test marked {req.id} shows: {req.text}"
+    if not spec.acceptance_criteria:
+        spec.acceptance_criteria = [r.acceptance for r in spec.requirements]
+    if not spec.must_have:
+        spec.must_have = [r.text for r in spec.requirements if r.must_have][:12]
+    if not spec.explicit_non_goals:
+        spec.explicit_non_goals = list(DEFAULT_NON_GOALS)
+    return spec
+
+
+class SpecAgent:
+    """generate(request, feedback) -> AppSpec; `source` tells which path produced the last spec."""
+
+    def __init__(self, llm: LLMProvider):
+        self.llm = llm
+        self.source = "none"
+        self.fallback_reason = ""
+
+    def prompt(self, request: str, feedback: list[str] | None = None) -> str:
+        text = f"User request:\n{request}\n"
+        if feedback:
+            text += "\nYour previous spec was rejected by the validator:\n" + "\n".join(f"- {f}" for f in feedback)
+            text += "\nReturn a corrected AppSpec JSON object."
+        return text
+
+    def generate(self, request: str, feedback: list[str] | None = None) -> AppSpec:
+        """The LLM's spec (post-processed) or, if the provider cannot give one, the rule-based spec."""
+        try:
+            spec = self.llm.generate_structured(self.prompt(request, feedback), AppSpec, system=SYSTEM)
+            self.source = "llm"
+            return postprocess(spec)
+        except (ProviderConfigError, ProviderUnavailableError):
+            raise
+        except ProviderError as exc:
+            self.fallback_reason = str(exc)
+            return self.fallback(request)
+
+    def fallback(self, request: str) -> AppSpec:
+        from harness.agents.spec_rules import rule_based_spec
+
+        self.source = "rules"
+        return postprocess(rule_based_spec(request))

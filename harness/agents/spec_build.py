@@ -1,0 +1,298 @@
+"""Assemble an AppSpec from what `spec_rules` parsed: entities, requirements, pages, stack, notes.
+
+Requirement order (ids REQ-001..N follow it):
+auth -> per entity, parents before children: crud, relation, complete -> dashboard -> pages ->
+health -> unsupported. A pure Todo request gets the fixed four: create, list, complete, health.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from harness.agents import spec_lexicon as lx
+from harness.generators.naming import py_ident, slug
+from harness.models.spec import AppSpec, DataEntity, EntityField, Page, Requirement, Stack
+
+if TYPE_CHECKING:
+    from harness.agents.spec_rules import Parsed
+
+HTML_FRONTEND = "Server-rendered HTML (FastAPI)"
+MAX_FIELDS = 20   # per entity; more are ignored with a note
+_FIXED_ROUTES = frozenset({"/", "/health", "/login", "/logout", "/register", "/dashboard", "/docs",
+                           "/redoc", "/openapi.json", "/api", "/static", "/settings"})
+_TITLE_STOP = lx.FUNCTION | lx.VERBS | frozenset({"me", "please"})
+_EXCLUDED_FIELDS = lx.FIELD_DROP | frozenset({"status", "done", "completed", "complete"})
+
+
+def build_spec(p: "Parsed") -> AppSpec:
+    """The AppSpec for a parse result (pure; deterministic)."""
+    entities = _entities(p)
+    if _is_todo(p, entities):
+        return _todo_spec(p, entities[0])
+    reqs = _requirements(p, entities)
+    pages = _pages(p, entities) if entities else []
+    return AppSpec(
+        app_type="api" if p.api and not p.pages else "web",
+        title=_title(p, entities),
+        stack=Stack(frontend=HTML_FRONTEND if p.pages else "FastAPI"),
+        auth=p.auth and bool(entities),
+        pages=pages,
+        data_model=entities,
+        requirements=[Requirement(id=f"REQ-{n:03d}", text=t, acceptance=a, capability=c, entity=e)
+                      for n, (c, e, t, a) in enumerate(reqs, 1)],
+        must_have=_must_have(p, entities),
+        explicit_non_goals=_non_goals(p),
+        acceptance_criteria=[a for _c, _e, _t, a in reqs],
+        notes=_notes(p, entities),
+    )
+
+
+# --- entities --------------------------------------------------------------------------------------
+
+def _entities(p: "Parsed") -> list[DataEntity]:
+    order: list[str] = []
+
+    def visit(name: str) -> None:
+        if name not in order:
+            if name in p.parents:
+                visit(p.parents[name])
+            order.append(name)
+
+    for name in p.entities:
+        visit(name)
+    idents: dict[str, str] = {}
+    for name in order:
+        ident = py_ident(name)
+        n = 2
+        while ident in idents.values():
+            ident, n = f"{py_ident(name)}_{n}", n + 1
+        idents[name] = ident
+    return [DataEntity(name=name, plural=p.plurals[name], ident=idents[name],
+                       fields=_fields(p, name, idents), parent=idents.get(p.parents.get(name, "")),
+                       has_status=name in p.status)
+            for name in order]
+
+
+def _display_word(name: str) -> str:
+    return "title" if name.rpartition(" ")[2] in lx.TITLE_NOUNS else "name"
+
+
+def _fields(p: "Parsed", name: str, idents: dict[str, str]) -> list[EntityField]:
+    drop = set(_EXCLUDED_FIELDS)
+    if name in p.parents:
+        drop.add(f"{idents[p.parents[name]]}_id")
+    out: list[EntityField] = []
+    for words, flag in p.fields.get(name, []):
+        label = " ".join(words)
+        ident = py_ident("_".join(words))
+        if label in p.plurals or ident in drop or any(f.ident == ident for f in out):
+            continue
+        ftype = _field_type(words)
+        required = flag is True or (flag is None and ident in ("title", "name") and ftype == "str")
+        out.append(EntityField(name=label, ident=ident, type=ftype, required=required))
+    if len(out) > MAX_FIELDS:
+        p.notes.append(f"{name}: {len(out) - MAX_FIELDS} more fields ignored (cap {MAX_FIELDS})")
+        out = out[:MAX_FIELDS]
+    if not any(f.type == "str" and f.required for f in out):
+        word = _display_word(name)
+        if not any(f.ident == word for f in out):
+            out.insert(0, EntityField(name=word, ident=word, type="str", required=True))
+    if not p.fields.get(name):
+        out.append(EntityField(name="description", ident="description", type="text"))
+    return out
+
+
+def _field_type(words: list[str]) -> str:
+    """Column type from the field's words (the last word decides; see the spec_lexicon word lists)."""
+    last = words[-1]
+    if words[0] in ("is", "has") or last in lx.BOOL_WORDS:
+        return "bool"
+    if last.endswith("_at") or last in lx.DATETIME_WORDS:
+        return "datetime"
+    if last in lx.DATE_WORDS:
+        return "date"
+    if any(w in lx.STR_NUMBERS for w in words):
+        return "str"
+    if last in lx.FLOAT_WORDS:
+        return "float"
+    if last in lx.INT_WORDS:
+        return "int"
+    return "text" if last in lx.TEXT_WORDS else "str"
+
+
+# --- the Todo special case ------------------------------------------------------------------------
+
+def _is_todo(p: "Parsed", entities: list[DataEntity]) -> bool:
+    return ([e.ident for e in entities] == ["todo"] and not p.auth and not p.dashboard
+            and not p.unsupported)
+
+
+def _todo_spec(p: "Parsed", todo: DataEntity) -> AppSpec:
+    fields = [f for f in todo.fields if f.ident != "description" or p.fields.get("todo")]
+    todo = todo.model_copy(update={"has_status": True, "fields": fields})
+    reqs = [
+        ("create", "todo", "Users can add a todo with a title",
+         "POST /api/todos with a title returns 201 and the new todo with status open; "
+         "a missing title returns 422"),
+        ("list", "todo", "Users can list all todos", "GET /api/todos returns every added todo"),
+        ("complete", "todo", "Users can mark a todo as complete",
+         "POST /api/todos/{id}/complete sets the todo's status to done; an unknown id returns 404"),
+        ("health", None, "The app exposes GET /health and serves a minimal HTML page at / to add, "
+         "list and complete todos",
+         'GET /health returns 200 with {"status": "ok"} and GET / returns 200 HTML with a form '
+         "to add a todo"),
+    ]
+    # Todo means minimal HTML (SPEC §6): "web app" alone is no React request here.
+    notes = [n for n in _notes(p, [todo]) if p.frameworks or not n.startswith("requested stack React")]
+    return AppSpec(
+        app_type="web", title=_title(p, [todo]), stack=Stack(frontend=HTML_FRONTEND), auth=False,
+        pages=[Page(name="home", route="/", entity="todo")], data_model=[todo],
+        requirements=[Requirement(id=f"REQ-{n:03d}", text=t, acceptance=a, capability=c, entity=e)
+                      for n, (c, e, t, a) in enumerate(reqs, 1)],
+        must_have=["todos", "add", "list", "complete"], explicit_non_goals=_non_goals(p),
+        acceptance_criteria=[a for _c, _e, _t, a in reqs], notes=notes,
+    )
+
+
+# --- requirements ---------------------------------------------------------------------------------
+
+def _a(word: str) -> str:
+    return ("an " if word[:1] in "aeiou" else "a ") + word
+
+
+def _join(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _requirements(p: "Parsed", entities: list[DataEntity]) -> list[tuple[str, str | None, str, str]]:
+    reqs: list[tuple[str, str | None, str, str]] = []
+    if p.auth and entities:
+        reqs.append(("auth", None,
+                     "Users can register, log in and log out (authentication); every data route "
+                     "requires a bearer token and each user only sees their own records",
+                     "POST /api/auth/register returns 201, POST /api/auth/login returns a bearer "
+                     "token, GET /api/auth/me returns the current user, data routes return 401 "
+                     "without a token and another user's records return 404"))
+    by_ident = {e.ident: e for e in entities}
+    for e in entities:
+        reqs.extend(_entity_reqs(e, by_ident))
+    if p.dashboard and entities:
+        reqs.append(_dashboard_req(p, entities))
+    if p.pages and entities:
+        routes = [pg for pg in _pages(p, entities) if pg.route not in ("/", "/dashboard")]
+        names = [pg.name for pg in routes]
+        reqs.append(("pages", None,
+                     f"The app serves HTML pages for {_join(names)} with real data and forms",
+                     f"GET {_join([pg.route for pg in routes])} each return 200 HTML with a "
+                     "<form>; entity pages list the stored records"))
+    if entities:
+        reqs.append(("health", None, "The app exposes GET /health and serves an HTML index page at /",
+                     'GET /health returns 200 with {"status": "ok"} and GET / returns 200 HTML'))
+    for text, _cats in p.unsupported:
+        reqs.append(("unsupported", None, text,
+                     f"{text} works as requested, proven by a passing test"))
+    return reqs
+
+
+def _entity_reqs(e: DataEntity, by_ident: dict[str, DataEntity]) -> list[tuple[str, str, str, str]]:
+    seg = slug(e.plural)
+    display = next(f.name for f in e.fields if f.type == "str" and f.required)
+    out = [("crud", e.ident, f"Users can create, list, view, update and delete {e.plural}",
+            f"POST /api/{seg} returns 201; GET /api/{seg} lists the created {e.plural}; GET, PUT "
+            f"and DELETE /api/{seg}/{{id}} return 200, 200 and 204; an unknown id returns 404 and "
+            f"a missing {display} returns 422")]
+    if e.parent:
+        parent = by_ident[e.parent]
+        out.append(("relation", e.ident,
+                    f"Each {e.name} belongs to {_a(parent.name)}; {e.plural} can be listed per {parent.name}",
+                    f"POST /api/{seg} requires an existing {parent.ident}_id (404 for an unknown "
+                    f"{parent.name}) and GET /api/{slug(parent.plural)}/{{id}}/{seg} lists only "
+                    f"that {parent.name}'s {e.plural}"))
+    if e.has_status:
+        out.append(("complete", e.ident, f"Users can mark {_a(e.name)} as done",
+                    f"A new {e.name} has status open and POST /api/{seg}/{{id}}/complete sets its "
+                    "status to done; an unknown id returns 404"))
+    return out
+
+
+def _dashboard_req(p: "Parsed", entities: list[DataEntity]) -> tuple[str, None, str, str]:
+    plurals = [e.plural for e in entities]
+    with_status = [e.plural for e in entities if e.has_status]
+    text = f"A dashboard shows counts of {_join(plurals)}"
+    if with_status:
+        text += f" and how many {_join(with_status)} are open or done"
+    if p.auth:
+        text += " for the current user"
+    acceptance = "GET /api/dashboard returns the number of " + _join(plurals)
+    if with_status:
+        acceptance += f" with open/done counts for {_join(with_status)}"
+    return ("dashboard", None, text, acceptance + " and GET /dashboard returns 200 HTML")
+
+
+# --- pages, title, lists, notes ------------------------------------------------------------------
+
+def _pages(p: "Parsed", entities: list[DataEntity]) -> list[Page]:
+    pages = [Page(name="home", route="/")]
+    if p.pages and p.auth:
+        pages.append(Page(name="login", route="/login"))
+    if p.dashboard:
+        pages.append(Page(name="dashboard", route="/dashboard"))
+    if p.pages:
+        for e in entities:
+            route = f"/{slug(e.plural)}"
+            pages.append(Page(name=e.plural, route=route if route not in _FIXED_ROUTES else f"{route}-list",
+                              entity=e.ident))
+    return pages
+
+
+def _title(p: "Parsed", entities: list[DataEntity]) -> str:
+    toks = p.title_tokens
+    head = None if p.vi else next((i for i, t in enumerate(toks) if t.w in lx.TITLE_HEADS), None)
+    if head is not None:
+        start = head
+        while start > 0 and head - start < 4 and toks[start - 1].w[:1].isalnum() and toks[start - 1].w not in _TITLE_STOP:
+            start -= 1
+        if any(t.w not in lx.ADJECTIVES for t in toks[start:head]):
+            return " ".join(_cap(t.orig) for t in toks[start:head + 1])[:80]
+    if len(entities) == 1:
+        return _cap(entities[0].name) + " App"
+    if entities:
+        return " and ".join(_cap(e.plural) for e in entities[:2]) + " App"
+    return _cap(p.unsupported[0][0])[:80] if p.unsupported else "App"
+
+
+def _cap(word: str) -> str:
+    return " ".join(w if any(c.isupper() for c in w) else w[:1].upper() + w[1:] for w in word.split())
+
+
+def _must_have(p: "Parsed", entities: list[DataEntity]) -> list[str]:
+    items = ["authentication"] if p.auth and entities else []
+    items += [e.plural for e in entities]
+    if p.dashboard and entities:
+        items.append("dashboard")
+    if p.pages and entities:
+        items.append("HTML pages")
+    items += [text for text, _cats in p.unsupported]
+    return list(dict.fromkeys(items))
+
+
+def _non_goals(p: "Parsed") -> list[str]:
+    lifted = {lx.NON_GOAL_OF[c] for _t, cats in p.unsupported for c in cats if c in lx.NON_GOAL_OF}
+    return [g for g in lx.DEFAULT_NON_GOALS if g not in lifted]
+
+
+def _notes(p: "Parsed", entities: list[DataEntity]) -> list[str]:
+    notes = list(p.notes)
+    if p.pages and (p.frameworks or p.web):
+        wanted = p.frameworks[0] if p.frameworks else "React"
+        notes.append(f"requested stack {wanted} frontend; offline generator builds server-rendered "
+                     "HTML pages served by FastAPI")
+    if p.api and not p.pages and entities:
+        notes.append("API request: FastAPI JSON API under /api; the only HTML is the index page at /")
+    if p.settings:
+        notes.append("a settings page was requested; the offline generator has no settings model, "
+                     "so no settings page is built")
+    if p.unsupported:
+        names = ", ".join(t for t, _c in p.unsupported)
+        notes.append(f"unsupported by the offline generator (kept as requirements that fail): {names}")
+    return notes

@@ -1,0 +1,379 @@
+"""Vocabulary for the rule-based spec parser: word classes, Vietnamese phrases, number inflection.
+
+Pure data plus three pure functions (`singularize`, `pluralize`, `normalize_vi`). Sets are used
+only for membership tests; everything that is iterated is a tuple or a dict (stable order).
+"""
+
+from __future__ import annotations
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# --- word classes (English, lowercase, accents folded) -------------------------------------------
+
+FUNCTION = _words("""
+    a an the and or but nor with without for of in on at to from by as per each every into within
+    inside under over about via plus also both including include includes like such etc eg ie than
+    then so that which who whom whose what where when how why if while this these those there here
+    it its they them their theirs we us our ours you your yours i me my mine he she his her him
+    one ones two three four five any some all many much more most few several multiple other others
+    another same just only very really too either neither not no yes please can could should would
+    will shall may might must be is are am was were been being has have had having do does did
+    let lets want wants need needs able using use uses via vs versus something anything everything
+    nothing someone anyone everyone somebody everybody whatever whenever way ways
+""")
+
+DETERMINERS = _words("""
+    a an the each every its their my our your his her one any some many multiple several single
+    specific particular given this that these those
+""")
+
+# Pronouns/modals after which a plural-looking verb-noun is a verb ("an app that tracks expenses").
+REL_PRONOUNS = _words("that which who it he she also can could will should i we you they")
+MODALS = _words("can could should will would may might must to who that")
+
+VERBS = _words("""
+    build create make develop design write implement code generate add view see show display edit
+    update modify change delete remove manage store keep save organize organise maintain handle
+    support enable allow help provide offer contain get set put give take find search filter sort
+    browse look like love wish go run start stop open assign share invite join follow borrow lend
+    return buy sell pay send receive sign check mark complete finish read know think try work
+    access connect categorize categorise belong own attach relate associate appear become come call
+    describe explain perform place reserve rent hire apply approve reject submit ask respond
+    monitor measure calculate compute sum estimate compare visualize analyze analyse summarize
+    collect gather enter input fill choose select pick move drag drop click press prefer hold
+    deliver process view list include lets allows enables helps wants needs
+""")
+
+# Nouns that are also common verbs: a plural form is a noun; a singular needs noun context.
+VERB_NOUNS = _words("""
+    book order post note review comment tag schedule plan log record report track rate bill contact
+    link bookmark message reply answer invoice count total rank play file shift visit transfer
+    deposit request claim exercise grade score vote bid quote lead deal purchase step match
+    question issue design offer budget loan group label trip
+""")
+
+META = _words("""
+    app apps application applications web webapp website websites site sites system systems
+    platform platforms tool tools service services portal software program programs api apis rest
+    restful backend frontend server database databases db sqlite fastapi python html css javascript
+    json crud management manager managers tracker trackers tracking organizer organiser planner
+    feature features functionality functionalities function functions page pages screen screens
+    view views ui ux interface interfaces form forms button buttons data information info records
+    list lists collection collections catalog catalogue set sets thing things stuff ability
+    abilities option options kind kinds type types lot lots bunch number numbers version module
+    modules component components section sections part parts area areas field fields column columns
+    attribute attributes crud operations operation endpoint endpoints route routes model models
+    entity entities resource resources object objects example examples mode theme layout style
+    template templates framework code repo repository workflow workflows logic storage persistence
+    time times date dates day days week weeks month months year years today tomorrow morning
+    evening hour hours minute minutes calendar support help basics
+""")
+
+ADJECTIVES = _words("""
+    simple basic small tiny minimal minimalist new own easy nice modern clean quick fast full fully
+    various different shared public private online offline secure responsive beautiful pretty real
+    little big large great good best better main related due daily weekly monthly yearly current
+    recent upcoming past future important urgent free custom dynamic static interactive intuitive
+    friendly lightweight robust scalable production ready working functional entire whole proper
+    standard advanced extra additional optional required mandatory certain general primary
+    secondary local remote internal external favorite favourite top first last next previous
+    available possible necessary useful cool awesome fun neat tidy straightforward personalized
+    complete completed
+""")
+
+# Areas that name what kind of app it is, not a record type ("a library system with books").
+DOMAIN_AREAS = _words("""
+    library inventory school university college hospital clinic restaurant cafe store shop
+    bookstore warehouse company business office crm erp hr finance financial accounting personal
+    home household family kitchen gym fitness health hotel farm church bank banking ecommerce
+    commerce retail marketplace blog wiki portfolio agency salon spa pharmacy dental medical legal
+    logistics travel sales marketing helpdesk education music productivity
+""")
+
+# Used only when no entity was named: the record type an area implies.
+IMPLIED_ENTITY = {
+    "blog": "post", "library": "book", "bookstore": "book", "inventory": "product",
+    "store": "product", "shop": "product", "warehouse": "product", "crm": "contact",
+    "restaurant": "dish", "clinic": "patient", "hospital": "patient", "music": "song",
+    "school": "student",
+}
+
+NOUN_ING = _words("""
+    meeting building booking listing painting clothing wedding recording training rating ceiling
+    string king ring wing spring offering posting sighting lodging parking housing funding warning
+    pudding earring sibling seedling evening
+""")
+NOUN_LY = _words("family supply assembly reply ally fly butterfly lily rally belly jelly")
+PEOPLE_SUBJECTS = _words("people person customers clients members students employees")
+
+AUTH = _words("""
+    auth authentication authenticate authenticated authorization authorisation login logins logout
+    signin signup signon register registration account accounts user users password passwords
+    username usernames multiuser
+""")
+DASHBOARD = _words("dashboard dashboards overview stats statistics analytics reporting")
+COMPLETE = _words("""
+    complete completed completing completion done finish finished finishing status statuses mark
+    marked marking resolve resolved close closed checkoff
+""")
+PAGE_WORDS = _words("""
+    web webapp website websites site page pages ui interface frontend html screen screens form forms
+    react vue angular svelte next.js nextjs settings
+""")
+API_WORDS = _words("api apis rest restful backend endpoint endpoints microservice graphql")
+FRAMEWORKS = {"react": "React", "vue": "Vue", "angular": "Angular", "svelte": "Svelte",
+              "next.js": "Next.js", "nextjs": "Next.js"}
+OTHER_BACKENDS = {"django": "Django", "flask": "Flask", "express": "Express", "node": "Node.js",
+                  "nodejs": "Node.js", "node.js": "Node.js", "rails": "Rails", "laravel": "Laravel",
+                  "spring": "Spring"}
+OTHER_DBS = {"postgres": "PostgreSQL", "postgresql": "PostgreSQL", "mysql": "MySQL",
+             "mongodb": "MongoDB", "mongo": "MongoDB", "mariadb": "MariaDB", "redis": "Redis",
+             "firebase": "Firebase", "supabase": "Supabase"}
+
+# Head words of an app name: "recipe API", "expense tracker" (also used for titles).
+APP_HEADS = _words("""
+    app application api system manager tracker platform tool website site service portal planner
+    organizer organiser game backend webapp management web list
+""")
+TITLE_HEADS = _words("""
+    app application api system manager tracker platform tool website site service portal planner
+    organizer organiser game backend webapp
+""")
+
+TITLE_NOUNS = _words("""
+    task todo post book note article issue ticket event recipe movie song album course lesson
+    chapter story bug goal habit question job meeting assignment idea entry document video film
+    show podcast episode poem quote review announcement milestone chore errand reminder
+    appointment photo page
+""")
+STATUS_NOUNS = _words("task todo chore issue ticket bug goal habit assignment errand milestone reminder job")
+
+# Field vocabulary: words that name a column, never a table.
+FIELD_ONLY = _words("""
+    title name description price cost amount quantity qty priority deadline email phone address url
+    isbn sku age weight height color colour size duration birthday dob username password bio
+    summary body content text subject
+""")
+INT_WORDS = _words("""
+    count quantity qty stock age year rating priority score level rank capacity seats servings
+    minutes hours calories pages number floor
+""")
+FLOAT_WORDS = _words("""
+    price amount cost weight height total balance salary budget rate fee distance latitude
+    longitude percent percentage tax discount
+""")
+DATE_WORDS = _words("date deadline birthday dob due birthdate")
+DATETIME_WORDS = _words("time timestamp datetime")
+BOOL_WORDS = _words("active enabled published archived paid available visible public private favorite favourite flagged pinned")
+TEXT_WORDS = _words("""
+    description notes note body content bio biography summary details instructions text remarks
+    directions abstract comments
+""")
+STR_NUMBERS = _words("phone isbn serial tracking account card reference invoice order zip postal")
+# Column words that are also record types when plural ("products with a category" vs "categories").
+FIELD_NOUNS = _words("""
+    author genre category location label type language publisher edition role position unit
+    currency link tag code department brand supplier customer owner
+""")
+FIELD_VOCAB = (FIELD_ONLY | INT_WORDS | FLOAT_WORDS | DATE_WORDS | DATETIME_WORDS | BOOL_WORDS
+               | TEXT_WORDS | FIELD_NOUNS | _words("start end url website status done tags isbn sku notes details"))
+KEEP_PLURAL_FIELDS = _words("notes details instructions tags remarks directions comments servings calories minutes hours pages seats")
+FIELD_SKIP = _words("a an the its their his her some each one field fields column columns attribute attributes")
+FIELD_DROP = _words("id owner owner_id user user_id created created_at updated updated_at parent parent_id")
+
+# (parent, child) pairs that imply a relation when both are entities and nothing else was said.
+KNOWN_PARENTS = (
+    ("project", "task"), ("recipe", "ingredient"), ("post", "comment"), ("album", "photo"),
+    ("playlist", "song"), ("course", "lesson"), ("invoice", "line item"), ("order", "order item"),
+    ("survey", "question"), ("quiz", "question"), ("book", "chapter"), ("project", "milestone"),
+)
+
+# Multi-word English phrases merged into one token (after Vietnamese mapping).
+PHRASES = {
+    ("log", "in"): "login", ("log", "out"): "logout", ("sign", "in"): "signin",
+    ("sign", "up"): "signup", ("sign", "out"): "logout", ("to", "do"): "todo",
+    ("to", "dos"): "todos", ("user", "interface"): "ui", ("user", "experience"): "ux",
+    ("user", "friendly"): "friendly", ("front", "end"): "frontend", ("back", "end"): "backend",
+    ("web", "site"): "website", ("check", "off"): "checkoff", ("tick", "off"): "checkoff",
+    ("real", "time"): "real-time", ("e", "mail"): "email", ("todo", "item"): "todo",
+    ("todo", "items"): "todos", ("blog", "post"): "post", ("blog", "posts"): "posts",
+    ("line", "item"): "line item", ("line", "items"): "line items",
+    ("order", "item"): "order item", ("order", "items"): "order items",
+    ("menu", "item"): "menu item", ("menu", "items"): "menu items",
+    ("time", "entry"): "time entry", ("time", "entries"): "time entries",
+    ("action", "item"): "action item", ("action", "items"): "action items",
+}
+HYPHEN_FORMS = {"to-do": "todo", "to-dos": "todos", "e-mail": "email", "log-in": "login",
+                "sign-in": "signin", "sign-up": "signup", "e-commerce": "ecommerce",
+                "front-end": "frontend", "back-end": "backend", "multi-user": "multiuser",
+                "check-off": "checkoff", "todo's": "todos"}
+
+# Features the offline generator cannot build; value = category (non-goal it lifts, if any).
+UNSUPPORTED = {
+    ("game",): "game", ("gaming",): "game", ("video", "game"): "game", ("video", "games"): "game",
+    ("multiplayer",): "game", ("3d",): "3d", ("chat",): "chat", ("chats",): "chat",
+    ("chatting",): "chat", ("chatroom",): "chat", ("chatbot",): "ai", ("messaging",): "chat",
+    ("real-time",): "realtime", ("realtime",): "realtime", ("websocket",): "realtime",
+    ("websockets",): "realtime", ("desktop",): "desktop", ("gui",): "desktop",
+    ("electron",): "desktop", ("tkinter",): "desktop", ("machine", "learning"): "ai",
+    ("ml",): "ai", ("ai",): "ai", ("artificial", "intelligence"): "ai",
+    ("recommendation",): "ai", ("recommendations",): "ai", ("recommender",): "ai",
+    ("recommend",): "ai", ("prediction",): "ai", ("predictions",): "ai", ("predict",): "ai",
+    ("predictive",): "ai", ("forecast",): "ai", ("forecasts",): "ai", ("forecasting",): "ai",
+    ("neural",): "ai", ("llm",): "ai", ("gpt",): "ai", ("nlp",): "ai",
+    ("computer", "vision"): "ai", ("image", "recognition"): "ai", ("sentiment", "analysis"): "ai",
+    ("mobile",): "mobile", ("ios",): "mobile", ("android",): "mobile", ("iphone",): "mobile",
+    ("react", "native"): "mobile", ("flutter",): "mobile", ("streaming",): "streaming",
+    ("live", "stream"): "streaming", ("video", "call"): "streaming", ("video", "calls"): "streaming",
+    ("video", "chat"): "streaming", ("webrtc",): "streaming", ("blockchain",): "blockchain",
+    ("crypto",): "blockchain", ("cryptocurrency",): "blockchain", ("nft",): "blockchain",
+    ("nfts",): "blockchain", ("smart", "contract"): "blockchain", ("smart", "contracts"): "blockchain",
+    ("web3",): "blockchain", ("payment", "processing"): "payments", ("process", "payments"): "payments",
+    ("accept", "payments"): "payments", ("online", "payments"): "payments", ("stripe",): "payments",
+    ("paypal",): "payments", ("credit", "card"): "payments", ("credit", "cards"): "payments",
+    ("notification",): "notify", ("notifications",): "notify", ("sms",): "notify",
+    ("send", "email"): "notify", ("send", "emails"): "notify", ("email", "reminders"): "notify",
+    ("deploy",): "deployment", ("deployment",): "deployment", ("deployed",): "deployment",
+    ("hosting",): "deployment", ("docker",): "deployment", ("kubernetes",): "deployment",
+    ("aws",): "deployment", ("heroku",): "deployment", ("vercel",): "deployment",
+    ("browser", "automation"): "browser", ("playwright",): "browser", ("selenium",): "browser",
+    ("puppeteer",): "browser", ("scrape",): "scraping", ("scraping",): "scraping",
+    ("scraper",): "scraping", ("crawler",): "scraping", ("crawl",): "scraping",
+    ("oauth",): "oauth", ("sso",): "oauth", ("single", "sign-on"): "oauth", ("2fa",): "oauth",
+    ("two-factor",): "oauth", ("google", "login"): "oauth", ("social", "login"): "oauth",
+    ("login", "with", "google"): "oauth", ("upload",): "upload", ("uploads",): "upload",
+    ("uploading",): "upload", ("export",): "export", ("exports",): "export",
+    ("exporting",): "export", ("import",): "export", ("importing",): "export", ("pdf",): "export",
+    ("csv",): "export", ("excel",): "export", ("chart",): "charts", ("charts",): "charts",
+    ("graphs",): "charts", ("calendar", "view"): "calendar", ("drag", "and", "drop"): "dnd",
+    ("dark", "mode"): "theme", ("maps",): "maps", ("map", "view"): "maps", ("gps",): "maps",
+    ("geolocation",): "maps", ("voice",): "voice", ("speech",): "voice", ("vr",): "vr",
+    ("virtual", "reality"): "vr", ("augmented", "reality"): "vr", ("permissions",): "roles",
+    ("roles",): "roles", ("rbac",): "roles", ("admin", "panel"): "roles", ("i18n",): "i18n",
+    ("multilingual",): "i18n", ("multi-language",): "i18n", ("kanban",): "dnd",
+}
+UNSUPPORTED_VERBS = _words("recommend predict forecast upload export import send deploy scrape crawl process accept")
+# Which default non-goal an unsupported category lifts when the user asked for it.
+NON_GOAL_OF = {"mobile": "mobile-app", "deployment": "deployment", "browser": "browser-automation"}
+DEFAULT_NON_GOALS = ("deployment", "mobile-app", "browser-automation")
+
+
+# --- number inflection ----------------------------------------------------------------------------
+
+_IRREGULAR = {
+    "people": "person", "children": "child", "men": "man", "women": "woman", "mice": "mouse",
+    "geese": "goose", "teeth": "tooth", "feet": "foot", "criteria": "criterion", "cacti": "cactus",
+    "analyses": "analysis", "theses": "thesis", "diagnoses": "diagnosis", "wolves": "wolf",
+    "leaves": "leaf", "shelves": "shelf", "knives": "knife", "lives": "life", "wives": "wife",
+    "halves": "half", "thieves": "thief", "loaves": "loaf", "calves": "calf", "quizzes": "quiz",
+    "statuses": "status", "buses": "bus", "bonuses": "bonus", "viruses": "virus",
+    "campuses": "campus", "syllabi": "syllabus", "alumni": "alumnus", "indices": "index",
+    "heroes": "hero", "potatoes": "potato", "tomatoes": "tomato", "echoes": "echo",
+    "volcanoes": "volcano", "mosquitoes": "mosquito", "oxen": "ox",
+}
+_IRREGULAR_PLURAL = {v: k for k, v in _IRREGULAR.items()}
+_SAME = _words("""
+    news series species sheep fish deer staff equipment software furniture clothing data media
+    goods clothes glasses scissors pants jeans savings belongings premises headquarters
+    information feedback luggage baggage homework music
+""")
+_IES_KEEP = _words("movies cookies zombies calories pies ties lies brownies selfies rookies smoothies goalies species series")
+_CH_KEEP = _words("caches niches headaches avalanches moustaches mustaches")
+_S_SINGULAR_ENDS = ("ss", "us", "is")
+
+
+def singularize(word: str) -> str:
+    """The singular of an English noun (`word` lowercase); unknown forms come back unchanged."""
+    if word in _IRREGULAR:
+        return _IRREGULAR[word]
+    if word in _SAME or len(word) < 3 or not word.endswith("s") or word.endswith(_S_SINGULAR_ENDS):
+        return word
+    if word.endswith("ies") and word not in _IES_KEEP:
+        return word[:-3] + "y"
+    if word.endswith(("sses", "xes", "zzes", "shes")) or (word.endswith("ches") and word not in _CH_KEEP):
+        return word[:-3] if word.endswith("zzes") else word[:-2]
+    return word[:-1]
+
+
+def pluralize(word: str) -> str:
+    """The plural of an English singular noun (`word` lowercase, last word inflected)."""
+    head, _, last = word.rpartition(" ")
+    prefix = head + " " if head else ""
+    if last in _IRREGULAR_PLURAL:
+        return prefix + _IRREGULAR_PLURAL[last]
+    if last in _SAME:
+        return word
+    if last.endswith("y") and len(last) > 1 and last[-2] not in "aeiou":
+        return prefix + last[:-1] + "ies"
+    if last.endswith(("s", "x", "z", "ch", "sh")):
+        return prefix + last + "es"
+    return prefix + last + "s"
+
+
+# --- Vietnamese -------------------------------------------------------------------------------------
+
+VI_MARKERS = frozenset("ăâđêôơưạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹ")
+
+# Both tone placements exist ("hoá"/"hóa"); the lexicon and the input use the "hoá" style.
+_TONE_STYLE = {"óa": "oá", "òa": "oà", "ỏa": "oả", "õa": "oã", "ọa": "oạ", "óe": "oé", "òe": "oè",
+               "ỏe": "oẻ", "õe": "oẽ", "ọe": "oẹ", "úy": "uý", "ùy": "uỳ", "ủy": "uỷ", "ũy": "uỹ",
+               "ụy": "uỵ"}
+
+
+def normalize_vi(syllable: str) -> str:
+    """One canonical tone placement for a lowercase Vietnamese syllable."""
+    if len(syllable) >= 2 and syllable[-2:] in _TONE_STYLE:
+        return syllable[:-2] + _TONE_STYLE[syllable[-2:]]
+    return syllable
+
+
+# Vietnamese phrase -> English words ("" drops it). Longest match wins.
+_VI_TABLE = """
+công việc cần làm=todos|việc cần làm=todos|công việc=tasks|nhiệm vụ=tasks|dự án=projects
+sản phẩm=products|nhà cung cấp=suppliers|cuốn sách=books|sách=books|thành viên=members
+khách hàng=customers|đơn đặt hàng=orders|đơn hàng=orders|hoá đơn=invoices|ghi chú=notes
+danh mục=categories|thể loại=categories|công thức nấu ăn=recipes|công thức=recipes
+nguyên liệu=ingredients|nhân viên=employees|phòng ban=departments|sinh viên=students
+học sinh=students|giáo viên=teachers|lớp học=classes|khoá học=courses|bài học=lessons
+bài viết=posts|bài đăng=posts|bình luận=comments|sự kiện=events|cuộc họp=meetings
+lịch hẹn=appointments|cuộc hẹn=appointments|bệnh nhân=patients|bác sĩ=doctors
+chi tiêu=expenses|khoản chi=expenses|chi phí=expenses|ngân sách=budgets|lượt mượn=loans
+phiếu mượn=loans|khoản vay=loans|món ăn=dishes|thực đơn=menus|đặt phòng=bookings|phòng=rooms
+bài hát=songs|danh sách phát=playlists|hình ảnh=photos|ảnh=photos|danh bạ=contacts
+liên hệ=contacts|câu hỏi=questions|bài kiểm tra=quizzes|mục tiêu=goals|thói quen=habits
+nhóm=teams|đội=teams|công ty=companies|hợp đồng=contracts|vé=tickets|lỗi=bugs
+tài liệu=documents|tin nhắn=messages|thẻ=tags|đánh giá=reviews|sự cố=issues|kho hàng=inventory
+kho=inventory|cửa hàng=store|thư viện=library|trường học=school|nhà hàng=restaurant
+khách sạn=hotel|người dùng=users|đăng nhập=login|đăng ký=register|đăng xuất=logout
+tài khoản=accounts|xác thực=authentication|mật khẩu=password|bảng điều khiển=dashboard
+bảng tổng quan=dashboard|tổng quan=overview|thống kê=stats|báo cáo=reports|hoàn thành=complete
+đã xong=done|xong=done|trạng thái=status|đánh dấu=mark|xây dựng=build|tạo=create|làm=make
+cho tôi=me|tôi=me|giúp=help|ứng dụng di động=mobile app|ứng dụng=app|phần mềm=software
+hệ thống=system|trang web=website|trang=page|giao diện=interface|quản lý=management
+theo dõi=tracking|thêm=add|xem=view|chỉnh sửa=edit|sửa=edit|cập nhật=update|xoá=delete
+liệt kê=list|danh sách=list|đơn giản=simple|người=people|có thể=can|có=with|với=with|và=and
+hoặc=or|cho=for|của chúng=their|của=of the|trong=in|thuộc về=belongs to|thuộc=belongs to
+mỗi=each|các=|những=|một=a|nhiều=many|được=|để=to|mà=that|bao gồm=with|gồm=with
+tiêu đề=title|tên=name|mô tả=description|hạn chót=deadline|ngày hết hạn=due date|ngày=date
+giá=price|số lượng=quantity|độ ưu tiên=priority|mức ưu tiên=priority|trò chơi=game
+trò chuyện=chat|nhắn tin=messaging|thời gian thực=real-time|di động=mobile
+học máy=machine learning|trí tuệ nhân tạo=AI|gợi ý=recommendations|đề xuất=recommendations
+dự đoán=predictions|thanh toán=payment processing|triển khai=deployment
+máy tính để bàn=desktop|xe=vehicles|đơn=orders
+"""
+
+
+def _vi_lexicon() -> dict[tuple[str, ...], str]:
+    table: dict[tuple[str, ...], str] = {}
+    for entry in _VI_TABLE.replace("\n", "|").split("|"):
+        if "=" in entry:
+            phrase, english = entry.split("=", 1)
+            table[tuple(normalize_vi(s) for s in phrase.split())] = english.strip()
+    return table
+
+
+VI_LEXICON = _vi_lexicon()
+VI_MAX_WORDS = max(len(k) for k in VI_LEXICON)

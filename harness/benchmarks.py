@@ -1,0 +1,108 @@
+"""`builder bench`: the deterministic Todo scenario with a check table, and scaling runs."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+import time
+from pathlib import Path
+
+from harness.errors import EXIT_BUILD_FAILED, EXIT_OK, HarnessError
+from harness.providers.mock import MockProvider
+from harness.state.store import ARTIFACTS, RunStore
+from harness.utils.events import EVENT_KEYS, read_events
+
+TODO_REQUEST = "Build a Simple Todo App with add/list/complete"
+SCALE_NOUNS = ["products", "suppliers", "customers", "orders", "invoices", "warehouses", "shipments",
+               "employees", "departments", "vendors", "contracts", "payments", "categories", "brands",
+               "stores", "coupons", "reviews", "returns", "carriers", "regions"]
+REQUIRED_ARTIFACTS = ("state.json", "events.log", *(ARTIFACTS[k] for k in ("spec", "tasks", "verification", "review")))
+
+
+def _build(request: str, runs: Path):
+    from harness.orchestration.pipeline import new_run
+
+    lines: list[str] = []
+    started = time.monotonic()
+    ctx = new_run(RunStore(runs), request, MockProvider(), say=lines.append)
+    return ctx, (time.monotonic() - started) * 1000, lines
+
+
+def quick_checks(ctx) -> list[tuple[str, bool, str]]:
+    """(name, ok, detail) for every item of SPEC M11 plus event keys and trace coverage."""
+    st = ctx.state
+    run_dir = ctx.run_dir
+    events = read_events(run_dir / "events.log")
+    files = [p for p in ctx.workspace.rglob("*") if p.is_file()]
+    verified = [r for r in st.verification_results if r.exit_code is not None]
+    matrix = json.loads((run_dir / "matrix.json").read_text()) if (run_dir / "matrix.json").exists() else {}
+    missing = [a for a in REQUIRED_ARTIFACTS if not (run_dir / a).exists()]
+    bad_events = [e for e in events if any(k not in e for k in EVENT_KEYS)]
+    return [
+        ("spec generated", bool(st.spec and st.spec.requirements), f"{len(st.spec.requirements) if st.spec else 0} requirements"),
+        ("plan generated", bool(st.plan and st.plan.tasks), f"{len(st.plan.tasks) if st.plan else 0} tasks"),
+        ("files written", len(files) > 0, f"{len(files)} files in workspace"),
+        ("verification executed", bool(verified) and all(r.status == "PASS" for r in verified[-1:]),
+         f"{len(verified)} commands run"),
+        ("runtime checked", bool(st.runtime and st.runtime.status == "PASS"), st.runtime.status if st.runtime else "none"),
+        ("review produced", bool(st.review and st.review.overall_status == "PASS"),
+         st.review.overall_status if st.review else "none"),
+        ("required artifacts exist", not missing, "missing: " + ", ".join(missing) if missing else "all present"),
+        ("events carry required keys", bool(events) and not bad_events, f"{len(events)} events, {len(bad_events)} incomplete"),
+        ("trace coverage 100%", matrix.get("coverage_pct") == 100.0, f"{matrix.get('coverage_pct')}%"),
+    ]
+
+
+def time_split(ctx, total_ms: float) -> list[str]:
+    sub = ctx.subprocess_ms
+    overhead = max(0.0, total_ms - sub)
+    lines = [f"  {stage:<7} {ms / 1000:6.2f}s" for stage, ms in ctx.timings.items()]
+    lines.append(f"  total   {total_ms / 1000:6.2f}s  subprocesses (pytest, uvicorn) {sub / 1000:.2f}s  "
+                 f"harness overhead {overhead / 1000:.2f}s ({100 * overhead / total_ms:.1f}%)")
+    return lines
+
+
+def bench_quick() -> int:
+    with tempfile.TemporaryDirectory(prefix="builder-bench-") as tmp:
+        try:
+            ctx, total_ms, _ = _build(TODO_REQUEST, Path(tmp) / "runs")
+        except HarnessError as exc:
+            print(f"bench: the Todo scenario failed to run: {exc}")
+            return EXIT_BUILD_FAILED
+        checks = quick_checks(ctx)
+        print(f"bench --quick: {TODO_REQUEST!r}")
+        for name, ok, detail in checks:
+            print(f"  [{'PASS' if ok else 'FAIL'}] {name:<28} {detail}")
+        print("time split:")
+        for line in time_split(ctx, total_ms):
+            print(line)
+        ok = all(c[1] for c in checks)
+        print("BENCH PASS" if ok else "BENCH FAIL")
+        return EXIT_OK if ok else EXIT_BUILD_FAILED
+
+
+def bench_scale(sizes: list[int]) -> int:
+    print(f"{'N':>3} {'status':<6} {'total':>8} {'per-entity':>10}  stages")
+    worst = EXIT_OK
+    for n in sizes:
+        nouns = SCALE_NOUNS[:n]
+        request = "Build a CRUD API for " + (", ".join(nouns[:-1]) + " and " + nouns[-1] if n > 1 else nouns[0])
+        with tempfile.TemporaryDirectory(prefix="builder-scale-") as tmp:
+            try:
+                ctx, total_ms, _ = _build(request, Path(tmp) / "runs")
+            except HarnessError as exc:
+                print(f"{n:>3} ERROR  {exc}")
+                worst = EXIT_BUILD_FAILED
+                continue
+            status = ctx.state.review.overall_status if ctx.state.review else "FAIL"
+            stages = " ".join(f"{k}={v / 1000:.2f}s" for k, v in ctx.timings.items())
+            print(f"{n:>3} {status:<6} {total_ms / 1000:7.2f}s {total_ms / 1000 / n:9.2f}s  {stages}", flush=True)
+            if status != "PASS":
+                worst = EXIT_BUILD_FAILED
+    return worst
+
+
+def run_bench(quick: bool = False, scale: list[int] | None = None) -> int:
+    if scale is not None:
+        return bench_scale([n for n in (scale or [1, 5, 20]) if n > 0])
+    return bench_quick()

@@ -1,0 +1,145 @@
+"""Subcommands of `builder`: each a small run(args) -> exit code calling library code."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+from harness.errors import EXIT_BUILD_FAILED, EXIT_OK, InputError
+from harness.models.enums import RunStatus
+from harness.state.store import RunStore
+
+
+def store_for(args) -> RunStore:
+    return RunStore(Path(args.runs_dir or os.environ.get("HARNESS_RUNS_DIR") or "runs"))
+
+
+def provider_for(args):
+    from harness.providers import get_provider
+    from harness.providers.budget import Budget, MeteredProvider
+
+    return MeteredProvider(get_provider(), Budget.from_args(args))
+
+
+def _printer(args):
+    if getattr(args, "quiet", False):
+        return lambda line: None
+    stream = sys.stderr if getattr(args, "json", False) else sys.stdout
+    return lambda line: print(line, file=stream, flush=True)
+
+
+def _finish(args, ctx) -> int:
+    from harness.orchestration.pipeline import summary_text
+
+    state = ctx.state
+    ok = state.review is not None and state.review.overall_status == "PASS"
+    say = _printer(args)
+    if state.review is not None:
+        say("")
+        say(summary_text(ctx))
+    path = ctx.store.run_dir(state.run_id)
+    line = ("BUILD COMPLETE" if ok else "BUILD FAILED") + f"  run {state.run_id}  {path}"
+    if getattr(args, "json", False):
+        print(json.dumps(_result_json(ctx, ok), indent=2))
+    elif args.quiet:
+        print(line)
+    else:
+        say("")
+        say(line)
+        if not ok:
+            say(f"next: `builder status {state.run_id}` shows what is missing; `builder logs {state.run_id}` the events")
+    return EXIT_OK if ok else EXIT_BUILD_FAILED
+
+
+def _result_json(ctx, ok: bool) -> dict:
+    st = ctx.state
+    return {"run_id": st.run_id, "status": "BUILD COMPLETE" if ok else "BUILD FAILED",
+            "run_status": st.status.value, "path": str(ctx.store.run_dir(st.run_id)),
+            "tasks": {k: v.value for k, v in st.task_results.items()},
+            "requirements": [{"id": r.id, "status": r.status, "missing": r.missing}
+                             for r in (st.review.requirements if st.review else [])],
+            "runtime": st.runtime.status if st.runtime else None, "error": st.error or None}
+
+
+def cmd_new(args) -> int:
+    from harness.orchestration.pipeline import new_run
+
+    ctx = new_run(store_for(args), args.request, provider_for(args), run_id=args.run_id,
+                  say=_printer(args), repair=not args.no_repair)
+    return _finish(args, ctx)
+
+
+def cmd_resume(args) -> int:
+    from harness.orchestration.pipeline import resume_run
+
+    ctx = resume_run(store_for(args), args.run_id, provider_for(args), say=_printer(args))
+    return _finish(args, ctx)
+
+
+def cmd_inject(args) -> int:
+    from harness.orchestration.inject import inject_and_repair
+
+    args.quiet = False
+    args.json = False
+    ctx = inject_and_repair(store_for(args), args.run_id, args.fault, args.file, provider_for(args),
+                            no_op_repair=args.no_op_repair, say=_printer(args))
+    return _finish(args, ctx)
+
+
+def cmd_review(args) -> int:
+    from harness.trace.review_stage import format_summary, review_run
+
+    store = store_for(args)
+    with store.lock(args.run_id):
+        state = store.load(args.run_id)
+        _require_spec(state)
+        _, report = review_run(store, state)
+        state.status = RunStatus.PASS if report.overall_status == "PASS" else RunStatus.FAIL
+        store.save(state)
+        store.events(state).emit("review", report.overall_status, agent="reviewer", tool="builder review")
+    if args.json:
+        print(report.model_dump_json(indent=2))
+    else:
+        print(format_summary(report))
+        print(f"\nREVIEW {report.overall_status}  run {state.run_id}")
+    return EXIT_OK if report.overall_status == "PASS" else EXIT_BUILD_FAILED
+
+
+def cmd_trace(args) -> int:
+    from harness.trace.matrix import format_matrix
+    from harness.trace.review_stage import compute_matrix
+
+    if not 0 <= args.fail_under <= 100:
+        raise InputError("--fail-under must be between 0 and 100")
+    store = store_for(args)
+    state = store.load(args.run_id)
+    _require_spec(state)
+    matrix = compute_matrix(store, state)
+    store.write_artifact(state.run_id, "matrix", matrix)
+    if args.json:
+        print(json.dumps(matrix, indent=2))
+    else:
+        print(format_matrix(matrix))
+    ok = matrix["coverage_pct"] >= args.fail_under and not matrix["problems"]
+    if not ok and not args.json:
+        print(f"GATE FAILED: {matrix['coverage_pct']}% < {args.fail_under}%" if matrix["coverage_pct"] < args.fail_under
+              else "GATE FAILED: evidence problems")
+    return EXIT_OK if ok else EXIT_BUILD_FAILED
+
+
+def _require_spec(state) -> None:
+    from harness.errors import RunDataError
+
+    if state.spec is None:
+        raise RunDataError(f"run {state.run_id} has no spec yet; `builder resume {state.run_id}` continues it")
+
+
+def dispatch(args) -> int:
+    from harness import commands_view
+
+    table = {"new": cmd_new, "resume": cmd_resume, "inject": cmd_inject, "review": cmd_review,
+             "trace": cmd_trace, "logs": commands_view.cmd_logs, "status": commands_view.cmd_status,
+             "runs": commands_view.cmd_runs, "bench": commands_view.cmd_bench}
+    return table[args.command](args)

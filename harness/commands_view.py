@@ -1,0 +1,103 @@
+"""Read-only subcommands: logs, status, runs, bench."""
+
+from __future__ import annotations
+
+import time
+
+from harness.commands import store_for
+from harness.errors import EXIT_OK
+from harness.models.enums import RunStatus, TaskStatus
+from harness.utils.events import read_events
+
+FOLLOW_POLL_S = 0.5
+
+
+def format_event(e: dict) -> str:
+    """One readable line: time, stage, task, status, duration, error."""
+    ts = (e.get("timestamp") or "")[11:23]
+    dur = f"{e['duration_ms']}ms" if e.get("duration_ms") is not None else ""
+    tok = f" tokens={e['tokens']}" if e.get("tokens") is not None else ""
+    err = f"  ! {e['error'][:160]}" if e.get("error") else ""
+    return f"{ts}  {e.get('stage', ''):<8} {e.get('task_id') or '-':<9} {e.get('status', ''):<18} {dur:>8}{tok}{err}"
+
+
+def _matches(e: dict, args) -> bool:
+    return (not args.stage or e.get("stage") == args.stage) and (not args.task or e.get("task_id") == args.task)
+
+
+def cmd_logs(args) -> int:
+    store = store_for(args)
+    state = store.load(args.run_id)
+    path = store.run_dir(state.run_id) / "events.log"
+    events = [e for e in read_events(path) if _matches(e, args)]
+    if args.tail:
+        events = events[-args.tail:]
+    for e in events:
+        print(format_event(e), flush=True)
+    for report in sorted((store.run_dir(state.run_id) / "failures").glob("TASK-*.json")):
+        if not args.task or report.stem == args.task:
+            print(f"failure report: {report}")
+    if args.follow:
+        seen = len(read_events(path))
+        try:
+            while True:
+                time.sleep(FOLLOW_POLL_S)
+                now = read_events(path)
+                for e in now[seen:]:
+                    if _matches(e, args):
+                        print(format_event(e), flush=True)
+                seen = len(now)
+        except KeyboardInterrupt:
+            return EXIT_OK
+    return EXIT_OK
+
+
+def next_step(state) -> str:
+    rid = state.run_id
+    if state.status == RunStatus.PASS:
+        return f"done: the app is in {state.workspace}; `builder trace {rid}` gates CI on coverage"
+    if state.status not in (RunStatus.PASS, RunStatus.FAIL):
+        return f"the run was interrupted: `builder resume {rid}`"
+    failed = [t for t, s in state.task_results.items() if s in (TaskStatus.FAILED, TaskStatus.TIMED_OUT)]
+    if failed:
+        return (f"fix {failed[0]} (see runs/{rid}/failures/{failed[0]}.json and `builder logs {rid} --task "
+                f"{failed[0]}`), then `builder review {rid}`")
+    return f"read the Missing lines above, fix the workspace, then `builder review {rid}`"
+
+
+def cmd_status(args) -> int:
+    store = store_for(args)
+    state = store.load(args.run_id)
+    print(f"run {state.run_id}  status {state.status.value}  updated {state.updated_at}")
+    print(f"request: {state.user_request[:200]}")
+    if state.error:
+        print(f"error: {state.error}")
+    if state.plan:
+        print("tasks:")
+        for t in state.plan.tasks:
+            s = state.task_results.get(t.id, TaskStatus.PENDING)
+            rep = state.repair_attempts.get(t.id, 0)
+            print(f"  {t.id} {s.value:<9} {t.description[:70]}" + (f"  (repairs: {rep})" if rep else ""))
+    if state.review:
+        print("requirements:")
+        for r in state.review.requirements:
+            print(f"  {r.id} {r.status:<4} {r.text[:60]}" + (f"  missing: {r.missing[0]}" if r.missing else ""))
+    if state.runtime:
+        print(f"runtime: {state.runtime.status}")
+    print(f"next step: {next_step(state)}")
+    return EXIT_OK
+
+
+def cmd_runs(args) -> int:
+    runs = store_for(args).list_runs()
+    if not runs:
+        print("no runs yet: `builder new \"a todo app\"` starts one")
+    for r in runs:
+        print(f"{r['run_id']:<20} {r['status']:<11} {r['request'][:70]}")
+    return EXIT_OK
+
+
+def cmd_bench(args) -> int:
+    from harness.benchmarks import run_bench
+
+    return run_bench(quick=args.quick, scale=args.scale)

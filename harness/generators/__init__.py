@@ -1,0 +1,1 @@
+"""The deterministic app generator used by the rule-based path (spec -> FastAPI + SQLite files)."""

@@ -1,0 +1,363 @@
+"""Builds src/models.py (SQLite schema + data access) and tests/test_models.py.
+
+Identifiers are quoted with sql_quote here, at generation time; the generated code only ever binds
+values as parameters.
+"""
+
+from __future__ import annotations
+
+from harness.generators.appmodel import AppModel, Entity, body, sample
+from harness.generators.codegen import block, fill, lit, marks, module, sql_lines
+from harness.generators.naming import sql_quote as q
+
+_SQL_TYPES = {"str": "TEXT", "text": "TEXT", "int": "INTEGER", "float": "REAL", "bool": "INTEGER",
+              "date": "TEXT", "datetime": "TEXT"}
+
+_AUTH_SCHEMA = [
+    'CREATE TABLE IF NOT EXISTS "users" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, '
+    '"username" TEXT NOT NULL UNIQUE, "password_hash" TEXT NOT NULL, "created_at" TEXT NOT NULL)',
+    'CREATE TABLE IF NOT EXISTS "sessions" ("token_hash" TEXT PRIMARY KEY, '
+    '"user_id" INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE, '
+    '"expires_at" TEXT NOT NULL)',
+]
+
+_HEADER = '''
+"""SQLite schema and data access for @@title_doc@@.
+
+The database file is the environment variable APP_DB_PATH (default "app.db" in the working
+directory). init_db() creates every table idempotently. Each Table holds pre-quoted SQL text;
+values are always bound as parameters, never spliced into SQL.
+"""
+
+import os
+import sqlite3
+from collections.abc import Iterator
+from contextlib import closing
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+SCHEMA = (
+@@schema@@
+)
+
+
+def db_path() -> str:
+    return os.environ.get("APP_DB_PATH", "app.db")
+
+
+def now() -> str:
+    """The current UTC time as ISO-8601 text (seconds precision)."""
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def connect() -> sqlite3.Connection:
+    """A connection with foreign keys enforced and rows readable by column name."""
+    # FastAPI may run a dependency's setup and teardown on different worker threads.
+    conn = sqlite3.connect(db_path(), check_same_thread=False)
+    conn.row_factory = sqlite3.Row
+    conn.execute("PRAGMA foreign_keys = ON")
+    return conn
+
+
+def init_db() -> None:
+    """Create every table and index that does not exist yet."""
+    with closing(connect()) as conn, conn:
+        for statement in SCHEMA:
+            conn.execute(statement)
+
+
+def get_db() -> Iterator[sqlite3.Connection]:
+    """FastAPI dependency: one connection per request, always closed."""
+    conn = connect()
+    try:
+        yield conn
+    finally:
+        conn.close()
+
+
+@dataclass(frozen=True)
+class Table:
+    """One entity table. `columns` are the writable columns in insert order; rows are scoped to
+    `owner_id` when `owned`."""
+
+    name: str
+    columns: tuple[str, ...]
+    update_columns: tuple[str, ...]
+    owned: bool
+    insert_sql: str
+    get_sql: str
+    list_sql: str
+    update_sql: str
+    delete_sql: str
+    count_sql: str
+    children_sql: str = ""
+    status_sql: str = ""
+    status_count_sql: str = ""
+
+    def _scope(self, owner_id: int | None) -> tuple[Any, ...]:
+        return (owner_id,) if self.owned else ()
+
+    def insert(self, conn: sqlite3.Connection, values: dict[str, Any],
+               owner_id: int | None = None) -> dict[str, Any]:
+        params = (*(values.get(c) for c in self.columns), now(), *self._scope(owner_id))
+        with conn:
+            row_id = conn.execute(self.insert_sql, params).lastrowid
+        return self.get(conn, row_id, owner_id) or {}
+
+    def get(self, conn: sqlite3.Connection, row_id: int, owner_id: int | None = None) -> dict[str, Any] | None:
+        row = conn.execute(self.get_sql, (row_id, *self._scope(owner_id))).fetchone()
+        return dict(row) if row else None
+
+    def list(self, conn: sqlite3.Connection, owner_id: int | None = None, limit: int = 100,
+             offset: int = 0) -> list[dict[str, Any]]:
+        rows = conn.execute(self.list_sql, (*self._scope(owner_id), limit, offset)).fetchall()
+        return [dict(row) for row in rows]
+
+    def children(self, conn: sqlite3.Connection, parent_id: int, owner_id: int | None = None,
+                 limit: int = 100, offset: int = 0) -> list[dict[str, Any]]:
+        params = (parent_id, *self._scope(owner_id), limit, offset)
+        return [dict(row) for row in conn.execute(self.children_sql, params).fetchall()]
+
+    def update(self, conn: sqlite3.Connection, row_id: int, values: dict[str, Any],
+               owner_id: int | None = None) -> dict[str, Any] | None:
+        """Partial update: merge `values` into the stored row; None when the row is not found."""
+        current = self.get(conn, row_id, owner_id)
+        if current is None:
+            return None
+        merged = {**current, **values}
+        params = (*(merged[c] for c in self.update_columns), row_id, *self._scope(owner_id))
+        with conn:
+            conn.execute(self.update_sql, params)
+        return self.get(conn, row_id, owner_id)
+
+    def delete(self, conn: sqlite3.Connection, row_id: int, owner_id: int | None = None) -> bool:
+        with conn:
+            return conn.execute(self.delete_sql, (row_id, *self._scope(owner_id))).rowcount > 0
+
+    def set_status(self, conn: sqlite3.Connection, row_id: int, status: str,
+                   owner_id: int | None = None) -> dict[str, Any] | None:
+        with conn:
+            conn.execute(self.status_sql, (status, row_id, *self._scope(owner_id)))
+        return self.get(conn, row_id, owner_id)
+
+    def count(self, conn: sqlite3.Connection, owner_id: int | None = None) -> int:
+        return conn.execute(self.count_sql, self._scope(owner_id)).fetchone()[0]
+
+    def status_counts(self, conn: sqlite3.Connection, owner_id: int | None = None) -> dict[str, int]:
+        counts = {"open": 0, "done": 0}
+        for status, n in conn.execute(self.status_count_sql, self._scope(owner_id)).fetchall():
+            counts[status] = n
+        return counts
+
+
+TABLES: dict[str, Table] = {
+@@tables@@
+}
+'''
+
+
+def models_py(app: AppModel) -> str:
+    """The text of src/models.py."""
+    schema = [*_AUTH_SCHEMA] if app.auth else []
+    for entity in app.entities:
+        schema += _schema(entity, app.auth)
+    tables = "\n".join(_table(e, app.auth) for e in app.entities)
+    return fill(_HEADER, title_doc=app.title.replace('"', "'").replace("\\", "/"),
+                schema=block([lit(s) + "," for s in schema], 4), tables=tables)
+
+
+def _select_columns(e: Entity) -> list[str]:
+    cols = ["id"] + ([e.fk] if e.fk else []) + [c.ident for c in e.columns]
+    return cols + (["status"] if e.has_status else []) + ["created_at"]
+
+
+def _schema(e: Entity, auth: bool) -> list[str]:
+    t = q(e.ident)
+    cols = [f'{q("id")} INTEGER PRIMARY KEY AUTOINCREMENT']
+    if auth:
+        cols.append(f'{q("owner_id")} INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE')
+    if e.fk:
+        cols.append(f"{q(e.fk)} INTEGER NOT NULL REFERENCES {q(e.parent)} ({q('id')}) ON DELETE CASCADE")
+    for c in e.columns:
+        cols.append(f"{q(c.ident)} {_SQL_TYPES[c.type]}" + (" NOT NULL" if c.required else ""))
+    if e.has_status:
+        cols.append(f"{q('status')} TEXT NOT NULL DEFAULT 'open' CHECK ({q('status')} IN ('open', 'done'))")
+    cols.append(f"{q('created_at')} TEXT NOT NULL")
+    out = [f"CREATE TABLE IF NOT EXISTS {t} (" + ", ".join(cols) + ")"]
+    for col in (["owner_id"] if auth else []) + ([e.fk] if e.fk else []):
+        out.append(f"CREATE INDEX IF NOT EXISTS {q(f'ix_{e.ident}_{col}')} ON {t} ({q(col)})")
+    return out
+
+
+def _table(e: Entity, auth: bool) -> str:
+    t = q(e.ident)
+    owner = f' AND {q("owner_id")} = ?' if auth else ""
+    where_owner = f' WHERE {q("owner_id")} = ?' if auth else ""
+    select = "SELECT " + ", ".join(q(c) for c in _select_columns(e)) + f" FROM {t}"
+    columns = ([e.fk] if e.fk else []) + [c.ident for c in e.columns]
+    update_columns = columns + (["status"] if e.has_status else [])
+    insert_cols = columns + ["created_at"] + (["owner_id"] if auth else [])
+    sql = {
+        "insert_sql": f"INSERT INTO {t} (" + ", ".join(q(c) for c in insert_cols) + ") VALUES ("
+                      + ", ".join("?" for _ in insert_cols) + ")",
+        "get_sql": f"{select} WHERE {q('id')} = ?{owner}",
+        "list_sql": f"{select}{where_owner} ORDER BY {q('id')} LIMIT ? OFFSET ?",
+        "update_sql": f"UPDATE {t} SET " + ", ".join(f"{q(c)} = ?" for c in update_columns)
+                      + f" WHERE {q('id')} = ?{owner}",
+        "delete_sql": f"DELETE FROM {t} WHERE {q('id')} = ?{owner}",
+        "count_sql": f"SELECT COUNT(*) FROM {t}{where_owner}",
+    }
+    if not update_columns:  # nothing writable: a no-op update keeps the SQL valid
+        sql["update_sql"] = f"UPDATE {t} SET {q('id')} = {q('id')} WHERE {q('id')} = ?{owner}"
+    if e.fk:
+        sql["children_sql"] = f"{select} WHERE {q(e.fk)} = ?{owner} ORDER BY {q('id')} LIMIT ? OFFSET ?"
+    if e.has_status:
+        sql["status_sql"] = f"UPDATE {t} SET {q('status')} = ? WHERE {q('id')} = ?{owner}"
+        sql["status_count_sql"] = f"SELECT {q('status')}, COUNT(*) FROM {t}{where_owner} GROUP BY {q('status')}"
+    lines = [f"    {lit(e.ident)}: Table(", f"        name={lit(e.ident)},",
+             f"        columns={lit(tuple(columns))},",
+             f"        update_columns={lit(tuple(update_columns))},",
+             f"        owned={auth},"]
+    lines += [f"        {key}={sql_lines(value, 8)}," for key, value in sql.items()]
+    return "\n".join(lines + ["    ),"])
+
+
+# ---- tests/test_models.py -----------------------------------------------------------------------
+
+_TEST_HEADER = '''
+"""Schema and data-access tests for src/models.py (no web layer involved)."""
+
+import sqlite3
+
+import pytest
+
+from src import models
+from src.models import TABLES
+
+
+@pytest.fixture
+def conn(tmp_path, monkeypatch):
+    monkeypatch.setenv("APP_DB_PATH", str(tmp_path / "models.db"))
+    models.init_db()
+    connection = models.connect()
+    yield connection
+    connection.close()
+
+
+def make_owner(conn, username="alice"):
+@@make_owner@@
+'''
+
+_TEST_INIT = '''
+@@marks_all@@def test_init_db_is_idempotent_and_enforces_foreign_keys(conn):
+    models.init_db()
+    names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert set(TABLES) <= names
+    assert conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+'''
+
+
+def test_models_py(app: AppModel, fallback: tuple[str, ...]) -> str:
+    """The text of tests/test_models.py; tests are marked with the entity requirements."""
+    make_owner = ('    with conn:\n        return conn.execute(\n'
+                  '            \'INSERT INTO "users" ("username", "password_hash", "created_at") VALUES (?, ?, ?)\',\n'
+                  '            (username, "not-a-real-hash", models.now()),\n        ).lastrowid'
+                  if app.auth else "    return None")
+    chunks = [fill(_TEST_HEADER, make_owner=make_owner), _makers(app),
+              fill(_TEST_INIT, marks_all=marks(app.entity_req_ids or fallback))]
+    for e in app.entities:
+        chunks += _entity_tests(e)
+    if app.auth and app.entities:
+        chunks.append(_owner_test(app.entities[-1]))
+    return module(*chunks)
+
+
+def _makers(app: AppModel) -> str:
+    out = []
+    for e in app.entities:
+        lines = [f"def make_{e.ident}(conn, owner):", f"    values = {lit(body(e, full=False))}"]
+        if e.fk:
+            lines.append(f"    values[{lit(e.fk)}] = make_{e.parent}(conn, owner)")
+        lines.append(f"    return TABLES[{lit(e.ident)}].insert(conn, values, owner)[\"id\"]")
+        out.append("\n".join(lines))
+    return "\n\n\n".join(out)
+
+
+def _stored(e: Entity, variant: int = 0, limit: int | None = None) -> dict:
+    """Column values as SQLite returns them (bools as 0/1); `limit` keeps the first n columns."""
+    cols = e.columns[:limit] if limit is not None else e.columns
+    values = {c.ident: sample(c, variant) for c in cols}
+    return {k: int(v) if isinstance(v, bool) else v for k, v in values.items()}
+
+
+def _entity_tests(e: Entity) -> list[str]:
+    table = f"TABLES[{lit(e.ident)}]"
+    fk_line = f"values[{lit(e.fk)}] = make_{e.parent}(conn, owner)" if e.fk else ""
+    out = [fill('''
+        @@marks@@def test_@@ident@@_insert_get_list_update_delete(conn):
+            owner = make_owner(conn)
+            values = @@values@@
+            @@fk_line@@
+            row = @@table@@.insert(conn, values, owner)
+            assert isinstance(row["id"], int)
+            assert {key: row[key] for key in values} == values
+            assert @@table@@.get(conn, row["id"], owner) == row
+            assert [r["id"] for r in @@table@@.list(conn, owner)] == [row["id"]]
+            changed = @@table@@.update(conn, row["id"], @@change@@, owner)
+            assert changed == {**row, **@@change@@}
+            assert @@table@@.count(conn, owner) == 1
+            assert @@table@@.delete(conn, row["id"], owner) is True
+            assert @@table@@.get(conn, row["id"], owner) is None
+            assert @@table@@.delete(conn, row["id"], owner) is False
+            assert @@table@@.update(conn, row["id"], {}, owner) is None
+        ''', marks=marks(e.req_ids("create", "list", "crud", "other")), ident=e.ident,
+        values=lit(_stored(e)), fk_line=fk_line, table=table, change=lit(_stored(e, 1, 1)))]
+    display = e.display
+    if display and display.type in ("str", "text"):
+        out.append(fill('''
+            @@marks@@def test_@@ident@@_values_are_bound_not_spliced(conn):
+                owner = make_owner(conn)
+                row_id = make_@@ident@@(conn, owner)
+                hostile = "x'); DROP TABLE \\"@@ident@@\\"; --"
+                row = @@table@@.update(conn, row_id, {@@col@@: hostile}, owner)
+                assert row[@@col@@] == hostile
+                assert @@table@@.count(conn, owner) == 1
+            ''', marks=marks(e.req_ids("create", "crud", "other")), ident=e.ident,
+            table=table, col=lit(display.ident)))
+    if e.fk:
+        out.append(fill('''
+            @@marks@@def test_@@ident@@_requires_an_existing_parent(conn):
+                owner = make_owner(conn)
+                values = {**@@values@@, @@fk@@: 999999}
+                with pytest.raises(sqlite3.IntegrityError):
+                    @@table@@.insert(conn, values, owner)
+                parent_id = make_@@parent@@(conn, owner)
+                row = @@table@@.insert(conn, {**values, @@fk@@: parent_id}, owner)
+                assert [r["id"] for r in @@table@@.children(conn, parent_id, owner)] == [row["id"]]
+                assert TABLES[@@parent_lit@@].delete(conn, parent_id, owner) is True
+                assert @@table@@.get(conn, row["id"], owner) is None
+            ''', marks=marks(e.req_ids("relation")), ident=e.ident, values=lit(body(e, full=False)),
+            fk=lit(e.fk), table=table, parent=e.parent, parent_lit=lit(e.parent)))
+    if e.has_status:
+        out.append(fill('''
+            @@marks@@def test_@@ident@@_status_starts_open_and_can_be_done(conn):
+                owner = make_owner(conn)
+                row_id = make_@@ident@@(conn, owner)
+                assert @@table@@.get(conn, row_id, owner)["status"] == "open"
+                assert @@table@@.set_status(conn, row_id, "done", owner)["status"] == "done"
+                assert @@table@@.status_counts(conn, owner) == {"open": 0, "done": 1}
+            ''', marks=marks(e.req_ids("complete")), ident=e.ident, table=table))
+    return out
+
+
+def _owner_test(e: Entity) -> str:
+    return fill('''
+        @@marks@@def test_rows_are_scoped_to_their_owner(conn):
+            alice, bob = make_owner(conn, "alice"), make_owner(conn, "bob")
+            row_id = make_@@ident@@(conn, alice)
+            assert TABLES[@@lit@@].get(conn, row_id, bob) is None
+            assert TABLES[@@lit@@].list(conn, bob) == []
+            assert TABLES[@@lit@@].delete(conn, row_id, bob) is False
+            assert TABLES[@@lit@@].get(conn, row_id, alice)["id"] == row_id
+        ''', marks=marks(e.req_ids()), ident=e.ident, lit=lit(e.ident))

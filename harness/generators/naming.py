@@ -1,0 +1,57 @@
+"""Safe names: any entity or field name becomes a valid Python identifier and a quoted SQL name."""
+
+from __future__ import annotations
+
+import keyword
+import re
+import unicodedata
+
+# Names that would shadow modules, builtins or framework objects in generated code.
+_RESERVED = set(keyword.kwlist) | set(keyword.softkwlist) | {
+    "app", "auth", "models", "main", "pages", "schemas", "dashboard", "db", "id", "owner_id",
+    "json", "os", "re", "sqlite3", "fastapi", "pydantic", "pytest", "request", "response",
+    "status", "user", "users", "session", "sessions", "self", "cls", "type", "list", "dict",
+    "str", "int", "float", "bool", "object", "test", "tests", "src", "health", "api", "http",
+}
+
+
+def ascii_fold(text: str) -> str:
+    """Strip accents (Vietnamese đ/Đ included) and keep ASCII only."""
+    text = text.replace("đ", "d").replace("Đ", "D")
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+
+
+def py_ident(name: str, fallback: str = "item") -> str:
+    """A lowercase snake_case Python identifier for `name`; never a keyword or a reserved name."""
+    base = re.sub(r"[^0-9a-zA-Z]+", "_", ascii_fold(name)).strip("_").lower()
+    base = re.sub(r"_+", "_", base) or fallback
+    if base[0].isdigit():
+        base = f"{fallback}_{base}"
+    if base in _RESERVED:
+        base = f"{base}_item" if not base.endswith("_item") else f"{base}_x"
+    return base[:40].rstrip("_")
+
+
+def sql_quote(ident: str) -> str:
+    """A double-quoted SQLite identifier (quotes inside are doubled)."""
+    return '"' + ident.replace('"', '""') + '"'
+
+
+def slug(name: str) -> str:
+    """A URL path segment for `name` (lowercase, hyphens)."""
+    return py_ident(name).replace("_", "-")
+
+
+def unique_idents(names: list[str]) -> list[str]:
+    """py_ident for each name, suffixed _2, _3 ... so no two are equal."""
+    seen: dict[str, int] = {}
+    out = []
+    for name in names:
+        ident = py_ident(name)
+        if ident in seen:
+            seen[ident] += 1
+            ident = f"{ident}_{seen[ident]}"
+        else:
+            seen[ident] = 1
+        out.append(ident)
+    return out

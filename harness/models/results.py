@@ -1,0 +1,68 @@
+"""Results: verification, requirement review, runtime."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from harness.models.enums import FailureType
+
+SCHEMA_VERSION = 1
+
+
+class VerificationResult(BaseModel):
+    task_id: str
+    status: Literal["PASS", "FAIL"]
+    command: str
+    exit_code: int | None
+    stdout: str = ""
+    stderr: str = ""
+    duration_ms: int = 0
+    failure_type: FailureType | None = None
+    timed_out: bool = False
+    evidence_path: str | None = None   # run-relative path of the plugin evidence document
+    diagnostics: dict = Field(default_factory=dict)  # file/line/summary when known
+    attempt: int = 0                   # 0 = first verification, n = after repair attempt n
+    batch: int = 0                     # increases with every recorded verification round of the run
+
+
+class RequirementResult(BaseModel):
+    requirement_id: str
+    status: Literal["PASS", "FAIL"]
+    evidence: list[str] = Field(default_factory=list)
+    missing: list[str] = Field(default_factory=list)
+
+
+class RuntimeCheck(BaseModel):
+    name: str
+    ok: bool
+    detail: str = ""
+
+
+class RuntimeResult(BaseModel):
+    schema_version: int = SCHEMA_VERSION
+    status: Literal["PASS", "FAIL", "SKIPPED"]
+    checks: list[RuntimeCheck] = Field(default_factory=list)
+    evidence: list[str] = Field(default_factory=list)
+    failure_type: FailureType | None = None
+    hint: str = ""
+    duration_ms: int = 0
+
+
+class ReviewRequirement(BaseModel):
+    id: str
+    status: Literal["PASS", "FAIL"]
+    evidence: list[str] = Field(default_factory=list)
+    missing: list[str] = Field(default_factory=list)
+    text: str = ""
+    implemented: bool = False
+    tested: bool = False
+    runtime: bool | None = None
+
+
+class ReviewReport(BaseModel):
+    schema_version: int = SCHEMA_VERSION
+    requirements: list[ReviewRequirement] = Field(default_factory=list)
+    overall_status: Literal["PASS", "FAIL"]
+    notes: list[str] = Field(default_factory=list)  # LLM rationale: annotation only

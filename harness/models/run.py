@@ -1,0 +1,33 @@
+"""RunState: everything `state.json` holds about a run."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from harness.models.enums import RunStatus, TaskStatus
+from harness.models.results import ReviewReport, RuntimeResult, VerificationResult
+from harness.models.spec import AppSpec
+from harness.models.tasks import Plan
+
+SCHEMA_VERSION = 1
+
+
+class RunState(BaseModel):
+    schema_version: int = SCHEMA_VERSION
+    run_id: str
+    trace_id: str
+    user_request: str
+    workspace: str = "workspace"          # relative to the run directory
+    spec: AppSpec | None = None
+    plan: Plan | None = None
+    task_results: dict[str, TaskStatus] = Field(default_factory=dict)
+    verification_results: list[VerificationResult] = Field(default_factory=list)
+    review: ReviewReport | None = None
+    runtime: RuntimeResult | None = None
+    checkpoints: list[str] = Field(default_factory=list)
+    repair_attempts: dict[str, int] = Field(default_factory=dict)
+    file_hashes: dict[str, dict[str, str]] = Field(default_factory=dict)  # task -> {path: sha256}
+    status: RunStatus = RunStatus.CREATED
+    error: str = ""
+    created_at: str = ""
+    updated_at: str = ""

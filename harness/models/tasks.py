@@ -1,0 +1,30 @@
+"""Tasks of the plan (a DAG executed sequentially)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from harness.models.enums import TaskStatus
+
+SCHEMA_VERSION = 1
+
+
+class Task(BaseModel):
+    id: str
+    description: str
+    depends_on: list[str] = Field(default_factory=list)
+    files_touched: list[str] = Field(default_factory=list)
+    requirements: list[str] = Field(default_factory=list)
+    verification: list[str] = Field(default_factory=list)
+    status: TaskStatus = TaskStatus.PENDING
+    kind: str = ""                 # generator role of the task (setup, auth, entity, ...)
+
+
+class Plan(BaseModel):
+    schema_version: int = SCHEMA_VERSION
+    tasks: list[Task] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list)
+    source: str = "fallback"       # "llm" or "fallback"
+
+    def task(self, task_id: str) -> Task | None:
+        return next((t for t in self.tasks if t.id == task_id), None)

@@ -1,0 +1,74 @@
+"""RunContext: what every stage of one run shares (store, state, provider, events, output)."""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from harness.models.results import VerificationResult
+from harness.models.run import RunState
+from harness.providers.base import LLMProvider
+from harness.state.store import RunStore
+from harness.utils.events import EventLog
+from harness.utils.fileio import atomic_write_json
+
+# Test hook: HARNESS_CRASH_AT="task_completed:TASK-002" makes the process SIGKILL itself right
+# after writing that checkpoint, so crash recovery is tested against a real dead process.
+CRASH_ENV = "HARNESS_CRASH_AT"
+
+
+@dataclass
+class RunContext:
+    store: RunStore
+    state: RunState
+    llm: LLMProvider
+    say: Callable[[str], None] = print
+    repair: bool = True
+    no_op_repair: bool = False
+    timings: dict[str, float] = field(default_factory=dict)
+    subprocess_ms: int = 0
+
+    @property
+    def run_id(self) -> str:
+        return self.state.run_id
+
+    @property
+    def run_dir(self) -> Path:
+        return self.store.run_dir(self.run_id)
+
+    @property
+    def workspace(self) -> Path:
+        return self.store.workspace(self.run_id)
+
+    @property
+    def events(self) -> EventLog:
+        return self.store.events(self.state)
+
+    def save(self) -> None:
+        self.store.save(self.state)
+
+    def checkpoint(self, event: str, payload: dict | None = None, task_id: str | None = None) -> None:
+        self.store.checkpoint(self.state, event, payload, task_id)
+        marker = f"{event}:{task_id}" if task_id else event
+        if os.environ.get(CRASH_ENV) == marker:
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    def record_verification(self, results: list[VerificationResult]) -> None:
+        """Append results to the state and rewrite verification.json (the full history)."""
+        batch = max((r.batch for r in self.state.verification_results), default=0) + 1
+        for r in results:
+            r.batch = batch
+        self.state.verification_results.extend(results)
+        self.subprocess_ms += sum(r.duration_ms for r in results)
+        self.store.write_artifact(self.run_id, "verification", {
+            "schema_version": 1, "run_id": self.run_id,
+            "results": [r.model_dump(mode="json") for r in self.state.verification_results]})
+        self.save()
+
+    def write_json(self, rel: str, data) -> Path:
+        path = self.run_dir / rel
+        atomic_write_json(path, data)
+        return path

@@ -1,0 +1,91 @@
+"""Fault injection (Gate 2 as a user runs it): break a file, then verify -> repair -> re-verify."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from harness.errors import InputError, RunDataError
+from harness.models.enums import RunStatus, TaskStatus
+from harness.orchestration.context import RunContext
+from harness.orchestration.pipeline import advance
+from harness.providers.base import LLMProvider
+from harness.sandbox.local import LocalSandbox
+from harness.state.store import RunStore
+
+FAULTS = {
+    "syntax-error": lambda text: text + "\ndef broken(:\n    pass\n",
+    "name-error": lambda text: text + "\nundefined_name_injected_by_harness()\n",
+    "empty": lambda text: "",
+}
+
+
+def inject_fault(workspace, rel: str, fault: str) -> None:
+    """Apply `fault` to workspace/rel through the sandbox (path-jailed)."""
+    box = LocalSandbox(workspace)
+    if not box.exists(rel):
+        raise InputError(f"{rel} does not exist in the workspace")
+    if fault == "delete":
+        box.delete_file(rel)
+    else:
+        box.write_file(rel, FAULTS[fault](box.read_file(rel)))
+
+
+def _dependents(tasks, task_id: str) -> list[str]:
+    out: list[str] = []
+    frontier = {task_id}
+    changed = True
+    while changed:
+        changed = False
+        for t in tasks:
+            if t.id not in out and frontier & set(t.depends_on):
+                out.append(t.id)
+                frontier.add(t.id)
+                changed = True
+    return sorted(out)
+
+
+def inject_and_repair(store: RunStore, run_id: str, fault: str, rel: str, llm: LLMProvider, *,
+                      no_op_repair: bool = False, say: Callable[[str], None] = print) -> RunContext:
+    """Inject, localize to the owning task, re-verify it with repair, then VERIFY + REVIEW again."""
+    from harness.orchestration.build_stage import file_hashes, verify
+    from harness.orchestration.repair import repair_task
+
+    with store.lock(run_id):
+        state = store.load(run_id)
+        if state.plan is None or state.status not in (RunStatus.PASS, RunStatus.FAIL):
+            raise RunDataError(f"run {run_id} is not finished; inject works on a finished run")
+        owner = next((t for t in state.plan.tasks if rel in t.files_touched), None)
+        if owner is None:
+            raise InputError(f"no task of run {run_id} owns {rel}; pick a file from `builder status {run_id}`")
+        ctx = RunContext(store=store, state=state, llm=llm, say=say, no_op_repair=no_op_repair)
+        inject_fault(ctx.workspace, rel, fault)
+        ctx.events.emit("inject", fault, agent="cli", task_id=owner.id, tool=rel)
+        say(f"injected {fault} into {rel}; owner {owner.id}; re-verifying")
+        results = verify(ctx, owner, attempt=ctx.state.repair_attempts.get(owner.id, 0))
+        failing = next((r for r in results if r.status == "FAIL"), None)
+        if failing:
+            where = failing.diagnostics.get("file") or "?"
+            say(f"  detected FAIL: {failing.failure_type.value if failing.failure_type else 'UNKNOWN'} "
+                f"in {where} (line {failing.diagnostics.get('line') or '?'}) -> {owner.id}")
+            status, results = repair_task(ctx, owner, results)
+        else:
+            status = TaskStatus.COMPLETED
+        ctx.state.task_results[owner.id] = status
+        owner.status = status
+        if status == TaskStatus.COMPLETED:
+            ctx.state.file_hashes[owner.id] = file_hashes(ctx, owner.files_touched)
+            ctx.checkpoint("task_completed", {"file_hashes": ctx.state.file_hashes[owner.id]}, owner.id)
+        else:
+            ctx.checkpoint("task_failed", {"error": "repair escalated"}, owner.id)
+            for tid in _dependents(state.plan.tasks, owner.id):
+                ctx.state.task_results[tid] = TaskStatus.BLOCKED
+                state.plan.task(tid).status = TaskStatus.BLOCKED
+                ctx.events.emit("build", "BLOCKED", agent="orchestrator", task_id=tid, error=f"{owner.id} FAILED")
+                say(f"  {tid} BLOCKED   ({owner.id} FAILED)")
+        say(f"  {owner.id} {status.value}")
+        ctx.state.status = RunStatus.VERIFYING
+        ctx.state.review = None
+        ctx.save()
+        advance(ctx)
+        ctx.save()
+    return ctx

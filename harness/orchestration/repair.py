@@ -1,0 +1,162 @@
+"""Bounded repair: classify -> strategy -> patch allowed files -> re-verify; loop detection; escalation."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from harness.agents.repair_agent import NoOpRepairAgent, RepairAgent, build_repair_context, strategy_files
+from harness.models.enums import FailureType, RunStatus, TaskStatus
+from harness.models.results import VerificationResult
+from harness.models.tasks import Task
+from harness.orchestration.context import RunContext
+from harness.sandbox.local import LocalSandbox
+from harness.tools.file_tools import FileTools
+from harness.utils.fileio import sha256_text
+
+MAX_REPAIR_ATTEMPTS = 3
+LOOP_THRESHOLD = 3
+_LOCAL_MODULE = re.compile(r"No module named '(src(?:\.\w+)+)'")
+
+
+def result_signature(r: VerificationResult) -> str:
+    from harness.verification.signature import failure_signature
+
+    return failure_signature(r.command, r.exit_code, r.stderr, stdout=r.stdout)
+
+
+def _first_failure(results: list[VerificationResult]) -> VerificationResult | None:
+    return next((r for r in results if r.status == "FAIL"), None)
+
+
+def _missing_files(ctx: RunContext, task: Task) -> list[str]:
+    out = []
+    for rel in task.files_touched:
+        path = ctx.workspace / rel
+        if not path.is_file() or not path.read_text(encoding="utf-8", errors="replace").strip():
+            out.append(rel)
+    return out
+
+
+def _local_module(r: VerificationResult) -> str | None:
+    match = _LOCAL_MODULE.search(r.stdout + r.stderr)
+    return match.group(1).replace(".", "/") + ".py" if match else None
+
+
+def _signatures_so_far(ctx: RunContext, task: Task) -> Counter:
+    seen: Counter = Counter()
+    for r in ctx.state.verification_results:
+        if r.task_id == task.id and r.status == "FAIL" and r.command != "build":
+            seen[result_signature(r)] += 1
+    return seen
+
+
+def apply_patch(ctx: RunContext, task: Task, patch: dict[str, str], allowed: list[str]) -> list[str]:
+    """Write the files of `patch` that actually change; PermissionError for anything not allowed."""
+    def violation(path: str) -> None:
+        ctx.events.emit("repair", "permission_denied", agent="repair_agent", task_id=task.id,
+                        tool="write_file", error=f"repair write outside the allowlist refused: {path}")
+
+    tools = FileTools(LocalSandbox(ctx.workspace), allowed, on_violation=violation)
+    changed = []
+    for rel in sorted(patch):
+        current = ctx.workspace / rel
+        if current.is_file() and current.read_text(encoding="utf-8", errors="replace") == patch[rel]:
+            continue
+        tools.write_file(rel, patch[rel])
+        changed.append(rel)
+    return changed
+
+
+def repair_task(ctx: RunContext, task: Task, results: list[VerificationResult]) -> tuple[TaskStatus, list[VerificationResult]]:
+    """Repair until PASS, loop detection or MAX_REPAIR_ATTEMPTS (counted across resumes)."""
+    from harness.orchestration.build_stage import verify
+
+    agent = NoOpRepairAgent(ctx.llm) if ctx.no_op_repair else RepairAgent(ctx.llm)
+    seen = _signatures_so_far(ctx, task)
+    attempts_log: list[dict] = []
+    env_retried = timeout_retried = False
+    reason = ""
+    ctx.state.status = RunStatus.REPAIRING
+    while (failing := _first_failure(results)) is not None:
+        sig = result_signature(failing)
+        ftype = failing.failure_type
+        if seen[sig] >= LOOP_THRESHOLD:
+            reason = f"LOOP DETECTED: the same failure signature {sig[:12]} seen {seen[sig]} times"
+            break
+        used = ctx.state.repair_attempts.get(task.id, 0)
+        if used >= MAX_REPAIR_ATTEMPTS:
+            reason = f"repair attempts exhausted ({used}/{MAX_REPAIR_ATTEMPTS})"
+            break
+        if (ftype == FailureType.ENVIRONMENT_ERROR and env_retried) or (ftype == FailureType.TIMEOUT and timeout_retried):
+            reason = f"{ftype.value} persisted after one retry"
+            break
+        attempt = used + 1
+        ctx.state.repair_attempts[task.id] = attempt
+        ctx.checkpoint("repair_started", {"attempt": attempt, "failure_type": ftype.value if ftype else None,
+                                          "signature": sig}, task.id)
+        entry = {"attempt": attempt, "failure_type": ftype.value if ftype else None, "signature": sig,
+                 "command": failing.command, "exit_code": failing.exit_code,
+                 "diagnostics": failing.diagnostics, "files_changed": [], "source": ""}
+        entry.update(_attempt(ctx, agent, task, failing, ftype))
+        env_retried |= ftype == FailureType.ENVIRONMENT_ERROR
+        timeout_retried |= ftype == FailureType.TIMEOUT
+        attempts_log.append(entry)
+        ctx.events.emit("repair", "attempted", agent="repair_agent", task_id=task.id, tool=entry["source"],
+                        error=entry.get("error", ""), attempt=attempt, failure_type=entry["failure_type"],
+                        signature=sig[:16], files_changed=entry["files_changed"])
+        ctx.say(f"    repair {task.id} attempt {attempt}/{MAX_REPAIR_ATTEMPTS}: "
+                f"{entry['failure_type']} -> {', '.join(entry['files_changed']) or 'no file changed'}")
+        results = verify(ctx, task, attempt=attempt)
+        for r in results:
+            if r.status == "FAIL":
+                seen[result_signature(r)] += 1
+    if _first_failure(results) is None:
+        ctx.events.emit("repair", "repaired", agent="repair_agent", task_id=task.id)
+        return TaskStatus.COMPLETED, results
+    escalate(ctx, task, reason, seen, attempts_log, results)
+    status = TaskStatus.TIMED_OUT if any(r.timed_out for r in results) else TaskStatus.FAILED
+    return status, results
+
+
+def _attempt(ctx: RunContext, agent: RepairAgent, task: Task, failing: VerificationResult,
+             ftype: FailureType | None) -> dict:
+    """One repair attempt's patch; ENVIRONMENT/TIMEOUT never touch code (a plain retry)."""
+    if ftype in (FailureType.ENVIRONMENT_ERROR, FailureType.TIMEOUT):
+        return {"source": "retry"}
+    allowed = strategy_files(ftype, task, failing.diagnostics.get("file"), _missing_files(ctx, task),
+                             _local_module(failing))
+    contents = {}
+    for rel in allowed:
+        path = ctx.workspace / rel
+        contents[rel] = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""
+    context = build_repair_context(task, ctx.state.spec, failing, ftype, allowed, contents)
+    patch = agent.propose(task, ctx.state.spec, context, allowed)
+    try:
+        changed = apply_patch(ctx, task, patch, allowed)
+    except PermissionError as exc:
+        return {"source": agent.source, "error": str(exc), "files_changed": []}
+    return {"source": agent.source, "files_changed": changed, "allowed": allowed,
+            "context_chars": len(context), "error": agent.fallback_reason[:300]}
+
+
+def escalate(ctx: RunContext, task: Task, reason: str, seen: Counter, attempts: list[dict],
+             results: list[VerificationResult]) -> None:
+    """ESCALATE: write failures/<TASK>.json and log it; the workspace is left as it is."""
+    reason = reason or "verification still failing"
+    failing = _first_failure(results)
+    report = {
+        "schema_version": 1, "run_id": ctx.run_id, "task_id": task.id, "decision": "ESCALATE",
+        "reason": reason, "signatures": dict(sorted(seen.items())), "attempts": attempts,
+        "repair_attempts_total": ctx.state.repair_attempts.get(task.id, 0),
+        "files_touched": {rel: sha256_text((ctx.workspace / rel).read_text(encoding="utf-8", errors="replace"))
+                          for rel in task.files_touched if (ctx.workspace / rel).is_file()},
+        "last_failure": failing.model_dump(mode="json") if failing else None,
+        "next_step": (f"Open {failing.diagnostics.get('file') or ', '.join(task.files_touched)} and fix the "
+                      f"{failing.failure_type.value if failing and failing.failure_type else 'failure'} shown in "
+                      f"last_failure, then run `builder resume {ctx.run_id}`.") if failing else "",
+    }
+    ctx.write_json(f"failures/{task.id}.json", report)
+    ctx.events.emit("repair", "ESCALATE", agent="repair_agent", task_id=task.id, error=reason,
+                    report=f"failures/{task.id}.json")
+    ctx.say(f"    {reason} -> ESCALATE {task.id} (report: failures/{task.id}.json)")

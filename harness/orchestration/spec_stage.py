@@ -1,0 +1,57 @@
+"""spec_stage: generate -> validate -> regenerate once with feedback -> persist spec.json."""
+
+from __future__ import annotations
+
+import time
+
+from harness.agents.spec_agent import SpecAgent
+from harness.errors import SpecError
+from harness.models.enums import RunStatus
+from harness.models.spec import AppSpec
+from harness.providers.base import LLMProvider
+from harness.state.store import RunStore
+from harness.validation.spec_validator import validate_spec
+
+
+def spec_stage(store: RunStore, run_id: str, llm: LLMProvider, max_attempts: int = 2) -> AppSpec:
+    """Produce a validated spec for the run, write spec.json and the spec_created checkpoint."""
+    state = store.load(run_id)
+    events = store.events(state)
+    agent = SpecAgent(llm)
+    started = time.monotonic()
+    feedback: list[str] | None = None
+    spec, errors = None, ["no attempt made"]
+    for attempt in range(1, max_attempts + 1):
+        spec = agent.generate(state.user_request, feedback)
+        errors = validate_spec(spec)
+        usage = getattr(llm, "last_usage", None) if agent.source == "llm" else None
+        events.emit("spec", "valid" if not errors else "invalid", agent="spec_agent",
+                    model=llm.model if agent.source == "llm" else None,
+                    tokens=getattr(usage, "total_tokens", None), tool=agent.source,
+                    error="; ".join(errors), attempt=attempt)
+        if agent.source == "rules" and agent.fallback_reason:
+            events.emit("spec", "fallback", agent="spec_agent", tool="rules", error=agent.fallback_reason[:500])
+            agent.fallback_reason = ""
+        if not errors:
+            break
+        if agent.source == "rules":
+            break
+        feedback = errors
+    if errors and agent.source == "llm":
+        spec = agent.fallback(state.user_request)
+        errors = validate_spec(spec)
+        events.emit("spec", "fallback" if not errors else "invalid", agent="spec_agent", tool="rules",
+                    error="; ".join(errors) or "LLM spec stayed invalid; rule-based spec used")
+    if errors:
+        state.status = RunStatus.FAIL
+        state.error = "spec invalid: " + "; ".join(errors)
+        store.save(state)
+        raise SpecError(f"the spec stayed invalid after {max_attempts} attempts: {errors[0]}")
+    store.write_artifact(run_id, "spec", spec)
+    state.spec = spec
+    state.status = RunStatus.SPEC_DONE
+    store.checkpoint(state, "spec_created", {"requirements": [r.id for r in spec.requirements],
+                                              "source": agent.source})
+    events.emit("spec", "completed", agent="spec_agent", tool=agent.source,
+                duration_ms=int((time.monotonic() - started) * 1000))
+    return spec

@@ -1,0 +1,14 @@
+"""LLM providers: the LLMProvider interface, MockProvider and EnvOpenAICompatibleProvider."""
+
+from harness.providers.base import LLMProvider, Usage
+from harness.providers.mock import MockProvider
+
+__all__ = ["LLMProvider", "MockProvider", "Usage", "get_provider"]
+
+
+def get_provider(environ=None) -> LLMProvider:
+    """The provider the environment asks for: OpenAI-compatible with a key, else MockProvider."""
+    from harness.providers.env import EnvOpenAICompatibleProvider
+
+    provider = EnvOpenAICompatibleProvider(environ=environ)
+    return provider if provider.is_live else MockProvider()

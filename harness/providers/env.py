@@ -1,0 +1,83 @@
+"""EnvOpenAICompatibleProvider: OpenAI-compatible chat completions configured from the environment.
+
+Without OPENAI_API_KEY it delegates to MockProvider. The HTTP path is implemented in
+`harness/providers/openai_http.py` (stdlib urllib only). Settings: OPENAI_BASE_URL, OPENAI_MODEL,
+HARNESS_LLM_TIMEOUT_S (per-request timeout, default 60), HARNESS_LLM_MAX_RETRIES (default 3).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Iterator, Mapping
+
+from harness.errors import ProviderConfigError
+from harness.providers.base import LLMProvider, M
+from harness.providers.mock import MockProvider
+from harness.providers.openai_http import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S, OpenAIHTTPClient
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+DEFAULT_MODEL = "gpt-4o-mini"
+
+
+class EnvOpenAICompatibleProvider(LLMProvider):
+    name = "openai-compatible"
+
+    def __init__(self, environ: Mapping[str, str] | None = None):
+        env = os.environ if environ is None else environ
+        self._api_key = env.get("OPENAI_API_KEY", "").strip()
+        self.base_url = (env.get("OPENAI_BASE_URL", "").strip() or DEFAULT_BASE_URL).rstrip("/")
+        self.model = env.get("OPENAI_MODEL", "").strip() or DEFAULT_MODEL
+        self.is_live = bool(self._api_key)
+        self._delegate = None if self.is_live else MockProvider()
+        self.client: OpenAIHTTPClient | None = None
+        if self.is_live:
+            self.client = OpenAIHTTPClient(
+                self.base_url, self._api_key, self.model,
+                timeout_s=_env_number(env, "HARNESS_LLM_TIMEOUT_S", DEFAULT_TIMEOUT_S, float),
+                max_retries=_env_number(env, "HARNESS_LLM_MAX_RETRIES", DEFAULT_MAX_RETRIES, int))
+
+    def __repr__(self) -> str:  # never show the key
+        return f"EnvOpenAICompatibleProvider(base_url={self.base_url!r}, model={self.model!r}, live={self.is_live})"
+
+    def generate(self, prompt: str, system: str = "") -> str:
+        if self._delegate:
+            return self._delegate.generate(prompt, system)
+        try:
+            text, _ = self.client.chat(prompt, system)
+        finally:  # usage of failed attempts still counts against budgets
+            self.last_usage = self.client.last_usage
+        return text
+
+    def generate_structured(self, prompt: str, schema: type[M], system: str = "") -> M:
+        if self._delegate:
+            return self._delegate.generate_structured(prompt, schema, system)
+        try:
+            obj, _ = self.client.chat_structured(prompt, schema, system)
+        finally:
+            self.last_usage = self.client.last_usage
+        return obj
+
+    def stream(self, prompt: str, system: str = "") -> Iterator[str]:
+        if self._delegate:
+            yield from self._delegate.stream(prompt, system)
+            return
+        self.last_usage = None
+        try:
+            yield from self.client.chat_stream(prompt, system)
+        finally:
+            self.last_usage = self.client.last_usage
+
+
+def _env_number(env: Mapping[str, str], name: str, default, kind):
+    """A positive int/float from `env[name]`, or `default` when unset; invalid values name the variable."""
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = kind(raw)
+    except ValueError:
+        raise ProviderConfigError(f"{name}={raw!r} is not a valid {kind.__name__}") from None
+    if not math.isfinite(value) or value < 0 or (kind is float and value == 0):
+        raise ProviderConfigError(f"{name}={raw!r} must be positive")
+    return value

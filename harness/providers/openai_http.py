@@ -1,0 +1,325 @@
+"""OpenAIHTTPClient: OpenAI-compatible /chat/completions over stdlib urllib.
+
+Contract: every request has a timeout; 429/5xx/connection errors/timeouts are retried at most
+`max_retries` times with exponential backoff, then ProviderUnavailableError; 401/403/404 fail fast
+with ProviderConfigError; other 4xx raise RequestRejectedError (a ProviderError). The API key never
+appears in an exception message, repr or returned text.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import re
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from harness.errors import ProviderConfigError, ProviderError, ProviderUnavailableError
+from harness.providers.base import M, Usage
+
+DEFAULT_TIMEOUT_S = 60.0
+DEFAULT_MAX_RETRIES = 3          # retries after the first attempt: at most 4 requests per call
+DEFAULT_BACKOFF_S = 1.0          # delay before retry n is backoff_s * 2**n
+MAX_RETRY_DELAY_S = 30.0         # cap for Retry-After and exponential backoff
+RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+EXCERPT_CHARS = 300
+
+_FENCE = re.compile(r"^\s*```[a-zA-Z]*\s*\n(.*?)\n?\s*```\s*$", re.DOTALL)
+_BEARER = re.compile(r"Bearer\s+\S+")
+
+
+class RequestRejectedError(ProviderError):
+    """The server answered a 4xx other than 401/403/404; `status` and scrubbed `body` kept."""
+
+    def __init__(self, message: str, status: int, body: str):
+        super().__init__(message)
+        self.status = status
+        self.body = body
+
+
+class _Retryable(Exception):
+    """One failed attempt that may be retried: a short reason and an optional Retry-After."""
+
+    def __init__(self, reason: str, retry_after: float | None = None):
+        super().__init__(reason)
+        self.reason = reason
+        self.retry_after = retry_after
+
+
+def sum_usage(usages: list[Usage | None]) -> Usage | None:
+    """Field-wise sum of the usages the server reported; None when none was reported."""
+    seen = [u for u in usages if u is not None]
+    if not seen:
+        return None
+
+    def total(field: str) -> int | None:
+        values = [getattr(u, field) for u in seen if getattr(u, field) is not None]
+        return sum(values) if values else None
+
+    return Usage(total("prompt_tokens"), total("completion_tokens"), total("total_tokens"))
+
+
+def parse_usage(data: Any) -> Usage | None:
+    """Usage from a response's "usage" object, or None when absent/malformed (never a guess)."""
+    if not isinstance(data, dict):
+        return None
+    fields = {k: data.get(k) for k in ("prompt_tokens", "completion_tokens", "total_tokens")}
+    if all(not isinstance(v, int) for v in fields.values()):
+        return None
+    return Usage(**{k: v if isinstance(v, int) else None for k, v in fields.items()})
+
+
+def strip_fences(text: str) -> str:
+    """The inside of a ```json ... ``` fence, or `text` stripped when there is none."""
+    match = _FENCE.match(text)
+    return (match.group(1) if match else text).strip()
+
+
+class OpenAIHTTPClient:
+    """chat / chat_structured / chat_stream against `base_url` (e.g. "https://api.openai.com/v1").
+
+    `calls` counts HTTP requests sent (retries included); `last_usage` is the usage of the last call.
+    """
+
+    def __init__(self, base_url: str, api_key: str, model: str, timeout_s: float = DEFAULT_TIMEOUT_S,
+                 max_retries: int = DEFAULT_MAX_RETRIES, backoff_s: float = DEFAULT_BACKOFF_S,
+                 sleep: Callable[[float], None] = time.sleep):
+        if not base_url.startswith(("http://", "https://")):
+            raise ProviderConfigError(f"OPENAI_BASE_URL must start with http:// or https://, got {base_url!r}")
+        self.base_url = base_url.rstrip("/")
+        self.model = model
+        self._api_key = api_key
+        self.timeout_s = timeout_s
+        self.max_retries = max(0, int(max_retries))
+        self.backoff_s = backoff_s
+        self._sleep = sleep
+        self.calls = 0
+        self.last_usage: Usage | None = None
+        self._format_level = 0  # index into the response_format fallbacks that the server accepted
+
+    def __repr__(self) -> str:
+        return f"OpenAIHTTPClient(base_url={self.base_url!r}, model={self.model!r})"
+
+    # ---- public calls -------------------------------------------------------------------------
+
+    def chat(self, prompt: str, system: str = "") -> tuple[str, Usage | None]:
+        """The assistant's text for `prompt` and the usage the server reported (or None)."""
+        self.last_usage = None
+        content, usage = self._complete(_messages(prompt, system))
+        self.last_usage = usage
+        return content or "", usage
+
+    def chat_structured(self, prompt: str, schema: type[M], system: str = "") -> tuple[M, Usage | None]:
+        """The answer validated as `schema`; one corrective retry, then ProviderError."""
+        self.last_usage = None
+        messages = _messages(prompt, system)
+        usages: list[Usage | None] = []
+        error = ""
+        for _ in range(2):
+            content, usage = self._complete_structured(messages, schema)
+            usages.append(usage)
+            self.last_usage = sum_usage(usages)
+            try:
+                return _validate(content, schema), self.last_usage
+            except (ValueError, ValidationError) as exc:
+                error = self._scrub(_short_error(exc))
+            messages = messages + [
+                {"role": "assistant", "content": content or ""},
+                {"role": "user", "content": f"Your answer was invalid: {error}. Reply with only a JSON "
+                                            f"object matching the {schema.__name__} schema."},
+            ]
+        raise ProviderError(f"model output did not match {schema.__name__}: {error}")
+
+    def chat_stream(self, prompt: str, system: str = "") -> Iterator[str]:
+        """Yield delta contents until [DONE]; usage from a final chunk lands in `last_usage`."""
+        self.last_usage = None
+        body = self._body(_messages(prompt, system))
+        body.update(stream=True, stream_options={"include_usage": True})
+        response = self._with_retries(lambda: self._open(body))
+        try:
+            yield from self._read_events(response)
+        except (OSError, http.client.HTTPException) as exc:
+            raise ProviderUnavailableError(
+                f"LLM endpoint {self.base_url} stream interrupted: {self._scrub(_describe(exc))}") from None
+        finally:
+            response.close()
+
+    # ---- request plumbing ---------------------------------------------------------------------
+
+    def _body(self, messages: list[dict]) -> dict:
+        return {"model": self.model, "messages": messages, "temperature": 0}
+
+    def _complete(self, messages: list[dict], response_format: dict | None = None) -> tuple[str | None, Usage | None]:
+        body = self._body(messages)
+        if response_format is not None:
+            body["response_format"] = response_format
+        data = self._with_retries(lambda: self._post_json(body))
+        try:
+            content = data["choices"][0]["message"]["content"]
+        except (KeyError, IndexError, TypeError):
+            raise ProviderError(f"LLM endpoint {self.base_url} returned no choices[0].message: "
+                                f"{self._excerpt(json.dumps(data))}") from None
+        return (content if isinstance(content, str) else None), parse_usage(data.get("usage"))
+
+    def _complete_structured(self, messages: list[dict], schema: type[BaseModel]) -> tuple[str | None, Usage | None]:
+        """One completion, downgrading response_format when the server rejects it (remembered)."""
+        formats: list[dict | None] = [
+            {"type": "json_schema", "json_schema": {"name": schema.__name__,
+                                                    "schema": schema.model_json_schema(), "strict": False}},
+            {"type": "json_object"},
+            None,
+        ]
+        while True:
+            try:
+                return self._complete(messages, formats[self._format_level])
+            except RequestRejectedError as exc:
+                unsupported = exc.status == 400 and "response_format" in exc.body.lower()
+                if not unsupported or self._format_level == len(formats) - 1:
+                    raise
+                self._format_level += 1
+
+    def _with_retries(self, attempt: Callable[[], Any]) -> Any:
+        """Run `attempt` with bounded retries; `_Retryable` failures back off, others propagate."""
+        last: _Retryable | None = None
+        for n in range(self.max_retries + 1):
+            if last is not None:
+                self._sleep(self._delay(n - 1, last.retry_after))
+            try:
+                return attempt()
+            except _Retryable as exc:
+                last = exc
+        raise ProviderUnavailableError(
+            f"LLM endpoint {self.base_url} unavailable after {self.max_retries + 1} attempts: {last.reason}")
+
+    def _delay(self, retry: int, retry_after: float | None) -> float:
+        delay = retry_after if retry_after is not None else self.backoff_s * 2 ** retry
+        return max(0.0, min(delay, MAX_RETRY_DELAY_S))
+
+    def _open(self, body: dict) -> http.client.HTTPResponse:
+        """Send one request; return the 200 response or raise a classified error."""
+        request = urllib.request.Request(
+            self.base_url + "/chat/completions", data=json.dumps(body).encode("utf-8"), method="POST",
+            headers={"Authorization": f"Bearer {self._api_key}", "Content-Type": "application/json",
+                     "Accept": "application/json"})
+        self.calls += 1
+        try:
+            return urllib.request.urlopen(request, timeout=self.timeout_s)
+        except urllib.error.HTTPError as exc:
+            raise self._http_error(exc) from None
+        except (OSError, http.client.HTTPException) as exc:
+            raise _Retryable(self._scrub(_describe(exc))) from None
+
+    def _post_json(self, body: dict) -> dict:
+        response = self._open(body)
+        try:
+            raw = response.read()
+        except (OSError, http.client.HTTPException) as exc:
+            raise _Retryable(self._scrub(_describe(exc))) from None
+        finally:
+            response.close()
+        try:
+            data = json.loads(raw)
+        except ValueError:
+            raise ProviderError(f"LLM endpoint {self.base_url} returned non-JSON: "
+                                f"{self._excerpt(raw.decode('utf-8', 'replace'))}") from None
+        if not isinstance(data, dict):
+            raise ProviderError(f"LLM endpoint {self.base_url} returned a non-object JSON answer")
+        return data
+
+    def _http_error(self, exc: urllib.error.HTTPError) -> Exception:
+        status = exc.code
+        try:
+            body = self._excerpt(exc.read().decode("utf-8", "replace"))
+        except (OSError, http.client.HTTPException):
+            body = ""
+        finally:
+            exc.close()
+        if status in RETRY_STATUSES:
+            reason = f"HTTP {status}: {body}" if body else f"HTTP {status}"
+            return _Retryable(reason, _retry_after(exc.headers.get("Retry-After")))
+        if status in (401, 403):
+            return ProviderConfigError(f"LLM endpoint rejected the API key (HTTP {status}): check OPENAI_API_KEY")
+        if status == 404:
+            return ProviderConfigError(f"LLM endpoint {self.base_url}/chat/completions not found (HTTP 404): "
+                                       f"check OPENAI_BASE_URL and OPENAI_MODEL={self.model}")
+        return RequestRejectedError(f"LLM endpoint {self.base_url} rejected the request (HTTP {status}): {body}",
+                                    status, body)
+
+    def _read_events(self, response: http.client.HTTPResponse) -> Iterator[str]:
+        for raw in response:
+            line = raw.decode("utf-8", "replace").strip()
+            if not line.startswith("data:"):
+                continue  # blank separators, comments (":"), event:/id: fields
+            payload = line[5:].strip()
+            if payload == "[DONE]":
+                return
+            try:
+                chunk = json.loads(payload)
+            except ValueError:
+                raise ProviderError(f"LLM endpoint {self.base_url} sent a malformed stream chunk: "
+                                    f"{self._excerpt(payload)}") from None
+            if not isinstance(chunk, dict):
+                continue
+            if chunk.get("error"):
+                raise ProviderError(f"LLM endpoint {self.base_url} stream error: "
+                                    f"{self._excerpt(json.dumps(chunk['error']))}")
+            self.last_usage = parse_usage(chunk.get("usage")) or self.last_usage
+            for choice in chunk.get("choices") or []:
+                text = (choice.get("delta") or {}).get("content")
+                if text:
+                    yield text
+
+    def _scrub(self, text: str) -> str:
+        if self._api_key:
+            text = text.replace(self._api_key, "***")
+        return _BEARER.sub("Bearer ***", text)
+
+    def _excerpt(self, text: str) -> str:
+        text = " ".join(self._scrub(text).split())
+        return text if len(text) <= EXCERPT_CHARS else text[:EXCERPT_CHARS] + "..."
+
+
+def _messages(prompt: str, system: str) -> list[dict]:
+    messages = [{"role": "system", "content": system}] if system else []
+    return messages + [{"role": "user", "content": prompt}]
+
+
+def _validate(content: str | None, schema: type[M]) -> M:
+    if not content or not content.strip():
+        raise ValueError("empty answer")
+    text = strip_fences(content)
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise ValueError(f"invalid JSON: {exc}") from None
+    return schema.model_validate(data)
+
+
+def _short_error(exc: Exception) -> str:
+    if isinstance(exc, ValidationError):
+        parts = [f"{'.'.join(map(str, e['loc'])) or '<root>'}: {e['msg']}" for e in exc.errors()[:3]]
+        more = exc.error_count() - len(parts)
+        text = "; ".join(parts) + (f" (+{more} more)" if more > 0 else "")
+    else:
+        text = str(exc)
+    return text[:EXCERPT_CHARS]
+
+
+def _describe(exc: BaseException) -> str:
+    reason = exc.reason if isinstance(exc, urllib.error.URLError) else exc
+    if isinstance(reason, TimeoutError):
+        return "timed out"
+    return f"{type(reason).__name__}: {reason}" if str(reason) else type(reason).__name__
+
+
+def _retry_after(value: str | None) -> float | None:
+    """Retry-After in seconds; HTTP-date values and junk fall back to exponential backoff."""
+    try:
+        return float(value) if value is not None else None
+    except ValueError:
+        return None

@@ -1,0 +1,1 @@
+"""Traceability: REQ -> TASK -> FILE -> TEST -> RESULT, built only from persisted evidence."""

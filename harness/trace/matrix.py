@@ -1,0 +1,139 @@
+"""The traceability matrix: per requirement, what exists, what ran, what passed, what is missing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from harness.agents.repair_agent import CONFIG_FILES, is_test_file
+from harness.models.enums import TaskStatus
+from harness.models.results import RuntimeResult, VerificationResult
+from harness.models.spec import AppSpec
+from harness.models.tasks import Task
+
+SCHEMA_VERSION = 1
+WORKSPACE_EVIDENCE = "evidence/workspace.json"
+
+
+def load_evidence(run_dir: Path) -> dict | None:
+    """The final workspace evidence document, or None when absent or unreadable."""
+    path = run_dir / WORKSPACE_EVIDENCE
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        return None
+
+
+def stale_files(evidence: dict | None, workspace: Path) -> list[str]:
+    """Files whose current hash differs from the evidence snapshot (added, removed or changed)."""
+    from pytest_harness.snapshot import changed_files, snapshot_files
+
+    if not evidence or "snapshot" not in evidence:
+        return []
+    return changed_files(evidence["snapshot"].get("files", {}), snapshot_files(workspace)["files"])
+
+
+def implementation_files(files: list[str]) -> list[str]:
+    return [f for f in files if not is_test_file(f) and not CONFIG_FILES.search(f) and f != "src/__init__.py"]
+
+
+def _latest_results(results: list[VerificationResult]) -> dict[str, list[VerificationResult]]:
+    """The results of each task's most recent verification attempt."""
+    latest: dict[str, list[VerificationResult]] = {}
+    for r in results:
+        if r.task_id not in latest or r.batch != latest[r.task_id][-1].batch:
+            latest[r.task_id] = []
+        latest[r.task_id].append(r)
+    return latest
+
+
+def requirement_row(req, tasks: list[Task], statuses: dict, latest: dict, evidence: dict | None,
+                    stale: list[str], workspace: Path, runtime: RuntimeResult | None) -> dict:
+    """One matrix row; status PASS only on complete, fresh, passing evidence."""
+    mine = [t for t in tasks if req.id in t.requirements]
+    files = sorted({f for t in mine for f in t.files_touched})
+    impl = implementation_files(files) or [f for f in files if not is_test_file(f)]
+    ev_req = (evidence or {}).get("requirements", {}).get(req.id, {})
+    tests = list(ev_req.get("tests", []))
+    commands = sorted({c for t in mine for c in t.verification})
+    missing, proof = [], []
+    if req.capability == "unsupported":
+        missing.append(f"offline generator cannot implement: {req.text}")
+    if not mine:
+        missing.append(f"no task covers {req.id}")
+    for f in impl:
+        if (workspace / f).is_file():
+            proof.append(f)
+        else:
+            missing.append(f"{f} missing")
+    for t in mine:
+        st = statuses.get(t.id, TaskStatus.PENDING)
+        runs = latest.get(t.id, [])
+        if st != TaskStatus.COMPLETED:
+            missing.append(f"{t.id} is {st.value if hasattr(st, 'value') else st}")
+        elif not runs or any(r.status != "PASS" for r in runs):
+            missing.append(f"{t.id} verification did not pass")
+        for r in runs:
+            if r.status == "PASS" and st == TaskStatus.COMPLETED:
+                proof.append(f"{r.command} → exit_code {r.exit_code}")
+    missing += _evidence_missing(req.id, ev_req, evidence, tests)
+    if evidence and ev_req.get("status") == "verified":
+        proof += [f"{n} passed" for n in tests if evidence.get("tests", {}).get(n, {}).get("outcome") == "passed"]
+    touched = set(files) | {n.split("::")[0] for n in tests}
+    hits = [f for f in stale if f in touched] or ([f for f in stale] if stale and not touched else [])
+    for f in hits:
+        missing.append(f"evidence stale: {f} changed after verification")
+    if runtime is not None and runtime.status == "FAIL":
+        missing.append("runtime check failed")
+    return {"id": req.id, "text": req.text, "tasks": [t.id for t in mine], "files": files, "tests": tests,
+            "commands": commands, "evidence": proof, "status": "FAIL" if missing else "PASS",
+            "missing": missing, "implemented": bool(impl) and all((workspace / f).is_file() for f in impl),
+            "tested": ev_req.get("status") == "verified" and not hits,
+            "runtime": None if runtime is None else runtime.status == "PASS"}
+
+
+def _evidence_missing(rid: str, ev_req: dict, evidence: dict | None, tests: list[str]) -> list[str]:
+    if evidence is None:
+        return ["no evidence document: the workspace was not verified"]
+    if not evidence.get("complete"):
+        return ["evidence incomplete: the verification run did not finish"]
+    status = ev_req.get("status", "uncovered")
+    if status == "verified":
+        return []
+    if status == "weak":
+        return [f"weak: tests assert nothing ({', '.join(ev_req.get('weak', [])) or rid})"]
+    if status == "failing":
+        bad = [n for n in tests if evidence.get("tests", {}).get(n, {}).get("outcome") in ("failed", "error", "timeout")]
+        return [f"failing test marked {rid}: {n}" for n in bad] or [f"failing tests marked {rid}"]
+    if status == "not_run":
+        return [f"tests marked {rid} were skipped or not run"]
+    return [f"no passing test marked {rid}"]
+
+
+def build_matrix(spec: AppSpec, tasks: list[Task], statuses: dict, results: list[VerificationResult],
+                 evidence: dict | None, workspace: Path, runtime: RuntimeResult | None = None) -> dict:
+    """The whole matrix document (schema_version, rows, coverage)."""
+    stale = stale_files(evidence, workspace)
+    latest = _latest_results(results)
+    rows = [requirement_row(r, tasks, statuses, latest, evidence, stale, workspace, runtime)
+            for r in spec.requirements]
+    passed = sum(1 for r in rows if r["status"] == "PASS")
+    problems = []
+    if evidence:
+        problems += [f"unknown requirement id in a marker: {x}" for x in evidence.get("unknown_requirement_ids", [])]
+        problems += [f"bad req marker: {x}" for x in evidence.get("marker_errors", [])]
+    return {"schema_version": SCHEMA_VERSION, "requirements": rows, "passed": passed, "total": len(rows),
+            "coverage_pct": round(100.0 * passed / len(rows), 1) if rows else 0.0,
+            "stale_files": stale, "problems": problems,
+            "evidence_digest": (evidence or {}).get("snapshot", {}).get("digest")}
+
+
+def format_matrix(matrix: dict) -> str:
+    """A readable table: REQ | status | tasks | tests | missing."""
+    lines = [f"{'REQ':<8} {'STATUS':<6} {'TASKS':<24} {'TESTS':>5}  MISSING"]
+    for row in matrix["requirements"]:
+        lines.append(f"{row['id']:<8} {row['status']:<6} {','.join(row['tasks'])[:24]:<24} "
+                     f"{len(row['tests']):>5}  {'; '.join(row['missing'])[:90]}")
+    lines.append(f"coverage: {matrix['passed']}/{matrix['total']} requirements PASS ({matrix['coverage_pct']}%)")
+    lines += [f"problem: {p}" for p in matrix["problems"]]
+    return "\n".join(lines)

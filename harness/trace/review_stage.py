@@ -1,0 +1,73 @@
+"""Trace + review: matrix.json, review.json and requirements/REQ-*.json from the persisted evidence."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from harness.agents.reviewer import Reviewer
+from harness.models.results import ReviewReport, RuntimeResult, VerificationResult
+from harness.models.run import RunState
+from harness.providers.base import LLMProvider
+from harness.state.store import RunStore
+from harness.trace.matrix import build_matrix, load_evidence
+from harness.utils.fileio import atomic_write_json, sha256_file
+
+
+def compute_matrix(store: RunStore, state: RunState) -> dict:
+    run_dir = store.run_dir(state.run_id)
+    return build_matrix(state.spec, state.plan.tasks if state.plan else [], state.task_results,
+                        state.verification_results, load_evidence(run_dir), store.workspace(state.run_id),
+                        state.runtime)
+
+
+def requirement_reports(store: RunStore, state: RunState, matrix: dict) -> list[Path]:
+    """Write runs/<id>/requirements/REQ-NNN.json: text, status, tests, files+hashes, commands, missing."""
+    run_dir = store.run_dir(state.run_id)
+    ws = store.workspace(state.run_id)
+    evidence = load_evidence(run_dir) or {}
+    latest: dict[str, VerificationResult] = {}
+    for r in state.verification_results:
+        latest[(r.task_id, r.command)] = r
+    paths = []
+    for row in matrix["requirements"]:
+        report = {
+            "schema_version": 1, "run_id": state.run_id, "id": row["id"], "text": row["text"],
+            "status": row["status"], "missing": row["missing"], "tasks": row["tasks"],
+            "tests": {n: evidence.get("tests", {}).get(n, {}) for n in row["tests"]},
+            "files": {f: (sha256_file(ws / f) if (ws / f).is_file() else None) for f in row["files"]},
+            "commands": [{"task_id": t, "command": c, "exit_code": r.exit_code, "status": r.status}
+                         for (t, c), r in sorted(latest.items()) if t in row["tasks"]],
+            "runtime": row["runtime"],
+        }
+        path = run_dir / "requirements" / f"{row['id']}.json"
+        atomic_write_json(path, report)
+        paths.append(path)
+    return paths
+
+
+def review_run(store: RunStore, state: RunState, llm: LLMProvider | None = None) -> tuple[dict, ReviewReport]:
+    """Recompute the matrix (hashes included), write matrix/review/per-REQ reports, update state."""
+    matrix = compute_matrix(store, state)
+    runtime: RuntimeResult | None = state.runtime
+    report = Reviewer(llm).review(matrix, runtime.status if runtime and runtime.status != "SKIPPED" else None)
+    store.write_artifact(state.run_id, "matrix", matrix)
+    store.write_artifact(state.run_id, "review", report)
+    requirement_reports(store, state, matrix)
+    state.review = report
+    return matrix, report
+
+
+def format_summary(report: ReviewReport) -> str:
+    """The end-of-run summary of SPEC §9, one block per requirement."""
+    yes = {True: "YES", False: "NO", None: "NOT RUN"}
+    blocks = []
+    for r in report.requirements:
+        lines = [r.id + (f"  {r.text}" if r.text else ""), f"Implemented: {yes[r.implemented]}",
+                 f"Tested: {yes[r.tested]}", f"Runtime: {yes[r.runtime]}", "Evidence:"]
+        lines += [f"- {e}" for e in r.evidence[:6]] or ["- none"]
+        if r.missing:
+            lines.append("Missing:")
+            lines += [f"- {m}" for m in r.missing[:6]]
+        lines.append(f"Status: {r.status}")
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks)

@@ -1,0 +1,1 @@
+"""Small shared utilities: ids, event logging, atomic file writes."""

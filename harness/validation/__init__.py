@@ -1,0 +1,1 @@
+"""Validators: pure functions returning list[str] (empty = PASS)."""

@@ -1,0 +1,1 @@
+"""Verification: run real commands, classify failures (pure), probe the running app."""

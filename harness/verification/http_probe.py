@@ -1,0 +1,62 @@
+"""A tiny urllib HTTP client for probing a local app: every outcome is data, nothing raises."""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from typing import Any
+
+_TITLE = re.compile(r"<title[^>]*>(.*?)</title>", re.I | re.S)
+# An empty ProxyHandler: an http_proxy in the environment must never see local probe traffic.
+_OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
+@dataclass(frozen=True)
+class HttpResponse:
+    """Status 0 means no HTTP response at all; `error` then says why."""
+
+    status: int
+    text: str = ""
+    error: str = ""
+
+    def json(self) -> Any:
+        """The body parsed as JSON, or None when it is not JSON."""
+        try:
+            return json.loads(self.text)
+        except ValueError:
+            return None
+
+    def excerpt(self, limit: int = 120) -> str:
+        """A one-line body excerpt (or the error) for check details and evidence."""
+        raw = self.text if self.status else self.error
+        if self.status and raw.lstrip().startswith("<"):
+            title = _TITLE.search(raw)
+            raw = f"HTML {title.group(1).strip()!r} ({len(raw)} chars)" if title else f"HTML ({len(raw)} chars)"
+        flat = " ".join(raw.split())
+        return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def request(method: str, url: str, body: Any = None, headers: dict[str, str] | None = None,
+            timeout: float = 5.0) -> HttpResponse:
+    """Send one request; 4xx/5xx come back as responses, connection failures as status 0."""
+    data = None
+    all_headers = {"Accept": "application/json, text/html;q=0.9", **(headers or {})}
+    if body is not None:
+        data = json.dumps(body).encode()
+        all_headers["Content-Type"] = "application/json"
+    req = urllib.request.Request(url, data=data, method=method.upper(), headers=all_headers)
+    try:
+        with _OPENER.open(req, timeout=timeout) as resp:
+            return HttpResponse(resp.status, _decode(resp.read()))
+    except urllib.error.HTTPError as err:
+        return HttpResponse(err.code, _decode(err.read()))
+    except (urllib.error.URLError, socket.timeout, ConnectionError, OSError) as err:
+        return HttpResponse(0, error=f"{type(err).__name__}: {getattr(err, 'reason', err)}")
+
+
+def _decode(raw: bytes) -> str:
+    return raw.decode("utf-8", errors="replace")

@@ -1,0 +1,324 @@
+"""Runtime verification (SPEC M10): start the generated app on a free port and speak HTTP to it.
+
+`verify_runtime` never raises for a broken app: every outcome is a `RuntimeResult`. The server
+runs in its own process group and is always stopped in `finally`; its SQLite file lives in a temp
+directory outside the workspace, so verification leaves the workspace untouched.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from harness.models.enums import FailureType
+from harness.models.results import RuntimeCheck, RuntimeResult
+from harness.sandbox.env import scrubbed_env
+from harness.verification.http_probe import HttpResponse, request
+
+HOST = "127.0.0.1"
+POLL_S = 0.05          # startup/shutdown polling interval
+STOP_GRACE_S = 3.0     # SIGTERM → SIGKILL grace period
+LOG_TAIL_CHARS = 1500
+_APP_ASSIGN = re.compile(r"^app\s*(?::[^=\n]*)?=", re.M)
+_PORT_CONFLICT = re.compile(r"address already in use|EADDRINUSE", re.I)
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+_OPTIONAL_PATHS = ("/docs", "/api/health")
+
+
+def detect_entry(workspace: Path) -> tuple[str, str] | None:
+    """("python", "src.main:app") / ("python", "app:app") / ("node", "package.json") / None."""
+    workspace = Path(workspace)
+    for rel, target in (("src/main.py", "src.main:app"), ("app.py", "app:app")):
+        path = workspace / rel
+        # A regex, not ast: a main.py with a SyntaxError is still the entry point (and must fail at start).
+        if path.is_file() and _APP_ASSIGN.search(path.read_text(errors="replace")):
+            return "python", target
+    if (workspace / "package.json").is_file():
+        return "node", "package.json"
+    return None
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that was free a moment ago."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((HOST, 0))
+        return sock.getsockname()[1]
+
+
+class _Record:
+    """Checks and evidence collected during one verification."""
+
+    def __init__(self) -> None:
+        self.checks: list[RuntimeCheck] = []
+        self.evidence: list[str] = []
+
+    def check(self, name: str, ok: bool, detail: str = "") -> bool:
+        self.checks.append(RuntimeCheck(name=name, ok=ok, detail=detail))
+        return ok
+
+    @property
+    def ok(self) -> bool:
+        return all(c.ok for c in self.checks)
+
+    def result(self, started: float, failure: FailureType | None = None, hint: str = "") -> RuntimeResult:
+        status = "PASS" if failure is None and self.ok else "FAIL"
+        return RuntimeResult(status=status, checks=self.checks, evidence=self.evidence,
+                             failure_type=None if status == "PASS" else (failure or FailureType.UNKNOWN),
+                             hint=hint, duration_ms=int((time.monotonic() - started) * 1000))
+
+
+def verify_runtime(workspace: Path, steps: list | None = None, startup_timeout_s: float = 15.0,
+                   task_hint: str = "") -> RuntimeResult:
+    """Start the app, run the checks and round-trip `steps`, stop it; PASS iff every check is ok."""
+    started = time.monotonic()
+    workspace = Path(workspace).resolve()
+    rec = _Record()
+    entry = detect_entry(workspace)
+    if entry is None:
+        rec.check("entry point", False, "no src/main.py or app.py defining `app`, and no package.json")
+        return rec.result(started, FailureType.CONFIG_ERROR, "add src/main.py defining `app = FastAPI()`")
+    rec.check("entry point", True, f"{entry[0]} {entry[1]}")
+    port = free_port()
+    command = _command(entry, port)
+    if entry[0] == "node" and shutil.which("npm") is None:
+        rec.check("process alive", False, "npm is not installed: cannot start a Node app")
+        return rec.result(started, FailureType.ENVIRONMENT_ERROR, "install Node.js/npm or use the FastAPI stack")
+    if _port_accepts(port):
+        rec.check("port accepts", False, f"port {port} was already in use before the app started")
+        return rec.result(started, FailureType.CONFIG_ERROR, f"port {port} is taken by another process; retry")
+    tmp = Path(tempfile.mkdtemp(prefix="harness-runtime-"))
+    proc: subprocess.Popen | None = None
+    stage = "not started"
+    try:
+        proc = _launch(command, workspace, tmp, rec)
+        if proc is not None:
+            rec.evidence.append(f"launched {_display(command)} in the workspace (pid {proc.pid})")
+            stage = _exercise(proc, port, list(steps or []), startup_timeout_s, tmp / "app.db", rec)
+    finally:
+        exit_code = _stop(proc)
+        stdout, stderr = _read(tmp / "stdout.log"), _read(tmp / "stderr.log")
+        shutil.rmtree(tmp, ignore_errors=True)
+    if rec.ok:
+        return rec.result(started)
+    return _failed(rec, stage, stdout, stderr, exit_code, workspace, task_hint, started)
+
+
+def _command(entry: tuple[str, str], port: int) -> list[str]:
+    if entry[0] == "node":
+        return ["npm", "run", "dev", "--", "--port", str(port)]
+    return [sys.executable, "-m", "uvicorn", entry[1], "--host", HOST, "--port", str(port)]
+
+
+def _launch(command: list[str], workspace: Path, tmp: Path, rec: _Record) -> subprocess.Popen | None:
+    env = scrubbed_env({"APP_DB_PATH": str(tmp / "app.db"), "PYTHONDONTWRITEBYTECODE": "1"})
+    # Output goes to files, not pipes: a chatty server can never block on a full pipe.
+    with open(tmp / "stdout.log", "wb") as out, open(tmp / "stderr.log", "wb") as err:
+        try:
+            return subprocess.Popen(command, cwd=workspace, env=env, stdin=subprocess.DEVNULL,
+                                    stdout=out, stderr=err, shell=False, start_new_session=True)
+        except OSError as exc:
+            rec.check("process alive", False, f"could not start {command[0]}: {exc}")
+            return None
+
+
+def _exercise(proc: subprocess.Popen, port: int, steps: list, timeout_s: float, db: Path,
+              rec: _Record) -> str:
+    """Run all checks against the running server; returns the stage reached: exited|timeout|up."""
+    stage, waited_ms = _wait_for_port(proc, port, timeout_s)
+    if stage == "exited":
+        rec.check("process alive", False, f"pid={proc.pid} exited before opening port {port}")
+        rec.check("port accepts", False, "the process exited first")
+        return stage
+    rec.check("process alive", True, f"pid={proc.pid}")
+    if stage == "timeout":
+        rec.check("port accepts", False, f"port {port} not open after {timeout_s:g}s")
+        return stage
+    rec.check("port accepts", True, f"{HOST}:{port} after {waited_ms} ms")
+    base = f"http://{HOST}:{port}"
+    if _health(base, rec):
+        for path in _OPTIONAL_PATHS:
+            _optional(base, path, rec)
+        _round_trips(base, steps, rec)
+    _sqlite(db, rec)
+    return stage
+
+
+def _display(command: list[str]) -> str:
+    shown = ["python" if command[0] == sys.executable else command[0], *command[1:]]
+    return " ".join(shown)
+
+
+def _wait_for_port(proc: subprocess.Popen, port: int, timeout_s: float) -> tuple[str, int]:
+    started = time.monotonic()
+    while True:
+        if not _alive(proc):
+            return "exited", 0
+        if _port_accepts(port):
+            return "up", int((time.monotonic() - started) * 1000)
+        if time.monotonic() - started >= timeout_s:
+            return "timeout", 0
+        time.sleep(POLL_S)
+
+
+def _port_accepts(port: int) -> bool:
+    try:
+        with socket.create_connection((HOST, port), timeout=0.2):
+            return True
+    except OSError:
+        return False
+
+
+def _alive(proc: subprocess.Popen) -> bool:
+    """True while running. WNOWAIT leaves an exited leader a zombie, so its pgid stays ours to signal."""
+    try:
+        return os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None
+    except ChildProcessError:
+        return False
+
+
+def _probe(base: str, method: str, path: str, rec: _Record, body: Any = None,
+           headers: dict[str, str] | None = None) -> HttpResponse:
+    resp = request(method, base + path, body, headers)
+    rec.evidence.append(f"{method} {path} → {resp.status or 'no response'} {resp.excerpt()}".rstrip())
+    return resp
+
+
+def _health(base: str, rec: _Record) -> bool:
+    path = "/health"
+    resp = _probe(base, "GET", path, rec)
+    if resp.status == 404:
+        path = "/"
+        resp = _probe(base, "GET", path, rec)
+    ok = 200 <= resp.status < 300
+    return rec.check(f"GET {path}", ok, f"{resp.status or 'no response'} {resp.excerpt()}".rstrip())
+
+
+def _optional(base: str, path: str, rec: _Record) -> None:
+    """Record an optional endpoint: absent (404) is fine, a crash or no answer is not."""
+    resp = _probe(base, "GET", path, rec)
+    if resp.status == 404:
+        rec.check(f"GET {path}", True, "404 — not available (optional)")
+    else:
+        ok = 0 < resp.status < 500
+        rec.check(f"GET {path}", ok, f"{resp.status or 'no response'} {resp.excerpt()}".rstrip())
+
+
+def _round_trips(base: str, steps: list, rec: _Record) -> None:
+    """Run the steps in order, stopping at the first failure (later steps need its captures)."""
+    values: dict[str, str] = {}
+    for step in steps:
+        if not rec.check(f"round trip: {step.name}", *_round_trip(base, step, values, rec)):
+            return
+
+
+def _round_trip(base: str, step: Any, values: dict[str, str], rec: _Record) -> tuple[bool, str]:
+    missing = [n for n in _PLACEHOLDER.findall(step.path) if n not in values]
+    if step.auth and "token" not in values:
+        missing.append("token")
+    if missing:
+        return False, f"no captured value for {', '.join(sorted(set(missing)))}"
+    path = _PLACEHOLDER.sub(lambda m: values[m.group(1)], step.path)
+    headers = {"Authorization": f"Bearer {values['token']}"} if step.auth else None
+    method = step.method.upper()
+    resp = _probe(base, method, path, rec, step.body, headers)
+    detail = f"{method} {path} → {resp.status or 'no response'} {resp.excerpt()}".rstrip()
+    if resp.status != step.expect_status:
+        return False, f"{detail} (expected {step.expect_status})"
+    data = resp.json()
+    for var, key in (step.capture or {}).items():
+        if not isinstance(data, dict) or key not in data:
+            return False, f"{detail} (no '{key}' to capture)"
+        values[var] = str(data[key])
+    return True, detail
+
+
+def _sqlite(db: Path, rec: _Record) -> None:
+    """If the app created its database, it must open and list its tables; no file means no SQLite."""
+    if not db.exists():
+        rec.evidence.append("sqlite: no database file created (not used)")
+        return
+    try:
+        conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+        try:
+            names = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name")]
+        finally:
+            conn.close()
+    except sqlite3.Error as exc:
+        rec.check("sqlite opens", False, f"{type(exc).__name__}: {exc}")
+        return
+    rec.check("sqlite opens", True, f"tables: {', '.join(names) or '(none)'}")
+
+
+def _stop(proc: subprocess.Popen | None) -> int | None:
+    """SIGTERM the process group, wait up to STOP_GRACE_S, SIGKILL the group, reap; the exit code."""
+    if proc is None:
+        return None
+    if _alive(proc):
+        _signal_group(proc.pid, signal.SIGTERM)
+        deadline = time.monotonic() + STOP_GRACE_S
+        while _alive(proc) and time.monotonic() < deadline:
+            time.sleep(POLL_S)
+    # Stragglers in the group (npm → node) die too; the unreaped leader keeps the pgid from reuse.
+    _signal_group(proc.pid, signal.SIGKILL)
+    return proc.wait()
+
+
+def _signal_group(pgid: int, sig: int) -> None:
+    try:
+        os.killpg(pgid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(errors="replace")
+    except OSError:
+        return ""
+
+
+def _failed(rec: _Record, stage: str, stdout: str, stderr: str, exit_code: int | None,
+            workspace: Path, task_hint: str, started: float) -> RuntimeResult:
+    from harness.verification.classifier import classify, locate  # lazy: sibling module
+
+    out_tail, err_tail = stdout[-LOG_TAIL_CHARS:], stderr[-LOG_TAIL_CHARS:]
+    rec.check("server log", False, f"exit code {exit_code}\n{err_tail or out_tail or '(no output)'}")
+    where = locate(stdout, stderr, _workspace_files(workspace))
+    if _PORT_CONFLICT.search(stderr):
+        return rec.result(started, FailureType.CONFIG_ERROR, "the port was taken by another process; retry")
+    if stage == "timeout":
+        failure = FailureType.TIMEOUT
+    elif stage == "not started":  # Popen itself failed: the interpreter/npm cannot be executed
+        failure = FailureType.ENVIRONMENT_ERROR
+    else:
+        # A server we stopped ourselves exits cleanly; its failure is the failed check, so report 1.
+        code = exit_code if stage == "exited" and exit_code is not None else 1
+        failure = classify(out_tail, err_tail, code)
+    return rec.result(started, failure or FailureType.UNKNOWN, _hint(where, task_hint, stage))
+
+
+def _hint(where: dict, task_hint: str, stage: str) -> str:
+    """Name the workspace file (and line) of the innermost traceback frame inside the workspace."""
+    task = f" — task {task_hint}" if task_hint else ""
+    if where:
+        summary = f": {where['summary']}" if where.get("summary") else ""
+        return f"look at {where['file']} (line {where['line']}){summary}{task}"
+    if stage == "timeout":
+        return f"the app did not open its port in time: look for slow work at import or startup{task}"
+    return f"see the 'server log' check{task}"
+
+
+def _workspace_files(workspace: Path) -> list[str]:
+    skip = {"node_modules", ".venv", "venv", ".git", "__pycache__"}
+    return sorted(p.relative_to(workspace).as_posix() for p in workspace.rglob("*")
+                  if p.is_file() and not skip.intersection(p.relative_to(workspace).parts))

@@ -1,0 +1,94 @@
+"""Verifier: runs a task's verification commands for real, through the pytest_harness plugin."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+from harness.models.enums import FailureType
+from harness.models.results import VerificationResult
+from harness.models.tasks import Task
+from harness.sandbox.local import DEFAULT_TIMEOUT_S, LocalSandbox
+
+DEFAULT_COMMAND = "pytest -q"
+PER_TEST_TIMEOUT_S = 60
+TAIL = 4000
+
+
+def is_pytest(argv: list[str]) -> bool:
+    return bool(argv) and (argv[0] == "pytest" or argv[1:3] == ["-m", "pytest"])
+
+
+def command_argv(command: str, evidence_path: Path | None, reqs: list[str]) -> list[str]:
+    """The argv actually run: our interpreter for python/pytest, plugin flags for pytest runs."""
+    argv = shlex.split(command)
+    if not argv:
+        return argv
+    if argv[0] == "pytest":
+        argv = [sys.executable, "-m", "pytest", *argv[1:]]
+    elif argv[0] in ("python", "python3"):
+        argv = [sys.executable, *argv[1:]]
+    if is_pytest(argv):
+        extra = ["-p", "no:cacheprovider", "-o", "enable_assertion_pass_hook=true"]
+        if not any(a.startswith("--timeout") for a in argv):
+            extra.append(f"--timeout={PER_TEST_TIMEOUT_S}")
+        if evidence_path is not None:
+            extra += ["--harness-evidence", str(evidence_path)]
+            if reqs:
+                extra += ["--harness-reqs", ",".join(reqs)]
+        argv = argv + extra
+    return argv
+
+
+def run_command(command: str, workspace: Path, *, task_id: str, evidence_path: Path | None = None,
+                reqs: list[str] | None = None, run_id: str = "", timeout_s: float = DEFAULT_TIMEOUT_S,
+                attempt: int = 0, evidence_rel: str | None = None) -> VerificationResult:
+    """Execute one verification command in the workspace and turn the outcome into data."""
+    from harness.verification.classifier import classify, locate
+
+    sandbox = LocalSandbox(workspace)
+    try:
+        argv = command_argv(command, evidence_path, reqs or [])
+    except ValueError as exc:
+        return VerificationResult(task_id=task_id, status="FAIL", command=command, exit_code=2,
+                                  stderr=f"invalid command: {exc}", failure_type=FailureType.CONFIG_ERROR,
+                                  attempt=attempt)
+    if evidence_path is not None:
+        evidence_path.parent.mkdir(parents=True, exist_ok=True)
+        evidence_path.unlink(missing_ok=True)
+    res = sandbox.execute(argv, timeout_s=timeout_s, env={
+        "PYTHONDONTWRITEBYTECODE": "1", "HARNESS_RUN_ID": run_id, "PYTHONUNBUFFERED": "1"})
+    ok = res.exit_code == 0 and not res.timed_out
+    ftype = None if ok else classify(res.stdout, res.stderr, res.exit_code, timed_out=res.timed_out,
+                                     duration_ms=res.duration_ms, timeout_s=timeout_s)
+    diag = {} if ok else locate(res.stdout, res.stderr, sandbox.list_files())
+    if not ok:
+        diag = {**diag, "stderr_tail": (res.stderr or res.stdout)[-1500:]}
+    return VerificationResult(
+        task_id=task_id, status="PASS" if ok else "FAIL", command=command, exit_code=res.exit_code,
+        stdout=res.stdout[-TAIL:], stderr=res.stderr[-TAIL:], duration_ms=res.duration_ms,
+        failure_type=ftype if not ok else None, timed_out=res.timed_out,
+        evidence_path=evidence_rel if evidence_path is not None and evidence_path.exists() else None,
+        diagnostics=diag, attempt=attempt)
+
+
+def verify_task(task: Task, workspace: Path, *, evidence_dir: Path | None = None, reqs: list[str] | None = None,
+                run_id: str = "", attempt: int = 0, timeout_s: float = DEFAULT_TIMEOUT_S) -> list[VerificationResult]:
+    """Run every verification command of `task` (default `pytest -q`); one result per command."""
+    results = []
+    for n, command in enumerate(task.verification or [DEFAULT_COMMAND], start=1):
+        name = f"{task.id}-a{attempt}-{n}.json"
+        path = evidence_dir / name if evidence_dir is not None else None
+        rel = f"{evidence_dir.name}/{name}" if evidence_dir is not None else None
+        results.append(run_command(command, workspace, task_id=task.id, evidence_path=path, reqs=reqs,
+                                   run_id=run_id, timeout_s=timeout_s, attempt=attempt, evidence_rel=rel))
+    return results
+
+
+def verify_workspace(workspace: Path, *, evidence_path: Path | None = None, reqs: list[str] | None = None,
+                     run_id: str = "", evidence_rel: str | None = None,
+                     timeout_s: float = DEFAULT_TIMEOUT_S) -> VerificationResult:
+    """Project-level check: the workspace's whole pytest suite, once."""
+    return run_command(DEFAULT_COMMAND, workspace, task_id="WORKSPACE", evidence_path=evidence_path,
+                       reqs=reqs, run_id=run_id, timeout_s=timeout_s, evidence_rel=evidence_rel)

@@ -1,0 +1,7 @@
+"""pytest_harness: the `req` marker and per-requirement evidence for the App-Builder Harness.
+
+The plugin (`pytest_harness.plugin`) is registered through the `pytest11` entry point and stays
+inert unless evidence is requested with `--harness-evidence` / `HARNESS_EVIDENCE_PATH`.
+"""
+
+__version__ = "0.1.0"

@@ -1,0 +1,212 @@
+"""Pure builders of the evidence document (schema_version 1): no pytest objects, no I/O.
+
+Test outcomes: passed, failed (call), error (setup/teardown), timeout (pytest-timeout), skipped,
+xfailed, xpassed, not_run (deselected or never reached).
+
+Requirement status, first match wins:
+  uncovered  no test links to it;
+  failing    any linked test failed, errored or timed out;
+  not_run    no linked test passed (all skipped/deselected/xfailed/xpassed/not reached);
+  weak       every passing linked test executed zero assertions (counting was on);
+  verified   otherwise. Only `verified` is evidence. xpassed never counts as a pass.
+`assertions` is null when counting was off (unknown), which never makes a test weak.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+
+SCHEMA_VERSION = 1
+REQ_ID_PATTERN = r"^REQ-\d{3}$"
+_REQ_ID_RE = re.compile(r"REQ-[0-9]{3}")  # fullmatch + ASCII digits: no "\n" or non-Latin digits
+OUTCOMES = ("passed", "failed", "error", "timeout", "skipped", "xfailed", "xpassed", "not_run")
+FAILING = frozenset({"failed", "error", "timeout"})
+FAILURE_CHARS = 1500
+EXIT_NO_TESTS = 5
+# pytest-timeout: signal method fails with "Timeout (>Ns) from pytest-timeout."; the
+# thread method prints "+++ Timeout +++" separators.
+_TIMEOUT_RE = re.compile(r"Timeout \(>[0-9.]+s\) from pytest-timeout|\+ Timeout \+|Failed: Timeout >")
+
+
+def is_req_id(value: object) -> bool:
+    """True when `value` is a well-formed requirement id (REQ-NNN)."""
+    return isinstance(value, str) and _REQ_ID_RE.fullmatch(value) is not None
+
+
+def parse_expected(raw: str | None) -> list[str] | None:
+    """Parse "REQ-001,REQ-002" into sorted unique ids; None when blank; ValueError on a bad id."""
+    if raw is None or not raw.strip():
+        return None
+    ids = [part.strip() for part in re.split(r"[,\s]+", raw) if part.strip()]
+    bad = [part for part in ids if not is_req_id(part)]
+    if bad:
+        raise ValueError(f"malformed requirement id {bad[0]!r} (expected REQ-NNN)")
+    return sorted(set(ids))
+
+
+def marker_error(nodeid: str, value: str | None, error: str) -> dict:
+    """One marker problem, naming the test and the offending value."""
+    return {"nodeid": nodeid, "value": value, "error": error}
+
+
+def check_marker(nodeid: str, args: Sequence[object], kwargs: Mapping[str, object]) -> tuple[list[str], list[dict]]:
+    """Split one `req` marker's arguments into well-formed ids and error records."""
+    ids: list[str] = []
+    errors: list[dict] = []
+    if not args:
+        errors.append(marker_error(nodeid, None, "req marker without a requirement id"))
+    for key, value in kwargs.items():
+        errors.append(marker_error(nodeid, f"{key}={value!r}", "req takes positional ids only"))
+    for value in args:
+        if is_req_id(value):
+            ids.append(value)
+        else:
+            shown = value if isinstance(value, str) else repr(value)
+            errors.append(marker_error(nodeid, shown, "malformed requirement id (expected REQ-NNN)"))
+    return ids, errors
+
+
+def is_timeout(text: str) -> bool:
+    """True when a failure text comes from pytest-timeout."""
+    return _TIMEOUT_RE.search(text) is not None
+
+
+def failure_text(longrepr: str) -> str | None:
+    """The last FAILURE_CHARS characters of a failure report, or None when empty."""
+    text = longrepr.strip()
+    if not text:
+        return None
+    return text if len(text) <= FAILURE_CHARS else "..." + text[-FAILURE_CHARS:]
+
+
+def phase_outcome(when: str, outcome: str, wasxfail: bool, longrepr: str) -> str | None:
+    """Map one report phase (setup/call/teardown) to a test outcome; None when it adds nothing."""
+    if outcome == "failed":
+        if is_timeout(longrepr):
+            return "timeout"
+        return "failed" if when == "call" else "error"
+    if outcome == "skipped":
+        return "xfailed" if wasxfail else "skipped"
+    if outcome == "passed" and when == "call":
+        return "xpassed" if wasxfail else "passed"
+    return None
+
+
+def merge_outcome(current: str, new: str | None) -> str:
+    """Fold a phase outcome into a test's outcome; the first failing outcome sticks."""
+    if new is None or current in FAILING:
+        return current
+    return new
+
+
+def make_test_entry(reqs: Sequence[str]) -> dict:
+    """A test that has not reported yet (deselected tests stay like this)."""
+    return {"reqs": sorted(set(reqs)), "outcome": "not_run", "duration_s": 0.0,
+            "assertions": None, "failure": None}
+
+
+def fold_report(entry: Mapping, *, when: str, outcome: str, wasxfail: bool,
+                longrepr: str, duration: float) -> dict:
+    """Return `entry` updated with one report phase: outcome, summed duration, first failure text."""
+    merged = merge_outcome(entry["outcome"], phase_outcome(when, outcome, wasxfail, longrepr))
+    failure = entry["failure"]
+    if merged in FAILING and entry["outcome"] not in FAILING:
+        failure = failure_text(longrepr)
+    return {**entry, "outcome": merged, "failure": failure,
+            "duration_s": round(entry["duration_s"] + duration, 6)}
+
+
+def requirement_status(counts: Mapping[str, int], strong_passes: int) -> str:
+    """Roll linked-test outcome counts up to a requirement status (see module docstring)."""
+    if not any(counts.values()):
+        return "uncovered"
+    if any(counts.get(name, 0) for name in FAILING):
+        return "failing"
+    if not counts.get("passed", 0):
+        return "not_run"
+    return "verified" if strong_passes else "weak"
+
+
+def make_requirement(linked: Mapping[str, Mapping]) -> dict:
+    """One requirement's entry from its linked tests {nodeid: test entry}."""
+    counts = {name: 0 for name in OUTCOMES}
+    for entry in linked.values():
+        counts[entry["outcome"]] += 1
+    passed = [nodeid for nodeid, entry in linked.items() if entry["outcome"] == "passed"]
+    weak = sorted(nodeid for nodeid in passed if linked[nodeid]["assertions"] == 0)
+    return {"status": requirement_status(counts, len(passed) - len(weak)),
+            "tests": sorted(linked), "counts": counts, "weak": weak}
+
+
+def make_requirements(tests: Mapping[str, Mapping], expected: Sequence[str] | None) -> dict:
+    """Entries for the expected ids, or for every linked id when no expected set was given."""
+    ids = expected if expected is not None else {rid for entry in tests.values() for rid in entry["reqs"]}
+    return {rid: make_requirement({n: e for n, e in tests.items() if rid in e["reqs"]})
+            for rid in sorted(ids)}
+
+
+def unknown_errors(tests: Mapping[str, Mapping], expected: Sequence[str] | None) -> list[dict]:
+    """Marker errors for well-formed ids outside the expected set (none when no set was given)."""
+    if expected is None:
+        return []
+    allowed = set(expected)
+    return [marker_error(nodeid, rid, "unknown requirement id (not in the expected set)")
+            for nodeid, entry in tests.items() for rid in entry["reqs"] if rid not in allowed]
+
+
+def make_session(exitstatus: int, collected: int, duration_s: float, versions: Mapping[str, str]) -> dict:
+    """The `session` block."""
+    return {"exitstatus": int(exitstatus), "collected": collected,
+            "duration_s": round(duration_s, 6), "versions": dict(versions)}
+
+
+def make_gate(session: Mapping, snapshot: Mapping, requirements: Mapping[str, Mapping],
+              marker_errors: Sequence[Mapping], collection_errors: Sequence[Mapping]) -> dict:
+    """Gate passes only on exit 0, a good snapshot, clean markers and every requirement verified."""
+    reasons: list[str] = []
+    status = session["exitstatus"]
+    if status == EXIT_NO_TESTS:
+        reasons.append(f"no tests collected (pytest exit {EXIT_NO_TESTS})")
+    elif status != 0:
+        reasons.append(f"pytest exit status {status}")
+    if snapshot.get("error"):
+        reasons.append(f"workspace snapshot failed: {snapshot['error']}")
+    reasons += [f"collection error: {err['nodeid']}" for err in collection_errors]
+    reasons += [f"{err['nodeid']}: {err['error']}: {err['value']!r}" for err in marker_errors]
+    if not requirements:
+        reasons.append("no requirements expected or linked")
+    reasons += [f"{rid}: {req['status']}" for rid, req in requirements.items() if req["status"] != "verified"]
+    return {"passed": not reasons, "reasons": reasons}
+
+
+def make_document(*, run_id: str | None, complete: bool, session: Mapping, snapshot: Mapping,
+                  tests: Mapping[str, Mapping], expected: Sequence[str] | None,
+                  marker_errors: Sequence[Mapping], collection_errors: Sequence[Mapping],
+                  assertions: Mapping[str, int] | None) -> dict:
+    """The whole evidence document; `assertions` is None when assertion counting was off."""
+    tests = {nodeid: {**entry, "assertions": None if assertions is None else assertions.get(nodeid, 0)}
+             for nodeid, entry in sorted(tests.items())}
+    unknown = unknown_errors(tests, expected)
+    errors = sorted([*marker_errors, *unknown], key=lambda err: (err["nodeid"], str(err["value"]), err["error"]))
+    requirements = make_requirements(tests, expected)
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "run_id": run_id,
+        "complete": complete,
+        "session": dict(session),
+        "snapshot": dict(snapshot),
+        "requirements": requirements,
+        "tests": tests,
+        "unlinked_tests": sorted(nodeid for nodeid, entry in tests.items() if not entry["reqs"]),
+        "unknown_requirement_ids": sorted({err["value"] for err in unknown}),
+        "marker_errors": errors,
+        "collection_errors": list(collection_errors),
+        "gate": make_gate(session, snapshot, requirements, errors, collection_errors),
+    }
+
+
+def dump_document(document: Mapping) -> str:
+    """Serialize deterministically: sorted keys, indent 2, trailing newline."""
+    return json.dumps(document, sort_keys=True, indent=2) + "\n"

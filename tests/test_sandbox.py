@@ -1,0 +1,276 @@
+"""LocalSandbox: the path jail (SandboxError on any escape) and the bounded subprocess runner."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from harness.errors import SandboxError
+from harness.sandbox import ExecResult, LocalSandbox
+
+PY = sys.executable
+
+
+@pytest.fixture
+def sb(tmp_path: Path) -> LocalSandbox:
+    sandbox = LocalSandbox(tmp_path / "ws")
+    sandbox.create_workspace("run_test0001")
+    return sandbox
+
+
+def _alive(pid: int) -> bool:
+    """True while `pid` runs; a zombie counts as dead (this container's PID 1 never reaps orphans)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (FileNotFoundError, IndexError):
+        return False
+
+
+def _gone_soon(pid: int, within_s: float = 3.0) -> bool:
+    # Signal delivery is asynchronous: allow the kernel a moment to finish the kill.
+    deadline = time.monotonic() + within_s
+    while _alive(pid):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+# ---- workspace and files ---------------------------------------------------------------------
+
+def test_create_workspace_creates_and_returns_root(tmp_path: Path) -> None:
+    root = tmp_path / "runs" / "run_x" / "workspace"
+    assert LocalSandbox(root).create_workspace("run_x") == root
+    assert root.is_dir()
+
+
+def test_write_read_roundtrip_creates_parents(sb: LocalSandbox) -> None:
+    path = sb.write_file("src/pkg/mod.py", "x = 'é'\n")
+    assert path == sb.root / "src" / "pkg" / "mod.py"
+    assert sb.read_file("src/pkg/mod.py") == "x = 'é'\n"
+    assert sb.exists("src/pkg/mod.py") and not sb.exists("src/other.py")
+
+
+def test_write_replaces_atomically_and_leaves_no_temp_files(sb: LocalSandbox) -> None:
+    sb.write_file("a.txt", "one")
+    sb.write_file("a.txt", "two")
+    assert sb.read_file("a.txt") == "two"
+    assert sorted(p.name for p in sb.root.iterdir()) == ["a.txt"]
+
+
+def test_list_files_is_sorted_recursive_and_skips_caches(sb: LocalSandbox) -> None:
+    for rel in ["src/main.py", "README.md", "tests/test_a.py", "src/__pycache__/main.cpython-311.pyc",
+                "src/stale.pyc", ".pytest_cache/v/x", ".hypothesis/db", "tests/__pycache__/t.py"]:
+        sb.write_file(rel, "")
+    assert sb.list_files() == ["README.md", "src/main.py", "tests/test_a.py"]
+    assert sb.list_files("src") == ["src/main.py"]
+    assert sb.list_files("src/main.py") == ["src/main.py"]
+    assert sb.list_files("missing") == []
+
+
+def test_delete_file(sb: LocalSandbox) -> None:
+    sb.write_file("src/x.py", "")
+    sb.delete_file("src/x.py")
+    assert not sb.exists("src/x.py")
+    with pytest.raises(FileNotFoundError):
+        sb.delete_file("src/x.py")
+
+
+def test_read_missing_file_is_file_not_found(sb: LocalSandbox) -> None:
+    with pytest.raises(FileNotFoundError):
+        sb.read_file("nope.txt")
+
+
+BAD_PATHS = ["../x.py", "src/../../x.py", "a/../b.py", "..", "/etc/passwd", "//etc/passwd",
+             "\\windows\\x", "C:/x.py", "", "   ", "a\x00b.py", "src\\..\\..\\x.py"]
+
+
+@pytest.mark.parametrize("rel", BAD_PATHS)
+@pytest.mark.parametrize("op", ["read", "write", "delete", "exists", "resolve", "cwd"])
+def test_illegal_paths_are_rejected(sb: LocalSandbox, tmp_path: Path, op: str, rel: str) -> None:
+    calls = {
+        "read": lambda: sb.read_file(rel),
+        "write": lambda: sb.write_file(rel, "pwned"),
+        "delete": lambda: sb.delete_file(rel),
+        "exists": lambda: sb.exists(rel),
+        "resolve": lambda: sb.resolve(rel),
+        "cwd": lambda: sb.execute([PY, "-c", "pass"], cwd=rel),
+    }
+    with pytest.raises(SandboxError) as err:
+        calls[op]()
+    assert "\n" not in str(err.value)
+    assert not (tmp_path / "x.py").exists() and not (tmp_path / "b.py").exists()
+
+
+def test_error_message_names_the_path(sb: LocalSandbox) -> None:
+    with pytest.raises(SandboxError, match=r"\.\./secret\.txt"):
+        sb.read_file("../secret.txt")
+
+
+def test_root_itself_is_not_a_file(sb: LocalSandbox) -> None:
+    with pytest.raises(SandboxError):
+        sb.write_file(".", "x")
+    assert sb.resolve(".") == Path(os.path.realpath(sb.root))
+
+
+@pytest.fixture
+def outside(tmp_path: Path) -> Path:
+    secret_dir = tmp_path / "outside"
+    secret_dir.mkdir()
+    (secret_dir / "secret.txt").write_text("top secret")
+    return secret_dir
+
+
+def test_symlinked_file_escape_is_rejected_for_read_write_delete(sb: LocalSandbox, outside: Path) -> None:
+    (sb.root / "link.txt").symlink_to(outside / "secret.txt")
+    with pytest.raises(SandboxError, match="link.txt"):
+        sb.read_file("link.txt")
+    with pytest.raises(SandboxError):
+        sb.write_file("link.txt", "overwritten")
+    with pytest.raises(SandboxError):
+        sb.delete_file("link.txt")
+    with pytest.raises(SandboxError):
+        sb.exists("link.txt")
+    assert (outside / "secret.txt").read_text() == "top secret"
+    assert (sb.root / "link.txt").is_symlink()
+    assert sb.list_files() == []
+
+
+def test_symlinked_parent_dir_escape_is_rejected(sb: LocalSandbox, outside: Path) -> None:
+    (sb.root / "linkdir").symlink_to(outside, target_is_directory=True)
+    with pytest.raises(SandboxError):
+        sb.read_file("linkdir/secret.txt")
+    with pytest.raises(SandboxError):
+        sb.write_file("linkdir/new.txt", "x")
+    with pytest.raises(SandboxError):
+        sb.write_file("linkdir/deeper/new.txt", "x")
+    with pytest.raises(SandboxError):
+        sb.delete_file("linkdir/secret.txt")
+    with pytest.raises(SandboxError):
+        sb.execute([PY, "-c", "pass"], cwd="linkdir")
+    assert sorted(p.name for p in outside.iterdir()) == ["secret.txt"]
+
+
+def test_dangling_symlink_to_outside_is_rejected_for_write(sb: LocalSandbox, outside: Path) -> None:
+    (sb.root / "dangling.txt").symlink_to(outside / "not_yet.txt")
+    with pytest.raises(SandboxError):
+        sb.write_file("dangling.txt", "x")
+    assert not (outside / "not_yet.txt").exists()
+
+
+def test_symlink_inside_the_root_is_allowed(sb: LocalSandbox) -> None:
+    sb.write_file("real.txt", "data")
+    (sb.root / "alias.txt").symlink_to(sb.root / "real.txt")
+    assert sb.read_file("alias.txt") == "data"
+    sb.delete_file("alias.txt")
+    assert sb.read_file("real.txt") == "data"
+
+
+# ---- execute ---------------------------------------------------------------------------------
+
+def test_execute_success_result_and_dict_access(sb: LocalSandbox) -> None:
+    result = sb.execute(f"{PY} -c \"print('a b')\"")
+    assert isinstance(result, ExecResult)
+    assert result.ok and result.exit_code == 0 and not result.timed_out
+    assert result["stdout"] == "a b\n" and result["stderr"] == ""
+    assert set(dict(result)) >= {"exit_code", "stdout", "stderr", "duration_ms"}
+    assert result.to_dict()["exit_code"] == 0
+    with pytest.raises(KeyError):
+        result["nope"]
+
+
+def test_execute_failing_command_returns_data(sb: LocalSandbox) -> None:
+    result = sb.execute([PY, "-c", "import sys; sys.stderr.write('boom'); sys.exit(3)"])
+    assert result.exit_code == 3 and result.stderr == "boom" and not result.ok
+
+
+def test_execute_never_uses_a_shell(sb: LocalSandbox) -> None:
+    result = sb.execute("echo $HOME && echo hi; touch pwned")
+    assert result.stdout == "$HOME && echo hi; touch pwned\n"
+    assert not sb.exists("pwned")
+
+
+def test_execute_command_not_found_is_127(sb: LocalSandbox) -> None:
+    result = sb.execute("definitely-not-a-command-xyz --flag")
+    assert result.exit_code == 127 and result.stderr == "command not found: definitely-not-a-command-xyz"
+
+
+def test_execute_permission_denied_is_126(sb: LocalSandbox) -> None:
+    sb.write_file("run.sh", "#!/bin/sh\necho hi\n")
+    os.chmod(sb.resolve("run.sh"), 0o644)
+    result = sb.execute("./run.sh")
+    assert result.exit_code == 126 and "permission denied" in result.stderr
+
+
+def test_execute_runs_in_jailed_cwd(sb: LocalSandbox) -> None:
+    sb.write_file("sub/marker.txt", "")
+    result = sb.execute([PY, "-c", "import os; print(sorted(os.listdir('.')))"], cwd="sub")
+    assert result.stdout.strip() == "['marker.txt']"
+    missing = sb.execute([PY, "-c", "pass"], cwd="nope")
+    assert missing.exit_code == 2 and "working directory not found: nope" in missing.stderr
+
+
+def test_execute_scrubs_secrets_and_adds_extra_env(sb: LocalSandbox, monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ["OPENAI_API_KEY", "FOO_TOKEN", "X_SECRET", "MY_KEY"]:
+        monkeypatch.setenv(name, "s3cr3t")
+    monkeypatch.setenv("HARMLESS_SETTING", "1")
+    result = sb.execute([PY, "-c", "import os; print(sorted(os.environ))"], env={"APP_DB_PATH": "t.db"})
+    names = eval(result.stdout)  # the child printed a list literal of names
+    assert not {"OPENAI_API_KEY", "FOO_TOKEN", "X_SECRET", "MY_KEY"} & set(names)
+    assert {"HARMLESS_SETTING", "APP_DB_PATH"} <= set(names)
+    assert "s3cr3t" not in result.stdout
+
+
+def test_execute_output_keeps_the_last_4000_chars(sb: LocalSandbox) -> None:
+    code = "import sys; print('H' * 6000 + 'TAIL'); sys.stderr.write('e' * 5000 + 'END')"
+    result = sb.execute([PY, "-c", code])
+    assert len(result.stdout) == 4000 and result.stdout.endswith("TAIL\n")
+    assert len(result.stderr) == 4000 and result.stderr.endswith("END")
+
+
+def test_execute_stdin_is_closed(sb: LocalSandbox) -> None:
+    result = sb.execute([PY, "-c", "import sys; print(repr(sys.stdin.read()))"], timeout_s=10)
+    assert result.ok and result.stdout.strip() == "''"
+
+
+GRANDCHILD = ("import subprocess, sys, time{extra}; "
+              "p = subprocess.Popen(['sleep', '30']); print(p.pid, flush=True); time.sleep(30)")
+
+
+def test_timeout_kills_the_whole_process_group(sb: LocalSandbox) -> None:
+    start = time.monotonic()
+    result = sb.execute([PY, "-c", GRANDCHILD.format(extra="")], timeout_s=1)
+    assert result.timed_out and result.exit_code is None and not result.ok
+    assert "timed out after 1s" in result.stderr
+    assert 1000 <= result.duration_ms and time.monotonic() - start < 10
+    grandchild = int(result.stdout.split()[0])
+    assert _gone_soon(grandchild)
+
+
+def test_timeout_escalates_to_sigkill_when_sigterm_is_ignored(sb: LocalSandbox) -> None:
+    extra = ", signal; signal.signal(signal.SIGTERM, signal.SIG_IGN)"
+    result = sb.execute([PY, "-c", GRANDCHILD.format(extra=extra)], timeout_s=0.5)
+    assert result.timed_out and result.exit_code is None
+    assert result.duration_ms < 5000  # timeout + ~1 s SIGTERM grace, not the child's 30 s
+    assert _gone_soon(int(result.stdout.split()[0]))
+
+
+def test_background_grandchild_is_reaped_after_normal_exit(sb: LocalSandbox) -> None:
+    code = "import subprocess; p = subprocess.Popen(['sleep', '30']); print(p.pid)"
+    result = sb.execute([PY, "-c", code], timeout_s=10)
+    assert result.ok and not result.timed_out
+    assert _gone_soon(int(result.stdout.split()[0]))
+
+
+def test_bad_command_strings_return_data(sb: LocalSandbox) -> None:
+    assert sb.execute("").exit_code == 127
+    unbalanced = sb.execute("echo 'unclosed")
+    assert unbalanced.exit_code == 2 and "invalid command" in unbalanced.stderr

@@ -1,0 +1,128 @@
+"""RunStore: atomic state, checkpoints, events, corruption, locks, bad requests."""
+
+import json
+
+import pytest
+
+from harness.errors import InputError, RunDataError, RunLockedError, UnknownRunError
+from harness.state.store import RunStore
+from harness.utils.events import EVENT_KEYS, read_events
+
+
+def test_create_save_load_round_trip(runs_dir):
+    store = RunStore(runs_dir)
+    state = store.create_run("a todo app")
+    assert state.run_id.startswith("run_") and len(state.run_id) == 12
+    state.error = "x"
+    store.save(state)
+    assert store.load(state.run_id).error == "x"
+    assert (runs_dir / state.run_id / "workspace").is_dir()
+
+
+@pytest.mark.parametrize("request_text", ["", "   \n", "x" * 20_001, "todo\x00app", "bell\x07"])
+def test_bad_requests_raise_input_error_and_leave_no_run(runs_dir, request_text):
+    store = RunStore(runs_dir)
+    with pytest.raises(InputError):
+        store.create_run(request_text)
+    assert not runs_dir.exists() or not any(runs_dir.iterdir())
+
+
+def test_checkpoints_are_sequential_and_never_overwritten(runs_dir):
+    store = RunStore(runs_dir)
+    state = store.create_run("todo")
+    store.checkpoint(state, "spec_created")
+    store.checkpoint(state, "plan_created")
+    store.checkpoint(state, "task_started", task_id="TASK-001")
+    assert state.checkpoints == ["001-spec_created.json", "002-plan_created.json", "003-task_started-TASK-001.json"]
+    again, latest = store.resume(state.run_id)
+    assert latest["event"] == "task_started" and latest["seq"] == 3
+
+
+def test_corrupt_state_json_is_reported_not_overwritten(runs_dir):
+    store = RunStore(runs_dir)
+    state = store.create_run("todo")
+    path = runs_dir / state.run_id / "state.json"
+    path.write_text('{"run_id": "trunc')
+    with pytest.raises(RunDataError, match="state.json"):
+        store.load(state.run_id)
+    assert path.read_text() == '{"run_id": "trunc'
+
+
+def test_checkpoint_gap_and_corruption_are_errors(runs_dir):
+    store = RunStore(runs_dir)
+    state = store.create_run("todo")
+    store.checkpoint(state, "spec_created")
+    store.checkpoint(state, "plan_created")
+    cp = runs_dir / state.run_id / "checkpoints"
+    (cp / "002-plan_created.json").write_text("{not json")
+    with pytest.raises(RunDataError, match="corrupt checkpoint"):
+        store.resume(state.run_id)
+    (cp / "002-plan_created.json").rename(cp / "003-plan_created.json")
+    with pytest.raises(RunDataError, match="gap"):
+        store.resume(state.run_id)
+
+
+def test_state_contradicting_checkpoints_is_an_error(runs_dir):
+    store = RunStore(runs_dir)
+    state = store.create_run("todo")
+    store.checkpoint(state, "spec_created")
+    state.checkpoints = []
+    store.save(state)
+    with pytest.raises(RunDataError, match="contradicts"):
+        store.resume(state.run_id)
+
+
+def test_unknown_run_and_invalid_id(runs_dir):
+    store = RunStore(runs_dir)
+    with pytest.raises(UnknownRunError):
+        store.load("run_nothere")
+    with pytest.raises(InputError):
+        store.load("../etc")
+
+
+def test_lock_refuses_a_second_writer(runs_dir):
+    store = RunStore(runs_dir)
+    state = store.create_run("todo")
+    with store.lock(state.run_id):
+        with pytest.raises(RunLockedError):
+            with store.lock(state.run_id):
+                pass
+    with store.lock(state.run_id):  # released again
+        pass
+
+
+def test_stale_lock_of_dead_process_is_taken_over(runs_dir):
+    store = RunStore(runs_dir)
+    state = store.create_run("todo")
+    (runs_dir / state.run_id / "run.lock").write_text("99999999")
+    with store.lock(state.run_id):
+        pass
+
+
+def test_events_have_all_keys_and_append(runs_dir):
+    store = RunStore(runs_dir)
+    state = store.create_run("todo")
+    log = store.events(state)
+    log.emit("spec", "started")
+    log.emit("spec", "completed", duration_ms=3, extra="x")
+    events = read_events(runs_dir / state.run_id / "events.log")
+    assert len(events) == 2
+    for e in events:
+        assert all(k in e for k in EVENT_KEYS)
+    assert events[1]["detail"] == {"extra": "x"}
+
+
+def test_list_runs_reports_corrupt_runs(runs_dir):
+    store = RunStore(runs_dir)
+    good = store.create_run("todo")
+    bad = store.create_run("other")
+    (runs_dir / bad.run_id / "state.json").write_text("[]")
+    statuses = {r["run_id"]: r["status"] for r in store.list_runs()}
+    assert statuses == {good.run_id: "CREATED", bad.run_id: "CORRUPT"}
+
+
+def test_state_json_is_valid_json_with_schema_version(runs_dir):
+    store = RunStore(runs_dir)
+    state = store.create_run("todo")
+    data = json.loads((runs_dir / state.run_id / "state.json").read_text())
+    assert data["schema_version"] == 1 and data["user_request"] == "todo"
