@@ -7,14 +7,11 @@ health -> unsupported. A pure Todo request gets the fixed four: create, list, co
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
 
 from harness.agents import spec_lexicon as lx
 from harness.generators.naming import py_ident, slug
 from harness.models.spec import AppSpec, DataEntity, EntityField, Page, Requirement, Stack
-
-if TYPE_CHECKING:
-    from harness.agents.spec_rules import Parsed
 
 HTML_FRONTEND = "Server-rendered HTML (FastAPI)"
 MAX_FIELDS = 20   # per entity; more are ignored with a note
@@ -24,7 +21,29 @@ _TITLE_STOP = lx.FUNCTION | lx.VERBS | frozenset({"me", "please"})
 _EXCLUDED_FIELDS = lx.FIELD_DROP | frozenset({"status", "done", "completed", "complete"})
 
 
-def build_spec(p: "Parsed") -> AppSpec:
+@dataclass
+class Parsed:
+    """What the parser (spec_rules) found; `build_spec` turns it into an AppSpec."""
+
+    title_words: list[tuple[str, str]]                              # (normalized, original) per token
+    vi: bool
+    entities: list[str] = field(default_factory=list)            # singular names, mention order
+    plurals: dict[str, str] = field(default_factory=dict)
+    fields: dict[str, list[tuple[list[str], bool | None, str | None]]] = field(default_factory=dict)
+    parents: dict[str, str] = field(default_factory=dict)
+    status: list[str] = field(default_factory=list)
+    unsupported: list[tuple[str, list[str]]] = field(default_factory=list)
+    auth: bool = False
+    dashboard: bool = False
+    pages: bool = False
+    web: bool = False
+    api: bool = False
+    settings: bool = False
+    frameworks: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def build_spec(p: Parsed) -> AppSpec:
     """The AppSpec for a parse result (pure; deterministic)."""
     entities = _entities(p)
     if _is_todo(p, entities):
@@ -49,7 +68,7 @@ def build_spec(p: "Parsed") -> AppSpec:
 
 # --- entities --------------------------------------------------------------------------------------
 
-def _entities(p: "Parsed") -> list[DataEntity]:
+def _entities(p: Parsed) -> list[DataEntity]:
     order: list[str] = []
 
     def visit(name: str) -> None:
@@ -77,17 +96,22 @@ def _display_word(name: str) -> str:
     return "title" if name.rpartition(" ")[2] in lx.TITLE_NOUNS else "name"
 
 
-def _fields(p: "Parsed", name: str, idents: dict[str, str]) -> list[EntityField]:
+def _fields(p: Parsed, name: str, idents: dict[str, str]) -> list[EntityField]:
     drop = set(_EXCLUDED_FIELDS)
     if name in p.parents:
         drop.add(f"{idents[p.parents[name]]}_id")
     out: list[EntityField] = []
-    for words, flag in p.fields.get(name, []):
+    for words, flag, hint in p.fields.get(name, []):
         label = " ".join(words)
+        if label in p.plurals:
+            continue   # names another entity: a relation, not a column
+        if len(words) > 1 and words[-1] == "flag":   # "paid flag" -> paid (bool)
+            words, hint = words[:-1], "bool"
+            label = " ".join(words)
         ident = py_ident("_".join(words))
-        if label in p.plurals or ident in drop or any(f.ident == ident for f in out):
+        if ident in drop or "_".join(words) in drop or any(f.ident == ident for f in out):
             continue
-        ftype = _field_type(words)
+        ftype = hint or _field_type(words)
         required = flag is True or (flag is None and ident in ("title", "name") and ftype == "str")
         out.append(EntityField(name=label, ident=ident, type=ftype, required=required))
     if len(out) > MAX_FIELDS:
@@ -122,12 +146,12 @@ def _field_type(words: list[str]) -> str:
 
 # --- the Todo special case ------------------------------------------------------------------------
 
-def _is_todo(p: "Parsed", entities: list[DataEntity]) -> bool:
+def _is_todo(p: Parsed, entities: list[DataEntity]) -> bool:
     return ([e.ident for e in entities] == ["todo"] and not p.auth and not p.dashboard
             and not p.unsupported)
 
 
-def _todo_spec(p: "Parsed", todo: DataEntity) -> AppSpec:
+def _todo_spec(p: Parsed, todo: DataEntity) -> AppSpec:
     fields = [f for f in todo.fields if f.ident != "description" or p.fields.get("todo")]
     todo = todo.model_copy(update={"has_status": True, "fields": fields})
     reqs = [
@@ -164,7 +188,7 @@ def _join(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _requirements(p: "Parsed", entities: list[DataEntity]) -> list[tuple[str, str | None, str, str]]:
+def _requirements(p: Parsed, entities: list[DataEntity]) -> list[tuple[str, str | None, str, str]]:
     reqs: list[tuple[str, str | None, str, str]] = []
     if p.auth and entities:
         reqs.append(("auth", None,
@@ -215,7 +239,7 @@ def _entity_reqs(e: DataEntity, by_ident: dict[str, DataEntity]) -> list[tuple[s
     return out
 
 
-def _dashboard_req(p: "Parsed", entities: list[DataEntity]) -> tuple[str, None, str, str]:
+def _dashboard_req(p: Parsed, entities: list[DataEntity]) -> tuple[str, None, str, str]:
     plurals = [e.plural for e in entities]
     with_status = [e.plural for e in entities if e.has_status]
     text = f"A dashboard shows counts of {_join(plurals)}"
@@ -231,7 +255,7 @@ def _dashboard_req(p: "Parsed", entities: list[DataEntity]) -> tuple[str, None, 
 
 # --- pages, title, lists, notes ------------------------------------------------------------------
 
-def _pages(p: "Parsed", entities: list[DataEntity]) -> list[Page]:
+def _pages(p: Parsed, entities: list[DataEntity]) -> list[Page]:
     pages = [Page(name="home", route="/")]
     if p.pages and p.auth:
         pages.append(Page(name="login", route="/login"))
@@ -245,15 +269,18 @@ def _pages(p: "Parsed", entities: list[DataEntity]) -> list[Page]:
     return pages
 
 
-def _title(p: "Parsed", entities: list[DataEntity]) -> str:
-    toks = p.title_tokens
-    head = None if p.vi else next((i for i, t in enumerate(toks) if t.w in lx.TITLE_HEADS), None)
+def _title(p: Parsed, entities: list[DataEntity]) -> str:
+    """The app-name phrase before the first head noun ("a Simple Todo App with ..."), else a name
+    made from the entities or the unsupported feature."""
+    words = p.title_words
+    head = None if p.vi else next((i for i, (w, _o) in enumerate(words) if w in lx.TITLE_HEADS), None)
     if head is not None:
         start = head
-        while start > 0 and head - start < 4 and toks[start - 1].w[:1].isalnum() and toks[start - 1].w not in _TITLE_STOP:
+        while start > 0 and head - start < 4 and words[start - 1][0][:1].isalnum() \
+                and words[start - 1][0] not in _TITLE_STOP:
             start -= 1
-        if any(t.w not in lx.ADJECTIVES for t in toks[start:head]):
-            return " ".join(_cap(t.orig) for t in toks[start:head + 1])[:80]
+        if any(w not in lx.ADJECTIVES for w, _o in words[start:head]):
+            return " ".join(_cap(o) for _w, o in words[start:head + 1])[:80]
     if len(entities) == 1:
         return _cap(entities[0].name) + " App"
     if entities:
@@ -265,7 +292,7 @@ def _cap(word: str) -> str:
     return " ".join(w if any(c.isupper() for c in w) else w[:1].upper() + w[1:] for w in word.split())
 
 
-def _must_have(p: "Parsed", entities: list[DataEntity]) -> list[str]:
+def _must_have(p: Parsed, entities: list[DataEntity]) -> list[str]:
     items = ["authentication"] if p.auth and entities else []
     items += [e.plural for e in entities]
     if p.dashboard and entities:
@@ -276,12 +303,14 @@ def _must_have(p: "Parsed", entities: list[DataEntity]) -> list[str]:
     return list(dict.fromkeys(items))
 
 
-def _non_goals(p: "Parsed") -> list[str]:
+def _non_goals(p: Parsed) -> list[str]:
     lifted = {lx.NON_GOAL_OF[c] for _t, cats in p.unsupported for c in cats if c in lx.NON_GOAL_OF}
+    lifted |= {goal for goal, terms in lx.NON_GOAL_TERMS.items() for text, _c in p.unsupported
+               if terms & set(text.lower().replace("-", " ").split())}
     return [g for g in lx.DEFAULT_NON_GOALS if g not in lifted]
 
 
-def _notes(p: "Parsed", entities: list[DataEntity]) -> list[str]:
+def _notes(p: Parsed, entities: list[DataEntity]) -> list[str]:
     notes = list(p.notes)
     if p.pages and (p.frameworks or p.web):
         wanted = p.frameworks[0] if p.frameworks else "React"

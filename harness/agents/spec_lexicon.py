@@ -82,6 +82,8 @@ ADJECTIVES = _words("""
     secondary local remote internal external favorite favourite top first last next previous
     available possible necessary useful cool awesome fun neat tidy straightforward personalized
     complete completed
+    written built made sent given taken shown known chosen driven eaten hidden seen spoken kept held
+    bought sold found run done begun forgotten
 """)
 
 # Areas that name what kind of app it is, not a record type ("a library system with books").
@@ -149,7 +151,9 @@ TITLE_NOUNS = _words("""
     show podcast episode poem quote review announcement milestone chore errand reminder
     appointment photo page
 """)
-STATUS_NOUNS = _words("task todo chore issue ticket bug goal habit assignment errand milestone reminder job")
+STATUS_NOUNS = _words("""
+    task todo chore issue ticket bug goal habit assignment errand milestone reminder job
+""")
 
 # Field vocabulary: words that name a column, never a table.
 FIELD_ONLY = _words("""
@@ -167,7 +171,10 @@ FLOAT_WORDS = _words("""
 """)
 DATE_WORDS = _words("date deadline birthday dob due birthdate")
 DATETIME_WORDS = _words("time timestamp datetime")
-BOOL_WORDS = _words("active enabled published archived paid available visible public private favorite favourite flagged pinned")
+BOOL_WORDS = _words("""
+    active enabled published archived paid available visible public private favorite favourite
+    flagged pinned
+""")
 TEXT_WORDS = _words("""
     description notes note body content bio biography summary details instructions text remarks
     directions abstract comments
@@ -179,9 +186,15 @@ FIELD_NOUNS = _words("""
     currency link tag code department brand supplier customer owner
 """)
 FIELD_VOCAB = (FIELD_ONLY | INT_WORDS | FLOAT_WORDS | DATE_WORDS | DATETIME_WORDS | BOOL_WORDS
-               | TEXT_WORDS | FIELD_NOUNS | _words("start end url website status done tags isbn sku notes details"))
-KEEP_PLURAL_FIELDS = _words("notes details instructions tags remarks directions comments servings calories minutes hours pages seats")
-FIELD_SKIP = _words("a an the its their his her some each one field fields column columns attribute attributes")
+               | TEXT_WORDS | FIELD_NOUNS
+               | _words("start end url website status done tags isbn sku notes details"))
+KEEP_PLURAL_FIELDS = _words("""
+    notes details instructions tags remarks directions comments servings calories minutes hours
+    pages seats
+""")
+FIELD_SKIP = _words("""
+    a an the its their his her some each one field fields column columns attribute attributes
+""")
 FIELD_DROP = _words("id owner owner_id user user_id created created_at updated updated_at parent parent_id")
 
 # (parent, child) pairs that imply a relation when both are entities and nothing else was said.
@@ -205,60 +218,86 @@ PHRASES = {
     ("menu", "item"): "menu item", ("menu", "items"): "menu items",
     ("time", "entry"): "time entry", ("time", "entries"): "time entries",
     ("action", "item"): "action item", ("action", "items"): "action items",
+    ("board", "game"): "board game", ("board", "games"): "board games",
 }
+# "duration in minutes": the unit decides the column type.
+UNIT_TYPES = {"minutes": "int", "hours": "int", "seconds": "int", "days": "int", "weeks": "int",
+              "kg": "float", "km": "float", "dollars": "float", "usd": "float", "euros": "float",
+              "eur": "float", "meters": "float", "cm": "float", "grams": "float", "pounds": "float",
+              "lbs": "float", "miles": "float", "percent": "float", "liters": "float"}
 HYPHEN_FORMS = {"to-do": "todo", "to-dos": "todos", "e-mail": "email", "log-in": "login",
                 "sign-in": "signin", "sign-up": "signup", "e-commerce": "ecommerce",
                 "front-end": "frontend", "back-end": "backend", "multi-user": "multiuser",
                 "check-off": "checkoff", "todo's": "todos"}
 
-# Features the offline generator cannot build; value = category (non-goal it lifts, if any).
-UNSUPPORTED = {
-    ("game",): "game", ("gaming",): "game", ("video", "game"): "game", ("video", "games"): "game",
-    ("multiplayer",): "game", ("3d",): "3d", ("chat",): "chat", ("chats",): "chat",
-    ("chatting",): "chat", ("chatroom",): "chat", ("chatbot",): "ai", ("messaging",): "chat",
-    ("real-time",): "realtime", ("realtime",): "realtime", ("websocket",): "realtime",
-    ("websockets",): "realtime", ("desktop",): "desktop", ("gui",): "desktop",
-    ("electron",): "desktop", ("tkinter",): "desktop", ("machine", "learning"): "ai",
-    ("ml",): "ai", ("ai",): "ai", ("artificial", "intelligence"): "ai",
-    ("recommendation",): "ai", ("recommendations",): "ai", ("recommender",): "ai",
-    ("recommend",): "ai", ("prediction",): "ai", ("predictions",): "ai", ("predict",): "ai",
-    ("predictive",): "ai", ("forecast",): "ai", ("forecasts",): "ai", ("forecasting",): "ai",
-    ("neural",): "ai", ("llm",): "ai", ("gpt",): "ai", ("nlp",): "ai",
-    ("computer", "vision"): "ai", ("image", "recognition"): "ai", ("sentiment", "analysis"): "ai",
-    ("mobile",): "mobile", ("ios",): "mobile", ("android",): "mobile", ("iphone",): "mobile",
-    ("react", "native"): "mobile", ("flutter",): "mobile", ("streaming",): "streaming",
-    ("live", "stream"): "streaming", ("video", "call"): "streaming", ("video", "calls"): "streaming",
-    ("video", "chat"): "streaming", ("webrtc",): "streaming", ("blockchain",): "blockchain",
-    ("crypto",): "blockchain", ("cryptocurrency",): "blockchain", ("nft",): "blockchain",
-    ("nfts",): "blockchain", ("smart", "contract"): "blockchain", ("smart", "contracts"): "blockchain",
-    ("web3",): "blockchain", ("payment", "processing"): "payments", ("process", "payments"): "payments",
-    ("accept", "payments"): "payments", ("online", "payments"): "payments", ("stripe",): "payments",
-    ("paypal",): "payments", ("credit", "card"): "payments", ("credit", "cards"): "payments",
-    ("notification",): "notify", ("notifications",): "notify", ("sms",): "notify",
-    ("send", "email"): "notify", ("send", "emails"): "notify", ("email", "reminders"): "notify",
-    ("deploy",): "deployment", ("deployment",): "deployment", ("deployed",): "deployment",
-    ("hosting",): "deployment", ("docker",): "deployment", ("kubernetes",): "deployment",
-    ("aws",): "deployment", ("heroku",): "deployment", ("vercel",): "deployment",
-    ("browser", "automation"): "browser", ("playwright",): "browser", ("selenium",): "browser",
-    ("puppeteer",): "browser", ("scrape",): "scraping", ("scraping",): "scraping",
-    ("scraper",): "scraping", ("crawler",): "scraping", ("crawl",): "scraping",
-    ("oauth",): "oauth", ("sso",): "oauth", ("single", "sign-on"): "oauth", ("2fa",): "oauth",
-    ("two-factor",): "oauth", ("google", "login"): "oauth", ("social", "login"): "oauth",
-    ("login", "with", "google"): "oauth", ("upload",): "upload", ("uploads",): "upload",
-    ("uploading",): "upload", ("export",): "export", ("exports",): "export",
-    ("exporting",): "export", ("import",): "export", ("importing",): "export", ("pdf",): "export",
-    ("csv",): "export", ("excel",): "export", ("chart",): "charts", ("charts",): "charts",
-    ("graphs",): "charts", ("calendar", "view"): "calendar", ("drag", "and", "drop"): "dnd",
-    ("dark", "mode"): "theme", ("maps",): "maps", ("map", "view"): "maps", ("gps",): "maps",
-    ("geolocation",): "maps", ("voice",): "voice", ("speech",): "voice", ("vr",): "vr",
-    ("virtual", "reality"): "vr", ("augmented", "reality"): "vr", ("permissions",): "roles",
-    ("roles",): "roles", ("rbac",): "roles", ("admin", "panel"): "roles", ("i18n",): "i18n",
-    ("multilingual",): "i18n", ("multi-language",): "i18n", ("kanban",): "dnd",
+# Features the offline generator cannot build, by category ("category: phrase, phrase, ...").
+_UNSUPPORTED_TABLE = """
+game: game, gaming, video game, video games, multiplayer
+3d: 3d
+chat: chat, chats, chatting, chatroom, messaging
+ai: chatbot, machine learning, ml, ai, artificial intelligence, neural, llm, gpt, nlp
+ai: recommendation, recommendations, recommender, recommend, prediction, predictions, predict
+ai: predictive, forecast, forecasts, forecasting, computer vision, image recognition
+ai: sentiment analysis
+realtime: real-time, realtime, websocket, websockets
+desktop: desktop, gui, electron, tkinter
+mobile: mobile, ios, android, iphone, react native, flutter
+streaming: streaming, live stream, video call, video calls, video chat, webrtc
+blockchain: blockchain, crypto, cryptocurrency, nft, nfts, smart contract, smart contracts, web3
+payments: payment processing, process payments, accept payments, online payments, stripe
+payments: paypal, credit card, credit cards
+notify: notification, notifications, sms, send email, send emails, email reminders
+deployment: deploy, deployment, deployed, hosting, docker, kubernetes, aws, heroku, vercel
+browser: browser automation, playwright, selenium, puppeteer
+scraping: scrape, scraping, scraper, crawler, crawl
+oauth: oauth, sso, single sign-on, 2fa, two-factor, google login, social login, login with google
+upload: upload, uploads, uploading
+export: export, exports, exporting, import, importing, pdf, csv, excel
+charts: chart, charts, graphs
+calendar: calendar view
+dnd: drag and drop, kanban
+theme: dark mode
+maps: maps, map view, gps, geolocation
+voice: voice, speech
+vr: vr, virtual reality, augmented reality
+roles: permissions, roles, rbac, admin panel
+i18n: i18n, multilingual, multi-language
+"""
+UNSUPPORTED: dict[tuple[str, ...], str] = {
+    tuple(phrase.split()): cat
+    for cat, _, phrases in (line.partition(": ") for line in _UNSUPPORTED_TABLE.strip().splitlines())
+    for phrase in phrases.split(", ")
 }
-UNSUPPORTED_VERBS = _words("recommend predict forecast upload export import send deploy scrape crawl process accept")
+UNSUPPORTED_VERBS = _words("recommend predict forecast upload export import send deploy scrape crawl")
+
+# Parser word classes (spec_rules).
+SEPARATORS = _words(", / & + and or plus")
+SITE_WORDS = _words("web webapp website websites site")
+FIELD_TRIGGERS = _words("with having has have containing contains including ( :")
+LOOSE_TRIGGERS = _words("with having including")   # may follow the app noun: "a todo app with ..."
+BELONG = _words("belong belongs belonging assigned attached linked tied grouped")
+HAVE = _words("has have contain contains own owns include includes")
+FILLER = _words("that which who each can could may are is must should will always all also usually")
+QUANTIFIERS = DETERMINERS | _words("many multiple several more or list lots of set number bunch "
+                                   "collection zero")
+FEATURE_GLUE = _words("via using through with in on over")   # "payment processing via Stripe"
+APP_NOUNS = _words("app application system platform game website site client version board")
+
 # Which default non-goal an unsupported category lifts when the user asked for it.
 NON_GOAL_OF = {"mobile": "mobile-app", "deployment": "deployment", "browser": "browser-automation"}
 DEFAULT_NON_GOALS = ("deployment", "mobile-app", "browser-automation")
+# Words the spec validator reads as those non-goals: never entity names, and an unsupported
+# feature that uses one lifts that non-goal.
+NON_GOAL_TERMS = {"deployment": _words("deploy deployment deployed"),
+                  "mobile-app": _words("mobile ios android"),
+                  "browser-automation": _words("browser playwright selenium")}
+NON_GOAL_WORDS = frozenset().union(*NON_GOAL_TERMS.values())
+
+
+# Words the rules know; in Vietnamese text they are never taken for a syllable ("deploy").
+KNOWN_ENGLISH = (FUNCTION | VERBS | VERB_NOUNS | META | ADJECTIVES | DOMAIN_AREAS | AUTH | DASHBOARD
+                 | COMPLETE | PAGE_WORDS | API_WORDS | FIELD_VOCAB | TITLE_NOUNS
+                 | frozenset(w for key in UNSUPPORTED for w in key) | frozenset(FRAMEWORKS))
 
 
 # --- number inflection ----------------------------------------------------------------------------
@@ -280,7 +319,10 @@ _SAME = _words("""
     goods clothes glasses scissors pants jeans savings belongings premises headquarters
     information feedback luggage baggage homework music
 """)
-_IES_KEEP = _words("movies cookies zombies calories pies ties lies brownies selfies rookies smoothies goalies species series")
+_IES_KEEP = _words("""
+    movies cookies zombies calories pies ties lies brownies selfies rookies smoothies goalies
+    species series
+""")
 _CH_KEEP = _words("caches niches headaches avalanches moustaches mustaches")
 _S_SINGULAR_ENDS = ("ss", "us", "is")
 
@@ -362,7 +404,8 @@ giá=price|số lượng=quantity|độ ưu tiên=priority|mức ưu tiên=prior
 trò chuyện=chat|nhắn tin=messaging|thời gian thực=real-time|di động=mobile
 học máy=machine learning|trí tuệ nhân tạo=AI|gợi ý=recommendations|đề xuất=recommendations
 dự đoán=predictions|thanh toán=payment processing|triển khai=deployment
-máy tính để bàn=desktop|xe=vehicles|đơn=orders
+máy tính để bàn=desktop|xe=vehicles|đơn=orders|phim=movies|qua=via|theo=by|hay=or|khi=when
+sau=after|bằng=with|diễn viên=actors
 """
 
 

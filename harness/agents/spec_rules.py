@@ -11,44 +11,34 @@ unsupported features -> feature words (auth, dashboard, pages, stack, completion
 
 from __future__ import annotations
 
-import re
-import unicodedata
-from dataclasses import dataclass, field
-
 from harness.agents import spec_lexicon as lx
-from harness.agents.spec_build import MAX_FIELDS, build_spec
+from harness.agents.spec_build import Parsed, build_spec
+from harness.agents.spec_tokens import Tok, tokenize
 from harness.errors import SpecError
-from harness.generators.naming import ascii_fold
 from harness.models.spec import AppSpec
 
 MAX_ENTITIES = 20      # more distinct nouns than this are ignored (with a note)
 _WINDOW = 8            # how far (tokens) a completion word reaches for its entity
+_MAX_WORD = 40         # longer "words" are noise, never names
+_MAX_FEATURE = 120     # characters of an unsupported feature's text
 
 NO_ENTITY_MESSAGE = ("no data entity recognized in the request; name what the app manages, "
                      "e.g. 'tasks' or 'products'")
 
-_TOKEN_RE = re.compile(r"\w+(?:[-'’.]\w+)*|[,;:.!?()/&+]")
 _CLAUSE_END = frozenset(".;!?")
-_SEPARATORS = frozenset({",", "/", "&", "+", "and", "or", "plus"})
-_SITE_WORDS = frozenset({"web", "webapp", "website", "websites", "site"})
-_TRIGGERS = frozenset({"with", "having", "has", "have", "containing", "contains", "including", "(", ":"})
-_LOOSE_TRIGGERS = frozenset({"with", "having", "including"})
-_BELONG = frozenset({"belong", "belongs", "belonging", "assigned", "attached", "linked", "tied", "grouped"})
-_HAVE = frozenset({"has", "have", "contain", "contains", "own", "owns", "include", "includes"})
-_FILLER = frozenset({"that", "which", "who", "each", "can", "could", "may", "are", "is", "must",
-                     "should", "will", "always", "all", "also", "usually"})
-_QUANTIFIERS = lx.DETERMINERS | frozenset({"many", "multiple", "several", "more", "or", "list", "lots",
-                                           "of", "set", "number", "bunch", "collection", "zero"})
-_FEATURE_GLUE = frozenset({"via", "using", "through", "with", "in", "on", "over"})
-_APP_NOUNS = frozenset({"app", "application", "system", "platform", "game", "website", "site", "client",
-                        "version", "board"})
 _STOPS = (lx.FUNCTION | lx.VERBS | lx.ADJECTIVES | lx.AUTH | lx.DASHBOARD | lx.COMPLETE | lx.APP_HEADS
           | lx.PAGE_WORDS | lx.API_WORDS)
 _NON_ENTITY = lx.FUNCTION | lx.META | lx.ADJECTIVES | lx.DOMAIN_AREAS | lx.FIELD_ONLY
 
 
+def _third_person(verb: str) -> str:
+    if verb.endswith("y") and verb[-2:-1] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + ("es" if verb.endswith(("s", "x", "z", "ch", "sh", "o")) else "s")
+
+
 def _verb_forms(verbs: frozenset[str]) -> frozenset[str]:
-    return frozenset(f for v in verbs for f in (v, v + "s", v + "es", v[:-1] + "ies"))
+    return frozenset(f for v in verbs for f in (v, _third_person(v)))
 
 
 _VERB_FORMS = _verb_forms(lx.VERBS) - lx.VERB_NOUNS
@@ -57,39 +47,10 @@ for _key in sorted(lx.UNSUPPORTED, key=lambda k: (-len(k), k)):
     _UNSUP_BY_FIRST.setdefault(_key[0], []).append(_key)
 
 
-@dataclass
-class Tok:
-    w: str              # normalized lowercase English word or punctuation ("" = ignored word)
-    orig: str           # the user's own text for this token
-    used: bool = False  # consumed by an earlier pass
-
-
-@dataclass
-class Parsed:
-    """What the passes found; `spec_build.build_spec` turns it into an AppSpec."""
-
-    title_tokens: list[Tok]
-    vi: bool
-    entities: list[str] = field(default_factory=list)            # singular names, mention order
-    plurals: dict[str, str] = field(default_factory=dict)
-    fields: dict[str, list[tuple[list[str], bool | None]]] = field(default_factory=dict)
-    parents: dict[str, str] = field(default_factory=dict)
-    status: list[str] = field(default_factory=list)
-    unsupported: list[tuple[str, list[str]]] = field(default_factory=list)
-    auth: bool = False
-    dashboard: bool = False
-    pages: bool = False
-    web: bool = False
-    api: bool = False
-    settings: bool = False
-    frameworks: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-
-
 def rule_based_spec(request: str) -> AppSpec:
     """The AppSpec the rules infer from `request`; raises SpecError when it names nothing to build."""
     toks, vi, ignored = tokenize(request)
-    p = Parsed(title_tokens=list(toks), vi=vi)
+    p = Parsed(title_words=[(t.w, t.orig) for t in toks], vi=vi)
     if ignored:
         shown = ", ".join(dict.fromkeys(ignored[:10]))
         p.notes.append(f"words not in the Vietnamese lexicon were ignored: {shown}")
@@ -102,60 +63,6 @@ def rule_based_spec(request: str) -> AppSpec:
     _find_relations(toks, mentions, p)
     _find_status(toks, mentions, complete_idx, p)
     return build_spec(p)
-
-
-# --- tokens ----------------------------------------------------------------------------------------
-
-def tokenize(request: str) -> tuple[list[Tok], bool, list[str]]:
-    """Tokens of `request` (Vietnamese phrases mapped to English), whether it is Vietnamese, and
-    the Vietnamese words the lexicon does not know."""
-    text = unicodedata.normalize("NFC", request or "")
-    vi = sum(ch in lx.VI_MARKERS for ch in text.lower()) >= 2
-    raw = _TOKEN_RE.findall(text)
-    ignored: list[str] = []
-    toks = _map_vietnamese(raw, ignored) if vi else [Tok(ascii_fold(r.lower()), r) for r in raw]
-    for t in toks:
-        t.w = lx.HYPHEN_FORMS.get(t.w, t.w)
-        if t.w.endswith(("'s", "’s")):
-            t.w = t.w[:-2]
-    return _merge_phrases(toks), vi, ignored
-
-
-def _map_vietnamese(raw: list[str], ignored: list[str]) -> list[Tok]:
-    out: list[Tok] = []
-    i = 0
-    while i < len(raw):
-        for n in range(min(lx.VI_MAX_WORDS, len(raw) - i), 0, -1):
-            key = tuple(lx.normalize_vi(r.lower()) for r in raw[i:i + n])
-            if key in lx.VI_LEXICON:
-                english = lx.VI_LEXICON[key].lower().split()
-                origs = [" ".join(raw[i:i + n])] + [""] * (len(english) - 1)
-                out.extend(Tok(w, o) for w, o in zip(english, origs))
-                i += n
-                break
-        else:
-            low = raw[i].lower()
-            if low.isascii():
-                out.append(Tok(low, raw[i]))
-            else:
-                ignored.append(raw[i])
-                out.append(Tok("", raw[i]))
-            i += 1
-    return out
-
-
-def _merge_phrases(toks: list[Tok]) -> list[Tok]:
-    out: list[Tok] = []
-    i = 0
-    while i < len(toks):
-        pair = (toks[i].w, toks[i + 1].w) if i + 1 < len(toks) else None
-        if pair in lx.PHRASES:
-            out.append(Tok(lx.PHRASES[pair], f"{toks[i].orig} {toks[i + 1].orig}".strip()))
-            i += 2
-        else:
-            out.append(toks[i])
-            i += 1
-    return out
 
 
 def _word(toks: list[Tok], i: int) -> str:
@@ -177,24 +84,27 @@ def _find_unsupported(toks: list[Tok], p: Parsed) -> None:
         if key is None:
             i += 1
             continue
+        if key == ("game",) and _word(toks, i + 1) not in lx.APP_NOUNS and _modifier_of(toks, i + 1):
+            i += 1
+            continue   # "game library", "game night": a modifier, not a request for a game
         start, end = i, i + len(key)
         steps = 0
         while start > 0 and steps < 3 and _modifier(toks[start - 1], p.vi):
             start, steps = start - 1, steps + 1
         if (len(key) == 1 and key[0] in lx.UNSUPPORTED_VERBS) or p.vi:
             end = _extend_right(toks, end, p.vi)
-        if _word(toks, end) in _APP_NOUNS:
+        if _word(toks, end) in lx.APP_NOUNS:
             end += 1
         if spans and (start <= spans[-1][1] or (
-                start == spans[-1][1] + 1 and toks[start - 1].w in _FEATURE_GLUE)):
+                start == spans[-1][1] + 1 and toks[start - 1].w in lx.FEATURE_GLUE)):
             spans[-1][1] = max(spans[-1][1], end)
             spans[-1][2].append(lx.UNSUPPORTED[key])
         else:
             spans.append([start, end, [lx.UNSUPPORTED[key]]])
-        i = len(key) + i
+        i += len(key)
     seen: list[str] = []
     for start, end, cats in spans:
-        text = " ".join(t.orig for t in toks[start:end] if t.orig)
+        text = " ".join(t.orig for t in toks[start:end] if t.orig)[:_MAX_FEATURE]
         for t in toks[start:end]:
             t.used = True
         if "oauth" in cats:
@@ -202,6 +112,10 @@ def _find_unsupported(toks: list[Tok], p: Parsed) -> None:
         if text.lower() not in seen:
             seen.append(text.lower())
             p.unsupported.append((text, list(dict.fromkeys(cats))))
+
+
+def _modifier_of(toks: list[Tok], j: int) -> bool:
+    return j < len(toks) and _is_word(toks[j]) and toks[j].w not in _STOPS
 
 
 def _modifier(t: Tok, vi: bool) -> bool:
@@ -238,14 +152,15 @@ def _find_features(toks: list[Tok], p: Parsed) -> list[int]:
             p.frameworks.append(lx.FRAMEWORKS[w])
         elif w in lx.PAGE_WORDS:
             p.pages = True
-            p.web = p.web or w in _SITE_WORDS
+            p.web = p.web or w in lx.SITE_WORDS
             p.settings = p.settings or w == "settings"
         elif w in lx.API_WORDS:
             p.api = True
             if w == "graphql":
                 p.notes.append("requested GraphQL; offline generator builds a REST JSON API")
         elif w in lx.OTHER_BACKENDS:
-            p.notes.append(f"requested {lx.OTHER_BACKENDS[w]} backend; offline generator builds a FastAPI backend")
+            p.notes.append(f"requested {lx.OTHER_BACKENDS[w]} backend; offline generator builds a "
+                           "FastAPI backend")
         elif w in lx.OTHER_DBS:
             p.notes.append(f"requested {lx.OTHER_DBS[w]} database; offline generator uses SQLite")
         else:
@@ -263,13 +178,15 @@ def _is_noun(toks: list[Tok], i: int) -> bool:
     if " " in w:
         return True
     sing = singular_name(w)
-    if len(w) < 2 or w in _NON_ENTITY or sing in _NON_ENTITY:
+    if not 2 <= len(w) <= _MAX_WORD or w in _NON_ENTITY or sing in _NON_ENTITY:
         return False
+    if sing in lx.NON_GOAL_WORDS or lx.pluralize(sing) in lx.NON_GOAL_WORDS:
+        return False   # "io" -> "ios" would read as the mobile-app non-goal
     plural = sing != w
-    if (w.endswith("ly") and w not in lx.NOUN_LY) or (not plural and w.endswith("ing") and w not in lx.NOUN_ING):
-        return False
-    if not plural and w.endswith("ed") and len(w) > 4:
-        return False
+    if w.endswith("ly") and w not in lx.NOUN_LY:
+        return False   # adverbs
+    if not plural and ((w.endswith("ing") and w not in lx.NOUN_ING) or (w.endswith("ed") and len(w) > 4)):
+        return False   # gerunds and participles
     if w in lx.PEOPLE_SUBJECTS and _word(toks, i + 1) in lx.MODALS:
         return False
     if sing in lx.VERB_NOUNS:
@@ -289,16 +206,16 @@ def singular_name(w: str) -> str:
 
 def _find_field_lists(toks: list[Tok], p: Parsed) -> None:
     for i, t in enumerate(toks):
-        if t.w not in _TRIGGERS or t.used:
+        if t.w not in lx.FIELD_TRIGGERS or t.used:
             continue
         j = i - 1
-        while j >= 0 and toks[j].w in _FILLER:
+        while j >= 0 and toks[j].w in lx.FILLER:
             j -= 1
         strict = False
         if j < 0:
             continue
         if not _is_noun(toks, j):
-            if t.w not in _LOOSE_TRIGGERS or toks[j].w not in lx.APP_HEADS:
+            if t.w not in lx.LOOSE_TRIGGERS or toks[j].w not in lx.APP_HEADS:
                 continue
             while j >= 0 and toks[j].w in lx.APP_HEADS:
                 j -= 1
@@ -313,11 +230,12 @@ def _find_field_lists(toks: list[Tok], p: Parsed) -> None:
 
 
 def _parse_fields(toks: list[Tok], start: int, strict: bool) -> tuple[list, list[int]]:
-    items: list[tuple[list[str], bool | None]] = []
+    items: list[tuple[list[str], bool | None, str | None]] = []
     consumed: list[int] = []
     words: list[str] = []
     idx: list[int] = []
     flag: list[bool | None] = [None]
+    hint: list[str | None] = [None]
 
     def commit() -> bool:
         if not words:
@@ -330,10 +248,10 @@ def _parse_fields(toks: list[Tok], start: int, strict: bool) -> tuple[list, list
             return False   # a plural record noun ends the field list ("... and projects")
         if strict and sing not in lx.FIELD_VOCAB and last not in lx.FIELD_VOCAB:
             return False
-        items.append((words[:-1] + [last if last in lx.KEEP_PLURAL_FIELDS else sing], flag[0]))
+        items.append((words[:-1] + [last if last in lx.KEEP_PLURAL_FIELDS else sing], flag[0], hint[0]))
         consumed.extend(idx)
         words.clear(), idx.clear()
-        flag[0] = None
+        flag[0] = hint[0] = None
         return True
 
     j = start
@@ -341,7 +259,7 @@ def _parse_fields(toks: list[Tok], start: int, strict: bool) -> tuple[list, list
         t = toks[j]
         if t.used or not t.w:
             break
-        if t.w in _SEPARATORS:
+        if t.w in lx.SEPARATORS:
             if not commit():
                 return items, consumed
         elif not t.w[0].isalnum():
@@ -351,6 +269,12 @@ def _parse_fields(toks: list[Tok], start: int, strict: bool) -> tuple[list, list
         elif t.w in ("optional", "required", "mandatory"):
             flag[0] = t.w != "optional"
             idx.append(j)
+        elif t.w == "in" and words and _word(toks, j + 1) in lx.UNIT_TYPES:
+            hint[0] = lx.UNIT_TYPES[toks[j + 1].w]
+            idx.extend((j, j + 1))
+            j += 1
+        elif words and t.w.endswith("ed") and len(t.w) > 4 and t.w not in lx.FIELD_VOCAB:
+            idx.append(j)   # "calories burned": the participle adds nothing to the column
         elif _field_word(t.w) and len(words) < 3:
             words.append(t.w)
             idx.append(j)
@@ -362,7 +286,7 @@ def _parse_fields(toks: list[Tok], start: int, strict: bool) -> tuple[list, list
 
 
 def _field_word(w: str) -> bool:
-    if not w[0].isalpha() or " " in w:
+    if not w[0].isalpha() or " " in w or len(w) > _MAX_WORD:
         return False
     if w in lx.FIELD_VOCAB or lx.singularize(w) in lx.FIELD_VOCAB:
         return True
@@ -398,7 +322,7 @@ def _find_entities(toks: list[Tok], p: Parsed) -> dict[int, str]:
 
 
 def _mention_after(toks: list[Tok], j: int, mentions: dict[int, str]) -> str | None:
-    while j < len(toks) and toks[j].w in _QUANTIFIERS:
+    while j < len(toks) and toks[j].w in lx.QUANTIFIERS:
         j += 1
     return mentions.get(j)
 
@@ -413,28 +337,31 @@ def _find_relations(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> Non
                 w1 in ("for", "of") and w2 in lx.DETERMINERS | {"every"}):
             found.append((name, _mention_after(toks, i + 2, mentions)))
         j = i + 1
-        while _word(toks, j) in _FILLER:
+        while _word(toks, j) in lx.FILLER:
             j += 1
-        if _word(toks, j) in _BELONG and _word(toks, j + 1) in ("to", "into", "under", "by", "in", "with"):
+        if _word(toks, j) in lx.BELONG and _word(toks, j + 1) in ("to", "into", "under", "by", "in", "with"):
             found.append((name, _mention_after(toks, j + 2, mentions)))
         elif _word(toks, j) == "part" and _word(toks, j + 1) == "of":
             found.append((name, _mention_after(toks, j + 2, mentions)))
-        elif _word(toks, j) in _HAVE:
+        elif _word(toks, j) in lx.HAVE:
             found.append((_mention_after(toks, j + 1, mentions), name))
     for name in p.entities:   # a field naming another entity is a relation ("tasks with a project")
-        for words, _flag in p.fields.get(name, []):
+        for words, _flag, _hint in p.fields.get(name, []):
             if " ".join(words) in p.plurals:
                 found.append((name, " ".join(words)))
     for child, parent in found:
         if child is None or parent is None or child == parent:
             continue
-        if child not in p.parents and not _is_ancestor(child, parent, p.parents):
-            p.parents[child] = parent
-        elif p.parents.get(child, parent) != parent:
+        if child in p.parents:
             note = (f"{child} is also linked to {parent}; only one parent per entity is "
                     f"supported ({child} belongs to {p.parents[child]})")
-            if note not in p.notes:
-                p.notes.append(note)
+        elif _is_ancestor(child, parent, p.parents):
+            note = f"{child} cannot belong to {parent}: {parent} already belongs to {child}"
+        else:
+            p.parents[child] = parent
+            continue
+        if p.parents.get(child) != parent and note not in p.notes:
+            p.notes.append(note)
     for parent, child in lx.KNOWN_PARENTS:   # implied pairs only where nothing was said
         if child in p.plurals and parent in p.plurals and child not in p.parents \
                 and not _is_ancestor(child, parent, p.parents):

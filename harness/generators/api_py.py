@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from harness.generators.appmodel import AppModel, Column, Entity
-from harness.generators.codegen import fill, lit, module
+from harness.generators.codegen import doc, fill, lit, module
 
 _FIELD_TYPES = {
     "str": "ShortText", "text": "LongText", "int": "Int64", "float": "Float", "bool": "bool",
@@ -66,7 +66,7 @@ def create_item(body: @@camel@@Create, db: Db@@user@@) -> dict[str, Any]:
 
 @router.get(@@url@@, response_model=list[@@camel@@Out])
 def list_items(db: Db@@user@@, limit: Limit = 100, offset: Offset = 0) -> list[dict[str, Any]]:
-    return TABLE.list(db, @@owner@@, limit, offset)
+    return TABLE.rows(db, @@owner@@, limit, offset)
 
 
 @router.get(@@item_url@@, response_model=@@camel@@Out)
@@ -134,7 +134,7 @@ def api_py(app: AppModel, e: Entity) -> str:
         "not_found": lit(f"{e.name} not found"),
     }
     header = fill(
-        _HEADER, plural_doc=_doc(e.plural), routes_doc="\n".join(routes), ident=lit(e.ident),
+        _HEADER, plural_doc=doc(e.plural), routes_doc="\n".join(routes), ident=lit(e.ident),
         scope_doc=("Every route needs a bearer token; other users' records answer 404."
                    if app.auth else "The API is open (the app has no accounts)."),
         auth_import="from src.auth import CurrentUser" if app.auth else "",
@@ -152,13 +152,8 @@ def api_py(app: AppModel, e: Entity) -> str:
         chunks.append(fill(_COMPLETE, complete_url=lit(url + "/{item_id}/complete"), **common))
     if e.parent:
         chunks.append(fill(_CHILDREN, children_url=lit(children_url(app, e)),
-                           parent_doc=_doc(app.entity(e.parent).name), **common))
+                           parent_doc=doc(app.entity(e.parent).name), **common))
     return module(*chunks)
-
-
-def _doc(text: str) -> str:
-    """Display text safe inside a generated docstring."""
-    return text.replace("\\", "/").replace('"', "'")
 
 
 def _field(c: Column, type_text: str, default: str | None) -> str:
@@ -189,7 +184,7 @@ def _models(e: Entity) -> str:
         update.append("    status: Status = None")
         out.append("    status: Status")
     out.append("    created_at: str")
-    name = _doc(e.name)
+    name = doc(e.name)
     return module(
         "\n".join([f"class {e.camel}Create(BaseModel):", f'    """Body that creates a {name}."""',
                    "", *create] if create else [f"class {e.camel}Create(BaseModel):",

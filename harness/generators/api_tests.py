@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from harness.generators.api_py import children_url, collection_url
 from harness.generators.appmodel import AppModel, Entity, body, sample
-from harness.generators.codegen import fill, lit, marks, module
+from harness.generators.codegen import doc, fill, lit, marks, module
 from harness.generators.testkit import api_makers, lineage_idents, router_imports, routers
 
 _HEADER = '''
@@ -147,13 +147,13 @@ _AUTH = '''
 '''
 
 
-def test_api_py(app: AppModel, e: Entity) -> str:
+def test_api_py(app: AppModel, e: Entity, fallback: tuple[str, ...] = ()) -> str:
     """The text of tests/test_api_<ident>.py."""
     idents = lineage_idents(app, e)
     url = collection_url(e)
     full_body = (f"{{**FULL, {lit(e.fk)}: create_{e.parent}(client, headers)}}" if e.fk else "dict(FULL)")
     header = fill(
-        _HEADER, plural_doc=e.plural.replace('"', "'").replace("\\", "/"), url_doc=url,
+        _HEADER, plural_doc=doc(e.plural), url_doc=url,
         imports=router_imports(idents, app.auth), url=lit(url), full=lit(body(e)),
         minimal=lit(body(e, full=False)), change=lit(change(e)), routers=routers(idents, app.auth),
         login_arg=", login" if app.auth else "", headers='login(client, "alice")' if app.auth else "{}",
@@ -162,18 +162,18 @@ def test_api_py(app: AppModel, e: Entity) -> str:
             f"CHILDREN = {lit(children_url(app, e))}") if e.parent else "")
     chunks = [header, *api_makers(app, idents)]
     chunks.append(fill(
-        _CRUD, ident=e.ident, create_marks=marks(e.req_ids("create", "crud", "other")),
-        list_marks=marks(e.req_ids("list", "crud")), crud_marks=marks(e.req_ids("crud", "other")),
-        all_marks=marks(e.req_ids()), invalid_checks=_invalid_checks(e),
+        _CRUD, ident=e.ident, create_marks=marks(e.req_ids("create", "crud", "other") or fallback),
+        list_marks=marks(e.req_ids("list", "crud") or fallback), crud_marks=marks(e.req_ids("crud", "other") or fallback),
+        all_marks=marks(e.req_ids() or fallback), invalid_checks=_invalid_checks(e),
         status_check='assert created["status"] == "open"' if e.has_status else ""))
     if e.has_status:
-        chunks.append(fill(_COMPLETE, marks=marks(e.req_ids("complete")), ident=e.ident))
+        chunks.append(fill(_COMPLETE, marks=marks(e.req_ids("complete") or fallback), ident=e.ident))
     if e.parent:
-        chunks.append(fill(_RELATION, marks=marks(e.req_ids("relation")), parent=e.parent,
+        chunks.append(fill(_RELATION, marks=marks(e.req_ids("relation") or fallback), parent=e.parent,
                            fk=lit(e.fk)))
     if app.auth:
-        chunks.append(fill(_AUTH, marks=marks(e.req_ids()), ident=e.ident,
-                           bob_checks=_bob_checks(app, e)))
+        chunks.append(fill(_AUTH, marks=marks(e.req_ids() or fallback), ident=e.ident,
+                           bob_checks=_bob_checks(e)))
     return module(*chunks)
 
 
@@ -215,7 +215,7 @@ def _invalid_checks(e: Entity) -> str:
     return "\n".join(lines)
 
 
-def _bob_checks(app: AppModel, e: Entity) -> str:
+def _bob_checks(e: Entity) -> str:
     lines = []
     if e.has_status:
         lines.append('assert client.post(f"{URL}/{item_id}/complete", headers=bob).status_code == 404')

@@ -8,6 +8,7 @@ yields the same files.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -156,8 +157,9 @@ def analyse(spec: AppSpec) -> AppModel:
     plurals = unique_idents([raw[i].plural or raw[i].name or i for i in raw])
     entities = {}
     for (ident, source), plural_ident in zip(raw.items(), plurals):
+        name = _text(source.name) or ident
         entities[ident] = Entity(
-            ident=ident, name=source.name or ident, plural=source.plural or source.name or ident,
+            ident=ident, name=name, plural=_text(source.plural) or name,
             plural_ident=plural_ident,
             slug=plural_ident.replace("_", "-") + ("-items" if plural_ident == "complete" else ""),
             columns=_columns(source.fields, parents.get(ident)), parent=parents.get(ident),
@@ -167,9 +169,16 @@ def analyse(spec: AppSpec) -> AppModel:
     auth = spec.auth or any(r.capability == "auth" for r in supported)
     has_dashboard = any(r.capability == "dashboard" for r in supported)
     return AppModel(
-        title=spec.title or "Generated app", auth=auth, entities=ordered,
+        title=_text(spec.title) or "Generated app", auth=auth, entities=ordered,
         pages=_page_routes(spec, set(raw), auth, has_dashboard),
         supported=tuple(supported), unsupported=tuple(unsupported))
+
+
+def _text(text: str | None) -> str:
+    """Display text without control characters or lone surrogates (they cannot be rendered)."""
+    kept = (" " if unicodedata.category(ch) == "Cc" else ch for ch in text or ""
+            if unicodedata.category(ch) != "Cs")
+    return " ".join("".join(kept).split())
 
 
 def _dedupe_entities(spec: AppSpec) -> dict[str, Any]:
@@ -181,22 +190,18 @@ def _dedupe_entities(spec: AppSpec) -> dict[str, Any]:
 
 
 def _effective_parents(raw: dict[str, Any]) -> dict[str, str]:
-    """Parent idents that exist, are not the entity itself and close no cycle (spec order wins)."""
-    wanted = {}
+    """Parent idents that exist and are not the entity itself; in spec order, a parent that
+    would close a cycle with the parents kept so far is dropped."""
+    decided: dict[str, str] = {}
     for ident, entity in raw.items():
         parent = py_ident(entity.parent) if entity.parent else None
-        if parent in raw and parent != ident:
-            wanted[ident] = parent
-    decided: dict[str, str] = {}
-    processed: set[str] = set()
-    for ident in raw:
-        node, seen = wanted.get(ident), set()
-        while node and node != ident and node not in seen:
-            seen.add(node)
-            node = decided.get(node) if node in processed else wanted.get(node)
-        if ident in wanted and node != ident:
-            decided[ident] = wanted[ident]
-        processed.add(ident)
+        if parent not in raw or parent == ident:
+            continue
+        node = parent
+        while node in decided and node != ident:
+            node = decided[node]
+        if node != ident:
+            decided[ident] = parent
     return decided
 
 
@@ -223,7 +228,7 @@ def _columns(fields: list[Any], parent: str | None) -> tuple[Column, ...]:
         if ident in taken:
             continue
         taken.add(ident)
-        out.append(Column(ident=ident, label=field.name or ident, type=field.type,
+        out.append(Column(ident=ident, label=_text(field.name) or ident, type=field.type,
                           required=field.required))
     return tuple(out)
 
@@ -242,7 +247,7 @@ def _page_routes(spec: AppSpec, idents: set[str], auth: bool, dashboard: bool) -
         for candidate in (route, _clean_route(page.name), f"/page-{index}"):
             if candidate not in taken and not candidate.startswith(("/api", "/forms")):
                 taken.add(candidate)
-                out.append(PageRoute(route=candidate, name=page.name or candidate, entity=entity))
+                out.append(PageRoute(route=candidate, name=_text(page.name) or candidate, entity=entity))
                 break
     return tuple(out)
 

@@ -57,3 +57,8 @@ def sql_lines(sql: str, indent: int) -> str:
 def module(*chunks: str) -> str:
     """Top-level chunks separated by two blank lines, ending with one newline."""
     return "\n\n\n".join(c.strip("\n") for c in chunks if c.strip()) + "\n"
+
+
+def doc(text: str) -> str:
+    """Display text safe inside a generated triple-quoted docstring (one line, no quotes/escapes)."""
+    return " ".join(text.replace("\\", "/").replace('"', "'").split())

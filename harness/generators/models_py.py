@@ -7,7 +7,7 @@ values as parameters.
 from __future__ import annotations
 
 from harness.generators.appmodel import AppModel, Entity, body, sample
-from harness.generators.codegen import block, fill, lit, marks, module, sql_lines
+from harness.generators.codegen import block, doc, fill, lit, marks, module, sql_lines
 from harness.generators.naming import sql_quote as q
 
 _SQL_TYPES = {"str": "TEXT", "text": "TEXT", "int": "INTEGER", "float": "REAL", "bool": "INTEGER",
@@ -109,7 +109,7 @@ class Table:
         row = conn.execute(self.get_sql, (row_id, *self._scope(owner_id))).fetchone()
         return dict(row) if row else None
 
-    def list(self, conn: sqlite3.Connection, owner_id: int | None = None, limit: int = 100,
+    def rows(self, conn: sqlite3.Connection, owner_id: int | None = None, limit: int = 100,
              offset: int = 0) -> list[dict[str, Any]]:
         rows = conn.execute(self.list_sql, (*self._scope(owner_id), limit, offset)).fetchall()
         return [dict(row) for row in rows]
@@ -163,7 +163,7 @@ def models_py(app: AppModel) -> str:
     for entity in app.entities:
         schema += _schema(entity, app.auth)
     tables = "\n".join(_table(e, app.auth) for e in app.entities)
-    return fill(_HEADER, title_doc=app.title.replace('"', "'").replace("\\", "/"),
+    return fill(_HEADER, title_doc=doc(app.title),
                 schema=block([lit(s) + "," for s in schema], 4), tables=tables)
 
 
@@ -267,9 +267,9 @@ def test_models_py(app: AppModel, fallback: tuple[str, ...]) -> str:
     chunks = [fill(_TEST_HEADER, make_owner=make_owner), _makers(app),
               fill(_TEST_INIT, marks_all=marks(app.entity_req_ids or fallback))]
     for e in app.entities:
-        chunks += _entity_tests(e)
+        chunks += _entity_tests(e, fallback)
     if app.auth and app.entities:
-        chunks.append(_owner_test(app.entities[-1]))
+        chunks.append(_owner_test(app.entities[-1], fallback))
     return module(*chunks)
 
 
@@ -291,7 +291,7 @@ def _stored(e: Entity, variant: int = 0, limit: int | None = None) -> dict:
     return {k: int(v) if isinstance(v, bool) else v for k, v in values.items()}
 
 
-def _entity_tests(e: Entity) -> list[str]:
+def _entity_tests(e: Entity, fallback: tuple[str, ...]) -> list[str]:
     table = f"TABLES[{lit(e.ident)}]"
     fk_line = f"values[{lit(e.fk)}] = make_{e.parent}(conn, owner)" if e.fk else ""
     out = [fill('''
@@ -303,7 +303,7 @@ def _entity_tests(e: Entity) -> list[str]:
             assert isinstance(row["id"], int)
             assert {key: row[key] for key in values} == values
             assert @@table@@.get(conn, row["id"], owner) == row
-            assert [r["id"] for r in @@table@@.list(conn, owner)] == [row["id"]]
+            assert [r["id"] for r in @@table@@.rows(conn, owner)] == [row["id"]]
             changed = @@table@@.update(conn, row["id"], @@change@@, owner)
             assert changed == {**row, **@@change@@}
             assert @@table@@.count(conn, owner) == 1
@@ -311,7 +311,7 @@ def _entity_tests(e: Entity) -> list[str]:
             assert @@table@@.get(conn, row["id"], owner) is None
             assert @@table@@.delete(conn, row["id"], owner) is False
             assert @@table@@.update(conn, row["id"], {}, owner) is None
-        ''', marks=marks(e.req_ids("create", "list", "crud", "other")), ident=e.ident,
+        ''', marks=marks(e.req_ids("create", "list", "crud", "other") or fallback), ident=e.ident,
         values=lit(_stored(e)), fk_line=fk_line, table=table, change=lit(_stored(e, 1, 1)))]
     display = e.display
     if display and display.type in ("str", "text"):
@@ -323,7 +323,7 @@ def _entity_tests(e: Entity) -> list[str]:
                 row = @@table@@.update(conn, row_id, {@@col@@: hostile}, owner)
                 assert row[@@col@@] == hostile
                 assert @@table@@.count(conn, owner) == 1
-            ''', marks=marks(e.req_ids("create", "crud", "other")), ident=e.ident,
+            ''', marks=marks(e.req_ids("create", "crud", "other") or fallback), ident=e.ident,
             table=table, col=lit(display.ident)))
     if e.fk:
         out.append(fill('''
@@ -337,7 +337,7 @@ def _entity_tests(e: Entity) -> list[str]:
                 assert [r["id"] for r in @@table@@.children(conn, parent_id, owner)] == [row["id"]]
                 assert TABLES[@@parent_lit@@].delete(conn, parent_id, owner) is True
                 assert @@table@@.get(conn, row["id"], owner) is None
-            ''', marks=marks(e.req_ids("relation")), ident=e.ident, values=lit(body(e, full=False)),
+            ''', marks=marks(e.req_ids("relation") or fallback), ident=e.ident, values=lit(body(e, full=False)),
             fk=lit(e.fk), table=table, parent=e.parent, parent_lit=lit(e.parent)))
     if e.has_status:
         out.append(fill('''
@@ -347,17 +347,17 @@ def _entity_tests(e: Entity) -> list[str]:
                 assert @@table@@.get(conn, row_id, owner)["status"] == "open"
                 assert @@table@@.set_status(conn, row_id, "done", owner)["status"] == "done"
                 assert @@table@@.status_counts(conn, owner) == {"open": 0, "done": 1}
-            ''', marks=marks(e.req_ids("complete")), ident=e.ident, table=table))
+            ''', marks=marks(e.req_ids("complete") or fallback), ident=e.ident, table=table))
     return out
 
 
-def _owner_test(e: Entity) -> str:
+def _owner_test(e: Entity, fallback: tuple[str, ...]) -> str:
     return fill('''
         @@marks@@def test_rows_are_scoped_to_their_owner(conn):
             alice, bob = make_owner(conn, "alice"), make_owner(conn, "bob")
             row_id = make_@@ident@@(conn, alice)
             assert TABLES[@@lit@@].get(conn, row_id, bob) is None
-            assert TABLES[@@lit@@].list(conn, bob) == []
+            assert TABLES[@@lit@@].rows(conn, bob) == []
             assert TABLES[@@lit@@].delete(conn, row_id, bob) is False
             assert TABLES[@@lit@@].get(conn, row_id, alice)["id"] == row_id
-        ''', marks=marks(e.req_ids()), ident=e.ident, lit=lit(e.ident))
+        ''', marks=marks(e.req_ids() or fallback), ident=e.ident, lit=lit(e.ident))

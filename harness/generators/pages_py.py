@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from harness.generators.appmodel import AppModel, Entity
-from harness.generators.codegen import fill, lit, module
+from harness.generators.codegen import doc, fill, lit, module
 
 _HEADER = '''
 """Server-rendered HTML pages of @@title_doc@@.
@@ -65,9 +65,7 @@ SECTIONS: dict[str, Section] = {
 }
 BY_SLUG = {section.slug: key for key, section in SECTIONS.items()}
 # (route, title, entity keys shown)
-PAGES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
-@@pages@@
-)
+PAGES: tuple[tuple[str, str, tuple[str, ...]], ...] = @@pages@@
 NAV = @@nav@@
 ALLOWED_NEXT = {"/"} | {route for route, _, _ in PAGES}
 '''
@@ -116,7 +114,7 @@ def render_form(db: sqlite3.Connection, key: str, owner_id: int | None, back: st
     if section.parent and section.fk:
         options = "".join(
             f'<option value="{row["id"]}">{escape(label_of(section.parent, row))}</option>'
-            for row in TABLES[section.parent].list(db, owner_id, 500, 0)
+            for row in TABLES[section.parent].rows(db, owner_id, 500, 0)
         )
         controls.append(f"<label>{escape(SECTIONS[section.parent].title)} "
                         f'<select name="{escape(section.fk)}" required>{options}</select></label>')
@@ -140,7 +138,7 @@ def render_form(db: sqlite3.Connection, key: str, owner_id: int | None, back: st
 def render_section(db: sqlite3.Connection, key: str, owner_id: int | None, back: str,
                    errors: list[str] | None = None) -> str:
     section = SECTIONS[key]
-    rows = TABLES[key].list(db, owner_id, 500, 0)
+    rows = TABLES[key].rows(db, owner_id, 500, 0)
     items = "".join(render_item(key, row, back) for row in rows) or "<li>Nothing yet.</li>"
     return (f'<section id="{escape(section.slug)}"><h2>{escape(section.title)}</h2>'
             f"<ul>{items}</ul>{render_form(db, key, owner_id, back, errors or [])}</section>")
@@ -319,17 +317,18 @@ def pages_py(app: AppModel) -> str:
     auth = app.auth
     modules = [f"api_{e.ident}" for e in app.entities]
     imports = (f"from src import {', '.join(modules)}\n" if modules else "") + (_AUTH_IMPORT if auth else "")
-    pages = [f"    ({lit(p.route)}, {lit(p.name)}, {lit(_shown(app, p.entity))})," for p in app.pages]
+    pages = "".join(f"    ({lit(p.route)}, {lit(p.name)}, {lit(_shown(app, p.entity))}),\n" for p in app.pages)
     nav = [("/", "Home")] + [(p.route, p.name) for p in app.pages]
     nav += [("/dashboard", "Dashboard")] if app.has_dashboard else []
     auth_doc = ("GET/POST /login, GET/POST /register, POST /logout: accounts; pages need the `session`\n"
                 "cookie that /login sets (others are sent to /login; / shows a login form)."
                 if auth else "")
     header = fill(
-        _HEADER, title_doc=app.title.replace('"', "'").replace("\\", "/"),
+        _HEADER, title_doc=doc(app.title),
         page_doc=", ".join(p.route for p in app.pages) or "(none besides /)", auth_doc=auth_doc,
         imports=imports.rstrip("\n"), title=lit(app.title), home=lit("/dashboard" if app.has_dashboard else "/"),
-        sections="\n".join(_section(app, e) for e in app.entities), pages="\n".join(pages), nav=lit(tuple(nav)))
+        sections="\n".join(_section(app, e) for e in app.entities), pages=f"(\n{pages})" if pages else "()",
+        nav=lit(tuple(nav)))
     page_user = ("user = page_user(request, db)\nif user is None:\n    return to_login()") if auth else ""
     index_user = ("user = page_user(request, db)\nif user is None:\n"
                   "    return layout(APP_TITLE, LOGIN_FORM)") if auth else ""
@@ -344,7 +343,7 @@ def _shown(app: AppModel, entity: str | None) -> tuple[str, ...]:
 
 def _section(app: AppModel, e: Entity) -> str:
     fields = tuple((c.ident, c.label, c.type, c.required) for c in e.columns)
-    lines = [f"    {lit(e.ident)}: Section(", f"        title={lit(e.plural)},",
+    lines = [f"    {lit(e.ident)}: Section(", f"        title={lit(e.plural[:1].upper() + e.plural[1:])},",
              f"        slug={lit(e.slug)},", f"        model=api_{e.ident}.{e.camel}Create,",
              f"        fields={lit(fields)},"]
     if e.parent:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from harness.generators.appmodel import AppModel
-from harness.generators.codegen import fill, lit
+from harness.generators.codegen import doc, fill, lit
 
 REQUIREMENTS_TXT = "fastapi>=0.110\nuvicorn>=0.27\nhttpx>=0.27\npytest>=8\n"
 
@@ -125,7 +125,7 @@ TEST_PASSWORD = "correct-horse-battery"
 
 
 def init_py(app: AppModel) -> str:
-    return fill(_INIT, title=app.title.replace('"', "'").replace("\\", "/"))
+    return fill(_INIT, title=doc(app.title))
 
 
 def conftest_py(app: AppModel) -> str:

@@ -30,8 +30,8 @@ def lineage_idents(app: AppModel, e: Entity) -> list[str]:
     return [x.ident for x in app.lineage(e.ident)]
 
 
-def router_imports(idents: list[str], auth: bool) -> str:
-    modules = sorted([f"api_{i}" for i in idents] + (["auth"] if auth else []))
+def router_imports(idents: list[str], auth: bool, *extra: str) -> str:
+    modules = sorted([f"api_{i}" for i in idents] + (["auth"] if auth else []) + list(extra))
     return f"from src import {', '.join(modules)}" if modules else ""
 
 

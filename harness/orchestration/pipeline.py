@@ -86,10 +86,11 @@ def review_stage(ctx: RunContext) -> None:
                     "; ".join(f"{r.id}: {r.missing[0]}" for r in report.requirements if r.missing)[:1000])
 
 
-def _line(ctx: RunContext, n: int, stage: str, result: str, started: float) -> None:
+def _line(ctx: RunContext, n: int, stage: str, result: str, started: float, header: bool = True) -> None:
     ms = _ms(started)
     ctx.timings[stage] = ctx.timings.get(stage, 0) + ms
-    ctx.say(f"[{n}/5] {stage:<6} {result} ({ms / 1000:.1f}s)")
+    prefix = f"[{n}/5] {stage:<6}" if header else " " * 12
+    ctx.say(f"{prefix} {result} ({ms / 1000:.1f}s)")
 
 
 def advance(ctx: RunContext) -> RunState:
@@ -107,17 +108,17 @@ def advance(ctx: RunContext) -> RunState:
         _line(ctx, 2, "PLAN", f"{len(st.plan.tasks)} tasks ({st.plan.source})", t)
     if st.status in (RunStatus.PLAN_DONE, RunStatus.BUILDING, RunStatus.REPAIRING):
         t = time.monotonic()
-        ctx.say("[3/5] BUILD")
+        ctx.say(f"[3/5] BUILD  {len(st.plan.tasks)} tasks, one at a time (build -> verify -> repair)")
         build_stage(ctx)
         done = sum(1 for s in st.task_results.values() if s == TaskStatus.COMPLETED)
-        _line(ctx, 3, "BUILD", f"{done}/{len(st.task_results)} tasks completed", t)
+        _line(ctx, 3, "BUILD", f"{done}/{len(st.task_results)} tasks completed", t, header=False)
         st.status = RunStatus.VERIFYING
         ctx.save()
     if st.status == RunStatus.VERIFYING:
         t = time.monotonic()
-        ctx.say("[4/5] VERIFY")
+        ctx.say("[4/5] VERIFY whole workspace suite with evidence, then runtime check")
         verify_stage(ctx)
-        _line(ctx, 4, "VERIFY", f"workspace suite + runtime {st.runtime.status}", t)
+        _line(ctx, 4, "VERIFY", f"runtime {st.runtime.status}", t, header=False)
         st.status = RunStatus.REVIEW_DONE
         ctx.save()
     if st.status == RunStatus.REVIEW_DONE or st.review is None:

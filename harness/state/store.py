@@ -41,7 +41,7 @@ class RunStore:
     """runs/<id>/: state.json (atomic), artifacts, events.log (append-only), checkpoints/."""
 
     def __init__(self, base: Path | str = Path("runs")):
-        self.base = Path(base)
+        self.base = Path(os.path.abspath(base))
 
     # --- layout -------------------------------------------------------------------------
     def run_dir(self, run_id: str) -> Path:

@@ -20,8 +20,17 @@ def is_pytest(argv: list[str]) -> bool:
     return bool(argv) and (argv[0] == "pytest" or argv[1:3] == ["-m", "pytest"])
 
 
-def command_argv(command: str, evidence_path: Path | None, reqs: list[str]) -> list[str]:
-    """The argv actually run: our interpreter for python/pytest, plugin flags for pytest runs."""
+def _uses_hypothesis(workspace: Path | None) -> bool:
+    req = workspace / "requirements.txt" if workspace else None
+    return bool(req and req.is_file() and "hypothesis" in req.read_text(encoding="utf-8", errors="replace").lower())
+
+
+def command_argv(command: str, evidence_path: Path | None, reqs: list[str], workspace: Path | None = None) -> list[str]:
+    """The argv actually run: our interpreter for python/pytest, plugin flags for pytest runs.
+
+    Hypothesis's pytest plugin costs ~1 s of import per run; it is disabled unless the workspace
+    declares hypothesis itself.
+    """
     argv = shlex.split(command)
     if not argv:
         return argv
@@ -31,6 +40,8 @@ def command_argv(command: str, evidence_path: Path | None, reqs: list[str]) -> l
         argv = [sys.executable, *argv[1:]]
     if is_pytest(argv):
         extra = ["-p", "no:cacheprovider", "-o", "enable_assertion_pass_hook=true"]
+        if not _uses_hypothesis(workspace):
+            extra += ["-p", "no:hypothesispytest"]
         if not any(a.startswith("--timeout") for a in argv):
             extra.append(f"--timeout={PER_TEST_TIMEOUT_S}")
         if evidence_path is not None:
@@ -49,7 +60,7 @@ def run_command(command: str, workspace: Path, *, task_id: str, evidence_path: P
 
     sandbox = LocalSandbox(workspace)
     try:
-        argv = command_argv(command, evidence_path, reqs or [])
+        argv = command_argv(command, evidence_path, reqs or [], workspace)
     except ValueError as exc:
         return VerificationResult(task_id=task_id, status="FAIL", command=command, exit_code=2,
                                   stderr=f"invalid command: {exc}", failure_type=FailureType.CONFIG_ERROR,

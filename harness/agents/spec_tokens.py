@@ -1,0 +1,82 @@
+"""Request text -> tokens: NFC, Vietnamese phrases mapped to English, accents folded, phrases merged.
+
+A token keeps the user's own text (`orig`) next to the normalized English word (`w`), so titles
+and unsupported-feature texts can quote the request while the rules read English.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from harness.agents import spec_lexicon as lx
+from harness.generators.naming import ascii_fold
+
+_TOKEN_RE = re.compile(r"\w+(?:[-'’.]\w+)*|[,;:.!?()/&+]")
+
+
+@dataclass
+class Tok:
+    w: str              # normalized lowercase English word or punctuation ("" = ignored word)
+    orig: str           # the user's own text for this token
+    used: bool = False  # consumed by an earlier pass
+
+
+def tokenize(request: str) -> tuple[list[Tok], bool, list[str]]:
+    """Tokens of `request` (Vietnamese phrases mapped to English), whether it is Vietnamese, and
+    the Vietnamese words the lexicon does not know."""
+    text = unicodedata.normalize("NFC", request or "")
+    vi = any(ch in lx.VI_MARKERS for ch in text.lower())
+    raw = _TOKEN_RE.findall(text)
+    ignored: list[str] = []
+    toks = _map_vietnamese(raw, ignored) if vi else [Tok(ascii_fold(r.lower()), r) for r in raw]
+    for t in toks:
+        t.w = lx.HYPHEN_FORMS.get(t.w, t.w)
+        if t.w.endswith(("'s", "’s")):
+            t.w = t.w[:-2]
+    return _merge_phrases(toks), vi, ignored
+
+
+def _map_vietnamese(raw: list[str], ignored: list[str]) -> list[Tok]:
+    out: list[Tok] = []
+    passthrough: list[int] = []
+    i = 0
+    while i < len(raw):
+        for n in range(min(lx.VI_MAX_WORDS, len(raw) - i), 0, -1):
+            key = tuple(lx.normalize_vi(r.lower()) for r in raw[i:i + n])
+            if key in lx.VI_LEXICON:
+                english = lx.VI_LEXICON[key].lower().split()
+                origs = [" ".join(raw[i:i + n])] + [""] * (len(english) - 1)
+                out.extend(Tok(w, o) for w, o in zip(english, origs))
+                i += n
+                break
+        else:
+            low = raw[i].lower()
+            out.append(Tok(low if low.isascii() else "", raw[i]))
+            passthrough.append(len(out) - 1)
+            i += 1
+    # An unknown ASCII word next to an unknown Vietnamese one is a syllable of it ("khủng long").
+    unknown = [k for k in passthrough if not out[k].w]
+    for k in passthrough:
+        near = any(0 <= n < len(out) and not out[n].w for n in (k - 1, k + 1))
+        if out[k].w and out[k].w[0].isalpha() and near and out[k].w not in lx.KNOWN_ENGLISH:
+            unknown.append(k)
+    for k in sorted(unknown):
+        out[k].w = ""
+        ignored.append(out[k].orig)
+    return out
+
+
+def _merge_phrases(toks: list[Tok]) -> list[Tok]:
+    out: list[Tok] = []
+    i = 0
+    while i < len(toks):
+        pair = (toks[i].w, toks[i + 1].w) if i + 1 < len(toks) else None
+        if pair in lx.PHRASES:
+            out.append(Tok(lx.PHRASES[pair], f"{toks[i].orig} {toks[i + 1].orig}".strip()))
+            i += 2
+        else:
+            out.append(toks[i])
+            i += 1
+    return out

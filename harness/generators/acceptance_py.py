@@ -1,0 +1,207 @@
+"""Builds tests/test_acceptance.py: one end-to-end test per requirement through src.main.app."""
+
+from __future__ import annotations
+
+from harness.generators.api_py import children_url, collection_url
+from harness.generators.api_tests import change
+from harness.generators.appmodel import AppModel, Entity, body
+from harness.generators.codegen import fill, lit, marks, module
+from harness.generators.naming import unique_idents
+from harness.generators.pages_py import page_routes, route_showing
+from harness.generators.pages_tests import form_fields
+from harness.generators.setup_files import TEST_PASSWORD
+from harness.generators.testkit import api_makers
+from harness.models.spec import Requirement
+
+_HEADER = '''
+"""Acceptance tests: each requirement of the spec, end to end through the whole app."""
+
+import pytest
+
+MISSING = 2**40
+
+
+@pytest.fixture
+def client(app_client):
+    return app_client
+
+
+@pytest.fixture
+def headers(client@@login_arg@@):
+    return @@headers@@
+'''
+
+
+def test_acceptance_py(app: AppModel) -> str:
+    """The text of tests/test_acceptance.py (requirements the app cannot implement get no test)."""
+    header = fill(_HEADER, login_arg=", login" if app.auth else "",
+                  headers='login(client, "alice")' if app.auth else "{}")
+    chunks = [header, *api_makers(app)]
+    names = unique_idents([r.id for r in app.supported])
+    for req, name in zip(app.supported, names):
+        chunks.append(_test(app, req, f"test_{name}_{req.capability}"))
+    return module(*chunks)
+
+
+def _test(app: AppModel, req: Requirement, name: str) -> str:
+    head = f"{marks([req.id])}def {name}(client, headers):\n"
+    if req.capability == "health":
+        return f"{marks([req.id])}def {name}(client):\n" + _body(_HEALTH)
+    if req.capability == "auth":
+        return f"{marks([req.id])}def {name}(client, login):\n" + _body(_auth(app))
+    if req.capability == "dashboard":
+        return head + _body(_dashboard(app))
+    if req.capability == "pages":
+        return head + _body(_pages(app))
+    e = app.entity(req.entity)  # entity capabilities only reach here with a known entity
+    builder = {"create": _create, "list": _list, "complete": _complete, "crud": _crud,
+               "relation": _relation}.get(req.capability, _create)
+    return head + _body(builder(app, e))
+
+
+def _body(text: str) -> str:
+    return "\n".join("    " + line if line else "" for line in text.strip("\n").split("\n"))
+
+
+_HEALTH = '''
+for path in ("/health", "/api/health"):
+    response = client.get(path)
+    assert response.status_code == 200 and response.json() == {"status": "ok"}
+page = client.get("/")
+assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+'''
+
+
+def _full(e: Entity) -> str:
+    return f"{{**{lit(body(e))}, {lit(e.fk)}: create_{e.parent}(client, headers)}}" if e.fk else lit(body(e))
+
+
+def _create(app: AppModel, e: Entity) -> str:
+    return fill('''
+        body = @@full@@
+        response = client.post(@@url@@, json=body, headers=headers)
+        assert response.status_code == 201, response.text
+        created = response.json()
+        assert {key: created[key] for key in body} == body
+        assert client.get(f"@@url_raw@@/{created['id']}", headers=headers).json() == created
+        listed = client.get(@@url@@, headers=headers).json()
+        assert created["id"] in [item["id"] for item in listed]
+        ''', full=_full(e), url=lit(collection_url(e)), url_raw=collection_url(e))
+
+
+def _list(app: AppModel, e: Entity) -> str:
+    return fill('''
+        ids = [create_@@ident@@(client, headers) for _ in range(3)]
+        response = client.get(@@url@@, headers=headers)
+        assert response.status_code == 200
+        assert [item["id"] for item in response.json()] == ids
+        ''', ident=e.ident, url=lit(collection_url(e)))
+
+
+def _complete(app: AppModel, e: Entity) -> str:
+    return fill('''
+        item_id = create_@@ident@@(client, headers)
+        assert client.get(f"@@url@@/{item_id}", headers=headers).json()["status"] == "open"
+        response = client.post(f"@@url@@/{item_id}/complete", headers=headers)
+        assert response.status_code == 200 and response.json()["status"] == "done"
+        assert client.get(f"@@url@@/{item_id}", headers=headers).json()["status"] == "done"
+        assert client.post(f"@@url@@/{MISSING}/complete", headers=headers).status_code == 404
+        ''', ident=e.ident, url=collection_url(e))
+
+
+def _crud(app: AppModel, e: Entity) -> str:
+    return fill('''
+        item_id = create_@@ident@@(client, headers)
+        before = client.get(f"@@url@@/{item_id}", headers=headers)
+        assert before.status_code == 200
+        updated = client.put(f"@@url@@/{item_id}", json=@@change@@, headers=headers)
+        assert updated.status_code == 200 and updated.json() == {**before.json(), **@@change@@}
+        assert client.post("@@url@@", json=[1, 2], headers=headers).status_code == 422
+        assert client.delete(f"@@url@@/{item_id}", headers=headers).status_code == 204
+        assert client.get(f"@@url@@/{item_id}", headers=headers).status_code == 404
+        assert client.delete(f"@@url@@/{item_id}", headers=headers).status_code == 404
+        ''', ident=e.ident, url=collection_url(e), change=lit(change(e)))
+
+
+def _relation(app: AppModel, e: Entity) -> str:
+    if not e.parent:
+        return _create(app, e)
+    return fill('''
+        parent_id = create_@@parent@@(client, headers)
+        child = client.post(@@url@@, json={**@@minimal@@, @@fk@@: parent_id}, headers=headers)
+        assert child.status_code == 201 and child.json()[@@fk@@] == parent_id
+        listing = client.get(@@children@@.format(parent_id=parent_id), headers=headers)
+        assert [item["id"] for item in listing.json()] == [child.json()["id"]]
+        missing = client.post(@@url@@, json={**@@minimal@@, @@fk@@: MISSING}, headers=headers)
+        assert missing.status_code == 404
+        assert client.post(@@url@@, json=@@minimal@@, headers=headers).status_code == 422
+        ''', parent=e.parent, url=lit(collection_url(e)), minimal=lit(body(e, full=False)), fk=lit(e.fk),
+        children=lit(children_url(app, e)))
+
+
+def _auth(app: AppModel) -> str:
+    text = fill('''
+        credentials = {"username": "alice", "password": @@password@@}
+        registered = client.post("/api/auth/register", json=credentials)
+        assert registered.status_code == 201 and registered.json()["username"] == "alice"
+        assert "password" not in registered.text
+        assert client.post("/api/auth/register", json=credentials).status_code == 409
+        wrong = client.post("/api/auth/login", json={**credentials, "password": "wrong-password"})
+        assert wrong.status_code == 401
+        token = client.post("/api/auth/login", json=credentials).json()["token"]
+        headers = {"Authorization": f"Bearer {token}"}
+        assert client.get("/api/auth/me", headers=headers).json()["username"] == "alice"
+        ''', password=lit(TEST_PASSWORD))
+    if app.entities:
+        e = app.entities[0]
+        text += fill('''
+            assert client.get(@@url@@).status_code == 401
+            item_id = create_@@ident@@(client, headers)
+            bob = login(client, "bobby")
+            assert client.get(f"@@url_raw@@/{item_id}", headers=bob).status_code == 404
+            assert client.get(@@url@@, headers=bob).json() == []
+            ''', url=lit(collection_url(e)), url_raw=collection_url(e), ident=e.ident)
+    return text + fill('''
+        assert client.post("/api/auth/logout", headers=headers).status_code == 204
+        assert client.get("/api/auth/me", headers=headers).status_code == 401
+        ''')
+
+
+def _dashboard(app: AppModel) -> str:
+    counts = {e.plural_ident: 0 for e in app.entities}
+    calls = []
+    for e in app.entities:
+        calls.append(f"create_{e.ident}(client, headers)")
+        for x in app.lineage(e.ident):
+            counts[x.plural_ident] += 1
+    status = {e.plural_ident: {"open": counts[e.plural_ident], "done": 0}
+              for e in app.entities if e.has_status}
+    cookie = 'client.cookies.set("session", headers["Authorization"].split()[1])\n' if app.auth else ""
+    return "\n".join(calls) + "\n" + fill('''
+        response = client.get("/api/dashboard", headers=headers)
+        assert response.status_code == 200
+        assert response.json() == @@expected@@
+        ''', expected=lit({"counts": counts, "status_counts": status})) + cookie + fill('''
+        page = client.get("/dashboard")
+        assert page.status_code == 200 and "<h1>Dashboard</h1>" in page.text
+        ''')
+
+
+def _pages(app: AppModel) -> str:
+    cookie = 'client.cookies.set("session", headers["Authorization"].split()[1])\n' if app.auth else ""
+    text = cookie + fill('''
+        for route in @@routes@@:
+            response = client.get(route)
+            assert response.status_code == 200 and "<form" in response.text, route
+        ''', routes=lit(page_routes(app)))
+    root = next((e for e in app.entities
+                 if not e.parent and e.display and e.display.type in ("str", "text")), None)
+    if root is None:
+        return text
+    page = route_showing(app, root.ident)
+    return text + fill('''
+        form = {**@@form@@, @@col@@: "Made <via> the form", "next": @@page@@}
+        response = client.post("/forms/@@slug@@", data=form, follow_redirects=False)
+        assert response.status_code == 303 and response.headers["location"] == @@page@@
+        assert "Made &lt;via&gt; the form" in client.get(@@page@@).text
+        ''', form=lit(form_fields(root)), col=lit(root.display.ident), page=lit(page), slug=root.slug)

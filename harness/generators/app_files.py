@@ -1,0 +1,54 @@
+"""Maps a workspace path to its generated text. Each builder module owns one concern; this module
+only dispatches, so the unit layout (units.py) and the file contents stay independent."""
+
+from __future__ import annotations
+
+from harness.generators.acceptance_py import test_acceptance_py
+from harness.generators.api_py import api_py
+from harness.generators.api_tests import test_api_py
+from harness.generators.appmodel import AppModel
+from harness.generators.auth_py import auth_py, test_auth_py
+from harness.generators.dashboard_py import dashboard_py, test_dashboard_py
+from harness.generators.main_py import main_py, test_health_py
+from harness.generators.models_py import models_py, test_models_py
+from harness.generators.pages_py import pages_py
+from harness.generators.pages_tests import test_pages_py
+from harness.generators.setup_files import PYTEST_INI, REQUIREMENTS_TXT, conftest_py, init_py
+
+_API, _API_TESTS = "src/api_", "tests/test_api_"
+
+
+def render_file(app: AppModel, path: str, req_ids: tuple[str, ...]) -> str:
+    """The text of `path`; `req_ids` are the owning unit's requirements (used for test markers)."""
+    fixed = {
+        "requirements.txt": lambda: REQUIREMENTS_TXT,
+        "pytest.ini": lambda: PYTEST_INI,
+        "src/__init__.py": lambda: init_py(app),
+        "src/models.py": lambda: models_py(app),
+        "tests/test_models.py": lambda: test_models_py(app, req_ids),
+        "tests/conftest.py": lambda: conftest_py(app),
+        "src/auth.py": auth_py,
+        "tests/test_auth.py": lambda: test_auth_py(req_ids),
+        "src/dashboard.py": lambda: dashboard_py(app),
+        "tests/test_dashboard.py": lambda: test_dashboard_py(app, req_ids),
+        "src/pages.py": lambda: pages_py(app),
+        "tests/test_pages.py": lambda: test_pages_py(app, req_ids),
+        "src/main.py": lambda: main_py(app),
+        "tests/test_health.py": lambda: test_health_py(app, req_ids),
+        "tests/test_acceptance.py": lambda: test_acceptance_py(app),
+    }
+    if path in fixed:
+        return fixed[path]()
+    if path.startswith(_API) and path.endswith(".py"):
+        return api_py(app, app.entity(path[len(_API):-3]))
+    if path.startswith(_API_TESTS) and path.endswith(".py"):
+        return test_api_py(app, app.entity(path[len(_API_TESTS):-3]), req_ids)
+    raise KeyError(f"the generator has no file {path!r}")
+
+
+def api_module_path(ident: str) -> str:
+    return f"{_API}{ident}.py"
+
+
+def api_test_path(ident: str) -> str:
+    return f"{_API_TESTS}{ident}.py"
