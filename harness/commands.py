@@ -49,8 +49,22 @@ def _finish(args, ctx) -> int:
         say("")
         say(line)
         if not ok:
+            for line in unsupported_lines(ctx):
+                say(line)
             say(f"next: `builder status {state.run_id}` shows what is missing; `builder logs {state.run_id}` the events")
     return EXIT_OK if ok else EXIT_BUILD_FAILED
+
+
+def unsupported_lines(ctx) -> list[str]:
+    """The honest note for requirements the offline generator cannot build."""
+    spec = ctx.state.spec
+    bad = [r for r in (spec.requirements if spec else []) if r.capability == "unsupported"]
+    if not bad or ctx.llm.is_live:
+        return []
+    names = ", ".join(f"{r.id} ({r.text})" for r in bad)
+    return [f"not implemented offline: {names}",
+            "the offline generator builds CRUD apps (entities, auth, dashboard, pages); an LLM provider is "
+            "needed for these: set OPENAI_API_KEY (and OPENAI_BASE_URL for a local server) and run again"]
 
 
 def _result_json(ctx, ok: bool) -> dict:
@@ -60,7 +74,8 @@ def _result_json(ctx, ok: bool) -> dict:
             "tasks": {k: v.value for k, v in st.task_results.items()},
             "requirements": [{"id": r.id, "status": r.status, "missing": r.missing}
                              for r in (st.review.requirements if st.review else [])],
-            "runtime": st.runtime.status if st.runtime else None, "error": st.error or None}
+            "runtime": st.runtime.status if st.runtime else None, "error": st.error or None,
+            "unsupported": unsupported_lines(ctx)}
 
 
 def cmd_new(args) -> int:

@@ -66,6 +66,15 @@ def get_item(item_id: int):
     return {"id": row[0], "name": row[1]}
 
 
+class ChildIn(BaseModel):
+    item_id: int
+
+
+@app.post("/api/children", status_code=201)
+def create_child(child: ChildIn):
+    return {"id": 1, "item_id": child.item_id}
+
+
 @app.get("/env")
 def env():
     return {"db": os.environ.get("APP_DB_PATH"), "secret_present": "OPENAI_API_KEY" in os.environ}
@@ -263,3 +272,14 @@ def test_detect_entry(tmp_path, files, expected):
 def test_free_port_is_bindable():
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", runtime.free_port()))
+
+
+def test_body_placeholder_is_filled_with_the_captured_value_and_type(tmp_path):
+    """Regression: a child's parent id in the body was sent as the literal "{item_id}" (422)."""
+    ws = make_app(tmp_path / "ws")
+    steps = [ROUND_TRIP[0], Step("create child", "POST", "/api/children", {"item_id": "{item_id}"}, 201)]
+
+    result = verify_runtime(ws, steps=steps)
+
+    assert result.status == "PASS", result.checks
+    assert '"item_id":1' in check(result, "round trip: create child").detail

@@ -163,7 +163,8 @@ def test_api_py(app: AppModel, e: Entity, fallback: tuple[str, ...] = ()) -> str
     chunks = [header, *api_makers(app, idents)]
     chunks.append(fill(
         _CRUD, ident=e.ident, create_marks=marks(e.req_ids("create", "crud", "other") or fallback),
-        list_marks=marks(e.req_ids("list", "crud") or fallback), crud_marks=marks(e.req_ids("crud", "other") or fallback),
+        list_marks=marks(e.req_ids("list", "crud") or fallback),
+        crud_marks=marks(e.req_ids("crud", "other") or fallback),
         all_marks=marks(e.req_ids() or fallback), invalid_checks=_invalid_checks(e),
         status_check='assert created["status"] == "open"' if e.has_status else ""))
     if e.has_status:

@@ -17,7 +17,6 @@ from harness.generators.naming import ascii_fold, py_ident, unique_idents
 from harness.models.spec import AppSpec, Requirement
 
 ENTITY_CAPS = ("create", "list", "complete", "crud", "relation", "other")
-MAX_SQL_INT = 2**63 - 1
 # Columns the generator adds itself; a spec field with one of these names is dropped.
 _GENERATED_COLUMNS = {"id", "owner_id", "created_at", "status"}
 # Attributes of pydantic's BaseModel a field must not shadow (an alias is used instead).
@@ -148,20 +147,22 @@ def analyse(spec: AppSpec) -> AppModel:
         elif req.capability in ENTITY_CAPS:
             target = py_ident(req.entity) if req.entity else None
             if target in raw:
+                req = req.model_copy(update={"entity": target})
                 entity_reqs[target].append(req)
                 supported.append(req)
             else:
                 unsupported.append(req)  # about an entity the data model does not define
         else:
             supported.append(req)
-    plurals = unique_idents([raw[i].plural or raw[i].name or i for i in raw])
+    # "complete" would clash with the /{item_id}/complete action of a parent's URL space
+    plurals = unique_idents([_plural_name(raw[i]) for i in raw])
     entities = {}
     for (ident, source), plural_ident in zip(raw.items(), plurals):
         name = _text(source.name) or ident
         entities[ident] = Entity(
             ident=ident, name=name, plural=_text(source.plural) or name,
             plural_ident=plural_ident,
-            slug=plural_ident.replace("_", "-") + ("-items" if plural_ident == "complete" else ""),
+            slug=plural_ident.replace("_", "-"),
             columns=_columns(source.fields, parents.get(ident)), parent=parents.get(ident),
             has_status=source.has_status or ident in status_idents,
             reqs=tuple(entity_reqs[ident]))
@@ -179,6 +180,11 @@ def _text(text: str | None) -> str:
     kept = (" " if unicodedata.category(ch) == "Cc" else ch for ch in text or ""
             if unicodedata.category(ch) != "Cs")
     return " ".join("".join(kept).split())
+
+
+def _plural_name(entity: Any) -> str:
+    plural = entity.plural or entity.name or entity.ident
+    return f"{plural} items" if py_ident(plural) == "complete" else plural
 
 
 def _dedupe_entities(spec: AppSpec) -> dict[str, Any]:

@@ -156,13 +156,15 @@ def test_dashboard_py(app: AppModel, req_ids: tuple[str, ...]) -> str:
     for e in app.entities:
         values = f"{{**{lit(body(e, full=False))}, {lit(e.fk)}: ids[{lit(e.parent)}]}}" if e.fk \
             else lit(body(e, full=False))
-        seed_lines.append(f"ids[{lit(e.ident)}] = TABLES[{lit(e.ident)}].insert(conn, {values}, owner_id)[\"id\"]")
+        table = f"TABLES[{lit(e.ident)}]"
+        seed_lines.append(f"ids[{lit(e.ident)}] = {table}.insert(conn, {values}, owner_id)[\"id\"]")
         if e.has_status:
-            seed_lines.append(f"if done:\n    TABLES[{lit(e.ident)}].set_status(conn, ids[{lit(e.ident)}], \"done\", owner_id)")
+            seed_lines.append(f"if done:\n    {table}.set_status(conn, ids[{lit(e.ident)}], \"done\", owner_id)")
+    with_status = [e.plural_ident for e in app.entities if e.has_status]
     empty = {"counts": {e.plural_ident: 0 for e in app.entities},
-             "status_counts": {e.plural_ident: {"open": 0, "done": 0} for e in app.entities if e.has_status}}
+             "status_counts": {key: {"open": 0, "done": 0} for key in with_status}}
     filled = {"counts": {e.plural_ident: 2 for e in app.entities},
-              "status_counts": {e.plural_ident: {"open": 1, "done": 1} for e in app.entities if e.has_status}}
+              "status_counts": {key: {"open": 1, "done": 1} for key in with_status}}
     auth = app.auth
     text = fill(
         _TESTS, modules=", ".join(["auth", "dashboard", "models"] if auth else ["dashboard", "models"]),

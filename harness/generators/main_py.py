@@ -101,7 +101,8 @@ def main_py(app: AppModel) -> str:
     mods = _modules(app)
     return module(fill(
         _MAIN, title_doc=doc(app.title), title=lit(app.title),
-        modules=", ".join(sorted([*mods, "install_error_handlers", "models"])), includes="\n".join(f"app.include_router({m}.router)" for m in mods)))
+        modules=", ".join(sorted([*mods, "install_error_handlers", "models"])),
+        includes="\n".join(f"app.include_router({m}.router)" for m in mods)))
 
 
 def api_paths(app: AppModel) -> list[str]:

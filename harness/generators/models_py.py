@@ -249,6 +249,12 @@ def make_owner(conn, username="alice"):
 @@make_owner@@
 '''
 
+_MAKE_OWNER = '''    with conn:
+        return conn.execute(
+            'INSERT INTO "users" ("username", "password_hash", "created_at") VALUES (?, ?, ?)',
+            (username, "not-a-real-hash", models.now()),
+        ).lastrowid'''
+
 _TEST_INIT = '''
 @@marks_all@@def test_init_db_is_idempotent_and_enforces_foreign_keys(conn):
     models.init_db()
@@ -260,10 +266,7 @@ _TEST_INIT = '''
 
 def test_models_py(app: AppModel, fallback: tuple[str, ...]) -> str:
     """The text of tests/test_models.py; tests are marked with the entity requirements."""
-    make_owner = ('    with conn:\n        return conn.execute(\n'
-                  '            \'INSERT INTO "users" ("username", "password_hash", "created_at") VALUES (?, ?, ?)\',\n'
-                  '            (username, "not-a-real-hash", models.now()),\n        ).lastrowid'
-                  if app.auth else "    return None")
+    make_owner = _MAKE_OWNER if app.auth else "    return None"
     chunks = [fill(_TEST_HEADER, make_owner=make_owner), _makers(app),
               fill(_TEST_INIT, marks_all=marks(app.entity_req_ids or fallback))]
     for e in app.entities:

@@ -166,11 +166,10 @@ def test_pages_py(app: AppModel, req_ids: tuple[str, ...]) -> str:
             chunks.append(fill(_COMPLETE, marks=m, ident=e.ident, slug=e.slug, url=collection_url(e)))
             break
     if auth:
-        secret = escapable
-        chunks.append(fill(
-            _AUTH, marks=m, password=lit(TEST_PASSWORD), home=lit("/dashboard" if app.has_dashboard else "/"),
-            secret_setup=(f'create_{secret.ident}(client, headers, **{{{lit(secret.display.ident)}: "alice-secret"}})'
-                          if secret else "")))
+        secret = (f'create_{escapable.ident}(client, headers, **{{{lit(escapable.display.ident)}: '
+                  '"alice-secret"})') if escapable else ""
+        chunks.append(fill(_AUTH, marks=m, password=lit(TEST_PASSWORD), secret_setup=secret,
+                           home=lit("/dashboard" if app.has_dashboard else "/")))
     return module(*chunks)
 
 

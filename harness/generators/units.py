@@ -25,12 +25,15 @@ class UnsupportedFeatureError(HarnessError):
 
 @dataclass(frozen=True)
 class BuildUnit:
-    key: str
+    """One plannable piece of the generated app."""
+
+    key: str                        # "setup", "auth", "entity:<ident>", "dashboard", "pages", "app",
+                                    # "acceptance", "unsupported:<REQ-ID>"
     description: str
-    files: tuple[str, ...]
-    requirements: tuple[str, ...]
-    verification: tuple[str, ...]
-    depends_on: tuple[str, ...]
+    files: tuple[str, ...]          # <= 5 workspace-relative POSIX paths
+    requirements: tuple[str, ...]   # REQ ids (>= 1)
+    verification: tuple[str, ...]   # e.g. ("python -m pytest -q tests/test_models.py",)
+    depends_on: tuple[str, ...]     # keys of earlier units
 
 
 def _pytest(*paths: str) -> tuple[str, ...]:
@@ -61,11 +64,13 @@ def _units(app: AppModel) -> list[BuildUnit]:
         depends_on=())]
     units += unsupported
     base = ("setup", "auth") if app.auth else ("setup",)
+    # tests/conftest.py belongs to the first unit after setup; every later unit depends on it.
     owner = ("auth" if app.auth else f"entity:{app.entities[0].ident}" if app.entities
              else "dashboard" if app.has_dashboard else "pages")
 
     def unit(key: str, description: str, files: list[str], reqs: tuple[str, ...],
              deps: tuple[str, ...]) -> BuildUnit:
+        """A unit whose verification runs its own test files."""
         if key == owner:
             files = [files[0], CONFTEST, *files[1:]]
         elif owner not in deps:

@@ -27,6 +27,8 @@ class RunState(BaseModel):
     checkpoints: list[str] = Field(default_factory=list)
     repair_attempts: dict[str, int] = Field(default_factory=dict)
     file_hashes: dict[str, dict[str, str]] = Field(default_factory=dict)  # task -> {path: sha256}
+    llm_calls: int = 0                    # model calls used so far (budgets continue on resume)
+    llm_tokens: int = 0                   # tokens the server reported so far
     status: RunStatus = RunStatus.CREATED
     error: str = ""
     created_at: str = ""

@@ -47,10 +47,45 @@ class RunContext:
     def events(self) -> EventLog:
         return self.store.events(self.state)
 
+    def __post_init__(self) -> None:
+        self._wire_llm()
+
+    def _wire_llm(self) -> None:
+        """A metered provider continues the run's counters and reports every call as an "llm" event."""
+        from harness.providers.budget import MeteredProvider
+
+        if isinstance(self.llm, MeteredProvider):
+            self.llm.calls, self.llm.tokens = self.state.llm_calls, self.state.llm_tokens
+            self.llm.on_call = self._on_llm_call
+            self.llm.on_fallback = self._on_llm_fallback
+
+    def _on_llm_call(self, kind: str, duration_ms: int, usage, error: str, *, agent: str = "") -> None:
+        from harness.providers.budget import usage_tokens
+
+        self.sync_llm_usage()
+        detail = {} if usage is None else {"prompt_tokens": usage.prompt_tokens,
+                                           "completion_tokens": usage.completion_tokens}
+        self.events.emit("llm", "error" if error else "ok", agent=agent, model=self.llm.model,
+                         tokens=usage_tokens(usage), tool=kind, duration_ms=duration_ms, error=error[:500],
+                         **detail)
+
+    def _on_llm_fallback(self, stage: str, agent: str, reason: str, *, task_id: str = "") -> None:
+        self.events.emit(stage, "fallback", agent=agent, task_id=task_id, tool="generator",
+                         error=f"LLM output unusable: {reason}"[:500])
+
+    def sync_llm_usage(self) -> None:
+        """Copy the meter's call/token counts into the state (persisted by the next save)."""
+        from harness.providers.budget import MeteredProvider
+
+        if isinstance(self.llm, MeteredProvider):
+            self.state.llm_calls, self.state.llm_tokens = self.llm.calls, self.llm.tokens
+
     def save(self) -> None:
+        self.sync_llm_usage()
         self.store.save(self.state)
 
     def checkpoint(self, event: str, payload: dict | None = None, task_id: str | None = None) -> None:
+        self.sync_llm_usage()
         self.store.checkpoint(self.state, event, payload, task_id)
         marker = f"{event}:{task_id}" if task_id else event
         if os.environ.get(CRASH_ENV) == marker:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from harness.agents.repair_agent import NoOpRepairAgent, RepairAgent, build_repair_context, strategy_files
+from harness.agents.repair_agent import (CONFIG_FILES, NoOpRepairAgent, RepairAgent, build_repair_context,
+                                         is_test_file, strategy_files)
 from harness.models.enums import FailureType, RunStatus, TaskStatus
 from harness.models.results import VerificationResult
 from harness.models.tasks import Task
@@ -41,6 +42,34 @@ def _missing_files(ctx: RunContext, task: Task) -> list[str]:
 def _local_module(r: VerificationResult) -> str | None:
     match = _LOCAL_MODULE.search(r.stdout + r.stderr)
     return match.group(1).replace(".", "/") + ".py" if match else None
+
+
+def _code_files(task: Task) -> list[str]:
+    return [p for p in task.files_touched if not is_test_file(p) and not CONFIG_FILES.search(p)]
+
+
+def localize(task: Task, failing: VerificationResult) -> dict:
+    """{"file", "line"} of the task's code file the failure names last, else the locator's answer.
+
+    pytest reports an import-time error raised inside a test or fixture at the test's line, with
+    the real culprit (`File ".../src/main.py", line 36`) in the E-block above it; the code file
+    is what a repair must patch, so it wins over a test frame.
+    """
+    located = {"file": failing.diagnostics.get("file"), "line": failing.diagnostics.get("line")}
+    code = _code_files(task)
+    if located["file"] in code:
+        return located
+    text = f"{failing.stdout}\n{failing.stderr}"
+    best: tuple[int, str, int | None] | None = None
+    for rel in code:
+        pattern = re.compile(r'(?:^|[\s"\'/(])' + re.escape(rel) + r'(?:", line (\d+)|:(\d+)|(?=["\'\s:,)]|$))', re.M)
+        for m in pattern.finditer(text):
+            line = m.group(1) or m.group(2)
+            if best is None or m.start() > best[0]:
+                best = (m.start(), rel, int(line) if line else None)
+    if best is not None:
+        return {"file": best[1], "line": best[2]}
+    return located
 
 
 def _signatures_so_far(ctx: RunContext, task: Task) -> Counter:
@@ -97,20 +126,30 @@ def repair_task(ctx: RunContext, task: Task, results: list[VerificationResult]) 
                                           "signature": sig}, task.id)
         entry = {"attempt": attempt, "failure_type": ftype.value if ftype else None, "signature": sig,
                  "command": failing.command, "exit_code": failing.exit_code,
-                 "diagnostics": failing.diagnostics, "files_changed": [], "source": ""}
+                 "diagnostics": failing.diagnostics, "location": localize(task, failing),
+                 "files_changed": [], "source": ""}
         entry.update(_attempt(ctx, agent, task, failing, ftype))
         env_retried |= ftype == FailureType.ENVIRONMENT_ERROR
         timeout_retried |= ftype == FailureType.TIMEOUT
         attempts_log.append(entry)
-        ctx.events.emit("repair", "attempted", agent="repair_agent", task_id=task.id, tool=entry["source"],
-                        error=entry.get("error", ""), attempt=attempt, failure_type=entry["failure_type"],
-                        signature=sig[:16], files_changed=entry["files_changed"])
-        ctx.say(f"    repair {task.id} attempt {attempt}/{MAX_REPAIR_ATTEMPTS}: "
-                f"{entry['failure_type']} -> {', '.join(entry['files_changed']) or 'no file changed'}")
+        changed = ", ".join(entry["files_changed"]) or "no file changed"
+        # The readable log line carries the signature, so `builder logs` shows a loop as it forms.
+        ctx.events.emit("repair", f"attempt {attempt}/{MAX_REPAIR_ATTEMPTS}", agent="repair_agent",
+                        task_id=task.id, tool=entry["source"],
+                        error=f"{entry['failure_type']} signature {sig[:12]} -> {changed}"
+                              + (f"; {entry['error']}" if entry.get("error") else ""),
+                        attempt=attempt, failure_type=entry["failure_type"], signature=sig[:16],
+                        files_changed=entry["files_changed"])
+        ctx.say(f"    repair {task.id} attempt {attempt}/{MAX_REPAIR_ATTEMPTS}: {entry['failure_type']} "
+                f"signature {sig[:12]} ({entry['source']}) -> {changed}")
         results = verify(ctx, task, attempt=attempt)
         for r in results:
             if r.status == "FAIL":
                 seen[result_signature(r)] += 1
+        again = _first_failure(results)
+        ctx.say(f"    re-verify {task.id}: " + ("PASS" if again is None else
+                f"FAIL {again.failure_type.value if again.failure_type else 'UNKNOWN'} "
+                f"signature {result_signature(again)[:12]}"))
     if _first_failure(results) is None:
         ctx.events.emit("repair", "repaired", agent="repair_agent", task_id=task.id)
         return TaskStatus.COMPLETED, results
@@ -124,7 +163,7 @@ def _attempt(ctx: RunContext, agent: RepairAgent, task: Task, failing: Verificat
     """One repair attempt's patch; ENVIRONMENT/TIMEOUT never touch code (a plain retry)."""
     if ftype in (FailureType.ENVIRONMENT_ERROR, FailureType.TIMEOUT):
         return {"source": "retry"}
-    allowed = strategy_files(ftype, task, failing.diagnostics.get("file"), _missing_files(ctx, task),
+    allowed = strategy_files(ftype, task, localize(task, failing)["file"], _missing_files(ctx, task),
                              _local_module(failing))
     contents = {}
     for rel in allowed:
@@ -152,7 +191,7 @@ def escalate(ctx: RunContext, task: Task, reason: str, seen: Counter, attempts: 
         "files_touched": {rel: sha256_text((ctx.workspace / rel).read_text(encoding="utf-8", errors="replace"))
                           for rel in task.files_touched if (ctx.workspace / rel).is_file()},
         "last_failure": failing.model_dump(mode="json") if failing else None,
-        "next_step": (f"Open {failing.diagnostics.get('file') or ', '.join(task.files_touched)} and fix the "
+        "next_step": (f"Open {localize(task, failing)['file'] or ', '.join(task.files_touched)} and fix the "
                       f"{failing.failure_type.value if failing and failing.failure_type else 'failure'} shown in "
                       f"last_failure, then run `builder resume {ctx.run_id}`.") if failing else "",
     }

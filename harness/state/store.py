@@ -160,6 +160,8 @@ class RunStore:
     @contextmanager
     def lock(self, run_id: str):
         """Exclusive writer lock on a run (lock file with our pid; a dead holder's lock is taken over)."""
+        if not self.run_dir(run_id).is_dir():
+            raise UnknownRunError(f"no run {run_id!r} in {self.base}; `builder runs` lists the runs")
         path = self.run_dir(run_id) / "run.lock"
         for _ in range(2):
             try:

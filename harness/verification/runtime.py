@@ -215,22 +215,35 @@ def _optional(base: str, path: str, rec: _Record) -> None:
 
 def _round_trips(base: str, steps: list, rec: _Record) -> None:
     """Run the steps in order, stopping at the first failure (later steps need its captures)."""
-    values: dict[str, str] = {}
+    values: dict[str, Any] = {}
     for step in steps:
         if not rec.check(f"round trip: {step.name}", *_round_trip(base, step, values, rec)):
             return
 
 
-def _round_trip(base: str, step: Any, values: dict[str, str], rec: _Record) -> tuple[bool, str]:
-    missing = [n for n in _PLACEHOLDER.findall(step.path) if n not in values]
+def _fill_body(body: dict | None, values: dict[str, Any]) -> dict | None:
+    """Body values that are exactly "{name}" become the captured value (keeping its JSON type)."""
+    if body is None:
+        return None
+    out = {}
+    for key, value in body.items():
+        whole = _PLACEHOLDER.fullmatch(value) if isinstance(value, str) else None
+        out[key] = values[whole.group(1)] if whole else value
+    return out
+
+
+def _round_trip(base: str, step: Any, values: dict[str, Any], rec: _Record) -> tuple[bool, str]:
+    body_vars = [m.group(1) for v in (step.body or {}).values() if isinstance(v, str)
+                 for m in [_PLACEHOLDER.fullmatch(v)] if m]
+    missing = [n for n in _PLACEHOLDER.findall(step.path) + body_vars if n not in values]
     if step.auth and "token" not in values:
         missing.append("token")
     if missing:
         return False, f"no captured value for {', '.join(sorted(set(missing)))}"
-    path = _PLACEHOLDER.sub(lambda m: values[m.group(1)], step.path)
+    path = _PLACEHOLDER.sub(lambda m: str(values[m.group(1)]), step.path)
     headers = {"Authorization": f"Bearer {values['token']}"} if step.auth else None
     method = step.method.upper()
-    resp = _probe(base, method, path, rec, step.body, headers)
+    resp = _probe(base, method, path, rec, _fill_body(step.body, values), headers)
     detail = f"{method} {path} → {resp.status or 'no response'} {resp.excerpt()}".rstrip()
     if resp.status != step.expect_status:
         return False, f"{detail} (expected {step.expect_status})"
@@ -238,7 +251,7 @@ def _round_trip(base: str, step: Any, values: dict[str, str], rec: _Record) -> t
     for var, key in (step.capture or {}).items():
         if not isinstance(data, dict) or key not in data:
             return False, f"{detail} (no '{key}' to capture)"
-        values[var] = str(data[key])
+        values[var] = data[key]
     return True, detail
 
 

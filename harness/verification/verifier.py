@@ -52,6 +52,16 @@ def command_argv(command: str, evidence_path: Path | None, reqs: list[str], work
     return argv
 
 
+def redact_paths(text: str, workspace: Path, evidence_path: Path | None) -> str:
+    """Replace host-specific absolute paths of the run with stable placeholders."""
+    ws = str(workspace.resolve())
+    text = text.replace(ws, "<workspace>").replace(str(workspace), "<workspace>")
+    if evidence_path is not None:
+        run_dir = evidence_path.resolve().parent.parent
+        text = text.replace(str(run_dir), "<run>")
+    return text.replace(sys.executable, "python")
+
+
 def run_command(command: str, workspace: Path, *, task_id: str, evidence_path: Path | None = None,
                 reqs: list[str] | None = None, run_id: str = "", timeout_s: float = DEFAULT_TIMEOUT_S,
                 attempt: int = 0, evidence_rel: str | None = None) -> VerificationResult:
@@ -74,11 +84,13 @@ def run_command(command: str, workspace: Path, *, task_id: str, evidence_path: P
     ftype = None if ok else classify(res.stdout, res.stderr, res.exit_code, timed_out=res.timed_out,
                                      duration_ms=res.duration_ms, timeout_s=timeout_s)
     diag = {} if ok else locate(res.stdout, res.stderr, sandbox.list_files())
+    stdout = redact_paths(res.stdout, workspace, evidence_path)
+    stderr = redact_paths(res.stderr, workspace, evidence_path)
     if not ok:
-        diag = {**diag, "stderr_tail": (res.stderr or res.stdout)[-1500:]}
+        diag = {**diag, "stderr_tail": (stderr or stdout)[-1500:]}
     return VerificationResult(
         task_id=task_id, status="PASS" if ok else "FAIL", command=command, exit_code=res.exit_code,
-        stdout=res.stdout[-TAIL:], stderr=res.stderr[-TAIL:], duration_ms=res.duration_ms,
+        stdout=stdout[-TAIL:], stderr=stderr[-TAIL:], duration_ms=res.duration_ms,
         failure_type=ftype if not ok else None, timed_out=res.timed_out,
         evidence_path=evidence_rel if evidence_path is not None and evidence_path.exists() else None,
         diagnostics=diag, attempt=attempt)
