@@ -7,7 +7,7 @@ import os
 import sys
 from pathlib import Path
 
-from harness.errors import EXIT_BUILD_FAILED, EXIT_OK, InputError
+from harness.errors import EXIT_BUILD_FAILED, EXIT_OK, EXIT_TEMPFAIL, HarnessError, InputError
 from harness.models.enums import RunStatus
 from harness.state.store import RunStore
 
@@ -78,18 +78,34 @@ def _result_json(ctx, ok: bool) -> dict:
             "unsupported": unsupported_lines(ctx)}
 
 
+def _tempfail_hint(exc: HarnessError) -> int:
+    """Exit 75 (budget exceeded / endpoint unavailable) names the saved run and how to continue it."""
+    run_id = getattr(exc, "run_id", None)
+    if exc.exit_code != EXIT_TEMPFAIL or not run_id:
+        raise exc
+    sys.stderr.write(f"builder: {exc}\nbuilder: run {run_id} is saved; `builder resume {run_id}` continues it "
+                     f"(with a larger --max-llm-calls/--max-tokens/--max-minutes if a budget was exceeded)\n")
+    return EXIT_TEMPFAIL
+
+
 def cmd_new(args) -> int:
     from harness.orchestration.pipeline import new_run
 
-    ctx = new_run(store_for(args), args.request, provider_for(args), run_id=args.run_id,
-                  say=_printer(args), repair=not args.no_repair)
+    try:
+        ctx = new_run(store_for(args), args.request, provider_for(args), run_id=args.run_id,
+                      say=_printer(args), repair=not args.no_repair)
+    except HarnessError as exc:
+        return _tempfail_hint(exc)
     return _finish(args, ctx)
 
 
 def cmd_resume(args) -> int:
     from harness.orchestration.pipeline import resume_run
 
-    ctx = resume_run(store_for(args), args.run_id, provider_for(args), say=_printer(args))
+    try:
+        ctx = resume_run(store_for(args), args.run_id, provider_for(args), say=_printer(args))
+    except HarnessError as exc:
+        return _tempfail_hint(exc)
     return _finish(args, ctx)
 
 
@@ -111,7 +127,8 @@ def cmd_review(args) -> int:
         state = store.load(args.run_id)
         _require_spec(state)
         _, report = review_run(store, state)
-        state.status = RunStatus.PASS if report.overall_status == "PASS" else RunStatus.FAIL
+        if state.status in (RunStatus.PASS, RunStatus.FAIL):  # an interrupted run stays resumable
+            state.status = RunStatus.PASS if report.overall_status == "PASS" else RunStatus.FAIL
         store.save(state)
         store.events(state).emit("review", report.overall_status, agent="reviewer", tool="builder review")
     if args.json:

@@ -223,3 +223,13 @@ def test_live_syntax_error_run_classifies_as_code_error(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert classify(result.stdout, result.stderr, result.exit_code) is F.CODE_ERROR
     assert locate(result.stdout, result.stderr, sb.list_files())["file"] == "src/main.py"
+
+
+def test_syntax_error_is_located_in_the_broken_module_not_the_importing_test():
+    """Regression: locate() named tests/test_health.py (pytest's location line) for a SyntaxError in src/main.py."""
+    from pathlib import Path
+
+    text = (Path(__file__).parent / "data" / "pytest_outputs" / "syntax_error_via_test_import.txt").read_text()
+    where = locate(text, "", ["src/main.py", "tests/test_health.py", "tests/conftest.py"])
+    assert where["file"] == "src/main.py" and where["line"] == 37
+    assert classify(text, "", 1) == F.CODE_ERROR

@@ -34,8 +34,14 @@ def test_checkpoints_are_sequential_and_never_overwritten(runs_dir):
     store.checkpoint(state, "plan_created")
     store.checkpoint(state, "task_started", task_id="TASK-001")
     assert state.checkpoints == ["001-spec_created.json", "002-plan_created.json", "003-task_started-TASK-001.json"]
-    again, latest = store.resume(state.run_id)
-    assert latest["event"] == "task_started" and latest["seq"] == 3
+    log = store.checkpoints(state.run_id)
+    latest = log.read(log.names()[-1])
+    assert latest["event"] == "task_started" and latest["seq"] == 3 and latest["task_id"] == "TASK-001"
+    log.pending_path("003-task_started-TASK-001.json").write_text("{}")
+    before = (log.directory / "003-task_started-TASK-001.json").read_bytes()
+    with pytest.raises(FileExistsError):  # an existing checkpoint is never overwritten
+        log.commit(log.directory / "003-task_started-TASK-001.json")
+    assert (log.directory / "003-task_started-TASK-001.json").read_bytes() == before
 
 
 def test_corrupt_state_json_is_reported_not_overwritten(runs_dir):

@@ -10,6 +10,7 @@ from harness.models.results import VerificationResult
 from harness.models.spec import AppSpec
 from harness.models.tasks import Task
 from harness.providers.base import LLMProvider, has_model
+from harness.providers.budget import for_agent
 from harness.tools.file_tools import FileTools
 
 SYSTEM = (
@@ -57,7 +58,8 @@ class Builder:
         reason = ""
         if has_model(self.llm):
             try:
-                files = parse_file_map(self.llm.generate(build_prompt(task, spec, dep_results or []), SYSTEM))
+                llm = for_agent(self.llm, "builder", task.id)
+                files = parse_file_map(llm.generate(build_prompt(task, spec, dep_results or []), SYSTEM))
                 for path in sorted(files):
                     tools.write_file(path, files[path])
                 return BuildOutcome(sorted(files), "llm")

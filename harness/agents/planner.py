@@ -8,6 +8,7 @@ from harness.errors import PlanError, ProviderConfigError, ProviderError, Provid
 from harness.models.spec import AppSpec
 from harness.models.tasks import Plan, Task
 from harness.providers.base import LLMProvider
+from harness.providers.budget import for_agent
 from harness.utils.ids import task_id
 from harness.validation.plan_validator import (
     ancestors, find_cycle, ordering_errors, plan_warnings, validate_plan, _role)
@@ -75,7 +76,7 @@ class Planner:
     """plan(spec) -> Plan; `source` says whether the LLM's plan or the fallback was used."""
 
     def __init__(self, llm: LLMProvider):
-        self.llm = llm
+        self.llm = for_agent(llm, "planner")
         self.fallback_reason = ""
 
     def prompt(self, spec: AppSpec) -> str:

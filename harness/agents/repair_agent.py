@@ -12,6 +12,7 @@ from harness.models.results import VerificationResult
 from harness.models.spec import AppSpec
 from harness.models.tasks import Task
 from harness.providers.base import LLMProvider, has_model
+from harness.providers.budget import for_agent, report_fallback
 
 CONTEXT_CAP = 8000
 SYSTEM = (
@@ -76,11 +77,12 @@ class RepairAgent:
         if has_model(self.llm):
             try:
                 self.source = "llm"
-                return parse_file_map(self.llm.generate(context, SYSTEM))
+                return parse_file_map(for_agent(self.llm, "repair_agent", task.id).generate(context, SYSTEM))
             except (ProviderConfigError, ProviderUnavailableError):
                 raise
             except (ProviderError, FileMapError) as exc:
                 self.fallback_reason = str(exc)
+                report_fallback(self.llm, "repair", "repair_agent", self.fallback_reason, task.id)
         self.source = "generator"
         return regenerate(task, spec, allowed)
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 
-from harness.errors import ProviderError
+from harness.errors import BudgetExceededError, ProviderError
 from harness.models.results import ReviewReport, ReviewRequirement
 from harness.providers.base import LLMProvider, has_model
+from harness.providers.budget import for_agent
 
 SYSTEM = ("You review an app build. Given the evidence matrix, write at most 5 short concerns or "
           "observations, one per line. You cannot change any status.")
@@ -31,7 +32,7 @@ class Reviewer:
     """review(matrix) -> ReviewReport. The decision is rule-based; LLM text lands in `notes` only."""
 
     def __init__(self, llm: LLMProvider | None = None):
-        self.llm = llm
+        self.llm = for_agent(llm, "reviewer")
 
     def review(self, matrix: dict, runtime_status: str | None = None) -> ReviewReport:
         report = rule_based_review(matrix, runtime_status)
@@ -39,7 +40,8 @@ class Reviewer:
             try:
                 text = self.llm.generate(json.dumps({"overall": report.overall_status,
                                                      "requirements": matrix["requirements"]})[:6000], SYSTEM)
-            except ProviderError as exc:
+            except (ProviderError, BudgetExceededError) as exc:
+                # Notes are optional: an unavailable model or a spent budget must not undo a finished build.
                 text = ""
                 report.notes.append(f"llm rationale unavailable: {str(exc)[:200]}")
             report.notes += [f"llm: {line.strip()[:300]}" for line in text.splitlines()[:5] if line.strip()]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from harness.errors import ProviderConfigError, ProviderError, ProviderUnavailableError
 from harness.models.spec import AppSpec
 from harness.providers.base import LLMProvider
+from harness.providers.budget import for_agent
 from harness.utils.ids import req_id
 
 SYSTEM = (
@@ -37,7 +38,7 @@ class SpecAgent:
     """generate(request, feedback) -> AppSpec; `source` tells which path produced the last spec."""
 
     def __init__(self, llm: LLMProvider):
-        self.llm = llm
+        self.llm = for_agent(llm, "spec_agent")
         self.source = "none"
         self.fallback_reason = ""
 

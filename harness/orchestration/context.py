@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import signal
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -11,13 +9,10 @@ from pathlib import Path
 from harness.models.results import VerificationResult
 from harness.models.run import RunState
 from harness.providers.base import LLMProvider
+from harness.state.checkpoints import CRASH_ENV  # noqa: F401  (test hook, see checkpoints.py)
 from harness.state.store import RunStore
 from harness.utils.events import EventLog
 from harness.utils.fileio import atomic_write_json
-
-# Test hook: HARNESS_CRASH_AT="task_completed:TASK-002" makes the process SIGKILL itself right
-# after writing that checkpoint, so crash recovery is tested against a real dead process.
-CRASH_ENV = "HARNESS_CRASH_AT"
 
 
 @dataclass
@@ -59,13 +54,14 @@ class RunContext:
             self.llm.on_call = self._on_llm_call
             self.llm.on_fallback = self._on_llm_fallback
 
-    def _on_llm_call(self, kind: str, duration_ms: int, usage, error: str, *, agent: str = "") -> None:
+    def _on_llm_call(self, kind: str, duration_ms: int, usage, error: str, *, agent: str = "",
+                     task_id: str = "") -> None:
         from harness.providers.budget import usage_tokens
 
         self.sync_llm_usage()
         detail = {} if usage is None else {"prompt_tokens": usage.prompt_tokens,
                                            "completion_tokens": usage.completion_tokens}
-        self.events.emit("llm", "error" if error else "ok", agent=agent, model=self.llm.model,
+        self.events.emit("llm", "error" if error else "ok", agent=agent, task_id=task_id, model=self.llm.model,
                          tokens=usage_tokens(usage), tool=kind, duration_ms=duration_ms, error=error[:500],
                          **detail)
 
@@ -86,10 +82,7 @@ class RunContext:
 
     def checkpoint(self, event: str, payload: dict | None = None, task_id: str | None = None) -> None:
         self.sync_llm_usage()
-        self.store.checkpoint(self.state, event, payload, task_id)
-        marker = f"{event}:{task_id}" if task_id else event
-        if os.environ.get(CRASH_ENV) == marker:
-            os.kill(os.getpid(), signal.SIGKILL)
+        self.store.checkpoint(self.state, event, payload, task_id)  # HARNESS_CRASH_AT hook: checkpoints.py
 
     def record_verification(self, results: list[VerificationResult]) -> None:
         """Append results to the state and rewrite verification.json (the full history)."""

@@ -48,7 +48,7 @@ def inject_and_repair(store: RunStore, run_id: str, fault: str, rel: str, llm: L
                       no_op_repair: bool = False, say: Callable[[str], None] = print) -> RunContext:
     """Inject, localize to the owning task, re-verify it with repair, then VERIFY + REVIEW again."""
     from harness.orchestration.build_stage import file_hashes, verify
-    from harness.orchestration.repair import localize, repair_task
+    from harness.orchestration.repair import missing_files, localize, repair_task
 
     with store.lock(run_id):
         state = store.load(run_id)
@@ -64,7 +64,7 @@ def inject_and_repair(store: RunStore, run_id: str, fault: str, rel: str, llm: L
         results = verify(ctx, owner, attempt=ctx.state.repair_attempts.get(owner.id, 0))
         failing = next((r for r in results if r.status == "FAIL"), None)
         if failing:
-            where = localize(owner, failing)
+            where = localize(owner, failing, missing_files(ctx, owner))
             say(f"  detected FAIL: {failing.failure_type.value if failing.failure_type else 'UNKNOWN'} "
                 f"in {where['file'] or '?'} (line {where['line'] or '?'}) -> {owner.id}")
             status, results = repair_task(ctx, owner, results)

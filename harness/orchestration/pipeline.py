@@ -13,7 +13,8 @@ from harness.models.run import RunState
 from harness.orchestration.build_stage import build_stage
 from harness.orchestration.context import RunContext
 from harness.orchestration.spec_stage import spec_stage
-from harness.providers.base import LLMProvider
+from harness.providers.base import LLMProvider, has_model
+from harness.state.recovery import rebuild_statuses
 from harness.state.store import RunStore
 from harness.trace.matrix import WORKSPACE_EVIDENCE
 from harness.trace.review_stage import format_summary, review_run
@@ -30,7 +31,7 @@ def plan_stage(ctx: RunContext) -> None:
     planner = Planner(ctx.llm)
     plan = planner.plan(ctx.state.spec)
     errors = validate_plan(plan.tasks, ctx.state.spec)
-    if planner.fallback_reason and ctx.llm.is_live:
+    if planner.fallback_reason and has_model(ctx.llm):
         ctx.events.emit("plan", "fallback", agent="planner", tool="fallback", error=planner.fallback_reason[:500])
     if errors:
         raise HarnessError("the plan is invalid: " + "; ".join(errors[:3]))
@@ -68,6 +69,7 @@ def verify_stage(ctx: RunContext) -> None:
     ctx.subprocess_ms += runtime.duration_ms
     ctx.state.runtime = runtime
     ctx.store.write_artifact(ctx.run_id, "runtime", runtime)
+    ctx.state.status = RunStatus.REVIEW_DONE  # durable with the checkpoint: a resume goes on to REVIEW
     ctx.checkpoint("runtime_completed", {"status": runtime.status})
     ctx.events.emit("runtime", runtime.status, agent="verifier", tool="uvicorn", duration_ms=runtime.duration_ms,
                     error=runtime.hint if runtime.status != "PASS" else "")
@@ -141,25 +143,41 @@ def new_run(store: RunStore, request: str, llm: LLMProvider, *, run_id: str | No
 
 
 def resume_run(store: RunStore, run_id: str, llm: LLMProvider, *, say: Callable[[str], None] = print) -> RunContext:
-    """Continue an interrupted run from its checkpoints; completed tasks are never rebuilt."""
+    """SPEC M9: validate state.json against the checkpoints, rebuild task statuses, continue.
+
+    A corrupt or contradictory run raises RunDataError before anything is touched (not even the
+    lock file); a live writer raises RunLockedError. COMPLETED/FAILED/BLOCKED tasks are kept,
+    RUNNING/READY ones go back to PENDING; completed tasks are never rebuilt or re-verified.
+    """
+    store.ensure_unlocked(run_id)
+    store.resume(run_id)  # read-only validation first
     with store.lock(run_id):
-        state, latest = store.resume(run_id)
+        state, latest = store.resume(run_id, finish_pending=True)
         ctx = RunContext(store=store, state=state, llm=llm, say=say)
-        ctx.events.emit("run", "resumed", agent="cli", checkpoint=latest.get("event") if latest else None)
         if state.status in (RunStatus.PASS, RunStatus.FAIL) and state.review is not None:
             say(f"run {run_id} already finished with {state.status.value}; nothing to resume")
             return ctx
-        if state.status == RunStatus.FAIL:
-            state.status = _resume_point(state)
+        reset = rebuild_statuses(state)
+        if state.status == RunStatus.FAIL:  # e.g. a budget or endpoint failure (exit 75)
+            state.status = _resume_point(state, latest)
+        state.error = ""
+        ctx.save()  # the spec stage reloads state.json
+        where = (f"{latest['seq']:03d}-{latest['event']}" + (f"-{latest['task_id']}" if latest.get("task_id") else "")
+                 if latest else "none")
+        ctx.events.emit("run", "resumed", agent="cli", checkpoint=where, run_status=state.status.value, reset=reset)
+        say(f"resuming run {run_id} at {state.status.value} (last checkpoint {where})"
+            + (f"; {', '.join(reset)} interrupted, back to PENDING" if reset else ""))
         _drive(ctx)
     return ctx
 
 
-def _resume_point(state: RunState) -> RunStatus:
+def _resume_point(state: RunState, latest: dict | None) -> RunStatus:
     if state.spec is None:
         return RunStatus.CREATED
     if state.plan is None:
         return RunStatus.SPEC_DONE
+    if latest and latest["event"] == "runtime_completed":
+        return RunStatus.REVIEW_DONE
     return RunStatus.BUILDING
 
 
@@ -167,9 +185,11 @@ def _drive(ctx: RunContext) -> None:
     try:
         advance(ctx)
     except HarnessError as exc:
+        # Budget/endpoint failures (exit 75) end FAIL too, but resumable: resume_run restarts from
+        # the last completed step, and the error names the budget so the user knows what to raise.
         ctx.state.error = str(exc)
-        if getattr(exc, "exit_code", 1) != 75:
-            ctx.state.status = RunStatus.FAIL
+        ctx.state.status = RunStatus.FAIL
+        exc.run_id = ctx.run_id
         ctx.events.emit("run", "error", agent="orchestrator", error=str(exc))
         raise
     finally:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 
@@ -30,7 +31,7 @@ def _first_failure(results: list[VerificationResult]) -> VerificationResult | No
     return next((r for r in results if r.status == "FAIL"), None)
 
 
-def _missing_files(ctx: RunContext, task: Task) -> list[str]:
+def missing_files(ctx: RunContext, task: Task) -> list[str]:
     out = []
     for rel in task.files_touched:
         path = ctx.workspace / rel
@@ -48,24 +49,32 @@ def _code_files(task: Task) -> list[str]:
     return [p for p in task.files_touched if not is_test_file(p) and not CONFIG_FILES.search(p)]
 
 
-def localize(task: Task, failing: VerificationResult) -> dict:
-    """{"file", "line"} of the task's code file the failure names last, else the locator's answer.
+def localize(task: Task, failing: VerificationResult, missing: list[str] | tuple = ()) -> dict:
+    """{"file", "line"}: a missing/empty code file of the task, else the task's code file the
+    failure names last, else the locator's answer.
 
     pytest reports an import-time error raised inside a test or fixture at the test's line, with
     the real culprit (`File ".../src/main.py", line 36`) in the E-block above it; the code file
-    is what a repair must patch, so it wins over a test frame.
+    is what a repair must patch, so it wins over a test frame. A package `__init__.py` is only
+    named as the place a missing module was looked up, so it counts last.
     """
     located = {"file": failing.diagnostics.get("file"), "line": failing.diagnostics.get("line")}
     code = _code_files(task)
-    if located["file"] in code:
+    gone = [p for p in missing if p in code]
+    if gone:
+        return {"file": gone[0], "line": None}
+    if located["file"] in code and not located["file"].endswith("__init__.py"):
         return located
+    code.sort(key=lambda p: p.endswith("__init__.py"))
     text = f"{failing.stdout}\n{failing.stderr}"
     best: tuple[int, str, int | None] | None = None
     for rel in code:
-        pattern = re.compile(r'(?:^|[\s"\'/(])' + re.escape(rel) + r'(?:", line (\d+)|:(\d+)|(?=["\'\s:,)]|$))', re.M)
+        module = re.escape(rel[:-3].replace("/", ".")) if rel.endswith(".py") else None
+        pattern = re.compile(r'(?:^|[\s"\'/(])(?:' + re.escape(rel) + r'(?:", line (\d+)|:(\d+)|(?=["\'\s:,)]|$))'
+                             + (rf"|{module}(?=['\s]|$)" if module else "") + ")", re.M)
         for m in pattern.finditer(text):
             line = m.group(1) or m.group(2)
-            if best is None or m.start() > best[0]:
+            if best is None or (m.start() > best[0] and not rel.endswith("__init__.py")):
                 best = (m.start(), rel, int(line) if line else None)
     if best is not None:
         return {"file": best[1], "line": best[2]}
@@ -87,6 +96,11 @@ def apply_patch(ctx: RunContext, task: Task, patch: dict[str, str], allowed: lis
                         tool="write_file", error=f"repair write outside the allowlist refused: {path}")
 
     tools = FileTools(LocalSandbox(ctx.workspace), allowed, on_violation=violation)
+    refused = sorted(rel for rel in patch if rel not in allowed)
+    if refused:  # refuse the whole answer before writing anything: no half-applied patches
+        for rel in refused:
+            violation(rel)
+        raise PermissionError(f"repair write outside the allowlist {allowed} refused: {', '.join(refused)}")
     changed = []
     for rel in sorted(patch):
         current = ctx.workspace / rel
@@ -106,6 +120,7 @@ def repair_task(ctx: RunContext, task: Task, results: list[VerificationResult]) 
     attempts_log: list[dict] = []
     env_retried = timeout_retried = False
     reason = ""
+    previous_status = ctx.state.status
     ctx.state.status = RunStatus.REPAIRING
     while (failing := _first_failure(results)) is not None:
         sig = result_signature(failing)
@@ -126,7 +141,7 @@ def repair_task(ctx: RunContext, task: Task, results: list[VerificationResult]) 
                                           "signature": sig}, task.id)
         entry = {"attempt": attempt, "failure_type": ftype.value if ftype else None, "signature": sig,
                  "command": failing.command, "exit_code": failing.exit_code,
-                 "diagnostics": failing.diagnostics, "location": localize(task, failing),
+                 "diagnostics": failing.diagnostics, "location": localize(task, failing, missing_files(ctx, task)),
                  "files_changed": [], "source": ""}
         entry.update(_attempt(ctx, agent, task, failing, ftype))
         env_retried |= ftype == FailureType.ENVIRONMENT_ERROR
@@ -150,6 +165,7 @@ def repair_task(ctx: RunContext, task: Task, results: list[VerificationResult]) 
         ctx.say(f"    re-verify {task.id}: " + ("PASS" if again is None else
                 f"FAIL {again.failure_type.value if again.failure_type else 'UNKNOWN'} "
                 f"signature {result_signature(again)[:12]}"))
+    ctx.state.status = previous_status
     if _first_failure(results) is None:
         ctx.events.emit("repair", "repaired", agent="repair_agent", task_id=task.id)
         return TaskStatus.COMPLETED, results
@@ -163,7 +179,8 @@ def _attempt(ctx: RunContext, agent: RepairAgent, task: Task, failing: Verificat
     """One repair attempt's patch; ENVIRONMENT/TIMEOUT never touch code (a plain retry)."""
     if ftype in (FailureType.ENVIRONMENT_ERROR, FailureType.TIMEOUT):
         return {"source": "retry"}
-    allowed = strategy_files(ftype, task, localize(task, failing)["file"], _missing_files(ctx, task),
+    missing = missing_files(ctx, task)
+    allowed = strategy_files(ftype, task, localize(task, failing, missing)["file"], missing,
                              _local_module(failing))
     contents = {}
     for rel in allowed:
@@ -184,18 +201,31 @@ def escalate(ctx: RunContext, task: Task, reason: str, seen: Counter, attempts: 
     """ESCALATE: write failures/<TASK>.json and log it; the workspace is left as it is."""
     reason = reason or "verification still failing"
     failing = _first_failure(results)
+    where = localize(task, failing, missing_files(ctx, task))["file"] if failing else None
+    earlier = _earlier_attempts(ctx, task, {a["attempt"] for a in attempts})
     report = {
         "schema_version": 1, "run_id": ctx.run_id, "task_id": task.id, "decision": "ESCALATE",
-        "reason": reason, "signatures": dict(sorted(seen.items())), "attempts": attempts,
+        "reason": reason, "signatures": dict(sorted(seen.items())), "attempts": earlier + attempts,
         "repair_attempts_total": ctx.state.repair_attempts.get(task.id, 0),
         "files_touched": {rel: sha256_text((ctx.workspace / rel).read_text(encoding="utf-8", errors="replace"))
                           for rel in task.files_touched if (ctx.workspace / rel).is_file()},
         "last_failure": failing.model_dump(mode="json") if failing else None,
-        "next_step": (f"Open {localize(task, failing)['file'] or ', '.join(task.files_touched)} and fix the "
+        "next_step": (f"Open {where or ', '.join(task.files_touched)} in {ctx.workspace} and fix the "
                       f"{failing.failure_type.value if failing and failing.failure_type else 'failure'} shown in "
-                      f"last_failure, then run `builder resume {ctx.run_id}`.") if failing else "",
+                      f"last_failure, then run `pytest --harness-run {ctx.run_id} --harness-runs-dir "
+                      f"{ctx.store.base}` to re-verify {task.id} and the run.") if failing else "",
     }
     ctx.write_json(f"failures/{task.id}.json", report)
     ctx.events.emit("repair", "ESCALATE", agent="repair_agent", task_id=task.id, error=reason,
                     report=f"failures/{task.id}.json")
     ctx.say(f"    {reason} -> ESCALATE {task.id} (report: failures/{task.id}.json)")
+
+
+def _earlier_attempts(ctx: RunContext, task: Task, numbers: set[int]) -> list[dict]:
+    """Attempts recorded by an earlier escalation of this task (kept: attempts count across resumes)."""
+    path = ctx.run_dir / "failures" / f"{task.id}.json"
+    try:
+        old = json.loads(path.read_text(encoding="utf-8")).get("attempts", [])
+    except (OSError, ValueError, AttributeError):
+        return []
+    return [a for a in old if isinstance(a, dict) and a.get("attempt") not in numbers]

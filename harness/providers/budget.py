@@ -22,7 +22,7 @@ DEFAULT_MAX_LLM_CALLS = 200
 DEFAULT_MAX_TOKENS = 2_000_000
 DEFAULT_MAX_MINUTES = 60.0
 
-CallHook = Callable[..., None]        # (kind, duration_ms, usage, error, *, agent) -> None
+CallHook = Callable[..., None]        # (kind, duration_ms, usage, error, *, agent, task_id) -> None
 FallbackHook = Callable[..., None]    # (stage, agent, reason, *, task_id) -> None
 
 
@@ -103,8 +103,8 @@ class MeteredProvider(LLMProvider):
     def last_usage(self, value) -> None:
         pass
 
-    def for_agent(self, agent: str) -> "AgentView":
-        return AgentView(self, agent)
+    def for_agent(self, agent: str, task_id: str = "") -> "AgentView":
+        return AgentView(self, agent, task_id)
 
     def check(self) -> None:
         """BudgetExceededError when a budget is used up (never for the unmetered offline mock)."""
@@ -122,7 +122,7 @@ class MeteredProvider(LLMProvider):
             raise BudgetExceededError(f"budget exceeded: {minutes:.1f} minutes (max {b.max_minutes}); "
                                       f"resume with a larger --max-minutes")
 
-    def _record(self, kind: str, started: float, error: BaseException | None, agent: str) -> None:
+    def _record(self, kind: str, started: float, error: Exception | None, agent: str, task_id: str) -> None:
         if not self.metered:
             return
         self.calls += 1
@@ -132,9 +132,10 @@ class MeteredProvider(LLMProvider):
             self.tokens += tokens
         if self.on_call is not None:
             message = f"{type(error).__name__}: {error}" if error is not None else ""
-            self.on_call(kind, int((time.monotonic() - started) * 1000), usage, message, agent=agent)
+            self.on_call(kind, int((time.monotonic() - started) * 1000), usage, message,
+                         agent=agent, task_id=task_id)
 
-    def _run(self, kind: str, call: Callable[[], object], agent: str):
+    def _run(self, kind: str, call: Callable[[], object], agent: str, task_id: str):
         self.check()
         started = time.monotonic()
         error: Exception | None = None
@@ -144,15 +145,17 @@ class MeteredProvider(LLMProvider):
             error = exc
             raise
         finally:
-            self._record(kind, started, error, agent)
+            self._record(kind, started, error, agent, task_id)
 
-    def generate(self, prompt: str, system: str = "", *, agent: str = "") -> str:
-        return self._run("generate", lambda: self.inner.generate(prompt, system), agent)
+    def generate(self, prompt: str, system: str = "", *, agent: str = "", task_id: str = "") -> str:
+        return self._run("generate", lambda: self.inner.generate(prompt, system), agent, task_id)
 
-    def generate_structured(self, prompt: str, schema: type[M], system: str = "", *, agent: str = "") -> M:
-        return self._run("generate_structured", lambda: self.inner.generate_structured(prompt, schema, system), agent)
+    def generate_structured(self, prompt: str, schema: type[M], system: str = "", *, agent: str = "",
+                            task_id: str = "") -> M:
+        return self._run("generate_structured", lambda: self.inner.generate_structured(prompt, schema, system),
+                         agent, task_id)
 
-    def stream(self, prompt: str, system: str = "", *, agent: str = "") -> Iterator[str]:
+    def stream(self, prompt: str, system: str = "", *, agent: str = "", task_id: str = "") -> Iterator[str]:
         self.check()
         started = time.monotonic()
         error: Exception | None = None
@@ -162,15 +165,16 @@ class MeteredProvider(LLMProvider):
             error = exc
             raise
         finally:
-            self._record("stream", started, error, agent)
+            self._record("stream", started, error, agent, task_id)
 
 
 class AgentView(LLMProvider):
     """The metered provider as seen by one agent: same counters and budget, calls labelled `agent`."""
 
-    def __init__(self, meter: MeteredProvider, agent: str):
+    def __init__(self, meter: MeteredProvider, agent: str, task_id: str = ""):
         self.meter = meter
         self.agent = agent
+        self.task_id = task_id
         self.name, self.model, self.is_live = meter.name, meter.model, meter.is_live
 
     def __repr__(self) -> str:
@@ -189,20 +193,20 @@ class AgentView(LLMProvider):
         pass
 
     def generate(self, prompt: str, system: str = "") -> str:
-        return self.meter.generate(prompt, system, agent=self.agent)
+        return self.meter.generate(prompt, system, agent=self.agent, task_id=self.task_id)
 
     def generate_structured(self, prompt: str, schema: type[M], system: str = "") -> M:
-        return self.meter.generate_structured(prompt, schema, system, agent=self.agent)
+        return self.meter.generate_structured(prompt, schema, system, agent=self.agent, task_id=self.task_id)
 
     def stream(self, prompt: str, system: str = "") -> Iterator[str]:
-        return self.meter.stream(prompt, system, agent=self.agent)
+        return self.meter.stream(prompt, system, agent=self.agent, task_id=self.task_id)
 
 
-def for_agent(llm: LLMProvider | None, agent: str) -> LLMProvider | None:
-    """`llm` labelled for `agent` when it is metered; any other provider is returned unchanged."""
+def for_agent(llm: LLMProvider | None, agent: str, task_id: str = "") -> LLMProvider | None:
+    """`llm` labelled for `agent` (and a task) when metered; any other provider is returned unchanged."""
     if isinstance(llm, AgentView):
         llm = llm.meter
-    return llm.for_agent(agent) if isinstance(llm, MeteredProvider) else llm
+    return llm.for_agent(agent, task_id) if isinstance(llm, MeteredProvider) else llm
 
 
 def report_fallback(llm: LLMProvider | None, stage: str, agent: str, reason: str, task_id: str = "") -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import re
@@ -11,8 +12,9 @@ from pathlib import Path
 from pydantic import BaseModel, ValidationError
 
 from harness.errors import InputError, RunDataError, RunLockedError, UnknownRunError
-from harness.models.run import RunState
-from harness.state.checkpoints import CHECKPOINT_DIR, CheckpointLog
+from harness.models.run import SCHEMA_VERSION, RunState
+from harness.state.checkpoints import CHECKPOINT_DIR, CheckpointLog, crash_hook
+from harness.state.recovery import check_against_checkpoints
 from harness.utils.events import EventLog, now_iso
 from harness.utils.fileio import atomic_write_json
 from harness.utils.ids import new_run_id, new_trace_id, valid_run_id
@@ -88,18 +90,38 @@ class RunStore:
         atomic_write_json(self.run_dir(state.run_id) / "state.json", state.model_dump(mode="json"))
 
     def load(self, run_id: str) -> RunState:
-        """Load and validate state.json; RunDataError naming the file when it is corrupt."""
+        """Load and validate state.json; RunDataError (one line, naming the file) when it is unusable."""
         path = self.run_dir(run_id) / "state.json"
         if not self.run_dir(run_id).is_dir():
             raise UnknownRunError(f"no run {run_id!r} in {self.base}; `builder runs` lists the runs")
         if not path.exists():
             raise RunDataError(f"{path}: state.json is missing; the run cannot be loaded")
         try:
-            return RunState.model_validate_json(path.read_bytes())
+            raw = path.read_bytes()
+        except OSError as exc:
+            raise RunDataError(f"{path}: state.json cannot be read ({exc.strerror})") from None
+        try:
+            data = json.loads(raw)
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            why = "it is empty" if not raw.strip() else _one_line(exc)
+            raise RunDataError(f"{path}: state.json is not valid JSON, truncated or corrupt ({why}); "
+                               "nothing was changed") from None
+        if not isinstance(data, dict):
+            raise RunDataError(f"{path}: state.json is corrupt (a JSON {type(data).__name__}, not an object); "
+                               "nothing was changed")
+        if data.get("schema_version", SCHEMA_VERSION) != SCHEMA_VERSION:
+            raise RunDataError(f"{path}: state.json has schema_version {data.get('schema_version')!r}; this "
+                               f"builder reads {SCHEMA_VERSION}; nothing was changed")
+        try:
+            state = RunState.model_validate(data)
         except ValidationError as exc:
             first = exc.errors()[0]
             where = ".".join(str(p) for p in first.get("loc", ())) or "document"
-            raise RunDataError(f"{path}: state.json is corrupt ({where}: {first.get('msg')}); nothing was changed") from None
+            raise RunDataError(f"{path}: state.json does not match the run schema ({where}: "
+                               f"{_one_line(first.get('msg'))}); nothing was changed") from None
+        if state.run_id != run_id:
+            raise RunDataError(f"{path}: state.json belongs to run {state.run_id!r}, not {run_id!r}; nothing was changed")
+        return state
 
     def write_artifact(self, run_id: str, name: str, data: BaseModel | dict | list) -> Path:
         path = self.artifact_path(run_id, name)
@@ -119,14 +141,23 @@ class RunStore:
 
     def checkpoint(self, state: RunState, event_name: str, payload: dict | None = None,
                    task_id: str | None = None) -> Path:
-        """Write the next checkpoint file and record it in state.json."""
-        path = self.checkpoints(state.run_id).write(event_name, {
+        """Commit the next checkpoint: document aside, state.json listing it (the commit point), link.
+
+        state.json is saved with everything the caller changed, so a crash at any point leaves either
+        the previous consistent pair or a pending document that `resume(finish_pending=True)` links.
+        """
+        log = self.checkpoints(state.run_id)
+        path = log.prepare(event_name, {
             "run_id": state.run_id, "status": state.status.value,
             "task_results": {k: v.value for k, v in state.task_results.items()},
             **(payload or {}),
         }, task_id)
         state.checkpoints.append(path.name)
         self.save(state)
+        marker = f"{event_name}:{task_id}" if task_id else event_name
+        crash_hook(marker + ":pending")
+        log.commit(path)
+        crash_hook(marker)
         return path
 
     def list_runs(self) -> list[dict]:
@@ -143,43 +174,83 @@ class RunStore:
                 out.append({"run_id": run_dir.name, "status": "CORRUPT", "request": str(exc), "updated_at": ""})
         return out
 
-    def resume(self, run_id: str) -> tuple[RunState, dict | None]:
-        """Load state.json and the checkpoint log, check they agree; (state, latest checkpoint)."""
+    def resume(self, run_id: str, *, finish_pending: bool = False) -> tuple[RunState, dict | None]:
+        """Load and validate state.json against its checkpoint log; (state, latest checkpoint).
+
+        Read-only unless `finish_pending` (call it only under `lock`): then the checkpoint a crash
+        left pending right after its commit point is linked into place. RunDataError on a corrupt
+        state or checkpoint, a sequence gap or a contradiction — naming the file, changing nothing.
+        """
         state = self.load(run_id)
         log = self.checkpoints(run_id)
-        names = log.names()
-        latest = log.read(names[-1]) if names else None
-        for name in names[:-1]:
-            log.read(name)
-        if names != state.checkpoints:
-            raise RunDataError(
-                f"{self.run_dir(run_id) / 'state.json'}: lists {len(state.checkpoints)} checkpoints but "
-                f"{log.directory} holds {len(names)}; the state contradicts the checkpoints")
-        return state, latest
+        docs, pending = check_against_checkpoints(state, log, self.run_dir(run_id) / "state.json")
+        if pending and finish_pending:
+            log.complete_pending(pending)
+        return state, (docs[-1] if docs else None)
+
+    def lock_holder(self, run_id: str) -> int | None:
+        """The pid holding the run's writer lock (0 when unknown), None when free; changes nothing."""
+        path = self.run_dir(run_id) / "run.lock"
+        try:
+            fd = os.open(path, os.O_RDONLY)
+        except FileNotFoundError:
+            return None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return _read_pid(path) or 0
+        finally:
+            os.close(fd)
+        return None
+
+    def ensure_unlocked(self, run_id: str) -> None:
+        """RunLockedError when another process is writing the run (a probe: nothing is created)."""
+        holder = self.lock_holder(run_id)
+        if holder is not None:
+            raise RunLockedError(_locked_message(run_id, holder, self.run_dir(run_id) / "run.lock"))
 
     @contextmanager
     def lock(self, run_id: str):
-        """Exclusive writer lock on a run (lock file with our pid; a dead holder's lock is taken over)."""
+        """Exclusive writer lock on a run: flock(2) on run.lock, which also holds our pid.
+
+        The kernel drops a flock when its holder dies, so the lock of a crashed (even SIGKILLed)
+        builder is taken over without guessing from pids; a live holder -> RunLockedError.
+        """
         if not self.run_dir(run_id).is_dir():
             raise UnknownRunError(f"no run {run_id!r} in {self.base}; `builder runs` lists the runs")
         path = self.run_dir(run_id) / "run.lock"
-        for _ in range(2):
+        for _ in range(5):
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
             try:
-                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                raise RunLockedError(_locked_message(run_id, _read_pid(path) or 0, path)) from None
+            if _same_file(fd, path):
                 break
-            except FileExistsError:
-                holder = _read_pid(path)
-                if holder and _pid_alive(holder):
-                    raise RunLockedError(f"run {run_id} is in use by process {holder}; wait for it to finish") from None
-                path.unlink(missing_ok=True)
+            os.close(fd)  # a releasing holder unlinked the file we opened: lock the new one
         else:
-            raise RunLockedError(f"run {run_id} is locked ({path}); remove the file if no builder is running")
-        os.write(fd, str(os.getpid()).encode())
-        os.close(fd)
+            raise RunLockedError(f"run {run_id}: could not take {path}; retry")
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
         try:
             yield
         finally:
-            path.unlink(missing_ok=True)
+            path.unlink(missing_ok=True)  # while still holding the flock, so no one locks a ghost
+            os.close(fd)
+
+
+def _locked_message(run_id: str, pid: int, path: Path) -> str:
+    who = f"process {pid}" if pid else "another builder process"
+    return (f"run {run_id} is in use by {who} ({path} is locked); wait for it to finish — "
+            "a second writer is refused")
+
+
+def _same_file(fd: int, path: Path) -> bool:
+    try:
+        return os.path.samestat(os.fstat(fd), os.stat(path))
+    except FileNotFoundError:
+        return False
 
 
 def _read_pid(path: Path) -> int | None:
@@ -189,11 +260,5 @@ def _read_pid(path: Path) -> int | None:
         return None
 
 
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+def _one_line(value) -> str:
+    return " ".join(str(value).split())[:300]

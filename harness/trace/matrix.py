@@ -105,6 +105,9 @@ def _evidence_missing(rid: str, ev_req: dict, evidence: dict | None, tests: list
     if status == "failing":
         bad = [n for n in tests if evidence.get("tests", {}).get(n, {}).get("outcome") in ("failed", "error", "timeout")]
         return [f"failing test marked {rid}: {n}" for n in bad] or [f"failing tests marked {rid}"]
+    broken = [e.get("nodeid") or "?" for e in evidence.get("collection_errors", [])]
+    if broken and status in ("not_run", "uncovered"):
+        return [f"tests could not be collected: {', '.join(broken)}"]
     if status == "not_run":
         return [f"tests marked {rid} were skipped or not run"]
     return [f"no passing test marked {rid}"]
@@ -121,7 +124,9 @@ def build_matrix(spec: AppSpec, tasks: list[Task], statuses: dict, results: list
     problems = []
     if evidence:
         problems += [f"unknown requirement id in a marker: {x}" for x in evidence.get("unknown_requirement_ids", [])]
-        problems += [f"bad req marker: {x}" for x in evidence.get("marker_errors", [])]
+        problems += [f"bad req marker: {x['nodeid']}: {x['error']}: {x['value']!r}"
+                     for x in evidence.get("marker_errors", [])
+                     if x.get("value") not in evidence.get("unknown_requirement_ids", [])]
     return {"schema_version": SCHEMA_VERSION, "requirements": rows, "passed": passed, "total": len(rows),
             "coverage_pct": round(100.0 * passed / len(rows), 1) if rows else 0.0,
             "stale_files": stale, "problems": problems,
@@ -129,11 +134,16 @@ def build_matrix(spec: AppSpec, tasks: list[Task], statuses: dict, results: list
 
 
 def format_matrix(matrix: dict) -> str:
-    """A readable table: REQ | status | tasks | tests | missing."""
-    lines = [f"{'REQ':<8} {'STATUS':<6} {'TASKS':<24} {'TESTS':>5}  MISSING"]
-    for row in matrix["requirements"]:
-        lines.append(f"{row['id']:<8} {row['status']:<6} {','.join(row['tasks'])[:24]:<24} "
-                     f"{len(row['tests']):>5}  {'; '.join(row['missing'])[:90]}")
+    """A readable table: REQ | status | tasks | tests | missing (one missing item per line)."""
+    rows = matrix["requirements"]
+    width = max([len("TASKS")] + [len(",".join(r["tasks"])) for r in rows])
+    lines = [f"{'REQ':<8} {'STATUS':<6} {'TASKS':<{width}} {'TESTS':>5}  MISSING"]
+    pad = " " * (8 + 1 + 6 + 1 + width + 1 + 5 + 2)
+    for row in rows:
+        missing = row["missing"] or [""]
+        lines.append(f"{row['id']:<8} {row['status']:<6} {','.join(row['tasks']):<{width}} "
+                     f"{len(row['tests']):>5}  {missing[0]}".rstrip())
+        lines += [pad + m for m in missing[1:]]
     lines.append(f"coverage: {matrix['passed']}/{matrix['total']} requirements PASS ({matrix['coverage_pct']}%)")
     lines += [f"problem: {p}" for p in matrix["problems"]]
     return "\n".join(lines)

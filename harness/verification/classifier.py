@@ -162,6 +162,7 @@ _FRAMES = [
 _EXC_LINE = re.compile(
     r"^(?:E\s+)?(?P<summary>(?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception|Exit|Interrupt)|Failed)"
     r"(?::[^\n]*)?)$", _M)
+_SYNTAX = re.compile(r"^(?:E\s+)?(SyntaxError|IndentationError|TabError)\b", _M)
 _NOT_WORKSPACE = ("site-packages", "dist-packages", "/lib/python", "<", "node_modules")
 _SUMMARY_MAX = 300
 
@@ -226,10 +227,16 @@ def locate(stdout: str, stderr: str, workspace_files: list[str] | None = None) -
     """
     text = f"{stdout or ''}\n{stderr or ''}"
     frames = sorted((m for pattern in _FRAMES for m in pattern.finditer(text)), key=lambda m: m.start())
-    for match in reversed(frames):
-        rel = _to_workspace(match.group("path"), workspace_files)
-        if rel is None:
-            continue
-        summary = _summary(text, match)
-        return {"file": rel, "line": int(match.group("line")), "summary": summary[:_SUMMARY_MAX]}
+    candidates = [frames]
+    if _SYNTAX.search(text):
+        # A SyntaxError's real location is the `File "...", line N` Python printed for it; pytest's
+        # own `test_x.py:N: SyntaxError` line only names the test that imported the broken module.
+        candidates.insert(0, [m for m in frames if m.re is _FRAMES[0]])
+    for group in candidates:
+        for match in reversed(group):
+            rel = _to_workspace(match.group("path"), workspace_files)
+            if rel is None:
+                continue
+            summary = _summary(text, match)
+            return {"file": rel, "line": int(match.group("line")), "summary": summary[:_SUMMARY_MAX]}
     return {}

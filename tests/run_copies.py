@@ -1,0 +1,57 @@
+"""Helpers shared by the trace/repair/inject tests: private run copies, hashes, CLI calls."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from harness.state.store import RunStore
+
+
+def copy_run(store: RunStore, run_id: str, base: Path) -> RunStore:
+    """A private copy of runs/<run_id> under `base` (same run id); its store."""
+    shutil.copytree(store.run_dir(run_id), base / run_id)
+    return RunStore(base)
+
+
+def workspace_hashes(workspace: Path) -> dict[str, str]:
+    """{relpath: sha256} of every workspace file the evidence snapshot covers."""
+    from pytest_harness.snapshot import snapshot_files
+
+    return snapshot_files(workspace)["files"]
+
+
+def cli(capsys, *argv: str) -> tuple[int, str, str]:
+    """Run `builder <argv>` in-process; (exit code, stdout, stderr)."""
+    from harness.cli import main
+
+    capsys.readouterr()
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def harness_run(run_id: str, runs_dir: Path, cwd: Path) -> subprocess.CompletedProcess:
+    """`python -m pytest --harness-run <id> --harness-runs-dir <dir>` as a real subprocess."""
+    return subprocess.run([sys.executable, "-m", "pytest", "--harness-run", run_id, "--harness-runs-dir",
+                           str(runs_dir)], cwd=cwd, capture_output=True, text=True, timeout=180)
+
+
+def strip_markers(workspace: Path, req_id: str) -> list[str]:
+    """Remove every `@pytest.mark.req('<req_id>')` line from the workspace tests; files changed."""
+    line = re.compile(rf"^[ \t]*@pytest\.mark\.req\(['\"]{req_id}['\"]\)[ \t]*\n", re.M)
+    changed = []
+    for path in sorted((workspace / "tests").glob("test_*.py")):
+        text = path.read_text(encoding="utf-8")
+        new = line.sub("", text)
+        if new != text:
+            path.write_text(new, encoding="utf-8")
+            changed.append(path.relative_to(workspace).as_posix())
+    return changed
+
+
+def row(matrix: dict, req_id: str) -> dict:
+    return next(r for r in matrix["requirements"] if r["id"] == req_id)

@@ -1,0 +1,124 @@
+"""SPEC M12 Gate 3: the capability checklist, asserted by running the real pipeline."""
+
+import json
+import os
+import subprocess
+import sys
+
+from harness.models import AppSpec, ReviewReport
+from harness.models.enums import FailureType, TaskStatus
+from harness.orchestration.inject import inject_and_repair
+from harness.orchestration.pipeline import resume_run
+from harness.providers.mock import MockProvider
+from harness.state.checkpoints import CheckpointLog
+from harness.state.store import RunStore
+from harness.utils.events import read_events
+from harness.utils.fileio import sha256_file
+from harness.validation.plan_validator import validate_plan
+from harness.validation.spec_validator import validate_spec
+
+TODO = "Build a Simple Todo App with add/list/complete"
+
+
+def quiet(_line):
+    return None
+
+
+def test_valid_spec_and_valid_dag(todo_run):
+    store, ctx = todo_run
+    spec = AppSpec.model_validate_json(store.artifact_path(ctx.run_id, "spec").read_text())
+    assert validate_spec(spec) == [] and len(spec.requirements) >= 3
+    assert validate_plan(ctx.state.plan.tasks, spec) == [] and len(ctx.state.plan.tasks) >= 3
+
+
+def test_sequential_execution_one_task_at_a_time(todo_run):
+    store, ctx = todo_run
+    events = [e for e in read_events(store.run_dir(ctx.run_id) / "events.log")
+              if e["stage"] == "build" and e["task_id"] and e["status"] in ("started", "COMPLETED", "FAILED")]
+    running = None
+    for e in events:
+        if e["status"] == "started":
+            assert running is None, f"{e['task_id']} started while {running} was running"
+            running = e["task_id"]
+        else:
+            assert running == e["task_id"]
+            running = None
+    assert running is None
+
+
+def test_real_files_and_real_verification(todo_run):
+    store, ctx = todo_run
+    ws = store.workspace(ctx.run_id)
+    for task in ctx.state.plan.tasks:
+        for rel, digest in ctx.state.file_hashes[task.id].items():
+            assert sha256_file(ws / rel) == digest
+    results = ctx.state.verification_results
+    assert results and all(r.exit_code == 0 and r.duration_ms > 0 for r in results)
+    for r in results:
+        doc = json.loads((store.run_dir(ctx.run_id) / r.evidence_path).read_text())
+        assert doc["complete"] and doc["session"]["exitstatus"] == 0
+
+
+def test_checkpoints_traceability_review_runtime_and_final_project(todo_run):
+    store, ctx = todo_run
+    run = store.run_dir(ctx.run_id)
+    names = CheckpointLog(run / "checkpoints").names()
+    events = {n.split("-")[1].split(".")[0] for n in names}
+    assert {"spec_created", "plan_created", "task_started", "task_completed", "verification_completed",
+            "review_completed"} <= events
+    matrix = json.loads((run / "matrix.json").read_text())
+    assert matrix["coverage_pct"] == 100.0
+    assert all(row["tasks"] and row["files"] and row["tests"] for row in matrix["requirements"])
+    review = ReviewReport.model_validate_json((run / "review.json").read_text())
+    assert review.overall_status == "PASS"
+    assert ctx.state.runtime.status == "PASS"
+    assert (run / "workspace" / "src" / "main.py").exists()
+
+
+def test_failures_localized_classified_repaired_and_bounded(fresh_todo_run):
+    store, run_id = fresh_todo_run
+    ws = store.workspace(run_id)
+    before = {p.relative_to(ws).as_posix(): sha256_file(p) for p in ws.rglob("*") if p.is_file()}
+    ctx = inject_and_repair(store, run_id, "syntax-error", "src/main.py", MockProvider(), say=quiet)
+    owner = next(t for t in ctx.state.plan.tasks if "src/main.py" in t.files_touched)
+    failing = [r for r in ctx.state.verification_results if r.task_id == owner.id and r.status == "FAIL"]
+    assert failing and failing[0].failure_type == FailureType.CODE_ERROR
+    assert failing[0].diagnostics.get("file") == "src/main.py"
+    assert ctx.state.task_results[owner.id] == TaskStatus.COMPLETED
+    assert 1 <= ctx.state.repair_attempts[owner.id] <= 3
+    after = {p.relative_to(ws).as_posix(): sha256_file(p) for p in ws.rglob("*") if p.is_file()}
+    assert after == before  # repaired back to the generated file, nothing else touched
+    assert ctx.state.review.overall_status == "PASS"
+
+
+def test_loop_detection_escalates_and_blocks_dependents(fresh_todo_run):
+    store, run_id = fresh_todo_run
+    ctx = inject_and_repair(store, run_id, "syntax-error", "src/models.py", MockProvider(),
+                            no_op_repair=True, say=quiet)
+    owner = next(t for t in ctx.state.plan.tasks if "src/models.py" in t.files_touched)
+    assert ctx.state.task_results[owner.id] == TaskStatus.FAILED
+    assert ctx.state.repair_attempts[owner.id] <= 3
+    dependents = [t.id for t in ctx.state.plan.tasks if owner.id in t.depends_on]
+    assert dependents and all(ctx.state.task_results[d] == TaskStatus.BLOCKED for d in dependents)
+    report = json.loads((store.run_dir(run_id) / "failures" / f"{owner.id}.json").read_text())
+    assert report["reason"].startswith("LOOP DETECTED") and max(report["signatures"].values()) == 3
+    assert ctx.state.review.overall_status == "FAIL"
+
+
+def test_crash_resume_does_not_rerun_completed_tasks(tmp_path):
+    runs = tmp_path / "runs"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "HARNESS_"))}
+    env["HARNESS_CRASH_AT"] = "task_completed:TASK-002"
+    proc = subprocess.run([sys.executable, "-m", "harness.cli", "new", TODO, "--runs-dir", str(runs),
+                           "--run-id", "crash"], env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == -9
+    store = RunStore(runs)
+    hashes = store.load("crash").file_hashes
+    assert set(hashes) == {"TASK-001", "TASK-002"}
+    ctx = resume_run(store, "crash", MockProvider(), say=quiet)
+    assert ctx.state.review.overall_status == "PASS"
+    starts = [e["task_id"] for e in read_events(runs / "crash" / "events.log")
+              if e["stage"] == "build" and e["status"] == "started"]
+    assert starts.count("TASK-001") == starts.count("TASK-002") == 1
+    assert ctx.state.file_hashes["TASK-001"] == hashes["TASK-001"]
+    assert ctx.state.file_hashes["TASK-002"] == hashes["TASK-002"]

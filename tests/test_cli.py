@@ -1,0 +1,134 @@
+"""The `builder` CLI: stage lines, artifacts, exit codes, one-line errors (never a traceback)."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from harness.cli import main
+
+TODO = "Build a Simple Todo App with add/list/complete"
+
+
+def run_cli(*args, cwd=None, env=None):
+    full_env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "HARNESS_"))}
+    full_env.update(env or {})
+    return subprocess.run([sys.executable, "-m", "harness.cli", *args], capture_output=True, text=True,
+                          cwd=cwd, env=full_env, timeout=300)
+
+
+def assert_one_line_error(proc, code):
+    assert proc.returncode == code, (proc.returncode, proc.stdout, proc.stderr)
+    lines = [line for line in proc.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, proc.stderr
+    assert "Traceback" not in proc.stderr + proc.stdout
+
+
+def test_builder_new_todo_end_to_end_via_cli(tmp_path):
+    proc = run_cli("new", TODO, "--runs-dir", str(tmp_path / "runs"), "--run-id", "cli_todo")
+    out = proc.stdout
+    assert proc.returncode == 0, out + proc.stderr
+    positions = [out.index(f"[{n}/5] {stage}") for n, stage in
+                 enumerate(["SPEC", "PLAN", "BUILD", "VERIFY", "REVIEW"], start=1)]
+    assert positions == sorted(positions)
+    assert "TASK-001 COMPLETED" in out and "Implemented: YES" in out and "Runtime: YES" in out
+    assert "BUILD COMPLETE  run cli_todo" in out
+    run = tmp_path / "runs" / "cli_todo"
+    for name in ("state.json", "spec.json", "tasks.json", "verification.json", "review.json", "events.log",
+                 "matrix.json", "runtime.json", "evidence/workspace.json", "requirements/REQ-001.json"):
+        assert (run / name).exists(), name
+    tasks = json.loads((run / "tasks.json").read_text())["tasks"]
+    assert 5 <= len(tasks) <= 8
+    evidence = json.loads((run / "evidence/workspace.json").read_text())
+    assert evidence["complete"] and evidence["gate"]["passed"]
+    for rid, req in evidence["requirements"].items():
+        passed = [n for n in req["tests"] if evidence["tests"][n]["outcome"] == "passed"]
+        assert req["status"] == "verified" and any(evidence["tests"][n]["assertions"] for n in passed), rid
+    assert str(tmp_path) not in (run / "verification.json").read_text()
+
+
+def test_generated_workspace_passes_on_its_own(todo_run):
+    store, ctx = todo_run
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:harness", "-p", "no:cacheprovider"],
+                          cwd=store.workspace(ctx.run_id), capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout[-2000:]
+    assert "warning" not in proc.stdout.lower()
+
+
+def test_json_flag_prints_machine_readable_result(tmp_path):
+    proc = run_cli("new", TODO, "--runs-dir", str(tmp_path / "runs"), "--json")
+    data = json.loads(proc.stdout)
+    assert proc.returncode == 0 and data["status"] == "BUILD COMPLETE"
+    assert {r["status"] for r in data["requirements"]} == {"PASS"} and data["runtime"] == "PASS"
+
+
+def test_out_of_scope_request_fails_honestly(tmp_path):
+    proc = run_cli("new", "Build a 3D racing game", "--runs-dir", str(tmp_path / "runs"))
+    assert proc.returncode == 1
+    assert "BUILD FAILED" in proc.stdout and "an LLM provider is" in proc.stdout
+    assert "3D racing game" in proc.stdout
+
+
+def test_help_and_version():
+    assert run_cli("--version").stdout.startswith("builder ")
+    helptext = run_cli("--help").stdout
+    for word in ("new", "resume", "logs", "status", "runs", "trace", "review", "bench", "exit codes", "75"):
+        assert word in helptext
+
+
+@pytest.mark.parametrize("args, code", [
+    (["frobnicate"], 2),
+    (["new"], 2),
+    (["new", "todo", "--bogus-flag"], 2),
+    (["new", "   "], 2),
+    (["new", "x" * 20_001], 2),
+    (["new", "todo\x01app"], 2),
+    (["status", "run_nothere"], 4),
+    (["logs", "run_nothere"], 4),
+    (["resume", "run_nothere"], 4),
+    (["trace", "../etc"], 2),
+])
+def test_usage_errors_are_one_line(tmp_path, args, code):
+    proc = run_cli(*args, "--runs-dir", str(tmp_path / "runs")) if args[0] not in ("frobnicate",) else run_cli(*args)
+    assert_one_line_error(proc, code)
+    assert not (tmp_path / "runs").exists() or not any((tmp_path / "runs").iterdir())
+
+
+def test_corrupt_run_is_exit_3(fresh_todo_run):
+    store, run_id = fresh_todo_run
+    (store.run_dir(run_id) / "state.json").write_text("{")
+    for cmd in ("status", "trace", "review", "resume"):
+        proc = run_cli(cmd, run_id, "--runs-dir", str(store.base))
+        assert_one_line_error(proc, 3)
+        assert "state.json" in proc.stderr
+
+
+def test_unwritable_runs_dir_is_a_usage_error(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    proc = run_cli("new", TODO, "--runs-dir", str(blocker / "runs"))
+    assert_one_line_error(proc, 2)
+    assert "runs directory" in proc.stderr
+
+
+def test_status_runs_and_logs_views(fresh_todo_run, capsys):
+    store, run_id = fresh_todo_run
+    assert main(["status", run_id, "--runs-dir", str(store.base)]) == 0
+    out = capsys.readouterr().out
+    assert "status PASS" in out and "TASK-001 COMPLETED" in out and "REQ-004 PASS" in out and "next step:" in out
+    assert main(["runs", "--runs-dir", str(store.base)]) == 0
+    assert run_id in capsys.readouterr().out
+    assert main(["logs", run_id, "--runs-dir", str(store.base), "--stage", "verify"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines and all(" verify " in line for line in lines)
+    assert main(["logs", run_id, "--runs-dir", str(store.base), "--task", "TASK-002", "--tail", "2"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2 and all("TASK-002" in line for line in lines)
+
+
+def test_python_m_harness_cli_is_equivalent_to_builder():
+    a = subprocess.run(["builder", "--version"], capture_output=True, text=True)
+    b = run_cli("--version")
+    assert a.stdout == b.stdout and a.returncode == b.returncode == 0

@@ -1,0 +1,306 @@
+"""The LLM path end to end: whole builds against a local OpenAI-compatible server (real HTTP).
+
+The "model" answers are scripted in the order the harness calls it: spec (structured), plan
+(structured), one file map per task, a repair answer when a task fails, one reviewer note. The
+working file maps are computed with the deterministic generator, so a correct script is known.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from fake_openai_server import FakeOpenAIServer, answer, error, hang
+
+from harness.agents.planner import SYSTEM as PLANNER_SYSTEM, fallback_plan
+from harness.agents.spec_agent import SYSTEM as SPEC_SYSTEM, postprocess
+from harness.agents.spec_rules import rule_based_spec
+from harness.errors import EXIT_TEMPFAIL, BudgetExceededError, ProviderConfigError, ProviderUnavailableError
+from harness.generators.units import generate_unit
+from harness.models.enums import RunStatus, TaskStatus
+from harness.orchestration.pipeline import new_run, resume_run
+from harness.providers.budget import Budget, MeteredProvider
+from harness.providers.env import EnvOpenAICompatibleProvider
+from harness.state.store import RunStore
+from harness.utils.events import read_events
+
+TODO = "Build a Simple Todo App with add/list/complete"
+KEY = "sk-test-RECOGNIZABLE-KEY-123"
+USAGE = {"prompt_tokens": 60, "completion_tokens": 40, "total_tokens": 100}
+SPEC = postprocess(rule_based_spec(TODO))
+PLAN = fallback_plan(SPEC)
+TASKS = [t.id for t in PLAN.tasks]                    # TASK-001 .. TASK-005
+BROKEN = "def broken(:\n    pass\n"
+
+
+def file_map(task_id: str) -> dict[str, str]:
+    task = next(t for t in PLAN.tasks if t.id == task_id)
+    return generate_unit(SPEC, task.kind)
+
+
+def task_answer(task_id: str, usage: dict | None = USAGE, **override: str):
+    return answer(json.dumps({**file_map(task_id), **override}), usage)
+
+
+def spec_answer(usage: dict | None = USAGE):
+    return answer(SPEC.model_dump_json(), usage)
+
+
+def plan_answer(usage: dict | None = USAGE):
+    return answer("```json\n" + PLAN.model_dump_json() + "\n```", usage)
+
+
+def note_answer(usage: dict | None = None):
+    return answer("All four requirements have tests.\nNo concerns.", usage)
+
+
+def provider(server: FakeOpenAIServer, budget: Budget | None = None, **env: str) -> MeteredProvider:
+    environ = {"OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": server.url, "HARNESS_LLM_TIMEOUT_S": "10", **env}
+    return MeteredProvider(EnvOpenAICompatibleProvider(environ=environ), budget or Budget())
+
+
+def events(store: RunStore, run_id: str) -> list[dict]:
+    return read_events(store.run_dir(run_id) / "events.log")
+
+
+def llm_events(evs: list[dict]) -> list[dict]:
+    return [e for e in evs if e["stage"] == "llm"]
+
+
+def quiet(_line: str) -> None:
+    pass
+
+
+def cli(args: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess:
+    """`builder …` in a subprocess with only the given OPENAI_/HARNESS_ variables."""
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "HARNESS_"))}
+    exe = shutil.which("builder")
+    argv = [exe] if exe else [sys.executable, "-m", "harness.cli"]
+    return subprocess.run(argv + args, cwd=cwd, env={**base, **env}, capture_output=True, text=True, timeout=240)
+
+
+def all_run_files(run_dir: Path) -> list[Path]:
+    return [p for p in run_dir.rglob("*") if p.is_file()]
+
+
+# ---- (1) + (4) ---------------------------------------------------------------------------------
+
+def test_cli_build_complete_with_tokens_counted_after_a_429_and_no_key_anywhere(tmp_path):
+    """Scenarios 1 and 4 through `builder new`: valid spec, plan and working file maps (the first
+    request is rate limited with Retry-After) -> BUILD COMPLETE; every model call is an llm event
+    with model and tokens; the API key is in no file of the run, including the environment that
+    the generated tests saw."""
+    dump = ('\n\n@pytest.mark.req("REQ-001")\ndef test_environment_dump():\n'
+            '    import json, os\n'
+            '    with open("env_dump.json", "w") as fh:\n'
+            '        json.dump(dict(os.environ), fh)\n')
+    models_test = file_map("TASK-001")["tests/test_models.py"]
+    assert "import pytest" in models_test
+    with FakeOpenAIServer([error(429, "slow down", retry_after=0), spec_answer(), plan_answer(),
+                           task_answer("TASK-001", **{"tests/test_models.py": models_test + dump}),
+                           *[task_answer(t) for t in TASKS[1:]], note_answer()]) as server:
+        proc = cli(["new", TODO, "--runs-dir", str(tmp_path / "runs"), "--run-id", "llm_cli"], tmp_path,
+                   OPENAI_API_KEY=KEY, OPENAI_BASE_URL=server.url, OPENAI_MODEL="fake-model-1")
+        requests = list(server.requests)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert "BUILD COMPLETE" in proc.stdout
+    assert len(requests) == 2 + 2 + len(TASKS) + 1 and server.pending == 0
+    assert all(r.headers["authorization"] == f"Bearer {KEY}" for r in requests)
+    assert all(r.body["model"] == "fake-model-1" for r in requests)
+    assert requests[0].body == requests[1].body        # the rate-limited request was retried as is
+
+    store = RunStore(tmp_path / "runs")
+    state = store.load("llm_cli")
+    assert state.status == RunStatus.PASS and state.plan.source == "llm"
+    evs = events(store, "llm_cli")
+    calls = llm_events(evs)
+    assert [e["agent"] for e in calls] == ["spec_agent", "planner", *["builder"] * len(TASKS), "reviewer"]
+    assert [e["task_id"] for e in calls if e["agent"] == "builder"] == TASKS
+    assert all(e["model"] == "fake-model-1" and e["status"] == "ok" for e in calls)
+    assert [e["tokens"] for e in calls] == [100] * (2 + len(TASKS)) + [None]   # the note had no usage
+    assert state.llm_calls == len(calls) and state.llm_tokens == 100 * (2 + len(TASKS))
+    assert [e["tool"] for e in evs if e["stage"] == "build" and e["status"] == "completed"] == ["llm"] * len(TASKS)
+    assert not [e for e in evs if e["status"] == "fallback"]
+
+    run_dir = store.run_dir("llm_cli")
+    env_dump = json.loads((run_dir / "workspace" / "env_dump.json").read_text())
+    assert "PATH" in env_dump and not [k for k in env_dump if k.startswith("OPENAI_")]
+    files = all_run_files(run_dir)
+    assert len(files) > 30
+    for path in files:
+        data = path.read_bytes()
+        assert KEY.encode() not in data and b"RECOGNIZABLE" not in data, path
+    assert "RECOGNIZABLE" not in proc.stdout + proc.stderr
+
+
+# ---- (2) ----------------------------------------------------------------------------------------
+
+def test_syntax_error_in_the_first_file_map_is_fixed_by_one_llm_repair(tmp_path):
+    store = RunStore(tmp_path / "runs")
+    good = file_map("TASK-001")["src/models.py"]
+    with FakeOpenAIServer([spec_answer(), plan_answer(),
+                           task_answer("TASK-001", **{"src/models.py": BROKEN + good}),
+                           answer(json.dumps({"src/models.py": good}), USAGE),
+                           *[task_answer(t) for t in TASKS[1:]], note_answer()]) as server:
+        ctx = new_run(store, TODO, provider(server), say=quiet)
+        requests = list(server.requests)
+    assert ctx.state.status == RunStatus.PASS
+    assert ctx.state.repair_attempts == {"TASK-001": 1}
+    assert len(requests) == 2 + len(TASKS) + 1 + 1
+    assert "def broken(:" in requests[3].body["messages"][-1]["content"]   # the repair saw the broken file
+    evs = events(store, ctx.run_id)
+    assert [e["agent"] for e in llm_events(evs)][:5] == ["spec_agent", "planner", "builder", "repair_agent", "builder"]
+    [attempt] = [e for e in evs if e["stage"] == "repair" and e["status"] == "attempted"]
+    assert attempt["task_id"] == "TASK-001" and attempt["tool"] == "llm"
+    assert attempt["detail"]["files_changed"] == ["src/models.py"]
+    first = [r for r in ctx.state.verification_results if r.task_id == "TASK-001"]
+    assert [r.status for r in first] == ["FAIL", "PASS"]
+    assert (ctx.workspace / "src/models.py").read_text() == good
+
+
+# ---- (3) ----------------------------------------------------------------------------------------
+
+def test_prose_and_broken_json_everywhere_fall_back_to_the_deterministic_path(tmp_path, todo_run):
+    store = RunStore(tmp_path / "runs")
+    junk = ["Sure! Here is your app:\n{\"title\": \"Todo\", ", "I think you want a todo list.",
+            "```json\n{\"src/x.py\": \n```"]
+    with FakeOpenAIServer([answer(junk[i % 3], USAGE) for i in range(30)]) as server:
+        ctx = new_run(store, TODO, provider(server), say=quiet)
+        requests = len(server.requests)
+    assert ctx.state.status == RunStatus.PASS
+    # spec and plan: one corrective retry each; one file map per task; one reviewer note
+    assert requests == 2 + 2 + len(TASKS) + 1
+    evs = events(store, ctx.run_id)
+    fallbacks = {(e["stage"], e["task_id"]) for e in evs if e["status"] == "fallback"}
+    assert fallbacks == {("spec", ""), ("plan", ""), *{("build", t) for t in TASKS}}
+    assert all(e["error"] for e in evs if e["status"] == "fallback")
+    assert ctx.state.plan.source == "fallback"
+    assert {e["tool"] for e in evs if e["stage"] == "build" and e["status"] == "completed"} == {"generator"}
+    # the same app as the offline build
+    offline_store, offline_ctx = todo_run
+    assert ctx.state.spec == offline_ctx.state.spec
+    assert [t.files_touched for t in ctx.state.plan.tasks] == [t.files_touched for t in offline_ctx.state.plan.tasks]
+    assert ctx.state.file_hashes == offline_ctx.state.file_hashes
+    assert sum(e["tokens"] or 0 for e in llm_events(evs)) == ctx.state.llm_tokens == 100 * requests
+
+
+# ---- (5) ----------------------------------------------------------------------------------------
+
+def test_hanging_server_times_out_retries_then_exit_75_and_the_run_resumes(tmp_path):
+    store = RunStore(tmp_path / "runs")
+    with FakeOpenAIServer([spec_answer(), hang(3), hang(3)]) as server:
+        with pytest.raises(ProviderUnavailableError) as caught:
+            new_run(store, TODO, provider(server, HARNESS_LLM_TIMEOUT_S="0.5", HARNESS_LLM_MAX_RETRIES="1"),
+                    run_id="hung", say=quiet)
+        assert caught.value.exit_code == EXIT_TEMPFAIL
+        assert "timed out" in str(caught.value) and "2 attempts" in str(caught.value)
+        assert len(server.requests) == 3
+        state, latest = store.resume("hung")     # state and checkpoints agree
+        assert state.status == RunStatus.FAIL and "unavailable" in state.error
+        assert state.spec is not None and state.plan is None and latest["event"] == "spec_created"
+        assert state.llm_calls == 2 and state.llm_tokens == 100
+        [failed] = [e for e in llm_events(events(store, "hung")) if e["status"] == "error"]
+        assert failed["agent"] == "planner" and failed["tokens"] is None and "timed out" in failed["error"]
+
+        server.push(plan_answer(), *[task_answer(t) for t in TASKS], note_answer())
+        ctx = resume_run(store, "hung", provider(server), say=quiet)
+        resumed = server.requests[3:]
+    assert ctx.state.status == RunStatus.PASS and ctx.state.error == ""
+    assert resumed[0].body["messages"][0]["content"] == PLANNER_SYSTEM      # the spec was not asked again
+    assert not [r for r in resumed if r.body["messages"][0]["content"] == SPEC_SYSTEM]
+    assert ctx.state.llm_calls == 2 + 1 + len(TASKS) + 1
+
+
+# ---- (6) ----------------------------------------------------------------------------------------
+
+def test_token_budget_crossed_mid_build_exits_75_and_resume_finishes_without_rebuilding(tmp_path):
+    runs = tmp_path / "runs"
+    with FakeOpenAIServer([spec_answer(), plan_answer(), *[task_answer(t) for t in TASKS], note_answer(USAGE)]) as server:
+        env = {"OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": server.url}
+        first = cli(["new", TODO, "--runs-dir", str(runs), "--run-id", "budget", "--max-tokens", "450"], tmp_path, **env)
+        assert first.returncode == EXIT_TEMPFAIL, first.stdout[-2000:] + first.stderr[-2000:]
+        assert "budget exceeded: 500 tokens (max 450)" in first.stderr
+        assert "builder resume budget" in first.stderr and "Traceback" not in first.stderr
+        assert len(server.requests) == 5          # spec, plan, TASK-001..003; TASK-004 was never asked
+
+        store = RunStore(runs)
+        state, _ = store.resume("budget")
+        assert state.status == RunStatus.FAIL and state.error.startswith("budget exceeded: ")
+        assert (state.llm_calls, state.llm_tokens) == (5, 500)
+        assert [state.task_results[t] for t in TASKS[:3]] == [TaskStatus.COMPLETED] * 3
+        assert state.task_results["TASK-004"] != TaskStatus.COMPLETED
+        done_files = [store.workspace("budget") / p for t in PLAN.tasks[:3] for p in t.files_touched]
+        stamps = {p: p.stat().st_mtime_ns for p in done_files}
+
+        second = cli(["resume", "budget", "--runs-dir", str(runs), "--max-tokens", "10000"], tmp_path, **env)
+        assert second.returncode == 0, second.stdout[-2000:] + second.stderr[-2000:]
+        assert "BUILD COMPLETE" in second.stdout
+        assert len(server.requests) == 5 + 3      # TASK-004, TASK-005, the reviewer note
+
+    state = store.load("budget")
+    assert state.status == RunStatus.PASS and (state.llm_calls, state.llm_tokens) == (8, 800)
+    assert {p: p.stat().st_mtime_ns for p in done_files} == stamps
+    evs = events(store, "budget")
+    resumed_at = max(i for i, e in enumerate(evs) if e["stage"] == "run" and e["status"] == "resumed")
+    rebuilt = [e["task_id"] for e in evs[resumed_at:] if e["stage"] == "build" and e["status"] == "started"]
+    assert rebuilt == ["TASK-004", "TASK-005"]
+    assert sum(e["tokens"] or 0 for e in llm_events(evs)) == 800
+
+
+def test_in_process_call_budget_raises_budget_exceeded_and_keeps_the_plan(tmp_path):
+    store = RunStore(tmp_path / "runs")
+    with FakeOpenAIServer([spec_answer(), plan_answer()]) as server:
+        with pytest.raises(BudgetExceededError, match=r"^budget exceeded: 2 model calls \(max 2\)"):
+            new_run(store, TODO, provider(server, Budget(max_llm_calls=2)), run_id="calls", say=quiet)
+    state = store.load("calls")
+    assert state.plan is not None and state.status == RunStatus.FAIL
+    assert set(state.task_results.values()) <= {TaskStatus.PENDING, TaskStatus.RUNNING}
+    assert not any(store.workspace("calls").iterdir())
+
+
+# ---- configuration errors and the offline path --------------------------------------------------
+
+def test_rejected_key_is_a_one_line_error_without_the_key(tmp_path):
+    with FakeOpenAIServer([spec_answer()], api_key="sk-the-right-one") as server:
+        proc = cli(["new", TODO, "--runs-dir", str(tmp_path / "runs"), "--run-id", "badkey"], tmp_path,
+                   OPENAI_API_KEY=KEY, OPENAI_BASE_URL=server.url)
+        assert len(server.requests) == 1      # 401 is not retried
+    assert proc.returncode == 1
+    assert proc.stderr.strip().splitlines() == [
+        "builder: LLM endpoint rejected the API key (HTTP 401): check OPENAI_API_KEY"]
+    assert "RECOGNIZABLE" not in proc.stdout + proc.stderr
+    run_dir = tmp_path / "runs" / "badkey"
+    for path in all_run_files(run_dir):
+        assert b"RECOGNIZABLE" not in path.read_bytes(), path
+    assert RunStore(tmp_path / "runs").load("badkey").status == RunStatus.FAIL
+
+
+def test_wrong_base_url_or_model_fails_fast_naming_what_to_fix(tmp_path):
+    store = RunStore(tmp_path / "runs")
+    with FakeOpenAIServer([error(404, "model not found")]) as server:
+        with pytest.raises(ProviderConfigError, match="check OPENAI_BASE_URL and OPENAI_MODEL=gpt-4o-mini"):
+            new_run(store, TODO, provider(server), run_id="nf", say=quiet)
+        assert len(server.requests) == 1
+    assert store.load("nf").status == RunStatus.FAIL
+
+
+def test_without_a_key_nothing_reaches_the_endpoint_and_the_offline_path_is_unchanged(tmp_path, todo_run):
+    """OPENAI_BASE_URL alone does not enable the LLM path: `builder new` stays offline (stopped
+    right after TASK-001 by the crash hook to keep this fast) and writes what the offline run wrote."""
+    with FakeOpenAIServer([spec_answer()]) as server:
+        proc = cli(["new", TODO, "--runs-dir", str(tmp_path / "runs"), "--run-id", "offline"], tmp_path,
+                   OPENAI_BASE_URL=server.url, HARNESS_CRASH_AT="task_completed:TASK-001")
+        assert server.requests == []
+    assert proc.returncode != 0 and "offline rules" in proc.stdout
+    store = RunStore(tmp_path / "runs")
+    state = store.load("offline")
+    _, offline = todo_run
+    assert state.spec == offline.state.spec and state.plan.source == "fallback"
+    assert state.file_hashes == {"TASK-001": offline.state.file_hashes["TASK-001"]}
+    assert (state.llm_calls, state.llm_tokens) == (0, 0)
+    assert not llm_events(events(store, "offline"))

@@ -1,0 +1,225 @@
+"""Issue 4: the traceability matrix, `builder review/trace` and `pytest --harness-run` as a CI gate.
+
+Everything runs on the shared offline Todo build (read-only) or on a private copy of it; pytest
+always runs for real in subprocesses.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from run_copies import cli, copy_run, harness_run, row, strip_markers
+
+from harness.models.enums import TaskStatus
+from harness.models.results import ReviewReport, VerificationResult
+from harness.trace.matrix import build_matrix, format_matrix, load_evidence
+from harness.trace.review_stage import compute_matrix
+from pytest_harness import evidence as ev
+
+REQS = ["REQ-001", "REQ-002", "REQ-003", "REQ-004"]
+
+
+def _matrix(store, state, *, results=None, evidence="load", statuses=None):
+    """build_matrix over the stored run with one ingredient replaced."""
+    run_dir = store.run_dir(state.run_id)
+    return build_matrix(state.spec, state.plan.tasks, statuses or state.task_results,
+                        state.verification_results if results is None else results,
+                        load_evidence(run_dir) if evidence == "load" else evidence,
+                        store.workspace(state.run_id), state.runtime)
+
+
+def test_todo_run_traces_4_of_4(todo_run):
+    store, ctx = todo_run
+    matrix = compute_matrix(store, ctx.state)
+    assert (matrix["passed"], matrix["total"], matrix["coverage_pct"]) == (4, 4, 100.0)
+    assert matrix["problems"] == [] and matrix["stale_files"] == []
+    for r in matrix["requirements"]:
+        assert r["status"] == "PASS" and r["missing"] == [], r
+        assert any(e.endswith(" passed") for e in r["evidence"]), r["evidence"]
+        assert any("→ exit_code 0" in e for e in r["evidence"]), r["evidence"]
+    table = format_matrix(matrix)
+    assert "coverage: 4/4 requirements PASS (100.0%)" in table
+    assert ReviewReport.model_validate_json(store.artifact_path(ctx.run_id, "review").read_text()).overall_status == "PASS"
+
+
+def test_per_requirement_reports_are_complete(todo_run):
+    store, ctx = todo_run
+    ws = store.workspace(ctx.run_id)
+    for spec_req in ctx.state.spec.requirements:
+        report = json.loads((store.run_dir(ctx.run_id) / "requirements" / f"{spec_req.id}.json").read_text())
+        assert report["text"] == spec_req.text and report["status"] == "PASS" and report["missing"] == []
+        assert report["tests"] and all(t["outcome"] == "passed" for t in report["tests"].values())
+        assert report["files"] and all(h and h.startswith("sha256:") for h in report["files"].values())
+        some = next(iter(report["files"]))
+        from harness.utils.fileio import sha256_file
+        assert report["files"][some] == sha256_file(ws / some)
+        assert report["commands"] and all(c["exit_code"] == 0 and c["command"] for c in report["commands"])
+
+
+def test_missing_successful_verification_fails(todo_run):
+    store, ctx = todo_run
+    state = ctx.state
+    without = [r for r in state.verification_results if r.task_id != "TASK-002"]
+    matrix = _matrix(store, state, results=without)
+    for rid in ("REQ-001", "REQ-002", "REQ-003"):           # TASK-002 covers these
+        assert row(matrix, rid)["status"] == "FAIL"
+        assert "TASK-002 verification did not pass" in row(matrix, rid)["missing"]
+    assert row(matrix, "REQ-004")["status"] == "PASS"
+    # A later failing attempt supersedes the earlier PASS.
+    failed = VerificationResult(task_id="TASK-004", status="FAIL", command="python -m pytest -q tests/test_health.py",
+                                exit_code=1, batch=10_000)
+    assert "TASK-004 verification did not pass" in row(_matrix(store, state, results=[*state.verification_results, failed]),
+                                                       "REQ-004")["missing"]
+    # No evidence document at all, or an interrupted one.
+    assert all(r["missing"] == ["no evidence document: the workspace was not verified"]
+               for r in _matrix(store, state, evidence=None)["requirements"])
+    broken = {**load_evidence(store.run_dir(ctx.run_id)), "complete": False}
+    assert _matrix(store, state, evidence=broken)["passed"] == 0
+    statuses = {**state.task_results, "TASK-003": TaskStatus.FAILED}
+    assert "TASK-003 is FAILED" in row(_matrix(store, state, statuses=statuses), "REQ-004")["missing"]
+
+
+def _rebuilt_evidence(store, run_id, assertions_for, outcome_for=None, extra_tests=None):
+    """The stored evidence re-made by the plugin's own builder with changed test facts."""
+    doc = load_evidence(store.run_dir(run_id))
+    tests = {n: {**e, "outcome": (outcome_for or {}).get(n, e["outcome"])} for n, e in doc["tests"].items()}
+    tests.update(extra_tests or {})
+    return ev.make_document(run_id=run_id, complete=True, session=doc["session"], snapshot=doc["snapshot"],
+                            tests=tests, expected=REQS, marker_errors=[], collection_errors=[],
+                            assertions={n: assertions_for(n, e) for n, e in tests.items()})
+
+
+def test_no_assertion_and_skipped_tests_do_not_count(todo_run):
+    store, ctx = todo_run
+    weak = _rebuilt_evidence(store, ctx.run_id,
+                             lambda n, e: 0 if "REQ-002" in e["reqs"] else e["assertions"])
+    matrix = _matrix(store, ctx.state, evidence=weak)
+    missing = row(matrix, "REQ-002")["missing"]
+    assert row(matrix, "REQ-002")["status"] == "FAIL"
+    assert any(m.startswith("weak: tests assert nothing") for m in missing), missing
+    assert row(matrix, "REQ-001")["status"] == "PASS"     # still has tests that assert
+    doc = load_evidence(store.run_dir(ctx.run_id))
+    skipped = _rebuilt_evidence(store, ctx.run_id, lambda n, e: e["assertions"],
+                                outcome_for={n: "skipped" for n, e in doc["tests"].items() if "REQ-004" in e["reqs"]})
+    assert row(_matrix(store, ctx.state, evidence=skipped), "REQ-004")["missing"] == [
+        "tests marked REQ-004 were skipped or not run"]
+
+
+def test_unknown_requirement_id_in_a_marker_is_a_problem(todo_run):
+    store, ctx = todo_run
+    stray = {"tests/test_extra.py::test_x": {"reqs": ["REQ-099"], "outcome": "passed", "duration_s": 0.0,
+                                             "assertions": 1, "failure": None}}
+    doc = _rebuilt_evidence(store, ctx.run_id, lambda n, e: e["assertions"], extra_tests=stray)
+    matrix = _matrix(store, ctx.state, evidence=doc)
+    assert matrix["problems"] == ["unknown requirement id in a marker: REQ-099"]
+    assert matrix["passed"] == 4          # every row is fine, yet the gate fails:
+    from harness.agents.reviewer import rule_based_review
+    assert rule_based_review(matrix).overall_status == "FAIL"
+
+
+def test_deleting_models_py_fails_the_requirements_of_its_task(fresh_todo_run, capsys, tmp_path):
+    store, run_id = fresh_todo_run
+    d = str(store.base)
+    assert cli(capsys, "review", run_id, "--runs-dir", d)[0] == 0
+    assert cli(capsys, "trace", run_id, "--fail-under", "100", "--runs-dir", d)[0] == 0
+    (store.workspace(run_id) / "src" / "models.py").unlink()
+    code, out, _ = cli(capsys, "review", run_id, "--runs-dir", d)
+    assert code == 1 and "REVIEW FAIL" in out
+    report = ReviewReport.model_validate_json(store.artifact_path(run_id, "review").read_text())
+    owners = {t.id for t in store.load(run_id).plan.tasks if "src/models.py" in t.files_touched}
+    affected = {r.id for r in store.load(run_id).spec.requirements
+                if any(r.id in t.requirements for t in store.load(run_id).plan.tasks if t.id in owners)}
+    assert affected == {"REQ-001", "REQ-002", "REQ-003"}
+    for r in report.requirements:
+        assert (r.status == "FAIL") == (r.id in affected), r
+        assert ("src/models.py missing" in r.missing) == (r.id in affected)
+    code, out, _ = cli(capsys, "trace", run_id, "--fail-under", "100", "--runs-dir", d)
+    assert code == 1 and "GATE FAILED" in out
+    assert all(f"{rid}  FAIL" in out for rid in affected) and "REQ-004  PASS" in out
+    per_req = json.loads((store.run_dir(run_id) / "requirements" / "REQ-001.json").read_text())
+    assert per_req["status"] == "FAIL" and per_req["files"]["src/models.py"] is None
+    # The CI gate re-verifies for real and names the failing requirements.
+    proc = harness_run(run_id, store.base, tmp_path)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "REQ-001: FAIL" in proc.stdout and "src/models.py missing" in proc.stdout
+    assert "HARNESS RUN FAIL" in proc.stdout
+
+
+def test_stale_file_flips_pass_until_reverified(fresh_todo_run, capsys, tmp_path):
+    store, run_id = fresh_todo_run
+    d = str(store.base)
+    assert cli(capsys, "review", run_id, "--runs-dir", d)[0] == 0
+    with (store.workspace(run_id) / "src" / "api_todo.py").open("a") as fh:
+        fh.write("#")                                     # one byte
+    code, out, _ = cli(capsys, "review", run_id, "--runs-dir", d)
+    assert code == 1
+    report = ReviewReport.model_validate_json(store.artifact_path(run_id, "review").read_text())
+    stale = "evidence stale: src/api_todo.py changed after verification"
+    assert {r.id for r in report.requirements if stale in r.missing} == {"REQ-001", "REQ-002", "REQ-003"}
+    assert [r.status for r in report.requirements] == ["FAIL", "FAIL", "FAIL", "PASS"]
+    assert stale in out
+    (tmp_path / "elsewhere").mkdir()
+    proc = harness_run(run_id, store.base, tmp_path / "elsewhere")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "HARNESS RUN PASS: 4/4 requirements" in proc.stdout
+    assert "re-verified TASK-002: COMPLETED" in proc.stdout
+    assert cli(capsys, "review", run_id, "--runs-dir", d)[0] == 0
+    assert cli(capsys, "trace", run_id, "--runs-dir", d)[0] == 0
+
+
+def test_unknown_run_id_is_one_line_exit_4(tmp_path):
+    proc = harness_run("no_such_run", tmp_path / "runs", tmp_path)
+    assert proc.returncode == 4
+    assert "Traceback" not in proc.stderr + proc.stdout
+    assert proc.stderr.strip().count("\n") == 0 and "no_such_run" in proc.stderr
+    import subprocess
+    for cmd in ("review", "trace"):
+        p = subprocess.run([sys.executable, "-m", "harness.cli", cmd, "no_such_run", "--runs-dir", str(tmp_path)],
+                           capture_output=True, text=True, timeout=60)
+        assert p.returncode == 4 and "Traceback" not in p.stderr and p.stderr.strip().count("\n") == 0
+
+
+def test_harness_run_verifies_each_workspace_against_its_own_code(todo_run, tmp_path):
+    from harness.verification.reverify import reverify_run
+
+    store, ctx = todo_run
+    good = copy_run(store, ctx.run_id, tmp_path / "a")
+    bad = copy_run(store, ctx.run_id, tmp_path / "b")
+    main_py = bad.workspace(ctx.run_id) / "src" / "main.py"
+    text = main_py.read_text()
+    assert text.count('return {"status": "ok"}') >= 1
+    main_py.write_text(text.replace('return {"status": "ok"}', 'return {"status": "down"}'))
+    lines: list[str] = []
+    assert reverify_run(ctx.run_id, bad.base, say=lines.append) == 1     # broken one first ...
+    assert any(line.startswith("REQ-004: FAIL") for line in lines), lines
+    assert reverify_run(ctx.run_id, good.base, say=lines.append) == 0    # ... cannot leak into the good one
+    assert "src.main" not in sys.modules                               # never imported in-process
+    bad_ev = load_evidence(bad.run_dir(ctx.run_id))
+    good_ev = load_evidence(good.run_dir(ctx.run_id))
+    assert bad_ev["requirements"]["REQ-004"]["status"] == "failing"
+    assert good_ev["requirements"]["REQ-004"]["status"] == "verified"
+    assert bad_ev["snapshot"]["files"]["src/main.py"] != good_ev["snapshot"]["files"]["src/main.py"]
+
+
+def test_gate_fails_on_uncovered_and_weak_requirements(fresh_todo_run, capsys, tmp_path):
+    store, run_id = fresh_todo_run
+    ws = store.workspace(run_id)
+    assert strip_markers(ws, "REQ-002")                      # REQ-002: no test proves it any more
+    assert strip_markers(ws, "REQ-003")                      # REQ-003: only a test that asserts nothing
+    api_tests = ws / "tests" / "test_api_todo.py"
+    api_tests.write_text(api_tests.read_text() + "\n\n@pytest.mark.req('REQ-003')\ndef test_placeholder():\n    pass\n")
+    proc = harness_run(run_id, store.base, tmp_path)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    matrix = json.loads(store.artifact_path(run_id, "matrix").read_text())
+    assert row(matrix, "REQ-002")["missing"] == ["no passing test marked REQ-002"]
+    assert row(matrix, "REQ-003")["status"] == "FAIL"
+    assert row(matrix, "REQ-003")["missing"] == [
+        "weak: tests assert nothing (tests/test_api_todo.py::test_placeholder)"]
+    assert row(matrix, "REQ-001")["status"] == "PASS" and row(matrix, "REQ-004")["status"] == "PASS"
+    d = str(store.base)
+    code, out, _ = cli(capsys, "trace", run_id, "--runs-dir", d)
+    assert code == 1 and "GATE FAILED: 50.0% < 100.0%" in out
+    assert cli(capsys, "trace", run_id, "--fail-under", "50", "--runs-dir", d)[0] == 0
+    code, out, _ = cli(capsys, "trace", run_id, "--json", "--runs-dir", d)
+    assert code == 1 and json.loads(out)["coverage_pct"] == 50.0
