@@ -109,7 +109,7 @@ def test_cli_build_complete_with_tokens_counted_after_a_429_and_no_key_anywhere(
         requests = list(server.requests)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert "BUILD COMPLETE" in proc.stdout
-    assert len(requests) == 2 + 2 + len(TASKS) + 1 and server.pending == 0
+    assert len(requests) == 1 + 2 + len(TASKS) + 1 and server.pending == 0   # 429, spec, plan, tasks, note
     assert all(r.headers["authorization"] == f"Bearer {KEY}" for r in requests)
     assert all(r.body["model"] == "fake-model-1" for r in requests)
     assert requests[0].body == requests[1].body        # the rate-limited request was retried as is

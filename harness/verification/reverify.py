@@ -1,9 +1,10 @@
 """`pytest --harness-run <id>`: re-verify a stored workspace in fresh subprocesses, then re-review.
 
 Every pytest run happens in a subprocess whose cwd and rootdir are the run's workspace, so two
-runs with identical module names (`src.main`) never share imports. Tasks whose files changed
-since they were verified, and FAILED/BLOCKED tasks whose files are all present again (a human
-fixed them), re-run their own verification commands; their status follows that result.
+runs with identical module names (`src.main`) never share imports. Tasks whose implementation
+files changed since they were verified, and FAILED/BLOCKED tasks whose files are all present
+again (a human fixed them), re-run their own verification commands; their status follows that
+result. Changed test files need no task re-run: the whole suite, which always runs, covers them.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from harness.trace.matrix import WORKSPACE_EVIDENCE, load_evidence, stale_files
 
 
 def tasks_to_reverify(ctx) -> list[Task]:
-    """Completed tasks whose files changed since verification; unfinished tasks whose files all exist."""
+    """Completed tasks whose implementation changed since verification; unfinished tasks with all files."""
     from harness.orchestration.build_stage import file_hashes
 
     out = []
@@ -27,11 +28,17 @@ def tasks_to_reverify(ctx) -> list[Task]:
         status = ctx.state.task_results.get(task.id, TaskStatus.PENDING)
         present = all((ctx.workspace / rel).is_file() for rel in task.files_touched)
         if status == TaskStatus.COMPLETED:
-            if file_hashes(ctx, task.files_touched) != ctx.state.file_hashes.get(task.id):
+            impl = [rel for rel in task.files_touched if not _is_test(rel)]
+            recorded = ctx.state.file_hashes.get(task.id, {})
+            if file_hashes(ctx, impl) != {rel: recorded[rel] for rel in impl if rel in recorded}:
                 out.append(task)
         elif status in (TaskStatus.FAILED, TaskStatus.TIMED_OUT, TaskStatus.BLOCKED) and present:
             out.append(task)
     return out
+
+
+def _is_test(rel: str) -> bool:
+    return rel.startswith("tests/")
 
 
 def reverify_tasks(ctx) -> list[str]:
@@ -96,7 +103,7 @@ def reverify_run(run_id: str, runs_dir: Path, say: Callable[[str], None] = print
             raise RunDataError(f"{workspace}: the run's workspace is missing")
         # No model is needed: re-verification only runs commands and the rule-based review.
         ctx = RunContext(store=store, state=state, llm=MockProvider(), say=say)
-        changed = bool(stale_files(load_evidence(ctx.run_dir), workspace))
+        changed = any(not _is_test(rel) for rel in stale_files(load_evidence(ctx.run_dir), workspace))
         task_lines = reverify_tasks(ctx)
         reqs = [r.id for r in state.spec.requirements]
         result = verify_workspace(workspace, evidence_path=store.run_dir(run_id) / WORKSPACE_EVIDENCE,
