@@ -58,7 +58,7 @@ def time_split(ctx, total_ms: float) -> list[str]:
     overhead = max(0.0, total_ms - sub)
     lines = [f"  {stage:<7} {ms / 1000:6.2f}s" for stage, ms in ctx.timings.items()]
     lines.append(f"  total   {total_ms / 1000:6.2f}s  subprocesses (pytest, uvicorn) {sub / 1000:.2f}s  "
-                 f"harness overhead {overhead / 1000:.2f}s ({100 * overhead / total_ms:.1f}%)")
+                 f"harness overhead {overhead / 1000:.2f}s ({100 * overhead / max(total_ms, 1):.1f}%)")
     return lines
 
 
