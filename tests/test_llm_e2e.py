@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -79,8 +78,8 @@ def quiet(_line: str) -> None:
 def cli(args: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess:
     """`builder …` in a subprocess with only the given OPENAI_/HARNESS_ variables."""
     base = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "HARNESS_"))}
-    exe = shutil.which("builder")
-    argv = [exe] if exe else [sys.executable, "-m", "harness.cli"]
+    script = Path(sys.executable).parent / "builder"    # the console script of this interpreter
+    argv = [str(script)] if script.is_file() else [sys.executable, "-m", "harness.cli"]
     return subprocess.run(argv + args, cwd=cwd, env={**base, **env}, capture_output=True, text=True, timeout=240)
 
 
@@ -124,6 +123,7 @@ def test_cli_build_complete_with_tokens_counted_after_a_429_and_no_key_anywhere(
     assert all(e["model"] == "fake-model-1" and e["status"] == "ok" for e in calls)
     assert [e["tokens"] for e in calls] == [100] * (2 + len(TASKS)) + [None]   # the note had no usage
     assert state.llm_calls == len(calls) and state.llm_tokens == 100 * (2 + len(TASKS))
+    assert sum(e["tokens"] or 0 for e in evs) == state.llm_tokens      # counted once, on the llm events
     assert [e["tool"] for e in evs if e["stage"] == "build" and e["status"] == "completed"] == ["llm"] * len(TASKS)
     assert not [e for e in evs if e["status"] == "fallback"]
 
@@ -155,7 +155,7 @@ def test_syntax_error_in_the_first_file_map_is_fixed_by_one_llm_repair(tmp_path)
     assert "def broken(:" in requests[3].body["messages"][-1]["content"]   # the repair saw the broken file
     evs = events(store, ctx.run_id)
     assert [e["agent"] for e in llm_events(evs)][:5] == ["spec_agent", "planner", "builder", "repair_agent", "builder"]
-    [attempt] = [e for e in evs if e["stage"] == "repair" and e["status"] == "attempted"]
+    [attempt] = [e for e in evs if e["stage"] == "repair" and e["status"].startswith("attempt")]
     assert attempt["task_id"] == "TASK-001" and attempt["tool"] == "llm"
     assert attempt["detail"]["files_changed"] == ["src/models.py"]
     first = [r for r in ctx.state.verification_results if r.task_id == "TASK-001"]
@@ -195,7 +195,7 @@ def test_hanging_server_times_out_retries_then_exit_75_and_the_run_resumes(tmp_p
     store = RunStore(tmp_path / "runs")
     with FakeOpenAIServer([spec_answer(), hang(3), hang(3)]) as server:
         with pytest.raises(ProviderUnavailableError) as caught:
-            new_run(store, TODO, provider(server, HARNESS_LLM_TIMEOUT_S="0.5", HARNESS_LLM_MAX_RETRIES="1"),
+            new_run(store, TODO, provider(server, HARNESS_LLM_TIMEOUT_S="1", HARNESS_LLM_MAX_RETRIES="1"),
                     run_id="hung", say=quiet)
         assert caught.value.exit_code == EXIT_TEMPFAIL
         assert "timed out" in str(caught.value) and "2 attempts" in str(caught.value)
@@ -304,3 +304,36 @@ def test_without_a_key_nothing_reaches_the_endpoint_and_the_offline_path_is_unch
     assert state.file_hashes == {"TASK-001": offline.state.file_hashes["TASK-001"]}
     assert (state.llm_calls, state.llm_tokens) == (0, 0)
     assert not llm_events(events(store, "offline"))
+
+
+# ---- the spec agent's validation loop over HTTP ------------------------------------------------
+
+def test_invalid_llm_spec_is_regenerated_once_with_the_validator_feedback(tmp_path):
+    from harness.orchestration.spec_stage import spec_stage
+
+    bad = SPEC.model_copy(deep=True)
+    bad.requirements[0].entity = "ghost"
+    store = RunStore(tmp_path / "runs")
+    store.create_run(TODO, run_id="sp")
+    with FakeOpenAIServer([answer(bad.model_dump_json(), USAGE), spec_answer()]) as server:
+        spec = spec_stage(store, "sp", provider(server))
+        feedback = server.requests[1].body["messages"][-1]["content"]
+    assert spec == SPEC
+    assert "rejected by the validator" in feedback and "unknown entity 'ghost'" in feedback
+    assert [(e["status"], e["tool"]) for e in events(store, "sp") if e["stage"] == "spec"] == [
+        ("invalid", "llm"), ("valid", "llm"), ("completed", "llm")]
+
+
+def test_llm_spec_that_stays_invalid_falls_back_to_the_rules_and_says_so(tmp_path):
+    from harness.orchestration.spec_stage import spec_stage
+
+    bad = SPEC.model_copy(deep=True)
+    bad.requirements[0].entity = "ghost"
+    store = RunStore(tmp_path / "runs")
+    store.create_run(TODO, run_id="sp")
+    with FakeOpenAIServer([answer(bad.model_dump_json(), USAGE)] * 2) as server:
+        spec = spec_stage(store, "sp", provider(server))
+        assert len(server.requests) == 2
+    assert spec == SPEC                       # the rule-based spec of the same request
+    statuses = [(e["status"], e["tool"]) for e in events(store, "sp") if e["stage"] == "spec"]
+    assert statuses == [("invalid", "llm"), ("invalid", "llm"), ("fallback", "rules"), ("completed", "rules")]

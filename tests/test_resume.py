@@ -224,7 +224,10 @@ def test_resume_after_the_runtime_check_goes_straight_to_review(chain):
     assert after["names"][-1].endswith("-review_completed.json")
     st = after["state"]
     assert st["status"] == "PASS" and st["review"]["overall_status"] == "PASS"
+    # TASK-003 died inside its task_started checkpoint, before its "started" event was logged
     assert {t: starts(after["events"], t) for t in TASKS} == {
+        "TASK-001": 1, "TASK-002": 1, "TASK-003": 1, "TASK-004": 1, "TASK-005": 2}
+    assert {t: sum(n.endswith(f"-task_started-{t}.json") for n in after["names"]) for t in TASKS} == {
         "TASK-001": 1, "TASK-002": 1, "TASK-003": 2, "TASK-004": 1, "TASK-005": 2}
 
 

@@ -40,7 +40,8 @@ def test_todo_run_traces_4_of_4(todo_run):
         assert any("→ exit_code 0" in e for e in r["evidence"]), r["evidence"]
     table = format_matrix(matrix)
     assert "coverage: 4/4 requirements PASS (100.0%)" in table
-    assert ReviewReport.model_validate_json(store.artifact_path(ctx.run_id, "review").read_text()).overall_status == "PASS"
+    review = ReviewReport.model_validate_json(store.artifact_path(ctx.run_id, "review").read_text())
+    assert review.overall_status == "PASS"
 
 
 def test_per_requirement_reports_are_complete(todo_run):
@@ -69,8 +70,8 @@ def test_missing_successful_verification_fails(todo_run):
     # A later failing attempt supersedes the earlier PASS.
     failed = VerificationResult(task_id="TASK-004", status="FAIL", command="python -m pytest -q tests/test_health.py",
                                 exit_code=1, batch=10_000)
-    assert "TASK-004 verification did not pass" in row(_matrix(store, state, results=[*state.verification_results, failed]),
-                                                       "REQ-004")["missing"]
+    later = _matrix(store, state, results=[*state.verification_results, failed])
+    assert "TASK-004 verification did not pass" in row(later, "REQ-004")["missing"]
     # No evidence document at all, or an interrupted one.
     assert all(r["missing"] == ["no evidence document: the workspace was not verified"]
                for r in _matrix(store, state, evidence=None)["requirements"])
@@ -80,13 +81,13 @@ def test_missing_successful_verification_fails(todo_run):
     assert "TASK-003 is FAILED" in row(_matrix(store, state, statuses=statuses), "REQ-004")["missing"]
 
 
-def _rebuilt_evidence(store, run_id, assertions_for, outcome_for=None, extra_tests=None):
+def _rebuilt_evidence(store, run_id, assertions_for, outcome_for=None, extra_tests=None, marker_errors=()):
     """The stored evidence re-made by the plugin's own builder with changed test facts."""
     doc = load_evidence(store.run_dir(run_id))
     tests = {n: {**e, "outcome": (outcome_for or {}).get(n, e["outcome"])} for n, e in doc["tests"].items()}
     tests.update(extra_tests or {})
     return ev.make_document(run_id=run_id, complete=True, session=doc["session"], snapshot=doc["snapshot"],
-                            tests=tests, expected=REQS, marker_errors=[], collection_errors=[],
+                            tests=tests, expected=REQS, marker_errors=list(marker_errors), collection_errors=[],
                             assertions={n: assertions_for(n, e) for n, e in tests.items()})
 
 
@@ -116,6 +117,11 @@ def test_unknown_requirement_id_in_a_marker_is_a_problem(todo_run):
     assert matrix["passed"] == 4          # every row is fine, yet the gate fails:
     from harness.agents.reviewer import rule_based_review
     assert rule_based_review(matrix).overall_status == "FAIL"
+    # A marker with no valid id at all, as the plugin records it.
+    _, errors = ev.check_marker("tests/test_extra.py::test_y", ("bogus",), {})
+    doc = _rebuilt_evidence(store, ctx.run_id, lambda n, e: e["assertions"], marker_errors=errors)
+    assert _matrix(store, ctx.state, evidence=doc)["problems"] == [
+        "bad req marker: tests/test_extra.py::test_y: malformed requirement id (expected REQ-NNN): 'bogus'"]
 
 
 def test_deleting_models_py_fails_the_requirements_of_its_task(fresh_todo_run, capsys, tmp_path):
@@ -168,16 +174,14 @@ def test_stale_file_flips_pass_until_reverified(fresh_todo_run, capsys, tmp_path
     assert cli(capsys, "trace", run_id, "--runs-dir", d)[0] == 0
 
 
-def test_unknown_run_id_is_one_line_exit_4(tmp_path):
+def test_unknown_run_id_is_one_line_exit_4(tmp_path, capsys):
     proc = harness_run("no_such_run", tmp_path / "runs", tmp_path)
     assert proc.returncode == 4
     assert "Traceback" not in proc.stderr + proc.stdout
     assert proc.stderr.strip().count("\n") == 0 and "no_such_run" in proc.stderr
-    import subprocess
     for cmd in ("review", "trace"):
-        p = subprocess.run([sys.executable, "-m", "harness.cli", cmd, "no_such_run", "--runs-dir", str(tmp_path)],
-                           capture_output=True, text=True, timeout=60)
-        assert p.returncode == 4 and "Traceback" not in p.stderr and p.stderr.strip().count("\n") == 0
+        code, out, err = cli(capsys, cmd, "no_such_run", "--runs-dir", str(tmp_path))
+        assert code == 4 and out == "" and err.count("\n") == 1 and "no_such_run" in err
 
 
 def test_harness_run_verifies_each_workspace_against_its_own_code(todo_run, tmp_path):
@@ -223,3 +227,22 @@ def test_gate_fails_on_uncovered_and_weak_requirements(fresh_todo_run, capsys, t
     assert cli(capsys, "trace", run_id, "--fail-under", "50", "--runs-dir", d)[0] == 0
     code, out, _ = cli(capsys, "trace", run_id, "--json", "--runs-dir", d)
     assert code == 1 and json.loads(out)["coverage_pct"] == 50.0
+
+
+def test_harness_run_reverifies_changed_and_unfinished_tasks_only(fresh_todo_run):
+    from harness.orchestration.context import RunContext
+    from harness.providers.mock import MockProvider
+    from harness.verification.reverify import tasks_to_reverify
+
+    store, run_id = fresh_todo_run
+    ctx = RunContext(store=store, state=store.load(run_id), llm=MockProvider())
+    assert tasks_to_reverify(ctx) == []                            # nothing changed: the suite alone
+    ws = ctx.workspace
+    (ws / "tests" / "test_models.py").write_text((ws / "tests" / "test_models.py").read_text() + "\n")
+    assert tasks_to_reverify(ctx) == []                            # test edits: the suite covers them
+    (ws / "src" / "pages.py").write_text((ws / "src" / "pages.py").read_text() + "\n")
+    ctx.state.task_results["TASK-004"] = TaskStatus.FAILED         # e.g. escalated, then fixed by hand
+    ctx.state.task_results["TASK-005"] = TaskStatus.BLOCKED
+    assert [t.id for t in tasks_to_reverify(ctx)] == ["TASK-003", "TASK-004", "TASK-005"]
+    (ws / "tests" / "test_acceptance.py").unlink()                 # never built: needs a rebuild, not a re-run
+    assert [t.id for t in tasks_to_reverify(ctx)] == ["TASK-003", "TASK-004"]

@@ -60,7 +60,8 @@ class Builder:
             try:
                 llm = for_agent(self.llm, "builder", task.id)
                 files = parse_file_map(llm.generate(build_prompt(task, spec, dep_results or []), SYSTEM))
-                for path in sorted(files):
+                # Disallowed paths first: the PermissionError comes before any file of the map is written.
+                for path in sorted(files, key=lambda p: (p in tools.allowed, p)):
                     tools.write_file(path, files[path])
                 return BuildOutcome(sorted(files), "llm")
             except (ProviderConfigError, ProviderUnavailableError):

@@ -74,6 +74,7 @@ class RepairAgent:
         self.fallback_reason = ""
 
     def propose(self, task: Task, spec: AppSpec, context: str, allowed: list[str]) -> dict[str, str]:
+        self.fallback_reason = ""  # one agent serves every attempt; a reason belongs to one
         if has_model(self.llm):
             try:
                 self.source = "llm"

@@ -48,7 +48,8 @@ def inject_and_repair(store: RunStore, run_id: str, fault: str, rel: str, llm: L
                       no_op_repair: bool = False, say: Callable[[str], None] = print) -> RunContext:
     """Inject, localize to the owning task, re-verify it with repair, then VERIFY + REVIEW again."""
     from harness.orchestration.build_stage import file_hashes, verify
-    from harness.orchestration.repair import missing_files, localize, repair_task
+    from harness.orchestration.repair import localize, missing_files, repair_task
+    from harness.verification.reverify import reverify_tasks
 
     with store.lock(run_id):
         state = store.load(run_id)
@@ -72,9 +73,12 @@ def inject_and_repair(store: RunStore, run_id: str, fault: str, rel: str, llm: L
             status = TaskStatus.COMPLETED
         ctx.state.task_results[owner.id] = status
         owner.status = status
+        say(f"  {owner.id} {status.value}")
         if status == TaskStatus.COMPLETED:
             ctx.state.file_hashes[owner.id] = file_hashes(ctx, owner.files_touched)
             ctx.checkpoint("task_completed", {"file_hashes": ctx.state.file_hashes[owner.id]}, owner.id)
+            for line in reverify_tasks(ctx):  # dependents an earlier escalation BLOCKED
+                say(f"  {line}")
         else:
             ctx.checkpoint("task_failed", {"error": "repair escalated"}, owner.id)
             for tid in _dependents(state.plan.tasks, owner.id):
@@ -82,7 +86,6 @@ def inject_and_repair(store: RunStore, run_id: str, fault: str, rel: str, llm: L
                 state.plan.task(tid).status = TaskStatus.BLOCKED
                 ctx.events.emit("build", "BLOCKED", agent="orchestrator", task_id=tid, error=f"{owner.id} FAILED")
                 say(f"  {tid} BLOCKED   ({owner.id} FAILED)")
-        say(f"  {owner.id} {status.value}")
         ctx.state.status = RunStatus.VERIFYING
         ctx.state.review = None
         ctx.save()

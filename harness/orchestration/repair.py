@@ -111,7 +111,8 @@ def apply_patch(ctx: RunContext, task: Task, patch: dict[str, str], allowed: lis
     return changed
 
 
-def repair_task(ctx: RunContext, task: Task, results: list[VerificationResult]) -> tuple[TaskStatus, list[VerificationResult]]:
+def repair_task(ctx: RunContext, task: Task,
+                results: list[VerificationResult]) -> tuple[TaskStatus, list[VerificationResult]]:
     """Repair until PASS, loop detection or MAX_REPAIR_ATTEMPTS (counted across resumes)."""
     from harness.orchestration.build_stage import verify
 
@@ -132,7 +133,8 @@ def repair_task(ctx: RunContext, task: Task, results: list[VerificationResult]) 
         if used >= MAX_REPAIR_ATTEMPTS:
             reason = f"repair attempts exhausted ({used}/{MAX_REPAIR_ATTEMPTS})"
             break
-        if (ftype == FailureType.ENVIRONMENT_ERROR and env_retried) or (ftype == FailureType.TIMEOUT and timeout_retried):
+        if (ftype == FailureType.ENVIRONMENT_ERROR and env_retried) or (
+                ftype == FailureType.TIMEOUT and timeout_retried):
             reason = f"{ftype.value} persisted after one retry"
             break
         attempt = used + 1
@@ -191,7 +193,7 @@ def _attempt(ctx: RunContext, agent: RepairAgent, task: Task, failing: Verificat
     try:
         changed = apply_patch(ctx, task, patch, allowed)
     except PermissionError as exc:
-        return {"source": agent.source, "error": str(exc), "files_changed": []}
+        return {"source": agent.source, "error": f"PermissionError: {exc}", "files_changed": [], "allowed": allowed}
     return {"source": agent.source, "files_changed": changed, "allowed": allowed,
             "context_chars": len(context), "error": agent.fallback_reason[:300]}
 

@@ -24,10 +24,9 @@ def spec_stage(store: RunStore, run_id: str, llm: LLMProvider, max_attempts: int
     for attempt in range(1, max_attempts + 1):
         spec = agent.generate(state.user_request, feedback)
         errors = validate_spec(spec)
-        usage = getattr(llm, "last_usage", None) if agent.source == "llm" else None
+        # Tokens are recorded once, on the call's "llm" event (MeteredProvider), so sums stay honest.
         events.emit("spec", "valid" if not errors else "invalid", agent="spec_agent",
-                    model=llm.model if agent.source == "llm" else None,
-                    tokens=getattr(usage, "total_tokens", None), tool=agent.source,
+                    model=llm.model if agent.source == "llm" else None, tool=agent.source,
                     error="; ".join(errors), attempt=attempt)
         if agent.source == "rules" and agent.fallback_reason:
             events.emit("spec", "fallback", agent="spec_agent", tool="rules", error=agent.fallback_reason[:500])

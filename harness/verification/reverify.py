@@ -71,14 +71,16 @@ def refresh_runtime(ctx) -> str:
         steps = round_trip_steps(ctx.state.spec)
     except HarnessError:
         steps = []
-    hint = next((t.id for t in ctx.state.plan.tasks if "src/main.py" in t.files_touched), "") if ctx.state.plan else ""
-    runtime = verify_runtime(ctx.workspace, steps=steps, task_hint=hint)
+    tasks = ctx.state.plan.tasks if ctx.state.plan else []
+    owner = next((t.id for t in tasks if "src/main.py" in t.files_touched), "")
+    runtime = verify_runtime(ctx.workspace, steps=steps, task_hint=owner)
     ctx.state.runtime = runtime
     ctx.store.write_artifact(ctx.run_id, "runtime", runtime)
     ctx.events.emit("runtime", runtime.status, agent="pytest --harness-run", tool="uvicorn",
                     duration_ms=runtime.duration_ms, error=runtime.hint if runtime.status != "PASS" else "")
     ok = sum(1 for c in runtime.checks if c.ok)
-    return f"runtime: {runtime.status} ({ok}/{len(runtime.checks)} checks)" + (f" — {runtime.hint}" if runtime.hint else "")
+    hint = f" — {runtime.hint}" if runtime.hint else ""
+    return f"runtime: {runtime.status} ({ok}/{len(runtime.checks)} checks){hint}"
 
 
 def reverify_run(run_id: str, runs_dir: Path, say: Callable[[str], None] = print) -> int:
