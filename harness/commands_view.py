@@ -72,6 +72,8 @@ def cmd_status(args) -> int:
     print(f"request: {state.user_request[:200]}")
     if state.error:
         print(f"error: {state.error}")
+    if state.llm_calls:
+        print(f"llm: {state.llm_calls} calls, {state.llm_tokens} tokens")
     if state.plan:
         print("tasks:")
         for t in state.plan.tasks:

@@ -262,3 +262,20 @@ def test_a_finished_run_has_nothing_to_resume_and_is_left_untouched(chain):
     assert "run chain already finished with PASS; nothing to resume" in proc.stdout
     assert "BUILD COMPLETE" in proc.stdout
     assert after["tree"] == chain["final"][1]["tree"]
+
+
+def test_a_kill_at_spec_created_resumes_into_the_plan(tmp_path):
+    """The hook fires for the spec stage too (it checkpoints through the store, not a RunContext)."""
+    runs = tmp_path / "runs"
+    proc = builder("new", TODO, "--runs-dir", runs, "--run-id", "early", env={"HARNESS_CRASH_AT": "spec_created"})
+    assert proc.returncode == KILLED, proc.stdout + proc.stderr
+    snap = snapshot(runs / "early")
+    assert snap["state"]["status"] == "SPEC_DONE" and snap["state"]["plan"] is None
+    assert snap["names"] == ["001-spec_created.json"]
+    proc = builder("resume", "early", "--runs-dir", runs, env={"HARNESS_CRASH_AT": "plan_created"})
+    assert proc.returncode == KILLED, proc.stdout + proc.stderr
+    assert proc.stdout.startswith("resuming run early at SPEC_DONE (last checkpoint 001-spec_created)")
+    after = snapshot(runs / "early")
+    assert after["names"] == ["001-spec_created.json", "002-plan_created.json"]
+    assert after["bytes"]["001-spec_created.json"] == snap["bytes"]["001-spec_created.json"]
+    assert after["state"]["status"] == "PLAN_DONE" and len(after["state"]["task_results"]) == 5

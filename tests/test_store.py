@@ -132,3 +132,41 @@ def test_state_json_is_valid_json_with_schema_version(runs_dir):
     state = store.create_run("todo")
     data = json.loads((runs_dir / state.run_id / "state.json").read_text())
     assert data["schema_version"] == 1 and data["user_request"] == "todo"
+
+
+def _interrupted_commit(store, state, event="runtime_completed"):
+    """What a SIGKILL right after RunStore.checkpoint's commit point (state.json saved) leaves."""
+    log = store.checkpoints(state.run_id)
+    path = log.prepare(event, {"run_id": state.run_id})
+    state.checkpoints.append(path.name)
+    store.save(state)
+    return log, path
+
+
+def test_resume_finishes_an_interrupted_checkpoint_commit_only_when_asked(runs_dir):
+    store = RunStore(runs_dir)
+    state = store.create_run("todo")
+    log, path = _interrupted_commit(store, state)
+    assert log.names() == [] and log.pending_path(path.name).exists()
+    _, latest = store.resume(state.run_id)  # read-only validation accepts the window ...
+    assert log.names() == [] and latest["event"] == "runtime_completed"
+    store.resume(state.run_id, finish_pending=True)  # ... and under the lock completes it
+    assert log.names() == [path.name] and not log.pending_path(path.name).exists()
+
+
+def test_a_listed_checkpoint_without_its_pending_document_is_a_contradiction(runs_dir):
+    store = RunStore(runs_dir)
+    state = store.create_run("todo")
+    log, path = _interrupted_commit(store, state)
+    log.pending_path(path.name).unlink()
+    with pytest.raises(RunDataError, match="does not hold"):
+        store.resume(state.run_id)
+
+
+def test_the_next_checkpoint_completes_an_interrupted_commit_first(runs_dir):
+    store = RunStore(runs_dir)
+    state = store.create_run("todo")
+    log, _ = _interrupted_commit(store, state)
+    store.checkpoint(state, "review_completed")
+    assert log.names() == ["001-runtime_completed.json", "002-review_completed.json"] == state.checkpoints
+    assert not [p for p in log.directory.iterdir() if p.name.startswith(".")]

@@ -147,6 +147,8 @@ class RunStore:
         the previous consistent pair or a pending document that `resume(finish_pending=True)` links.
         """
         log = self.checkpoints(state.run_id)
+        if state.checkpoints and not (log.directory / state.checkpoints[-1]).exists():
+            log.complete_pending(state.checkpoints[-1])  # a commit a crash interrupted comes first
         path = log.prepare(event_name, {
             "run_id": state.run_id, "status": state.status.value,
             "task_results": {k: v.value for k, v in state.task_results.items()},
