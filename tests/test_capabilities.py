@@ -54,6 +54,8 @@ def test_real_files_and_real_verification(todo_run):
             assert sha256_file(ws / rel) == digest
     results = ctx.state.verification_results
     assert results and all(r.exit_code == 0 and r.duration_ms > 0 for r in results)
+    paths = [r.evidence_path for r in results]
+    assert len(set(paths)) == len(paths), "each verification keeps its own evidence document"
     for r in results:
         doc = json.loads((store.run_dir(ctx.run_id) / r.evidence_path).read_text())
         assert doc["complete"] and doc["session"]["exitstatus"] == 0

@@ -27,14 +27,16 @@ def assert_one_line_error(proc, code):
 
 
 def test_builder_new_todo_end_to_end_via_cli(tmp_path):
-    proc = run_cli("new", TODO, "--runs-dir", str(tmp_path / "runs"), "--run-id", "cli_todo")
-    out = proc.stdout
-    assert proc.returncode == 0, out + proc.stderr
+    proc = run_cli("new", TODO, "--runs-dir", str(tmp_path / "runs"), "--run-id", "cli_todo", "--json")
+    out = proc.stderr  # with --json the human-readable lines go to stderr, the result to stdout
+    assert proc.returncode == 0, out + proc.stdout
     positions = [out.index(f"[{n}/5] {stage}") for n, stage in
                  enumerate(["SPEC", "PLAN", "BUILD", "VERIFY", "REVIEW"], start=1)]
     assert positions == sorted(positions)
     assert "TASK-001 COMPLETED" in out and "Implemented: YES" in out and "Runtime: YES" in out
-    assert "BUILD COMPLETE  run cli_todo" in out
+    data = json.loads(proc.stdout)
+    assert data["status"] == "BUILD COMPLETE" and data["run_id"] == "cli_todo"
+    assert {r["status"] for r in data["requirements"]} == {"PASS"} and data["runtime"] == "PASS"
     run = tmp_path / "runs" / "cli_todo"
     for name in ("state.json", "spec.json", "tasks.json", "verification.json", "review.json", "events.log",
                  "matrix.json", "runtime.json", "evidence/workspace.json", "requirements/REQ-001.json"):
@@ -49,19 +51,25 @@ def test_builder_new_todo_end_to_end_via_cli(tmp_path):
     assert str(tmp_path) not in (run / "verification.json").read_text()
 
 
+def test_human_output_ends_with_build_complete(todo_run, capsys):
+    from harness.commands import _finish
+
+    class Args:
+        quiet = False
+        json = False
+
+    _, ctx = todo_run
+    assert _finish(Args(), ctx) == 0
+    out = capsys.readouterr().out
+    assert "Status: PASS" in out and out.strip().splitlines()[-1].startswith("BUILD COMPLETE  run ")
+
+
 def test_generated_workspace_passes_on_its_own(todo_run):
     store, ctx = todo_run
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:harness", "-p", "no:cacheprovider"],
                           cwd=store.workspace(ctx.run_id), capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stdout[-2000:]
     assert "warning" not in proc.stdout.lower()
-
-
-def test_json_flag_prints_machine_readable_result(tmp_path):
-    proc = run_cli("new", TODO, "--runs-dir", str(tmp_path / "runs"), "--json")
-    data = json.loads(proc.stdout)
-    assert proc.returncode == 0 and data["status"] == "BUILD COMPLETE"
-    assert {r["status"] for r in data["requirements"]} == {"PASS"} and data["runtime"] == "PASS"
 
 
 def test_out_of_scope_request_fails_honestly(tmp_path):

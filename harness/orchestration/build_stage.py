@@ -73,8 +73,9 @@ def verify(ctx: RunContext, task: Task, attempt: int = 0) -> list[VerificationRe
     from harness.verification.verifier import verify_task
 
     reqs = [r.id for r in ctx.state.spec.requirements]
+    batch = max((r.batch for r in ctx.state.verification_results), default=0) + 1
     results = verify_task(task, ctx.workspace, evidence_dir=ctx.run_dir / "evidence", reqs=reqs,
-                          run_id=ctx.run_id, attempt=attempt)
+                          run_id=ctx.run_id, attempt=attempt, tag=f"b{batch:03d}")
     ctx.record_verification(results)
     for r in results:
         ctx.events.emit("verify", r.status, agent="verifier", task_id=task.id, tool=r.command,

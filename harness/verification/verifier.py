@@ -97,11 +97,16 @@ def run_command(command: str, workspace: Path, *, task_id: str, evidence_path: P
 
 
 def verify_task(task: Task, workspace: Path, *, evidence_dir: Path | None = None, reqs: list[str] | None = None,
-                run_id: str = "", attempt: int = 0, timeout_s: float = DEFAULT_TIMEOUT_S) -> list[VerificationResult]:
-    """Run every verification command of `task` (default `pytest -q`); one result per command."""
+                run_id: str = "", attempt: int = 0, timeout_s: float = DEFAULT_TIMEOUT_S,
+                tag: str | None = None) -> list[VerificationResult]:
+    """Run every verification command of `task` (default `pytest -q`); one result per command.
+
+    Evidence goes to `<evidence_dir>/<task>-<tag>-<n>.json`; pass a fresh `tag` per verification
+    round so a rebuilt task never overwrites the evidence an earlier result points at.
+    """
     results = []
     for n, command in enumerate(task.verification or [DEFAULT_COMMAND], start=1):
-        name = f"{task.id}-a{attempt}-{n}.json"
+        name = f"{task.id}-{tag or f'a{attempt}'}-{n}.json"
         path = evidence_dir / name if evidence_dir is not None else None
         rel = f"{evidence_dir.name}/{name}" if evidence_dir is not None else None
         results.append(run_command(command, workspace, task_id=task.id, evidence_path=path, reqs=reqs,

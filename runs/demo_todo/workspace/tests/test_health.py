@@ -1,0 +1,51 @@
+"""Tests for the assembled application: health, index page, startup, OpenAPI."""
+
+import sqlite3
+from contextlib import closing
+
+import pytest
+from fastapi.testclient import TestClient
+
+
+@pytest.mark.req('REQ-004')
+def test_health_endpoints_answer_ok(app_client):
+    for path in ("/health", "/api/health"):
+        response = app_client.get(path)
+        assert response.status_code == 200
+        assert response.json() == {"status": "ok"}
+
+
+@pytest.mark.req('REQ-004')
+def test_index_is_an_html_page(app_client):
+    response = app_client.get("/")
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/html")
+    assert "<h1>" in response.text and "</html>" in response.text
+
+
+@pytest.mark.req('REQ-004')
+def test_startup_creates_the_database(tmp_path, monkeypatch):
+    fresh = tmp_path / "fresh.db"
+    monkeypatch.setenv("APP_DB_PATH", str(fresh))
+    from src import models
+    from src.main import app
+
+    with TestClient(app) as client:
+        assert client.get("/health").status_code == 200
+    with closing(sqlite3.connect(fresh)) as conn:
+        names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert set(models.TABLES) <= names
+
+
+@pytest.mark.req('REQ-004')
+def test_openapi_lists_every_api_route(app_client):
+    response = app_client.get("/openapi.json")
+    assert response.status_code == 200
+    paths = response.json()["paths"]
+    for path in ['/health', '/api/health', '/api/todos', '/api/todos/{item_id}', '/api/todos/{item_id}/complete']:
+        assert path in paths, path
+
+
+@pytest.mark.req('REQ-004')
+def test_unknown_route_is_404(app_client):
+    assert app_client.get("/no-such-page").status_code == 404
