@@ -79,13 +79,15 @@ class FakeOpenAIServer:
     path but /v1/chat/completions get a 404; an exhausted script answers 500.
     """
 
-    def __init__(self, replies: list[Reply] | None = None, api_key: str | None = None):
+    def __init__(self, replies: list[Reply] | None = None, api_key: str | None = None,
+                 responder=None, port: int = 0):
         self.api_key = api_key
+        self.responder = responder  # called for a request when the script is empty
         self.requests: list[RecordedRequest] = []
         self._replies = list(replies or [])
         self._lock = threading.Lock()
         self._stopping = threading.Event()
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _make_handler(self))
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", port), _make_handler(self))
         self._httpd.daemon_threads = False  # handler threads are joined by server_close()
         # A short poll interval keeps stop() (shutdown waits for the next poll) from costing 0.5 s per test.
         self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.02},
@@ -133,6 +135,8 @@ class FakeOpenAIServer:
                 return error(401, f"Incorrect API key provided: {presented}")
             if request.path != CHAT_PATH:
                 return error(404, f"no route {request.path}")
+            if not self._replies and self.responder is not None:
+                return self.responder(request)
             if not self._replies:
                 return error(500, "fake server: script exhausted")
             return self._replies.pop(0)
@@ -225,3 +229,24 @@ def fake_openai_server():
     """A started FakeOpenAIServer with an empty script; push() replies, read .requests."""
     with FakeOpenAIServer() as server:
         yield server
+
+
+if __name__ == "__main__":
+    import argparse
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from rules_model import RulesModel
+
+    parser = argparse.ArgumentParser(description="A local OpenAI-compatible server whose 'model' answers "
+                                     "with the harness's rule-based outputs (for trying the LLM path offline).")
+    parser.add_argument("--port", type=int, default=8765)
+    args = parser.parse_args()
+    server = FakeOpenAIServer(responder=RulesModel(), port=args.port).start()
+    print(f"serving {server.url} (Ctrl+C stops); try: OPENAI_BASE_URL={server.url} OPENAI_API_KEY=x builder new \"a todo app\"",
+          flush=True)
+    try:
+        server._thread.join()
+    except KeyboardInterrupt:
+        server.stop()
