@@ -29,7 +29,8 @@ def cmd_logs(args) -> int:
     store = store_for(args)
     state = store.load(args.run_id)
     path = store.run_dir(state.run_id) / "events.log"
-    events = [e for e in read_events(path) if _matches(e, args)]
+    everything = read_events(path)
+    events = [e for e in everything if _matches(e, args)]
     if args.tail:
         events = events[-args.tail:]
     for e in events:
@@ -38,18 +39,22 @@ def cmd_logs(args) -> int:
         if not args.task or report.stem == args.task:
             print(f"failure report: {report}")
     if args.follow:
-        seen = len(read_events(path))
         try:
-            while True:
-                time.sleep(FOLLOW_POLL_S)
-                now = read_events(path)
-                for e in now[seen:]:
-                    if _matches(e, args):
-                        print(format_event(e), flush=True)
-                seen = len(now)
-        except KeyboardInterrupt:
-            return EXIT_OK
+            _follow(path, args, seen=len(everything))
+        except KeyboardInterrupt:  # Ctrl+C is the normal way to stop following
+            pass
     return EXIT_OK
+
+
+def _follow(path, args, seen: int) -> None:
+    """Print events appended after the first `seen` ones, polling until interrupted."""
+    while True:
+        time.sleep(FOLLOW_POLL_S)
+        now = read_events(path)
+        for e in now[seen:]:
+            if _matches(e, args):
+                print(format_event(e), flush=True)
+        seen = len(now)
 
 
 def next_step(state) -> str:

@@ -140,3 +140,24 @@ def test_python_m_harness_cli_is_equivalent_to_builder():
     a = subprocess.run(["builder", "--version"], capture_output=True, text=True)
     b = run_cli("--version")
     assert a.stdout == b.stdout and a.returncode == b.returncode == 0
+
+
+def test_logs_follow_prints_existing_and_new_events_until_interrupted(fresh_todo_run):
+    import signal
+
+    from harness.utils.events import EventLog
+
+    store, run_id = fresh_todo_run
+    state = store.load(run_id)
+    log = EventLog(store.run_dir(run_id) / "events.log", run_id, state.trace_id)
+    log.emit("note", "written-before")
+    proc = subprocess.Popen([sys.executable, "-m", "harness.cli", "logs", run_id, "--runs-dir", str(store.base),
+                             "--follow", "--stage", "note"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert "written-before" in proc.stdout.readline()  # the initial listing
+        log.emit("note", "appended-later")
+        line = proc.stdout.readline()  # blocks until the follower sees the new event
+        assert "appended-later" in line and " note " in line
+    finally:
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=10) == 0
