@@ -283,3 +283,23 @@ def test_body_placeholder_is_filled_with_the_captured_value_and_type(tmp_path):
 
     assert result.status == "PASS", result.checks
     assert '"item_id":1' in check(result, "round trip: create child").detail
+
+
+def test_health_that_reports_down_is_not_a_pass(tmp_path):
+    """Regression: any 2xx /health passed, even {"status": "down"}."""
+    ws = make_app(tmp_path / "ws", APP.replace('def health():\n    return {"status": "ok"}',
+                                               'def health():\n    return {"status": "down"}'))
+    result = verify_runtime(ws)
+    assert result.status == "FAIL"
+    assert not check(result, "GET /health").ok and "down" in check(result, "GET /health").detail
+    assert_gone(server_pid(result))
+
+
+def test_a_500_during_a_round_trip_is_a_code_error_with_a_hint(tmp_path):
+    """Regression: an app crashing inside a request (ZeroDivisionError → 500) was classified UNKNOWN."""
+    ws = make_app(tmp_path / "ws", APP.replace('    return {"db": os.environ.get("APP_DB_PATH")',
+                                               '    1 / 0\n    return {"db": os.environ.get("APP_DB_PATH")'))
+    result = verify_runtime(ws, steps=[Step("env", "GET", "/env")], task_hint="TASK-004")
+    assert result.status == "FAIL" and result.failure_type == FailureType.CODE_ERROR
+    assert "src/main.py" in result.hint and "TASK-004" in result.hint
+    assert_gone(server_pid(result))

@@ -199,8 +199,19 @@ def _health(base: str, rec: _Record) -> bool:
     if resp.status == 404:
         path = "/"
         resp = _probe(base, "GET", path, rec)
-    ok = 200 <= resp.status < 300
+    ok = 200 <= resp.status < 300 and _healthy_body(resp)
     return rec.check(f"GET {path}", ok, f"{resp.status or 'no response'} {resp.excerpt()}".rstrip())
+
+
+_HEALTHY = {"ok", "healthy", "up", "pass", "alive", "green"}
+
+
+def _healthy_body(resp: HttpResponse) -> bool:
+    """A JSON health answer that states a status must state a healthy one ({"status": "down"} is not)."""
+    data = resp.json()
+    if isinstance(data, dict) and "status" in data:
+        return str(data["status"]).lower() in _HEALTHY
+    return True
 
 
 def _optional(base: str, path: str, rec: _Record) -> None:
@@ -317,7 +328,13 @@ def _failed(rec: _Record, stage: str, stdout: str, stderr: str, exit_code: int |
         # A server we stopped ourselves exits cleanly; its failure is the failed check, so report 1.
         code = exit_code if stage == "exited" and exit_code is not None else 1
         failure = classify(out_tail, err_tail, code)
+        if failure in (None, FailureType.UNKNOWN) and _server_error(rec):
+            failure = FailureType.CODE_ERROR  # the app answered 5xx: its code crashed on a request
     return rec.result(started, failure or FailureType.UNKNOWN, _hint(where, task_hint, stage))
+
+
+def _server_error(rec: _Record) -> bool:
+    return any(not c.ok and re.search(r"→ 5\d\d\b", c.detail) for c in rec.checks)
 
 
 def _hint(where: dict, task_hint: str, stage: str) -> str:
