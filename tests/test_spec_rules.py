@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from harness.agents import spec_lexicon as lx
+from harness.agents import spec_lexicon_vi as vlx
 from harness.agents.spec_rules import MAX_ENTITIES, NO_ENTITY_MESSAGE, rule_based_spec
 from harness.errors import SpecError
 from harness.generators.naming import py_ident
@@ -287,7 +288,7 @@ def test_english_word_in_vietnamese_text_still_lifts_its_non_goal():
 
 _VOCAB = sorted({w for group in (lx.FUNCTION, lx.META, lx.AUTH, lx.DASHBOARD, lx.COMPLETE, lx.PAGE_WORDS,
                                  lx.FIELD_VOCAB, lx.VERB_NOUNS, lx.DOMAIN_AREAS, lx.API_WORDS) for w in group}
-                | {" ".join(k) for k in lx.UNSUPPORTED} | {" ".join(k) for k in lx.VI_LEXICON}
+                | {" ".join(k) for k in lx.UNSUPPORTED} | {" ".join(k) for k in vlx.VI_LEXICON}
                 | {"tasks", "projects", "todo", "recipes", "boxes", "people", ",", ".", "(", ")", ":", "đ"})
 
 

@@ -11,6 +11,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from harness.agents import spec_lexicon as lx
+from harness.agents import spec_lexicon_vi as vlx
 from harness.generators.naming import ascii_fold
 
 _TOKEN_RE = re.compile(r"\w+(?:[-'’.]\w+)*|[,;:.!?()/&+]")
@@ -27,7 +28,7 @@ def tokenize(request: str) -> tuple[list[Tok], bool, list[str]]:
     """Tokens of `request` (Vietnamese phrases mapped to English), whether it is Vietnamese, and
     the Vietnamese words the lexicon does not know."""
     text = unicodedata.normalize("NFC", request or "")
-    vi = any(ch in lx.VI_MARKERS for ch in text.lower())
+    vi = any(ch in vlx.VI_MARKERS for ch in text.lower())
     raw = _TOKEN_RE.findall(text)
     ignored: list[str] = []
     toks = _map_vietnamese(raw, ignored) if vi else [Tok(ascii_fold(r.lower()), r) for r in raw]
@@ -43,10 +44,10 @@ def _map_vietnamese(raw: list[str], ignored: list[str]) -> list[Tok]:
     passthrough: list[int] = []
     i = 0
     while i < len(raw):
-        for n in range(min(lx.VI_MAX_WORDS, len(raw) - i), 0, -1):
-            key = tuple(lx.normalize_vi(r.lower()) for r in raw[i:i + n])
-            if key in lx.VI_LEXICON:
-                english = lx.VI_LEXICON[key].lower().split()
+        for n in range(min(vlx.VI_MAX_WORDS, len(raw) - i), 0, -1):
+            key = tuple(vlx.normalize_vi(r.lower()) for r in raw[i:i + n])
+            if key in vlx.VI_LEXICON:
+                english = vlx.VI_LEXICON[key].lower().split()
                 origs = [" ".join(raw[i:i + n])] + [""] * (len(english) - 1)
                 out.extend(Tok(w, o) for w, o in zip(english, origs))
                 i += n
