@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 from harness.agents.planner import Planner
 from harness.errors import HarnessError
@@ -199,6 +198,3 @@ def _drive(ctx: RunContext) -> None:
 def summary_text(ctx: RunContext) -> str:
     return format_summary(ctx.state.review) if ctx.state.review else ""
 
-
-def run_path(store: RunStore, run_id: str) -> Path:
-    return store.run_dir(run_id)
