@@ -10,11 +10,28 @@ SCHEMA_VERSION = 1
 
 FieldType = Literal["str", "text", "int", "float", "bool", "date", "datetime"]
 
+# The field-kind registry's names (harness/offline owns what each kind generates). `kind` is the
+# user-level meaning; `type` stays the storage type for code that predates kinds.
+FieldKind = Literal[
+    "short_text", "long_text", "integer", "money", "decimal", "date", "time", "datetime",
+    "boolean", "email", "phone", "url", "rating", "enum", "reference",
+]
+
+# The feature registry's names (harness/offline owns what each feature generates).
+FeatureKind = Literal[
+    "search", "filter", "sort", "aggregate", "status_counts", "csv_export",
+    "no_double_booking", "ownership",
+]
+
+# How a request clause is accounted for: implemented by requirements, not built (with the
+# reason, and an `unsupported` requirement that FAILs), or context that asks for nothing.
+ClauseStatus = Literal["mapped", "not_built", "context"]
+
 # What a requirement asks the generator for. "unsupported" marks a requirement the
 # offline generator cannot implement; it stays in the spec and FAILs honestly.
 Capability = Literal[
     "health", "create", "list", "complete", "crud", "relation", "auth", "dashboard",
-    "pages", "unsupported", "other",
+    "pages", "feature", "workflow", "unsupported", "other",
 ]
 
 
@@ -31,6 +48,12 @@ class EntityField(BaseModel):
     ident: str
     type: FieldType = "str"
     required: bool = False
+    kind: FieldKind | None = None            # None: derived from `type` by the generator
+    enum_values: list[str] = Field(default_factory=list)   # kind == "enum"
+    min_value: float | None = None           # rating range, numeric lower bound
+    max_value: float | None = None
+    ref: str | None = None                   # kind == "reference": ident of the referenced entity
+    unique: bool = False
 
 
 class DataEntity(BaseModel):
@@ -42,6 +65,30 @@ class DataEntity(BaseModel):
     fields: list[EntityField] = Field(default_factory=list)
     parent: str | None = None      # ident of the parent entity
     has_status: bool = False       # adds a `status` field and a complete action
+    # Ordered workflow states ("draft", "submitted", "approved"): a `status` enum whose allowed
+    # moves are `transitions` (default: each state to the next one); an invalid move is a 409.
+    workflow: list[str] = Field(default_factory=list)
+    transitions: dict[str, list[str]] = Field(default_factory=dict)
+    on_parent_delete: Literal["restrict", "cascade"] = "restrict"
+
+
+class Feature(BaseModel):
+    """One entry of the feature registry applied to an entity (search, filters, CSV export …)."""
+
+    kind: FeatureKind
+    entity: str | None = None      # entity ident; None for app-wide features
+    fields: list[str] = Field(default_factory=list)   # field idents the feature works on
+    options: dict[str, str | int | float | bool | list[str]] = Field(default_factory=dict)
+
+
+class Clause(BaseModel):
+    """One part of the request (sentence, bullet, user story, "X; Y" part) and how it is covered."""
+
+    id: str                        # "C-001"
+    text: str
+    status: ClauseStatus
+    reqs: list[str] = Field(default_factory=list)   # REQ ids implementing it (or its unsupported REQ)
+    reason: str = ""               # why it is not built / why it is context
 
 
 class Page(BaseModel):
@@ -73,6 +120,9 @@ class AppSpec(BaseModel):
     pages: list[Page] = Field(default_factory=list)
     components: list[Component] = Field(default_factory=list)
     data_model: list[DataEntity] = Field(default_factory=list)
+    features: list[Feature] = Field(default_factory=list)
+    clauses: list[Clause] = Field(default_factory=list)
+    language: Literal["en", "vi"] = "en"
     requirements: list[Requirement] = Field(default_factory=list)
     must_have: list[str] = Field(default_factory=list)
     explicit_non_goals: list[str] = Field(default_factory=list)
