@@ -27,7 +27,7 @@ class RulesModel:
 
     def _content(self, system: str, prompt: str) -> str:
         from harness.agents.planner import fallback_plan
-        from harness.agents.spec_rules import rule_based_spec
+        from harness.offline.spec.rules import rule_based_spec
         from harness.generators.units import generate_files
 
         if system == spec_agent.SYSTEM:

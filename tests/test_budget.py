@@ -8,7 +8,7 @@ from fake_openai_server import FakeOpenAIServer, answer, error, fake_openai_serv
 from harness.agents.planner import Planner
 from harness.agents.reviewer import Reviewer
 from harness.agents.spec_agent import postprocess
-from harness.agents.spec_rules import rule_based_spec
+from harness.offline.spec.rules import rule_based_spec
 from harness.cli import build_parser
 from harness.errors import BudgetExceededError, InputError, ProviderError
 from harness.models.run import RunState

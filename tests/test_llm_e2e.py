@@ -18,7 +18,7 @@ from fake_openai_server import FakeOpenAIServer, answer, error, hang
 
 from harness.agents.planner import SYSTEM as PLANNER_SYSTEM, fallback_plan
 from harness.agents.spec_agent import SYSTEM as SPEC_SYSTEM, postprocess
-from harness.agents.spec_rules import rule_based_spec
+from harness.offline.spec.rules import rule_based_spec
 from harness.errors import EXIT_TEMPFAIL, BudgetExceededError, ProviderConfigError, ProviderUnavailableError
 from harness.generators.units import generate_unit
 from harness.models.enums import RunStatus, TaskStatus

@@ -13,9 +13,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from harness.agents import spec_lexicon as lx
-from harness.agents import spec_lexicon_vi as vlx
-from harness.agents.spec_rules import MAX_ENTITIES, NO_ENTITY_MESSAGE, rule_based_spec
+from harness.offline.spec import lexicon as lx
+from harness.offline.spec import lexicon_vi as vlx
+from harness.offline.spec.rules import MAX_ENTITIES, NO_ENTITY_MESSAGE, rule_based_spec
 from harness.errors import SpecError
 from harness.generators.naming import py_ident
 from harness.validation.spec_validator import validate_spec
@@ -357,7 +357,7 @@ def test_two_calls_are_byte_identical():
 
 def test_output_does_not_depend_on_hash_seed(tmp_path: Path):
     # set iteration order changes with PYTHONHASHSEED; any set leaking into the output shows here
-    script = ("import sys, json; from harness.agents.spec_rules import rule_based_spec; "
+    script = ("import sys, json; from harness.offline.spec.rules import rule_based_spec; "
               "specs = [rule_based_spec(r).model_dump_json(indent=2) for r in json.load(sys.stdin)]; "
               "print(json.dumps(specs))")
     outputs = []

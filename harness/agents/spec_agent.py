@@ -62,7 +62,7 @@ class SpecAgent:
             return self.fallback(request)
 
     def fallback(self, request: str) -> AppSpec:
-        from harness.agents.spec_rules import rule_based_spec
+        from harness.offline.spec import parse_request
 
         self.source = "rules"
-        return postprocess(rule_based_spec(request))
+        return postprocess(parse_request(request))

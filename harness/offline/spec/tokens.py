@@ -10,8 +10,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from harness.agents import spec_lexicon as lx
-from harness.agents import spec_lexicon_vi as vlx
+from harness.offline.spec import lexicon as lx
+from harness.offline.spec import lexicon_vi as vlx
 from harness.generators.naming import ascii_fold
 
 _TOKEN_RE = re.compile(r"\w+(?:[-'’.]\w+)*|[,;:.!?()/&+]")

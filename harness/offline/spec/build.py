@@ -1,4 +1,4 @@
-"""Assemble an AppSpec from what `spec_rules` parsed: entities, requirements, pages, stack, notes.
+"""Assemble an AppSpec from what `rules` parsed: entities, requirements, pages, stack, notes.
 
 Requirement order (ids REQ-001..N follow it):
 auth -> per entity, parents before children: crud, relation, complete -> dashboard -> pages ->
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from harness.agents import spec_lexicon as lx
+from harness.offline.spec import lexicon as lx
 from harness.generators.naming import py_ident, slug
 from harness.models.spec import AppSpec, DataEntity, EntityField, Page, Requirement, Stack
 
@@ -23,7 +23,7 @@ _EXCLUDED_FIELDS = lx.FIELD_DROP | frozenset({"status", "done", "completed", "co
 
 @dataclass
 class Parsed:
-    """What the parser (spec_rules) found; `build_spec` turns it into an AppSpec."""
+    """What the parser (rules) found; `build_spec` turns it into an AppSpec."""
 
     title_words: list[tuple[str, str]]                              # (normalized, original) per token
     vi: bool
@@ -127,7 +127,7 @@ def _fields(p: Parsed, name: str, idents: dict[str, str]) -> list[EntityField]:
 
 
 def _field_type(words: list[str]) -> str:
-    """Column type from the field's words (the last word decides; see the spec_lexicon word lists)."""
+    """Column type from the field's words (the last word decides; see the lexicon word lists)."""
     last = words[-1]
     if words[0] in ("is", "has") or last in lx.BOOL_WORDS:
         return "bool"

@@ -11,9 +11,9 @@ unsupported features -> feature words (auth, dashboard, pages, stack, completion
 
 from __future__ import annotations
 
-from harness.agents import spec_lexicon as lx
-from harness.agents.spec_build import Parsed, build_spec
-from harness.agents.spec_tokens import Tok, tokenize
+from harness.offline.spec import lexicon as lx
+from harness.offline.spec.build import Parsed, build_spec
+from harness.offline.spec.tokens import Tok, tokenize
 from harness.errors import SpecError
 from harness.models.spec import AppSpec
 

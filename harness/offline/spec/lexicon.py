@@ -1,7 +1,7 @@
 """Vocabulary for the rule-based spec parser: English word classes and number inflection.
 
 Pure data plus two pure functions (`singularize`, `pluralize`); the Vietnamese phrase table
-lives in spec_lexicon_vi.py. Sets are used
+lives in lexicon_vi.py. Sets are used
 only for membership tests; everything that is iterated is a tuple or a dict (stable order).
 """
 
@@ -271,7 +271,7 @@ UNSUPPORTED: dict[tuple[str, ...], str] = {
 }
 UNSUPPORTED_VERBS = _words("recommend predict forecast upload export import send deploy scrape crawl")
 
-# Parser word classes (spec_rules).
+# Parser word classes (rules).
 SEPARATORS = _words(", / & + and or plus")
 SITE_WORDS = _words("web webapp website websites site")
 FIELD_TRIGGERS = _words("with having has have containing contains including ( :")

@@ -1,0 +1,1 @@
+"""The offline (rule-based) path: request understanding and the deterministic generator."""
