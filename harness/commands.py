@@ -124,7 +124,7 @@ def cmd_review(args) -> int:
 
     store = store_for(args)
     with store.lock(args.run_id):
-        state = store.load(args.run_id)
+        state = store.checked(args.run_id)
         _require_spec(state)
         _, report = review_run(store, state)
         if state.status in (RunStatus.PASS, RunStatus.FAIL):  # an interrupted run stays resumable
@@ -146,7 +146,7 @@ def cmd_trace(args) -> int:
     if not 0 <= args.fail_under <= 100:
         raise InputError("--fail-under must be between 0 and 100")
     store = store_for(args)
-    state = store.load(args.run_id)
+    state = store.checked(args.run_id)
     _require_spec(state)
     matrix = compute_matrix(store, state)
     store.write_artifact(state.run_id, "matrix", matrix)

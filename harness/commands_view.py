@@ -72,7 +72,7 @@ def next_step(state) -> str:
 
 def cmd_status(args) -> int:
     store = store_for(args)
-    state = store.load(args.run_id)
+    state = store.checked(args.run_id)
     print(f"run {state.run_id}  status {state.status.value}  updated {state.updated_at}")
     print(f"request: {state.user_request[:200]}")
     if state.error:

@@ -190,6 +190,10 @@ class RunStore:
             log.complete_pending(pending)
         return state, (docs[-1] if docs else None)
 
+    def checked(self, run_id: str) -> RunState:
+        """The state after the same read-only validation `resume` does: judges never read a damaged run."""
+        return self.resume(run_id)[0]
+
     def lock_holder(self, run_id: str) -> int | None:
         """The pid holding the run's writer lock (0 when unknown), None when free; changes nothing."""
         path = self.run_dir(run_id) / "run.lock"

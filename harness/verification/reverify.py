@@ -97,7 +97,7 @@ def reverify_run(run_id: str, runs_dir: Path, say: Callable[[str], None] = print
 
     store = RunStore(runs_dir)
     with store.lock(run_id):
-        state = store.load(run_id)
+        state = store.checked(run_id)
         if state.spec is None:
             raise RunDataError(f"run {run_id} has no spec; nothing to verify")
         workspace = store.workspace(run_id)
