@@ -28,7 +28,7 @@ class RulesModel:
     def _content(self, system: str, prompt: str) -> str:
         from harness.agents.planner import fallback_plan
         from harness.offline.spec.rules import rule_based_spec
-        from harness.generators.units import generate_files
+        from harness.offline.generator.units import generate_files
 
         if system == spec_agent.SYSTEM:
             request = prompt.split("User request:\n", 1)[-1].split("\n\nYour previous spec", 1)[0].strip()

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from harness.errors import HarnessError, PlanError, SpecError
-from harness.generators.probes import ProbeStep, resolve, round_trip_steps
-from harness.generators.units import (
+from harness.offline.generator.probes import ProbeStep, resolve, round_trip_steps
+from harness.offline.generator.units import (
     BuildUnit, UnsupportedFeatureError, build_units, generate_files, generate_unit,
 )
 from harness.models.spec import AppSpec, DataEntity, EntityField, Page, Requirement
@@ -296,7 +296,7 @@ def test_generated_code_uses_safe_primitives():
 _PROBE_SCRIPT = """
 import json
 from fastapi.testclient import TestClient
-from harness.generators.probes import ProbeStep, resolve
+from harness.offline.generator.probes import ProbeStep, resolve
 from src.main import app
 
 steps = [ProbeStep(**s) for s in json.loads({steps!r})]

@@ -17,9 +17,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from harness.generators.appmodel import analyse, sample
-from harness.generators.naming import unique_idents
-from harness.generators.units import build_units, generate_files
+from harness.offline.generator.appmodel import analyse, sample
+from harness.offline.generator.naming import unique_idents
+from harness.offline.generator.units import build_units, generate_files
 from harness.models.spec import AppSpec, DataEntity, EntityField, Page, Requirement
 
 TRICKY = [

@@ -20,7 +20,7 @@ from harness.agents.planner import SYSTEM as PLANNER_SYSTEM, fallback_plan
 from harness.agents.spec_agent import SYSTEM as SPEC_SYSTEM, postprocess
 from harness.offline.spec.rules import rule_based_spec
 from harness.errors import EXIT_TEMPFAIL, BudgetExceededError, ProviderConfigError, ProviderUnavailableError
-from harness.generators.units import generate_unit
+from harness.offline.generator.units import generate_unit
 from harness.models.enums import RunStatus, TaskStatus
 from harness.orchestration.pipeline import new_run, resume_run
 from harness.providers.budget import Budget, MeteredProvider

@@ -8,7 +8,7 @@ import pytest
 
 from harness.agents.planner import fallback_plan
 from harness.agents.spec_agent import SpecAgent
-from harness.generators.units import generate_files
+from harness.offline.generator.units import generate_files
 from harness.orchestration.pipeline import new_run
 from harness.providers.mock import MockProvider
 from harness.state.store import RunStore

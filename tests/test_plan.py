@@ -26,7 +26,7 @@ def test_fallback_plan_for_todo_has_5_to_8_valid_tasks_covering_all_reqs():
 
 
 def test_fallback_plan_lists_every_generated_file():
-    from harness.generators.units import generate_files
+    from harness.offline.generator.units import generate_files
 
     spec = valid_todo()
     touched = {f for task in fallback_plan(spec).tasks for f in task.files_touched}

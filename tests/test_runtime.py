@@ -83,7 +83,7 @@ def env():
 
 @dataclass(frozen=True)
 class Step:
-    """Same attributes as harness.generators.probes.ProbeStep (duck-typed on purpose)."""
+    """Same attributes as harness.offline.generator.probes.ProbeStep (duck-typed on purpose)."""
 
     name: str
     method: str

@@ -17,7 +17,7 @@ from harness.offline.spec import lexicon as lx
 from harness.offline.spec import lexicon_vi as vlx
 from harness.offline.spec.rules import MAX_ENTITIES, NO_ENTITY_MESSAGE, rule_based_spec
 from harness.errors import SpecError
-from harness.generators.naming import py_ident
+from harness.offline.generator.naming import py_ident
 from harness.validation.spec_validator import validate_spec
 
 SEED_EN = "Build me a task management web app with authentication, projects, tasks, and a dashboard."

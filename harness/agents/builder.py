@@ -76,7 +76,7 @@ class Builder:
 
 def deterministic_files(task: Task, spec: AppSpec) -> dict[str, str]:
     """The generator's files for this task (its unit when known, else the allowlisted subset)."""
-    from harness.generators.units import generate_files, generate_unit
+    from harness.offline.generator import generate_files, generate_unit
 
     if task.kind:
         return generate_unit(spec, task.kind)

@@ -23,7 +23,7 @@ SYSTEM = (
 
 def fallback_plan(spec: AppSpec) -> Plan:
     """The deterministic plan: one task per generator build unit, in the units' order."""
-    from harness.generators.units import build_units
+    from harness.offline.generator import build_units
 
     units = build_units(spec)
     ids = {u.key: task_id(n) for n, u in enumerate(units, start=1)}

@@ -46,7 +46,7 @@ def plan_stage(ctx: RunContext) -> None:
 
 def verify_stage(ctx: RunContext) -> None:
     """Whole-suite verification with fresh evidence, then the runtime check."""
-    from harness.generators.probes import round_trip_steps
+    from harness.offline.generator import round_trip_steps
     from harness.verification.runtime import verify_runtime
     from harness.verification.verifier import verify_workspace
 

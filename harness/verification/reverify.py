@@ -64,7 +64,7 @@ def reverify_tasks(ctx) -> list[str]:
 def refresh_runtime(ctx) -> str:
     """Re-run the runtime check (the workspace changed or it had not passed); one readable line."""
     from harness.errors import HarnessError
-    from harness.generators.probes import round_trip_steps
+    from harness.offline.generator import round_trip_steps
     from harness.verification.runtime import verify_runtime
 
     try:

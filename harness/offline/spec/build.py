@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from harness.offline.spec import lexicon as lx
-from harness.generators.naming import py_ident, slug
+from harness.offline.generator.naming import py_ident, slug
 from harness.models.spec import AppSpec, DataEntity, EntityField, Page, Requirement, Stack
 
 HTML_FRONTEND = "Server-rendered HTML (FastAPI)"

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec import lexicon_vi as vlx
-from harness.generators.naming import ascii_fold
+from harness.offline.generator.naming import ascii_fold
 
 _TOKEN_RE = re.compile(r"\w+(?:[-'’.]\w+)*|[,;:.!?()/&+]")
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from harness.generators.appmodel import AppModel, Column, Entity
-from harness.generators.codegen import doc, fill, lit, module
+from harness.offline.generator.appmodel import AppModel, Column, Entity
+from harness.offline.generator.codegen import doc, fill, lit, module
 
 _FIELD_TYPES = {
     "str": "ShortText", "text": "LongText", "int": "Int64", "float": "Float", "bool": "bool",

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from harness.generators.api_py import collection_url
-from harness.generators.appmodel import AppModel, Entity, body
-from harness.generators.codegen import fill, lit, marks, module
-from harness.generators.pages_py import page_routes, route_showing
-from harness.generators.setup_files import TEST_PASSWORD
-from harness.generators.testkit import api_makers, router_imports, routers
+from harness.offline.generator.api_py import collection_url
+from harness.offline.generator.appmodel import AppModel, Entity, body
+from harness.offline.generator.codegen import fill, lit, marks, module
+from harness.offline.generator.pages_py import page_routes, route_showing
+from harness.offline.generator.setup_files import TEST_PASSWORD
+from harness.offline.generator.testkit import api_makers, router_imports, routers
 
 _HEADER = '''
 """Tests for the HTML pages: rendering, escaping, form posts@@auth_doc@@."""

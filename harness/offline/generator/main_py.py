@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from harness.generators.api_py import children_url, collection_url
-from harness.generators.appmodel import AppModel
-from harness.generators.codegen import doc, fill, lit, marks, module
+from harness.offline.generator.api_py import children_url, collection_url
+from harness.offline.generator.appmodel import AppModel
+from harness.offline.generator.codegen import doc, fill, lit, marks, module
 
 _MAIN = '''
 """@@title_doc@@: the FastAPI application `app`.

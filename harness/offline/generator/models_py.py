@@ -6,9 +6,9 @@ values as parameters.
 
 from __future__ import annotations
 
-from harness.generators.appmodel import AppModel, Entity, body, sample
-from harness.generators.codegen import block, doc, fill, lit, marks, module, sql_lines
-from harness.generators.naming import sql_quote as q
+from harness.offline.generator.appmodel import AppModel, Entity, body, sample
+from harness.offline.generator.codegen import block, doc, fill, lit, marks, module, sql_lines
+from harness.offline.generator.naming import sql_quote as q
 
 _SQL_TYPES = {"str": "TEXT", "text": "TEXT", "int": "INTEGER", "float": "REAL", "bool": "INTEGER",
               "date": "TEXT", "datetime": "TEXT"}

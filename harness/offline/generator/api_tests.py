@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from harness.generators.api_py import children_url, collection_url
-from harness.generators.appmodel import AppModel, Entity, body, sample
-from harness.generators.codegen import doc, fill, lit, marks, module
-from harness.generators.testkit import api_makers, lineage_idents, router_imports, routers
+from harness.offline.generator.api_py import children_url, collection_url
+from harness.offline.generator.appmodel import AppModel, Entity, body, sample
+from harness.offline.generator.codegen import doc, fill, lit, marks, module
+from harness.offline.generator.testkit import api_makers, lineage_idents, router_imports, routers
 
 _HEADER = '''
 """API tests for @@plural_doc@@ (@@url_doc@@), mounted on a small app with the routers they need."""

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from harness.generators.appmodel import AppModel
-from harness.generators.codegen import doc, fill, lit
+from harness.offline.generator.appmodel import AppModel
+from harness.offline.generator.codegen import doc, fill, lit
 
 REQUIREMENTS_TXT = "fastapi>=0.110\nuvicorn>=0.27\nhttpx>=0.27\npytest>=8\n"
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from harness.generators.appmodel import AppModel, Entity, body
-from harness.generators.api_py import collection_url
-from harness.generators.codegen import lit
+from harness.offline.generator.appmodel import AppModel, Entity, body
+from harness.offline.generator.api_py import collection_url
+from harness.offline.generator.codegen import lit
 
 
 def api_maker(e: Entity) -> str:

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from harness.generators.api_py import children_url, collection_url
-from harness.generators.api_tests import change
-from harness.generators.appmodel import AppModel, Entity, body
-from harness.generators.codegen import fill, lit, marks, module
-from harness.generators.naming import unique_idents
-from harness.generators.pages_py import page_routes, route_showing
-from harness.generators.pages_tests import form_fields
-from harness.generators.setup_files import TEST_PASSWORD
-from harness.generators.testkit import api_makers
+from harness.offline.generator.api_py import children_url, collection_url
+from harness.offline.generator.api_tests import change
+from harness.offline.generator.appmodel import AppModel, Entity, body
+from harness.offline.generator.codegen import fill, lit, marks, module
+from harness.offline.generator.naming import unique_idents
+from harness.offline.generator.pages_py import page_routes, route_showing
+from harness.offline.generator.pages_tests import form_fields
+from harness.offline.generator.setup_files import TEST_PASSWORD
+from harness.offline.generator.testkit import api_makers
 from harness.models.spec import Requirement
 
 _HEADER = '''

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from harness.generators.codegen import fill, lit, marks, module
-from harness.generators.setup_files import TEST_PASSWORD
+from harness.offline.generator.codegen import fill, lit, marks, module
+from harness.offline.generator.setup_files import TEST_PASSWORD
 
 AUTH_PY = '''
 """Accounts and bearer-token sessions under /api/auth.

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness.errors import SpecError
-from harness.generators.naming import ascii_fold, py_ident, unique_idents
+from harness.offline.generator.naming import ascii_fold, py_ident, unique_idents
 from harness.models.spec import AppSpec, Requirement
 
 ENTITY_CAPS = ("create", "list", "complete", "crud", "relation", "other")

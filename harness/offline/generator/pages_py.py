@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from harness.generators.appmodel import AppModel, Entity
-from harness.generators.codegen import doc, fill, lit, module
+from harness.offline.generator.appmodel import AppModel, Entity
+from harness.offline.generator.codegen import doc, fill, lit, module
 
 _HEADER = '''
 """Server-rendered HTML pages of @@title_doc@@.

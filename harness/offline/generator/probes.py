@@ -15,8 +15,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from harness.generators.api_py import collection_url
-from harness.generators.appmodel import analyse, body
+from harness.offline.generator.api_py import collection_url
+from harness.offline.generator.appmodel import analyse, body
 from harness.models.spec import AppSpec
 
 PROBE_USER = {"username": "probe_user", "password": "probe-password-1"}

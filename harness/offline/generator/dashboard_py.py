@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from harness.generators.appmodel import AppModel, body
-from harness.generators.codegen import fill, lit, marks, module
+from harness.offline.generator.appmodel import AppModel, body
+from harness.offline.generator.codegen import fill, lit, marks, module
 
 _DASHBOARD = '''
 """The dashboard of @@scope_doc@@.

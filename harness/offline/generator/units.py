@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from harness.errors import HarnessError, PlanError
-from harness.generators.app_files import api_module_path, api_test_path, render_file
-from harness.generators.appmodel import AppModel, analyse
-from harness.generators.naming import py_ident
+from harness.offline.generator.app_files import api_module_path, api_test_path, render_file
+from harness.offline.generator.appmodel import AppModel, analyse
+from harness.offline.generator.naming import py_ident
 from harness.models.spec import AppSpec
 
 CONFTEST = "tests/conftest.py"

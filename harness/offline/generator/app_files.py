@@ -3,17 +3,17 @@ only dispatches, so the unit layout (units.py) and the file contents stay indepe
 
 from __future__ import annotations
 
-from harness.generators.acceptance_py import test_acceptance_py
-from harness.generators.api_py import api_py
-from harness.generators.api_tests import test_api_py
-from harness.generators.appmodel import AppModel
-from harness.generators.auth_py import auth_py, test_auth_py
-from harness.generators.dashboard_py import dashboard_py, test_dashboard_py
-from harness.generators.main_py import main_py, test_health_py
-from harness.generators.models_py import models_py, test_models_py
-from harness.generators.pages_py import pages_py
-from harness.generators.pages_tests import test_pages_py
-from harness.generators.setup_files import PYTEST_INI, REQUIREMENTS_TXT, conftest_py, init_py
+from harness.offline.generator.acceptance_py import test_acceptance_py
+from harness.offline.generator.api_py import api_py
+from harness.offline.generator.api_tests import test_api_py
+from harness.offline.generator.appmodel import AppModel
+from harness.offline.generator.auth_py import auth_py, test_auth_py
+from harness.offline.generator.dashboard_py import dashboard_py, test_dashboard_py
+from harness.offline.generator.main_py import main_py, test_health_py
+from harness.offline.generator.models_py import models_py, test_models_py
+from harness.offline.generator.pages_py import pages_py
+from harness.offline.generator.pages_tests import test_pages_py
+from harness.offline.generator.setup_files import PYTEST_INI, REQUIREMENTS_TXT, conftest_py, init_py
 
 _API, _API_TESTS = "src/api_", "tests/test_api_"
 
