@@ -1,0 +1,89 @@
+"""The feature registry: one entry per `FeatureKind` saying what the offline generator builds.
+
+The rule-based parser (and the honest-spec accounting) asks `can_build(feature, spec)`: a feature
+is covered only when its entry is `built` and the spec gives it what it needs (an entity, fields
+of the right kinds, accounts). Anything else stays `not_built` with the reason returned here.
+Each entry names the generated files that implement it and the HTTP probe that shows it works.
+Adding a feature is one entry here, its generator code and its tests.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import get_args
+
+from harness.models.spec import AppSpec, DataEntity, Feature, FeatureKind, FieldKind
+from harness.offline.field_kinds import kind_of_type
+
+TEXT_KINDS: tuple[FieldKind, ...] = ("short_text", "long_text", "email", "phone", "url")
+NUMBER_KINDS: tuple[FieldKind, ...] = ("integer", "money", "decimal", "rating")
+FILTER_KINDS: tuple[FieldKind, ...] = ("enum", "reference", "date", "datetime", "boolean",
+                                       *NUMBER_KINDS)
+
+
+@dataclass(frozen=True)
+class FeatureEntry:
+    """What one feature is, what it needs, where it is generated and how it is probed."""
+
+    kind: FeatureKind
+    summary: str
+    needs_entity: bool
+    needs_auth: bool
+    field_kinds: tuple[FieldKind, ...]   # the entity needs a field of one of these kinds ("" = any)
+    files: tuple[str, ...]               # generated files implementing it (<entity> = module ident)
+    probe: str                           # the HTTP request that shows it works
+    built: bool                          # False: the generator does not implement it yet
+
+
+FEATURES: dict[FeatureKind, FeatureEntry] = {entry.kind: entry for entry in (
+    FeatureEntry("search", "full-text search over the text fields: ?q=", True, False, TEXT_KINDS,
+                 ("src/api_<entity>.py", "src/models.py", "src/pages.py"),
+                 "GET /api/<plural>?q=<word of a stored record>", False),
+    FeatureEntry("filter", "filter by enum / reference / boolean value, date or number range",
+                 True, False, FILTER_KINDS, ("src/api_<entity>.py", "src/models.py"),
+                 "GET /api/<plural>?<field>=<value> and ?<field>_min=&<field>_max=", False),
+    FeatureEntry("sort", "sort by any column: ?sort=<field>&order=asc|desc", True, False, (),
+                 ("src/api_<entity>.py", "src/models.py"),
+                 "GET /api/<plural>?sort=<field>&order=desc", False),
+    FeatureEntry("aggregate", "totals of number/money fields, optionally grouped by an enum field",
+                 True, False, NUMBER_KINDS, ("src/api_<entity>.py", "src/dashboard.py"),
+                 "GET /api/<plural>/totals", False),
+    FeatureEntry("status_counts", "record counts per status / enum value on the dashboard",
+                 True, False, ("enum",), ("src/api_<entity>.py", "src/dashboard.py"),
+                 "GET /api/<plural>/counts", False),
+    FeatureEntry("csv_export", "CSV download of the records", True, False, (),
+                 ("src/api_<entity>.py",), "GET /api/<plural>/export.csv", False),
+    FeatureEntry("no_double_booking",
+                 "a slot is unique per resource: overlapping time ranges are refused with 409",
+                 True, False, ("date", "time", "datetime"), ("src/api_<entity>.py",),
+                 "POST the same slot twice -> 201 then 409", False),
+    FeatureEntry("ownership", "each user sees and changes only their own records", False, True, (),
+                 ("src/auth.py", "src/models.py", "src/api_<entity>.py"),
+                 "a second user's GET of the first user's record -> 404", True),
+)}
+
+
+def _field_kinds(entity: DataEntity) -> set[str]:
+    kinds = {f.kind or kind_of_type(f.type) for f in entity.fields}
+    return kinds | ({"enum"} if entity.workflow or entity.has_status else set())
+
+
+def can_build(feature: Feature, spec: AppSpec) -> tuple[bool, str]:
+    """(True, "") when the generator builds `feature` for `spec`, else (False, the reason)."""
+    entry = FEATURES.get(feature.kind)
+    if entry is None or not entry.built:
+        return False, f"the offline generator has no {feature.kind} feature"
+    if entry.needs_auth and not spec.auth:
+        return False, f"{feature.kind} needs accounts (authentication)"
+    if not entry.needs_entity:
+        return True, ""
+    entity = spec.entity(feature.entity) if feature.entity else None
+    if entity is None:
+        return False, f"{feature.kind} needs a data entity to work on"
+    if entry.field_kinds and not _field_kinds(entity) & set(entry.field_kinds):
+        wanted = ", ".join(entry.field_kinds)
+        return False, f"{feature.kind} on {entity.plural} needs a field of kind {wanted}"
+    return True, ""
+
+
+assert set(FEATURES) == set(get_args(FeatureKind)), "every FeatureKind needs a registry entry"

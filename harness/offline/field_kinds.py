@@ -1,0 +1,175 @@
+"""The field-kind registry: one entry per `FieldKind` saying what a field of that kind becomes.
+
+Each entry gives the name patterns that imply the kind, the storage type of `EntityField.type`,
+the SQLite column type, the pydantic annotation used in generated code (the aliases live in the
+generated app's `src/fieldtypes.py`), the HTML input, two valid sample values and values the
+generated API must reject with 422. The rule-based parser asks `kind_for_name`; the generator
+asks `KINDS[kind]`. Adding a kind is one entry here plus its tests.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, get_args
+
+from harness.models.spec import FieldKind, FieldType
+from harness.offline.generator.naming import ascii_fold
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """What one field adds to its kind: enum values and a numeric range."""
+
+    values: tuple[str, ...] = ()
+    lo: float | None = None
+    hi: float | None = None
+
+
+@dataclass(frozen=True)
+class KindEntry:
+    """What a field of one kind becomes in the generated app."""
+
+    kind: FieldKind
+    patterns: tuple[str, ...]        # regexes over the normalised name (" due date ")
+    storage: FieldType               # EntityField.type for code that predates kinds
+    sql: str                         # SQLite column type
+    py: str                          # annotation in src/fieldtypes.py terms ({lo} {hi} {values})
+    py_required: str                 # annotation when the field is required (non-empty text)
+    out: str                         # annotation of the stored value in responses
+    html: str                        # <input> attributes ("select" / "textarea" / "checkbox")
+    samples: tuple[Any, Any]         # two valid values, variant 0 and 1
+    invalid: tuple[Any, ...]         # values the API must answer with 422
+
+    def annotation(self, bounds: Bounds, required: bool) -> str:
+        """The pydantic annotation text of a field of this kind."""
+        text = self.py_required if required else self.py
+        values = ", ".join(repr(v) for v in bounds.values) or repr("")
+        return text.format(lo=_num(bounds.lo, 1), hi=_num(bounds.hi, 5), values=values)
+
+    def sample(self, bounds: Bounds, variant: int = 0) -> Any:
+        """A valid JSON value of this kind (variant 1 differs from variant 0 when it can)."""
+        if self.kind == "enum" and bounds.values:
+            return bounds.values[variant % len(bounds.values)]
+        if self.kind == "rating":
+            lo, hi = int(_num(bounds.lo, 1)), int(_num(bounds.hi, 5))
+            return min(lo + variant, hi)
+        return self.samples[variant]
+
+    def bad_values(self, bounds: Bounds) -> tuple[Any, ...]:
+        """Values of the right shape that the generated API must refuse (422)."""
+        if self.kind == "rating":
+            return (int(_num(bounds.hi, 5)) + 1, int(_num(bounds.lo, 1)) - 1, "five")
+        return self.invalid
+
+
+def _num(value: float | None, default: float) -> float | int:
+    value = default if value is None else value
+    return int(value) if float(value).is_integer() else value
+
+
+def _words(*names: str) -> str:
+    """A regex matching any of the names as whole words."""
+    return r"\b(?:" + "|".join(re.escape(n) for n in names) + r")\b"
+
+
+_DATE_LAST = r"\b(?:date|day|deadline|due|birthday|dob|ngay|han)\s$"
+_TIME_LAST = r"\b(?:time|start|end|starts|ends|clock in|clock out|check in|check out|gio)\s$"
+
+KINDS: dict[FieldKind, KindEntry] = {entry.kind: entry for entry in (
+    KindEntry("short_text", (), "str", "TEXT", "ShortText | None", "RequiredShortText", "str",
+              'type="text" maxlength="200"', ("Sample text", "Changed text"), ("x" * 201, 12345)),
+    KindEntry("long_text",
+              (_words("description", "notes", "note", "details", "comment", "comments", "bio",
+                      "content", "body", "instructions", "ingredients", "address", "summary",
+                      "message", "reason", "feedback", "review", "mo ta", "ghi chu", "noi dung",
+                      "dia chi"),),
+              "text", "TEXT", "LongText | None", "RequiredLongText", "str", "textarea",
+              ("A longer sample description.", "A changed description."), ("x" * 5001, 12345)),
+    KindEntry("integer",
+              (_words("quantity", "qty", "count", "number of", "hours", "minutes", "age", "capacity",
+                      "seats", "servings", "calories", "steps", "reps", "sets", "pages", "points",
+                      "duration", "stock", "floor", "guests", "so luong"),),
+              "int", "INTEGER", "Count | None", "Count", "int", 'type="number" step="1" min="0"',
+              (7, 8), (-1, "many", 1.5)),
+    KindEntry("money",
+              (_words("amount", "price", "cost", "fee", "fees", "total", "salary", "budget", "balance",
+                      "payment", "income", "expense", "rent", "wage", "wages", "tip", "deposit",
+                      "revenue", "spent", "hourly rate", "gia", "so tien", "tien", "tien luong"),),
+              "float", "REAL", "Money | None", "Money", "float",
+              'type="number" step="0.01" min="0"', (12.5, 30.25), (-3000, "lots", "NaN")),
+    KindEntry("decimal",
+              (_words("weight", "height", "distance", "percentage", "percent", "temperature",
+                      "latitude", "longitude", "km", "miles", "kg", "rate", "ratio"),),
+              "float", "REAL", "Number | None", "Number", "float", 'type="number" step="any"',
+              (1.5, 2.25), ("heavy", "Infinity")),
+    KindEntry("date", (_DATE_LAST, r"\bbirth\b"), "date", "TEXT", "Day | None", "Day", "_dt.date",
+              'type="date"', ("2024-01-02", "2024-02-03"), ("not-a-date", "2024-13-45")),
+    KindEntry("time", (_TIME_LAST,), "str", "TEXT", "Clock | None", "Clock", "str",
+              'type="time"', ("09:30", "17:45"), ("25:00", "noon")),
+    KindEntry("datetime",
+              (r"\bat\s$", _words("timestamp", "datetime", "date and time", "thoi gian"),),
+              "datetime", "TEXT", "Moment | None", "Moment", "_dt.datetime",
+              'type="datetime-local" step="1"', ("2024-01-02T03:04:05", "2024-02-03T04:05:06"),
+              ("yesterday", "2024-01-02T25:00:00")),
+    KindEntry("boolean",
+              (r"^\s(?:is|has|can|allow|enable|enabled)\b",
+               _words("paid", "active", "available", "enabled", "verified", "published", "archived",
+                      "in stock", "yes no", "done", "completed", "attended", "present"),),
+              "bool", "INTEGER", "bool | None", "bool", "bool", "checkbox", (True, False),
+              ("maybe",)),
+    KindEntry("email", (_words("email", "e mail", "mail"),), "str", "TEXT", "Email | None",
+              "Email", "str", 'type="email" maxlength="254"',
+              ("ada@example.com", "grace@example.org"), ("not-an-email", "a@b")),
+    KindEntry("phone",
+              (_words("phone", "mobile", "telephone", "tel", "cell", "dien thoai", "sdt"),),
+              "str", "TEXT", "Phone | None", "Phone", "str", 'type="tel" maxlength="32"',
+              ("+1 555 0100", "+84 90 123 4567"), ("call me", "1")),
+    KindEntry("url", (_words("url", "website", "link", "homepage", "web site"),), "str", "TEXT",
+              "Url | None", "Url", "str", 'type="url" maxlength="2000"',
+              ("https://example.com/a", "https://example.org/b"),
+              ("not a url", "javascript:alert(1)")),
+    KindEntry("rating", (_words("rating", "stars", "star", "danh gia"),), "int", "INTEGER",
+              "Annotated[int, Field(ge={lo}, le={hi})] | None",
+              "Annotated[int, Field(ge={lo}, le={hi})]", "int",
+              'type="number" step="1" min="{lo}" max="{hi}"', (1, 2), ()),
+    KindEntry("enum", (), "str", "TEXT", "Literal[{values}] | None", "Literal[{values}]", "str",
+              "select", ("", ""), ("not-a-choice", 3)),
+    KindEntry("reference", (), "int", "INTEGER", "RecordId | None", "RecordId", "int", "select",
+              (None, None), (0, "first")),
+)}
+
+# The order names are matched in: the first kind whose pattern matches wins ("due date" is a
+# date although "due" is no money word; "is paid" is a boolean although "paid" ends like money).
+MATCH_ORDER: tuple[FieldKind, ...] = (
+    "boolean", "email", "phone", "url", "rating", "datetime", "date", "time", "money", "integer",
+    "decimal", "long_text",
+)
+_COMPILED = {kind: tuple(re.compile(p) for p in KINDS[kind].patterns) for kind in MATCH_ORDER}
+
+
+def normalise(name: str) -> str:
+    """Lower-case ASCII words separated by single spaces, padded: "Clock-In_Time" -> " clock in time "."""
+    words = re.sub(r"[^0-9a-z]+", " ", ascii_fold(name).lower()).split()
+    return " " + " ".join(words) + " "
+
+
+def kind_for_name(field_name: str) -> FieldKind:
+    """The kind a field's name implies; "short_text" when nothing matches.
+
+    Enum and reference are never implied by a name alone: they need values or an entity.
+    """
+    text = normalise(field_name)
+    for kind in MATCH_ORDER:
+        if any(p.search(text) for p in _COMPILED[kind]):
+            return kind
+    return "short_text"
+
+
+def kind_of_type(field_type: FieldType) -> FieldKind:
+    """The kind of a field that only has a storage type (specs written before kinds existed)."""
+    return {"str": "short_text", "text": "long_text", "int": "integer", "float": "decimal",
+            "bool": "boolean", "date": "date", "datetime": "datetime"}[field_type]
+
+
+assert set(KINDS) == set(get_args(FieldKind)), "every FieldKind needs a registry entry"
