@@ -2,21 +2,20 @@
 
 from __future__ import annotations
 
-import json
 import tempfile
 import time
 from pathlib import Path
 
 from harness.errors import EXIT_BUILD_FAILED, EXIT_OK, HarnessError
 from harness.providers.mock import MockProvider
-from harness.state.store import ARTIFACTS, RunStore
+from harness.state.store import RunStore
 from harness.utils.events import EVENT_KEYS, read_events
 
 TODO_REQUEST = "Build a Simple Todo App with add/list/complete"
 SCALE_NOUNS = ["products", "suppliers", "customers", "orders", "invoices", "warehouses", "shipments",
                "employees", "departments", "vendors", "contracts", "payments", "categories", "brands",
                "stores", "coupons", "reviews", "returns", "carriers", "regions"]
-REQUIRED_ARTIFACTS = ("state.json", "events.log", *(ARTIFACTS[k] for k in ("spec", "tasks", "verification", "review")))
+REQUIRED_ARTIFACTS = ("spec", "tasks", "verification", "review")
 
 
 def _build(request: str, runs: Path):
@@ -31,12 +30,14 @@ def _build(request: str, runs: Path):
 def quick_checks(ctx) -> list[tuple[str, bool, str]]:
     """(name, ok, detail) for every item of SPEC M11 plus event keys and trace coverage."""
     st = ctx.state
-    run_dir = ctx.run_dir
-    events = read_events(run_dir / "events.log")
+    store = ctx.store
+    events = read_events(store.events_path(ctx.run_id))
     files = [p for p in ctx.workspace.rglob("*") if p.is_file()]
     verified = [r for r in st.verification_results if r.exit_code is not None]
-    matrix = json.loads((run_dir / "matrix.json").read_text()) if (run_dir / "matrix.json").exists() else {}
-    missing = [a for a in REQUIRED_ARTIFACTS if not (run_dir / a).exists()]
+    matrix = store.read_artifact(ctx.run_id, "matrix") or {}
+    required = [store.state_path(ctx.run_id), store.events_path(ctx.run_id),
+                *(store.artifact_path(ctx.run_id, name) for name in REQUIRED_ARTIFACTS)]
+    missing = [store.relative(ctx.run_id, p) for p in required if not p.exists()]
     bad_events = [e for e in events if any(k not in e for k in EVENT_KEYS)]
     return [
         ("spec generated", bool(st.spec and st.spec.requirements), f"{len(st.spec.requirements) if st.spec else 0} requirements"),

@@ -28,14 +28,14 @@ def _matches(e: dict, args) -> bool:
 def cmd_logs(args) -> int:
     store = store_for(args)
     state = store.load(args.run_id)
-    path = store.run_dir(state.run_id) / "events.log"
+    path = store.events_path(state.run_id)
     everything = read_events(path)
     events = [e for e in everything if _matches(e, args)]
     if args.tail:
         events = events[-args.tail:]
     for e in events:
         print(format_event(e), flush=True)
-    for report in sorted((store.run_dir(state.run_id) / "failures").glob("TASK-*.json")):
+    for report in store.failure_reports(state.run_id):
         if not args.task or report.stem == args.task:
             print(f"failure report: {report}")
     if args.follow:
@@ -57,15 +57,16 @@ def _follow(path, args, seen: int) -> None:
         seen = len(now)
 
 
-def next_step(state) -> str:
+def next_step(store, state) -> str:
+    """The one thing to do next; paths are the store's, so they follow --runs-dir."""
     rid = state.run_id
     if state.status == RunStatus.PASS:
-        return f"done: the app is in {state.workspace}; `builder trace {rid}` gates CI on coverage"
+        return f"done: the app is in {store.workspace(rid)}; `builder trace {rid}` gates CI on coverage"
     if state.status not in (RunStatus.PASS, RunStatus.FAIL):
         return f"the run was interrupted: `builder resume {rid}`"
     failed = [t for t, s in state.task_results.items() if s in (TaskStatus.FAILED, TaskStatus.TIMED_OUT)]
     if failed:
-        return (f"fix {failed[0]} (see runs/{rid}/failures/{failed[0]}.json and `builder logs {rid} --task "
+        return (f"fix {failed[0]} (see {store.failure_report(rid, failed[0])} and `builder logs {rid} --task "
                 f"{failed[0]}`), then `builder review {rid}`")
     return f"read the Missing lines above, fix the workspace, then `builder review {rid}`"
 
@@ -91,7 +92,7 @@ def cmd_status(args) -> int:
             print(f"  {r.id} {r.status:<4} {r.text[:60]}" + (f"  missing: {r.missing[0]}" if r.missing else ""))
     if state.runtime:
         print(f"runtime: {state.runtime.status}")
-    print(f"next step: {next_step(state)}")
+    print(f"next step: {next_step(store, state)}")
     return EXIT_OK
 
 

@@ -43,6 +43,9 @@ def test_builder_new_todo_end_to_end_via_cli(tmp_path):
         assert (run / name).exists(), name
     tasks = json.loads((run / "tasks.json").read_text())["tasks"]
     assert 5 <= len(tasks) <= 8
+    state = json.loads((run / "state.json").read_text())
+    assert sorted(t["id"] for t in tasks) == sorted(state["task_results"])
+    assert all("status" not in t for t in tasks + state["plan"]["tasks"]), "status lives only in task_results"
     evidence = json.loads((run / "evidence/workspace.json").read_text())
     assert evidence["complete"] and evidence["gate"]["passed"]
     for rid, req in evidence["requirements"].items():
@@ -134,6 +137,25 @@ def test_status_runs_and_logs_views(fresh_todo_run, capsys):
     assert main(["logs", run_id, "--runs-dir", str(store.base), "--task", "TASK-002", "--tail", "2"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 2 and all("TASK-002" in line for line in lines)
+
+
+def test_status_under_runs_dir_names_paths_under_that_directory_not_runs(fresh_todo_run, capsys):
+    """#12: `builder status` printed runs/<id>/failures/... even when --runs-dir pointed elsewhere."""
+    from harness.models.enums import RunStatus, TaskStatus
+
+    store, run_id = fresh_todo_run
+    assert main(["status", run_id, "--runs-dir", str(store.base)]) == 0
+    done = capsys.readouterr().out.splitlines()[-1]
+    assert str(store.workspace(run_id)) in done, done
+    state = store.load(run_id)
+    state.task_results["TASK-002"] = TaskStatus.FAILED
+    state.status = RunStatus.FAIL
+    store.save(state)
+    assert main(["status", run_id, "--runs-dir", str(store.base)]) == 0
+    step = capsys.readouterr().out.splitlines()[-1]
+    assert f"see {store.failure_report(run_id, 'TASK-002')} and" in step, step
+    assert str(store.failure_report(run_id, "TASK-002")).startswith(str(store.base))
+    assert f"runs/{run_id}/" not in step.replace(str(store.base), "<base>"), step
 
 
 def test_python_m_harness_cli_is_equivalent_to_builder():

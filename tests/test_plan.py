@@ -7,7 +7,7 @@ from harness.errors import PlanError
 from harness.models import Plan, Task, TaskStatus
 from harness.orchestration.dag import DagEngine
 from harness.providers.mock import MockProvider
-from harness.validation.plan_validator import validate_plan
+from harness.validation.plan_validator import topological_order, validate_plan
 from test_spec_validator import valid_todo
 
 
@@ -62,23 +62,32 @@ def test_orphan_requirement_detected():
     assert any("orphan requirement REQ-004" in e for e in errors)
 
 
-def test_dag_ready_mark_block_and_order():
-    dag = DagEngine([t("TASK-001"), t("TASK-002", deps=["TASK-001"]), t("TASK-003", deps=["TASK-002"]),
-                     t("TASK-004")])
-    assert [x.id for x in dag.get_ready()] == ["TASK-001", "TASK-004"]
-    dag.mark("TASK-001", TaskStatus.FAILED)
-    assert dag.blocked_propagation() == ["TASK-002", "TASK-003"]
-    assert dag.status("TASK-003") == TaskStatus.BLOCKED
-    assert not dag.is_done()
-    dag.mark("TASK-004", TaskStatus.COMPLETED)
-    assert dag.is_done()
+def test_dag_ready_block_and_order_from_a_status_mapping():
+    tasks = [t("TASK-001"), t("TASK-002", deps=["TASK-001"]), t("TASK-003", deps=["TASK-002"]), t("TASK-004")]
+    before = [x.model_dump() for x in tasks]
+    dag = DagEngine(tasks)
+    assert [x.id for x in dag.ready({})] == ["TASK-001", "TASK-004"]
+    statuses = {"TASK-001": TaskStatus.FAILED}
+    assert dag.to_block(statuses) == ["TASK-002", "TASK-003"]
+    assert not dag.is_done(statuses)
+    statuses.update({"TASK-002": TaskStatus.BLOCKED, "TASK-003": TaskStatus.BLOCKED, "TASK-004": TaskStatus.COMPLETED})
+    assert dag.is_done(statuses)
     assert dag.topological_order() == ["TASK-001", "TASK-002", "TASK-003", "TASK-004"]
+    assert dag.dependents("TASK-001") == ["TASK-002", "TASK-003"]
+    assert [x.model_dump() for x in tasks] == before, "the plan is an input: the DAG never mutates it"
 
 
-def test_timed_out_dependency_blocks_too():
-    dag = DagEngine([t("TASK-001"), t("TASK-002", deps=["TASK-001"])])
-    dag.mark("TASK-001", TaskStatus.TIMED_OUT)
-    assert dag.blocked_propagation() == ["TASK-002"]
+@pytest.mark.parametrize("bad", [TaskStatus.FAILED, TaskStatus.TIMED_OUT, TaskStatus.BLOCKED])
+def test_a_bad_dependency_blocks_its_waiting_dependents(bad):
+    dag = DagEngine([t("TASK-001"), t("TASK-002", deps=["TASK-001"]), t("TASK-003", deps=["TASK-001"])])
+    assert dag.to_block({"TASK-001": bad, "TASK-003": TaskStatus.COMPLETED}) == ["TASK-002"]
+
+
+def test_topological_order_tie_key_keeps_a_given_position():
+    tasks = [t("TASK-009"), t("TASK-001", deps=["TASK-009"]), t("TASK-005")]
+    position = {x.id: i for i, x in enumerate(tasks)}
+    assert topological_order(tasks) == ["TASK-005", "TASK-009", "TASK-001"]
+    assert topological_order(tasks, tie_key=position.__getitem__) == ["TASK-009", "TASK-001", "TASK-005"]
 
 
 def test_dag_rejects_cycles():

@@ -13,7 +13,7 @@ from run_copies import cli, copy_run, harness_run, row, strip_markers
 
 from harness.models.enums import TaskStatus
 from harness.models.results import ReviewReport, VerificationResult
-from harness.trace.matrix import build_matrix, format_matrix, load_evidence
+from harness.trace.matrix import build_matrix, format_matrix
 from harness.trace.review_stage import compute_matrix
 from pytest_harness import evidence as ev
 
@@ -22,10 +22,9 @@ REQS = ["REQ-001", "REQ-002", "REQ-003", "REQ-004"]
 
 def _matrix(store, state, *, results=None, evidence="load", statuses=None):
     """build_matrix over the stored run with one ingredient replaced."""
-    run_dir = store.run_dir(state.run_id)
     return build_matrix(state.spec, state.plan.tasks, statuses or state.task_results,
                         state.verification_results if results is None else results,
-                        load_evidence(run_dir) if evidence == "load" else evidence,
+                        store.read_workspace_evidence(state.run_id) if evidence == "load" else evidence,
                         store.workspace(state.run_id), state.runtime)
 
 
@@ -75,7 +74,7 @@ def test_missing_successful_verification_fails(todo_run):
     # No evidence document at all, or an interrupted one.
     assert all(r["missing"] == ["no evidence document: the workspace was not verified"]
                for r in _matrix(store, state, evidence=None)["requirements"])
-    broken = {**load_evidence(store.run_dir(ctx.run_id)), "complete": False}
+    broken = {**store.read_workspace_evidence(ctx.run_id), "complete": False}
     assert _matrix(store, state, evidence=broken)["passed"] == 0
     statuses = {**state.task_results, "TASK-003": TaskStatus.FAILED}
     assert "TASK-003 is FAILED" in row(_matrix(store, state, statuses=statuses), "REQ-004")["missing"]
@@ -83,7 +82,7 @@ def test_missing_successful_verification_fails(todo_run):
 
 def _rebuilt_evidence(store, run_id, assertions_for, outcome_for=None, extra_tests=None, marker_errors=()):
     """The stored evidence re-made by the plugin's own builder with changed test facts."""
-    doc = load_evidence(store.run_dir(run_id))
+    doc = store.read_workspace_evidence(run_id)
     tests = {n: {**e, "outcome": (outcome_for or {}).get(n, e["outcome"])} for n, e in doc["tests"].items()}
     tests.update(extra_tests or {})
     return ev.make_document(run_id=run_id, complete=True, session=doc["session"], snapshot=doc["snapshot"],
@@ -100,7 +99,7 @@ def test_no_assertion_and_skipped_tests_do_not_count(todo_run):
     assert row(matrix, "REQ-002")["status"] == "FAIL"
     assert any(m.startswith("weak: tests assert nothing") for m in missing), missing
     assert row(matrix, "REQ-001")["status"] == "PASS"     # still has tests that assert
-    doc = load_evidence(store.run_dir(ctx.run_id))
+    doc = store.read_workspace_evidence(ctx.run_id)
     skipped = _rebuilt_evidence(store, ctx.run_id, lambda n, e: e["assertions"],
                                 outcome_for={n: "skipped" for n, e in doc["tests"].items() if "REQ-004" in e["reqs"]})
     assert row(_matrix(store, ctx.state, evidence=skipped), "REQ-004")["missing"] == [
@@ -199,8 +198,8 @@ def test_harness_run_verifies_each_workspace_against_its_own_code(todo_run, tmp_
     assert any(line.startswith("REQ-004: FAIL") for line in lines), lines
     assert reverify_run(ctx.run_id, good.base, say=lines.append) == 0    # ... cannot leak into the good one
     assert "src.main" not in sys.modules                               # never imported in-process
-    bad_ev = load_evidence(bad.run_dir(ctx.run_id))
-    good_ev = load_evidence(good.run_dir(ctx.run_id))
+    bad_ev = bad.read_workspace_evidence(ctx.run_id)
+    good_ev = good.read_workspace_evidence(ctx.run_id)
     assert bad_ev["requirements"]["REQ-004"]["status"] == "failing"
     assert good_ev["requirements"]["REQ-004"]["status"] == "verified"
     assert bad_ev["snapshot"]["files"]["src/main.py"] != good_ev["snapshot"]["files"]["src/main.py"]

@@ -10,8 +10,9 @@ from harness.models.tasks import Plan, Task
 from harness.providers.base import LLMProvider
 from harness.providers.budget import for_agent
 from harness.utils.ids import task_id
+from harness.utils.workspace_layout import LAYER_NEEDS, layer
 from harness.validation.plan_validator import (
-    ancestors, find_cycle, ordering_errors, plan_warnings, validate_plan, _role)
+    ancestors, find_cycle, ordering_errors, plan_warnings, topological_order, validate_plan)
 
 SYSTEM = (
     "You are the planner of an app-building harness. Output ONLY a JSON object {\"tasks\": [...]} "
@@ -39,14 +40,7 @@ def repair_order(tasks: list[Task]) -> list[Task]:
     if find_cycle(tasks):
         raise PlanError("the plan has a dependency cycle; it cannot be reordered")
     position = {t.id: i for i, t in enumerate(tasks)}
-    remaining = {t.id: {d for d in t.depends_on if d in position} for t in tasks}
-    order: list[str] = []
-    while remaining:
-        ready = min((tid for tid, deps in remaining.items() if not deps), key=lambda x: position[x])
-        order.append(ready)
-        del remaining[ready]
-        for deps in remaining.values():
-            deps.discard(ready)
+    order = topological_order(tasks, tie_key=position.__getitem__)
     rename = {old: task_id(n) for n, old in enumerate(order, start=1)}
     by_old = {t.id: t for t in tasks}
     fixed = []
@@ -59,14 +53,12 @@ def repair_order(tasks: list[Task]) -> list[Task]:
 
 
 def _add_role_dependencies(tasks: list[Task]) -> list[Task]:
-    needs = {"routes": ("schema", "auth", "components"), "pages": ("schema", "auth", "components"),
-             "auth": ("schema",)}
     by_id = {t.id: t for t in tasks}
     for i, task in enumerate(tasks):
-        roles = {_role(p) for p in task.files_touched}
+        roles = {layer(p) for p in task.files_touched}
         for earlier in tasks[:i]:
-            earlier_roles = {_role(p) for p in earlier.files_touched}
-            if any(need in earlier_roles for role in roles for need in needs.get(role, ())):
+            earlier_roles = {layer(p) for p in earlier.files_touched}
+            if any(need in earlier_roles for role in roles for need in LAYER_NEEDS.get(role, ())):
                 if earlier.id not in ancestors(task.id, by_id):
                     task.depends_on = sorted(set(task.depends_on) | {earlier.id})
     return tasks

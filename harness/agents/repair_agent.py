@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 
 from harness.agents.file_map import FileMapError, parse_file_map
 from harness.errors import HarnessError, ProviderConfigError, ProviderError, ProviderUnavailableError
@@ -13,6 +12,7 @@ from harness.models.spec import AppSpec
 from harness.models.tasks import Task
 from harness.providers.base import LLMProvider, has_model
 from harness.providers.budget import for_agent, report_fallback
+from harness.utils.workspace_layout import is_config_file, is_test_file
 
 CONTEXT_CAP = 8000
 SYSTEM = (
@@ -20,20 +20,11 @@ SYSTEM = (
     "only the allowed files. Never weaken or delete a test. Output ONLY a JSON object mapping each "
     "changed relative path to its full corrected contents."
 )
-CONFIG_FILES = re.compile(r"(^|/)(requirements[^/]*\.txt|pyproject\.toml|setup\.cfg|pytest\.ini|tox\.ini|"
-                          r"conftest\.py|package\.json|\.env\.example)$")
-
-
-def is_test_file(path: str) -> bool:
-    name = path.rsplit("/", 1)[-1]
-    return path.startswith("tests/") and name.startswith("test_")
-
-
 def strategy_files(ftype: FailureType | None, task: Task, located: str | None, missing: list[str],
                    local_module: str | None = None) -> list[str]:
     """The files a repair of this failure type may touch (always a subset of files_touched)."""
     allowed = list(task.files_touched)
-    config = [p for p in allowed if CONFIG_FILES.search(p)]
+    config = [p for p in allowed if is_config_file(p)]
     code = [p for p in allowed if not is_test_file(p) and p not in config]
     if ftype in (FailureType.ENVIRONMENT_ERROR, FailureType.TIMEOUT):
         return []

@@ -4,19 +4,19 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from harness.models.enums import TaskStatus
 
 SCHEMA_VERSION = 1
 
 
 class Task(BaseModel):
+    """One unit of the plan. The plan is an input: a task's status lives in RunState.task_results."""
+
     id: str
     description: str
     depends_on: list[str] = Field(default_factory=list)
     files_touched: list[str] = Field(default_factory=list)
     requirements: list[str] = Field(default_factory=list)
     verification: list[str] = Field(default_factory=list)
-    status: TaskStatus = TaskStatus.PENDING
     kind: str = ""                 # generator role of the task (setup, auth, entity, ...)
 
 

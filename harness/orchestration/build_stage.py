@@ -74,7 +74,7 @@ def verify(ctx: RunContext, task: Task, attempt: int = 0) -> list[VerificationRe
 
     reqs = [r.id for r in ctx.state.spec.requirements]
     batch = max((r.batch for r in ctx.state.verification_results), default=0) + 1
-    results = verify_task(task, ctx.workspace, evidence_dir=ctx.run_dir / "evidence", reqs=reqs,
+    results = verify_task(task, ctx.workspace, evidence_dir=ctx.store.evidence_dir(ctx.run_id), reqs=reqs,
                           run_id=ctx.run_id, attempt=attempt, tag=f"b{batch:03d}")
     ctx.record_verification(results)
     for r in results:
@@ -90,9 +90,8 @@ def failure_result(task: Task, error: str, ftype: FailureType) -> VerificationRe
                               stderr=error, failure_type=ftype, diagnostics={"summary": error[:300]})
 
 
-def run_task(ctx: RunContext, dag: DagEngine, task: Task) -> TaskStatus:
+def run_task(ctx: RunContext, task: Task) -> TaskStatus:
     """Build, verify and (if enabled) repair one task; persist checkpoints around it."""
-    dag.mark(task.id, TaskStatus.RUNNING)
     ctx.state.task_results[task.id] = TaskStatus.RUNNING
     ctx.checkpoint("task_started", {"description": task.description}, task.id)
     ctx.events.emit("build", "started", agent="builder", task_id=task.id)
@@ -110,7 +109,6 @@ def run_task(ctx: RunContext, dag: DagEngine, task: Task) -> TaskStatus:
             from harness.orchestration.repair import repair_task
 
             status, results = repair_task(ctx, task, results)
-    dag.mark(task.id, status)
     ctx.state.task_results[task.id] = status
     if status == TaskStatus.COMPLETED:
         hashes = file_hashes(ctx, task.files_touched)
@@ -125,23 +123,18 @@ def run_task(ctx: RunContext, dag: DagEngine, task: Task) -> TaskStatus:
 
 def build_stage(ctx: RunContext) -> dict[str, TaskStatus]:
     """Run every ready task in id order until the DAG is done; failed tasks block dependents."""
-    tasks = ctx.state.plan.tasks
-    for task in tasks:
-        task.status = ctx.state.task_results.get(task.id, TaskStatus.PENDING)
-        if task.status in (TaskStatus.RUNNING, TaskStatus.READY):
-            task.status = TaskStatus.PENDING
-    dag = DagEngine(tasks)
+    dag = DagEngine(ctx.state.plan.tasks)
     ctx.state.status = RunStatus.BUILDING
     ctx.save()
     _block(ctx, dag)
-    while ready := dag.get_ready():
-        run_task(ctx, dag, ready[0])
+    while ready := dag.ready(ctx.state.task_results):
+        run_task(ctx, ready[0])
         _block(ctx, dag)
     return dict(ctx.state.task_results)
 
 
 def _block(ctx: RunContext, dag: DagEngine) -> None:
-    for tid in dag.blocked_propagation():
+    for tid in dag.to_block(ctx.state.task_results):
         ctx.state.task_results[tid] = TaskStatus.BLOCKED
         ctx.events.emit("build", "BLOCKED", agent="orchestrator", task_id=tid,
                         error="a dependency failed")

@@ -12,7 +12,6 @@ from harness.providers.base import LLMProvider
 from harness.state.checkpoints import CRASH_ENV  # noqa: F401  (test hook, see checkpoints.py)
 from harness.state.store import RunStore
 from harness.utils.events import EventLog
-from harness.utils.fileio import atomic_write_json
 
 
 @dataclass
@@ -95,8 +94,3 @@ class RunContext:
             "schema_version": 1, "run_id": self.run_id,
             "results": [r.model_dump(mode="json") for r in self.state.verification_results]})
         self.save()
-
-    def write_json(self, rel: str, data) -> Path:
-        path = self.run_dir / rel
-        atomic_write_json(path, data)
-        return path

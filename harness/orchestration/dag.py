@@ -1,18 +1,27 @@
-"""DagEngine: task readiness, status marking, blocking propagation, topological order."""
+"""DagEngine: readiness, blocking and order of the plan's tasks, computed from a status mapping.
+
+The plan is an input and never changes; task statuses live only in RunState.task_results. Every
+method takes that mapping (task id -> TaskStatus; a missing id counts as PENDING) and returns an
+answer without mutating anything.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 from harness.errors import PlanError
 from harness.models.enums import TaskStatus
 from harness.models.tasks import Task
-from harness.validation.plan_validator import find_cycle
+from harness.validation.plan_validator import find_cycle, topological_order
 
+Statuses = Mapping[str, TaskStatus]
 _TERMINAL_BAD = {TaskStatus.FAILED, TaskStatus.TIMED_OUT, TaskStatus.BLOCKED}
 _DONE = {TaskStatus.COMPLETED} | _TERMINAL_BAD
+_WAITING = {TaskStatus.PENDING, TaskStatus.READY}
 
 
 class DagEngine:
-    """Sequential DAG over `tasks` (statuses are mutated in place). Raises PlanError on a cycle."""
+    """Sequential DAG over an immutable task list. Raises PlanError on a cycle or unknown dependency."""
 
     def __init__(self, tasks: list[Task]):
         cycle = find_cycle(tasks)
@@ -23,48 +32,41 @@ class DagEngine:
         if unknown:
             raise PlanError(f"unknown dependencies: {', '.join(unknown)}")
 
-    def status(self, task_id: str) -> TaskStatus:
-        return self.tasks[task_id].status
+    def _status(self, statuses: Statuses, task_id: str) -> TaskStatus:
+        return statuses.get(task_id, TaskStatus.PENDING)
 
-    def mark(self, task_id: str, status: TaskStatus) -> None:
-        if task_id not in self.tasks:
-            raise PlanError(f"unknown task {task_id}")
-        self.tasks[task_id].status = status
-
-    def get_ready(self) -> list[Task]:
-        """PENDING tasks whose dependencies are all COMPLETED, by id."""
+    def ready(self, statuses: Statuses) -> list[Task]:
+        """Waiting tasks whose dependencies are all COMPLETED, by id."""
         return [t for tid, t in sorted(self.tasks.items())
-                if t.status in (TaskStatus.PENDING, TaskStatus.READY)
-                and all(self.tasks[d].status == TaskStatus.COMPLETED for d in t.depends_on)]
+                if self._status(statuses, tid) in _WAITING
+                and all(self._status(statuses, d) == TaskStatus.COMPLETED for d in t.depends_on)]
 
-    def blocked_propagation(self) -> list[str]:
-        """Mark PENDING tasks with a failed/timed-out/blocked dependency BLOCKED; return their ids."""
+    def to_block(self, statuses: Statuses) -> list[str]:
+        """Waiting tasks with a failed, timed-out or blocked dependency, transitively, by id."""
+        bad = {tid for tid in self.tasks if self._status(statuses, tid) in _TERMINAL_BAD}
         newly: list[str] = []
         changed = True
         while changed:
             changed = False
             for tid, task in sorted(self.tasks.items()):
-                if task.status in (TaskStatus.PENDING, TaskStatus.READY) and any(
-                        self.tasks[d].status in _TERMINAL_BAD for d in task.depends_on):
-                    task.status = TaskStatus.BLOCKED
+                if tid not in bad and self._status(statuses, tid) in _WAITING and bad & set(task.depends_on):
+                    bad.add(tid)
                     newly.append(tid)
                     changed = True
-        return newly
+        return sorted(newly)
 
-    def is_done(self) -> bool:
-        return all(t.status in _DONE for t in self.tasks.values())
+    def dependents(self, task_id: str) -> list[str]:
+        """Every task that depends on `task_id`, transitively, by id."""
+        out: set[str] = set()
+        frontier = {task_id}
+        while frontier:
+            frontier = {tid for tid, t in self.tasks.items() if tid not in out and frontier & set(t.depends_on)}
+            out |= frontier
+        return sorted(out)
+
+    def is_done(self, statuses: Statuses) -> bool:
+        return all(self._status(statuses, tid) in _DONE for tid in self.tasks)
 
     def topological_order(self) -> list[str]:
-        """Kahn's algorithm; ties broken by task id, so the order is stable."""
-        remaining = {tid: set(t.depends_on) for tid, t in self.tasks.items()}
-        order: list[str] = []
-        while remaining:
-            ready = sorted(tid for tid, deps in remaining.items() if not deps)
-            if not ready:
-                raise PlanError("dependency cycle among " + ", ".join(sorted(remaining)))
-            tid = ready[0]
-            order.append(tid)
-            del remaining[tid]
-            for deps in remaining.values():
-                deps.discard(tid)
-        return order
+        """Dependencies first; ties broken by task id, so the order is stable."""
+        return topological_order(list(self.tasks.values()))

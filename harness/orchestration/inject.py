@@ -7,6 +7,7 @@ from collections.abc import Callable
 from harness.errors import InputError, RunDataError
 from harness.models.enums import RunStatus, TaskStatus
 from harness.orchestration.context import RunContext
+from harness.orchestration.dag import DagEngine
 from harness.orchestration.pipeline import advance
 from harness.providers.base import LLMProvider
 from harness.sandbox.local import LocalSandbox
@@ -28,20 +29,6 @@ def inject_fault(workspace, rel: str, fault: str) -> None:
         box.delete_file(rel)
     else:
         box.write_file(rel, FAULTS[fault](box.read_file(rel)))
-
-
-def _dependents(tasks, task_id: str) -> list[str]:
-    out: list[str] = []
-    frontier = {task_id}
-    changed = True
-    while changed:
-        changed = False
-        for t in tasks:
-            if t.id not in out and frontier & set(t.depends_on):
-                out.append(t.id)
-                frontier.add(t.id)
-                changed = True
-    return sorted(out)
 
 
 def inject_and_repair(store: RunStore, run_id: str, fault: str, rel: str, llm: LLMProvider, *,
@@ -72,7 +59,6 @@ def inject_and_repair(store: RunStore, run_id: str, fault: str, rel: str, llm: L
         else:
             status = TaskStatus.COMPLETED
         ctx.state.task_results[owner.id] = status
-        owner.status = status
         say(f"  {owner.id} {status.value}")
         if status == TaskStatus.COMPLETED:
             ctx.state.file_hashes[owner.id] = file_hashes(ctx, owner.files_touched)
@@ -81,9 +67,8 @@ def inject_and_repair(store: RunStore, run_id: str, fault: str, rel: str, llm: L
                 say(f"  {line}")
         else:
             ctx.checkpoint("task_failed", {"error": "repair escalated"}, owner.id)
-            for tid in _dependents(state.plan.tasks, owner.id):
+            for tid in DagEngine(state.plan.tasks).dependents(owner.id):
                 ctx.state.task_results[tid] = TaskStatus.BLOCKED
-                state.plan.task(tid).status = TaskStatus.BLOCKED
                 ctx.events.emit("build", "BLOCKED", agent="orchestrator", task_id=tid, error=f"{owner.id} FAILED")
                 say(f"  {tid} BLOCKED   ({owner.id} FAILED)")
         ctx.state.status = RunStatus.VERIFYING

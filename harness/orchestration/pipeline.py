@@ -14,8 +14,8 @@ from harness.orchestration.context import RunContext
 from harness.orchestration.spec_stage import spec_stage
 from harness.providers.base import LLMProvider, has_model
 from harness.state.recovery import rebuild_statuses
+from harness.state.layout import WORKSPACE_EVIDENCE
 from harness.state.store import RunStore
-from harness.trace.matrix import WORKSPACE_EVIDENCE
 from harness.trace.review_stage import format_summary, review_run
 from harness.validation.plan_validator import validate_plan
 
@@ -52,8 +52,8 @@ def verify_stage(ctx: RunContext) -> None:
 
     ctx.state.status = RunStatus.VERIFYING
     reqs = [r.id for r in ctx.state.spec.requirements]
-    result = verify_workspace(ctx.workspace, evidence_path=ctx.run_dir / WORKSPACE_EVIDENCE, reqs=reqs,
-                              run_id=ctx.run_id, evidence_rel=WORKSPACE_EVIDENCE)
+    result = verify_workspace(ctx.workspace, evidence_path=ctx.store.workspace_evidence(ctx.run_id),
+                              reqs=reqs, run_id=ctx.run_id, evidence_rel=WORKSPACE_EVIDENCE)
     ctx.record_verification([result])
     ctx.events.emit("verify", result.status, agent="verifier", task_id="", tool=result.command,
                     duration_ms=result.duration_ms, error="" if result.status == "PASS" else

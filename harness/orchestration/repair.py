@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 
-from harness.agents.repair_agent import (CONFIG_FILES, NoOpRepairAgent, RepairAgent, build_repair_context,
-                                         is_test_file, strategy_files)
+from harness.agents.repair_agent import NoOpRepairAgent, RepairAgent, build_repair_context, strategy_files
 from harness.models.enums import FailureType, RunStatus, TaskStatus
 from harness.models.results import VerificationResult
 from harness.models.tasks import Task
@@ -15,6 +13,7 @@ from harness.orchestration.context import RunContext
 from harness.sandbox.local import LocalSandbox
 from harness.tools.file_tools import FileTools
 from harness.utils.fileio import sha256_text
+from harness.utils.workspace_layout import code_files
 
 MAX_REPAIR_ATTEMPTS = 3
 LOOP_THRESHOLD = 3
@@ -46,7 +45,7 @@ def _local_module(r: VerificationResult) -> str | None:
 
 
 def _code_files(task: Task) -> list[str]:
-    return [p for p in task.files_touched if not is_test_file(p) and not CONFIG_FILES.search(p)]
+    return code_files(task.files_touched)
 
 
 def localize(task: Task, failing: VerificationResult, missing: list[str] | tuple = ()) -> dict:
@@ -217,17 +216,15 @@ def escalate(ctx: RunContext, task: Task, reason: str, seen: Counter, attempts: 
                       f"last_failure, then run `pytest --harness-run {ctx.run_id} --harness-runs-dir "
                       f"{ctx.store.base}` to re-verify {task.id} and the run.") if failing else "",
     }
-    ctx.write_json(f"failures/{task.id}.json", report)
-    ctx.events.emit("repair", "ESCALATE", agent="repair_agent", task_id=task.id, error=reason,
-                    report=f"failures/{task.id}.json")
-    ctx.say(f"    {reason} -> ESCALATE {task.id} (report: failures/{task.id}.json)")
+    path = ctx.store.write_json(ctx.store.failure_report(ctx.run_id, task.id), report)
+    rel = ctx.store.relative(ctx.run_id, path)
+    ctx.events.emit("repair", "ESCALATE", agent="repair_agent", task_id=task.id, error=reason, report=rel)
+    ctx.say(f"    {reason} -> ESCALATE {task.id} (report: {rel})")
 
 
 def _earlier_attempts(ctx: RunContext, task: Task, numbers: set[int]) -> list[dict]:
     """Attempts recorded by an earlier escalation of this task (kept: attempts count across resumes)."""
-    path = ctx.run_dir / "failures" / f"{task.id}.json"
-    try:
-        old = json.loads(path.read_text(encoding="utf-8")).get("attempts", [])
-    except (OSError, ValueError, AttributeError):
+    old = (ctx.store.read_json(ctx.store.failure_report(ctx.run_id, task.id)) or {}).get("attempts", [])
+    if not isinstance(old, list):
         return []
     return [a for a in old if isinstance(a, dict) and a.get("attempt") not in numbers]

@@ -120,7 +120,4 @@ def rebuild_statuses(state: RunState) -> list[str]:
         if status in (_T.RUNNING, _T.READY):
             state.task_results[tid] = _T.PENDING
             reset.append(tid)
-    if state.plan:
-        for task in state.plan.tasks:
-            task.status = state.task_results.get(task.id, _T.PENDING)
     return sorted(reset)

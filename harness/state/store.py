@@ -13,20 +13,17 @@ from pydantic import BaseModel, ValidationError
 
 from harness.errors import InputError, RunDataError, RunLockedError, UnknownRunError
 from harness.models.run import SCHEMA_VERSION, RunState
-from harness.state.checkpoints import CHECKPOINT_DIR, CheckpointLog, crash_hook
+from harness.state.checkpoints import crash_hook
+from harness.state.layout import ARTIFACTS, RunLayout
 from harness.state.recovery import check_against_checkpoints
-from harness.utils.events import EventLog, now_iso
+from harness.utils.events import now_iso
 from harness.utils.fileio import atomic_write_json
 from harness.utils.ids import new_run_id, new_trace_id, valid_run_id
 
+__all__ = ["ARTIFACTS", "RunStore", "validate_request"]
+
 MAX_REQUEST_CHARS = 20_000
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-
-ARTIFACTS = {
-    "spec": "spec.json", "tasks": "tasks.json", "verification": "verification.json",
-    "review": "review.json", "runtime": "runtime.json", "matrix": "matrix.json",
-}
-
 
 def validate_request(request: str) -> str:
     """The stripped request, or InputError for empty, oversized or control-character input."""
@@ -39,29 +36,8 @@ def validate_request(request: str) -> str:
     return request.strip()
 
 
-class RunStore:
+class RunStore(RunLayout):
     """runs/<id>/: state.json (atomic), artifacts, events.log (append-only), checkpoints/."""
-
-    def __init__(self, base: Path | str = Path("runs")):
-        self.base = Path(os.path.abspath(base))
-
-    # --- layout -------------------------------------------------------------------------
-    def run_dir(self, run_id: str) -> Path:
-        if not valid_run_id(run_id):
-            raise InputError(f"invalid run id {run_id!r}: use letters, digits, '_' or '-'")
-        return self.base / run_id
-
-    def workspace(self, run_id: str) -> Path:
-        return self.run_dir(run_id) / "workspace"
-
-    def artifact_path(self, run_id: str, name: str) -> Path:
-        return self.run_dir(run_id) / ARTIFACTS[name]
-
-    def events(self, state: RunState) -> EventLog:
-        return EventLog(self.run_dir(state.run_id) / "events.log", state.run_id, state.trace_id)
-
-    def checkpoints(self, run_id: str) -> CheckpointLog:
-        return CheckpointLog(self.run_dir(run_id) / CHECKPOINT_DIR)
 
     # --- lifecycle ----------------------------------------------------------------------
     def create_run(self, user_request: str, run_id: str | None = None) -> RunState:
@@ -76,8 +52,8 @@ class RunStore:
             raise InputError(f"run {run_id} already exists in {self.base}; pick another --run-id or resume it") from None
         except OSError as exc:
             raise InputError(f"cannot create the runs directory {self.base}: {exc.strerror}") from None
-        (run_dir / "workspace").mkdir()
-        (run_dir / CHECKPOINT_DIR).mkdir()
+        self.workspace(run_id).mkdir()
+        self.checkpoints_dir(run_id).mkdir()
         stamp = now_iso()
         state = RunState(run_id=run_id, trace_id=new_trace_id(), user_request=request,
                          created_at=stamp, updated_at=stamp)
@@ -87,11 +63,11 @@ class RunStore:
     def save(self, state: RunState) -> None:
         """Rewrite state.json atomically."""
         state.updated_at = now_iso()
-        atomic_write_json(self.run_dir(state.run_id) / "state.json", state.model_dump(mode="json"))
+        atomic_write_json(self.state_path(state.run_id), state.model_dump(mode="json"))
 
     def load(self, run_id: str) -> RunState:
         """Load and validate state.json; RunDataError (one line, naming the file) when it is unusable."""
-        path = self.run_dir(run_id) / "state.json"
+        path = self.state_path(run_id)
         if not self.run_dir(run_id).is_dir():
             raise UnknownRunError(f"no run {run_id!r} in {self.base}; `builder runs` lists the runs")
         if not path.exists():
@@ -139,6 +115,23 @@ class RunStore:
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             raise RunDataError(f"{path}: not valid JSON ({exc}); nothing was changed") from None
 
+    def write_json(self, path: Path, data: BaseModel | dict | list) -> Path:
+        """Atomically write a document at a path this layout handed out (failure/requirement reports)."""
+        atomic_write_json(path, data.model_dump(mode="json") if isinstance(data, BaseModel) else data)
+        return path
+
+    def read_json(self, path: Path) -> dict | None:
+        """A run document that may be absent or damaged: None then (reads degrade, writes fail loudly)."""
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return data if isinstance(data, dict) else None
+
+    def read_workspace_evidence(self, run_id: str) -> dict | None:
+        """The latest whole-suite evidence document, or None when absent or unreadable."""
+        return self.read_json(self.workspace_evidence(run_id))
+
     def checkpoint(self, state: RunState, event_name: str, payload: dict | None = None,
                    task_id: str | None = None) -> Path:
         """Commit the next checkpoint: document aside, state.json listing it (the commit point), link.
@@ -185,7 +178,7 @@ class RunStore:
         """
         state = self.load(run_id)
         log = self.checkpoints(run_id)
-        docs, pending = check_against_checkpoints(state, log, self.run_dir(run_id) / "state.json")
+        docs, pending = check_against_checkpoints(state, log, self.state_path(run_id))
         if pending and finish_pending:
             log.complete_pending(pending)
         return state, (docs[-1] if docs else None)
@@ -196,7 +189,7 @@ class RunStore:
 
     def lock_holder(self, run_id: str) -> int | None:
         """The pid holding the run's writer lock (0 when unknown), None when free; changes nothing."""
-        path = self.run_dir(run_id) / "run.lock"
+        path = self.lock_path(run_id)
         try:
             fd = os.open(path, os.O_RDONLY)
         except FileNotFoundError:
@@ -213,7 +206,7 @@ class RunStore:
         """RunLockedError when another process is writing the run (a probe: nothing is created)."""
         holder = self.lock_holder(run_id)
         if holder is not None:
-            raise RunLockedError(_locked_message(run_id, holder, self.run_dir(run_id) / "run.lock"))
+            raise RunLockedError(_locked_message(run_id, holder, self.lock_path(run_id)))
 
     @contextmanager
     def lock(self, run_id: str):
@@ -224,7 +217,7 @@ class RunStore:
         """
         if not self.run_dir(run_id).is_dir():
             raise UnknownRunError(f"no run {run_id!r} in {self.base}; `builder runs` lists the runs")
-        path = self.run_dir(run_id) / "run.lock"
+        path = self.lock_path(run_id)
         for _ in range(5):
             fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
             try:

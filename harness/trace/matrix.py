@@ -2,26 +2,15 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from harness.agents.repair_agent import CONFIG_FILES, is_test_file
 from harness.models.enums import TaskStatus
 from harness.models.results import RuntimeResult, VerificationResult
 from harness.models.spec import AppSpec
 from harness.models.tasks import Task
+from harness.utils.workspace_layout import implementation_files, is_test_file
 
 SCHEMA_VERSION = 1
-WORKSPACE_EVIDENCE = "evidence/workspace.json"
-
-
-def load_evidence(run_dir: Path) -> dict | None:
-    """The final workspace evidence document, or None when absent or unreadable."""
-    path = run_dir / WORKSPACE_EVIDENCE
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError):
-        return None
 
 
 def stale_files(evidence: dict | None, workspace: Path) -> list[str]:
@@ -31,10 +20,6 @@ def stale_files(evidence: dict | None, workspace: Path) -> list[str]:
     if not evidence or "snapshot" not in evidence:
         return []
     return changed_files(evidence["snapshot"].get("files", {}), snapshot_files(workspace)["files"])
-
-
-def implementation_files(files: list[str]) -> list[str]:
-    return [f for f in files if not is_test_file(f) and not CONFIG_FILES.search(f) and f != "src/__init__.py"]
 
 
 def _latest_results(results: list[VerificationResult]) -> dict[str, list[VerificationResult]]:

@@ -9,22 +9,21 @@ from harness.models.results import ReviewReport, RuntimeResult, VerificationResu
 from harness.models.run import RunState
 from harness.providers.base import LLMProvider
 from harness.state.store import RunStore
-from harness.trace.matrix import build_matrix, load_evidence
-from harness.utils.fileio import atomic_write_json, sha256_file
+from harness.trace.matrix import build_matrix
+from harness.utils.fileio import sha256_file
 
 
 def compute_matrix(store: RunStore, state: RunState) -> dict:
-    run_dir = store.run_dir(state.run_id)
     return build_matrix(state.spec, state.plan.tasks if state.plan else [], state.task_results,
-                        state.verification_results, load_evidence(run_dir), store.workspace(state.run_id),
+                        state.verification_results, store.read_workspace_evidence(state.run_id),
+                        store.workspace(state.run_id),
                         state.runtime)
 
 
 def requirement_reports(store: RunStore, state: RunState, matrix: dict) -> list[Path]:
     """Write runs/<id>/requirements/REQ-NNN.json: text, status, tests, files+hashes, commands, missing."""
-    run_dir = store.run_dir(state.run_id)
     ws = store.workspace(state.run_id)
-    evidence = load_evidence(run_dir) or {}
+    evidence = store.read_workspace_evidence(state.run_id) or {}
     latest: dict[str, VerificationResult] = {}
     for r in state.verification_results:
         latest[(r.task_id, r.command)] = r
@@ -39,9 +38,7 @@ def requirement_reports(store: RunStore, state: RunState, matrix: dict) -> list[
                          for (t, c), r in sorted(latest.items()) if t in row["tasks"]],
             "runtime": row["runtime"],
         }
-        path = run_dir / "requirements" / f"{row['id']}.json"
-        atomic_write_json(path, report)
-        paths.append(path)
+        paths.append(store.write_json(store.requirement_report(state.run_id, row["id"]), report))
     return paths
 
 

@@ -8,6 +8,7 @@ from pathlib import PurePosixPath
 from harness.models.spec import AppSpec
 from harness.models.tasks import Task
 from harness.utils.ids import TASK_ID_RE
+from harness.utils.workspace_layout import LAYER_NEEDS, layer
 
 MAX_FILES_PER_TASK = 5
 TASK_RANGE = (5, 12)
@@ -26,20 +27,6 @@ def path_error(path: str) -> str | None:
     if path.endswith("/"):
         return "path is a directory"
     return None
-
-
-def _role(path: str) -> str:
-    if path in ("src/models.py", "src/db.py", "src/database.py") or "schema" in path:
-        return "schema"
-    if path == "src/auth.py":
-        return "auth"
-    if path.startswith("src/components/") or path == "src/schemas.py":
-        return "components"
-    if path in ("src/pages.py",) or path.startswith("src/pages/") or path.startswith("templates/"):
-        return "pages"
-    if path.startswith("src/api_") or path in ("src/main.py", "src/dashboard.py"):
-        return "routes"
-    return "other"
 
 
 def ancestors(task_id: str, by_id: dict[str, Task]) -> set[str]:
@@ -110,6 +97,30 @@ def find_cycle(tasks: list[Task]) -> list[str] | None:
     return None
 
 
+def topological_order(tasks: list[Task], tie_key=None) -> list[str]:
+    """Kahn's algorithm over the known dependencies; ties broken by `tie_key(id)` (default: the id).
+
+    PlanError on a cycle; call find_cycle first when the cycle itself should be reported.
+    """
+    from harness.errors import PlanError
+
+    remaining = {t.id: {d for d in t.depends_on if d != t.id} for t in tasks}
+    known = set(remaining)
+    for deps in remaining.values():
+        deps &= known
+    order: list[str] = []
+    while remaining:
+        ready = [tid for tid, deps in remaining.items() if not deps]
+        if not ready:
+            raise PlanError("dependency cycle among " + ", ".join(sorted(remaining)))
+        tid = min(ready, key=tie_key) if tie_key else min(ready)
+        order.append(tid)
+        del remaining[tid]
+        for deps in remaining.values():
+            deps.discard(tid)
+    return order
+
+
 def ordering_errors(tasks: list[Task]) -> list[str]:
     """Dependencies only on earlier tasks; schema before logic; components/auth before their users."""
     errors = []
@@ -121,14 +132,12 @@ def ordering_errors(tasks: list[Task]) -> list[str]:
                 errors.append(f"{task.id} depends on later task {dep}")
     owners: dict[str, list[str]] = {}
     for task in tasks:
-        for role in {_role(p) for p in task.files_touched}:
+        for role in {layer(p) for p in task.files_touched}:
             owners.setdefault(role, []).append(task.id)
-    needs = {"routes": ("schema", "auth", "components"), "pages": ("schema", "auth", "components"),
-             "auth": ("schema",)}
     for task in tasks:
         before = ancestors(task.id, by_id)
-        for role in sorted({_role(p) for p in task.files_touched}):
-            for need in needs.get(role, ()):
+        for role in sorted({layer(p) for p in task.files_touched}):
+            for need in LAYER_NEEDS.get(role, ()):
                 for owner in owners.get(need, []):
                     if owner != task.id and owner not in before:
                         errors.append(f"{task.id} ({role}) must depend on {owner} ({need} first)")

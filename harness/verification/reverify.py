@@ -16,7 +16,9 @@ from harness.errors import EXIT_BUILD_FAILED, EXIT_OK, RunDataError
 from harness.models.enums import TaskStatus
 from harness.models.tasks import Task
 from harness.state.store import RunStore
-from harness.trace.matrix import WORKSPACE_EVIDENCE, load_evidence, stale_files
+from harness.state.layout import WORKSPACE_EVIDENCE
+from harness.trace.matrix import stale_files
+from harness.utils.workspace_layout import role
 
 
 def tasks_to_reverify(ctx) -> list[Task]:
@@ -28,17 +30,13 @@ def tasks_to_reverify(ctx) -> list[Task]:
         status = ctx.state.task_results.get(task.id, TaskStatus.PENDING)
         present = all((ctx.workspace / rel).is_file() for rel in task.files_touched)
         if status == TaskStatus.COMPLETED:
-            impl = [rel for rel in task.files_touched if not _is_test(rel)]
+            impl = [rel for rel in task.files_touched if role(rel) != "test"]
             recorded = ctx.state.file_hashes.get(task.id, {})
             if file_hashes(ctx, impl) != {rel: recorded[rel] for rel in impl if rel in recorded}:
                 out.append(task)
         elif status in (TaskStatus.FAILED, TaskStatus.TIMED_OUT, TaskStatus.BLOCKED) and present:
             out.append(task)
     return out
-
-
-def _is_test(rel: str) -> bool:
-    return rel.startswith("tests/")
 
 
 def reverify_tasks(ctx) -> list[str]:
@@ -49,7 +47,7 @@ def reverify_tasks(ctx) -> list[str]:
     for task in tasks_to_reverify(ctx):
         results = verify(ctx, task, attempt=ctx.state.repair_attempts.get(task.id, 0))
         ok = all(r.status == "PASS" for r in results)
-        task.status = ctx.state.task_results[task.id] = TaskStatus.COMPLETED if ok else TaskStatus.FAILED
+        ctx.state.task_results[task.id] = TaskStatus.COMPLETED if ok else TaskStatus.FAILED
         if ok:
             ctx.state.file_hashes[task.id] = file_hashes(ctx, task.files_touched)
             ctx.checkpoint("task_completed", {"file_hashes": ctx.state.file_hashes[task.id],
@@ -105,10 +103,10 @@ def reverify_run(run_id: str, runs_dir: Path, say: Callable[[str], None] = print
             raise RunDataError(f"{workspace}: the run's workspace is missing")
         # No model is needed: re-verification only runs commands and the rule-based review.
         ctx = RunContext(store=store, state=state, llm=MockProvider(), say=say)
-        changed = any(not _is_test(rel) for rel in stale_files(load_evidence(ctx.run_dir), workspace))
+        changed = any(role(rel) != "test" for rel in stale_files(store.read_workspace_evidence(run_id), workspace))
         task_lines = reverify_tasks(ctx)
         reqs = [r.id for r in state.spec.requirements]
-        result = verify_workspace(workspace, evidence_path=store.run_dir(run_id) / WORKSPACE_EVIDENCE,
+        result = verify_workspace(workspace, evidence_path=store.workspace_evidence(run_id),
                                   reqs=reqs, run_id=run_id, evidence_rel=WORKSPACE_EVIDENCE)
         ctx.record_verification([result])
         runtime = state.runtime
