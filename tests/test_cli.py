@@ -149,8 +149,9 @@ def test_status_under_runs_dir_names_paths_under_that_directory_not_runs(fresh_t
     assert str(store.workspace(run_id)) in done, done
     state = store.load(run_id)
     state.task_results["TASK-002"] = TaskStatus.FAILED
+    state.file_hashes.pop("TASK-002", None)
     state.status = RunStatus.FAIL
-    store.save(state)
+    store.checkpoint(state, "task_failed", {"error": "made to fail by the test"}, "TASK-002")
     assert main(["status", run_id, "--runs-dir", str(store.base)]) == 0
     step = capsys.readouterr().out.splitlines()[-1]
     assert f"see {store.failure_report(run_id, 'TASK-002')} and" in step, step
