@@ -19,8 +19,9 @@ import re
 from collections.abc import Mapping, Sequence
 
 SCHEMA_VERSION = 1
-REQ_ID_PATTERN = r"^REQ-\d{3}$"
-_REQ_ID_RE = re.compile(r"REQ-[0-9]{3}")  # fullmatch + ASCII digits: no "\n" or non-Latin digits
+# Full match, ASCII only: no trailing "\n", no non-Latin digits. Accepts REQ-001, AUTH-12, FR-1000.
+DEFAULT_ID_PATTERN = r"[A-Z][A-Z0-9]*-[0-9]+"
+DEFAULT_ID_RE = re.compile(DEFAULT_ID_PATTERN, re.ASCII)
 OUTCOMES = ("passed", "failed", "error", "timeout", "skipped", "xfailed", "xpassed", "not_run")
 FAILING = frozenset({"failed", "error", "timeout"})
 FAILURE_CHARS = 1500
@@ -30,19 +31,19 @@ EXIT_NO_TESTS = 5
 _TIMEOUT_RE = re.compile(r"Timeout \(>[0-9.]+s\) from pytest-timeout|\+ Timeout \+|Failed: Timeout >")
 
 
-def is_req_id(value: object) -> bool:
-    """True when `value` is a well-formed requirement id (REQ-NNN)."""
-    return isinstance(value, str) and _REQ_ID_RE.fullmatch(value) is not None
+def is_req_id(value: object, pattern: re.Pattern = DEFAULT_ID_RE) -> bool:
+    """True when `value` is a string that fully matches the id pattern."""
+    return isinstance(value, str) and pattern.fullmatch(value) is not None
 
 
-def parse_expected(raw: str | None) -> list[str] | None:
+def parse_expected(raw: str | None, pattern: re.Pattern = DEFAULT_ID_RE) -> list[str] | None:
     """Parse "REQ-001,REQ-002" into sorted unique ids; None when blank; ValueError on a bad id."""
     if raw is None or not raw.strip():
         return None
     ids = [part.strip() for part in re.split(r"[,\s]+", raw) if part.strip()]
-    bad = [part for part in ids if not is_req_id(part)]
+    bad = [part for part in ids if not is_req_id(part, pattern)]
     if bad:
-        raise ValueError(f"malformed requirement id {bad[0]!r} (expected REQ-NNN)")
+        raise ValueError(f"malformed requirement id {bad[0]!r} (expected {pattern.pattern})")
     return sorted(set(ids))
 
 
@@ -51,7 +52,8 @@ def marker_error(nodeid: str, value: str | None, error: str) -> dict:
     return {"nodeid": nodeid, "value": value, "error": error}
 
 
-def check_marker(nodeid: str, args: Sequence[object], kwargs: Mapping[str, object]) -> tuple[list[str], list[dict]]:
+def check_marker(nodeid: str, args: Sequence[object], kwargs: Mapping[str, object],
+                 pattern: re.Pattern = DEFAULT_ID_RE) -> tuple[list[str], list[dict]]:
     """Split one `req` marker's arguments into well-formed ids and error records."""
     ids: list[str] = []
     errors: list[dict] = []
@@ -60,11 +62,11 @@ def check_marker(nodeid: str, args: Sequence[object], kwargs: Mapping[str, objec
     for key, value in kwargs.items():
         errors.append(marker_error(nodeid, f"{key}={value!r}", "req takes positional ids only"))
     for value in args:
-        if is_req_id(value):
+        if is_req_id(value, pattern):
             ids.append(value)
         else:
             shown = value if isinstance(value, str) else repr(value)
-            errors.append(marker_error(nodeid, shown, "malformed requirement id (expected REQ-NNN)"))
+            errors.append(marker_error(nodeid, shown, f"malformed requirement id (expected {pattern.pattern})"))
     return ids, errors
 
 

@@ -1,8 +1,10 @@
 """pytest plugin: the `req` marker, per-requirement evidence JSON and `--harness-run` re-verification.
 
-Inert by default: it only registers the marker and options. `--harness-evidence=PATH` (or
-HARNESS_EVIDENCE_PATH) registers a `Recorder` that writes the evidence document atomically at
-session end. Assertions are counted only when the ini `enable_assertion_pass_hook` is true and
+Inert by default: it only registers the marker and options (settings.py resolves them, ini <
+env < CLI). Asking for evidence, a fail-under threshold or a report registers a `Recorder` that
+builds the document at session end, writes the files (outputs.py), prints the requirement table
+and fails the run below the threshold (gate.py); under pytest-xdist the workers hand their share
+to the controller, which alone writes (xdist_support.py). Assertions are counted only when the ini `enable_assertion_pass_hook` is true and
 asserts are rewritten; otherwise every test's `assertions` is null. Asserts in modules pytest does
 not rewrite (plain helpers) and `pytest.raises` checks are not counted.
 """
@@ -15,30 +17,28 @@ import shutil
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pytest
 
-from pytest_harness import __version__, evidence
+from pytest_harness import __version__, evidence, gate, outputs, settings, xdist_support
+from pytest_harness.junit import JUnitProperties
+from pytest_harness.settings import Settings
 from pytest_harness.snapshot import snapshot_files
 
 MARKER_DOC = "req(id, ...): requirement(s) this test proves"
-ENV_EVIDENCE = "HARNESS_EVIDENCE_PATH"
-ENV_REQS = "HARNESS_REQS"
-ENV_RUN_ID = "HARNESS_RUN_ID"
 ENV_RUNS_DIR = "HARNESS_RUNS_DIR"
 DEFAULT_RUNS_DIR = "runs"
 _NO_WALK = frozenset({".git", ".venv", "venv", "node_modules", ".hypothesis", ".pytest_cache"})
+_ACTIVATING = ("harness_evidence", "harness_fail_under", "harness_report")
 
 
 @dataclass
 class HarnessState:
     """Everything recorded during one evidence session (kept in `config.stash`)."""
 
-    evidence_path: Path
-    expected: list[str] | None
-    run_id: str | None
+    settings: Settings
     count_assertions: bool
     started: float = 0.0
     collected: int = 0
@@ -47,7 +47,8 @@ class HarnessState:
     assertions: dict[str, int] = field(default_factory=dict)
     marker_errors: list[dict] = field(default_factory=list)
     collection_errors: list[dict] = field(default_factory=list)
-    gate: dict | None = None
+    worker_payloads: list[dict] = field(default_factory=list)
+    document: dict | None = None
     write_error: str | None = None
 
 
@@ -87,15 +88,6 @@ def _isolate_pycache(config: pytest.Config) -> None:
     config.add_cleanup(restore)
 
 
-def _expected_ids(config: pytest.Config) -> list[str] | None:
-    cli = config.getoption("harness_reqs")
-    source = "--harness-reqs" if cli is not None else ENV_REQS
-    try:
-        return evidence.parse_expected(_first(cli, ENV_REQS))
-    except ValueError as err:
-        raise pytest.UsageError(f"{source}: {err}") from None
-
-
 def _take_snapshot(root: Path) -> dict:
     try:
         return snapshot_files(root)
@@ -103,31 +95,10 @@ def _take_snapshot(root: Path) -> dict:
         return {"files": {}, "digest": None, "error": str(err)}
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write `text` to `path` via a temp file in the same directory and os.replace."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        os.chmod(tmp, 0o644)  # mkstemp's 0600 would hide the evidence from other readers
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def pytest_addoption(parser: pytest.Parser) -> None:
-    """Runs at startup: register the harness options (all default to None = not given)."""
-    group = parser.getgroup("harness", "App-Builder Harness requirement evidence")
-    group.addoption("--harness-evidence", dest="harness_evidence", metavar="PATH", default=None,
-                    help=f"write requirement evidence JSON to PATH (env {ENV_EVIDENCE})")
-    group.addoption("--harness-reqs", dest="harness_reqs", metavar="IDS", default=None,
-                    help=f"comma-separated expected requirement ids, e.g. REQ-001,REQ-002 (env {ENV_REQS})")
-    group.addoption("--harness-run-id", dest="harness_run_id", metavar="RUN_ID", default=None,
-                    help=f"run id recorded in the evidence (env {ENV_RUN_ID})")
+    """Runs at startup: register the harness options and ini keys (all default to not given)."""
+    settings.add_options(parser)
+    group = parser.getgroup("harness")
     group.addoption("--harness-run", dest="harness_run", metavar="RUN_ID", default=None,
                     help="re-verify the stored run's workspace in a subprocess instead of collecting here")
     group.addoption("--harness-runs-dir", dest="harness_runs_dir", metavar="DIR", default=None,
@@ -138,7 +109,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_load_initial_conftests(early_config: pytest.Config) -> None:
     """Runs before conftests are imported: fresh bytecode when evidence counts assertions."""
     namespace = early_config.known_args_namespace
-    if not (_first(getattr(namespace, "harness_evidence", None), ENV_EVIDENCE)
+    if not (any(settings.raw_value(early_config, name, namespace) for name in _ACTIVATING)
             and _counting_assertions(early_config, namespace)):
         return
     # pytest reuses a cached rewritten pyc even under PYTHONDONTWRITEBYTECODE; one written
@@ -172,15 +143,17 @@ def pytest_cmdline_main(config: pytest.Config) -> int | None:
 def pytest_configure(config: pytest.Config) -> None:
     """Runs once after option parsing: register `req`; start recording when evidence is requested."""
     config.addinivalue_line("markers", MARKER_DOC)
-    path = _first(config.getoption("harness_evidence"), ENV_EVIDENCE)
-    if path is None:
+    resolved = settings.resolve(config)
+    for flag in settings.space_form_flags(list(config.invocation_params.args)):
+        config.issue_config_time_warning(pytest.PytestConfigWarning(
+            f"use {flag}=PATH: with a space, pytest may take PATH for a test path and pick the rootdir "
+            "and ini file from there (pytest-dev/pytest#8846)"), stacklevel=2)
+    if config.getoption("xmlpath", None):
+        config.pluginmanager.register(JUnitProperties(resolved.id_pattern), "harness-junit")
+    if not resolved.active:
         return
-    config.stash[STATE_KEY] = HarnessState(
-        evidence_path=Path(config.invocation_params.dir, path),
-        expected=_expected_ids(config),
-        run_id=_first(config.getoption("harness_run_id"), ENV_RUN_ID),
-        count_assertions=_counting_assertions(config, config.option),
-    )
+    config.stash[STATE_KEY] = HarnessState(settings=resolved,
+                                           count_assertions=_counting_assertions(config, config.option))
     config.pluginmanager.register(Recorder(config), "harness-recorder")
 
 
@@ -197,7 +170,8 @@ class Recorder:
     def _link(self, item: pytest.Item) -> list[str]:
         ids: list[str] = []
         for mark in item.iter_markers(name="req"):
-            found, errors = evidence.check_marker(item.nodeid, mark.args, mark.kwargs)
+            found, errors = evidence.check_marker(item.nodeid, mark.args, mark.kwargs,
+                                                  self.state.settings.id_pattern)
             ids += found
             self.state.marker_errors += errors
         return ids
@@ -205,13 +179,14 @@ class Recorder:
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         """Runs before collection: start the clock and hash the workspace as the tests will find it."""
         self.state.started = time.perf_counter()
-        self.state.snapshot = _take_snapshot(session.config.rootpath)
+        if not xdist_support.is_worker(self.config):
+            self.state.snapshot = _take_snapshot(session.config.rootpath)
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
-        """Runs after each collector: remember modules that failed to import or collect."""
+        """Runs after each collector (on an xdist controller: per failed worker collector)."""
         if report.failed:
             self.state.collection_errors.append(
-                {"nodeid": report.nodeid, "failure": evidence.failure_text(report.longreprtext)})
+                {"nodeid": report.nodeid, "failure": evidence.failure_text(xdist_support.report_text(report))})
 
     def pytest_deselected(self, items: list[pytest.Item]) -> None:
         """Runs when -k/-m deselects items: linked ones stay in the evidence as not_run."""
@@ -226,41 +201,66 @@ class Recorder:
             self.state.tests[item.nodeid] = evidence.make_test_entry(self._link(item))
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        """Runs after each setup/call/teardown phase: fold it into the test's entry."""
+        """Runs after each setup/call/teardown phase (on an xdist controller: per worker report)."""
         entry = self.state.tests.get(report.nodeid) or evidence.make_test_entry([])
         self.state.tests[report.nodeid] = evidence.fold_report(
             entry, when=report.when, outcome=report.outcome, wasxfail=hasattr(report, "wasxfail"),
-            longrepr=report.longreprtext if report.failed else "", duration=report.duration)
+            longrepr=xdist_support.report_text(report) if report.failed else "", duration=report.duration)
 
     def pytest_assertion_pass(self, item: pytest.Item) -> None:
         """Runs after each passing rewritten assert (only with enable_assertion_pass_hook)."""
         counts = self.state.assertions
         counts[item.nodeid] = counts.get(item.nodeid, 0) + 1
 
-    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
-        """Runs once at session end: build the document and write it atomically."""
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node: object, error: object) -> None:
+        """Runs on the xdist controller when a worker finishes: keep the evidence it sent."""
+        payload = getattr(node, "workeroutput", {}).get(xdist_support.WORKEROUTPUT_KEY)
+        if payload is not None:
+            self.state.worker_payloads.append(payload)
+
+    def _merged(self) -> HarnessState:
+        """On an xdist controller, the state with the workers' links, counts and markers joined in."""
         state = self.state
-        versions = {"pytest": pytest.__version__, "python": platform.python_version(), "plugin": __version__}
-        document = evidence.make_document(
-            run_id=state.run_id, complete=True,
-            session=evidence.make_session(exitstatus, state.collected,
-                                          time.perf_counter() - state.started, versions),
-            snapshot=state.snapshot, tests=state.tests, expected=state.expected,
-            marker_errors=state.marker_errors, collection_errors=state.collection_errors,
-            assertions=state.assertions if state.count_assertions else None)
+        if not state.worker_payloads:
+            return state
+        merged = xdist_support.merge_payloads(state.worker_payloads, state.tests)
+        return replace(state, tests=merged["tests"], assertions=merged["assertions"],
+                       collected=merged["collected"], marker_errors=merged["marker_errors"])
+
+    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        """Runs once at session end: a worker hands its share to the controller; others write."""
+        state = self.state
+        if xdist_support.is_worker(self.config):
+            self.config.workeroutput[xdist_support.WORKEROUTPUT_KEY] = xdist_support.worker_payload(
+                links={n: e["reqs"] for n, e in state.tests.items()}, assertions=state.assertions,
+                marker_errors=state.marker_errors, collected=state.collected)
+            return
+        state.document = self._document(self._merged(), exitstatus)
         try:
-            write_atomic(state.evidence_path, evidence.dump_document(document))
+            outputs.write_outputs(state.settings, state.document)
         except OSError as err:
             state.write_error = str(err)
             session.exitstatus = pytest.ExitCode.INTERNAL_ERROR
             return
-        state.gate = document["gate"]
+        if outputs.fails_threshold(state.document) and session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+    def _document(self, state: HarnessState, exitstatus: int) -> dict:
+        versions = {"pytest": pytest.__version__, "python": platform.python_version(), "plugin": __version__}
+        document = evidence.make_document(
+            run_id=state.settings.run_id, complete=True,
+            session=evidence.make_session(exitstatus, state.collected,
+                                          time.perf_counter() - state.started, versions),
+            snapshot=state.snapshot, tests=state.tests, expected=state.settings.expected,
+            marker_errors=state.marker_errors, collection_errors=state.collection_errors,
+            assertions=state.assertions if state.count_assertions else None)
+        return gate.annotate(document, state.settings.titles, state.settings.fail_under)
 
     def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
-        """Runs after the session summary: say where the evidence went."""
+        """Runs after the session summary: the requirement table, the verdict, where files went."""
         state = self.state
         if state.write_error is not None:
             terminalreporter.write_line(f"harness: could not write evidence: {state.write_error}", red=True)
-        elif state.gate is not None:
-            verdict = "passed" if state.gate["passed"] else "failed"
-            terminalreporter.write_line(f"harness evidence: {state.evidence_path} (gate {verdict})")
+        elif state.document is not None:
+            outputs.write_summary(terminalreporter, state.settings, state.document)

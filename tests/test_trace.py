@@ -120,7 +120,7 @@ def test_unknown_requirement_id_in_a_marker_is_a_problem(todo_run):
     _, errors = ev.check_marker("tests/test_extra.py::test_y", ("bogus",), {})
     doc = _rebuilt_evidence(store, ctx.run_id, lambda n, e: e["assertions"], marker_errors=errors)
     assert _matrix(store, ctx.state, evidence=doc)["problems"] == [
-        "bad req marker: tests/test_extra.py::test_y: malformed requirement id (expected REQ-NNN): 'bogus'"]
+        f"bad req marker: tests/test_extra.py::test_y: malformed requirement id (expected {ev.DEFAULT_ID_PATTERN}): 'bogus'"]
 
 
 def test_deleting_models_py_fails_the_requirements_of_its_task(fresh_todo_run, capsys, tmp_path):

@@ -70,6 +70,7 @@ def test_pytest_commands_get_plugin_flags_and_our_interpreter(tmp_path):
 
     argv = command_argv("pytest -q tests", tmp_path / "e.json", ["REQ-001"], tmp_path)
     assert argv[:3] == [sys.executable, "-m", "pytest"]
-    assert "--harness-evidence" in argv and "enable_assertion_pass_hook=true" in argv
+    assert f"--harness-evidence={tmp_path / 'e.json'}" in argv and "enable_assertion_pass_hook=true" in argv
+    assert "--harness-reqs=REQ-001" in argv
     assert "-p" in argv and "no:hypothesispytest" in argv
     assert command_argv("echo hi", None, []) == ["echo", "hi"]

@@ -45,9 +45,10 @@ def command_argv(command: str, evidence_path: Path | None, reqs: list[str], work
         if not any(a.startswith("--timeout") for a in argv):
             extra.append(f"--timeout={PER_TEST_TIMEOUT_S}")
         if evidence_path is not None:
-            extra += ["--harness-evidence", str(evidence_path)]
+            # `=` form: a separate PATH outside the workspace moves pytest's rootdir (pytest-dev/pytest#8846)
+            extra.append(f"--harness-evidence={evidence_path}")
             if reqs:
-                extra += ["--harness-reqs", ",".join(reqs)]
+                extra.append(f"--harness-reqs={','.join(reqs)}")
         argv = argv + extra
     return argv
 

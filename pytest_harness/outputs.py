@@ -1,0 +1,59 @@
+"""What the plugin leaves behind at session end: the evidence file, the report, the summary table."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+
+from pytest_harness import evidence, gate, report
+from pytest_harness.settings import Settings
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write `text` to `path` via a temp file in the same directory and os.replace."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        os.chmod(tmp, 0o644)  # mkstemp's 0600 would hide the evidence from other readers
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_outputs(settings: Settings, document: Mapping) -> None:
+    """Write the evidence JSON and the report that were asked for; OSError on failure."""
+    if settings.evidence_path is not None:
+        write_atomic(settings.evidence_path, evidence.dump_document(document))
+    if settings.report_path is not None:
+        text = report.render(document, report.format_for(settings.report_path.suffix))
+        write_atomic(settings.report_path, text)
+
+
+def fails_threshold(document: Mapping) -> bool:
+    """True when a `--harness-fail-under` threshold was set and not met."""
+    block = document.get("fail_under")
+    return block is not None and not block["met"]
+
+
+def write_summary(terminal, settings: Settings, document: Mapping) -> None:
+    """The `harness requirements` section: the table, other gate findings, the verdict, file paths."""
+    terminal.section("harness requirements", sep="-")
+    for line in gate.format_table(gate.summary_rows(document)):
+        terminal.write_line(line)
+    for reason in gate.other_reasons(document):
+        terminal.write_line(f"gate: {reason}")
+    failed = fails_threshold(document)
+    terminal.write_line(f"harness: {gate.verdict_line(document)}", red=failed, green=not failed and
+                        "fail_under" in document)
+    if settings.evidence_path is not None:
+        verdict = "passed" if document["gate"]["passed"] else "failed"
+        terminal.write_line(f"harness evidence: {settings.evidence_path} (gate {verdict})")
+    if settings.report_path is not None:
+        terminal.write_line(f"harness report: {settings.report_path}")

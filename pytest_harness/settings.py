@@ -1,0 +1,181 @@
+"""Plugin settings resolved in one place: ini < HARNESS_* environment < command line.
+
+Every setting has an ini key, an environment variable and a `--harness-*` flag (all default to
+"not given"). Paths from the command line or the environment are relative to the invocation
+directory, paths from the ini file relative to the ini file's directory. An invalid value is a
+`pytest.UsageError` naming where it came from (`--harness-fail-under`, `HARNESS_FAIL_UNDER`,
+`ini harness_fail_under`), in the style of pytest-timeout's `get_env_settings`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from pytest_harness import evidence
+from pytest_harness.requirements_file import load_requirements_file
+
+
+@dataclass(frozen=True)
+class Option:
+    """One setting's three names."""
+
+    name: str   # ini key == argparse dest
+    env: str
+    flag: str
+    metavar: str
+    help: str
+    is_path: bool = False
+
+
+OPTIONS = (
+    Option("harness_evidence", "HARNESS_EVIDENCE_PATH", "--harness-evidence", "PATH",
+           "write the requirement evidence JSON to PATH", is_path=True),
+    Option("harness_reqs", "HARNESS_REQS", "--harness-reqs", "IDS",
+           "expected requirement ids, comma-separated, e.g. AUTH-001,AUTH-002"),
+    Option("harness_requirements_file", "HARNESS_REQUIREMENTS_FILE", "--harness-requirements-file", "PATH",
+           "TOML or CSV file listing the expected requirement ids with titles", is_path=True),
+    Option("harness_id_pattern", "HARNESS_ID_PATTERN", "--harness-id-pattern", "REGEX",
+           f"regular expression a requirement id must match (default {evidence.DEFAULT_ID_PATTERN})"),
+    Option("harness_fail_under", "HARNESS_FAIL_UNDER", "--harness-fail-under", "PCT",
+           "exit non-zero when fewer than PCT % of the requirements are verified"),
+    Option("harness_report", "HARNESS_REPORT", "--harness-report", "PATH",
+           "write a self-contained requirement matrix report (PATH ending .html or .md)", is_path=True),
+    Option("harness_run_id", "HARNESS_RUN_ID", "--harness-run-id", "RUN_ID",
+           "run id recorded in the evidence"),
+)
+_BY_NAME = {opt.name: opt for opt in OPTIONS}
+
+
+@dataclass(frozen=True)
+class Raw:
+    """A setting's winning value and where it came from."""
+
+    value: str
+    source: str
+    base: Path
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The resolved plugin settings; `active` is False when the plugin should stay inert."""
+
+    evidence_path: Path | None
+    expected: list[str] | None
+    titles: dict[str, str]
+    id_pattern: re.Pattern
+    fail_under: float | None
+    report_path: Path | None
+    run_id: str | None
+
+    @property
+    def active(self) -> bool:
+        return any(v is not None for v in (self.evidence_path, self.fail_under, self.report_path))
+
+
+def add_options(parser: pytest.Parser) -> None:
+    """Register every setting as an ini key and a `--harness-*` flag (flag default None)."""
+    group = parser.getgroup("harness", "App-Builder Harness requirement evidence (use the --flag=VALUE form)")
+    for opt in OPTIONS:
+        group.addoption(opt.flag, dest=opt.name, metavar=opt.metavar, default=None,
+                        help=f"{opt.help} (env {opt.env}, ini {opt.name})")
+        parser.addini(opt.name, f"{opt.help} (flag {opt.flag}, env {opt.env})", default="")
+
+
+def raw_value(config: pytest.Config, name: str, namespace: object | None = None) -> Raw | None:
+    """The winning raw value of one setting (CLI > env > ini); None when not given anywhere."""
+    opt = _BY_NAME[name]
+    invocation = Path(config.invocation_params.dir)
+    cli = getattr(namespace if namespace is not None else config.option, name, None)
+    if cli is not None and str(cli).strip():
+        return Raw(str(cli), opt.flag, invocation)
+    env = os.environ.get(opt.env, "")
+    if env.strip():
+        return Raw(env, opt.env, invocation)
+    ini = config.getini(name)
+    if isinstance(ini, str) and ini.strip():
+        base = config.inipath.parent if config.inipath else Path(config.rootpath)
+        return Raw(ini.strip(), f"ini {name}", base)
+    return None
+
+
+def _path(raw: Raw | None) -> Path | None:
+    return None if raw is None else raw.base / raw.value.strip()
+
+
+def validate_pattern(raw: Raw | None) -> re.Pattern:
+    """Compile the id pattern (ASCII, full match); the default when not given."""
+    if raw is None:
+        return evidence.DEFAULT_ID_RE
+    try:
+        return re.compile(raw.value.strip(), re.ASCII)
+    except re.error as err:
+        raise pytest.UsageError(f"{raw.source}: invalid regular expression {raw.value!r}: {err}") from None
+
+
+def validate_fail_under(raw: Raw | None) -> float | None:
+    """A percentage between 0 and 100 (a trailing % is allowed)."""
+    if raw is None:
+        return None
+    text = raw.value.strip().rstrip("%").strip()
+    try:
+        value = float(text)
+    except ValueError:
+        raise pytest.UsageError(f"{raw.source}: expected a percentage 0-100, got {raw.value!r}") from None
+    if not 0.0 <= value <= 100.0:
+        raise pytest.UsageError(f"{raw.source}: expected a percentage 0-100, got {raw.value!r}")
+    return value
+
+
+def validate_report(raw: Raw | None) -> Path | None:
+    """The report path; its suffix chooses the format."""
+    path = _path(raw)
+    if path is not None and path.suffix.lower() not in (".html", ".htm", ".md"):
+        raise pytest.UsageError(f"{raw.source}: report path must end in .html or .md, got {raw.value!r}")
+    return path
+
+
+def expected_ids(reqs: Raw | None, file: Raw | None, pattern: re.Pattern) -> tuple[list[str] | None, dict[str, str]]:
+    """The expected set (ids given directly plus the file's) and the file's titles."""
+    titles: dict[str, str] = {}
+    ids: set[str] = set()
+    given = False
+    if reqs is not None:
+        try:
+            ids |= set(evidence.parse_expected(reqs.value, pattern) or [])
+        except ValueError as err:
+            raise pytest.UsageError(f"{reqs.source}: {err}") from None
+        given = True
+    if file is not None:
+        try:
+            titles = load_requirements_file(_path(file), pattern)
+        except ValueError as err:
+            raise pytest.UsageError(f"{file.source}: {err}") from None
+        ids |= set(titles)
+        given = True
+    return (sorted(ids) if given else None), titles
+
+
+def space_form_flags(args: list[str]) -> list[str]:
+    """Path flags given as `--flag VALUE`, which pytest-dev/pytest#8846 turns into a rootdir trap."""
+    path_flags = {opt.flag for opt in OPTIONS if opt.is_path}
+    return sorted({arg for arg in args if arg in path_flags})
+
+
+def resolve(config: pytest.Config) -> Settings:
+    """Resolve every setting; raises pytest.UsageError naming the source of a bad value."""
+    raw = {name: raw_value(config, name) for name in _BY_NAME}
+    pattern = validate_pattern(raw["harness_id_pattern"])
+    evidence_path = _path(raw["harness_evidence"])
+    fail_under = validate_fail_under(raw["harness_fail_under"])
+    report_path = validate_report(raw["harness_report"])
+    if evidence_path is None and fail_under is None and report_path is None:
+        # Inert: ids and files are only read when something asks for evidence.
+        return Settings(None, None, {}, pattern, None, None, None)
+    expected, titles = expected_ids(raw["harness_reqs"], raw["harness_requirements_file"], pattern)
+    run_id = raw["harness_run_id"].value.strip() if raw["harness_run_id"] else None
+    return Settings(evidence_path, expected, titles, pattern, fail_under, report_path, run_id)

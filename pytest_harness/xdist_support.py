@@ -1,0 +1,67 @@
+"""pytest-xdist: what a worker sends to the controller, and how the controller merges it.
+
+Each worker collects every test, links it to its requirement ids, runs its share and counts
+assertions; only the controller writes the document. The controller already receives every test
+report and every failed collection report through xdist (its own hooks fold them as in a serial
+run); the workers add what only they know: the links, the assertion counts, the marker errors
+and how many tests were collected. Payloads are plain JSON-ready dicts (execnet can send them).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+
+from pytest_harness import evidence
+
+WORKEROUTPUT_KEY = "harness"
+# A worker's report printed on the controller starts with "[gw0] linux -- Python 3.11.7 /path".
+_WORKER_LINE_RE = re.compile(r"\A\[gw[0-9]+\] [^\n]* -- Python [^\n]*\n")
+
+
+def is_worker(config: object) -> bool:
+    """True inside an xdist worker process."""
+    return hasattr(config, "workerinput")
+
+
+def report_text(report: object) -> str:
+    """A report's failure text as a serial run prints it (without xdist's worker header line)."""
+    text = getattr(report, "longreprtext", "") or ""
+    return _WORKER_LINE_RE.sub("", text, count=1) if hasattr(report, "node") else text
+
+
+def worker_payload(*, links: Mapping[str, list[str]], assertions: Mapping[str, int],
+                   marker_errors: Iterable[Mapping], collected: int) -> dict:
+    """The worker's share of the evidence: {links, assertions, marker_errors, collected}."""
+    return {"links": {nodeid: list(reqs) for nodeid, reqs in links.items()},
+            "assertions": dict(assertions),
+            "marker_errors": [dict(err) for err in marker_errors],
+            "collected": int(collected)}
+
+
+def merge_payloads(payloads: Iterable[Mapping], reported: Mapping[str, Mapping]) -> dict:
+    """Join worker payloads with the controller's folded reports into the serial-run shape.
+
+    Returns {tests, assertions, marker_errors, collected}. Every worker links the same tests and
+    finds the same marker errors, so links are united and errors deduplicated; assertion counts
+    add up (each test runs on one worker). A test that no worker linked but that reported (a
+    crashed worker's test) keeps its reported entry.
+    """
+    links: dict[str, set[str]] = {}
+    assertions: dict[str, int] = {}
+    errors: dict[tuple, dict] = {}
+    collected = 0
+    for payload in payloads:
+        for nodeid, reqs in payload["links"].items():
+            links.setdefault(nodeid, set()).update(reqs)
+        for nodeid, count in payload["assertions"].items():
+            assertions[nodeid] = assertions.get(nodeid, 0) + count
+        for err in payload["marker_errors"]:
+            errors.setdefault((err["nodeid"], str(err["value"]), err["error"]), dict(err))
+        collected = max(collected, payload["collected"])
+    tests = {nodeid: dict(entry) for nodeid, entry in reported.items()}
+    for nodeid, reqs in links.items():
+        entry = tests.get(nodeid) or evidence.make_test_entry([])
+        tests[nodeid] = {**entry, "reqs": sorted(reqs)}
+    return {"tests": tests, "assertions": assertions, "collected": collected,
+            "marker_errors": [errors[key] for key in sorted(errors)]}
