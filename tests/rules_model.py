@@ -31,14 +31,13 @@ class RulesModel:
         from harness.offline.generator.units import generate_files
 
         if system == spec_agent.SYSTEM:
-            request = prompt.split("User request:\n", 1)[-1].split("\n\nYour previous spec", 1)[0].strip()
+            request = prompt.split("User request:\n", 1)[-1].split("\n\nCapability values", 1)[0].strip()
             self.spec = spec_agent.postprocess(rule_based_spec(request))
             return self.spec.model_dump_json()
         if system == planner.SYSTEM and self.spec is not None:
             return fallback_plan(self.spec).model_dump_json()
         if system in (builder.SYSTEM, repair_agent.SYSTEM) and self.spec is not None:
-            context = json.loads(prompt.split("Context:\n", 1)[-1].rsplit("\nReturn", 1)[0]) \
-                if prompt.startswith("Context:") else json.loads(prompt)
+            context, _ = json.JSONDecoder().raw_decode(prompt, prompt.index("{"))
             allowed = context.get("allowed_files", [])
             files = generate_files(self.spec)
             return json.dumps({p: files[p] for p in allowed if p in files})

@@ -49,9 +49,10 @@ def test_unparseable_llm_output_falls_back_to_the_generator(tmp_path):
 
     spec = valid_todo()
     first = fallback_plan(spec).tasks[0]
-    out = Builder(MockProvider(script=["Here you go! ```python print(1)```"])).build(
-        first, spec, FileTools(LocalSandbox(tmp_path), first.files_touched))
+    llm = MockProvider(script=["Here you go! ```python print(1)```", "Still prose."])
+    out = Builder(llm).build(first, spec, FileTools(LocalSandbox(tmp_path), first.files_touched))
     assert out.source == "generator" and "not JSON" in out.fallback_reason
+    assert len(llm.calls) == 2 and "could not be used: not JSON" in llm.calls[1]   # one corrective retry
     assert sorted(out.written) == sorted(first.files_touched)
 
 

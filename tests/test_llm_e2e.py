@@ -173,8 +173,8 @@ def test_prose_and_broken_json_everywhere_fall_back_to_the_deterministic_path(tm
         ctx = new_run(store, TODO, provider(server), say=quiet)
         requests = len(server.requests)
     assert ctx.state.status == RunStatus.PASS
-    # spec and plan: one corrective retry each; one file map per task; one reviewer note
-    assert requests == 2 + 2 + len(TASKS) + 1
+    # every agent asks once more with the error before falling back; one reviewer note
+    assert requests == 2 + 2 + 2 * len(TASKS) + 1
     evs = events(store, ctx.run_id)
     fallbacks = {(e["stage"], e["task_id"]) for e in evs if e["status"] == "fallback"}
     assert fallbacks == {("spec", ""), ("plan", ""), *{("build", t) for t in TASKS}}

@@ -52,7 +52,7 @@ def test_chat_posts_messages_and_returns_usage(fake_openai_server, client):
     assert req.path == "/v1/chat/completions"
     assert req.headers["authorization"] == f"Bearer {KEY}"
     assert req.headers["content-type"] == "application/json"
-    assert req.body == {"model": "test-model", "temperature": 0, "messages": [
+    assert req.body == {"model": "test-model", "temperature": 0, "max_tokens": 8192, "messages": [
         {"role": "system", "content": "be brief"}, {"role": "user", "content": "hi"}]}
 
 
@@ -78,7 +78,7 @@ def test_structured_invalid_json_retries_with_the_error(fake_openai_server, clie
     assert usage == Usage(22, 14, 36)
     retry = fake_openai_server.requests[1].body["messages"]
     assert retry[-2] == {"role": "assistant", "content": "not json at all"}
-    assert retry[-1]["role"] == "user" and "invalid JSON" in retry[-1]["content"]
+    assert retry[-1]["role"] == "user" and "no JSON object in the answer" in retry[-1]["content"]
 
 
 def test_structured_schema_mismatch_twice_raises(fake_openai_server, client):

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
-from harness.agents.file_map import FileMapError, parse_file_map
-from harness.errors import HarnessError, ProviderConfigError, ProviderError, ProviderUnavailableError
+from harness.agents.ask import AnswerUnusableError, ask
+from harness.agents.builder_context import dependency_context
+from harness.agents.contract import CONTRACT
+from harness.agents.file_map import parse_file_map
+from harness.errors import HarnessError
 from harness.models.results import VerificationResult
 from harness.models.spec import AppSpec
-from harness.models.tasks import Task
-from harness.providers.base import LLMProvider, has_model
-from harness.providers.budget import for_agent
+from harness.models.tasks import Plan, Task
+from harness.providers.base import LLMProvider
 from harness.tools.file_tools import FileTools
 
 SYSTEM = (
@@ -20,10 +23,12 @@ SYSTEM = (
 )
 
 
-def build_context(task: Task, spec: AppSpec, dep_results: list[VerificationResult]) -> dict:
-    """Only what the builder may see: the task, its requirements, a spec summary, dependency results."""
+def build_context(task: Task, spec: AppSpec, dep_results: list[VerificationResult], plan: Plan | None = None,
+                  workspace: Path | None = None) -> dict:
+    """What the builder may see: the task, its requirements, a spec summary, the dependency tasks
+    with their files (or interfaces) and results, and on a rebuild the task's own current files."""
     reqs = [r.model_dump(include={"id", "text", "acceptance"}) for r in spec.requirements if r.id in task.requirements]
-    return {
+    context = {
         "task": task.model_dump(include={"id", "description", "depends_on", "requirements"}),
         "requirements": reqs,
         "spec": {"app_type": spec.app_type, "stack": spec.stack.model_dump(), "auth": spec.auth,
@@ -33,10 +38,16 @@ def build_context(task: Task, spec: AppSpec, dep_results: list[VerificationResul
         "allowed_files": list(task.files_touched),
         "verification": list(task.verification),
     }
+    if plan is not None and plan.entry:
+        context["entry"] = plan.entry
+    context.update(dependency_context(task, plan, workspace))
+    return context
 
 
-def build_prompt(task: Task, spec: AppSpec, dep_results: list[VerificationResult]) -> str:
-    return "Context:\n" + json.dumps(build_context(task, spec, dep_results), indent=1) + "\nReturn the file map."
+def build_prompt(task: Task, spec: AppSpec, dep_results: list[VerificationResult], plan: Plan | None = None,
+                 workspace: Path | None = None) -> str:
+    return ("Context:\n" + json.dumps(build_context(task, spec, dep_results, plan, workspace), indent=1)
+            + f"\n\n{CONTRACT}\n\nReturn the file map.")
 
 
 class BuildOutcome:
@@ -53,25 +64,24 @@ class Builder:
         self.llm = llm
 
     def build(self, task: Task, spec: AppSpec, tools: FileTools,
-              dep_results: list[VerificationResult] | None = None) -> BuildOutcome:
-        """Write the task's files; PermissionError for a path outside the allowlist."""
-        reason = ""
-        if has_model(self.llm):
-            try:
-                llm = for_agent(self.llm, "builder", task.id)
-                files = parse_file_map(llm.generate(build_prompt(task, spec, dep_results or []), SYSTEM))
-                # Disallowed paths first: the PermissionError comes before any file of the map is written.
-                for path in sorted(files, key=lambda p: (p in tools.allowed, p)):
-                    tools.write_file(path, files[path])
-                return BuildOutcome(sorted(files), "llm")
-            except (ProviderConfigError, ProviderUnavailableError):
-                raise
-            except (ProviderError, FileMapError) as exc:
-                reason = str(exc)
-        files = deterministic_files(task, spec)
-        for path in sorted(files):
+              dep_results: list[VerificationResult] | None = None, *, plan: Plan | None = None,
+              workspace: Path | None = None) -> BuildOutcome:
+        """Write the task's files; PermissionError for a path outside the allowlist; HarnessError
+        when the model's answer stays unusable and this run has no offline fallback."""
+        offline = plan is None or plan.offline_fallback
+        prompt = build_prompt(task, spec, dep_results or [], plan, workspace)
+        try:
+            answer = ask(self.llm, "builder", prompt, parse_file_map,
+                         (lambda: deterministic_files(task, spec)) if offline else None,
+                         system=SYSTEM, stage="build", task_id=task.id, fallback_tool="generator")
+        except AnswerUnusableError as exc:
+            note = f"; no offline fallback: {plan.offline_note}" if plan is not None and plan.offline_note else ""
+            raise HarnessError(f"{task.id}: {exc}{note}") from None
+        files = answer.value
+        # Disallowed paths first: the PermissionError comes before any file of the map is written.
+        for path in sorted(files, key=lambda p: (p in tools.allowed, p)):
             tools.write_file(path, files[path])
-        return BuildOutcome(sorted(files), "generator", reason)
+        return BuildOutcome(sorted(files), answer.source, answer.reason)
 
 
 def deterministic_files(task: Task, spec: AppSpec) -> dict[str, str]:

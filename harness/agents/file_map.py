@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import json
-import re
-
-_FENCE = re.compile(r"^\s*```(?:json)?\s*\n(.*)\n\s*```\s*$", re.S)
+from harness.providers.extract import ExtractError, extract_json
 
 
 class FileMapError(ValueError):
@@ -13,13 +10,14 @@ class FileMapError(ValueError):
 
 
 def parse_file_map(text: str) -> dict[str, str]:
-    """The file map in `text`; FileMapError when it is prose, broken JSON or the wrong shape."""
-    match = _FENCE.match(text or "")
-    body = match.group(1) if match else (text or "")
+    """The file map in `text` (prose, fences and <think> blocks around it are tolerated);
+    FileMapError when it is prose only, broken JSON or the wrong shape."""
     try:
-        data = json.loads(body)
-    except json.JSONDecodeError as exc:
-        raise FileMapError(f"not JSON: {exc.msg} at line {exc.lineno}") from None
+        data = extract_json(text)
+    except ExtractError as exc:
+        raise FileMapError(f"not JSON: {exc}") from None
+    if isinstance(data, dict) and set(data) == {"files"} and isinstance(data["files"], dict):
+        data = data["files"]  # {"files": {...}}: a common wrapping
     if not isinstance(data, dict) or not data:
         raise FileMapError("expected a non-empty JSON object of {path: contents}")
     for path, contents in data.items():

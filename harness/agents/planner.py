@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 
-from harness.errors import PlanError, ProviderConfigError, ProviderError, ProviderUnavailableError
+from harness.agents.ask import ask
+from harness.agents.contract import CONTRACT, PROBES
+from harness.errors import HarnessError, PlanError
 from harness.models.spec import AppSpec
 from harness.models.tasks import Plan, Task
-from harness.providers.base import LLMProvider
-from harness.providers.budget import for_agent
+from harness.providers.base import LLMProvider, has_model
+from harness.providers.extract import extract_json
 from harness.utils.ids import task_id
 from harness.utils.workspace_layout import LAYER_NEEDS, layer
 from harness.validation.plan_validator import (
@@ -64,35 +66,63 @@ def _add_role_dependencies(tasks: list[Task]) -> list[Task]:
     return tasks
 
 
+def probe_errors(plan: Plan, spec: AppSpec) -> list[str]:
+    known = {r.id for r in spec.requirements}
+    return [f"probe {p.name!r} refers to unknown requirement {p.requirement}"
+            for p in plan.probes if p.requirement and p.requirement not in known]
+
+
+def offline_decision(spec: AppSpec, plan: Plan) -> tuple[bool, str]:
+    """May this run replace an unusable model answer by the generator's files? (spec + plan)"""
+    from harness.offline.generator import generate_files
+
+    if plan.source == "fallback":
+        return True, "the plan is the offline generator's: its files are the fallback"
+    try:
+        offline = generate_files(spec)
+    except HarnessError as exc:
+        return False, f"the offline generator cannot build this spec ({exc})"
+    foreign = sorted({p for t in plan.tasks for p in t.files_touched if p not in offline})
+    if foreign:
+        return False, ("the model's plan has files the offline generator does not write ("
+                       + ", ".join(foreign[:5]) + (" …" if len(foreign) > 5 else "") + "): an unusable answer fails the task")
+    return True, "every planned file is one the offline generator writes for this spec"
+
+
+def parse_plan(text: str, spec: AppSpec) -> Plan:
+    """The model's plan, reordered and validated; ValueError listing every problem."""
+    plan = Plan.model_validate(extract_json(text))
+    try:
+        tasks = repair_order(plan.tasks)
+    except PlanError as exc:
+        raise ValueError(str(exc)) from None
+    fixed = plan.model_copy(update={"tasks": tasks, "source": "llm", "warnings": plan_warnings(tasks)})
+    errors = validate_plan(tasks, spec) + probe_errors(fixed, spec)
+    if errors:
+        raise ValueError("LLM plan invalid: " + "; ".join(errors))
+    return fixed
+
+
 class Planner:
     """plan(spec) -> Plan; `source` says whether the LLM's plan or the fallback was used."""
 
     def __init__(self, llm: LLMProvider):
-        self.llm = for_agent(llm, "planner")
+        self.llm = llm
         self.fallback_reason = ""
 
     def prompt(self, spec: AppSpec) -> str:
         summary = spec.model_dump(mode="json", include={"app_type", "stack", "auth", "data_model", "requirements"})
-        return "Spec:\n" + json.dumps(summary, indent=1) + "\nReturn the plan JSON."
+        return ("Spec:\n" + json.dumps(summary, indent=1) + f"\n\n{CONTRACT}\n\n{PROBES}\n"
+                "\nReturn the plan JSON.")
 
     def plan(self, spec: AppSpec) -> Plan:
-        try:
-            plan = self.llm.generate_structured(self.prompt(spec), Plan, system=SYSTEM)
-        except (ProviderConfigError, ProviderUnavailableError):
-            raise
-        except ProviderError as exc:
-            self.fallback_reason = str(exc)
-            return fallback_plan(spec)
-        try:
-            tasks = repair_order(plan.tasks)
-        except PlanError as exc:
-            self.fallback_reason = str(exc)
-            return fallback_plan(spec)
-        errors = validate_plan(tasks, spec)
-        if errors:
-            self.fallback_reason = "LLM plan invalid: " + "; ".join(errors[:5])
-            return fallback_plan(spec)
-        return Plan(tasks=tasks, warnings=plan_warnings(tasks), source="llm")
+        answer = ask(self.llm, "planner", self.prompt(spec), lambda text: parse_plan(text, spec),
+                     lambda: fallback_plan(spec), system=SYSTEM, schema=Plan, stage="plan", fallback_tool="fallback")
+        self.fallback_reason = answer.reason
+        plan = answer.value
+        if has_model(self.llm):
+            plan.offline_fallback, plan.offline_note = offline_decision(spec, plan)
+        return plan
 
 
-__all__ = ["Planner", "fallback_plan", "repair_order", "ordering_errors"]
+__all__ = ["Planner", "fallback_plan", "offline_decision", "parse_plan", "repair_order", "ordering_errors"]

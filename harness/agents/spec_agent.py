@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from harness.errors import ProviderConfigError, ProviderError, ProviderUnavailableError
+from harness.agents.ask import ask
+from harness.agents.contract import capability_text
 from harness.models.spec import AppSpec
 from harness.providers.base import LLMProvider
-from harness.providers.budget import for_agent
+from harness.providers.extract import extract_json
 from harness.utils.ids import req_id
 
 SYSTEM = (
@@ -38,12 +39,12 @@ class SpecAgent:
     """generate(request, feedback) -> AppSpec; `source` tells which path produced the last spec."""
 
     def __init__(self, llm: LLMProvider):
-        self.llm = for_agent(llm, "spec_agent")
+        self.llm = llm
         self.source = "none"
         self.fallback_reason = ""
 
     def prompt(self, request: str, feedback: list[str] | None = None) -> str:
-        text = f"User request:\n{request}\n"
+        text = f"User request:\n{request}\n\n{capability_text()}\n"
         if feedback:
             text += "\nYour previous spec was rejected by the validator:\n" + "\n".join(f"- {f}" for f in feedback)
             text += "\nReturn a corrected AppSpec JSON object."
@@ -51,15 +52,14 @@ class SpecAgent:
 
     def generate(self, request: str, feedback: list[str] | None = None) -> AppSpec:
         """The LLM's spec (post-processed) or, if the provider cannot give one, the rule-based spec."""
-        try:
-            spec = self.llm.generate_structured(self.prompt(request, feedback), AppSpec, system=SYSTEM)
-            self.source = "llm"
-            return postprocess(spec)
-        except (ProviderConfigError, ProviderUnavailableError):
-            raise
-        except ProviderError as exc:
-            self.fallback_reason = str(exc)
+        answer = ask(self.llm, "spec_agent", self.prompt(request, feedback),
+                     lambda text: AppSpec.model_validate(extract_json(text)), lambda: None,
+                     system=SYSTEM, schema=AppSpec, stage="spec", fallback_tool="rules")
+        self.fallback_reason = answer.reason
+        if answer.value is None:
             return self.fallback(request)
+        self.source = "llm"
+        return postprocess(answer.value)
 
     def fallback(self, request: str) -> AppSpec:
         from harness.offline.spec import parse_request

@@ -53,7 +53,8 @@ def build_one(ctx: RunContext, task: Task) -> tuple[bool, str, FailureType | Non
     tools = FileTools(LocalSandbox(ctx.workspace), task.files_touched, on_violation=violation)
     started = time.monotonic()
     try:
-        outcome = Builder(ctx.llm).build(task, ctx.state.spec, tools, dependency_results(ctx, task))
+        outcome = Builder(ctx.llm).build(task, ctx.state.spec, tools, dependency_results(ctx, task),
+                                         plan=ctx.state.plan, workspace=ctx.workspace)
     except PermissionError as exc:
         return False, str(exc), FailureType.CONFIG_ERROR
     except (ProviderConfigError, ProviderUnavailableError, BudgetExceededError):
@@ -61,9 +62,6 @@ def build_one(ctx: RunContext, task: Task) -> tuple[bool, str, FailureType | Non
     except HarnessError as exc:
         events.emit("build", "failed", agent="builder", task_id=task.id, error=str(exc))
         return False, str(exc), FailureType.CONFIG_ERROR
-    if outcome.fallback_reason:
-        events.emit("build", "fallback", agent="builder", task_id=task.id, tool="generator",
-                    error=f"LLM output unusable: {outcome.fallback_reason}"[:500])
     events.emit("build", "completed", agent="builder", task_id=task.id, tool=outcome.source,
                 duration_ms=int((time.monotonic() - started) * 1000), files=outcome.written)
     return True, "", None

@@ -64,8 +64,9 @@ class RunContext:
                          tokens=usage_tokens(usage), tool=kind, duration_ms=duration_ms, error=error[:500],
                          **detail)
 
-    def _on_llm_fallback(self, stage: str, agent: str, reason: str, *, task_id: str = "") -> None:
-        self.events.emit(stage, "fallback", agent=agent, task_id=task_id, tool="generator",
+    def _on_llm_fallback(self, stage: str, agent: str, reason: str, *, task_id: str = "",
+                         tool: str = "generator") -> None:
+        self.events.emit(stage, "fallback", agent=agent, task_id=task_id, tool=tool,
                          error=f"LLM output unusable: {reason}"[:500])
 
     def sync_llm_usage(self) -> None:

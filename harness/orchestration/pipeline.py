@@ -30,8 +30,9 @@ def plan_stage(ctx: RunContext) -> None:
     planner = Planner(ctx.llm)
     plan = planner.plan(ctx.state.spec)
     errors = validate_plan(plan.tasks, ctx.state.spec)
-    if planner.fallback_reason and has_model(ctx.llm):
-        ctx.events.emit("plan", "fallback", agent="planner", tool="fallback", error=planner.fallback_reason[:500])
+    if has_model(ctx.llm):  # stated once per run: may unusable model answers fall back to the generator?
+        ctx.events.emit("plan", "offline_fallback" if plan.offline_fallback else "no_offline_fallback",
+                        agent="planner", tool=plan.source, note=plan.offline_note)
     if errors:
         raise HarnessError("the plan is invalid: " + "; ".join(errors[:3]))
     for w in plan.warnings:
@@ -46,7 +47,7 @@ def plan_stage(ctx: RunContext) -> None:
 
 def verify_stage(ctx: RunContext) -> None:
     """Whole-suite verification with fresh evidence, then the runtime check."""
-    from harness.offline.generator import round_trip_steps
+    from harness.verification.probe_plan import runtime_steps
     from harness.verification.runtime import verify_runtime
     from harness.verification.verifier import verify_workspace
 
@@ -60,11 +61,9 @@ def verify_stage(ctx: RunContext) -> None:
                     f"{result.failure_type.value if result.failure_type else ''}: exit {result.exit_code}")
     ctx.say(f"  workspace suite: {result.command} → exit_code {result.exit_code} [{result.duration_ms} ms]")
     hint = next((t.id for t in ctx.state.plan.tasks if "src/main.py" in t.files_touched), "")
-    try:
-        steps = round_trip_steps(ctx.state.spec)
-    except HarnessError:
-        steps = []
-    runtime = verify_runtime(ctx.workspace, steps=steps, task_hint=hint)
+    steps, source = runtime_steps(ctx.state.spec, ctx.state.plan)
+    runtime = verify_runtime(ctx.workspace, steps=steps, task_hint=hint, entry=ctx.state.plan.entry)
+    runtime.evidence.insert(0, f"probes: {len(steps)} from the {source}")
     ctx.subprocess_ms += runtime.duration_ms
     ctx.state.runtime = runtime
     ctx.store.write_artifact(ctx.run_id, "runtime", runtime)

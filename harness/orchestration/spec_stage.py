@@ -28,9 +28,6 @@ def spec_stage(store: RunStore, run_id: str, llm: LLMProvider, max_attempts: int
         events.emit("spec", "valid" if not errors else "invalid", agent="spec_agent",
                     model=llm.model if agent.source == "llm" else None, tool=agent.source,
                     error="; ".join(errors), attempt=attempt)
-        if agent.source == "rules" and agent.fallback_reason:
-            events.emit("spec", "fallback", agent="spec_agent", tool="rules", error=agent.fallback_reason[:500])
-            agent.fallback_reason = ""
         if not errors:
             break
         if agent.source == "rules":

@@ -37,6 +37,10 @@ class LLMProvider(ABC):
     def generate_structured(self, prompt: str, schema: type[M], system: str = "") -> M:
         """Return the answer validated as `schema`; raise ProviderError when it cannot."""
 
+    def generate_json(self, prompt: str, system: str = "", schema: type[BaseModel] | None = None) -> str:
+        """The model's raw answer asked in JSON mode (the schema when given); parsing is the caller's."""
+        return self.generate(prompt, system)
+
     @abstractmethod
     def stream(self, prompt: str, system: str = "") -> Iterator[str]:
         """Yield the answer in chunks."""

@@ -23,7 +23,7 @@ DEFAULT_MAX_TOKENS = 2_000_000
 DEFAULT_MAX_MINUTES = 60.0
 
 CallHook = Callable[..., None]        # (kind, duration_ms, usage, error, *, agent, task_id) -> None
-FallbackHook = Callable[..., None]    # (stage, agent, reason, *, task_id) -> None
+FallbackHook = Callable[..., None]    # (stage, agent, reason, *, task_id, tool) -> None
 
 
 def _env_number(name: str, cast, default):
@@ -155,6 +155,10 @@ class MeteredProvider(LLMProvider):
         return self._run("generate_structured", lambda: self.inner.generate_structured(prompt, schema, system),
                          agent, task_id)
 
+    def generate_json(self, prompt: str, system: str = "", schema=None, *, agent: str = "",
+                      task_id: str = "") -> str:
+        return self._run("generate_json", lambda: self.inner.generate_json(prompt, system, schema), agent, task_id)
+
     def stream(self, prompt: str, system: str = "", *, agent: str = "", task_id: str = "") -> Iterator[str]:
         self.check()
         started = time.monotonic()
@@ -198,6 +202,9 @@ class AgentView(LLMProvider):
     def generate_structured(self, prompt: str, schema: type[M], system: str = "") -> M:
         return self.meter.generate_structured(prompt, schema, system, agent=self.agent, task_id=self.task_id)
 
+    def generate_json(self, prompt: str, system: str = "", schema=None) -> str:
+        return self.meter.generate_json(prompt, system, schema, agent=self.agent, task_id=self.task_id)
+
     def stream(self, prompt: str, system: str = "") -> Iterator[str]:
         return self.meter.stream(prompt, system, agent=self.agent, task_id=self.task_id)
 
@@ -209,9 +216,10 @@ def for_agent(llm: LLMProvider | None, agent: str, task_id: str = "") -> LLMProv
     return llm.for_agent(agent, task_id) if isinstance(llm, MeteredProvider) else llm
 
 
-def report_fallback(llm: LLMProvider | None, stage: str, agent: str, reason: str, task_id: str = "") -> None:
-    """Tell the run (through the meter's `on_fallback` hook) that `agent` fell back to rules."""
+def report_fallback(llm: LLMProvider | None, stage: str, agent: str, reason: str, task_id: str = "",
+                    tool: str = "generator") -> None:
+    """Tell the run (through the meter's `on_fallback` hook) that `agent` fell back to `tool`."""
     meter = llm.meter if isinstance(llm, AgentView) else llm
     hook = getattr(meter, "on_fallback", None) if isinstance(meter, MeteredProvider) else None
     if hook is not None:
-        hook(stage, agent, reason, task_id=task_id)
+        hook(stage, agent, reason, task_id=task_id, tool=tool)

@@ -2,7 +2,8 @@
 
 Without OPENAI_API_KEY it delegates to MockProvider. The HTTP path is implemented in
 `harness/providers/openai_http.py` (stdlib urllib only). Settings: OPENAI_BASE_URL, OPENAI_MODEL,
-HARNESS_LLM_TIMEOUT_S (per-request timeout, default 60), HARNESS_LLM_MAX_RETRIES (default 3).
+HARNESS_LLM_TIMEOUT_S (per-request timeout, default 60), HARNESS_LLM_MAX_RETRIES (default 3),
+HARNESS_LLM_MAX_OUTPUT_TOKENS (max_tokens of each request, default 8192).
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from collections.abc import Iterator, Mapping
 from harness.errors import ProviderConfigError
 from harness.providers.base import LLMProvider, M
 from harness.providers.mock import MockProvider
-from harness.providers.openai_http import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S, OpenAIHTTPClient
+from harness.providers.openai_http import (DEFAULT_MAX_OUTPUT_TOKENS, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S,
+                                           OpenAIHTTPClient)
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 DEFAULT_MODEL = "gpt-4o-mini"
@@ -35,7 +37,8 @@ class EnvOpenAICompatibleProvider(LLMProvider):
             self.client = OpenAIHTTPClient(
                 self.base_url, self._api_key, self.model,
                 timeout_s=_env_number(env, "HARNESS_LLM_TIMEOUT_S", DEFAULT_TIMEOUT_S, float),
-                max_retries=_env_number(env, "HARNESS_LLM_MAX_RETRIES", DEFAULT_MAX_RETRIES, int))
+                max_retries=_env_number(env, "HARNESS_LLM_MAX_RETRIES", DEFAULT_MAX_RETRIES, int),
+                max_tokens=_env_number(env, "HARNESS_LLM_MAX_OUTPUT_TOKENS", DEFAULT_MAX_OUTPUT_TOKENS, int))
 
     def __repr__(self) -> str:  # never show the key
         return f"EnvOpenAICompatibleProvider(base_url={self.base_url!r}, model={self.model!r}, live={self.is_live})"
@@ -57,6 +60,15 @@ class EnvOpenAICompatibleProvider(LLMProvider):
         finally:
             self.last_usage = self.client.last_usage
         return obj
+
+    def generate_json(self, prompt: str, system: str = "", schema=None) -> str:
+        if self._delegate:
+            return self._delegate.generate_json(prompt, system, schema)
+        try:
+            text, _ = self.client.chat_json(prompt, system, schema)
+        finally:
+            self.last_usage = self.client.last_usage
+        return text
 
     def stream(self, prompt: str, system: str = "") -> Iterator[str]:
         if self._delegate:

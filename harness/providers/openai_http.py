@@ -21,6 +21,7 @@ from pydantic import BaseModel, ValidationError
 
 from harness.errors import ProviderConfigError, ProviderError, ProviderUnavailableError
 from harness.providers.base import M, Usage
+from harness.providers.extract import extract_json  # tolerant: prose, fences, <think> blocks
 
 DEFAULT_TIMEOUT_S = 60.0
 DEFAULT_MAX_RETRIES = 3          # retries after the first attempt: at most 4 requests per call
@@ -28,6 +29,8 @@ DEFAULT_BACKOFF_S = 1.0          # delay before retry n is backoff_s * 2**n
 MAX_RETRY_DELAY_S = 30.0         # cap for Retry-After and exponential backoff
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 EXCERPT_CHARS = 300
+DEFAULT_MAX_OUTPUT_TOKENS = 8192  # max_tokens of every request; finish_reason "length" = truncated
+ERRORS_CHARS = 3000              # validation errors fed back to the model: all of them, bounded
 
 _FENCE = re.compile(r"^\s*```[a-zA-Z]*\s*\n(.*?)\n?\s*```\s*$", re.DOTALL)
 _BEARER = re.compile(r"Bearer\s+\S+")
@@ -40,6 +43,10 @@ class RequestRejectedError(ProviderError):
         super().__init__(message)
         self.status = status
         self.body = body
+
+
+class TruncatedAnswerError(ProviderError):
+    """The answer stopped at max_tokens (finish_reason "length"): it is cut off, not usable."""
 
 
 class _Retryable(Exception):
@@ -88,7 +95,7 @@ class OpenAIHTTPClient:
 
     def __init__(self, base_url: str, api_key: str, model: str, timeout_s: float = DEFAULT_TIMEOUT_S,
                  max_retries: int = DEFAULT_MAX_RETRIES, backoff_s: float = DEFAULT_BACKOFF_S,
-                 sleep: Callable[[float], None] = time.sleep):
+                 sleep: Callable[[float], None] = time.sleep, max_tokens: int = DEFAULT_MAX_OUTPUT_TOKENS):
         if not base_url.startswith(("http://", "https://")):
             raise ProviderConfigError(f"OPENAI_BASE_URL must start with http:// or https://, got {base_url!r}")
         self.base_url = base_url.rstrip("/")
@@ -98,6 +105,7 @@ class OpenAIHTTPClient:
         self.max_retries = max(0, int(max_retries))
         self.backoff_s = backoff_s
         self._sleep = sleep
+        self.max_tokens = max_tokens
         self.calls = 0
         self.last_usage: Usage | None = None
         self._format_level = 0  # index into the response_format fallbacks that the server accepted
@@ -135,6 +143,14 @@ class OpenAIHTTPClient:
             ]
         raise ProviderError(f"model output did not match {schema.__name__}: {error}")
 
+    def chat_json(self, prompt: str, system: str = "", schema: type[BaseModel] | None = None) -> tuple[str, Usage | None]:
+        """The raw answer asked in JSON mode (json_schema of `schema`, else json_object, downgraded
+        when the server rejects it); parsing and validation are the caller's."""
+        self.last_usage = None
+        content, usage = self._complete_structured(_messages(prompt, system), schema)
+        self.last_usage = usage
+        return content or "", usage
+
     def chat_stream(self, prompt: str, system: str = "") -> Iterator[str]:
         """Yield delta contents until [DONE]; usage from a final chunk lands in `last_usage`."""
         self.last_usage = None
@@ -152,7 +168,7 @@ class OpenAIHTTPClient:
     # ---- request plumbing ---------------------------------------------------------------------
 
     def _body(self, messages: list[dict]) -> dict:
-        return {"model": self.model, "messages": messages, "temperature": 0}
+        return {"model": self.model, "messages": messages, "temperature": 0, "max_tokens": self.max_tokens}
 
     def _complete(self, messages: list[dict], response_format: dict | None = None) -> tuple[str | None, Usage | None]:
         body = self._body(messages)
@@ -160,17 +176,24 @@ class OpenAIHTTPClient:
             body["response_format"] = response_format
         data = self._with_retries(lambda: self._post_json(body))
         try:
-            content = data["choices"][0]["message"]["content"]
+            choice = data["choices"][0]
+            content = choice["message"]["content"]
         except (KeyError, IndexError, TypeError):
             raise ProviderError(f"LLM endpoint {self.base_url} returned no choices[0].message: "
                                 f"{self._excerpt(json.dumps(data))}") from None
-        return (content if isinstance(content, str) else None), parse_usage(data.get("usage"))
+        usage = parse_usage(data.get("usage"))
+        if isinstance(choice, dict) and choice.get("finish_reason") == "length":
+            self.last_usage = usage  # a cut-off answer still costs its tokens
+            raise TruncatedAnswerError(f"the answer was cut off at max_tokens={self.max_tokens} "
+                                       f"(finish_reason \"length\"): answer shorter")
+        return (content if isinstance(content, str) else None), usage
 
-    def _complete_structured(self, messages: list[dict], schema: type[BaseModel]) -> tuple[str | None, Usage | None]:
+    def _complete_structured(self, messages: list[dict], schema: type[BaseModel] | None) -> tuple[str | None, Usage | None]:
         """One completion, downgrading response_format when the server rejects it (remembered)."""
         formats: list[dict | None] = [
             {"type": "json_schema", "json_schema": {"name": schema.__name__,
-                                                    "schema": schema.model_json_schema(), "strict": False}},
+                                                    "schema": schema.model_json_schema(), "strict": False}}
+            if schema is not None else {"type": "json_object"},
             {"type": "json_object"},
             None,
         ]
@@ -290,24 +313,22 @@ def _messages(prompt: str, system: str) -> list[dict]:
 
 
 def _validate(content: str | None, schema: type[M]) -> M:
-    if not content or not content.strip():
-        raise ValueError("empty answer")
-    text = strip_fences(content)
-    try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise ValueError(f"invalid JSON: {exc}") from None
-    return schema.model_validate(data)
+    return schema.model_validate(extract_json(content))
 
 
 def _short_error(exc: Exception) -> str:
     if isinstance(exc, ValidationError):
-        parts = [f"{'.'.join(map(str, e['loc'])) or '<root>'}: {e['msg']}" for e in exc.errors()[:3]]
-        more = exc.error_count() - len(parts)
-        text = "; ".join(parts) + (f" (+{more} more)" if more > 0 else "")
+        text = validation_errors(exc)
     else:
         text = str(exc)
-    return text[:EXCERPT_CHARS]
+    return text[:ERRORS_CHARS]
+
+
+def validation_errors(exc: ValidationError, limit: int = ERRORS_CHARS) -> str:
+    """Every error of `exc` as "loc: msg" (the model needs all of them, not the first three)."""
+    parts = [f"{'.'.join(map(str, e['loc'])) or '<root>'}: {e['msg']}" for e in exc.errors()]
+    text = "; ".join(parts)
+    return text if len(text) <= limit else text[:limit] + f"... ({exc.error_count()} errors in all)"
 
 
 def _describe(exc: BaseException) -> str:

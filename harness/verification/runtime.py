@@ -77,19 +77,29 @@ class _Record:
                              hint=hint, duration_ms=int((time.monotonic() - started) * 1000))
 
 
+def declared_entry(workspace: Path, entry: str) -> tuple[str, str] | None:
+    """("python", "pkg.mod:app") for a plan-declared entry whose module file exists, else None."""
+    module = entry.partition(":")[0]
+    if ":" not in entry or not module:
+        return None
+    base = Path(workspace) / module.replace(".", "/")
+    return ("python", entry) if base.with_suffix(".py").is_file() or (base / "__init__.py").is_file() else None
+
+
 def verify_runtime(workspace: Path, steps: list | None = None, startup_timeout_s: float = 15.0,
-                   task_hint: str = "") -> RuntimeResult:
-    """Start the app, run the checks and round-trip `steps`, stop it; PASS iff every check is ok."""
+                   task_hint: str = "", entry: str = "") -> RuntimeResult:
+    """Start the app, run the checks and round-trip `steps`, stop it; PASS iff every check is ok.
+    `entry` ("module:attr") is the plan's declared entry point, when it declares one."""
     started = time.monotonic()
     workspace = Path(workspace).resolve()
     rec = _Record()
-    entry = detect_entry(workspace)
+    entry = (declared_entry(workspace, entry) if entry else None) or detect_entry(workspace)
     if entry is None:
         rec.check("entry point", False, "no src/main.py or app.py defining `app`, and no package.json")
         return rec.result(started, FailureType.CONFIG_ERROR, "add src/main.py defining `app = FastAPI()`")
     rec.check("entry point", True, f"{entry[0]} {entry[1]}")
     port = free_port()
-    command = _command(entry, port)
+    command = _command(entry, port, workspace)
     if entry[0] == "node" and shutil.which("npm") is None:
         rec.check("process alive", False, "npm is not installed: cannot start a Node app")
         return rec.result(started, FailureType.ENVIRONMENT_ERROR, "install Node.js/npm or use the FastAPI stack")
@@ -102,7 +112,8 @@ def verify_runtime(workspace: Path, steps: list | None = None, startup_timeout_s
     try:
         proc = _launch(command, workspace, tmp, rec)
         if proc is not None:
-            rec.evidence.append(f"launched {_display(command)} in the workspace (pid {proc.pid})")
+            shown = _display(command).replace(str(workspace), "<workspace>")
+            rec.evidence.append(f"launched {shown} (pid {proc.pid})")
             stage = _exercise(proc, port, list(steps or []), startup_timeout_s, tmp / "app.db", rec)
     finally:
         exit_code = _stop(proc)
@@ -113,10 +124,13 @@ def verify_runtime(workspace: Path, steps: list | None = None, startup_timeout_s
     return _failed(rec, stage, stdout, stderr, exit_code, workspace, task_hint, started)
 
 
-def _command(entry: tuple[str, str], port: int) -> list[str]:
+def _command(entry: tuple[str, str], port: int, workspace: Path) -> list[str]:
     if entry[0] == "node":
         return ["npm", "run", "dev", "--", "--port", str(port)]
-    return [sys.executable, "-m", "uvicorn", entry[1], "--host", HOST, "--port", str(port)]
+    # --app-dir: the app imports from the workspace while its working directory is the temp
+    # directory, so even a database path the app hard-codes never lands in the workspace.
+    return [sys.executable, "-m", "uvicorn", entry[1], "--app-dir", str(workspace),
+            "--host", HOST, "--port", str(port)]
 
 
 def _launch(command: list[str], workspace: Path, tmp: Path, rec: _Record) -> subprocess.Popen | None:
@@ -124,7 +138,8 @@ def _launch(command: list[str], workspace: Path, tmp: Path, rec: _Record) -> sub
     # Output goes to files, not pipes: a chatty server can never block on a full pipe.
     with open(tmp / "stdout.log", "wb") as out, open(tmp / "stderr.log", "wb") as err:
         try:
-            return subprocess.Popen(command, cwd=workspace, env=env, stdin=subprocess.DEVNULL,
+            cwd = workspace if command[0] == "npm" else tmp
+            return subprocess.Popen(command, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
                                     stdout=out, stderr=err, shell=False, start_new_session=True)
         except OSError as exc:
             rec.check("process alive", False, f"could not start {command[0]}: {exc}")
