@@ -85,6 +85,10 @@ def build_parser() -> argparse.ArgumentParser:
     _runs_dir(p)
     p.add_argument("--json", action="store_true")
 
+    p = sub.add_parser("report", help="write runs/<id>/report.html: one self-contained page of the run")
+    p.add_argument("run_id")
+    _runs_dir(p)
+
     p = sub.add_parser("inject", help="inject a fault into a finished run and run verify -> repair -> review")
     p.add_argument("run_id")
     p.add_argument("fault", choices=["syntax-error", "name-error", "delete", "empty"])

@@ -169,9 +169,10 @@ def _require_spec(state) -> None:
 
 
 def dispatch(args) -> int:
-    from harness import commands_view
+    from harness import commands_report, commands_view
 
     table = {"new": cmd_new, "resume": cmd_resume, "inject": cmd_inject, "review": cmd_review,
              "trace": cmd_trace, "logs": commands_view.cmd_logs, "status": commands_view.cmd_status,
-             "runs": commands_view.cmd_runs, "bench": commands_view.cmd_bench}
+             "runs": commands_view.cmd_runs, "bench": commands_view.cmd_bench,
+             "report": commands_report.cmd_report}
     return table[args.command](args)

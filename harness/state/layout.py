@@ -73,6 +73,10 @@ class RunLayout:
     def requirement_report(self, run_id: str, req_id: str) -> Path:
         return self.run_dir(run_id) / REQUIREMENTS_DIR / f"{req_id}.json"
 
+    def html_report(self, run_id: str) -> Path:
+        """The self-contained page `builder report` writes."""
+        return self.run_dir(run_id) / "report.html"
+
     def relative(self, run_id: str, path: Path) -> str:
         """`path` relative to the run directory, as POSIX text (what artifacts and events record)."""
         return Path(path).relative_to(self.run_dir(run_id)).as_posix()

@@ -1,0 +1,15 @@
+"""`builder report <run_id>`: write runs/<id>/report.html, one self-contained page."""
+
+from __future__ import annotations
+
+from harness.commands import store_for
+from harness.errors import EXIT_OK
+
+
+def cmd_report(args) -> int:
+    """Render the run's report page and print where it is."""
+    from harness.report.page import write_report
+
+    path = write_report(store_for(args), args.run_id)
+    print(f"report: {path}")
+    return EXIT_OK

@@ -1,0 +1,138 @@
+"""The report's sections, each a pure function of the collected run data returning HTML."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from harness.report import timeline
+from harness.report.html_parts import badge, code_list, duration, esc, figure, table
+
+FIGURES = ("mutation", "coverage")
+
+
+def header(data: Mapping) -> str:
+    """Run id, status, request, times, model usage, error."""
+    run = data["run"]
+    total = duration(timeline.total_ms(data["events"]))
+    llm = f"{run['llm_calls']} model calls, {run['llm_tokens']} tokens" if run["llm_calls"] else "offline (no model calls)"
+    error = f'<p class="bad">error: {esc(run["error"])}</p>' if run["error"] else ""
+    return (f'<h1>Run <code id="run-id">{esc(run["id"])}</code> {badge(run["status"])}</h1>'
+            f'<p id="request"><strong>Request:</strong> {esc(run["request"])}</p>'
+            f'<p class="muted">created {esc(run["created"])} · updated {esc(run["updated"])} · '
+            f"events span {total} · {esc(llm)}</p>{error}")
+
+
+def request_coverage(data: Mapping) -> str:
+    """How each clause of the request is covered by requirements (spec.json `clauses`)."""
+    clauses = data["clauses"]
+    if not clauses:
+        return '<h2 id="coverage">Request coverage</h2><p class="muted">the spec records no request clauses</p>'
+    mapped = sum(1 for c in clauses if c["status"] == "mapped")
+    rows = [[esc(c["id"]), esc(c["text"]), badge(c["status"]), code_list(c.get("reqs", [])), esc(c.get("reason", ""))]
+            for c in clauses]
+    return (f'<h2 id="coverage">Request coverage</h2><p>{mapped} of {len(clauses)} clauses mapped to requirements</p>'
+            + table(["clause", "text", "status", "requirements", "reason"], rows))
+
+
+def _figures(row: Mapping, ev_req: Mapping) -> dict[str, object]:
+    return {name: row.get(name, ev_req.get(name)) for name in FIGURES}
+
+
+def _test_cell(tests: list[str], evidence: Mapping) -> str:
+    outcomes = evidence.get("tests", {}) if evidence else {}
+    if not tests:
+        return '<span class="muted">—</span>'
+    items = [f"<li><code>{esc(t)}</code> {badge(outcomes.get(t, {}).get('outcome', 'not_run'))}</li>" for t in tests]
+    return '<ul class="compact">' + "".join(items) + "</ul>"
+
+
+def matrix(data: Mapping) -> str:
+    """Requirement -> tasks -> files -> tests -> result, with mutation/coverage figures when recorded."""
+    m = data["matrix"]
+    if not m:
+        return '<h2 id="matrix">Traceability matrix</h2><p class="muted">no matrix.json yet: run `builder review`</p>'
+    evidence = data["evidence"] or {}
+    ev_reqs = evidence.get("requirements", {})
+    rows_in = m.get("requirements", [])
+    shown = [name for name in FIGURES if any(_figures(r, ev_reqs.get(r["id"], {}))[name] is not None for r in rows_in)]
+    rows, ids = [], []
+    for r in rows_in:
+        figs = _figures(r, ev_reqs.get(r["id"], {}))
+        rows.append([f'<a href="#evidence-{esc(r["id"])}">{esc(r["id"])}</a>', esc(r.get("text", "")),
+                     code_list(r.get("tasks", [])), code_list(r.get("files", [])),
+                     _test_cell(r.get("tests", []), evidence), *[esc(figure(figs[n])) for n in shown],
+                     badge(r["status"])])
+        ids.append(f"req-{r['id']}")
+    summary = (f"<p>{m.get('passed')} of {m.get('total')} requirements PASS ({m.get('coverage_pct')}%)</p>"
+               + "".join(f'<p class="bad">problem: {esc(p)}</p>' for p in m.get("problems", []))
+               + "".join(f'<p class="warn">stale: {esc(f)}</p>' for f in m.get("stale_files", [])))
+    headers = ["requirement", "text", "tasks", "files", "tests", *shown, "result"]
+    return f'<h2 id="matrix">Traceability matrix</h2>{summary}' + table(headers, rows, row_ids=ids, css="matrix")
+
+
+def requirement_evidence(data: Mapping) -> str:
+    """Each requirement's report: status, what is missing, its tests with outcome and assertions."""
+    parts = ['<h2 id="evidence">Evidence per requirement</h2>']
+    for req in data["requirements"]:
+        rep = data["requirement_reports"].get(req["id"])
+        parts.append(f'<section id="evidence-{esc(req["id"])}"><h3>{esc(req["id"])} {esc(req["text"])} '
+                     + (badge(rep.get("status", "?")) if rep else badge("no report")) + "</h3>")
+        if not rep:
+            parts.append('<p class="muted">no requirements/ report yet: run `builder review`</p></section>')
+            continue
+        parts += [f'<p class="bad">missing: {esc(line)}</p>' for line in rep.get("missing", [])]
+        tests = rep.get("tests", {})
+        rows = [[f"<code>{esc(n)}</code>", badge(t.get("outcome")), esc(t.get("assertions")),
+                 duration((t.get("duration_s") or 0) * 1000), esc(t.get("failure") or "")]
+                for n, t in sorted(tests.items())]
+        parts.append(table(["test", "outcome", "assertions", "duration", "failure"], rows))
+        parts.append(f"<p>commands: {code_list(_command(c) for c in rep.get('commands', []))}</p></section>")
+    return "".join(parts)
+
+
+def _command(cmd: object) -> str:
+    if not isinstance(cmd, Mapping):
+        return str(cmd)
+    return f"{cmd.get('task_id', '')}: {cmd.get('command', '')} → exit {cmd.get('exit_code')} {cmd.get('status', '')}"
+
+
+def task_timeline(data: Mapping) -> str:
+    """Tasks in order with wall, build, verify and repair time, then the run-level stages."""
+    rows = [[esc(r["task"]), badge(r["status"]), esc(r["start"]), duration(r["wall_ms"]), duration(r["build_ms"]),
+             duration(r["verify_ms"]), duration(r["repair_ms"]), esc(data["repairs"].get(r["task"], 0))]
+            for r in timeline.task_timeline(data["events"], data["statuses"])]
+    stages = [[esc(s["time"]), esc(s["stage"]), badge(s["status"]), duration(s["duration_ms"]), esc(s["error"])]
+              for s in timeline.run_stages(data["events"])]
+    return ('<h2 id="timeline">Task timeline</h2>'
+            + table(["task", "status", "started", "wall", "build", "verify", "repair", "repair attempts"], rows)
+            + "<h3>Run stages</h3>" + table(["time", "stage", "status", "duration", "error"], stages))
+
+
+def runtime_checks(data: Mapping) -> str:
+    """The app started and answered over HTTP: every runtime check."""
+    rt = data["runtime"]
+    if not rt:
+        return '<h2 id="runtime">Runtime checks</h2><p class="muted">no runtime.json: the app was not started</p>'
+    rows = [[esc(c.get("name")), badge("ok" if c.get("ok") else "FAIL"), f"<code>{esc(c.get('detail', ''))}</code>"]
+            for c in rt.get("checks", [])]
+    return f'<h2 id="runtime">Runtime checks {badge(rt.get("status"))}</h2>' + table(["check", "result", "detail"], rows)
+
+
+def escalations(data: Mapping) -> str:
+    """Escalation reports of tasks that repair gave up on."""
+    parts = ['<h2 id="escalations">Escalation reports</h2>']
+    if not data["failures"]:
+        return parts[0] + '<p class="muted">none: no task was escalated</p>'
+    for item in data["failures"]:
+        rep = item["report"]
+        if rep is None:
+            parts.append(f'<p class="bad">{esc(item["path"])}: unreadable</p>')
+            continue
+        last = rep.get("last_failure") or {}
+        parts.append(f'<section id="escalation-{esc(rep.get("task_id"))}"><h3>{esc(rep.get("task_id"))} '
+                     f'{badge(rep.get("decision", "ESCALATE"))}</h3><p>{esc(rep.get("reason"))}</p>'
+                     f'<p>attempts: {len(rep.get("attempts", []))}; last failure: '
+                     f'{esc(last.get("failure_type"))} in <code>{esc(last.get("command"))}</code></p>'
+                     f'<p><strong>next step:</strong> {esc(rep.get("next_step"))}</p>'
+                     f'<p class="muted">{esc(item["path"])}</p></section>')
+    return "".join(parts)
