@@ -29,6 +29,7 @@ from pytest_harness.snapshot import snapshot_files
 
 MARKER_DOC = "req(id, ...): requirement(s) this test proves"
 ENV_RUNS_DIR = "HARNESS_RUNS_DIR"
+ENV_ISOLATION = "HARNESS_ISOLATION"  # set by the harness's sandbox: what contained this session
 DEFAULT_RUNS_DIR = "runs"
 _NO_WALK = frozenset({".git", ".venv", "venv", "node_modules", ".hypothesis", ".pytest_cache"})
 _ACTIVATING = ("harness_evidence", "harness_fail_under", "harness_report")
@@ -255,6 +256,8 @@ class Recorder:
             snapshot=state.snapshot, tests=state.tests, expected=state.settings.expected,
             marker_errors=state.marker_errors, collection_errors=state.collection_errors,
             assertions=state.assertions if state.count_assertions else None)
+        if os.environ.get(ENV_ISOLATION):
+            document["isolation"] = os.environ[ENV_ISOLATION]
         return gate.annotate(document, state.settings.titles, state.settings.fail_under)
 
     def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -129,19 +130,25 @@ def outside(tmp_path: Path) -> Path:
     return secret_dir
 
 
-def test_symlinked_file_escape_is_rejected_for_read_write_delete(sb: LocalSandbox, outside: Path) -> None:
+def test_symlinked_file_escape_is_rejected_for_read_write(sb: LocalSandbox, outside: Path) -> None:
     (sb.root / "link.txt").symlink_to(outside / "secret.txt")
     with pytest.raises(SandboxError, match="link.txt"):
         sb.read_file("link.txt")
     with pytest.raises(SandboxError):
         sb.write_file("link.txt", "overwritten")
     with pytest.raises(SandboxError):
-        sb.delete_file("link.txt")
-    with pytest.raises(SandboxError):
         sb.exists("link.txt")
     assert (outside / "secret.txt").read_text() == "top secret"
     assert (sb.root / "link.txt").is_symlink()
     assert sb.list_files() == []
+
+
+def test_delete_file_removes_a_symlink_itself_not_its_target(sb: LocalSandbox, outside: Path) -> None:
+    """#16: delete_file on a symlink to a host file unlinks the link and leaves the host file alone."""
+    (sb.root / "link.txt").symlink_to(outside / "secret.txt")
+    sb.delete_file("link.txt")
+    assert not (sb.root / "link.txt").is_symlink()
+    assert (outside / "secret.txt").read_text() == "top secret"
 
 
 def test_symlinked_parent_dir_escape_is_rejected(sb: LocalSandbox, outside: Path) -> None:
@@ -218,15 +225,23 @@ def test_execute_runs_in_jailed_cwd(sb: LocalSandbox) -> None:
     assert missing.exit_code == 2 and "working directory not found: nope" in missing.stderr
 
 
-def test_execute_scrubs_secrets_and_adds_extra_env(sb: LocalSandbox, monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ["OPENAI_API_KEY", "FOO_TOKEN", "X_SECRET", "MY_KEY"]:
+def test_execute_env_is_an_allowlist_plus_extra_env(sb: LocalSandbox, monkeypatch: pytest.MonkeyPatch) -> None:
+    """#16: DATABASE_URL, SSH_AUTH_SOCK, webhook URLs passed a denylist scrub; only the allowlist passes now."""
+    for name in ["OPENAI_API_KEY", "FOO_TOKEN", "X_SECRET", "MY_KEY", "DATABASE_URL", "SECRET",
+                 "SSH_AUTH_SOCK", "SLACK_WEBHOOK_URL", "HARMLESS_SETTING"]:
         monkeypatch.setenv(name, "s3cr3t")
-    monkeypatch.setenv("HARMLESS_SETTING", "1")
+    monkeypatch.setenv("LC_ALL", "C.UTF-8")
     result = sb.execute([PY, "-c", "import os; print(sorted(os.environ))"], env={"APP_DB_PATH": "t.db"})
-    names = eval(result.stdout)  # the child printed a list literal of names
-    assert not {"OPENAI_API_KEY", "FOO_TOKEN", "X_SECRET", "MY_KEY"} & set(names)
-    assert {"HARMLESS_SETTING", "APP_DB_PATH"} <= set(names)
+    names = set(eval(result.stdout))  # the child printed a list literal of names
+    assert names <= {"PATH", "HOME", "TMPDIR", "LC_ALL", "LANG", "TERM", "TZ", "LANGUAGE", "APP_DB_PATH",
+                     "PYTHONNOUSERSITE", "PWD", "HARNESS_SPAWN", "HARNESS_SCOPE", "HARNESS_ISOLATION"}
+    assert {"APP_DB_PATH", "LC_ALL", "HOME", "TMPDIR"} <= names
     assert "s3cr3t" not in result.stdout
+
+
+def test_execute_refuses_extra_env_outside_the_allowlist(sb: LocalSandbox) -> None:
+    with pytest.raises(ValueError, match="DATABASE_URL"):
+        sb.execute([PY, "-c", "pass"], env={"DATABASE_URL": "postgres://"})
 
 
 def test_execute_output_keeps_the_last_4000_chars(sb: LocalSandbox) -> None:
@@ -241,33 +256,64 @@ def test_execute_stdin_is_closed(sb: LocalSandbox) -> None:
     assert result.ok and result.stdout.strip() == "''"
 
 
+def _sleep_arg() -> str:
+    """A unique `sleep` duration: the process is found on the host by its command line, not by a pid
+    printed from inside a PID namespace."""
+    return f"{1000 + uuid.uuid4().int % 10**6 / 1000:.3f}"
+
+
+def _pids_running(arg: str) -> list[int]:
+    found = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                argv = Path(f"/proc/{name}/cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if arg.encode() in argv and _alive(int(name)):
+                found.append(int(name))
+    return found
+
+
+def _none_left(arg: str, within_s: float = 3.0) -> bool:
+    # Signal delivery is asynchronous: allow the kernel a moment to finish the kill.
+    deadline = time.monotonic() + within_s
+    while _pids_running(arg):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
 GRANDCHILD = ("import subprocess, sys, time{extra}; "
-              "p = subprocess.Popen(['sleep', '30']); print(p.pid, flush=True); time.sleep(30)")
+              "p = subprocess.Popen(['sleep', '{arg}']); print('started', flush=True); time.sleep(30)")
 
 
 def test_timeout_kills_the_whole_process_group(sb: LocalSandbox) -> None:
+    arg = _sleep_arg()
     start = time.monotonic()
-    result = sb.execute([PY, "-c", GRANDCHILD.format(extra="")], timeout_s=1)
+    result = sb.execute([PY, "-c", GRANDCHILD.format(extra="", arg=arg)], timeout_s=1)
     assert result.timed_out and result.exit_code is None and not result.ok
     assert "timed out after 1s" in result.stderr
     assert 1000 <= result.duration_ms and time.monotonic() - start < 10
-    grandchild = int(result.stdout.split()[0])
-    assert _gone_soon(grandchild)
+    assert result.stdout == "started\n" and _none_left(arg)
 
 
 def test_timeout_escalates_to_sigkill_when_sigterm_is_ignored(sb: LocalSandbox) -> None:
+    arg = _sleep_arg()
     extra = ", signal; signal.signal(signal.SIGTERM, signal.SIG_IGN)"
-    result = sb.execute([PY, "-c", GRANDCHILD.format(extra=extra)], timeout_s=0.5)
+    result = sb.execute([PY, "-c", GRANDCHILD.format(extra=extra, arg=arg)], timeout_s=0.5)
     assert result.timed_out and result.exit_code is None
     assert result.duration_ms < 5000  # timeout + ~1 s SIGTERM grace, not the child's 30 s
-    assert _gone_soon(int(result.stdout.split()[0]))
+    assert _none_left(arg)
 
 
 def test_background_grandchild_is_reaped_after_normal_exit(sb: LocalSandbox) -> None:
-    code = "import subprocess; p = subprocess.Popen(['sleep', '30']); print(p.pid)"
+    arg = _sleep_arg()
+    code = f"import subprocess; p = subprocess.Popen(['sleep', '{arg}']); print('started')"
     result = sb.execute([PY, "-c", code], timeout_s=10)
-    assert result.ok and not result.timed_out
-    assert _gone_soon(int(result.stdout.split()[0]))
+    assert result.ok and not result.timed_out and result.stdout == "started\n"
+    assert _none_left(arg)
 
 
 def test_bad_command_strings_return_data(sb: LocalSandbox) -> None:

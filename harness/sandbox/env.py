@@ -1,4 +1,9 @@
-"""The scrubbed environment every child process gets: no secrets reach generated code."""
+"""The environment every child process gets: an allowlist, never a copy of the harness's own.
+
+Only locale/terminal basics and PATH pass from the harness's environment; HOME and TMPDIR point
+at the command's scratch directory; the caller may add PYTHON*, APP_* and HARNESS_* variables.
+Anything else (DATABASE_URL, SSH_AUTH_SOCK, webhook URLs, API keys) never reaches generated code.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,11 @@ import os
 import re
 from collections.abc import Mapping
 
+PASSED = frozenset({"PATH", "LANG", "LANGUAGE", "TZ", "TERM"})
+_PASSED_PREFIXES = ("LC_",)
+_EXTRA_ALLOWED = re.compile(r"^(PYTHON|APP_|HARNESS_)[A-Z0-9_]*$")
 _SECRET = re.compile(r"(API_KEY|_TOKEN|_SECRET|_KEY|PASSWORD|PASSWD|CREDENTIALS?)$|^OPENAI_", re.I)
+DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin"
 
 
 def is_secret_name(name: str) -> bool:
@@ -14,9 +23,15 @@ def is_secret_name(name: str) -> bool:
     return bool(_SECRET.search(name))
 
 
-def scrubbed_env(extra: Mapping[str, str] | None = None, base: Mapping[str, str] | None = None) -> dict[str, str]:
-    """A copy of the environment without secret-looking variables, plus `extra`."""
+def child_env(extra: Mapping[str, str] | None = None, *, home: str, tmpdir: str,
+              base: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The allowlisted environment plus `extra`; a disallowed or secret-looking extra name raises ValueError."""
     source = os.environ if base is None else base
-    env = {k: v for k, v in source.items() if not is_secret_name(k)}
-    env.update(extra or {})
+    env = {k: v for k, v in source.items() if k in PASSED or k.startswith(_PASSED_PREFIXES)}
+    env.setdefault("PATH", DEFAULT_PATH)
+    env.update(HOME=home, TMPDIR=tmpdir, PYTHONNOUSERSITE="1")
+    for name, value in (extra or {}).items():
+        if not _EXTRA_ALLOWED.match(name) or is_secret_name(name):
+            raise ValueError(f"environment variable {name!r} is not allowed for sandboxed commands")
+        env[name] = str(value)
     return env

@@ -7,13 +7,10 @@ directory outside the workspace, so verification leaves the workspace untouched.
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
-import signal
 import socket
 import sqlite3
-import subprocess
 import sys
 import tempfile
 import time
@@ -22,7 +19,8 @@ from typing import Any
 
 from harness.models.enums import FailureType
 from harness.models.results import RuntimeCheck, RuntimeResult
-from harness.sandbox.env import scrubbed_env
+from harness.sandbox.local import LocalSandbox
+from harness.sandbox.runner import SandboxProcess, SpawnError
 from harness.verification.http_probe import HttpResponse, request
 
 HOST = "127.0.0.1"
@@ -41,7 +39,8 @@ def detect_entry(workspace: Path) -> tuple[str, str] | None:
     for rel, target in (("src/main.py", "src.main:app"), ("app.py", "app:app")):
         path = workspace / rel
         # A regex, not ast: a main.py with a SyntaxError is still the entry point (and must fail at start).
-        if path.is_file() and _APP_ASSIGN.search(path.read_text(errors="replace")):
+        text = LocalSandbox(workspace).read_if_file(rel)
+        if text is not None and _APP_ASSIGN.search(text):
             return "python", target
     if (workspace / "package.json").is_file():
         return "node", "package.json"
@@ -107,16 +106,16 @@ def verify_runtime(workspace: Path, steps: list | None = None, startup_timeout_s
         rec.check("port accepts", False, f"port {port} was already in use before the app started")
         return rec.result(started, FailureType.CONFIG_ERROR, f"port {port} is taken by another process; retry")
     tmp = Path(tempfile.mkdtemp(prefix="harness-runtime-"))
-    proc: subprocess.Popen | None = None
+    proc: SandboxProcess | None = None
     stage = "not started"
     try:
         proc = _launch(command, workspace, tmp, rec)
         if proc is not None:
             shown = _display(command).replace(str(workspace), "<workspace>")
-            rec.evidence.append(f"launched {shown} (pid {proc.pid})")
+            rec.evidence.append(f"launched {shown} (pid {proc.pid}, isolation: {proc.isolation})")
             stage = _exercise(proc, port, list(steps or []), startup_timeout_s, tmp / "app.db", rec)
     finally:
-        exit_code = _stop(proc)
+        exit_code = proc.stop(STOP_GRACE_S) if proc is not None else None
         stdout, stderr = _read(tmp / "stdout.log"), _read(tmp / "stderr.log")
         shutil.rmtree(tmp, ignore_errors=True)
     if rec.ok:
@@ -133,20 +132,21 @@ def _command(entry: tuple[str, str], port: int, workspace: Path) -> list[str]:
             "--host", HOST, "--port", str(port)]
 
 
-def _launch(command: list[str], workspace: Path, tmp: Path, rec: _Record) -> subprocess.Popen | None:
-    env = scrubbed_env({"APP_DB_PATH": str(tmp / "app.db"), "PYTHONDONTWRITEBYTECODE": "1"})
+def _launch(command: list[str], workspace: Path, tmp: Path, rec: _Record) -> SandboxProcess | None:
+    """Start the server contained; it shares the host network so the harness can probe its port."""
+    env = {"APP_DB_PATH": str(tmp / "app.db"), "PYTHONDONTWRITEBYTECODE": "1"}
     # Output goes to files, not pipes: a chatty server can never block on a full pipe.
     with open(tmp / "stdout.log", "wb") as out, open(tmp / "stderr.log", "wb") as err:
         try:
             cwd = workspace if command[0] == "npm" else tmp
-            return subprocess.Popen(command, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
-                                    stdout=out, stderr=err, shell=False, start_new_session=True)
-        except OSError as exc:
-            rec.check("process alive", False, f"could not start {command[0]}: {exc}")
+            return LocalSandbox(workspace).spawn(command, cwd=cwd, env=env, network=True, writable=[tmp],
+                                                 stdout=out, stderr=err)
+        except SpawnError as exc:
+            rec.check("process alive", False, f"could not start {command[0]}: {exc.message}")
             return None
 
 
-def _exercise(proc: subprocess.Popen, port: int, steps: list, timeout_s: float, db: Path,
+def _exercise(proc: SandboxProcess, port: int, steps: list, timeout_s: float, db: Path,
               rec: _Record) -> str:
     """Run all checks against the running server; returns the stage reached: exited|timeout|up."""
     stage, waited_ms = _wait_for_port(proc, port, timeout_s)
@@ -173,10 +173,10 @@ def _display(command: list[str]) -> str:
     return " ".join(shown)
 
 
-def _wait_for_port(proc: subprocess.Popen, port: int, timeout_s: float) -> tuple[str, int]:
+def _wait_for_port(proc: SandboxProcess, port: int, timeout_s: float) -> tuple[str, int]:
     started = time.monotonic()
     while True:
-        if not _alive(proc):
+        if not proc.alive():
             return "exited", 0
         if _port_accepts(port):
             return "up", int((time.monotonic() - started) * 1000)
@@ -190,14 +190,6 @@ def _port_accepts(port: int) -> bool:
         with socket.create_connection((HOST, port), timeout=0.2):
             return True
     except OSError:
-        return False
-
-
-def _alive(proc: subprocess.Popen) -> bool:
-    """True while running. WNOWAIT leaves an exited leader a zombie, so its pgid stays ours to signal."""
-    try:
-        return os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None
-    except ChildProcessError:
         return False
 
 
@@ -296,27 +288,6 @@ def _sqlite(db: Path, rec: _Record) -> None:
         rec.check("sqlite opens", False, f"{type(exc).__name__}: {exc}")
         return
     rec.check("sqlite opens", True, f"tables: {', '.join(names) or '(none)'}")
-
-
-def _stop(proc: subprocess.Popen | None) -> int | None:
-    """SIGTERM the process group, wait up to STOP_GRACE_S, SIGKILL the group, reap; the exit code."""
-    if proc is None:
-        return None
-    if _alive(proc):
-        _signal_group(proc.pid, signal.SIGTERM)
-        deadline = time.monotonic() + STOP_GRACE_S
-        while _alive(proc) and time.monotonic() < deadline:
-            time.sleep(POLL_S)
-    # Stragglers in the group (npm → node) die too; the unreaped leader keeps the pgid from reuse.
-    _signal_group(proc.pid, signal.SIGKILL)
-    return proc.wait()
-
-
-def _signal_group(pgid: int, sig: int) -> None:
-    try:
-        os.killpg(pgid, sig)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def _read(path: Path) -> str:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
 import shlex
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 from harness.models.enums import FailureType
@@ -14,6 +17,7 @@ from harness.sandbox.local import DEFAULT_TIMEOUT_S, LocalSandbox
 DEFAULT_COMMAND = "pytest -q"
 PER_TEST_TIMEOUT_S = 60
 TAIL = 4000
+_OUTBOX = re.compile(re.escape(tempfile.gettempdir()) + r"/harness-out-\w+/evidence\.json")
 
 
 def is_pytest(argv: list[str]) -> bool:
@@ -21,8 +25,8 @@ def is_pytest(argv: list[str]) -> bool:
 
 
 def _uses_hypothesis(workspace: Path | None) -> bool:
-    req = workspace / "requirements.txt" if workspace else None
-    return bool(req and req.is_file() and "hypothesis" in req.read_text(encoding="utf-8", errors="replace").lower())
+    text = LocalSandbox(workspace).read_if_file("requirements.txt") if workspace else None
+    return bool(text and "hypothesis" in text.lower())
 
 
 def command_argv(command: str, evidence_path: Path | None, reqs: list[str], workspace: Path | None = None) -> list[str]:
@@ -57,6 +61,7 @@ def redact_paths(text: str, workspace: Path, evidence_path: Path | None) -> str:
     """Replace host-specific absolute paths of the run with stable placeholders."""
     ws = str(workspace.resolve())
     text = text.replace(ws, "<workspace>").replace(str(workspace), "<workspace>")
+    text = _OUTBOX.sub("<evidence>", text)
     if evidence_path is not None:
         run_dir = evidence_path.resolve().parent.parent
         text = text.replace(str(run_dir), "<run>")
@@ -70,17 +75,16 @@ def run_command(command: str, workspace: Path, *, task_id: str, evidence_path: P
     from harness.verification.classifier import classify, locate
 
     sandbox = LocalSandbox(workspace)
+    # The run directory is not writable from inside the sandbox: the plugin writes into a bound
+    # scratch directory and the harness moves the document into place afterwards.
+    outbox = Path(tempfile.mkdtemp(prefix="harness-out-"))
     try:
-        argv = command_argv(command, evidence_path, reqs or [], workspace)
-    except ValueError as exc:
+        res = _execute(sandbox, command, outbox, evidence_path, reqs or [], run_id, timeout_s)
+    finally:
+        shutil.rmtree(outbox, ignore_errors=True)
+    if isinstance(res, str):
         return VerificationResult(task_id=task_id, status="FAIL", command=command, exit_code=2,
-                                  stderr=f"invalid command: {exc}", failure_type=FailureType.CONFIG_ERROR,
-                                  attempt=attempt)
-    if evidence_path is not None:
-        evidence_path.parent.mkdir(parents=True, exist_ok=True)
-        evidence_path.unlink(missing_ok=True)
-    res = sandbox.execute(argv, timeout_s=timeout_s, env={
-        "PYTHONDONTWRITEBYTECODE": "1", "HARNESS_RUN_ID": run_id, "PYTHONUNBUFFERED": "1"})
+                                  stderr=res, failure_type=FailureType.CONFIG_ERROR, attempt=attempt)
     ok = res.exit_code == 0 and not res.timed_out
     ftype = None if ok else classify(res.stdout, res.stderr, res.exit_code, timed_out=res.timed_out,
                                      duration_ms=res.duration_ms, timeout_s=timeout_s)
@@ -95,6 +99,23 @@ def run_command(command: str, workspace: Path, *, task_id: str, evidence_path: P
         failure_type=ftype if not ok else None, timed_out=res.timed_out,
         evidence_path=evidence_rel if evidence_path is not None and evidence_path.exists() else None,
         diagnostics=diag, attempt=attempt)
+
+
+def _execute(sandbox: LocalSandbox, command: str, outbox: Path, evidence_path: Path | None, reqs: list[str],
+             run_id: str, timeout_s: float):
+    """Run `command` contained; its ExecResult, or the message of an invalid command."""
+    try:
+        argv = command_argv(command, outbox / "evidence.json" if evidence_path else None, reqs, sandbox.root)
+    except ValueError as exc:
+        return f"invalid command: {exc}"
+    if evidence_path is not None:
+        evidence_path.parent.mkdir(parents=True, exist_ok=True)
+        evidence_path.unlink(missing_ok=True)
+    res = sandbox.execute(argv, timeout_s=timeout_s, writable=[outbox], env={
+        "PYTHONDONTWRITEBYTECODE": "1", "HARNESS_RUN_ID": run_id, "PYTHONUNBUFFERED": "1"})
+    if evidence_path is not None and (outbox / "evidence.json").is_file():
+        shutil.move(outbox / "evidence.json", evidence_path)
+    return res
 
 
 def verify_task(task: Task, workspace: Path, *, evidence_dir: Path | None = None, reqs: list[str] | None = None,

@@ -1,0 +1,139 @@
+"""Process containment without an OS sandbox: subreaper, death signal, tree kill and sweeps.
+
+Every sandboxed process carries two markers in its environment: `HARNESS_SPAWN=<id>` (this one
+command) and `HARNESS_SCOPE=<scope>` (the workspace it runs for). `/proc/<pid>/environ` keeps the
+environment a process was started with, so a detached grandchild that `setsid`s away from the
+process group is still found by its markers. The harness is a child subreaper, so an orphan that
+also cleared its environment is re-parented to us and found as our own child born after the spawn.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import os
+import signal
+from pathlib import Path
+
+ENV_SPAWN = "HARNESS_SPAWN"
+ENV_SCOPE = "HARNESS_SCOPE"
+PR_SET_PDEATHSIG = 1
+PR_SET_CHILD_SUBREAPER = 36
+MAX_KILL_ROUNDS = 20
+
+_libc = None
+
+
+def _prctl(option: int, arg: int) -> bool:
+    global _libc
+    if _libc is None:
+        _libc = ctypes.CDLL(None, use_errno=True)
+    return _libc.prctl(option, arg, 0, 0, 0) == 0
+
+
+def become_subreaper() -> bool:
+    """Make this process the reaper of its orphaned descendants (Linux ≥ 3.4); False if refused."""
+    try:
+        return _prctl(PR_SET_CHILD_SUBREAPER, 1)
+    except (OSError, AttributeError):
+        return False
+
+
+def die_with_parent(parent_pid: int) -> None:
+    """preexec_fn: SIGKILL this child when the harness dies (and now, if it already has)."""
+    _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent_pid:
+        os._exit(137)
+
+
+def scope_of(workspace: Path | str) -> str:
+    """The sweep scope of a workspace: stable for one run directory, distinct across runs."""
+    return hashlib.sha256(os.path.realpath(workspace).encode()).hexdigest()[:16]
+
+
+def _stat(pid: int) -> tuple[int, int, str] | None:
+    """(ppid, start time in clock ticks, state) of `pid`, or None when it is gone."""
+    try:
+        raw = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = raw.rsplit(")", 1)[1].split()
+    return int(fields[1]), int(fields[19]), fields[0]
+
+
+def start_ticks(pid: int) -> int:
+    """The start time of `pid` in clock ticks since boot (0 when unknown)."""
+    info = _stat(pid)
+    return info[1] if info else 0
+
+
+def _pids() -> list[int]:
+    return [int(name) for name in os.listdir("/proc") if name.isdigit()]
+
+
+def _has_marker(pid: int, marker: bytes) -> bool:
+    try:
+        return marker in Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+    except OSError:
+        return False
+
+
+def find_leftovers(*, spawn_id: str | None = None, scope: str | None = None, roots: tuple[int, ...] = (),
+                   orphans_since: int | None = None, exclude: frozenset[int] = frozenset()) -> set[int]:
+    """Live pids carrying the markers, descending from `roots`, or our children born since a tick."""
+    me = os.getpid()
+    markers = [m.encode() for m in ((f"{ENV_SPAWN}={spawn_id}" if spawn_id else None),
+                                    (f"{ENV_SCOPE}={scope}" if scope else None)) if m]
+    table = {pid: info for pid in _pids() if pid != me and (info := _stat(pid)) is not None}
+    found = {pid for pid in roots if pid in table}
+    for pid, (ppid, started, _state) in table.items():
+        if pid in exclude:
+            continue
+        if any(_has_marker(pid, m) for m in markers):
+            found.add(pid)
+        elif orphans_since is not None and ppid == me and started >= orphans_since:
+            found.add(pid)
+    children: dict[int, list[int]] = {}
+    for pid, (ppid, _s, _st) in table.items():
+        children.setdefault(ppid, []).append(pid)
+    stack = list(found)
+    while stack:
+        for child in children.get(stack.pop(), []):
+            if child not in found:
+                found.add(child)
+                stack.append(child)
+    # A zombie needs no signal, only reaping, and only its parent can reap it.
+    return {pid for pid in found - exclude if table[pid][2] != "Z" or table[pid][0] == me}
+
+
+def kill_all(find) -> list[int]:
+    """SIGKILL whatever `find()` returns until it returns nothing; reap the ones that are our children."""
+    killed: list[int] = []
+    for _ in range(MAX_KILL_ROUNDS):
+        pids = find()
+        if not pids:
+            break
+        for pid in sorted(pids):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            _reap(pid)
+            killed.append(pid)
+    return killed
+
+
+def _reap(pid: int) -> None:
+    """Collect `pid` if it is our (re-parented) child, so a subreaper harness leaves no zombies."""
+    info = _stat(pid)
+    if info is None or info[0] != os.getpid():
+        return
+    try:
+        os.waitpid(pid, 0)
+    except ChildProcessError:
+        pass
+
+
+def sweep_scope(scope: str, exclude: frozenset[int] = frozenset()) -> list[int]:
+    """Kill every process left behind for a workspace (e.g. by a SIGKILLed builder); the pids killed."""
+    return kill_all(lambda: find_leftovers(scope=scope, exclude=exclude))
