@@ -237,14 +237,24 @@ if __name__ == "__main__":
     from pathlib import Path
 
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from rules_model import RulesModel
 
-    parser = argparse.ArgumentParser(description="A local OpenAI-compatible server whose 'model' answers "
-                                     "with the harness's rule-based outputs (for trying the LLM path offline).")
+    parser = argparse.ArgumentParser(description="A local OpenAI-compatible server with a stand-in 'model' for "
+                                     "trying the LLM path offline: 'rules' answers with the harness's rule-based "
+                                     "outputs, 'notes' is a scripted model that writes a markdown notes app "
+                                     "(tags, full-text search) from what each prompt shows.")
     parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--model", choices=("rules", "notes"), default="rules")
     args = parser.parse_args()
-    server = FakeOpenAIServer(responder=RulesModel(), port=args.port).start()
-    print(f"serving {server.url} (Ctrl+C stops); try: OPENAI_BASE_URL={server.url} OPENAI_API_KEY=x builder new \"a todo app\"",
+    if args.model == "notes":
+        from notes_model import REQUEST, NotesModel
+
+        responder, example = NotesModel(), REQUEST
+    else:
+        from rules_model import RulesModel
+
+        responder, example = RulesModel(), "a todo app"
+    server = FakeOpenAIServer(responder=responder, port=args.port).start()
+    print(f"serving {server.url} (Ctrl+C stops); try: OPENAI_BASE_URL={server.url} OPENAI_API_KEY=x builder new \"{example}\"",
           flush=True)
     try:
         server._thread.join()

@@ -1,0 +1,141 @@
+"""A model that does not know the generator builds a real app (issue #17, scenario 7).
+
+The scripted NotesModel (tests/notes_model.py) answers every agent for a markdown notes app with
+tags and full-text search, using only what each prompt shows; its files are hand-written, never
+the generator's. Every test is a whole build over real HTTP (a local OpenAI-compatible server on
+127.0.0.1) with real pytest runs and a real uvicorn for the runtime check.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from fake_openai_server import FakeOpenAIServer
+from notes_model import REQUEST, NotesModel
+
+from harness.models.enums import RunStatus, TaskStatus
+from harness.orchestration.pipeline import new_run
+from harness.providers.budget import Budget, MeteredProvider
+from harness.providers.env import EnvOpenAICompatibleProvider
+from harness.state.store import RunStore
+from harness.utils.events import read_events
+
+pytestmark = pytest.mark.slow
+KEY = "sk-notes-test-key"
+NOTES_FILES = {"requirements.txt", "src/__init__.py", "src/store.py", "tests/test_store.py", "src/markdown.py",
+               "src/search.py", "tests/test_search.py", "src/main.py", "tests/test_api.py"}
+
+
+def provider(server: FakeOpenAIServer) -> MeteredProvider:
+    environ = {"OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": server.url, "HARNESS_LLM_TIMEOUT_S": "30"}
+    return MeteredProvider(EnvOpenAICompatibleProvider(environ=environ), Budget())
+
+
+def build(tmp_path: Path, model: NotesModel):
+    store = RunStore(tmp_path / "runs")
+    with FakeOpenAIServer(responder=model) as server:
+        ctx = new_run(store, REQUEST, provider(server), say=lambda line: None)
+        requests = list(server.requests)
+    return store, ctx, requests, read_events(store.run_dir(ctx.run_id) / "events.log")
+
+
+def workspace_files(ctx) -> set[str]:
+    return {p.relative_to(ctx.workspace).as_posix() for p in ctx.workspace.rglob("*")
+            if p.is_file() and "__pycache__" not in p.parts}
+
+
+def assert_complete_with_the_models_own_app(ctx, model: NotesModel, evs: list[dict]) -> None:
+    assert ctx.state.status == RunStatus.PASS, [e for e in evs if e["status"] in ("FAIL", "fallback", "ESCALATE")]
+    assert model.guessed == []                       # it never had to guess a name or a convention
+    assert ctx.state.plan.source == "llm" and not ctx.state.plan.offline_fallback
+    assert workspace_files(ctx) == NOTES_FILES       # the model's files only: no generator file, no app.db
+    assert not [e for e in evs if e["status"] == "fallback"]
+    runtime = ctx.state.runtime
+    assert runtime.status == "PASS" and runtime.evidence[0] == "probes: 4 from the plan"
+    checks = {c.name: c for c in runtime.checks}
+    assert checks["round trip: create a note"].ok and "POST /notes → 201" in checks["round trip: create a note"].detail
+    assert checks["round trip: search"].ok and "GET /search?q=needle → 200" in checks["round trip: search"].detail
+    assert not [c for c in runtime.checks if "/api/notes" in c.detail]   # never the generator's routes
+
+
+def test_notes_app_by_a_model_that_does_not_know_the_generator_builds_complete(tmp_path):
+    model = NotesModel()
+    store, ctx, requests, evs = build(tmp_path, model)
+    assert_complete_with_the_models_own_app(ctx, model, evs)
+    assert model.calls == ["spec", "plan", "build", "build", "build", "review"]
+    # what the builder of the API task was shown: the contract and its dependencies' code
+    api = json.loads(requests[4].body["messages"][-1]["content"].split("Context:\n", 1)[1].split("\n\nWorkspace contract", 1)[0])
+    assert api["task"]["id"] == "TASK-003"
+    assert "def create_note(" in api["dependency_files"]["src/store.py"]
+    assert "def search(" in api["dependency_files"]["src/search.py"]
+    assert [d["id"] for d in api["dependency_tasks"]] == ["TASK-001", "TASK-002"]
+    assert "APP_DB_PATH" in requests[4].body["messages"][-1]["content"]
+    # the schema travels in the message text as well as in response_format
+    spec_request = requests[0].body
+    assert spec_request["response_format"]["type"] == "json_schema"
+    assert "explicit_non_goals" in spec_request["messages"][-1]["content"]
+    assert all(r.body["max_tokens"] > 0 for r in requests)
+    assert [(r.id, r.status) for r in ctx.state.review.requirements] == [
+        ("REQ-001", "PASS"), ("REQ-002", "PASS"), ("REQ-003", "PASS")]
+
+
+def test_answers_wrapped_in_prose_fences_and_think_blocks_still_build(tmp_path):
+    model = NotesModel(prose=True)
+    _, ctx, requests, evs = build(tmp_path, model)
+    assert_complete_with_the_models_own_app(ctx, model, evs)
+    assert model.calls == ["spec", "plan", "build", "build", "build", "review"]   # no retry was needed
+    assert requests[0].body["messages"][-1]["content"].count("User request") == 1
+
+
+def test_server_rejecting_json_schema_still_builds_because_the_schema_is_in_the_text(tmp_path):
+    model = NotesModel(reject_json_schema=True)
+    _, ctx, requests, evs = build(tmp_path, model)
+    assert_complete_with_the_models_own_app(ctx, model, evs)
+    assert model.rejected == 1                                   # rejected once, then remembered
+    assert requests[1].body["response_format"] == {"type": "json_object"}
+    assert all((r.body.get("response_format") or {}).get("type") != "json_schema" for r in requests[1:])
+
+
+def test_unusable_builder_answer_in_a_model_plan_fails_the_task_and_blocks_dependents(tmp_path):
+    """#17: a model plan's task never gets a generator file from a different app."""
+    model = NotesModel()
+    real_build = model.build
+    model.build = lambda prompt, fmt: ("I would rather explain the design first." if '"TASK-002"' in prompt
+                                       else real_build(prompt, fmt))
+    _, ctx, requests, evs = build(tmp_path, model)
+    results = ctx.state.task_results
+    assert results == {"TASK-001": TaskStatus.COMPLETED, "TASK-002": TaskStatus.FAILED,
+                       "TASK-003": TaskStatus.BLOCKED}
+    assert model.calls.count("build") == 1 + 2                   # TASK-002 asked twice (one corrective retry)
+    [failed] = [e for e in evs if e["stage"] == "build" and e["status"] == "failed"]
+    assert "stayed unusable after 2 attempts" in failed["error"] and "no offline fallback" in failed["error"]
+    assert not (ctx.workspace / "src/search.py").exists() and not (ctx.workspace / "src/models.py").exists()
+    assert ctx.state.status == RunStatus.FAIL
+
+
+def test_fake_server_cli_serves_the_notes_model_for_builder_new(tmp_path):
+    """The documented way to try the LLM path: `python tests/fake_openai_server.py --model notes`
+    in one process, `builder new` against it in another -> BUILD COMPLETE."""
+    tests_dir = Path(__file__).resolve().parent
+    server = subprocess.Popen([sys.executable, str(tests_dir / "fake_openai_server.py"), "--port", "0",
+                               "--model", "notes"], stdout=subprocess.PIPE, text=True, cwd=tmp_path)
+    try:
+        line = server.stdout.readline()
+        url = line.split("serving ", 1)[1].split(" ", 1)[0]
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "HARNESS_"))}
+        script = Path(sys.executable).parent / "builder"
+        argv = [str(script)] if script.is_file() else [sys.executable, "-m", "harness.cli"]
+        proc = subprocess.run(argv + ["new", REQUEST, "--runs-dir", str(tmp_path / "runs"), "--run-id", "notes"],
+                              cwd=tmp_path, env={**env, "OPENAI_BASE_URL": url, "OPENAI_API_KEY": "x"},
+                              capture_output=True, text=True, timeout=400)
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert "BUILD COMPLETE" in proc.stdout
+    assert (tmp_path / "runs" / "notes" / "workspace" / "src" / "search.py").is_file()
