@@ -99,6 +99,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("bench", help="benchmark: --quick checks the Todo scenario end to end")
     p.add_argument("--quick", action="store_true", help="deterministic Todo scenario with a check table")
     p.add_argument("--scale", type=int, nargs="*", default=None, help="N-entity CRUD builds (default 1 5 20)")
+    p.add_argument("--plugin-overhead", metavar="DIR", default=None,
+                   help="time DIR's own pytest suite without the plugin and with evidence recorded")
+    p.add_argument("--rounds", type=int, default=3, help="rounds for --plugin-overhead (median; default 3)")
+    p.add_argument("--pytest-arg", action="append", default=[], metavar="ARG",
+                   help="extra pytest argument for --plugin-overhead, e.g. --pytest-arg=-n2 (repeatable)")
     return parser
 
 

@@ -108,4 +108,8 @@ def cmd_runs(args) -> int:
 def cmd_bench(args) -> int:
     from harness.benchmarks import run_bench
 
+    if args.plugin_overhead:
+        from harness.bench_plugin import run_plugin_overhead
+
+        return run_plugin_overhead(args.plugin_overhead, args.rounds, args.pytest_arg)
     return run_bench(quick=args.quick, scale=args.scale)

@@ -1,0 +1,35 @@
+"""Issue 18: `builder bench --plugin-overhead DIR` measures (never asserts) the recording cost."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from harness.cli import main
+
+PROJECT = {
+    "pytest.ini": "[pytest]\naddopts = --strict-markers\nharness_fail_under = 100\n",
+    "test_a.py": "import pytest\n\n@pytest.mark.req('A-1')\ndef test_a():\n    assert True\n\n"
+                 "def test_b():\n    assert True\n",
+}
+
+
+@pytest.mark.slow
+def test_plugin_overhead_line_on_a_strict_markers_project(tmp_path, capsys, monkeypatch):
+    for name, text in PROJECT.items():
+        (tmp_path / name).write_text(text)
+    monkeypatch.setenv("HARNESS_FAIL_UNDER", "100")  # the baseline must not record either
+    assert main(["bench", "--plugin-overhead", str(tmp_path), "--rounds", "1"]) == 0
+    line = capsys.readouterr().out.strip()
+    assert re.fullmatch(rf"plugin overhead  {tmp_path.name}: 2 tests, plugin inert \d+\.\d\ds, with evidence "
+                        r"\d+\.\d\ds \([+-]\d+\.\d%\), median of 1 rounds, exit codes baseline=0, evidence=0", line), line
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--plugin-overhead", "/no/such/dir"], "is not a directory"),
+    (["--plugin-overhead", ".", "--rounds", "0"], "--rounds must be at least 1"),
+])
+def test_plugin_overhead_bad_input_is_one_line_exit_2(argv, message, capsys):
+    assert main(["bench", *argv]) == 2
+    assert message in capsys.readouterr().err
