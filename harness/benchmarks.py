@@ -34,7 +34,7 @@ def quick_checks(ctx) -> list[tuple[str, bool, str]]:
     events = read_events(store.events_path(ctx.run_id))
     files = [p for p in ctx.workspace.rglob("*") if p.is_file()]
     verified = [r for r in st.verification_results if r.exit_code is not None]
-    matrix = store.read_artifact(ctx.run_id, "matrix") or {}
+    matrix = store.read_matrix(ctx.run_id)
     required = [store.state_path(ctx.run_id), store.events_path(ctx.run_id),
                 *(store.artifact_path(ctx.run_id, name) for name in REQUIRED_ARTIFACTS)]
     missing = [store.relative(ctx.run_id, p) for p in required if not p.exists()]
@@ -50,7 +50,8 @@ def quick_checks(ctx) -> list[tuple[str, bool, str]]:
          st.review.overall_status if st.review else "none"),
         ("required artifacts exist", not missing, "missing: " + ", ".join(missing) if missing else "all present"),
         ("events carry required keys", bool(events) and not bad_events, f"{len(events)} events, {len(bad_events)} incomplete"),
-        ("trace coverage 100%", matrix.get("coverage_pct") == 100.0, f"{matrix.get('coverage_pct')}%"),
+        ("trace coverage 100%", matrix is not None and matrix.coverage_pct == 100.0,
+     f"{matrix.coverage_pct if matrix else None}%"),
     ]
 
 

@@ -141,22 +141,23 @@ def cmd_review(args) -> int:
 
 def cmd_trace(args) -> int:
     from harness.trace.matrix import format_matrix
-    from harness.trace.review_stage import compute_matrix
+    from harness.trace.review_stage import judge
+    from harness.trace.verdict import gate
 
     if not 0 <= args.fail_under <= 100:
         raise InputError("--fail-under must be between 0 and 100")
     store = store_for(args)
     state = store.checked(args.run_id)
     _require_spec(state)
-    matrix = compute_matrix(store, state)
+    matrix, report = judge(store, state)
     store.write_artifact(state.run_id, "matrix", matrix)
     if args.json:
-        print(json.dumps(matrix, indent=2))
+        print(json.dumps(matrix.model_dump(mode="json"), indent=2))
     else:
         print(format_matrix(matrix))
-    ok = matrix["coverage_pct"] >= args.fail_under and not matrix["problems"]
+    ok = gate(report, matrix, args.fail_under)
     if not ok and not args.json:
-        print(f"GATE FAILED: {matrix['coverage_pct']}% < {args.fail_under}%" if matrix["coverage_pct"] < args.fail_under
+        print(f"GATE FAILED: {matrix.coverage_pct}% < {args.fail_under}%" if matrix.coverage_pct < args.fail_under
               else "GATE FAILED: evidence problems")
     return EXIT_OK if ok else EXIT_BUILD_FAILED
 

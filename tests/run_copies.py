@@ -53,5 +53,9 @@ def strip_markers(workspace: Path, req_id: str) -> list[str]:
     return changed
 
 
-def row(matrix: dict, req_id: str) -> dict:
-    return next(r for r in matrix["requirements"] if r["id"] == req_id)
+def row(matrix, req_id: str):
+    """The MatrixRow of `req_id` in a TraceMatrix (or in matrix.json's parsed dict)."""
+    from harness.models.trace import TraceMatrix
+
+    typed = matrix if isinstance(matrix, TraceMatrix) else TraceMatrix.model_validate(matrix)
+    return typed.row(req_id)

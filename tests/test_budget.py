@@ -220,10 +220,14 @@ def test_offline_plan_logs_no_fallback(tmp_path):
 
 def test_reviewer_keeps_its_rule_based_decision_when_the_budget_is_spent():
     llm = MeteredProvider(MockProvider(script=["never used"]), Budget(max_llm_calls=1), used_calls=1)
-    matrix = {"requirements": [{"id": "REQ-001", "status": "PASS", "evidence": ["e"], "missing": []}], "problems": []}
-    report = Reviewer(llm).review(matrix)
+    from harness.models.trace import MatrixRow, TraceMatrix
+    from harness.trace.verdict import decide
+
+    matrix = TraceMatrix(requirements=[MatrixRow(id="REQ-001", status="PASS", evidence=["e"])], passed=1, total=1)
+    report = decide(matrix)
+    notes = Reviewer(llm).notes(matrix, report)
     assert report.overall_status == "PASS"
-    assert any("budget exceeded" in n for n in report.notes)
+    assert any("budget exceeded" in n for n in notes)
 
 
 def test_builder_refuses_a_file_map_with_a_disallowed_path_before_writing_any_file(tmp_path):

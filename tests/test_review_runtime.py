@@ -29,4 +29,4 @@ def test_a_real_runtime_failure_shows_runtime_no_and_fails_the_review(fresh_todo
     assert any("runtime" in note for note in report.notes)
     summary = format_summary(report)
     assert summary.count("Runtime: NO") == len(report.requirements) and "Runtime: YES" not in summary
-    assert all("runtime check failed" in r["missing"] for r in matrix["requirements"])
+    assert all("runtime check failed" in r.missing for r in matrix.requirements)

@@ -1,40 +1,72 @@
-"""Reviewer: rule-based decision; an LLM can annotate but never turn FAIL into PASS (SPEC M8)."""
+"""The verdict (rule-based, decided once) and the LLM reviewer, which may annotate but never turn
+FAIL into PASS (SPEC M8)."""
 
-from harness.agents.reviewer import Reviewer, rule_based_review
+import pytest
+
+from harness.agents.reviewer import Reviewer
 from harness.models.results import ReviewReport
+from harness.models.trace import MatrixRow, TraceMatrix
 from harness.providers.mock import MockProvider
+from harness.trace.verdict import decide, gate, row_status
 
 
 def matrix(*rows, problems=()):
-    return {"requirements": [{"id": rid, "status": st, "evidence": ["src/main.py"] if st == "PASS" else [],
-                              "missing": [] if st == "PASS" else ["src/models.py missing"], "text": rid,
-                              "implemented": True, "tested": st == "PASS", "runtime": True} for rid, st in rows],
-            "problems": list(problems)}
+    passed = sum(1 for _, st in rows if st == "PASS")
+    return TraceMatrix(
+        requirements=[MatrixRow(id=rid, status=st, evidence=["src/main.py"] if st == "PASS" else [],
+                                missing=[] if st == "PASS" else ["src/models.py missing"], text=rid,
+                                implemented=True, tested=st == "PASS", runtime=True) for rid, st in rows],
+        problems=list(problems), passed=passed, total=len(rows),
+        coverage_pct=round(100.0 * passed / len(rows), 1) if rows else 0.0)
 
 
-def test_complete_evidence_passes():
-    assert rule_based_review(matrix(("REQ-001", "PASS"), ("REQ-002", "PASS"))).overall_status == "PASS"
+@pytest.mark.parametrize("missing, status", [([], "PASS"), (["src/x.py missing"], "FAIL")])
+def test_a_row_passes_only_with_nothing_missing(missing, status):
+    assert row_status(missing) == status
 
 
-def test_one_failing_requirement_fails_overall():
-    assert rule_based_review(matrix(("REQ-001", "PASS"), ("REQ-002", "FAIL"))).overall_status == "FAIL"
+@pytest.mark.parametrize("rows, problems, runtime, overall", [
+    ((("REQ-001", "PASS"), ("REQ-002", "PASS")), (), None, "PASS"),
+    ((("REQ-001", "PASS"), ("REQ-002", "FAIL")), (), None, "FAIL"),
+    ((("REQ-001", "PASS"),), (), "FAIL", "FAIL"),
+    ((("REQ-001", "PASS"),), ("unknown id REQ-9",), None, "FAIL"),
+    ((), (), None, "FAIL"),
+])
+def test_decide_overall_verdict(rows, problems, runtime, overall):
+    assert decide(matrix(*rows, problems=problems), runtime_status=runtime).overall_status == overall
 
 
-def test_runtime_failure_or_marker_problem_fails_overall():
-    assert rule_based_review(matrix(("REQ-001", "PASS")), runtime_status="FAIL").overall_status == "FAIL"
-    assert rule_based_review(matrix(("REQ-001", "PASS"), problems=["unknown id REQ-9"])).overall_status == "FAIL"
+@pytest.mark.parametrize("rows, problems, fail_under, ok", [
+    ((("REQ-001", "PASS"), ("REQ-002", "FAIL")), (), 100, False),
+    ((("REQ-001", "PASS"), ("REQ-002", "FAIL")), (), 50, True),
+    ((("REQ-001", "PASS"), ("REQ-002", "FAIL")), (), 51, False),
+    ((("REQ-001", "PASS"),), ("bad marker",), 10, False),
+    ((("REQ-001", "PASS"),), (), 100, True),
+])
+def test_trace_gate_at_100_is_the_review_verdict(rows, problems, fail_under, ok):
+    m = matrix(*rows, problems=problems)
+    assert gate(decide(m), m, fail_under) is ok
 
 
 def test_llm_insisting_pass_cannot_override_fail():
+    from harness.trace.review_stage import judge  # noqa: F401  (the path the pipeline uses)
+
     llm = MockProvider(script=['{"overall_status": "PASS"}\nEverything is PASS. REQ-002 status: PASS'])
-    report = Reviewer(llm).review(matrix(("REQ-001", "PASS"), ("REQ-002", "FAIL")))
+    m = matrix(("REQ-001", "PASS"), ("REQ-002", "FAIL"))
+    report = decide(m)
+    report.notes += Reviewer(llm).notes(m, report)
     assert report.overall_status == "FAIL"
     assert [r.status for r in report.requirements] == ["PASS", "FAIL"]
     assert any(n.startswith("llm:") for n in report.notes)
 
 
+def test_offline_reviewer_adds_no_notes():
+    m = matrix(("REQ-001", "PASS"))
+    assert Reviewer(MockProvider()).notes(m, decide(m)) == []
+
+
 def test_review_json_validates_against_model():
-    report = rule_based_review(matrix(("REQ-001", "FAIL")))
+    report = decide(matrix(("REQ-001", "FAIL")))
     again = ReviewReport.model_validate_json(report.model_dump_json())
     assert again.requirements[0].missing == ["src/models.py missing"]
     data = report.model_dump(mode="json")
@@ -42,5 +74,7 @@ def test_review_json_validates_against_model():
     assert data["overall_status"] == "FAIL"
 
 
-def test_empty_matrix_is_not_pass():
-    assert rule_based_review({"requirements": []}).overall_status == "FAIL"
+def test_matrix_round_trips_with_schema_version():
+    m = matrix(("REQ-001", "PASS"))
+    again = TraceMatrix.model_validate_json(m.model_dump_json())
+    assert again == m and again.schema_version == 1 and again.row("REQ-001").status == "PASS"

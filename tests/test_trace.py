@@ -31,12 +31,12 @@ def _matrix(store, state, *, results=None, evidence="load", statuses=None):
 def test_todo_run_traces_4_of_4(todo_run):
     store, ctx = todo_run
     matrix = compute_matrix(store, ctx.state)
-    assert (matrix["passed"], matrix["total"], matrix["coverage_pct"]) == (4, 4, 100.0)
-    assert matrix["problems"] == [] and matrix["stale_files"] == []
-    for r in matrix["requirements"]:
-        assert r["status"] == "PASS" and r["missing"] == [], r
-        assert any(e.endswith(" passed") for e in r["evidence"]), r["evidence"]
-        assert any("→ exit_code 0" in e for e in r["evidence"]), r["evidence"]
+    assert (matrix.passed, matrix.total, matrix.coverage_pct) == (4, 4, 100.0)
+    assert matrix.problems == [] and matrix.stale_files == []
+    for r in matrix.requirements:
+        assert r.status == "PASS" and r.missing == [], r
+        assert any(e.endswith(" passed") for e in r.evidence), r.evidence
+        assert any("→ exit_code 0" in e for e in r.evidence), r.evidence
     table = format_matrix(matrix)
     assert "coverage: 4/4 requirements PASS (100.0%)" in table
     review = ReviewReport.model_validate_json(store.artifact_path(ctx.run_id, "review").read_text())
@@ -63,21 +63,21 @@ def test_missing_successful_verification_fails(todo_run):
     without = [r for r in state.verification_results if r.task_id != "TASK-002"]
     matrix = _matrix(store, state, results=without)
     for rid in ("REQ-001", "REQ-002", "REQ-003"):           # TASK-002 covers these
-        assert row(matrix, rid)["status"] == "FAIL"
-        assert "TASK-002 verification did not pass" in row(matrix, rid)["missing"]
-    assert row(matrix, "REQ-004")["status"] == "PASS"
+        assert row(matrix, rid).status == "FAIL"
+        assert "TASK-002 verification did not pass" in row(matrix, rid).missing
+    assert row(matrix, "REQ-004").status == "PASS"
     # A later failing attempt supersedes the earlier PASS.
     failed = VerificationResult(task_id="TASK-004", status="FAIL", command="python -m pytest -q tests/test_health.py",
                                 exit_code=1, batch=10_000)
     later = _matrix(store, state, results=[*state.verification_results, failed])
-    assert "TASK-004 verification did not pass" in row(later, "REQ-004")["missing"]
+    assert "TASK-004 verification did not pass" in row(later, "REQ-004").missing
     # No evidence document at all, or an interrupted one.
-    assert all(r["missing"] == ["no evidence document: the workspace was not verified"]
-               for r in _matrix(store, state, evidence=None)["requirements"])
+    assert all(r.missing == ["no evidence document: the workspace was not verified"]
+               for r in _matrix(store, state, evidence=None).requirements)
     broken = {**store.read_workspace_evidence(ctx.run_id), "complete": False}
-    assert _matrix(store, state, evidence=broken)["passed"] == 0
+    assert _matrix(store, state, evidence=broken).passed == 0
     statuses = {**state.task_results, "TASK-003": TaskStatus.FAILED}
-    assert "TASK-003 is FAILED" in row(_matrix(store, state, statuses=statuses), "REQ-004")["missing"]
+    assert "TASK-003 is FAILED" in row(_matrix(store, state, statuses=statuses), "REQ-004").missing
 
 
 def _rebuilt_evidence(store, run_id, assertions_for, outcome_for=None, extra_tests=None, marker_errors=()):
@@ -95,14 +95,14 @@ def test_no_assertion_and_skipped_tests_do_not_count(todo_run):
     weak = _rebuilt_evidence(store, ctx.run_id,
                              lambda n, e: 0 if "REQ-002" in e["reqs"] else e["assertions"])
     matrix = _matrix(store, ctx.state, evidence=weak)
-    missing = row(matrix, "REQ-002")["missing"]
-    assert row(matrix, "REQ-002")["status"] == "FAIL"
+    missing = row(matrix, "REQ-002").missing
+    assert row(matrix, "REQ-002").status == "FAIL"
     assert any(m.startswith("weak: tests assert nothing") for m in missing), missing
-    assert row(matrix, "REQ-001")["status"] == "PASS"     # still has tests that assert
+    assert row(matrix, "REQ-001").status == "PASS"     # still has tests that assert
     doc = store.read_workspace_evidence(ctx.run_id)
     skipped = _rebuilt_evidence(store, ctx.run_id, lambda n, e: e["assertions"],
                                 outcome_for={n: "skipped" for n, e in doc["tests"].items() if "REQ-004" in e["reqs"]})
-    assert row(_matrix(store, ctx.state, evidence=skipped), "REQ-004")["missing"] == [
+    assert row(_matrix(store, ctx.state, evidence=skipped), "REQ-004").missing == [
         "tests marked REQ-004 were skipped or not run"]
 
 
@@ -112,14 +112,14 @@ def test_unknown_requirement_id_in_a_marker_is_a_problem(todo_run):
                                              "assertions": 1, "failure": None}}
     doc = _rebuilt_evidence(store, ctx.run_id, lambda n, e: e["assertions"], extra_tests=stray)
     matrix = _matrix(store, ctx.state, evidence=doc)
-    assert matrix["problems"] == ["unknown requirement id in a marker: REQ-099"]
-    assert matrix["passed"] == 4          # every row is fine, yet the gate fails:
-    from harness.agents.reviewer import rule_based_review
-    assert rule_based_review(matrix).overall_status == "FAIL"
+    assert matrix.problems == ["unknown requirement id in a marker: REQ-099"]
+    assert matrix.passed == 4          # every row is fine, yet the gate fails:
+    from harness.trace.verdict import decide
+    assert decide(matrix).overall_status == "FAIL"
     # A marker with no valid id at all, as the plugin records it.
     _, errors = ev.check_marker("tests/test_extra.py::test_y", ("bogus",), {})
     doc = _rebuilt_evidence(store, ctx.run_id, lambda n, e: e["assertions"], marker_errors=errors)
-    assert _matrix(store, ctx.state, evidence=doc)["problems"] == [
+    assert _matrix(store, ctx.state, evidence=doc).problems == [
         f"bad req marker: tests/test_extra.py::test_y: malformed requirement id (expected {ev.DEFAULT_ID_PATTERN}): 'bogus'"]
 
 
@@ -215,11 +215,11 @@ def test_gate_fails_on_uncovered_and_weak_requirements(fresh_todo_run, capsys, t
     proc = harness_run(run_id, store.base, tmp_path)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     matrix = json.loads(store.artifact_path(run_id, "matrix").read_text())
-    assert row(matrix, "REQ-002")["missing"] == ["no passing test marked REQ-002"]
-    assert row(matrix, "REQ-003")["status"] == "FAIL"
-    assert row(matrix, "REQ-003")["missing"] == [
+    assert row(matrix, "REQ-002").missing == ["no passing test marked REQ-002"]
+    assert row(matrix, "REQ-003").status == "FAIL"
+    assert row(matrix, "REQ-003").missing == [
         "weak: tests assert nothing (tests/test_api_todo.py::test_placeholder)"]
-    assert row(matrix, "REQ-001")["status"] == "PASS" and row(matrix, "REQ-004")["status"] == "PASS"
+    assert row(matrix, "REQ-001").status == "PASS" and row(matrix, "REQ-004").status == "PASS"
     d = str(store.base)
     code, out, _ = cli(capsys, "trace", run_id, "--runs-dir", d)
     assert code == 1 and "GATE FAILED: 50.0% < 100.0%" in out

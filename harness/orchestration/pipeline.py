@@ -6,6 +6,7 @@ import time
 from collections.abc import Callable
 
 from harness.agents.planner import Planner
+from harness.agents.reviewer import Reviewer
 from harness.errors import HarnessError
 from harness.models.enums import RunStatus, TaskStatus
 from harness.models.run import RunState
@@ -77,10 +78,10 @@ def verify_stage(ctx: RunContext) -> None:
 
 
 def review_stage(ctx: RunContext) -> None:
-    matrix, report = review_run(ctx.store, ctx.state, ctx.llm)
+    matrix, report = review_run(ctx.store, ctx.state, Reviewer(ctx.llm).notes)
     ctx.state.status = RunStatus.PASS if report.overall_status == "PASS" else RunStatus.FAIL
     ctx.checkpoint("review_completed", {"overall_status": report.overall_status,
-                                        "coverage_pct": matrix["coverage_pct"]})
+                                        "coverage_pct": matrix.coverage_pct})
     ctx.events.emit("review", report.overall_status, agent="reviewer",
                     error="" if report.overall_status == "PASS" else
                     "; ".join(f"{r.id}: {r.missing[0]}" for r in report.requirements if r.missing)[:1000])

@@ -9,6 +9,7 @@ from harness.agents.repair_agent import NoOpRepairAgent, RepairAgent, build_repa
 from harness.models.enums import FailureType, RunStatus, TaskStatus
 from harness.models.results import VerificationResult
 from harness.models.tasks import Task
+from harness.models.trace import FailureReport
 from harness.orchestration.context import RunContext
 from harness.sandbox.local import LocalSandbox
 from harness.tools.file_tools import FileTools
@@ -204,22 +205,25 @@ def escalate(ctx: RunContext, task: Task, reason: str, seen: Counter, attempts: 
     failing = _first_failure(results)
     where = localize(task, failing, missing_files(ctx, task))["file"] if failing else None
     earlier = _earlier_attempts(ctx, task, {a["attempt"] for a in attempts})
-    report = {
-        "schema_version": 1, "run_id": ctx.run_id, "task_id": task.id, "decision": "ESCALATE",
-        "reason": reason, "signatures": dict(sorted(seen.items())), "attempts": earlier + attempts,
-        "repair_attempts_total": ctx.state.repair_attempts.get(task.id, 0),
-        "files_touched": {rel: sha256_text((ctx.workspace / rel).read_text(encoding="utf-8", errors="replace"))
-                          for rel in task.files_touched if (ctx.workspace / rel).is_file()},
-        "last_failure": failing.model_dump(mode="json") if failing else None,
-        "next_step": (f"Open {where or ', '.join(task.files_touched)} in {ctx.workspace} and fix the "
-                      f"{failing.failure_type.value if failing and failing.failure_type else 'failure'} shown in "
-                      f"last_failure, then run `pytest --harness-run {ctx.run_id} --harness-runs-dir "
-                      f"{ctx.store.base}` to re-verify {task.id} and the run.") if failing else "",
-    }
+    report = FailureReport(
+        run_id=ctx.run_id, task_id=task.id, reason=reason, signatures=dict(sorted(seen.items())),
+        attempts=earlier + attempts, repair_attempts_total=ctx.state.repair_attempts.get(task.id, 0),
+        files_touched={rel: sha256_text((ctx.workspace / rel).read_text(encoding="utf-8", errors="replace"))
+                       for rel in task.files_touched if (ctx.workspace / rel).is_file()},
+        last_failure=failing.model_dump(mode="json") if failing else None,
+        next_step=_next_step(ctx, task, failing, where) if failing else "",
+    )
     path = ctx.store.write_json(ctx.store.failure_report(ctx.run_id, task.id), report)
     rel = ctx.store.relative(ctx.run_id, path)
     ctx.events.emit("repair", "ESCALATE", agent="repair_agent", task_id=task.id, error=reason, report=rel)
     ctx.say(f"    {reason} -> ESCALATE {task.id} (report: {rel})")
+
+
+def _next_step(ctx: RunContext, task: Task, failing: VerificationResult, where: str | None) -> str:
+    kind = failing.failure_type.value if failing.failure_type else "failure"
+    return (f"Open {where or ', '.join(task.files_touched)} in {ctx.workspace} and fix the {kind} shown in "
+            f"last_failure, then run `pytest --harness-run {ctx.run_id} --harness-runs-dir {ctx.store.base}` "
+            f"to re-verify {task.id} and the run.")
 
 
 def _earlier_attempts(ctx: RunContext, task: Task, numbers: set[int]) -> list[dict]:

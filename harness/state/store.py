@@ -13,6 +13,7 @@ from pydantic import BaseModel, ValidationError
 
 from harness.errors import InputError, RunDataError, RunLockedError, UnknownRunError
 from harness.models.run import SCHEMA_VERSION, RunState
+from harness.models.trace import TraceMatrix
 from harness.state.checkpoints import crash_hook
 from harness.state.layout import ARTIFACTS, RunLayout
 from harness.state.recovery import check_against_checkpoints
@@ -127,6 +128,17 @@ class RunStore(RunLayout):
         except (OSError, ValueError):
             return None
         return data if isinstance(data, dict) else None
+
+    def read_matrix(self, run_id: str) -> TraceMatrix | None:
+        """matrix.json as the typed matrix; None when absent, RunDataError when corrupt."""
+        data = self.read_artifact(run_id, "matrix")
+        if data is None:
+            return None
+        try:
+            return TraceMatrix.model_validate(data)
+        except ValidationError as exc:
+            raise RunDataError(f"{self.artifact_path(run_id, 'matrix')}: not a traceability matrix "
+                               f"({_one_line(exc.errors()[0].get('msg'))}); nothing was changed") from None
 
     def read_workspace_evidence(self, run_id: str) -> dict | None:
         """The latest whole-suite evidence document, or None when absent or unreadable."""

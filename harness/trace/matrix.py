@@ -8,10 +8,9 @@ from harness.models.enums import TaskStatus
 from harness.models.results import RuntimeResult, VerificationResult
 from harness.models.spec import AppSpec
 from harness.models.tasks import Task
+from harness.models.trace import MatrixRow, TraceMatrix
+from harness.trace.verdict import row_status
 from harness.utils.workspace_layout import implementation_files, is_test_file
-
-SCHEMA_VERSION = 1
-
 
 def stale_files(evidence: dict | None, workspace: Path) -> list[str]:
     """Files whose current hash differs from the evidence snapshot (added, removed or changed)."""
@@ -33,7 +32,7 @@ def _latest_results(results: list[VerificationResult]) -> dict[str, list[Verific
 
 
 def requirement_row(req, tasks: list[Task], statuses: dict, latest: dict, evidence: dict | None,
-                    stale: list[str], workspace: Path, runtime: RuntimeResult | None) -> dict:
+                    stale: list[str], workspace: Path, runtime: RuntimeResult | None) -> MatrixRow:
     """One matrix row; status PASS only on complete, fresh, passing evidence."""
     mine = [t for t in tasks if req.id in t.requirements]
     files = sorted({f for t in mine for f in t.files_touched})
@@ -70,11 +69,11 @@ def requirement_row(req, tasks: list[Task], statuses: dict, latest: dict, eviden
         missing.append(f"evidence stale: {f} changed after verification")
     if runtime is not None and runtime.status == "FAIL":
         missing.append("runtime check failed")
-    return {"id": req.id, "text": req.text, "tasks": [t.id for t in mine], "files": files, "tests": tests,
-            "commands": commands, "evidence": proof, "status": "FAIL" if missing else "PASS",
-            "missing": missing, "implemented": bool(impl) and all((workspace / f).is_file() for f in impl),
-            "tested": ev_req.get("status") == "verified" and not hits,
-            "runtime": None if runtime is None else runtime.status == "PASS"}
+    return MatrixRow(id=req.id, text=req.text, tasks=[t.id for t in mine], files=files, tests=tests,
+                     commands=commands, evidence=proof, status=row_status(missing), missing=missing,
+                     implemented=bool(impl) and all((workspace / f).is_file() for f in impl),
+                     tested=ev_req.get("status") == "verified" and not hits,
+                     runtime=None if runtime is None else runtime.status == "PASS")
 
 
 def _evidence_missing(rid: str, ev_req: dict, evidence: dict | None, tests: list[str]) -> list[str]:
@@ -99,36 +98,36 @@ def _evidence_missing(rid: str, ev_req: dict, evidence: dict | None, tests: list
 
 
 def build_matrix(spec: AppSpec, tasks: list[Task], statuses: dict, results: list[VerificationResult],
-                 evidence: dict | None, workspace: Path, runtime: RuntimeResult | None = None) -> dict:
-    """The whole matrix document (schema_version, rows, coverage)."""
+                 evidence: dict | None, workspace: Path, runtime: RuntimeResult | None = None) -> TraceMatrix:
+    """The whole matrix (rows, coverage, problems) from the plan, the statuses and the evidence."""
     stale = stale_files(evidence, workspace)
     latest = _latest_results(results)
     rows = [requirement_row(r, tasks, statuses, latest, evidence, stale, workspace, runtime)
             for r in spec.requirements]
-    passed = sum(1 for r in rows if r["status"] == "PASS")
+    passed = sum(1 for r in rows if r.status == "PASS")
     problems = []
     if evidence:
         problems += [f"unknown requirement id in a marker: {x}" for x in evidence.get("unknown_requirement_ids", [])]
         problems += [f"bad req marker: {x['nodeid']}: {x['error']}: {x['value']!r}"
                      for x in evidence.get("marker_errors", [])
                      if x.get("value") not in evidence.get("unknown_requirement_ids", [])]
-    return {"schema_version": SCHEMA_VERSION, "requirements": rows, "passed": passed, "total": len(rows),
-            "coverage_pct": round(100.0 * passed / len(rows), 1) if rows else 0.0,
-            "stale_files": stale, "problems": problems,
-            "evidence_digest": (evidence or {}).get("snapshot", {}).get("digest")}
+    return TraceMatrix(requirements=rows, passed=passed, total=len(rows),
+                       coverage_pct=round(100.0 * passed / len(rows), 1) if rows else 0.0,
+                       stale_files=stale, problems=problems,
+                       evidence_digest=(evidence or {}).get("snapshot", {}).get("digest"))
 
 
-def format_matrix(matrix: dict) -> str:
+def format_matrix(matrix: TraceMatrix) -> str:
     """A readable table: REQ | status | tasks | tests | missing (one missing item per line)."""
-    rows = matrix["requirements"]
-    width = max([len("TASKS")] + [len(",".join(r["tasks"])) for r in rows])
+    rows = matrix.requirements
+    width = max([len("TASKS")] + [len(",".join(r.tasks)) for r in rows])
     lines = [f"{'REQ':<8} {'STATUS':<6} {'TASKS':<{width}} {'TESTS':>5}  MISSING"]
     pad = " " * (8 + 1 + 6 + 1 + width + 1 + 5 + 2)
     for row in rows:
-        missing = row["missing"] or [""]
-        lines.append(f"{row['id']:<8} {row['status']:<6} {','.join(row['tasks']):<{width}} "
-                     f"{len(row['tests']):>5}  {missing[0]}".rstrip())
+        missing = row.missing or [""]
+        lines.append(f"{row.id:<8} {row.status:<6} {','.join(row.tasks):<{width}} "
+                     f"{len(row.tests):>5}  {missing[0]}".rstrip())
         lines += [pad + m for m in missing[1:]]
-    lines.append(f"coverage: {matrix['passed']}/{matrix['total']} requirements PASS ({matrix['coverage_pct']}%)")
-    lines += [f"problem: {p}" for p in matrix["problems"]]
+    lines.append(f"coverage: {matrix.passed}/{matrix.total} requirements PASS ({matrix.coverage_pct}%)")
+    lines += [f"problem: {p}" for p in matrix.problems]
     return "\n".join(lines)

@@ -1,56 +1,77 @@
-"""Trace + review: matrix.json, review.json and requirements/REQ-*.json from the persisted evidence."""
+"""Judging a run from its persisted evidence: matrix.json, review.json and requirements/REQ-*.json.
+
+`judge` is the one computation every judge shares (fresh hashes included); `write_judgement`
+persists its result. An optional `annotate` callable (the LLM reviewer, wired in by orchestration)
+may add notes; it receives a copy and cannot change a status.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
-from harness.agents.reviewer import Reviewer
-from harness.models.results import ReviewReport, RuntimeResult, VerificationResult
+from harness.models.results import ReviewReport, VerificationResult
 from harness.models.run import RunState
-from harness.providers.base import LLMProvider
+from harness.models.trace import TraceMatrix
 from harness.state.store import RunStore
 from harness.trace.matrix import build_matrix
+from harness.trace.verdict import decide
 from harness.utils.fileio import sha256_file
 
+Annotate = Callable[[TraceMatrix, ReviewReport], list[str]]
 
-def compute_matrix(store: RunStore, state: RunState) -> dict:
+
+def compute_matrix(store: RunStore, state: RunState) -> TraceMatrix:
+    """The matrix of the run as its files are now (hashes recomputed against the evidence)."""
     return build_matrix(state.spec, state.plan.tasks if state.plan else [], state.task_results,
                         state.verification_results, store.read_workspace_evidence(state.run_id),
-                        store.workspace(state.run_id),
-                        state.runtime)
+                        store.workspace(state.run_id), state.runtime)
 
 
-def requirement_reports(store: RunStore, state: RunState, matrix: dict) -> list[Path]:
-    """Write runs/<id>/requirements/REQ-NNN.json: text, status, tests, files+hashes, commands, missing."""
+def judge(store: RunStore, state: RunState, annotate: Annotate | None = None) -> tuple[TraceMatrix, ReviewReport]:
+    """(matrix, review): the rule-based verdict of the run, plus any annotation notes."""
+    matrix = compute_matrix(store, state)
+    runtime = state.runtime
+    report = decide(matrix, runtime.status if runtime and runtime.status != "SKIPPED" else None)
+    if annotate is not None:
+        report.notes += annotate(matrix.model_copy(deep=True), report.model_copy(deep=True))
+    return matrix, report
+
+
+def requirement_reports(store: RunStore, state: RunState, matrix: TraceMatrix) -> list[Path]:
+    """Write requirements/REQ-NNN.json: text, status, tests, files+hashes, commands, missing."""
     ws = store.workspace(state.run_id)
     evidence = store.read_workspace_evidence(state.run_id) or {}
-    latest: dict[str, VerificationResult] = {}
+    latest: dict[tuple[str, str], VerificationResult] = {}
     for r in state.verification_results:
         latest[(r.task_id, r.command)] = r
     paths = []
-    for row in matrix["requirements"]:
+    for row in matrix.requirements:
         report = {
-            "schema_version": 1, "run_id": state.run_id, "id": row["id"], "text": row["text"],
-            "status": row["status"], "missing": row["missing"], "tasks": row["tasks"],
-            "tests": {n: evidence.get("tests", {}).get(n, {}) for n in row["tests"]},
-            "files": {f: (sha256_file(ws / f) if (ws / f).is_file() else None) for f in row["files"]},
+            "schema_version": 1, "run_id": state.run_id, "id": row.id, "text": row.text,
+            "status": row.status, "missing": row.missing, "tasks": row.tasks,
+            "tests": {n: evidence.get("tests", {}).get(n, {}) for n in row.tests},
+            "files": {f: (sha256_file(ws / f) if (ws / f).is_file() else None) for f in row.files},
             "commands": [{"task_id": t, "command": c, "exit_code": r.exit_code, "status": r.status}
-                         for (t, c), r in sorted(latest.items()) if t in row["tasks"]],
-            "runtime": row["runtime"],
+                         for (t, c), r in sorted(latest.items()) if t in row.tasks],
+            "runtime": row.runtime,
         }
-        paths.append(store.write_json(store.requirement_report(state.run_id, row["id"]), report))
+        paths.append(store.write_json(store.requirement_report(state.run_id, row.id), report))
     return paths
 
 
-def review_run(store: RunStore, state: RunState, llm: LLMProvider | None = None) -> tuple[dict, ReviewReport]:
-    """Recompute the matrix (hashes included), write matrix/review/per-REQ reports, update state."""
-    matrix = compute_matrix(store, state)
-    runtime: RuntimeResult | None = state.runtime
-    report = Reviewer(llm).review(matrix, runtime.status if runtime and runtime.status != "SKIPPED" else None)
+def write_judgement(store: RunStore, state: RunState, matrix: TraceMatrix, report: ReviewReport) -> None:
+    """Persist matrix.json, review.json and the per-requirement reports; the state carries the review."""
     store.write_artifact(state.run_id, "matrix", matrix)
     store.write_artifact(state.run_id, "review", report)
     requirement_reports(store, state, matrix)
     state.review = report
+
+
+def review_run(store: RunStore, state: RunState, annotate: Annotate | None = None) -> tuple[TraceMatrix, ReviewReport]:
+    """Recompute the matrix (hashes included), decide, write matrix/review/per-REQ reports, update state."""
+    matrix, report = judge(store, state, annotate)
+    write_judgement(store, state, matrix, report)
     return matrix, report
 
 

@@ -125,6 +125,6 @@ def reverify_run(run_id: str, runs_dir: Path, say: Callable[[str], None] = print
     say(format_matrix(matrix))
     for r in report.requirements:
         say(f"{r.id}: {r.status}" + (f" — {'; '.join(r.missing)}" if r.missing else ""))
-    verified = all(r["status"] == "PASS" for r in matrix["requirements"]) and not matrix["problems"]
-    say(f"HARNESS RUN {'PASS' if verified else 'FAIL'}: {matrix['passed']}/{matrix['total']} requirements")
+    verified = report.overall_status == "PASS"
+    say(f"HARNESS RUN {'PASS' if verified else 'FAIL'}: {matrix.passed}/{matrix.total} requirements")
     return EXIT_OK if verified else EXIT_BUILD_FAILED
