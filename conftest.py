@@ -11,6 +11,10 @@ sys.path.insert(0, str(Path(__file__).parent / "tests"))
 
 from fake_openai_server import fake_openai_server  # noqa: E402,F401  (fixture)
 
+# pytester's in-process runs drop modules first imported inside them; coverage's C tracer cannot be
+# imported twice in one process, so it is loaded once here, outside every in-process run.
+import coverage  # noqa: E402,F401
+
 TODO_REQUEST = "Build a Simple Todo App with add/list/complete"
 
 

@@ -1,15 +1,22 @@
-"""Pure builders of the evidence document (schema_version 1): no pytest objects, no I/O.
+"""Pure builders of the evidence document (schema_version 2): no pytest objects, no I/O.
 
 Test outcomes: passed, failed (call), error (setup/teardown), timeout (pytest-timeout), skipped,
 xfailed, xpassed, not_run (deselected or never reached).
+
+Each test carries its proof, measured during its call phase only: `checks` (real checks executed
+in test code: asserts that are no tautology, pytest.raises/warns, self.assert*), `fake_checks`
+(tautologies it executed, named), `executed` ({implementation file: lines run}) and `lines`
+(the line numbers). All are null when nothing was measured (coverage.py unavailable): unknown.
 
 Requirement status, first match wins:
   uncovered  no test links to it;
   failing    any linked test failed, errored or timed out;
   not_run    no linked test passed (all skipped/deselected/xfailed/xpassed/not reached);
-  weak       every passing linked test executed zero assertions (counting was on);
+  weak       no passing linked test both executed a real check and ran lines of the
+             requirement's implementation files (when the harness named them); reasons per test;
   verified   otherwise. Only `verified` is evidence. xpassed never counts as a pass.
-`assertions` is null when counting was off (unknown), which never makes a test weak.
+Forgery found in the workspace (hooks that can change outcomes, atexit handlers) makes the
+document untrusted: its gate fails and every requirement reads `untrusted`.
 """
 
 from __future__ import annotations
@@ -18,7 +25,7 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 # Full match, ASCII only: no trailing "\n", no non-Latin digits. Accepts REQ-001, AUTH-12, FR-1000.
 DEFAULT_ID_PATTERN = r"[A-Z][A-Z0-9]*-[0-9]+"
 DEFAULT_ID_RE = re.compile(DEFAULT_ID_PATTERN, re.ASCII)
@@ -105,8 +112,8 @@ def merge_outcome(current: str, new: str | None) -> str:
 
 def make_test_entry(reqs: Sequence[str]) -> dict:
     """A test that has not reported yet (deselected tests stay like this)."""
-    return {"reqs": sorted(set(reqs)), "outcome": "not_run", "duration_s": 0.0,
-            "assertions": None, "failure": None}
+    return {"reqs": sorted(set(reqs)), "outcome": "not_run", "duration_s": 0.0, "failure": None,
+            "checks": None, "fake_checks": [], "executed": None, "lines": None}
 
 
 def fold_report(entry: Mapping, *, when: str, outcome: str, wasxfail: bool,
@@ -131,21 +138,38 @@ def requirement_status(counts: Mapping[str, int], strong_passes: int) -> str:
     return "verified" if strong_passes else "weak"
 
 
-def make_requirement(linked: Mapping[str, Mapping]) -> dict:
+def weakness(entry: Mapping, impl_files: Sequence[str] | None) -> str | None:
+    """Why a passing test proves nothing for a requirement with these implementation files; None if it does."""
+    checks = entry.get("checks")
+    if checks is None:
+        return None  # not measured: unknown, never weak
+    if checks == 0:
+        fake = entry.get("fake_checks") or []
+        return "no real check" + (f" (only {', '.join(fake[:3])})" if fake else " (no assert, pytest.raises or self.assert*)")
+    executed = entry.get("executed")
+    if impl_files and executed is not None and not any(f in executed for f in impl_files):
+        return f"its call executed none of {', '.join(impl_files)}"
+    return None
+
+
+def make_requirement(linked: Mapping[str, Mapping], impl_files: Sequence[str] | None = None) -> dict:
     """One requirement's entry from its linked tests {nodeid: test entry}."""
     counts = {name: 0 for name in OUTCOMES}
     for entry in linked.values():
         counts[entry["outcome"]] += 1
     passed = [nodeid for nodeid, entry in linked.items() if entry["outcome"] == "passed"]
-    weak = sorted(nodeid for nodeid in passed if linked[nodeid]["assertions"] == 0)
-    return {"status": requirement_status(counts, len(passed) - len(weak)),
-            "tests": sorted(linked), "counts": counts, "weak": weak}
+    reasons = {nodeid: why for nodeid in sorted(passed) if (why := weakness(linked[nodeid], impl_files))}
+    return {"status": requirement_status(counts, len(passed) - len(reasons)),
+            "tests": sorted(linked), "counts": counts, "weak": sorted(reasons), "weak_reasons": reasons,
+            "files": list(impl_files) if impl_files else []}
 
 
-def make_requirements(tests: Mapping[str, Mapping], expected: Sequence[str] | None) -> dict:
+def make_requirements(tests: Mapping[str, Mapping], expected: Sequence[str] | None,
+                      req_files: Mapping[str, Sequence[str]] | None = None) -> dict:
     """Entries for the expected ids, or for every linked id when no expected set was given."""
     ids = expected if expected is not None else {rid for entry in tests.values() for rid in entry["reqs"]}
-    return {rid: make_requirement({n: e for n, e in tests.items() if rid in e["reqs"]})
+    files = req_files or {}
+    return {rid: make_requirement({n: e for n, e in tests.items() if rid in e["reqs"]}, files.get(rid))
             for rid in sorted(ids)}
 
 
@@ -165,9 +189,12 @@ def make_session(exitstatus: int, collected: int, duration_s: float, versions: M
 
 
 def make_gate(session: Mapping, snapshot: Mapping, requirements: Mapping[str, Mapping],
-              marker_errors: Sequence[Mapping], collection_errors: Sequence[Mapping]) -> dict:
-    """Gate passes only on exit 0, a good snapshot, clean markers and every requirement verified."""
-    reasons: list[str] = []
+              marker_errors: Sequence[Mapping], collection_errors: Sequence[Mapping],
+              forgery: Sequence[Mapping] = (), measurement_error: str | None = None) -> dict:
+    """Gate passes only on exit 0, a good snapshot, clean markers, no forgery and every requirement verified."""
+    reasons: list[str] = [f"evidence untrusted: {f['file']}:{f['line']} {f['what']}" for f in forgery]
+    if measurement_error:
+        reasons.append(measurement_error)
     status = session["exitstatus"]
     if status == EXIT_NO_TESTS:
         reasons.append(f"no tests collected (pytest exit {EXIT_NO_TESTS})")
@@ -186,13 +213,18 @@ def make_gate(session: Mapping, snapshot: Mapping, requirements: Mapping[str, Ma
 def make_document(*, run_id: str | None, complete: bool, session: Mapping, snapshot: Mapping,
                   tests: Mapping[str, Mapping], expected: Sequence[str] | None,
                   marker_errors: Sequence[Mapping], collection_errors: Sequence[Mapping],
-                  assertions: Mapping[str, int] | None) -> dict:
-    """The whole evidence document; `assertions` is None when assertion counting was off."""
-    tests = {nodeid: {**entry, "assertions": None if assertions is None else assertions.get(nodeid, 0)}
-             for nodeid, entry in sorted(tests.items())}
+                  proofs: Mapping[str, Mapping] | None, req_files: Mapping[str, Sequence[str]] | None = None,
+                  forgery: Sequence[Mapping] = (), measurement_error: str | None = None) -> dict:
+    """The whole evidence document; `proofs` ({nodeid: proof}) is None when nothing was measured."""
+    if proofs is not None:
+        tests = {nodeid: {**entry, **proofs.get(nodeid, _NO_RUN_PROOF)} for nodeid, entry in tests.items()}
+    tests = dict(sorted(tests.items()))
     unknown = unknown_errors(tests, expected)
     errors = sorted([*marker_errors, *unknown], key=lambda err: (err["nodeid"], str(err["value"]), err["error"]))
-    requirements = make_requirements(tests, expected)
+    requirements = make_requirements(tests, expected, req_files)
+    forgery = sorted(forgery, key=lambda f: (f["file"], f["line"], f["what"]))
+    if forgery:
+        requirements = {rid: {**req, "status": "untrusted"} for rid, req in requirements.items()}
     return {
         "schema_version": SCHEMA_VERSION,
         "run_id": run_id,
@@ -205,8 +237,14 @@ def make_document(*, run_id: str | None, complete: bool, session: Mapping, snaps
         "unknown_requirement_ids": sorted({err["value"] for err in unknown}),
         "marker_errors": errors,
         "collection_errors": list(collection_errors),
-        "gate": make_gate(session, snapshot, requirements, errors, collection_errors),
+        "forgery": forgery,
+        "trusted": not forgery,
+        "gate": make_gate(session, snapshot, requirements, errors, collection_errors, forgery, measurement_error),
     }
+
+
+# A test whose call phase never ran measured code (or never ran at all) executed nothing.
+_NO_RUN_PROOF = {"checks": 0, "fake_checks": [], "executed": {}, "lines": {}}
 
 
 def dump_document(document: Mapping) -> str:

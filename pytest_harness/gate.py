@@ -47,7 +47,11 @@ def requirement_reason(req: Mapping, tests: Mapping[str, Mapping]) -> str:
         counts = {k: v for k, v in req["counts"].items() if v}
         return "no linked test passed (" + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) + ")"
     if status == "weak":
-        return "passing tests executed no assertion: " + ", ".join(_short(n) for n in req["weak"])
+        reasons = req.get("weak_reasons") or {}
+        return "passing tests prove nothing: " + ", ".join(
+            f"{_short(n)} ({reasons[n]})" if n in reasons else _short(n) for n in req["weak"])
+    if status == "untrusted":
+        return "forging code in the workspace (see gate reasons)"
     return ""
 
 

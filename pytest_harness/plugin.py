@@ -4,25 +4,26 @@ Inert by default: it only registers the marker and options (settings.py resolves
 env < CLI). Asking for evidence, a fail-under threshold or a report registers a `Recorder` that
 builds the document at session end, writes the files (outputs.py), prints the requirement table
 and fails the run below the threshold (gate.py); under pytest-xdist the workers hand their share
-to the controller, which alone writes (xdist_support.py). Assertions are counted only when the ini `enable_assertion_pass_hook` is true and
-asserts are rewritten; otherwise every test's `assertions` is null. Asserts in modules pytest does
-not rewrite (plain helpers) and `pytest.raises` checks are not counted.
+to the controller, which alone writes (xdist_support.py). With coverage.py installed each test's
+call phase is measured (coverage_map) and turned into its proof (measure: real checks in test
+code, implementation lines run; `--harness-req-files` names each requirement's files). The
+workspace is scanned for forging code (forgery), and with `--harness-digest-fd=N` the document's
+sha256 goes to the inherited fd N once written, so the harness can reject later changes.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import platform
-import shutil
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pytest
 
-from pytest_harness import __version__, evidence, gate, outputs, settings, xdist_support
+from pytest_harness import __version__, coverage_map, evidence, forgery, gate, measure, outputs, settings, xdist_support
 from pytest_harness.junit import JUnitProperties
 from pytest_harness.settings import Settings
 from pytest_harness.snapshot import snapshot_files
@@ -31,8 +32,6 @@ MARKER_DOC = "req(id, ...): requirement(s) this test proves"
 ENV_RUNS_DIR = "HARNESS_RUNS_DIR"
 ENV_ISOLATION = "HARNESS_ISOLATION"  # set by the harness's sandbox: what contained this session
 DEFAULT_RUNS_DIR = "runs"
-_NO_WALK = frozenset({".git", ".venv", "venv", "node_modules", ".hypothesis", ".pytest_cache"})
-_ACTIVATING = ("harness_evidence", "harness_fail_under", "harness_report")
 
 
 @dataclass
@@ -40,12 +39,14 @@ class HarnessState:
     """Everything recorded during one evidence session (kept in `config.stash`)."""
 
     settings: Settings
-    count_assertions: bool
+    coverage: coverage_map.PhaseCoverage | None = None
     started: float = 0.0
     collected: int = 0
     snapshot: dict = field(default_factory=dict)
+    forgery: list[dict] = field(default_factory=list)
     tests: dict[str, dict] = field(default_factory=dict)
-    assertions: dict[str, int] = field(default_factory=dict)
+    proofs: dict[str, dict] | None = None
+    measurement_error: str | None = None
     marker_errors: list[dict] = field(default_factory=list)
     collection_errors: list[dict] = field(default_factory=list)
     worker_payloads: list[dict] = field(default_factory=list)
@@ -62,38 +63,21 @@ def _first(cli_value: str | None, env_name: str) -> str | None:
     return value if value else None
 
 
-def _counting_assertions(config: pytest.Config, namespace: object) -> bool:
-    return getattr(namespace, "assertmode", "rewrite") == "rewrite" and bool(
-        config.getini("enable_assertion_pass_hook"))
-
-
-def has_rewritten_pycs(root: Path) -> bool:
-    """True when `root` holds pycs cached by pytest's assertion rewriter (possibly without the hook)."""
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = [d for d in dirnames if d not in _NO_WALK]
-        if Path(dirpath).name == "__pycache__" and any("-pytest-" in name for name in filenames):
-            return True
-    return False
-
-
-def _isolate_pycache(config: pytest.Config) -> None:
-    """Point bytecode caches at a fresh temp dir for this session, restored at cleanup."""
-    previous = sys.pycache_prefix
-    tmp = tempfile.mkdtemp(prefix="harness-pyc-")
-    sys.pycache_prefix = tmp
-
-    def restore() -> None:
-        sys.pycache_prefix = previous
-        shutil.rmtree(tmp, ignore_errors=True)
-
-    config.add_cleanup(restore)
-
-
 def _take_snapshot(root: Path) -> dict:
     try:
         return snapshot_files(root)
     except OSError as err:
         return {"files": {}, "digest": None, "error": str(err)}
+
+
+def send_digest(fd: int, text: str) -> None:
+    """Write the document's sha256 to the harness's pipe and close it (errors are ignored)."""
+    line = f"sha256:{hashlib.sha256(text.encode()).hexdigest()}\n".encode()
+    try:
+        os.write(fd, line)
+        os.close(fd)
+    except OSError:
+        pass  # the harness then receives no digest and rejects the document
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -104,20 +88,6 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="re-verify the stored run's workspace in a subprocess instead of collecting here")
     group.addoption("--harness-runs-dir", dest="harness_runs_dir", metavar="DIR", default=None,
                     help=f'runs directory for --harness-run (env {ENV_RUNS_DIR}, default "{DEFAULT_RUNS_DIR}")')
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_load_initial_conftests(early_config: pytest.Config) -> None:
-    """Runs before conftests are imported: fresh bytecode when evidence counts assertions."""
-    namespace = early_config.known_args_namespace
-    if not (any(settings.raw_value(early_config, name, namespace) for name in _ACTIVATING)
-            and _counting_assertions(early_config, namespace)):
-        return
-    # pytest reuses a cached rewritten pyc even under PYTHONDONTWRITEBYTECODE; one written
-    # without the assertion-pass hook would make every test look weak. Fresh caches cost
-    # recompiling later imports, so pay only when such pycs (or a custom prefix) exist.
-    if sys.pycache_prefix or has_rewritten_pycs(early_config.rootpath):
-        _isolate_pycache(early_config)
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -153,8 +123,7 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(JUnitProperties(resolved.id_pattern), "harness-junit")
     if not resolved.active:
         return
-    config.stash[STATE_KEY] = HarnessState(settings=resolved,
-                                           count_assertions=_counting_assertions(config, config.option))
+    config.stash[STATE_KEY] = HarnessState(settings=resolved)
     config.pluginmanager.register(Recorder(config), "harness-recorder")
 
 
@@ -178,10 +147,15 @@ class Recorder:
         return ids
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
-        """Runs before collection: start the clock and hash the workspace as the tests will find it."""
-        self.state.started = time.perf_counter()
+        """Runs before collection: start the clock, hash and scan the workspace, start measuring."""
+        state = self.state
+        state.started = time.perf_counter()
         if not xdist_support.is_worker(self.config):
-            self.state.snapshot = _take_snapshot(session.config.rootpath)
+            state.snapshot = _take_snapshot(session.config.rootpath)
+            state.forgery = forgery.scan_files(session.config.rootpath, state.snapshot.get("files", {}))
+        if coverage_map.available():
+            state.coverage = coverage_map.PhaseCoverage(session.config.rootpath)
+            state.coverage.start()
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         """Runs after each collector (on an xdist controller: per failed worker collector)."""
@@ -208,10 +182,26 @@ class Recorder:
             entry, when=report.when, outcome=report.outcome, wasxfail=hasattr(report, "wasxfail"),
             longrepr=xdist_support.report_text(report) if report.failed else "", duration=report.duration)
 
-    def pytest_assertion_pass(self, item: pytest.Item) -> None:
-        """Runs after each passing rewritten assert (only with enable_assertion_pass_hook)."""
-        counts = self.state.assertions
-        counts[item.nodeid] = counts.get(item.nodeid, 0) + 1
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_call(self, item: pytest.Item):
+        """Wraps each test's call phase: only lines run here count as the test exercising code."""
+        cov = self.state.coverage
+        if cov is not None:
+            cov.enter(item.nodeid)
+        yield
+        if cov is not None:
+            cov.leave()
+
+    def _measure(self) -> None:
+        """Stop measuring; per-test proofs (None with a reason when nothing could be measured)."""
+        state = self.state
+        cov, state.coverage = state.coverage, None
+        if cov is None:
+            if state.settings.req_files is not None:
+                state.measurement_error = "coverage.py is not installed: executed code was not measured"
+            return
+        cache = measure.SiteCache(self.config.rootpath)
+        state.proofs = {nodeid: measure.make_proof(lines, cache) for nodeid, lines in cov.stop().items()}
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_testnodedown(self, node: object, error: object) -> None:
@@ -226,15 +216,18 @@ class Recorder:
         if not state.worker_payloads:
             return state
         merged = xdist_support.merge_payloads(state.worker_payloads, state.tests)
-        return replace(state, tests=merged["tests"], assertions=merged["assertions"],
+        return replace(state, tests=merged["tests"], proofs=merged["proofs"],
                        collected=merged["collected"], marker_errors=merged["marker_errors"])
 
+    @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
-        """Runs once at session end: a worker hands its share to the controller; others write."""
+        """Runs once at session end, before other plugins': a worker hands its share to the controller;
+        others write the files and send the document's digest."""
         state = self.state
+        self._measure()
         if xdist_support.is_worker(self.config):
             self.config.workeroutput[xdist_support.WORKEROUTPUT_KEY] = xdist_support.worker_payload(
-                links={n: e["reqs"] for n, e in state.tests.items()}, assertions=state.assertions,
+                links={n: e["reqs"] for n, e in state.tests.items()}, proofs=state.proofs,
                 marker_errors=state.marker_errors, collected=state.collected)
             return
         state.document = self._document(self._merged(), exitstatus)
@@ -244,6 +237,8 @@ class Recorder:
             state.write_error = str(err)
             session.exitstatus = pytest.ExitCode.INTERNAL_ERROR
             return
+        if state.settings.digest_fd is not None and state.settings.evidence_path is not None:
+            send_digest(state.settings.digest_fd, evidence.dump_document(state.document))
         if outputs.fails_threshold(state.document) and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
@@ -255,7 +250,8 @@ class Recorder:
                                           time.perf_counter() - state.started, versions),
             snapshot=state.snapshot, tests=state.tests, expected=state.settings.expected,
             marker_errors=state.marker_errors, collection_errors=state.collection_errors,
-            assertions=state.assertions if state.count_assertions else None)
+            proofs=state.proofs, req_files=state.settings.req_files, forgery=state.forgery,
+            measurement_error=state.measurement_error)
         if os.environ.get(ENV_ISOLATION):
             document["isolation"] = os.environ[ENV_ISOLATION]
         return gate.annotate(document, state.settings.titles, state.settings.fail_under)

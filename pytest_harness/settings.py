@@ -9,6 +9,7 @@ directory, paths from the ini file relative to the ini file's directory. An inva
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from dataclasses import dataclass
@@ -47,6 +48,10 @@ OPTIONS = (
            "write a self-contained requirement matrix report (PATH ending .html or .md)", is_path=True),
     Option("harness_run_id", "HARNESS_RUN_ID", "--harness-run-id", "RUN_ID",
            "run id recorded in the evidence"),
+    Option("harness_req_files", "HARNESS_REQ_FILES", "--harness-req-files", "JSON",
+           'each requirement\'s implementation files, {"REQ-001": ["src/a.py"]}: its tests must run them'),
+    Option("harness_digest_fd", "HARNESS_DIGEST_FD", "--harness-digest-fd", "FD",
+           "inherited file descriptor that receives the evidence document's sha256 at session end"),
 )
 _BY_NAME = {opt.name: opt for opt in OPTIONS}
 
@@ -71,6 +76,8 @@ class Settings:
     fail_under: float | None
     report_path: Path | None
     run_id: str | None
+    req_files: dict[str, list[str]] | None = None
+    digest_fd: int | None = None
 
     @property
     def active(self) -> bool:
@@ -160,6 +167,31 @@ def expected_ids(reqs: Raw | None, file: Raw | None, pattern: re.Pattern) -> tup
     return (sorted(ids) if given else None), titles
 
 
+def validate_req_files(raw: Raw | None, pattern: re.Pattern) -> dict[str, list[str]] | None:
+    """JSON {"REQ-001": ["src/models.py", ...]} (relative to the rootdir)."""
+    if raw is None:
+        return None
+    try:
+        data = json.loads(raw.value)
+    except json.JSONDecodeError as err:
+        raise pytest.UsageError(f"{raw.source}: not valid JSON ({err.msg})") from None
+    if not isinstance(data, dict) or not all(
+            evidence.is_req_id(k, pattern) and isinstance(v, list) and all(isinstance(f, str) for f in v)
+            for k, v in data.items()):
+        raise pytest.UsageError(f'{raw.source}: expected {{"REQ-001": ["relative/file.py", ...]}}')
+    return {k: sorted(set(v)) for k, v in sorted(data.items())}
+
+
+def validate_digest_fd(raw: Raw | None) -> int | None:
+    """An inherited file descriptor number (>= 3)."""
+    if raw is None:
+        return None
+    text = raw.value.strip()
+    if not text.isdigit() or int(text) < 3:
+        raise pytest.UsageError(f"{raw.source}: expected an inherited file descriptor number >= 3, got {raw.value!r}")
+    return int(text)
+
+
 def space_form_flags(args: list[str]) -> list[str]:
     """Path flags given as `--flag VALUE`, which pytest-dev/pytest#8846 turns into a rootdir trap."""
     path_flags = {opt.flag for opt in OPTIONS if opt.is_path}
@@ -178,4 +210,5 @@ def resolve(config: pytest.Config) -> Settings:
         return Settings(None, None, {}, pattern, None, None, None)
     expected, titles = expected_ids(raw["harness_reqs"], raw["harness_requirements_file"], pattern)
     run_id = raw["harness_run_id"].value.strip() if raw["harness_run_id"] else None
-    return Settings(evidence_path, expected, titles, pattern, fail_under, report_path, run_id)
+    return Settings(evidence_path, expected, titles, pattern, fail_under, report_path, run_id,
+                    validate_req_files(raw["harness_req_files"], pattern), validate_digest_fd(raw["harness_digest_fd"]))

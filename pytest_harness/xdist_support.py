@@ -1,9 +1,9 @@
 """pytest-xdist: what a worker sends to the controller, and how the controller merges it.
 
-Each worker collects every test, links it to its requirement ids, runs its share and counts
-assertions; only the controller writes the document. The controller already receives every test
+Each worker collects every test, links it to its requirement ids, runs its share and measures
+each test's proof (checks, executed lines); only the controller writes the document. The controller already receives every test
 report and every failed collection report through xdist (its own hooks fold them as in a serial
-run); the workers add what only they know: the links, the assertion counts, the marker errors
+run); the workers add what only they know: the links, the proofs, the marker errors
 and how many tests were collected. Payloads are plain JSON-ready dicts (execnet can send them).
 """
 
@@ -30,11 +30,11 @@ def report_text(report: object) -> str:
     return _WORKER_LINE_RE.sub("", text, count=1) if hasattr(report, "node") else text
 
 
-def worker_payload(*, links: Mapping[str, list[str]], assertions: Mapping[str, int],
+def worker_payload(*, links: Mapping[str, list[str]], proofs: Mapping[str, Mapping] | None,
                    marker_errors: Iterable[Mapping], collected: int) -> dict:
-    """The worker's share of the evidence: {links, assertions, marker_errors, collected}."""
+    """The worker's share of the evidence: {links, proofs, marker_errors, collected}."""
     return {"links": {nodeid: list(reqs) for nodeid, reqs in links.items()},
-            "assertions": dict(assertions),
+            "proofs": None if proofs is None else {n: dict(p) for n, p in proofs.items()},
             "marker_errors": [dict(err) for err in marker_errors],
             "collected": int(collected)}
 
@@ -42,20 +42,20 @@ def worker_payload(*, links: Mapping[str, list[str]], assertions: Mapping[str, i
 def merge_payloads(payloads: Iterable[Mapping], reported: Mapping[str, Mapping]) -> dict:
     """Join worker payloads with the controller's folded reports into the serial-run shape.
 
-    Returns {tests, assertions, marker_errors, collected}. Every worker links the same tests and
-    finds the same marker errors, so links are united and errors deduplicated; assertion counts
-    add up (each test runs on one worker). A test that no worker linked but that reported (a
+    Returns {tests, proofs, marker_errors, collected}. Every worker links the same tests and
+    finds the same marker errors, so links are united and errors deduplicated; proofs are joined
+    (each test runs on one worker; None when no worker could measure). A test that no worker linked but that reported (a
     crashed worker's test) keeps its reported entry.
     """
     links: dict[str, set[str]] = {}
-    assertions: dict[str, int] = {}
+    proofs: dict[str, dict] | None = None
     errors: dict[tuple, dict] = {}
     collected = 0
     for payload in payloads:
         for nodeid, reqs in payload["links"].items():
             links.setdefault(nodeid, set()).update(reqs)
-        for nodeid, count in payload["assertions"].items():
-            assertions[nodeid] = assertions.get(nodeid, 0) + count
+        if payload.get("proofs") is not None:
+            proofs = {**(proofs or {}), **payload["proofs"]}
         for err in payload["marker_errors"]:
             errors.setdefault((err["nodeid"], str(err["value"]), err["error"]), dict(err))
         collected = max(collected, payload["collected"])
@@ -63,5 +63,5 @@ def merge_payloads(payloads: Iterable[Mapping], reported: Mapping[str, Mapping])
     for nodeid, reqs in links.items():
         entry = tests.get(nodeid) or evidence.make_test_entry([])
         tests[nodeid] = {**entry, "reqs": sorted(reqs)}
-    return {"tests": tests, "assertions": assertions, "collected": collected,
+    return {"tests": tests, "proofs": proofs, "collected": collected,
             "marker_errors": [errors[key] for key in sorted(errors)]}

@@ -34,7 +34,7 @@ def verify_generated(spec, tmp_path):
     evidence = tmp_path / "evidence.json"
     reqs = ",".join(r.id for r in spec.requirements)
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:hypothesispytest",
-                           "-o", "enable_assertion_pass_hook=true", "--harness-evidence", str(evidence),
+                           "--harness-evidence", str(evidence),
                            "--harness-reqs", reqs], cwd=ws, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout[-3000:]
     return json.loads(evidence.read_text()), ws

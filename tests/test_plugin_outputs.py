@@ -41,15 +41,16 @@ def test_merge_payloads_unites_links_and_keeps_reported_outcomes():
                 "t.py::crash": {"reqs": [], "outcome": "failed", "duration_s": 0, "assertions": None,
                                 "failure": "worker crashed"}}
     err = {"nodeid": "t.py::b", "value": "bad", "error": "malformed"}
-    payloads = [{"links": {"t.py::a": ["A-1"], "t.py::b": []}, "assertions": {"t.py::a": 2},
+    proof = {"checks": 2, "fake_checks": [], "executed": {}, "lines": {}}
+    payloads = [{"links": {"t.py::a": ["A-1"], "t.py::b": []}, "proofs": {"t.py::a": proof},
                  "marker_errors": [err], "collected": 2},
-                {"links": {"t.py::a": ["A-1"], "t.py::b": []}, "assertions": {}, "marker_errors": [err],
+                {"links": {"t.py::a": ["A-1"], "t.py::b": []}, "proofs": {}, "marker_errors": [err],
                  "collected": 2}]
     merged = xdist_support.merge_payloads(payloads, reported)
     assert merged["tests"]["t.py::a"]["reqs"] == ["A-1"] and merged["tests"]["t.py::a"]["outcome"] == "passed"
     assert merged["tests"]["t.py::b"]["outcome"] == "not_run"
     assert merged["tests"]["t.py::crash"]["failure"] == "worker crashed"
-    assert merged["assertions"] == {"t.py::a": 2}
+    assert merged["proofs"] == {"t.py::a": proof}
     assert merged["marker_errors"] == [err] and merged["collected"] == 2
 
 

@@ -22,8 +22,11 @@ REQS = ["REQ-001", "REQ-002", "REQ-003", "REQ-004"]
 
 def _matrix(store, state, *, results=None, evidence="load", statuses=None):
     """build_matrix over the stored run with one ingredient replaced."""
-    return build_matrix(state.spec, state.plan.tasks, statuses or state.task_results,
-                        state.verification_results if results is None else results,
+    if results is None:
+        results = state.verification_results
+        if evidence != "load":  # a re-made document cannot match the digest the plugin sent
+            results = [r.model_copy(update={"evidence_digest": None}) for r in results]
+    return build_matrix(state.spec, state.plan.tasks, statuses or state.task_results, results,
                         store.read_workspace_evidence(state.run_id) if evidence == "load" else evidence,
                         store.workspace(state.run_id), state.runtime)
 
@@ -80,27 +83,30 @@ def test_missing_successful_verification_fails(todo_run):
     assert "TASK-003 is FAILED" in row(_matrix(store, state, statuses=statuses), "REQ-004").missing
 
 
-def _rebuilt_evidence(store, run_id, assertions_for, outcome_for=None, extra_tests=None, marker_errors=()):
+def _rebuilt_evidence(store, run_id, checks_for, outcome_for=None, extra_tests=None, marker_errors=()):
     """The stored evidence re-made by the plugin's own builder with changed test facts."""
     doc = store.read_workspace_evidence(run_id)
     tests = {n: {**e, "outcome": (outcome_for or {}).get(n, e["outcome"])} for n, e in doc["tests"].items()}
     tests.update(extra_tests or {})
     return ev.make_document(run_id=run_id, complete=True, session=doc["session"], snapshot=doc["snapshot"],
                             tests=tests, expected=REQS, marker_errors=list(marker_errors), collection_errors=[],
-                            assertions={n: assertions_for(n, e) for n, e in tests.items()})
+                            proofs={n: {"checks": checks_for(n, e), "fake_checks": [], "executed": e["executed"],
+                                        "lines": e["lines"]} for n, e in tests.items()},
+                            req_files={rid: r["files"] for rid, r in doc["requirements"].items()})
 
 
 def test_no_assertion_and_skipped_tests_do_not_count(todo_run):
     store, ctx = todo_run
     weak = _rebuilt_evidence(store, ctx.run_id,
-                             lambda n, e: 0 if "REQ-002" in e["reqs"] else e["assertions"])
+                             lambda n, e: 0 if "REQ-002" in e["reqs"] else e["checks"])
     matrix = _matrix(store, ctx.state, evidence=weak)
     missing = row(matrix, "REQ-002").missing
     assert row(matrix, "REQ-002").status == "FAIL"
-    assert any(m.startswith("weak: tests assert nothing") for m in missing), missing
+    assert any(m.startswith("weak: ") and m.endswith(": no real check (no assert, pytest.raises or self.assert*)")
+               for m in missing), missing
     assert row(matrix, "REQ-001").status == "PASS"     # still has tests that assert
     doc = store.read_workspace_evidence(ctx.run_id)
-    skipped = _rebuilt_evidence(store, ctx.run_id, lambda n, e: e["assertions"],
+    skipped = _rebuilt_evidence(store, ctx.run_id, lambda n, e: e["checks"],
                                 outcome_for={n: "skipped" for n, e in doc["tests"].items() if "REQ-004" in e["reqs"]})
     assert row(_matrix(store, ctx.state, evidence=skipped), "REQ-004").missing == [
         "tests marked REQ-004 were skipped or not run"]
@@ -109,8 +115,8 @@ def test_no_assertion_and_skipped_tests_do_not_count(todo_run):
 def test_unknown_requirement_id_in_a_marker_is_a_problem(todo_run):
     store, ctx = todo_run
     stray = {"tests/test_extra.py::test_x": {"reqs": ["REQ-099"], "outcome": "passed", "duration_s": 0.0,
-                                             "assertions": 1, "failure": None}}
-    doc = _rebuilt_evidence(store, ctx.run_id, lambda n, e: e["assertions"], extra_tests=stray)
+                                             "checks": 1, "executed": {}, "lines": {}, "failure": None}}
+    doc = _rebuilt_evidence(store, ctx.run_id, lambda n, e: e["checks"], extra_tests=stray)
     matrix = _matrix(store, ctx.state, evidence=doc)
     assert matrix.problems == ["unknown requirement id in a marker: REQ-099"]
     assert matrix.passed == 4          # every row is fine, yet the gate fails:
@@ -118,8 +124,8 @@ def test_unknown_requirement_id_in_a_marker_is_a_problem(todo_run):
     assert decide(matrix).overall_status == "FAIL"
     # A marker with no valid id at all, as the plugin records it.
     _, errors = ev.check_marker("tests/test_extra.py::test_y", ("bogus",), {})
-    doc = _rebuilt_evidence(store, ctx.run_id, lambda n, e: e["assertions"], marker_errors=errors)
-    assert _matrix(store, ctx.state, evidence=doc).problems == [
+    doc = _rebuilt_evidence(store, ctx.run_id, lambda n, e: e["checks"], marker_errors=errors)
+    assert _matrix(store, ctx.state, evidence=doc)["problems"] == [
         f"bad req marker: tests/test_extra.py::test_y: malformed requirement id (expected {ev.DEFAULT_ID_PATTERN}): 'bogus'"]
 
 
@@ -218,7 +224,7 @@ def test_gate_fails_on_uncovered_and_weak_requirements(fresh_todo_run, capsys, t
     assert row(matrix, "REQ-002").missing == ["no passing test marked REQ-002"]
     assert row(matrix, "REQ-003").status == "FAIL"
     assert row(matrix, "REQ-003").missing == [
-        "weak: tests assert nothing (tests/test_api_todo.py::test_placeholder)"]
+        "weak: tests/test_api_todo.py::test_placeholder: no real check (no assert, pytest.raises or self.assert*)"]
     assert row(matrix, "REQ-001").status == "PASS" and row(matrix, "REQ-004").status == "PASS"
     d = str(store.base)
     code, out, _ = cli(capsys, "trace", run_id, "--runs-dir", d)

@@ -11,7 +11,7 @@ PASSING = '''import pytest
 
 @pytest.mark.req("REQ-001")
 def test_ok():
-    assert 1 + 1 == 2
+    assert sum([1, 1]) == 2
 '''
 
 
@@ -37,10 +37,28 @@ def test_passing_command_writes_evidence_and_leaves_workspace_clean(tmp_path):
     assert doc["requirements"]["REQ-001"]["status"] == "verified" and doc["gate"]["passed"]
     assert not list(ws.rglob("__pycache__")) and not (ws / ".pytest_cache").exists()
     assert str(tmp_path) not in result.stdout
+    assert result.evidence_digest == "sha256:" + __import__("hashlib").sha256(
+        (tmp_path / result.evidence_path).read_bytes()).hexdigest()
+
+
+def test_evidence_rewritten_after_the_session_is_rejected(tmp_path):
+    """#15: an atexit handler that rewrites the evidence after the plugin sent its digest."""
+    forger = PASSING.replace("def test_ok():\n    assert sum([1, 1]) == 2",
+                             "def test_ok():\n    assert sum([1, 1]) == 3") + (
+        "\n_m = __import__('ate' + 'xit')\nimport sys\n\n\ndef _rewrite():\n"
+        "    p = sys.argv[sys.argv.index('--harness-evidence') + 1]\n"
+        "    open(p, 'a').write(' ')\n    import os\n    os._exit(0)\n\n\n"
+        "getattr(_m, 'reg' + 'ister')(_rewrite)\n")
+    ws = workspace(tmp_path, forger)
+    [result] = verify_task(task("python -m pytest -q tests/test_a.py"), ws, evidence_dir=tmp_path / "evidence",
+                           reqs=["REQ-001"])
+    assert result.exit_code == 0  # the forger turned a failing session into exit 0 ...
+    assert result.status == "FAIL"  # ... and the digest caught the rewrite
+    assert "changed after the pytest session ended" in result.diagnostics["summary"]
 
 
 def test_failing_test_is_test_failure_with_location(tmp_path):
-    ws = workspace(tmp_path, PASSING.replace("1 + 1 == 2", "1 + 1 == 3"))
+    ws = workspace(tmp_path, PASSING.replace("sum([1, 1]) == 2", "sum([1, 1]) == 3"))
     [result] = verify_task(task("pytest -q"), ws)
     assert result.status == "FAIL" and result.exit_code == 1
     assert result.failure_type == FailureType.TEST_FAILURE
@@ -70,7 +88,7 @@ def test_pytest_commands_get_plugin_flags_and_our_interpreter(tmp_path):
 
     argv = command_argv("pytest -q tests", tmp_path / "e.json", ["REQ-001"], tmp_path)
     assert argv[:3] == [sys.executable, "-m", "pytest"]
-    assert f"--harness-evidence={tmp_path / 'e.json'}" in argv and "enable_assertion_pass_hook=true" in argv
+    assert f"--harness-evidence={tmp_path / 'e.json'}" in argv and "enable_assertion_pass_hook=true" not in argv
     assert "--harness-reqs=REQ-001" in argv
     assert "-p" in argv and "no:hypothesispytest" in argv
     assert command_argv("echo hi", None, []) == ["echo", "hi"]

@@ -22,6 +22,7 @@ class VerificationResult(BaseModel):
     failure_type: FailureType | None = None
     timed_out: bool = False
     evidence_path: str | None = None   # run-relative path of the plugin evidence document
+    evidence_digest: str | None = None  # sha256 the plugin sent over the digest pipe ("missing": none)
     diagnostics: dict = Field(default_factory=dict)  # file/line/summary when known
     attempt: int = 0                   # 0 = first verification, n = after repair attempt n
     batch: int = 0                     # increases with every recorded verification round of the run

@@ -68,12 +68,14 @@ def build_one(ctx: RunContext, task: Task) -> tuple[bool, str, FailureType | Non
 
 
 def verify(ctx: RunContext, task: Task, attempt: int = 0) -> list[VerificationResult]:
+    from harness.verification.evidence_inputs import requirement_files
     from harness.verification.verifier import verify_task
 
     reqs = [r.id for r in ctx.state.spec.requirements]
     batch = max((r.batch for r in ctx.state.verification_results), default=0) + 1
     results = verify_task(task, ctx.workspace, evidence_dir=ctx.store.evidence_dir(ctx.run_id), reqs=reqs,
-                          run_id=ctx.run_id, attempt=attempt, tag=f"b{batch:03d}")
+                          run_id=ctx.run_id, attempt=attempt, tag=f"b{batch:03d}",
+                          req_files=requirement_files(ctx.state.spec, ctx.state.plan.tasks))
     ctx.record_verification(results)
     for r in results:
         ctx.events.emit("verify", r.status, agent="verifier", task_id=task.id, tool=r.command,

@@ -50,12 +50,14 @@ def verify_stage(ctx: RunContext) -> None:
     """Whole-suite verification with fresh evidence, then the runtime check."""
     from harness.verification.probe_plan import runtime_steps
     from harness.verification.runtime import verify_runtime
+    from harness.verification.evidence_inputs import requirement_files
     from harness.verification.verifier import verify_workspace
 
     ctx.state.status = RunStatus.VERIFYING
     reqs = [r.id for r in ctx.state.spec.requirements]
     result = verify_workspace(ctx.workspace, evidence_path=ctx.store.workspace_evidence(ctx.run_id),
-                              reqs=reqs, run_id=ctx.run_id, evidence_rel=WORKSPACE_EVIDENCE)
+                              reqs=reqs, run_id=ctx.run_id, evidence_rel=WORKSPACE_EVIDENCE,
+                              req_files=requirement_files(ctx.state.spec, ctx.state.plan.tasks))
     ctx.record_verification([result])
     ctx.events.emit("verify", result.status, agent="verifier", task_id="", tool=result.command,
                     duration_ms=result.duration_ms, error="" if result.status == "PASS" else

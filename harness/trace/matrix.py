@@ -9,6 +9,7 @@ from harness.models.results import RuntimeResult, VerificationResult
 from harness.models.spec import AppSpec
 from harness.models.tasks import Task
 from harness.models.trace import MatrixRow, TraceMatrix
+from harness.trace import evidence_checks
 from harness.trace.verdict import row_status
 from harness.utils.workspace_layout import implementation_files, is_test_file
 
@@ -32,7 +33,8 @@ def _latest_results(results: list[VerificationResult]) -> dict[str, list[Verific
 
 
 def requirement_row(req, tasks: list[Task], statuses: dict, latest: dict, evidence: dict | None,
-                    stale: list[str], workspace: Path, runtime: RuntimeResult | None) -> MatrixRow:
+                    stale: list[str], workspace: Path, runtime: RuntimeResult | None,
+                    voided: list[str] = (), owned: set[str] | None = None, audit: dict | None = None) -> MatrixRow:
     """One matrix row; status PASS only on complete, fresh, passing evidence."""
     mine = [t for t in tasks if req.id in t.requirements]
     files = sorted({f for t in mine for f in t.files_touched})
@@ -60,11 +62,12 @@ def requirement_row(req, tasks: list[Task], statuses: dict, latest: dict, eviden
         for r in runs:
             if r.status == "PASS" and st == TaskStatus.COMPLETED:
                 proof.append(f"{r.command} → exit_code {r.exit_code}")
-    missing += _evidence_missing(req.id, ev_req, evidence, tests)
+    missing += [*voided, *_evidence_missing(req.id, ev_req, evidence, tests)]
+    missing += evidence_checks.mutation_lines(audit, req.id)
     if evidence and ev_req.get("status") == "verified":
         proof += [f"{n} passed" for n in tests if evidence.get("tests", {}).get(n, {}).get("outcome") == "passed"]
     touched = set(files) | {n.split("::")[0] for n in tests}
-    hits = [f for f in stale if f in touched] or ([f for f in stale] if stale and not touched else [])
+    hits = evidence_checks.affected_stale(stale, touched, owned if owned is not None else set(stale))
     for f in hits:
         missing.append(f"evidence stale: {f} changed after verification")
     if runtime is not None and runtime.status == "FAIL":
@@ -72,7 +75,7 @@ def requirement_row(req, tasks: list[Task], statuses: dict, latest: dict, eviden
     return MatrixRow(id=req.id, text=req.text, tasks=[t.id for t in mine], files=files, tests=tests,
                      commands=commands, evidence=proof, status=row_status(missing), missing=missing,
                      implemented=bool(impl) and all((workspace / f).is_file() for f in impl),
-                     tested=ev_req.get("status") == "verified" and not hits,
+                     tested=ev_req.get("status") == "verified" and not hits and not voided,
                      runtime=None if runtime is None else runtime.status == "PASS")
 
 
@@ -82,10 +85,10 @@ def _evidence_missing(rid: str, ev_req: dict, evidence: dict | None, tests: list
     if not evidence.get("complete"):
         return ["evidence incomplete: the verification run did not finish"]
     status = ev_req.get("status", "uncovered")
-    if status == "verified":
+    if status in ("verified", "untrusted"):  # untrusted: the forgery lines say why
         return []
     if status == "weak":
-        return [f"weak: tests assert nothing ({', '.join(ev_req.get('weak', [])) or rid})"]
+        return evidence_checks.weak_lines(rid, ev_req)
     if status == "failing":
         bad = [n for n in tests if evidence.get("tests", {}).get(n, {}).get("outcome") in ("failed", "error", "timeout")]
         return [f"failing test marked {rid}: {n}" for n in bad] or [f"failing tests marked {rid}"]
@@ -98,11 +101,20 @@ def _evidence_missing(rid: str, ev_req: dict, evidence: dict | None, tests: list
 
 
 def build_matrix(spec: AppSpec, tasks: list[Task], statuses: dict, results: list[VerificationResult],
-                 evidence: dict | None, workspace: Path, runtime: RuntimeResult | None = None) -> TraceMatrix:
+                 evidence: dict | None, workspace: Path, runtime: RuntimeResult | None = None,
+                 audit: dict | None = None) -> TraceMatrix:
     """The whole matrix (rows, coverage, problems) from the plan, the statuses and the evidence."""
+    from pytest_harness.snapshot import snapshot_files
+
+    from harness.state.layout import WORKSPACE_EVIDENCE
+
     stale = stale_files(evidence, workspace)
     latest = _latest_results(results)
-    rows = [requirement_row(r, tasks, statuses, latest, evidence, stale, workspace, runtime)
+    owned = {f for t in tasks for f in t.files_touched}
+    unowned = evidence_checks.unowned_files(snapshot_files(workspace)["files"], owned) if tasks else []
+    voided = evidence_checks.document_problems(evidence, results, WORKSPACE_EVIDENCE)
+    voided += [f"evidence stale: {f} is not part of the build (no task owns it)" for f in unowned if f not in stale]
+    rows = [requirement_row(r, tasks, statuses, latest, evidence, stale, workspace, runtime, voided, owned, audit)
             for r in spec.requirements]
     passed = sum(1 for r in rows if r.status == "PASS")
     problems = []

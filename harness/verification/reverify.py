@@ -91,6 +91,7 @@ def reverify_run(run_id: str, runs_dir: Path, say: Callable[[str], None] = print
     from harness.providers.mock import MockProvider
     from harness.trace.matrix import format_matrix
     from harness.trace.review_stage import review_run
+    from harness.verification.evidence_inputs import requirement_files
     from harness.verification.verifier import verify_workspace
 
     store = RunStore(runs_dir)
@@ -107,7 +108,8 @@ def reverify_run(run_id: str, runs_dir: Path, say: Callable[[str], None] = print
         task_lines = reverify_tasks(ctx)
         reqs = [r.id for r in state.spec.requirements]
         result = verify_workspace(workspace, evidence_path=store.workspace_evidence(run_id),
-                                  reqs=reqs, run_id=run_id, evidence_rel=WORKSPACE_EVIDENCE)
+                                  reqs=reqs, run_id=run_id, evidence_rel=WORKSPACE_EVIDENCE,
+                                  req_files=requirement_files(state.spec, state.plan.tasks if state.plan else []))
         ctx.record_verification([result])
         runtime = state.runtime
         if runtime is not None and (changed or task_lines or runtime.status != "PASS"):

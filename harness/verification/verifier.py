@@ -13,6 +13,7 @@ from harness.models.enums import FailureType
 from harness.models.results import VerificationResult
 from harness.models.tasks import Task
 from harness.sandbox.local import DEFAULT_TIMEOUT_S, LocalSandbox
+from harness.verification.evidence_inputs import NO_DIGEST, DigestPipe, document_digest, req_files_arg
 
 DEFAULT_COMMAND = "pytest -q"
 PER_TEST_TIMEOUT_S = 60
@@ -29,7 +30,8 @@ def _uses_hypothesis(workspace: Path | None) -> bool:
     return bool(text and "hypothesis" in text.lower())
 
 
-def command_argv(command: str, evidence_path: Path | None, reqs: list[str], workspace: Path | None = None) -> list[str]:
+def command_argv(command: str, evidence_path: Path | None, reqs: list[str], workspace: Path | None = None,
+                 req_files: dict[str, list[str]] | None = None, digest_fd: int | None = None) -> list[str]:
     """The argv actually run: our interpreter for python/pytest, plugin flags for pytest runs.
 
     Hypothesis's pytest plugin costs ~1 s of import per run; it is disabled unless the workspace
@@ -43,7 +45,7 @@ def command_argv(command: str, evidence_path: Path | None, reqs: list[str], work
     elif argv[0] in ("python", "python3"):
         argv = [sys.executable, *argv[1:]]
     if is_pytest(argv):
-        extra = ["-p", "no:cacheprovider", "-o", "enable_assertion_pass_hook=true"]
+        extra = ["-p", "no:cacheprovider"]
         if not _uses_hypothesis(workspace):
             extra += ["-p", "no:hypothesispytest"]
         if not any(a.startswith("--timeout") for a in argv):
@@ -53,6 +55,9 @@ def command_argv(command: str, evidence_path: Path | None, reqs: list[str], work
             extra.append(f"--harness-evidence={evidence_path}")
             if reqs:
                 extra.append(f"--harness-reqs={','.join(reqs)}")
+            extra += req_files_arg(req_files)
+            if digest_fd is not None:
+                extra.append(f"--harness-digest-fd={digest_fd}")
         argv = argv + extra
     return argv
 
@@ -70,30 +75,41 @@ def redact_paths(text: str, workspace: Path, evidence_path: Path | None) -> str:
 
 def run_command(command: str, workspace: Path, *, task_id: str, evidence_path: Path | None = None,
                 reqs: list[str] | None = None, run_id: str = "", timeout_s: float = DEFAULT_TIMEOUT_S,
-                attempt: int = 0, evidence_rel: str | None = None) -> VerificationResult:
-    """Execute one verification command in the workspace and turn the outcome into data."""
+                attempt: int = 0, evidence_rel: str | None = None,
+                req_files: dict[str, list[str]] | None = None) -> VerificationResult:
+    """Execute one verification command in the workspace and turn the outcome into data.
+
+    A pytest run with evidence gets a digest pipe (an inherited fd); a document whose bytes differ
+    from the digest the plugin sent, or one without a digest, fails the command: it changed after
+    the session.
+    """
     from harness.verification.classifier import classify, locate
 
     sandbox = LocalSandbox(workspace)
     # The run directory is not writable from inside the sandbox: the plugin writes into a bound
     # scratch directory and the harness moves the document into place afterwards.
     outbox = Path(tempfile.mkdtemp(prefix="harness-out-"))
+    pipe = DigestPipe() if evidence_path is not None else None
     try:
-        res = _execute(sandbox, command, outbox, evidence_path, reqs or [], run_id, timeout_s)
+        res = _execute(sandbox, command, outbox, evidence_path, reqs or [], run_id, timeout_s, req_files, pipe)
     finally:
         shutil.rmtree(outbox, ignore_errors=True)
+    digest, rejected = _check_digest(pipe, evidence_path, command)
     if isinstance(res, str):
         return VerificationResult(task_id=task_id, status="FAIL", command=command, exit_code=2,
                                   stderr=res, failure_type=FailureType.CONFIG_ERROR, attempt=attempt)
-    ok = res.exit_code == 0 and not res.timed_out
+    ok = res.exit_code == 0 and not res.timed_out and not rejected
     ftype = None if ok else classify(res.stdout, res.stderr, res.exit_code, timed_out=res.timed_out,
                                      duration_ms=res.duration_ms, timeout_s=timeout_s)
     diag = {} if ok else locate(res.stdout, res.stderr, sandbox.list_files())
     stdout = redact_paths(res.stdout, workspace, evidence_path)
     stderr = redact_paths(res.stderr, workspace, evidence_path)
+    if rejected:
+        diag = {**diag, "summary": rejected}
+        stderr = f"{stderr.rstrip()}\nharness: {rejected}".lstrip()
     if not ok:
         diag = {**diag, "stderr_tail": (stderr or stdout)[-1500:]}
-    return VerificationResult(
+    return VerificationResult(evidence_digest=digest,
         task_id=task_id, status="PASS" if ok else "FAIL", command=command, exit_code=res.exit_code,
         stdout=stdout[-TAIL:], stderr=stderr[-TAIL:], duration_ms=res.duration_ms,
         failure_type=ftype if not ok else None, timed_out=res.timed_out,
@@ -102,25 +118,41 @@ def run_command(command: str, workspace: Path, *, task_id: str, evidence_path: P
 
 
 def _execute(sandbox: LocalSandbox, command: str, outbox: Path, evidence_path: Path | None, reqs: list[str],
-             run_id: str, timeout_s: float):
+             run_id: str, timeout_s: float, req_files: dict[str, list[str]] | None, pipe: DigestPipe | None):
     """Run `command` contained; its ExecResult, or the message of an invalid command."""
     try:
-        argv = command_argv(command, outbox / "evidence.json" if evidence_path else None, reqs, sandbox.root)
+        argv = command_argv(command, outbox / "evidence.json" if evidence_path else None, reqs, sandbox.root,
+                            req_files, pipe.write_fd if pipe else None)
     except ValueError as exc:
         return f"invalid command: {exc}"
     if evidence_path is not None:
         evidence_path.parent.mkdir(parents=True, exist_ok=True)
         evidence_path.unlink(missing_ok=True)
     res = sandbox.execute(argv, timeout_s=timeout_s, writable=[outbox], env={
-        "PYTHONDONTWRITEBYTECODE": "1", "HARNESS_RUN_ID": run_id, "PYTHONUNBUFFERED": "1"})
+        "PYTHONDONTWRITEBYTECODE": "1", "HARNESS_RUN_ID": run_id, "PYTHONUNBUFFERED": "1"},
+        pass_fds=(pipe.write_fd,) if pipe else ())
     if evidence_path is not None and (outbox / "evidence.json").is_file():
         shutil.move(outbox / "evidence.json", evidence_path)
     return res
 
 
+def _check_digest(pipe: DigestPipe | None, evidence_path: Path | None, command: str) -> tuple[str | None, str]:
+    """(digest the plugin sent, rejection reason or "") once the child has exited."""
+    if pipe is None:
+        return None, ""
+    sent = pipe.received()
+    if evidence_path is None or not evidence_path.exists():
+        return None, ""
+    if sent == NO_DIGEST:
+        return sent, f"evidence rejected: the plugin sent no digest for {evidence_path.name}"
+    if document_digest(evidence_path) != sent:
+        return sent, f"evidence rejected: {evidence_path.name} changed after the pytest session ended"
+    return sent, ""
+
+
 def verify_task(task: Task, workspace: Path, *, evidence_dir: Path | None = None, reqs: list[str] | None = None,
                 run_id: str = "", attempt: int = 0, timeout_s: float = DEFAULT_TIMEOUT_S,
-                tag: str | None = None) -> list[VerificationResult]:
+                tag: str | None = None, req_files: dict[str, list[str]] | None = None) -> list[VerificationResult]:
     """Run every verification command of `task` (default `pytest -q`); one result per command.
 
     Evidence goes to `<evidence_dir>/<task>-<tag>-<n>.json`; pass a fresh `tag` per verification
@@ -132,13 +164,15 @@ def verify_task(task: Task, workspace: Path, *, evidence_dir: Path | None = None
         path = evidence_dir / name if evidence_dir is not None else None
         rel = f"{evidence_dir.name}/{name}" if evidence_dir is not None else None
         results.append(run_command(command, workspace, task_id=task.id, evidence_path=path, reqs=reqs,
-                                   run_id=run_id, timeout_s=timeout_s, attempt=attempt, evidence_rel=rel))
+                                   run_id=run_id, timeout_s=timeout_s, attempt=attempt, evidence_rel=rel,
+                                   req_files=req_files))
     return results
 
 
 def verify_workspace(workspace: Path, *, evidence_path: Path | None = None, reqs: list[str] | None = None,
-                     run_id: str = "", evidence_rel: str | None = None,
-                     timeout_s: float = DEFAULT_TIMEOUT_S) -> VerificationResult:
+                     run_id: str = "", evidence_rel: str | None = None, timeout_s: float = DEFAULT_TIMEOUT_S,
+                     req_files: dict[str, list[str]] | None = None) -> VerificationResult:
     """Project-level check: the workspace's whole pytest suite, once."""
     return run_command(DEFAULT_COMMAND, workspace, task_id="WORKSPACE", evidence_path=evidence_path,
-                       reqs=reqs, run_id=run_id, timeout_s=timeout_s, evidence_rel=evidence_rel)
+                       reqs=reqs, run_id=run_id, timeout_s=timeout_s, evidence_rel=evidence_rel,
+                       req_files=req_files)

@@ -1,0 +1,74 @@
+"""What can make stored evidence worthless for a requirement, as readable "missing" lines (pure).
+
+- the document was changed after the session (its digest differs from the one the plugin sent);
+- the workspace holds forging code (the plugin's scan: hooks that change outcomes, atexit);
+- a file changed since verification: a file every test may load (any conftest.py, the package
+  __init__, pytest/dependency config) or one no task owns makes every requirement stale, a task's
+  file makes that task's requirements stale, a test file its tests' requirements;
+- a file exists that no task owns (nothing in the build vouches for it);
+- mutation testing made mutants of its code and its tests killed none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from harness.utils.workspace_layout import PACKAGE_INIT, is_config_file
+
+NO_DIGEST = "missing"
+
+
+def is_global_file(rel: str) -> bool:
+    """A file every test may import or be configured by (conservatively: all requirements depend on it)."""
+    return rel == PACKAGE_INIT or is_config_file(rel) or rel.rsplit("/", 1)[-1] == "conftest.py"
+
+
+def document_problems(evidence: dict | None, results: list, evidence_rel: str) -> list[str]:
+    """Problems that void the whole evidence document (digest mismatch, forgery found)."""
+    if not evidence:
+        return []
+    from pytest_harness.evidence import dump_document
+
+    problems = []
+    mine = [r for r in results if r.evidence_path == evidence_rel]
+    sent = mine[-1].evidence_digest if mine else None
+    if sent is not None:  # None: recorded before digests existed
+        import hashlib
+
+        actual = "sha256:" + hashlib.sha256(dump_document(evidence).encode()).hexdigest()
+        if sent == NO_DIGEST:
+            problems.append(f"evidence rejected: the plugin sent no digest for {evidence_rel}")
+        elif actual != sent:
+            problems.append(f"evidence rejected: {evidence_rel} changed after the pytest session ended")
+    for f in evidence.get("forgery", []):
+        problems.append(f"evidence untrusted: {f['file']}:{f['line']} {f['what']}")
+    return problems
+
+
+def affected_stale(stale: Iterable[str], touched: set[str], owned: set[str]) -> list[str]:
+    """The stale files that affect a requirement whose task/test files are `touched`."""
+    return [f for f in stale if f in touched or is_global_file(f) or f not in owned]
+
+
+def unowned_files(workspace_files: Iterable[str], owned: set[str]) -> list[str]:
+    """Workspace files no task created."""
+    return sorted(f for f in workspace_files if f not in owned)
+
+
+def weak_lines(rid: str, ev_req: dict) -> list[str]:
+    """Why a `weak` requirement's passing tests prove nothing, one line per test."""
+    reasons = ev_req.get("weak_reasons") or {}
+    if reasons:
+        return [f"weak: {nodeid}: {why}" for nodeid, why in sorted(reasons.items())]
+    return [f"weak: tests assert nothing ({', '.join(ev_req.get('weak', [])) or rid})"]
+
+
+def mutation_lines(audit: dict | None, rid: str) -> list[str]:
+    """A requirement with mutants none of which its tests killed is not PASS."""
+    entry = ((audit or {}).get("requirements") or {}).get(rid)
+    if not entry or not entry.get("mutants"):
+        return []
+    killed, total = entry.get("killed", 0), entry.get("mutants", 0)
+    if killed:
+        return []
+    return [f"tests do not detect a broken implementation: {killed}/{total} mutants killed"]

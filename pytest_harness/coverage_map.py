@@ -1,0 +1,76 @@
+"""Per-test executed lines of the workspace's own files, measured with coverage.py.
+
+Only the call phase of each test counts: the recorder switches coverage's dynamic context to the
+test's node id around `pytest_runtest_call` and back to OUTSIDE afterwards, so lines run at import,
+collection, setup or teardown never make a test look like it exercised code. Measurement is
+restricted to files under the root (virtualenvs and site-packages excluded), so library code is
+never traced line by line.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+OUTSIDE = "harness:outside"
+_OMIT = ("*/site-packages/*", "*/dist-packages/*", "*/.venv/*", "*/venv/*", "*/.tox/*", "*/node_modules/*")
+
+
+def available() -> bool:
+    """True when coverage.py can be imported (it is optional for the bare plugin)."""
+    try:
+        import coverage  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+class PhaseCoverage:
+    """One coverage.py collector for the session, in memory, with a context per test call."""
+
+    def __init__(self, root: Path) -> None:
+        import coverage
+
+        self.root = Path(root).resolve()
+        self._cov = coverage.Coverage(data_file=None, config_file=False, branch=False, context=None,
+                                      include=[f"{self.root}/*"], omit=list(_OMIT))
+        self._started = False
+
+    def start(self) -> None:
+        """Start tracing (lines go to OUTSIDE until a test's call phase begins)."""
+        self._cov.start()
+        self._cov.switch_context(OUTSIDE)
+        self._started = True
+
+    def enter(self, nodeid: str) -> None:
+        """A test's call phase begins."""
+        if self._started:
+            self._cov.switch_context(nodeid)
+
+    def leave(self) -> None:
+        """A test's call phase ended."""
+        if self._started:
+            self._cov.switch_context(OUTSIDE)
+
+    def stop(self) -> dict[str, dict[str, set[int]]]:
+        """Stop tracing; {nodeid: {relpath: executed lines}} for every test call that ran root code."""
+        if not self._started:
+            return {}
+        self._cov.stop()
+        self._started = False
+        data = self._cov.get_data()
+        by_test: dict[str, dict[str, set[int]]] = {}
+        for filename in data.measured_files():
+            rel = self._relpath(filename)
+            if rel is None:
+                continue
+            for line, contexts in data.contexts_by_lineno(filename).items():
+                for ctx in contexts:
+                    if ctx and ctx != OUTSIDE:
+                        by_test.setdefault(ctx, {}).setdefault(rel, set()).add(line)
+        return by_test
+
+    def _relpath(self, filename: str) -> str | None:
+        try:
+            return Path(filename).resolve().relative_to(self.root).as_posix()
+        except ValueError:
+            return None

@@ -1,0 +1,65 @@
+"""From a test's executed lines to its proof: real checks in test code, lines run in implementation code.
+
+Test code is every conftest.py, every test_*.py / *_test.py and anything under a `tests`/`test`
+directory; everything else under the root is implementation code. Check sites are read from test
+files only (never library code), once per file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path, PurePosixPath
+
+from pytest_harness.checks import Site, executed_sites, find_sites
+
+_TEST_DIRS = frozenset({"tests", "test"})
+
+
+def is_test_code(rel: str) -> bool:
+    """True for a POSIX relpath that is test code (see module docstring)."""
+    path = PurePosixPath(rel)
+    name = path.name
+    return (name == "conftest.py" or (name.startswith("test_") and name.endswith(".py"))
+            or name.endswith("_test.py") or any(part in _TEST_DIRS for part in path.parts[:-1]))
+
+
+class SiteCache:
+    """Check sites per test file under `root`, parsed on first use."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+        self._sites: dict[str, list[Site]] = {}
+
+    def sites(self, rel: str) -> list[Site]:
+        if rel not in self._sites:
+            try:
+                source = (self.root / rel).read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                source = ""
+            self._sites[rel] = find_sites(source) if rel.endswith(".py") else []
+        return self._sites[rel]
+
+
+def make_proof(lines_by_file: Mapping[str, set[int]], cache: SiteCache) -> dict:
+    """One test's proof: real checks executed, fake ones named, implementation lines it ran."""
+    checks = 0
+    fake: list[str] = []
+    executed: dict[str, int] = {}
+    lines: dict[str, list[int]] = {}
+    for rel in sorted(lines_by_file):
+        ran = lines_by_file[rel]
+        if is_test_code(rel):
+            for site in executed_sites(cache.sites(rel), ran):
+                if site.fake is None:
+                    checks += 1
+                else:
+                    fake.append(f"{rel}:{site.first} {site.fake}")
+        elif rel.endswith(".py") and ran:
+            executed[rel] = len(ran)
+            lines[rel] = sorted(ran)
+    return {"checks": checks, "fake_checks": fake, "executed": executed, "lines": lines}
+
+
+def unmeasured_proof() -> dict:
+    """The proof of a test when nothing was measured (coverage.py unavailable): unknown, not zero."""
+    return {"checks": None, "fake_checks": [], "executed": None, "lines": None}
