@@ -158,7 +158,7 @@ def test_digest_is_sent_over_the_inherited_fd(pytester, tmp_path):
 
 @pytest.mark.parametrize("flag, value, message", [
     ("--harness-req-files", "{not json", "not valid JSON"),
-    ("--harness-req-files", '{"REQ-1": ["a.py"]}', "expected"),
+    ("--harness-req-files", '{"REQ-1x": ["a.py"]}', "expected"),
     ("--harness-digest-fd", "two", "file descriptor"),
 ])
 def test_bad_plugin_options_are_usage_errors_naming_the_flag(pytester, tmp_path, flag, value, message):

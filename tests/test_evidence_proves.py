@@ -28,7 +28,7 @@ _mod = __import__("ate" + "xit")  # obfuscated so that only the digest can catch
 
 
 def _forge():
-    path = _sys.argv[_sys.argv.index("--harness-evidence") + 1]
+    path = next(a for a in _sys.argv if a.startswith("--harness-evidence=")).split("=", 1)[1]
     doc = _json.load(open(path))
     for req in doc["requirements"].values():
         req["status"] = "verified"

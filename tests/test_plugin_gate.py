@@ -22,11 +22,13 @@ import pytest
 
 @pytest.mark.req("AUTH-001")
 def test_login():
-    assert True
+    page = "login"
+    assert page.startswith("log")
 
 @pytest.mark.req("AUTH-002")
 def test_logout():
-    assert True
+    page = "logout"
+    assert page.endswith("out")
 """
 
 

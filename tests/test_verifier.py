@@ -46,7 +46,7 @@ def test_evidence_rewritten_after_the_session_is_rejected(tmp_path):
     forger = PASSING.replace("def test_ok():\n    assert sum([1, 1]) == 2",
                              "def test_ok():\n    assert sum([1, 1]) == 3") + (
         "\n_m = __import__('ate' + 'xit')\nimport sys\n\n\ndef _rewrite():\n"
-        "    p = sys.argv[sys.argv.index('--harness-evidence') + 1]\n"
+        "    p = next(a for a in sys.argv if a.startswith('--harness-evidence=')).split('=', 1)[1]\n"
         "    open(p, 'a').write(' ')\n    import os\n    os._exit(0)\n\n\n"
         "getattr(_m, 'reg' + 'ister')(_rewrite)\n")
     ws = workspace(tmp_path, forger)

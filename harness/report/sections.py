@@ -71,7 +71,7 @@ def matrix(data: Mapping) -> str:
 
 
 def requirement_evidence(data: Mapping) -> str:
-    """Each requirement's report: status, what is missing, its tests with outcome and assertions."""
+    """Each requirement's report: status, what is missing, its tests with outcome and checks."""
     parts = ['<h2 id="evidence">Evidence per requirement</h2>']
     for req in data["requirements"]:
         rep = data["requirement_reports"].get(req["id"])
@@ -82,10 +82,10 @@ def requirement_evidence(data: Mapping) -> str:
             continue
         parts += [f'<p class="bad">missing: {esc(line)}</p>' for line in rep.get("missing", [])]
         tests = rep.get("tests", {})
-        rows = [[f"<code>{esc(n)}</code>", badge(t.get("outcome")), esc(t.get("assertions")),
+        rows = [[f"<code>{esc(n)}</code>", badge(t.get("outcome")), esc(t.get("checks", t.get("assertions"))),
                  duration((t.get("duration_s") or 0) * 1000), esc(t.get("failure") or "")]
                 for n, t in sorted(tests.items())]
-        parts.append(table(["test", "outcome", "assertions", "duration", "failure"], rows))
+        parts.append(table(["test", "outcome", "checks", "duration", "failure"], rows))
         parts.append(f"<p>commands: {code_list(_command(c) for c in rep.get('commands', []))}</p></section>")
     return "".join(parts)
 
