@@ -109,7 +109,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     from harness import commands
+    from harness.sandbox.secrets import adopt_secrets, reexec_without_secrets
 
+    if argv is None:  # the real command line: no child may find the key in our exec environment
+        reexec_without_secrets(sys.argv[1:])
+        adopt_secrets()
     parser = build_parser()
     args = parser.parse_args(argv)
     if not args.command:

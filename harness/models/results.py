@@ -67,3 +67,4 @@ class ReviewReport(BaseModel):
     requirements: list[ReviewRequirement] = Field(default_factory=list)
     overall_status: Literal["PASS", "FAIL"]
     notes: list[str] = Field(default_factory=list)  # LLM rationale: annotation only
+    isolation: str | None = None  # what contained the verified code, from the evidence ("bubblewrap", "none (…)")

@@ -14,6 +14,7 @@ from harness.orchestration.build_stage import build_stage
 from harness.orchestration.context import RunContext
 from harness.orchestration.spec_stage import spec_stage
 from harness.providers.base import LLMProvider, has_model
+from harness.sandbox import isolation_label
 from harness.state.recovery import rebuild_statuses
 from harness.state.layout import WORKSPACE_EVIDENCE
 from harness.state.store import RunStore
@@ -111,7 +112,8 @@ def advance(ctx: RunContext) -> RunState:
         _line(ctx, 2, "PLAN", f"{len(st.plan.tasks)} tasks ({st.plan.source})", t)
     if st.status in (RunStatus.PLAN_DONE, RunStatus.BUILDING, RunStatus.REPAIRING):
         t = time.monotonic()
-        ctx.say(f"[3/5] BUILD  {len(st.plan.tasks)} tasks, one at a time (build -> verify -> repair)")
+        ctx.say(f"[3/5] BUILD  {len(st.plan.tasks)} tasks, one at a time (build -> verify -> repair), "
+                f"isolation: {isolation_label()}")
         build_stage(ctx)
         done = sum(1 for s in st.task_results.values() if s == TaskStatus.COMPLETED)
         _line(ctx, 3, "BUILD", f"{done}/{len(st.task_results)} tasks completed", t, header=False)
@@ -119,7 +121,7 @@ def advance(ctx: RunContext) -> RunState:
         ctx.save()
     if st.status == RunStatus.VERIFYING:
         t = time.monotonic()
-        ctx.say("[4/5] VERIFY whole workspace suite with evidence, then runtime check")
+        ctx.say(f"[4/5] VERIFY whole workspace suite with evidence, then runtime check, isolation: {isolation_label()}")
         verify_stage(ctx)
         _line(ctx, 4, "VERIFY", f"runtime {st.runtime.status}", t, header=False)
         st.status = RunStatus.REVIEW_DONE
@@ -155,6 +157,7 @@ def resume_run(store: RunStore, run_id: str, llm: LLMProvider, *, say: Callable[
     with store.lock(run_id):
         state, latest = store.resume(run_id, finish_pending=True)
         ctx = RunContext(store=store, state=state, llm=llm, say=say)
+        _sweep(ctx)
         if state.status in (RunStatus.PASS, RunStatus.FAIL) and state.review is not None:
             say(f"run {run_id} already finished with {state.status.value}; nothing to resume")
             return ctx
@@ -170,6 +173,17 @@ def resume_run(store: RunStore, run_id: str, llm: LLMProvider, *, say: Callable[
             + (f"; {', '.join(reset)} interrupted, back to PENDING" if reset else ""))
         _drive(ctx)
     return ctx
+
+
+def _sweep(ctx: RunContext) -> None:
+    """Servers and tests a killed builder left running for this run die before anything restarts."""
+    from harness.sandbox.runner import sweep_leftovers
+
+    killed = sweep_leftovers(ctx.workspace)
+    if killed:
+        ctx.events.emit("run", "swept", agent="cli", error=f"killed {len(killed)} leftover process(es)",
+                        pids=killed)
+        ctx.say(f"killed {len(killed)} process(es) left running by an interrupted builder")
 
 
 def _resume_point(state: RunState, latest: dict | None) -> RunStatus:

@@ -10,5 +10,7 @@ def get_provider(environ=None) -> LLMProvider:
     """The provider the environment asks for: OpenAI-compatible with a key, else MockProvider."""
     from harness.providers.env import EnvOpenAICompatibleProvider
 
-    provider = EnvOpenAICompatibleProvider(environ=environ)
+    from harness.sandbox.secrets import environ_with_secrets
+
+    provider = EnvOpenAICompatibleProvider(environ=environ_with_secrets() if environ is None else environ)
     return provider if provider.is_live else MockProvider()

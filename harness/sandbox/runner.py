@@ -233,6 +233,11 @@ def execute(cmd: str | list[str], *, workspace: Path, cwd: Path | None = None,
                           proc.isolation)
 
 
+def sweep_leftovers(workspace: Path) -> list[int]:
+    """Kill every process still running for `workspace` (left by a builder that was SIGKILLed)."""
+    return procs.sweep_scope(procs.scope_of(workspace), exclude=frozenset(_LIVE))
+
+
 def _tail(fh: IO[bytes], limit: int = OUTPUT_TAIL_CHARS) -> str:
     """The last `limit` characters written to `fh` (decoded as UTF-8, invalid bytes replaced)."""
     size = fh.seek(0, os.SEEK_END)

@@ -33,6 +33,7 @@ def judge(store: RunStore, state: RunState, annotate: Annotate | None = None) ->
     matrix = compute_matrix(store, state)
     runtime = state.runtime
     report = decide(matrix, runtime.status if runtime and runtime.status != "SKIPPED" else None)
+    report.isolation = (store.read_workspace_evidence(state.run_id) or {}).get("isolation")
     if annotate is not None:
         report.notes += annotate(matrix.model_copy(deep=True), report.model_copy(deep=True))
     return matrix, report
@@ -88,4 +89,6 @@ def format_summary(report: ReviewReport) -> str:
             lines += [f"- {m}" for m in r.missing[:6]]
         lines.append(f"Status: {r.status}")
         blocks.append("\n".join(lines))
+    if report.isolation:
+        blocks.append(f"Isolation: {report.isolation}")
     return "\n\n".join(blocks)

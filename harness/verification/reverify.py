@@ -100,6 +100,9 @@ def reverify_run(run_id: str, runs_dir: Path, say: Callable[[str], None] = print
         if state.spec is None:
             raise RunDataError(f"run {run_id} has no spec; nothing to verify")
         workspace = store.workspace(run_id)
+        from harness.sandbox.runner import sweep_leftovers
+
+        sweep_leftovers(workspace)  # a killed builder's server or tests must not answer for this run
         if not workspace.is_dir():
             raise RunDataError(f"{workspace}: the run's workspace is missing")
         # No model is needed: re-verification only runs commands and the rule-based review.
