@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
+import threading
 
-from harness import __version__
+from harness import __version__, interrupts
 from harness.errors import EXIT_USAGE, HarnessError
 
 EPILOG = """exit codes:
@@ -15,6 +17,12 @@ EPILOG = """exit codes:
   3   run data problem (corrupt or contradictory run files, run locked)
   4   unknown run id
   75  temporary failure (LLM endpoint unavailable or budget exceeded); `builder resume <id>` continues
+  130 interrupted by Ctrl+C, 143 by SIGTERM: the commands it started are stopped, the run is saved,
+      and the message names it: `builder resume <id>` continues
+
+output: colour only on a terminal (never when piped or with NO_COLOR set); while `new`/`resume`
+work, a live line on a terminal shows the task, its stage and the time in it (plain lines when
+piped); `status`, `runs` and `logs` take --json (logs: one JSON event per line).
 
 environment: OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_MODEL (LLM path; without a key the offline
 rule-based path is used), HARNESS_RUNS_DIR (default ./runs), HARNESS_MAX_LLM_CALLS,
@@ -66,13 +74,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--stage", default=None)
     p.add_argument("--task", default=None)
     p.add_argument("--tail", type=int, default=None, help="only the last N events")
+    p.add_argument("--json", action="store_true", help="one JSON event per line (as stored in events.log)")
 
     p = sub.add_parser("status", help="handoff view: run, tasks, requirements, next step")
     p.add_argument("run_id")
     _runs_dir(p)
+    p.add_argument("--json", action="store_true", help="print the status as one JSON document")
 
     p = sub.add_parser("runs", help="list runs with status and request")
     _runs_dir(p)
+    p.add_argument("--json", action="store_true", help="print the runs as a JSON list")
 
     p = sub.add_parser("trace", help="print the traceability matrix; gate on coverage")
     p.add_argument("run_id")
@@ -119,16 +130,29 @@ def main(argv: list[str] | None = None) -> int:
     if not args.command:
         parser.print_help()
         return EXIT_USAGE
+    previous = _sigterm_raises()
     try:
         return commands.dispatch(args)
     except HarnessError as exc:
         sys.stderr.write(f"builder: {exc}\n")
         return exc.exit_code
-    except KeyboardInterrupt:
-        sys.stderr.write("builder: interrupted; `builder resume <run_id>` continues the run\n")
-        return 130
+    except interrupts.INTERRUPTS as exc:
+        sys.stderr.write(interrupts.message(exc) + "\n")
+        return interrupts.exit_code(exc)
     except BrokenPipeError:
         return 0
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _sigterm_raises():
+    """Install the SIGTERM handler (main thread only); return the handler to restore."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    previous = signal.getsignal(signal.SIGTERM) or signal.SIG_DFL
+    interrupts.install_sigterm()
+    return previous
 
 
 if __name__ == "__main__":

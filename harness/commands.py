@@ -40,7 +40,11 @@ def _finish(args, ctx) -> int:
         say("")
         say(summary_text(ctx))
     path = ctx.store.run_dir(state.run_id)
-    line = ("BUILD COMPLETE" if ok else "BUILD FAILED") + f"  run {state.run_id}  {path}"
+    from harness.cli_style import colour_enabled, paint_status
+
+    verdict = "BUILD COMPLETE" if ok else "BUILD FAILED"
+    stream = sys.stderr if getattr(args, "json", False) else sys.stdout
+    line = paint_status(verdict, verdict, colour_enabled(stream)) + f"  run {state.run_id}  {path}"
     if getattr(args, "json", False):
         print(json.dumps(_result_json(ctx, ok), indent=2))
     elif args.quiet:
@@ -88,12 +92,23 @@ def _tempfail_hint(exc: HarnessError) -> int:
     return EXIT_TEMPFAIL
 
 
+def _session(args, store: RunStore, run_id: str):
+    from harness.run_session import run_session
+
+    stream = sys.stderr if getattr(args, "json", False) else sys.stdout
+    return run_session(store, run_id, _printer(args), quiet=bool(getattr(args, "quiet", False)), stream=stream)
+
+
 def cmd_new(args) -> int:
     from harness.orchestration.pipeline import new_run
+    from harness.utils.ids import new_run_id
 
+    store = store_for(args)
+    run_id = args.run_id or new_run_id()  # known up front: progress follows it, an interrupt names it
     try:
-        ctx = new_run(store_for(args), args.request, provider_for(args), run_id=args.run_id,
-                      say=_printer(args), repair=not args.no_repair)
+        with _session(args, store, run_id) as say:
+            ctx = new_run(store, args.request, provider_for(args), run_id=run_id, say=say,
+                          repair=not args.no_repair)
     except HarnessError as exc:
         return _tempfail_hint(exc)
     return _finish(args, ctx)
@@ -102,8 +117,10 @@ def cmd_new(args) -> int:
 def cmd_resume(args) -> int:
     from harness.orchestration.pipeline import resume_run
 
+    store = store_for(args)
     try:
-        ctx = resume_run(store_for(args), args.run_id, provider_for(args), say=_printer(args))
+        with _session(args, store, args.run_id) as say:
+            ctx = resume_run(store, args.run_id, provider_for(args), say=say)
     except HarnessError as exc:
         return _tempfail_hint(exc)
     return _finish(args, ctx)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import sys
 import time
 
+from harness import views_json
+from harness.cli_style import colour_enabled, paint_status
 from harness.commands import store_for
 from harness.errors import EXIT_OK
 from harness.models.enums import RunStatus, TaskStatus
@@ -12,13 +15,21 @@ from harness.utils.events import read_events
 FOLLOW_POLL_S = 0.5
 
 
-def format_event(e: dict) -> str:
+def format_event(e: dict, colour: bool = False) -> str:
     """One readable line: time, stage, task, status, duration, error."""
     ts = (e.get("timestamp") or "")[11:23]
     dur = f"{e['duration_ms']}ms" if e.get("duration_ms") is not None else ""
     tok = f" tokens={e['tokens']}" if e.get("tokens") is not None else ""
     err = f"  ! {e['error'][:160]}" if e.get("error") else ""
-    return f"{ts}  {e.get('stage', ''):<8} {e.get('task_id') or '-':<9} {e.get('status', ''):<18} {dur:>8}{tok}{err}"
+    status = paint_status(f"{e.get('status', ''):<18}", e.get("status", ""), colour)
+    return f"{ts}  {e.get('stage', ''):<8} {e.get('task_id') or '-':<9} {status} {dur:>8}{tok}{err}"
+
+
+def _event_printer(args):
+    if getattr(args, "json", False):
+        return views_json.event_line
+    colour = colour_enabled(sys.stdout)
+    return lambda e: format_event(e, colour)
 
 
 def _matches(e: dict, args) -> bool:
@@ -33,27 +44,28 @@ def cmd_logs(args) -> int:
     events = [e for e in everything if _matches(e, args)]
     if args.tail:
         events = events[-args.tail:]
+    show = _event_printer(args)
     for e in events:
-        print(format_event(e), flush=True)
+        print(show(e), flush=True)
     for report in store.failure_reports(state.run_id):
-        if not args.task or report.stem == args.task:
+        if not args.json and (not args.task or report.stem == args.task):
             print(f"failure report: {report}")
     if args.follow:
         try:
-            _follow(path, args, seen=len(everything))
+            _follow(path, args, seen=len(everything), show=show)
         except KeyboardInterrupt:  # Ctrl+C is the normal way to stop following
             pass
     return EXIT_OK
 
 
-def _follow(path, args, seen: int) -> None:
+def _follow(path, args, seen: int, show=format_event) -> None:
     """Print events appended after the first `seen` ones, polling until interrupted."""
     while True:
         time.sleep(FOLLOW_POLL_S)
         now = read_events(path)
         for e in now[seen:]:
             if _matches(e, args):
-                print(format_event(e), flush=True)
+                print(show(e), flush=True)
         seen = len(now)
 
 
@@ -74,7 +86,12 @@ def next_step(store, state) -> str:
 def cmd_status(args) -> int:
     store = store_for(args)
     state = store.checked(args.run_id)
-    print(f"run {state.run_id}  status {state.status.value}  updated {state.updated_at}")
+    if getattr(args, "json", False):
+        print(views_json.dumps(views_json.status_document(state, next_step(store, state))))
+        return EXIT_OK
+    c = colour_enabled(sys.stdout)
+    print(f"run {state.run_id}  status {paint_status(state.status.value, state.status.value, c)}  "
+          f"updated {state.updated_at}")
     print(f"request: {state.user_request[:200]}")
     if state.error:
         print(f"error: {state.error}")
@@ -85,11 +102,13 @@ def cmd_status(args) -> int:
         for t in state.plan.tasks:
             s = state.task_results.get(t.id, TaskStatus.PENDING)
             rep = state.repair_attempts.get(t.id, 0)
-            print(f"  {t.id} {s.value:<9} {t.description[:70]}" + (f"  (repairs: {rep})" if rep else ""))
+            print(f"  {t.id} {paint_status(f'{s.value:<9}', s.value, c)} {t.description[:70]}"
+                  + (f"  (repairs: {rep})" if rep else ""))
     if state.review:
         print("requirements:")
         for r in state.review.requirements:
-            print(f"  {r.id} {r.status:<4} {r.text[:60]}" + (f"  missing: {r.missing[0]}" if r.missing else ""))
+            print(f"  {r.id} {paint_status(f'{r.status:<4}', r.status, c)} {r.text[:60]}"
+                  + (f"  missing: {r.missing[0]}" if r.missing else ""))
     if state.runtime:
         print(f"runtime: {state.runtime.status}")
     print(f"next step: {next_step(store, state)}")
@@ -98,10 +117,15 @@ def cmd_status(args) -> int:
 
 def cmd_runs(args) -> int:
     runs = store_for(args).list_runs()
+    if getattr(args, "json", False):
+        print(views_json.dumps(runs))
+        return EXIT_OK
+    c = colour_enabled(sys.stdout)
     if not runs:
         print("no runs yet: `builder new \"a todo app\"` starts one")
     for r in runs:
-        print(f"{r['run_id']:<20} {r['status']:<11} {r['request'][:70]}")
+        status = paint_status(f"{r['status']:<11}", r["status"], c)
+        print(f"{r['run_id']:<20} {status} {r['request'][:70]}")
     return EXIT_OK
 
 
