@@ -74,11 +74,9 @@ def _outline(node: ast.AST, indent: str) -> list[str]:
 def read(workspace: Path | None, rel: str) -> str | None:
     if workspace is None:
         return None
-    path = Path(workspace) / rel
-    try:
-        return path.read_text(encoding="utf-8", errors="replace") if path.is_file() else None
-    except OSError:
-        return None
+    from harness.sandbox.local import LocalSandbox  # through the jail: no symlink/hard link to a host file
+
+    return LocalSandbox(workspace).read_if_file(rel)
 
 
 def dependency_context(task: Task, plan: Plan | None, workspace: Path | None,

@@ -13,7 +13,6 @@ from harness.orchestration.context import RunContext
 from harness.orchestration.dag import DagEngine
 from harness.sandbox.local import LocalSandbox
 from harness.tools.file_tools import FileTools
-from harness.utils.fileio import sha256_file
 
 _FAILED = {TaskStatus.FAILED, TaskStatus.TIMED_OUT}
 
@@ -26,12 +25,10 @@ def task_status_line(task: Task, status: TaskStatus, results: list[VerificationR
 
 
 def file_hashes(ctx: RunContext, paths: list[str]) -> dict[str, str]:
-    out = {}
-    for rel in paths:
-        path = ctx.workspace / rel
-        if path.is_file():
-            out[rel] = sha256_file(path)
-    return out
+    """Hashes of the files that exist, read through the jail (a symlink out of the workspace is not hashed)."""
+    box = LocalSandbox(ctx.workspace)
+    hashes = {rel: box.hash_file(rel) for rel in paths}
+    return {rel: h for rel, h in hashes.items() if h is not None}
 
 
 def dependency_results(ctx: RunContext, task: Task) -> list[VerificationResult]:

@@ -13,7 +13,6 @@ from harness.models.trace import FailureReport
 from harness.orchestration.context import RunContext
 from harness.sandbox.local import LocalSandbox
 from harness.tools.file_tools import FileTools
-from harness.utils.fileio import sha256_text
 from harness.utils.workspace_layout import code_files
 
 MAX_REPAIR_ATTEMPTS = 3
@@ -32,12 +31,8 @@ def _first_failure(results: list[VerificationResult]) -> VerificationResult | No
 
 
 def missing_files(ctx: RunContext, task: Task) -> list[str]:
-    out = []
-    for rel in task.files_touched:
-        path = ctx.workspace / rel
-        if not path.is_file() or not path.read_text(encoding="utf-8", errors="replace").strip():
-            out.append(rel)
-    return out
+    box = LocalSandbox(ctx.workspace)
+    return [rel for rel in task.files_touched if not (box.read_if_file(rel) or "").strip()]
 
 
 def _local_module(r: VerificationResult) -> str | None:
@@ -103,8 +98,7 @@ def apply_patch(ctx: RunContext, task: Task, patch: dict[str, str], allowed: lis
         raise PermissionError(f"repair write outside the allowlist {allowed} refused: {', '.join(refused)}")
     changed = []
     for rel in sorted(patch):
-        current = ctx.workspace / rel
-        if current.is_file() and current.read_text(encoding="utf-8", errors="replace") == patch[rel]:
+        if LocalSandbox(ctx.workspace).read_if_file(rel) == patch[rel]:
             continue
         tools.write_file(rel, patch[rel])
         changed.append(rel)
@@ -186,8 +180,8 @@ def _attempt(ctx: RunContext, agent: RepairAgent, task: Task, failing: Verificat
                              _local_module(failing))
     contents = {}
     for rel in allowed:
-        path = ctx.workspace / rel
-        contents[rel] = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""
+        # Through the jail: a test that swapped a file for a symlink to a host file gets "" sent.
+        contents[rel] = LocalSandbox(ctx.workspace).read_if_file(rel) or ""
     context = build_repair_context(task, ctx.state.spec, failing, ftype, allowed, contents)
     patch = agent.propose(task, ctx.state.spec, context, allowed)
     try:
@@ -208,8 +202,8 @@ def escalate(ctx: RunContext, task: Task, reason: str, seen: Counter, attempts: 
     report = FailureReport(
         run_id=ctx.run_id, task_id=task.id, reason=reason, signatures=dict(sorted(seen.items())),
         attempts=earlier + attempts, repair_attempts_total=ctx.state.repair_attempts.get(task.id, 0),
-        files_touched={rel: sha256_text((ctx.workspace / rel).read_text(encoding="utf-8", errors="replace"))
-                       for rel in task.files_touched if (ctx.workspace / rel).is_file()},
+        files_touched={rel: digest for rel in task.files_touched
+                       if (digest := LocalSandbox(ctx.workspace).hash_file(rel)) is not None},
         last_failure=failing.model_dump(mode="json") if failing else None,
         next_step=_next_step(ctx, task, failing, where) if failing else "",
     )

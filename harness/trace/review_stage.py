@@ -16,7 +16,7 @@ from harness.models.trace import TraceMatrix
 from harness.state.store import RunStore
 from harness.trace.matrix import build_matrix
 from harness.trace.verdict import decide
-from harness.utils.fileio import sha256_file
+from harness.sandbox.local import LocalSandbox
 
 Annotate = Callable[[TraceMatrix, ReviewReport], list[str]]
 
@@ -52,7 +52,7 @@ def requirement_reports(store: RunStore, state: RunState, matrix: TraceMatrix) -
             "schema_version": 1, "run_id": state.run_id, "id": row.id, "text": row.text,
             "status": row.status, "missing": row.missing, "tasks": row.tasks,
             "tests": {n: evidence.get("tests", {}).get(n, {}) for n in row.tests},
-            "files": {f: (sha256_file(ws / f) if (ws / f).is_file() else None) for f in row.files},
+            "files": {f: LocalSandbox(ws).hash_file(f) for f in row.files},
             "commands": [{"task_id": t, "command": c, "exit_code": r.exit_code, "status": r.status}
                          for (t, c), r in sorted(latest.items()) if t in row.tasks],
             "runtime": row.runtime,

@@ -7,6 +7,7 @@ from pathlib import PurePosixPath
 
 from harness.models.spec import AppSpec
 from harness.models.tasks import Task
+from harness.sandbox.commands import command_problem
 from harness.utils.ids import TASK_ID_RE
 from harness.utils.workspace_layout import LAYER_NEEDS, layer
 
@@ -57,6 +58,9 @@ def structural_errors(tasks: list[Task]) -> list[str]:
             errors.append(f"{task.id} touches no file")
         if not task.verification:
             errors.append(f"{task.id} has no verification command")
+        for command in task.verification:
+            if (why := command_problem(command)) is not None:
+                errors.append(f"{task.id} verification command `{command}` refused: {why}")
         if len(task.files_touched) > MAX_FILES_PER_TASK:
             errors.append(f"{task.id} touches {len(task.files_touched)} files (max {MAX_FILES_PER_TASK})")
         for path in task.files_touched:
