@@ -33,6 +33,9 @@ class PhaseCoverage:
         self.root = Path(root).resolve()
         self._cov = coverage.Coverage(data_file=None, config_file=False, branch=False, context=None,
                                       include=[f"{self.root}/*"], omit=list(_OMIT))
+        # A session that ran no root code (an xdist controller, everything deselected) is not an
+        # error; under a project's `filterwarnings = error` this warning would crash the session.
+        self._cov.set_option("run:disable_warnings", ["no-data-collected"])
         self._started = False
 
     def start(self) -> None:

@@ -153,7 +153,7 @@ class Recorder:
         if not xdist_support.is_worker(self.config):
             state.snapshot = _take_snapshot(session.config.rootpath)
             state.forgery = forgery.scan_files(session.config.rootpath, state.snapshot.get("files", {}))
-        if coverage_map.available():
+        if coverage_map.available() and not xdist_support.is_controller(self.config):
             state.coverage = coverage_map.PhaseCoverage(session.config.rootpath)
             state.coverage.start()
 
@@ -197,7 +197,7 @@ class Recorder:
         state = self.state
         cov, state.coverage = state.coverage, None
         if cov is None:
-            if state.settings.req_files is not None:
+            if state.settings.req_files is not None and not xdist_support.is_controller(self.config):
                 state.measurement_error = "coverage.py is not installed: executed code was not measured"
             return
         cache = measure.SiteCache(self.config.rootpath)

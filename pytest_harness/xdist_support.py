@@ -24,6 +24,12 @@ def is_worker(config: object) -> bool:
     return hasattr(config, "workerinput")
 
 
+def is_controller(config: object) -> bool:
+    """True in the xdist controller process, which runs no tests (its DSession plugin is registered)."""
+    manager = getattr(config, "pluginmanager", None)
+    return bool(manager is not None and manager.has_plugin("dsession"))
+
+
 def report_text(report: object) -> str:
     """A report's failure text as a serial run prints it (without xdist's worker header line)."""
     text = getattr(report, "longreprtext", "") or ""

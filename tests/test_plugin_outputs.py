@@ -71,6 +71,18 @@ def test_xdist_document_equals_the_serial_document(pytester, tmp_path):
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # one writer, no temp files
 
 
+@pytest.mark.slow
+def test_xdist_controller_under_filterwarnings_error_still_writes(pytester, tmp_path):
+    """toolz (`filterwarnings = error`) with -n 2: the controller, which runs no test, crashed on
+    coverage.py's "No data was collected" warning and wrote no document."""
+    pytester.makeini("[pytest]\nfilterwarnings =\n    error\n")
+    pytester.makepyfile(test_a="import pytest\n@pytest.mark.req('A-1')\ndef test_a():\n    assert sum([1, 2]) == 3\n")
+    out = tmp_path / "e.json"
+    result = pytester.runpytest_subprocess(*FAST, "-n", "2", f"--harness-evidence={out}", "--harness-fail-under=100")
+    assert result.ret == 0, result.stdout.str()[-3000:]
+    assert json.loads(out.read_text())["requirements"]["A-1"]["status"] == "verified"
+
+
 # ---- JUnit XML ------------------------------------------------------------------------------
 
 def _properties(xml_path: Path) -> dict[str, list[tuple[str, str]]]:
