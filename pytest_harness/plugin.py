@@ -100,7 +100,7 @@ def pytest_cmdline_main(config: pytest.Config) -> int | None:
     # Lazy: the plugin must load in generated workspaces where only pytest is installed.
     try:
         from harness.errors import HarnessError
-        from harness.verification.reverify import reverify_run
+        from harness.orchestration.reverify import reverify_run
     except ImportError as err:
         raise pytest.UsageError(f"--harness-run needs the app-builder-harness package: {err}") from None
 

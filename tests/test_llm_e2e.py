@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from fake_openai_server import FakeOpenAIServer, answer, error, hang
+from helpers import run_spec_stage
 
 from harness.agents.planner import SYSTEM as PLANNER_SYSTEM, fallback_plan
 from harness.agents.spec_agent import SYSTEM as SPEC_SYSTEM, postprocess
@@ -309,14 +310,12 @@ def test_without_a_key_nothing_reaches_the_endpoint_and_the_offline_path_is_unch
 # ---- the spec agent's validation loop over HTTP ------------------------------------------------
 
 def test_invalid_llm_spec_is_regenerated_once_with_the_validator_feedback(tmp_path):
-    from harness.orchestration.spec_stage import spec_stage
-
     bad = SPEC.model_copy(deep=True)
     bad.requirements[0].entity = "ghost"
     store = RunStore(tmp_path / "runs")
     store.create_run(TODO, run_id="sp")
     with FakeOpenAIServer([answer(bad.model_dump_json(), USAGE), spec_answer()]) as server:
-        spec = spec_stage(store, "sp", provider(server))
+        spec = run_spec_stage(store, "sp", provider(server))
         feedback = server.requests[1].body["messages"][-1]["content"]
     assert spec == SPEC
     assert "rejected by the validator" in feedback and "unknown entity 'ghost'" in feedback
@@ -325,14 +324,12 @@ def test_invalid_llm_spec_is_regenerated_once_with_the_validator_feedback(tmp_pa
 
 
 def test_llm_spec_that_stays_invalid_falls_back_to_the_rules_and_says_so(tmp_path):
-    from harness.orchestration.spec_stage import spec_stage
-
     bad = SPEC.model_copy(deep=True)
     bad.requirements[0].entity = "ghost"
     store = RunStore(tmp_path / "runs")
     store.create_run(TODO, run_id="sp")
     with FakeOpenAIServer([answer(bad.model_dump_json(), USAGE)] * 2) as server:
-        spec = spec_stage(store, "sp", provider(server))
+        spec = run_spec_stage(store, "sp", provider(server))
         assert len(server.requests) == 2
     assert spec == SPEC                       # the rule-based spec of the same request
     statuses = [(e["status"], e["tool"]) for e in events(store, "sp") if e["stage"] == "spec"]

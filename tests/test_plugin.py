@@ -409,9 +409,9 @@ def _reverify_unknown(run_id, runs_dir):
 @pytest.mark.parametrize("reverify, ret, stderr", [(_reverify_ok, 7, ""), (_reverify_unknown, 4, "no run 'run_x'")])
 def test_harness_run_delegates_to_reverify_and_skips_collection(pytester, monkeypatch, reverify, ret, stderr):
     calls = []
-    fake = types.ModuleType("harness.verification.reverify")
+    fake = types.ModuleType("harness.orchestration.reverify")
     fake.reverify_run = lambda run_id, runs_dir: calls.append((run_id, runs_dir)) or reverify(run_id, runs_dir)
-    monkeypatch.setitem(sys.modules, "harness.verification.reverify", fake)
+    monkeypatch.setitem(sys.modules, "harness.orchestration.reverify", fake)
     pytester.makepyfile("def test_would_fail():\n    assert False\n")
     result = pytester.runpytest_inprocess(*FAST, "--harness-run", "run_x", "--harness-runs-dir", "myruns")
     assert result.ret == ret

@@ -11,7 +11,7 @@ import pytest
 from run_copies import workspace_hashes
 
 from harness.models.enums import FailureType, TaskStatus
-from harness.orchestration.build_stage import verify
+from harness.orchestration.steps import verify_task_step as verify
 from harness.orchestration.context import RunContext
 from harness.orchestration.inject import inject_fault
 from harness.orchestration.repair import MAX_REPAIR_ATTEMPTS, repair_task

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from harness.models import AppSpec, DataEntity, EntityField, Page, Requirement
-from harness.orchestration.spec_stage import spec_stage
+from helpers import run_spec_stage
 from harness.providers.mock import MockProvider
 from harness.state.store import RunStore
 from harness.utils.events import EVENT_KEYS, read_events
@@ -74,7 +74,7 @@ def test_first_invalid_then_valid_generation_passes(runs_dir):
     llm = MockProvider(script=[bad.model_dump_json(), good.model_dump_json()])
     store = RunStore(runs_dir)
     state = store.create_run(TODO)
-    spec = spec_stage(store, state.run_id, llm)
+    spec = run_spec_stage(store, state.run_id, llm)
     assert validate_spec(spec) == []
     assert len(llm.calls) == 2 and "rejected by the validator" in llm.calls[1]
     assert "duplicates REQ-001" in llm.calls[1]
@@ -83,7 +83,7 @@ def test_first_invalid_then_valid_generation_passes(runs_dir):
 def test_spec_stage_offline_persists_spec_checkpoint_and_events(runs_dir):
     store = RunStore(runs_dir)
     state = store.create_run(TODO)
-    spec = spec_stage(store, state.run_id, MockProvider())
+    spec = run_spec_stage(store, state.run_id, MockProvider())
     run = runs_dir / state.run_id
     assert len(spec.requirements) >= 3
     on_disk = AppSpec.model_validate_json((run / "spec.json").read_text())
@@ -99,7 +99,7 @@ def test_same_request_gives_byte_identical_spec(runs_dir):
     texts = []
     for _ in range(2):
         st = store.create_run(TODO)
-        spec_stage(store, st.run_id, MockProvider())
+        run_spec_stage(store, st.run_id, MockProvider())
         texts.append((runs_dir / st.run_id / "spec.json").read_bytes())
     assert texts[0] == texts[1]
 

@@ -190,7 +190,7 @@ def test_unknown_run_id_is_one_line_exit_4(tmp_path, capsys):
 
 
 def test_harness_run_verifies_each_workspace_against_its_own_code(todo_run, tmp_path):
-    from harness.verification.reverify import reverify_run
+    from harness.orchestration.reverify import reverify_run
 
     store, ctx = todo_run
     good = copy_run(store, ctx.run_id, tmp_path / "a")
@@ -237,7 +237,7 @@ def test_gate_fails_on_uncovered_and_weak_requirements(fresh_todo_run, capsys, t
 def test_harness_run_reverifies_changed_and_unfinished_tasks_only(fresh_todo_run):
     from harness.orchestration.context import RunContext
     from harness.providers.mock import MockProvider
-    from harness.verification.reverify import tasks_to_reverify
+    from harness.orchestration.reverify import tasks_to_reverify
 
     store, run_id = fresh_todo_run
     ctx = RunContext(store=store, state=store.load(run_id), llm=MockProvider())

@@ -8,6 +8,9 @@ from harness.errors import InputError, RunDataError
 from harness.models.enums import RunStatus, TaskStatus
 from harness.orchestration.context import RunContext
 from harness.orchestration.dag import DagEngine
+from harness.orchestration.repair import localize, missing_files, repair_task
+from harness.orchestration.reverify import reverify_tasks
+from harness.orchestration.steps import record_task, verify_task_step
 from harness.orchestration.pipeline import advance
 from harness.providers.base import LLMProvider
 from harness.sandbox.local import LocalSandbox
@@ -34,10 +37,6 @@ def inject_fault(workspace, rel: str, fault: str) -> None:
 def inject_and_repair(store: RunStore, run_id: str, fault: str, rel: str, llm: LLMProvider, *,
                       no_op_repair: bool = False, say: Callable[[str], None] = print) -> RunContext:
     """Inject, localize to the owning task, re-verify it with repair, then VERIFY + REVIEW again."""
-    from harness.orchestration.build_stage import file_hashes, verify
-    from harness.orchestration.repair import localize, missing_files, repair_task
-    from harness.verification.reverify import reverify_tasks
-
     with store.lock(run_id):
         state = store.load(run_id)
         if state.plan is None or state.status not in (RunStatus.PASS, RunStatus.FAIL):
@@ -49,7 +48,7 @@ def inject_and_repair(store: RunStore, run_id: str, fault: str, rel: str, llm: L
         inject_fault(ctx.workspace, rel, fault)
         ctx.events.emit("inject", fault, agent="cli", task_id=owner.id, tool=rel)
         say(f"injected {fault} into {rel}; owner {owner.id}; re-verifying")
-        results = verify(ctx, owner, attempt=ctx.state.repair_attempts.get(owner.id, 0))
+        results = verify_task_step(ctx, owner, attempt=ctx.state.repair_attempts.get(owner.id, 0))
         failing = next((r for r in results if r.status == "FAIL"), None)
         if failing:
             where = localize(owner, failing, missing_files(ctx, owner))
@@ -58,15 +57,12 @@ def inject_and_repair(store: RunStore, run_id: str, fault: str, rel: str, llm: L
             status, results = repair_task(ctx, owner, results)
         else:
             status = TaskStatus.COMPLETED
-        ctx.state.task_results[owner.id] = status
         say(f"  {owner.id} {status.value}")
+        record_task(ctx, owner, status, error="repair escalated")
         if status == TaskStatus.COMPLETED:
-            ctx.state.file_hashes[owner.id] = file_hashes(ctx, owner.files_touched)
-            ctx.checkpoint("task_completed", {"file_hashes": ctx.state.file_hashes[owner.id]}, owner.id)
             for line in reverify_tasks(ctx):  # dependents an earlier escalation BLOCKED
                 say(f"  {line}")
         else:
-            ctx.checkpoint("task_failed", {"error": "repair escalated"}, owner.id)
             for tid in DagEngine(state.plan.tasks).dependents(owner.id):
                 ctx.state.task_results[tid] = TaskStatus.BLOCKED
                 ctx.events.emit("build", "BLOCKED", agent="orchestrator", task_id=tid, error=f"{owner.id} FAILED")

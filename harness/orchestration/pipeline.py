@@ -13,22 +13,16 @@ from harness.models.run import RunState
 from harness.orchestration.build_stage import build_stage
 from harness.orchestration.context import RunContext
 from harness.orchestration.spec_stage import spec_stage
+from harness.orchestration.stage import Done, Stage
+from harness.orchestration.steps import runtime_line, runtime_step, verify_workspace_step
 from harness.providers.base import LLMProvider, has_model
 from harness.sandbox import isolation_label
 from harness.state.recovery import rebuild_statuses
-from harness.state.layout import WORKSPACE_EVIDENCE
 from harness.state.store import RunStore
 from harness.trace.review_stage import format_summary, review_run
 from harness.validation.plan_validator import validate_plan
 
-STAGES = ("SPEC", "PLAN", "BUILD", "VERIFY", "REVIEW")
-
-
-def _ms(start: float) -> int:
-    return int((time.monotonic() - start) * 1000)
-
-
-def plan_stage(ctx: RunContext) -> None:
+def plan_stage(ctx: RunContext) -> Done:
     planner = Planner(ctx.llm)
     plan = planner.plan(ctx.state.spec)
     errors = validate_plan(plan.tasks, ctx.state.spec)
@@ -41,97 +35,71 @@ def plan_stage(ctx: RunContext) -> None:
         ctx.events.emit("plan", "warning", agent="planner", error=w)
     ctx.state.plan = plan
     ctx.state.task_results = {t.id: TaskStatus.PENDING for t in plan.tasks}
-    ctx.state.status = RunStatus.PLAN_DONE
     ctx.store.write_artifact(ctx.run_id, "tasks", plan)
-    ctx.checkpoint("plan_created", {"tasks": [t.id for t in plan.tasks], "source": plan.source})
     ctx.events.emit("plan", "completed", agent="planner", tool=plan.source)
+    return Done(f"{len(plan.tasks)} tasks ({plan.source})", "plan_created",
+                {"tasks": [t.id for t in plan.tasks], "source": plan.source})
 
 
-def verify_stage(ctx: RunContext) -> None:
+def verify_stage(ctx: RunContext) -> Done:
     """Whole-suite verification with fresh evidence, then the runtime check."""
-    from harness.verification.probe_plan import runtime_steps
-    from harness.verification.runtime import verify_runtime
-    from harness.verification.evidence_inputs import requirement_files
-    from harness.verification.verifier import verify_workspace
-
-    ctx.state.status = RunStatus.VERIFYING
-    reqs = [r.id for r in ctx.state.spec.requirements]
-    result = verify_workspace(ctx.workspace, evidence_path=ctx.store.workspace_evidence(ctx.run_id),
-                              reqs=reqs, run_id=ctx.run_id, evidence_rel=WORKSPACE_EVIDENCE,
-                              req_files=requirement_files(ctx.state.spec, ctx.state.plan.tasks))
-    ctx.record_verification([result])
-    ctx.events.emit("verify", result.status, agent="verifier", task_id="", tool=result.command,
-                    duration_ms=result.duration_ms, error="" if result.status == "PASS" else
-                    f"{result.failure_type.value if result.failure_type else ''}: exit {result.exit_code}")
+    result = verify_workspace_step(ctx)
     ctx.say(f"  workspace suite: {result.command} → exit_code {result.exit_code} [{result.duration_ms} ms]")
-    hint = next((t.id for t in ctx.state.plan.tasks if "src/main.py" in t.files_touched), "")
-    steps, source = runtime_steps(ctx.state.spec, ctx.state.plan)
-    runtime = verify_runtime(ctx.workspace, steps=steps, task_hint=hint, entry=ctx.state.plan.entry)
-    runtime.evidence.insert(0, f"probes: {len(steps)} from the {source}")
-    ctx.subprocess_ms += runtime.duration_ms
-    ctx.state.runtime = runtime
-    ctx.store.write_artifact(ctx.run_id, "runtime", runtime)
-    ctx.state.status = RunStatus.REVIEW_DONE  # durable with the checkpoint: a resume goes on to REVIEW
-    ctx.checkpoint("runtime_completed", {"status": runtime.status})
-    ctx.events.emit("runtime", runtime.status, agent="verifier", tool="uvicorn", duration_ms=runtime.duration_ms,
-                    error=runtime.hint if runtime.status != "PASS" else "")
-    ok = sum(1 for c in runtime.checks if c.ok)
-    ctx.say(f"  runtime: {runtime.status} ({ok}/{len(runtime.checks)} checks) [{runtime.duration_ms} ms]"
-            + (f" — {runtime.hint}" if runtime.hint else ""))
+    runtime = runtime_step(ctx)
+    ctx.say(f"  {runtime_line(runtime, duration=True)}")
+    # runtime_completed makes REVIEW_DONE durable: a resume goes on to REVIEW.
+    return Done(f"runtime {runtime.status}", "runtime_completed", {"status": runtime.status})
 
 
-def review_stage(ctx: RunContext) -> None:
+def review_stage(ctx: RunContext) -> Done:
     matrix, report = review_run(ctx.store, ctx.state, Reviewer(ctx.llm).notes)
-    ctx.state.status = RunStatus.PASS if report.overall_status == "PASS" else RunStatus.FAIL
-    ctx.checkpoint("review_completed", {"overall_status": report.overall_status,
-                                        "coverage_pct": matrix.coverage_pct})
     ctx.events.emit("review", report.overall_status, agent="reviewer",
                     error="" if report.overall_status == "PASS" else
                     "; ".join(f"{r.id}: {r.missing[0]}" for r in report.requirements if r.missing)[:1000])
+    passed = sum(1 for r in report.requirements if r.status == "PASS")
+    return Done(f"{passed}/{len(report.requirements)} requirements PASS, overall {report.overall_status}",
+                "review_completed", {"overall_status": report.overall_status, "coverage_pct": matrix.coverage_pct},
+                status=RunStatus.PASS if report.overall_status == "PASS" else RunStatus.FAIL)
 
 
-def _line(ctx: RunContext, n: int, stage: str, result: str, started: float, header: bool = True) -> None:
-    ms = _ms(started)
-    ctx.timings[stage] = ctx.timings.get(stage, 0) + ms
-    prefix = f"[{n}/5] {stage:<6}" if header else " " * 12
-    ctx.say(f"{prefix} {result} ({ms / 1000:.1f}s)")
+_S = RunStatus
+# The pipeline, in execution order: (label, statuses it resumes from, stage, status it leaves).
+STAGES: tuple[Stage, ...] = (
+    Stage("SPEC", frozenset({_S.CREATED}), spec_stage, _S.SPEC_DONE),
+    Stage("PLAN", frozenset({_S.SPEC_DONE}), plan_stage, _S.PLAN_DONE),
+    Stage("BUILD", frozenset({_S.PLAN_DONE, _S.BUILDING, _S.REPAIRING}), build_stage, _S.VERIFYING,
+          intro=lambda ctx: f"{len(ctx.state.plan.tasks)} tasks, one at a time (build -> verify -> repair), "
+                            f"isolation: {isolation_label()}"),
+    Stage("VERIFY", frozenset({_S.VERIFYING}), verify_stage, _S.REVIEW_DONE,
+          intro=lambda ctx: f"whole workspace suite with evidence, then runtime check, isolation: {isolation_label()}"),
+    Stage("REVIEW", frozenset({_S.REVIEW_DONE}), review_stage, None),
+)
+
+
+def run_stage(ctx: RunContext, n: int, stage: Stage) -> None:
+    """One stage and its transition: run it, set the status it leaves, make that durable, print its line."""
+    started = time.monotonic()
+    header = f"[{n}/{len(STAGES)}] {stage.label:<6}"
+    if stage.intro:
+        ctx.say(f"{header} {stage.intro(ctx)}")
+    done = stage.run(ctx)
+    ctx.state.status = done.status or stage.leaves
+    if done.checkpoint:
+        ctx.checkpoint(done.checkpoint, done.payload)
+    else:
+        ctx.save()
+    ms = int((time.monotonic() - started) * 1000)
+    ctx.timings[stage.label] = ctx.timings.get(stage.label, 0) + ms
+    prefix = " " * 12 if stage.intro else header
+    ctx.say(f"{prefix} {done.summary} ({ms / 1000:.1f}s)")
 
 
 def advance(ctx: RunContext) -> RunState:
-    """Run whatever stages the state has not completed yet; save after every step."""
-    st = ctx.state
-    provider = f"provider {ctx.llm.name}" + (f" ({ctx.llm.model})" if ctx.llm.is_live else " (offline rules)")
-    if st.spec is None:
-        t = time.monotonic()
-        spec = spec_stage(ctx.store, ctx.run_id, ctx.llm)
-        ctx.state = st = ctx.store.load(ctx.run_id)
-        _line(ctx, 1, "SPEC", f"{len(spec.requirements)} requirements, {len(spec.data_model)} entities, {provider}", t)
-    if st.plan is None:
-        t = time.monotonic()
-        plan_stage(ctx)
-        _line(ctx, 2, "PLAN", f"{len(st.plan.tasks)} tasks ({st.plan.source})", t)
-    if st.status in (RunStatus.PLAN_DONE, RunStatus.BUILDING, RunStatus.REPAIRING):
-        t = time.monotonic()
-        ctx.say(f"[3/5] BUILD  {len(st.plan.tasks)} tasks, one at a time (build -> verify -> repair), "
-                f"isolation: {isolation_label()}")
-        build_stage(ctx)
-        done = sum(1 for s in st.task_results.values() if s == TaskStatus.COMPLETED)
-        _line(ctx, 3, "BUILD", f"{done}/{len(st.task_results)} tasks completed", t, header=False)
-        st.status = RunStatus.VERIFYING
-        ctx.save()
-    if st.status == RunStatus.VERIFYING:
-        t = time.monotonic()
-        ctx.say(f"[4/5] VERIFY whole workspace suite with evidence, then runtime check, isolation: {isolation_label()}")
-        verify_stage(ctx)
-        _line(ctx, 4, "VERIFY", f"runtime {st.runtime.status}", t, header=False)
-        st.status = RunStatus.REVIEW_DONE
-        ctx.save()
-    if st.status == RunStatus.REVIEW_DONE or st.review is None:
-        t = time.monotonic()
-        review_stage(ctx)
-        passed = sum(1 for r in st.review.requirements if r.status == "PASS")
-        _line(ctx, 5, "REVIEW", f"{passed}/{len(st.review.requirements)} requirements PASS, overall {st.review.overall_status}", t)
-    return st
+    """Run, in order, every stage the run's status says is still to do; the one place transitions happen."""
+    for n, stage in enumerate(STAGES, start=1):
+        if ctx.state.status in stage.resumes_from:
+            run_stage(ctx, n, stage)
+    return ctx.state
 
 
 def new_run(store: RunStore, request: str, llm: LLMProvider, *, run_id: str | None = None,
@@ -165,7 +133,7 @@ def resume_run(store: RunStore, run_id: str, llm: LLMProvider, *, say: Callable[
         if state.status == RunStatus.FAIL:  # e.g. a budget or endpoint failure (exit 75)
             state.status = _resume_point(state, latest)
         state.error = ""
-        ctx.save()  # the spec stage reloads state.json
+        ctx.save()
         where = (f"{latest['seq']:03d}-{latest['event']}" + (f"-{latest['task_id']}" if latest.get("task_id") else "")
                  if latest else "none")
         ctx.events.emit("run", "resumed", agent="cli", checkpoint=where, run_status=state.status.value, reset=reset)

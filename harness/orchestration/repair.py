@@ -11,6 +11,7 @@ from harness.models.results import VerificationResult
 from harness.models.tasks import Task
 from harness.models.trace import FailureReport
 from harness.orchestration.context import RunContext
+from harness.orchestration.steps import verify_task_step
 from harness.sandbox.local import LocalSandbox
 from harness.tools.file_tools import FileTools
 from harness.utils.workspace_layout import code_files
@@ -108,8 +109,6 @@ def apply_patch(ctx: RunContext, task: Task, patch: dict[str, str], allowed: lis
 def repair_task(ctx: RunContext, task: Task,
                 results: list[VerificationResult]) -> tuple[TaskStatus, list[VerificationResult]]:
     """Repair until PASS, loop detection or MAX_REPAIR_ATTEMPTS (counted across resumes)."""
-    from harness.orchestration.build_stage import verify
-
     agent = NoOpRepairAgent(ctx.llm) if ctx.no_op_repair else RepairAgent(ctx.llm)
     seen = _signatures_so_far(ctx, task)
     attempts_log: list[dict] = []
@@ -153,7 +152,7 @@ def repair_task(ctx: RunContext, task: Task,
                         files_changed=entry["files_changed"])
         ctx.say(f"    repair {task.id} attempt {attempt}/{MAX_REPAIR_ATTEMPTS}: {entry['failure_type']} "
                 f"signature {sig[:12]} ({entry['source']}) -> {changed}")
-        results = verify(ctx, task, attempt=attempt)
+        results = verify_task_step(ctx, task, attempt=attempt)
         for r in results:
             if r.status == "FAIL":
                 seen[result_signature(r)] += 1

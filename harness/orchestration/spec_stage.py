@@ -6,17 +6,14 @@ import time
 
 from harness.agents.spec_agent import SpecAgent
 from harness.errors import SpecError
-from harness.models.enums import RunStatus
-from harness.models.spec import AppSpec
-from harness.providers.base import LLMProvider
-from harness.state.store import RunStore
+from harness.orchestration.context import RunContext
+from harness.orchestration.stage import Done
 from harness.validation.spec_validator import validate_spec
 
 
-def spec_stage(store: RunStore, run_id: str, llm: LLMProvider, max_attempts: int = 2) -> AppSpec:
-    """Produce a validated spec for the run, write spec.json and the spec_created checkpoint."""
-    state = store.load(run_id)
-    events = store.events(state)
+def spec_stage(ctx: RunContext, max_attempts: int = 2) -> Done:
+    """Produce a validated spec for the run and write spec.json; the pipeline commits spec_created."""
+    state, events, llm = ctx.state, ctx.events, ctx.llm
     agent = SpecAgent(llm)
     started = time.monotonic()
     feedback: list[str] | None = None
@@ -39,15 +36,11 @@ def spec_stage(store: RunStore, run_id: str, llm: LLMProvider, max_attempts: int
         events.emit("spec", "fallback" if not errors else "invalid", agent="spec_agent", tool="rules",
                     error="; ".join(errors) or "LLM spec stayed invalid; rule-based spec used")
     if errors:
-        state.status = RunStatus.FAIL
-        state.error = "spec invalid: " + "; ".join(errors)
-        store.save(state)
         raise SpecError(f"the spec stayed invalid after {max_attempts} attempts: {errors[0]}")
-    store.write_artifact(run_id, "spec", spec)
+    ctx.store.write_artifact(ctx.run_id, "spec", spec)
     state.spec = spec
-    state.status = RunStatus.SPEC_DONE
-    store.checkpoint(state, "spec_created", {"requirements": [r.id for r in spec.requirements],
-                                              "source": agent.source})
     events.emit("spec", "completed", agent="spec_agent", tool=agent.source,
                 duration_ms=int((time.monotonic() - started) * 1000))
-    return spec
+    provider = f"provider {llm.name}" + (f" ({llm.model})" if llm.is_live else " (offline rules)")
+    return Done(f"{len(spec.requirements)} requirements, {len(spec.data_model)} entities, {provider}",
+                "spec_created", {"requirements": [r.id for r in spec.requirements], "source": agent.source})

@@ -1,0 +1,96 @@
+"""The steps every entry point shares: verify a task, verify the workspace, check the runtime, and
+record a task's outcome (status + hashes + checkpoint). The pipeline, repair, `builder inject`
+and `pytest --harness-run` all call these, so each is written once.
+"""
+
+from __future__ import annotations
+
+from harness.models.enums import TaskStatus
+from harness.models.results import RuntimeResult, VerificationResult
+from harness.models.tasks import Task
+from harness.orchestration.context import RunContext
+from harness.state.layout import WORKSPACE_EVIDENCE
+from harness.sandbox.local import LocalSandbox
+
+
+def file_hashes(ctx: RunContext, paths: list[str]) -> dict[str, str]:
+    """Hashes of the files that exist, read through the jail (a symlink out of the workspace is not hashed)."""
+    box = LocalSandbox(ctx.workspace)
+    hashes = {rel: box.hash_file(rel) for rel in paths}
+    return {rel: h for rel, h in hashes.items() if h is not None}
+
+
+def _error(r: VerificationResult) -> str:
+    if r.status == "PASS":
+        return ""
+    kind = r.failure_type.value if r.failure_type else "FAIL"
+    return f"{kind}: exit {r.exit_code}; " + (r.diagnostics.get("summary") or "")
+
+
+def verify_task_step(ctx: RunContext, task: Task, attempt: int = 0) -> list[VerificationResult]:
+    """Run the task's verification commands with fresh evidence; record and log every result."""
+    from harness.verification.evidence_inputs import requirement_files
+    from harness.verification.verifier import verify_task
+
+    reqs = [r.id for r in ctx.state.spec.requirements]
+    batch = max((r.batch for r in ctx.state.verification_results), default=0) + 1
+    results = verify_task(task, ctx.workspace, evidence_dir=ctx.store.evidence_dir(ctx.run_id), reqs=reqs,
+                          run_id=ctx.run_id, attempt=attempt, tag=f"b{batch:03d}",
+                          req_files=requirement_files(ctx.state.spec, ctx.state.plan.tasks))
+    ctx.record_verification(results)
+    for r in results:
+        ctx.events.emit("verify", r.status, agent="verifier", task_id=task.id, tool=r.command,
+                        duration_ms=r.duration_ms, error=_error(r), diagnostics=r.diagnostics or None)
+    return results
+
+
+def verify_workspace_step(ctx: RunContext, agent: str = "verifier") -> VerificationResult:
+    """The whole suite once, writing the workspace evidence the matrix reads; recorded and logged."""
+    from harness.verification.evidence_inputs import requirement_files
+    from harness.verification.verifier import verify_workspace
+
+    reqs = [r.id for r in ctx.state.spec.requirements]
+    result = verify_workspace(ctx.workspace, evidence_path=ctx.store.workspace_evidence(ctx.run_id),
+                              reqs=reqs, run_id=ctx.run_id, evidence_rel=WORKSPACE_EVIDENCE,
+                              req_files=requirement_files(ctx.state.spec, ctx.state.plan.tasks if ctx.state.plan else []))
+    ctx.record_verification([result])
+    ctx.events.emit("verify", result.status, agent=agent, task_id="", tool=result.command,
+                    duration_ms=result.duration_ms, error="" if result.status == "PASS" else
+                    f"{result.failure_type.value if result.failure_type else ''}: exit {result.exit_code}")
+    return result
+
+
+def runtime_step(ctx: RunContext, agent: str = "verifier") -> RuntimeResult:
+    """Start the app, probe it (the plan's probes, the generator's, or generic ones), record runtime.json."""
+    from harness.verification.probe_plan import runtime_steps
+    from harness.verification.runtime import verify_runtime
+
+    plan = ctx.state.plan
+    hint = next((t.id for t in plan.tasks if "src/main.py" in t.files_touched), "") if plan else ""
+    steps, source = runtime_steps(ctx.state.spec, plan)
+    runtime = verify_runtime(ctx.workspace, steps=steps, task_hint=hint, entry=plan.entry if plan else "")
+    runtime.evidence.insert(0, f"probes: {len(steps)} from the {source}")
+    ctx.subprocess_ms += runtime.duration_ms
+    ctx.state.runtime = runtime
+    ctx.store.write_artifact(ctx.run_id, "runtime", runtime)
+    ctx.events.emit("runtime", runtime.status, agent=agent, tool="uvicorn", duration_ms=runtime.duration_ms,
+                    error=runtime.hint if runtime.status != "PASS" else "")
+    return runtime
+
+
+def runtime_line(runtime: RuntimeResult, duration: bool = False) -> str:
+    """`runtime: PASS (5/5 checks) [812 ms] — hint`: one readable line."""
+    ok = sum(1 for c in runtime.checks if c.ok)
+    took = f" [{runtime.duration_ms} ms]" if duration else ""
+    return (f"runtime: {runtime.status} ({ok}/{len(runtime.checks)} checks){took}"
+            + (f" — {runtime.hint}" if runtime.hint else ""))
+
+
+def record_task(ctx: RunContext, task: Task, status: TaskStatus, error: str = "", **extra) -> None:
+    """Set the task's status in the run and commit task_completed (with file hashes) or task_failed."""
+    ctx.state.task_results[task.id] = status
+    if status == TaskStatus.COMPLETED:
+        ctx.state.file_hashes[task.id] = file_hashes(ctx, task.files_touched)
+        ctx.checkpoint("task_completed", {"file_hashes": ctx.state.file_hashes[task.id], **extra}, task.id)
+    else:
+        ctx.checkpoint("task_failed", {"error": error, **extra}, task.id)

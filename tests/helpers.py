@@ -1,0 +1,51 @@
+"""Helpers shared by the harness's own tests: the Todo request, a scrubbed environment, the CLI
+(in-process and as a real subprocess) and single pipeline stages."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+TODO = "Build a Simple Todo App with add/list/complete"
+
+
+def clean_env(extra: dict | None = None) -> dict:
+    """The test process's environment without OPENAI_* / HARNESS_* (module fixtures run before the
+    autouse env scrubber), plus `extra`."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "HARNESS_"))}
+    env.update(extra or {})
+    return env
+
+
+def builder_argv(*args) -> list[str]:
+    """`builder ARGS` as argv: the documented equivalent `python -m harness.cli` of this interpreter."""
+    return [sys.executable, "-m", "harness.cli", *[str(a) for a in args]]
+
+
+def run_builder(*args, cwd: Path | None = None, env: dict | None = None,
+                timeout: float = 300) -> subprocess.CompletedProcess:
+    """`builder ARGS` as a real subprocess with a scrubbed environment (plus `env`)."""
+    return subprocess.run(builder_argv(*args), capture_output=True, text=True, cwd=cwd, env=clean_env(env),
+                          timeout=timeout)
+
+
+def cli(capsys, *argv: str) -> tuple[int, str, str]:
+    """Run `builder <argv>` in-process; (exit code, stdout, stderr)."""
+    from harness.cli import main
+
+    capsys.readouterr()
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def run_spec_stage(store, run_id: str, llm):
+    """Run only the pipeline's SPEC stage (with its transition and checkpoint) on a created run."""
+    from harness.orchestration.context import RunContext
+    from harness.orchestration.pipeline import STAGES, run_stage
+
+    ctx = RunContext(store=store, state=store.load(run_id), llm=llm, say=lambda _line: None)
+    run_stage(ctx, 1, STAGES[0])
+    return ctx.state.spec
