@@ -50,7 +50,7 @@ def test_builder_new_todo_end_to_end_via_cli(tmp_path):
     assert evidence["complete"] and evidence["gate"]["passed"]
     for rid, req in evidence["requirements"].items():
         passed = [n for n in req["tests"] if evidence["tests"][n]["outcome"] == "passed"]
-        assert req["status"] == "verified" and any(evidence["tests"][n]["assertions"] for n in passed), rid
+        assert req["status"] == "verified" and any(evidence["tests"][n]["checks"] for n in passed), rid
     assert str(tmp_path) not in (run / "verification.json").read_text()
 
 
