@@ -12,7 +12,7 @@ import pytest
 from harness.agents.builder_context import read as context_read
 from harness.errors import SandboxError
 from harness.models.tasks import Task
-from harness.orchestration.build_stage import file_hashes
+from harness.orchestration.steps import file_hashes
 from harness.orchestration.repair import missing_files
 from harness.sandbox import LocalSandbox
 
