@@ -102,3 +102,14 @@ def test_unknown_fields_are_refused_by_the_strict_base(fieldtypes):
 def test_optional_annotation_accepts_null(fieldtypes):
     model = _model(fieldtypes, "money", required=False)
     assert model.model_validate({"value": None}).value is None
+
+
+def test_generated_python_is_parsed_before_it_is_returned(monkeypatch):
+    """#14: a generator bug surfaces as GeneratorError naming the file, not a broken workspace."""
+    from harness.offline.generator import app_files
+    from harness.offline.generator.units import generate_files
+    from harness.offline.spec import parse_request
+
+    monkeypatch.setattr(app_files, "_render", lambda app, path, reqs: "def broken(:\n")
+    with pytest.raises(app_files.GeneratorError, match=r"generated requirements.txt|generated .*\.py does not parse \(line 1"):
+        generate_files(parse_request("Build a Simple Todo App with add/list/complete"))

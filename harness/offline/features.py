@@ -9,6 +9,7 @@ Adding a feature is one entry here, its generator code and its tests.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import get_args
 
@@ -33,34 +34,57 @@ class FeatureEntry:
     files: tuple[str, ...]               # generated files implementing it (<entity> = module ident)
     probe: str                           # the HTTP request that shows it works
     built: bool                          # False: the generator does not implement it yet
+    req_text: str = ""                   # the requirement's text ({plural}, {name} of the entity)
 
 
 FEATURES: dict[FeatureKind, FeatureEntry] = {entry.kind: entry for entry in (
     FeatureEntry("search", "full-text search over the text fields: ?q=", True, False, TEXT_KINDS,
                  ("src/api_<entity>.py", "src/models.py", "src/pages.py"),
-                 "GET /api/<plural>?q=<word of a stored record>", False),
+                 "GET /api/<plural>?q=<word of a stored record>", True),
     FeatureEntry("filter", "filter by enum / reference / boolean value, date or number range",
                  True, False, FILTER_KINDS, ("src/api_<entity>.py", "src/models.py"),
-                 "GET /api/<plural>?<field>=<value> and ?<field>_min=&<field>_max=", False),
+                 "GET /api/<plural>?<field>=<value> and ?<field>_min=&<field>_max=", True),
     FeatureEntry("sort", "sort by any column: ?sort=<field>&order=asc|desc", True, False, (),
                  ("src/api_<entity>.py", "src/models.py"),
-                 "GET /api/<plural>?sort=<field>&order=desc", False),
+                 "GET /api/<plural>?sort=<field>&order=desc", True),
     FeatureEntry("aggregate", "totals of number/money fields, optionally grouped by an enum field",
                  True, False, NUMBER_KINDS, ("src/api_<entity>.py", "src/dashboard.py"),
-                 "GET /api/<plural>/totals", False),
+                 "GET /api/<plural>/totals", True),
     FeatureEntry("status_counts", "record counts per status / enum value on the dashboard",
                  True, False, ("enum",), ("src/api_<entity>.py", "src/dashboard.py"),
-                 "GET /api/<plural>/counts", False),
+                 "GET /api/<plural>/counts", True),
     FeatureEntry("csv_export", "CSV download of the records", True, False, (),
-                 ("src/api_<entity>.py",), "GET /api/<plural>/export.csv", False),
+                 ("src/api_<entity>.py",), "GET /api/<plural>/export.csv", True),
     FeatureEntry("no_double_booking",
                  "a slot is unique per resource: overlapping time ranges are refused with 409",
                  True, False, ("date", "time", "datetime"), ("src/api_<entity>.py",),
-                 "POST the same slot twice -> 201 then 409", False),
+                 "POST the same slot twice -> 201 then 409", True),
     FeatureEntry("ownership", "each user sees and changes only their own records", False, True, (),
                  ("src/auth.py", "src/models.py", "src/api_<entity>.py"),
                  "a second user's GET of the first user's record -> 404", True),
 )}
+
+
+REQ_TEXTS: dict[str, str] = {
+    "search": "Users can search {plural}", "filter": "Users can filter {plural}",
+    "sort": "Users can sort {plural}", "aggregate": "The dashboard shows totals of {plural}",
+    "status_counts": "The dashboard counts {plural} per status",
+    "csv_export": "Users can export {plural} as CSV",
+    "no_double_booking": "A {name} cannot be booked twice for the same slot",
+    "ownership": "Each user only sees their own {plural}",
+}
+
+
+def feature_of_text(text: str) -> FeatureKind | None:
+    """The feature a requirement's text asks for: the fixed words of its REQ_TEXTS template,
+    in order ("Users can search tasks" -> "search")."""
+    low = " ".join(text.lower().split())
+    for kind, template in REQ_TEXTS.items():
+        pattern = ".*".join(re.escape(p.strip().lower())
+                            for p in re.split(r"\{\w+\}", template) if p.strip())
+        if re.match(pattern, low):
+            return kind
+    return None
 
 
 def _field_kinds(entity: DataEntity) -> set[str]:
@@ -83,7 +107,15 @@ def can_build(feature: Feature, spec: AppSpec) -> tuple[bool, str]:
     if entry.field_kinds and not _field_kinds(entity) & set(entry.field_kinds):
         wanted = ", ".join(entry.field_kinds)
         return False, f"{feature.kind} on {entity.plural} needs a field of kind {wanted}"
+    if feature.kind == "no_double_booking" and not _has_resource(entity, spec):
+        return False, (f"no_double_booking on {entity.plural} needs the thing being booked "
+                       "(a parent entity or a reference field)")
     return True, ""
+
+
+def _has_resource(entity: DataEntity, spec: AppSpec) -> bool:
+    refs = [f.ref for f in entity.fields if f.kind == "reference" and f.ref]
+    return any(spec.entity(i) is not None for i in [entity.parent, *refs] if i)
 
 
 assert set(FEATURES) == set(get_args(FeatureKind)), "every FeatureKind needs a registry entry"

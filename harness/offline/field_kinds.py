@@ -10,11 +10,11 @@ asks `KINDS[kind]`. Adding a kind is one entry here plus its tests.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Any, get_args
 
 from harness.models.spec import FieldKind, FieldType
-from harness.offline.generator.naming import ascii_fold
 
 
 @dataclass(frozen=True)
@@ -40,6 +40,7 @@ class KindEntry:
     html: str                        # <input> attributes ("select" / "textarea" / "checkbox")
     samples: tuple[Any, Any]         # two valid values, variant 0 and 1
     invalid: tuple[Any, ...]         # values the API must answer with 422
+    later: tuple[Any, Any] = (None, None)   # samples after `samples` (the end of a range)
 
     def annotation(self, bounds: Bounds, required: bool) -> str:
         """The pydantic annotation text of a field of this kind."""
@@ -47,8 +48,11 @@ class KindEntry:
         values = ", ".join(repr(v) for v in bounds.values) or repr("")
         return text.format(lo=_num(bounds.lo, 1), hi=_num(bounds.hi, 5), values=values)
 
-    def sample(self, bounds: Bounds, variant: int = 0) -> Any:
-        """A valid JSON value of this kind (variant 1 differs from variant 0 when it can)."""
+    def sample(self, bounds: Bounds, variant: int = 0, end: bool = False) -> Any:
+        """A valid JSON value of this kind (variant 1 differs from variant 0 when it can);
+        `end`: a value after the plain samples, for the end of a date/time range."""
+        if end and self.later[variant] is not None:
+            return self.later[variant]
         if self.kind == "enum" and bounds.values:
             return bounds.values[variant % len(bounds.values)]
         if self.kind == "rating":
@@ -103,15 +107,16 @@ KINDS: dict[FieldKind, KindEntry] = {entry.kind: entry for entry in (
                       "latitude", "longitude", "km", "miles", "kg", "rate", "ratio"),),
               "float", "REAL", "Number | None", "Number", "float", 'type="number" step="any"',
               (1.5, 2.25), ("heavy", "Infinity")),
-    KindEntry("date", (_DATE_LAST, r"\bbirth\b"), "date", "TEXT", "Day | None", "Day", "_dt.date",
-              'type="date"', ("2024-01-02", "2024-02-03"), ("not-a-date", "2024-13-45")),
+    KindEntry("date", (_DATE_LAST, r"\bbirth\b"), "date", "TEXT", "Day | None", "Day", "str",
+              'type="date"', ("2024-01-02", "2024-02-03"), ("not-a-date", "2024-13-45"),
+              ("2024-01-05", "2024-02-08")),
     KindEntry("time", (_TIME_LAST,), "str", "TEXT", "Clock | None", "Clock", "str",
-              'type="time"', ("09:30", "17:45"), ("25:00", "noon")),
+              'type="time"', ("09:30", "17:45"), ("25:00", "noon"), ("11:00", "18:30")),
     KindEntry("datetime",
               (r"\bat\s$", _words("timestamp", "datetime", "date and time", "thoi gian"),),
-              "datetime", "TEXT", "Moment | None", "Moment", "_dt.datetime",
+              "datetime", "TEXT", "Moment | None", "Moment", "str",
               'type="datetime-local" step="1"', ("2024-01-02T03:04:05", "2024-02-03T04:05:06"),
-              ("yesterday", "2024-01-02T25:00:00")),
+              ("yesterday", "2024-01-02T25:00:00"), ("2024-01-02T05:00:00", "2024-02-03T06:00:00")),
     KindEntry("boolean",
               (r"^\s(?:is|has|can|allow|enable|enabled)\b",
                _words("paid", "active", "available", "enabled", "verified", "published", "archived",
@@ -150,7 +155,8 @@ _COMPILED = {kind: tuple(re.compile(p) for p in KINDS[kind].patterns) for kind i
 
 def normalise(name: str) -> str:
     """Lower-case ASCII words separated by single spaces, padded: "Clock-In_Time" -> " clock in time "."""
-    words = re.sub(r"[^0-9a-z]+", " ", ascii_fold(name).lower()).split()
+    folded = unicodedata.normalize("NFKD", name.replace("đ", "d").replace("Đ", "D"))
+    words = re.sub(r"[^0-9a-z]+", " ", folded.encode("ascii", "ignore").decode().lower()).split()
     return " " + " ".join(words) + " "
 
 

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from harness.offline.generator.api_features import totals_of
 from harness.offline.generator.api_py import children_url, collection_url
-from harness.offline.generator.api_tests import change
+
+from harness.offline.generator.api_tests import change, workflow_walk
 from harness.offline.generator.appmodel import AppModel, Entity, body
 from harness.offline.generator.codegen import fill, lit, marks, module
 from harness.offline.generator.naming import unique_idents
 from harness.offline.generator.pages_py import page_routes, route_showing
 from harness.offline.generator.pages_tests import form_fields
 from harness.offline.generator.setup_files import TEST_PASSWORD
-from harness.offline.generator.testkit import api_makers
+from harness.offline.generator.testkit import api_makers, linked_body
 from harness.models.spec import Requirement
 
 _HEADER = '''
@@ -55,7 +57,9 @@ def _test(app: AppModel, req: Requirement, name: str) -> str:
         return head + _body(_pages(app))
     e = app.entity(req.entity)  # entity capabilities only reach here with a known entity
     builder = {"create": _create, "list": _list, "complete": _complete, "crud": _crud,
-               "relation": _relation}.get(req.capability, _create)
+               "relation": _relation, "workflow": _workflow}.get(req.capability, _create)
+    if req.capability == "complete" and e.workflow:
+        builder = _workflow
     return head + _body(builder(app, e))
 
 
@@ -73,7 +77,7 @@ assert page.status_code == 200 and page.headers["content-type"].startswith("text
 
 
 def _full(e: Entity) -> str:
-    return f"{{**{lit(body(e))}, {lit(e.fk)}: create_{e.parent}(client, headers)}}" if e.fk else lit(body(e))
+    return linked_body(e, lit(body(e)), required_only=False)
 
 
 def _create(app: AppModel, e: Entity) -> str:
@@ -87,6 +91,20 @@ def _create(app: AppModel, e: Entity) -> str:
         listed = client.get(@@url@@, headers=headers).json()
         assert created["id"] in [item["id"] for item in listed]
         ''', full=_full(e), url=lit(collection_url(e)), url_raw=collection_url(e))
+
+
+def _workflow(app: AppModel, e: Entity) -> str:
+    path, refused = workflow_walk(e)
+    url = collection_url(e)
+    return fill('''
+        item_id = create_@@ident@@(client, headers)
+        assert client.get(f"@@url@@/{item_id}", headers=headers).json()["status"] == @@first@@
+        for state in @@path@@:
+            moved = client.put(f"@@url@@/{item_id}", json={"status": state}, headers=headers)
+            assert moved.status_code == 200 and moved.json()["status"] == state
+        @@refused@@
+        ''', ident=e.ident, url=url, first=lit(e.states[0]), path=lit(path),
+        refused=refused.replace("{URL}", url))
 
 
 def _list(app: AppModel, e: Entity) -> str:
@@ -128,15 +146,27 @@ def _relation(app: AppModel, e: Entity) -> str:
         return _create(app, e)
     return fill('''
         parent_id = create_@@parent@@(client, headers)
-        child = client.post(@@url@@, json={**@@minimal@@, @@fk@@: parent_id}, headers=headers)
+        minimal = @@minimal@@
+        child = client.post(@@url@@, json={**minimal, @@fk@@: parent_id}, headers=headers)
         assert child.status_code == 201 and child.json()[@@fk@@] == parent_id
         listing = client.get(@@children@@.format(parent_id=parent_id), headers=headers)
         assert [item["id"] for item in listing.json()] == [child.json()["id"]]
-        missing = client.post(@@url@@, json={**@@minimal@@, @@fk@@: MISSING}, headers=headers)
+        missing = client.post(@@url@@, json={**minimal, @@fk@@: MISSING}, headers=headers)
         assert missing.status_code == 404
-        assert client.post(@@url@@, json=@@minimal@@, headers=headers).status_code == 422
-        ''', parent=e.parent, url=lit(collection_url(e)), minimal=lit(body(e, full=False)), fk=lit(e.fk),
+        assert client.post(@@url@@, json=minimal, headers=headers).status_code == 422
+        ''', parent=e.parent, url=lit(collection_url(e)), fk=lit(e.fk),
+        minimal=_required_refs(e),
         children=lit(children_url(app, e)))
+
+
+def _required_refs(e: Entity) -> str:
+    """The required constant fields plus a fresh record for each required reference."""
+    refs = [c for c in e.refs if c.required]
+    base = lit(body(e, full=False))
+    if not refs:
+        return base
+    return "{**" + base + ", " + ", ".join(f"{lit(c.ident)}: create_{c.ref}(client, headers)"
+                                         for c in refs) + "}"
 
 
 def _auth(app: AppModel) -> str:
@@ -172,19 +202,42 @@ def _dashboard(app: AppModel) -> str:
     calls = []
     for e in app.entities:
         calls.append(f"create_{e.ident}(client, headers)")
-        for x in app.lineage(e.ident):
+        for x in _made_by(app, e):
             counts[x.plural_ident] += 1
-    status = {e.plural_ident: {"open": counts[e.plural_ident], "done": 0}
+    status = {e.plural_ident: {s: counts[e.plural_ident] if s == e.states[0] else 0 for s in e.states}
               for e in app.entities if e.has_status}
     cookie = 'client.cookies.set("session", headers["Authorization"].split()[1])\n' if app.auth else ""
     return "\n".join(calls) + "\n" + fill('''
         response = client.get("/api/dashboard", headers=headers)
         assert response.status_code == 200
         assert response.json() == @@expected@@
-        ''', expected=lit({"counts": counts, "status_counts": status})) + cookie + fill('''
+        ''', expected=lit(_with_totals(app, {"counts": counts, "status_counts": status}, counts))) + cookie + fill('''
         page = client.get("/dashboard")
         assert page.status_code == 200 and "<h1>Dashboard</h1>" in page.text
         ''')
+
+
+def _with_totals(app: AppModel, expected: dict, counts: dict) -> dict:
+    """The dashboard's totals after the makers ran (their bodies carry only required fields)."""
+    totals = {}
+    for e in app.entities:
+        columns, group = totals_of(e) if e.has("aggregate") else ((), None)
+        if not columns:
+            continue
+        n, values = counts[e.plural_ident], body(e, full=False)
+        sums = {c: (values.get(c) or 0) * n for c in columns}
+        totals[e.plural_ident] = {"count": n, "sums": sums}
+        if group:
+            totals[e.plural_ident]["groups"] = {str(values.get(group)): {"count": n, "sums": sums}}
+    return {**expected, "totals": totals} if totals else expected
+
+
+def _made_by(app: AppModel, e: Entity) -> list[Entity]:
+    """Every record create_<e> makes: its parent's and required references' records, then its own."""
+    made = []
+    for dep in ([e.parent] if e.parent else []) + [c.ref for c in e.refs if c.required]:
+        made += _made_by(app, app.entity(dep))
+    return made + [e]
 
 
 def _pages(app: AppModel) -> str:

@@ -1,16 +1,29 @@
-"""Builds src/api_<entity>.py: one FastAPI router per entity with pydantic v2 request models."""
+"""Builds src/api_<entity>.py: one FastAPI router per entity with strict pydantic v2 models.
+
+Field annotations come from the field-kind registry; the feature routes (search, filters, sort,
+totals, counts, CSV export, no double booking) come from api_features.py.
+"""
 
 from __future__ import annotations
 
+import ast
+import re
+
+from harness.offline.generator.api_features import feature_chunks, list_params, slot_of
 from harness.offline.generator.appmodel import AppModel, Column, Entity
 from harness.offline.generator.codegen import doc, fill, lit, module
+from harness.offline.generator.skeleton_files import skeleton
 
-_FIELD_TYPES = {
-    "str": "ShortText", "text": "LongText", "int": "Int64", "float": "Float", "bool": "bool",
-    "date": "_dt.date", "datetime": "_dt.datetime",
-}
-_OUT_TYPES = {"str": "str", "text": "str", "int": "int", "float": "float", "bool": "bool",
-              "date": "_dt.date", "datetime": "_dt.datetime"}
+
+def _exported(path: str) -> tuple[str, ...]:
+    """The names in a skeleton module's __all__."""
+    for node in ast.parse(skeleton(path)).body:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "__all__":
+            return tuple(ast.literal_eval(node.value))
+    return ()
+
+
+FIELDTYPE_NAMES = _exported("src/fieldtypes.py")
 
 _HEADER = '''
 """REST API for @@plural_doc@@.
@@ -18,35 +31,31 @@ _HEADER = '''
 @@routes_doc@@
 
 @@scope_doc@@
-Invalid input is 422, an unknown id is 404.
+Invalid input is 422 (unknown fields too), an unknown id is 404, a conflict (a record still
+referred to, a status move the workflow does not allow@@conflict_doc@@) is 409.
 """
 
-import datetime as _dt
+@@std_imports@@
 import sqlite3
-from typing import Annotated, Any, Literal
+from typing import Any
 
 from fastapi import APIRouter, Depends, HTTPException, Path, Query, Response
-from pydantic import BaseModel, Field
+@@csv_import@@
 
 @@auth_import@@
+from src.fieldtypes import (@@fieldtypes@@)
 from src.models import TABLES, get_db
 
-MAX_ID = 2**63 - 1  # SQLite INTEGER range; larger numbers are 422, not an overflow
 TABLE = TABLES[@@ident@@]
 @@parent_table@@
-router = APIRouter(tags=[@@tag@@])
+REFERENCES: dict[str, tuple[str, str]] = @@references@@  # field -> (table, label)
+@@states@@
+router = APIRouter(tags=[@@tag@@], responses=error_responses(@@auth@@))
 
 Db = Annotated[sqlite3.Connection, Depends(get_db)]
 RowId = Annotated[int, Path(ge=-MAX_ID - 1, le=MAX_ID)]
 Limit = Annotated[int, Query(ge=1, le=500)]
 Offset = Annotated[int, Query(ge=0, le=MAX_ID)]
-Int64 = Annotated[int, Field(ge=-MAX_ID - 1, le=MAX_ID)]
-Float = Annotated[float, Field(allow_inf_nan=False)]
-ShortText = Annotated[str, Field(max_length=200)]
-LongText = Annotated[str, Field(max_length=5000)]
-RequiredShortText = Annotated[str, Field(min_length=1, max_length=200)]
-RequiredLongText = Annotated[str, Field(min_length=1, max_length=5000)]
-Status = Literal["open", "done"]
 '''
 
 _HANDLERS = '''
@@ -57,16 +66,33 @@ def _found(row: dict[str, Any] | None) -> dict[str, Any]:
 @@check_parent@@
 
 
+def _check_references(db: sqlite3.Connection, values: dict[str, Any], owner_id: int | None) -> None:
+    """422 when a reference field names a record that does not exist (for this user)."""
+    for key, (table, label) in REFERENCES.items():
+        value = values.get(key)
+        if value is not None and TABLES[table].get(db, value, owner_id) is None:
+            raise HTTPException(422, f"{key}: {label} {value} does not exist")
+
+
+def _check_row(db: sqlite3.Connection, row: dict[str, Any], owner_id: int | None,
+               row_id: int | None = None) -> None:
+    """Rules over the whole record (after a partial update is merged)."""
+    @@row_checks@@
+
+
+@@routes@@
 @router.post(@@url@@, status_code=201, response_model=@@camel@@Out)
 def create_item(body: @@camel@@Create, db: Db@@user@@) -> dict[str, Any]:
     values = body.model_dump(mode="json", by_alias=True)
     @@check_create@@
+    _check_references(db, values, @@owner@@)
+    _check_row(db, values, @@owner@@)
     return TABLE.insert(db, values, @@owner@@)
 
 
 @router.get(@@url@@, response_model=list[@@camel@@Out])
-def list_items(db: Db@@user@@, limit: Limit = 100, offset: Offset = 0) -> list[dict[str, Any]]:
-    return TABLE.rows(db, @@owner@@, limit, offset)
+def list_items(@@list_params@@) -> list[dict[str, Any]]:
+    @@list_body@@
 
 
 @router.get(@@item_url@@, response_model=@@camel@@Out)
@@ -78,15 +104,31 @@ def read_item(item_id: RowId, db: Db@@user@@) -> dict[str, Any]:
 def update_item(item_id: RowId, body: @@camel@@Update, db: Db@@user@@) -> dict[str, Any]:
     """Partial update: only the fields present in the body change."""
     values = body.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    current = _found(TABLE.get(db, item_id, @@owner@@))
     @@check_update@@
+    _check_references(db, values, @@owner@@)
+    @@check_status@@
+    _check_row(db, {**current, **values}, @@owner@@, item_id)
     return _found(TABLE.update(db, item_id, values, @@owner@@))
 
 
 @router.delete(@@item_url@@, status_code=204)
 def delete_item(item_id: RowId, db: Db@@user@@) -> Response:
-    if not TABLE.delete(db, item_id, @@owner@@):
+    try:
+        deleted = TABLE.delete(db, item_id, @@owner@@)
+    except sqlite3.IntegrityError:
+        raise HTTPException(409, @@in_use@@) from None
+    if not deleted:
         raise HTTPException(404, @@not_found@@)
     return Response(status_code=204)
+'''
+
+_CHECK_STATUS = '''
+if "status" in values and values["status"] != current["status"]:
+    allowed = NEXT_STATES[current["status"]]
+    if values["status"] not in allowed:
+        raise HTTPException(409, f"cannot move from {current['status']!r} to {values['status']!r}; "
+                                 f"allowed: {', '.join(allowed) or 'none'}")
 '''
 
 _COMPLETE = '''
@@ -121,39 +163,90 @@ def children_url(app: AppModel, e: Entity) -> str:
     return f"/api/{app.entity(e.parent).slug}/{{parent_id}}/{e.slug}"
 
 
-def api_py(app: AppModel, e: Entity) -> str:
-    """The text of src/api_<ident>.py."""
+def _common(app: AppModel, e: Entity) -> dict[str, str]:
     url = collection_url(e)
-    routes = [f"- POST, GET {url}", f"- GET, PUT, DELETE {url}/{{item_id}}"]
-    routes += [f"- POST {url}/{{item_id}}/complete"] if e.has_status else []
-    routes += [f"- GET {children_url(app, e)}"] if e.parent else []
-    common = {
+    return {
         "url": lit(url), "item_url": lit(url + "/{item_id}"), "camel": e.camel,
         "user": ", user: CurrentUser" if app.auth else "",
         "owner": 'user["id"]' if app.auth else "None",
         "not_found": lit(f"{e.name} not found"),
     }
+
+
+def _routes_doc(app: AppModel, e: Entity) -> str:
+    url = collection_url(e)
+    routes = [f"- POST, GET {url}", f"- GET, PUT, DELETE {url}/{{item_id}}"]
+    routes += [f"- POST {url}/{{item_id}}/complete"] if e.has_status and not e.workflow else []
+    routes += [f"- GET {children_url(app, e)}"] if e.parent else []
+    routes += [f"- GET {url}/export.csv"] if e.has("csv_export") else []
+    routes += [f"- GET {url}/totals"] if e.has("aggregate") else []
+    routes += [f"- GET {url}/counts"] if e.has("status_counts") else []
+    return "\n".join(routes)
+
+
+def _states(e: Entity) -> str:
+    if not e.has_status:
+        return ""
+    return "\n".join([f"Status = Literal[{', '.join(lit(s) for s in e.states)}]",
+                      f"NEXT_STATES: dict[str, tuple[str, ...]] = {lit(dict(e.transitions))}"])
+
+
+def api_py(app: AppModel, e: Entity) -> str:
+    """The text of src/api_<ident>.py."""
+    common = _common(app, e)
+    refs = {c.ident: (c.ref, app.entity(c.ref).name) for c in e.refs}
     header = fill(
-        _HEADER, plural_doc=doc(e.plural), routes_doc="\n".join(routes), ident=lit(e.ident),
+        _HEADER, plural_doc=doc(e.plural), routes_doc=_routes_doc(app, e), ident=lit(e.ident),
         scope_doc=("Every route needs a bearer token; other users' records answer 404."
                    if app.auth else "The API is open (the app has no accounts)."),
+        conflict_doc=", an overlapping booking" if e.has("no_double_booking") else "",
         auth_import="from src.auth import CurrentUser" if app.auth else "",
-        parent_table=f"PARENT = TABLES[{lit(e.parent)}]" if e.parent else "", tag=lit(e.plural))
+        parent_table=f"PARENT = TABLES[{lit(e.parent)}]" if e.parent else "", tag=lit(e.plural),
+        references=lit(refs), states=_states(e), auth=lit(app.auth),
+        std_imports="@@std_imports@@", csv_import="@@csv_import@@", fieldtypes="@@fieldtypes@@")
     check_parent = "\n\n" + fill(
         _CHECK_PARENT, parent_not_found=lit(f"{app.entity(e.parent).name} not found")
     ).rstrip("\n") if e.parent else ""
+    params, list_body = list_params(app, e)
     handlers = fill(
-        _HANDLERS, check_parent=check_parent,
+        _HANDLERS, check_parent=check_parent, row_checks=_row_checks(e),
+        routes=feature_chunks(app, e), list_params=params, list_body=list_body,
+        in_use=lit(f"{e.name} is still referred to by other records; delete those first"),
         check_create=f"_check_parent(db, values[{lit(e.fk)}], {common['owner']})" if e.fk else "",
         check_update=(f"if {lit(e.fk)} in values:\n    _check_parent(db, values[{lit(e.fk)}], "
-                      f"{common['owner']})") if e.fk else "", **common)
-    chunks = [header, _models(e), handlers]
-    if e.has_status:
-        chunks.append(fill(_COMPLETE, complete_url=lit(url + "/{item_id}/complete"), **common))
+                      f"{common['owner']})") if e.fk else "",
+        check_status=fill(_CHECK_STATUS) if e.has_status else "", **common)
+    chunks = [_models(e), handlers]
+    if e.has_status and not e.workflow:
+        chunks.append(fill(_COMPLETE, complete_url=lit(collection_url(e) + "/{item_id}/complete"),
+                           **common))
     if e.parent:
         chunks.append(fill(_CHILDREN, children_url=lit(children_url(app, e)),
                            parent_doc=doc(app.entity(e.parent).name), **common))
-    return module(*chunks)
+    text = module(header, *chunks)
+    used = [n for n in FIELDTYPE_NAMES if re.search(rf"(?<![\w.]){n}\b", text.split('"""', 2)[2])]
+    csv_used = e.has("csv_export")
+    return text.replace("@@fieldtypes@@", ", ".join(used)).replace(
+        "@@std_imports@@\n", "import csv\nimport io\n" if csv_used else "").replace(
+        "@@csv_import@@\n", "from fastapi.responses import StreamingResponse\n" if csv_used else "")
+
+
+def _row_checks(e: Entity) -> str:
+    """Whole-record rules: an end after its start, no overlapping booking."""
+    slot = slot_of(e)
+    lines = []
+    if slot and slot.end != slot.start:
+        lines += [f"start, end = row.get({lit(slot.start)}), row.get({lit(slot.end)})",
+                  "if start is not None and end is not None and end <= start:",
+                  f"    raise HTTPException(422, {lit(f'{slot.end} must be after {slot.start}')})"]
+    if slot and e.has("no_double_booking"):
+        same = "{" + ", ".join(f"{lit(k)}: row.get({lit(k)})" for k in slot.same) + "}"
+        lines += [f"if row.get({lit(slot.start)}) is not None and TABLE.overlapping(",
+                  f"        db, owner_id, {same}, {lit(slot.start)}, {lit(slot.end)},",
+                  f"        (row[{lit(slot.start)}], row.get({lit(slot.end)}) or row[{lit(slot.start)}]),"
+                  " row_id):",
+                  f"    raise HTTPException(409, {lit(f'that {slot.label} is already booked')})"]
+    return "\n".join(lines) or "return None"
 
 
 def _field(c: Column, type_text: str, default: str | None) -> str:
@@ -166,31 +259,33 @@ def _field(c: Column, type_text: str, default: str | None) -> str:
 def _models(e: Entity) -> str:
     create, update, out = [], [], ["    id: int"]
     if e.fk:
-        create.append(f"    {e.fk}: Int64")
-        update.append(f"    {e.fk}: Int64 = None")
+        create.append(f"    {e.fk}: RecordId")
+        update.append(f"    {e.fk}: RecordId = None")
         out.append(f"    {e.fk}: int")
     for c in e.columns:
-        base = _FIELD_TYPES[c.type]
+        required = c.entry.annotation(c.bounds, True)
+        optional = c.entry.annotation(c.bounds, False)
         if c.required:
-            base = {"ShortText": "RequiredShortText", "LongText": "RequiredLongText"}.get(base, base)
-            create.append(_field(c, base, None))
-            update.append(_field(c, base, "None"))  # may be omitted, never null
-            out.append(_field(c, _OUT_TYPES[c.type], None))
+            create.append(_field(c, required, None))
+            update.append(_field(c, required, "None"))  # may be omitted, never null
+            out.append(_field(c, c.entry.out, None))
         else:
-            create.append(_field(c, f"{base} | None", "None"))
-            update.append(_field(c, f"{base} | None", "None"))
-            out.append(_field(c, f"{_OUT_TYPES[c.type]} | None", "None"))
+            create.append(_field(c, optional, "None"))
+            update.append(_field(c, optional, "None"))
+            out.append(_field(c, f"{c.entry.out} | None", "None"))
     if e.has_status:
         update.append("    status: Status = None")
-        out.append("    status: Status")
+        out.append("    status: str")
     out.append("    created_at: str")
     name = doc(e.name)
     return module(
-        "\n".join([f"class {e.camel}Create(BaseModel):", f'    """Body that creates a {name}."""',
-                   "", *create] if create else [f"class {e.camel}Create(BaseModel):",
-                                                f'    """Body that creates a {name} (no fields)."""']),
-        "\n".join([f"class {e.camel}Update(BaseModel):",
-                   f'    """Partial update of a {name}: omitted fields keep their value."""',
-                   "", *update] if update else [f"class {e.camel}Update(BaseModel):",
-                                                f'    """Partial update of a {name} (no fields)."""']),
-        "\n".join([f"class {e.camel}Out(BaseModel):", f'    """A stored {name}."""', "", *out]))
+        _model(f"{e.camel}Create(Strict)", f"Body that creates a {name}", create),
+        _model(f"{e.camel}Update(Strict)", f"Partial update of a {name}: omitted fields keep their value",
+               update),
+        _model(f"{e.camel}Out(BaseModel)", f"A stored {name}", out))
+
+
+def _model(head: str, docstring: str, lines: list[str]) -> str:
+    if not lines:
+        return "\n".join([f"class {head}:", f'    """{docstring} (no fields)."""'])
+    return "\n".join([f"class {head}:", f'    """{docstring}."""', "", *lines])

@@ -3,6 +3,9 @@ only dispatches, so the unit layout (units.py) and the file contents stay indepe
 
 from __future__ import annotations
 
+import ast
+
+from harness.errors import HarnessError
 from harness.offline.generator.acceptance_py import test_acceptance_py
 from harness.offline.generator.api_py import api_py
 from harness.offline.generator.api_tests import test_api_py
@@ -14,12 +17,30 @@ from harness.offline.generator.models_py import models_py, test_models_py
 from harness.offline.generator.pages_py import pages_py
 from harness.offline.generator.pages_tests import test_pages_py
 from harness.offline.generator.setup_files import PYTEST_INI, REQUIREMENTS_TXT, conftest_py, init_py
+from harness.offline.generator.skeleton_files import skeleton
 
 _API, _API_TESTS = "src/api_", "tests/test_api_"
 
 
+class GeneratorError(HarnessError):
+    """The generator produced a file that is not valid Python (a bug in the generator)."""
+
+
+
 def render_file(app: AppModel, path: str, req_ids: tuple[str, ...]) -> str:
-    """The text of `path`; `req_ids` are the owning unit's requirements (used for test markers)."""
+    """The text of `path`; `req_ids` are the owning unit's requirements (used for test markers).
+    Every Python file is parsed first: a generator bug is a GeneratorError naming file and line,
+    never a broken file in the workspace."""
+    text = _render(app, path, req_ids)
+    if path.endswith(".py"):
+        try:
+            ast.parse(text, filename=path)
+        except SyntaxError as exc:
+            raise GeneratorError(f"generated {path} does not parse (line {exc.lineno}: {exc.msg})") from None
+    return text
+
+
+def _render(app: AppModel, path: str, req_ids: tuple[str, ...]) -> str:
     fixed = {
         "requirements.txt": lambda: REQUIREMENTS_TXT,
         "pytest.ini": lambda: PYTEST_INI,
@@ -27,6 +48,9 @@ def render_file(app: AppModel, path: str, req_ids: tuple[str, ...]) -> str:
         "src/models.py": lambda: models_py(app),
         "tests/test_models.py": lambda: test_models_py(app, req_ids),
         "tests/conftest.py": lambda: conftest_py(app),
+        "src/fieldtypes.py": lambda: skeleton("src/fieldtypes.py"),
+        "src/ui.py": lambda: skeleton("src/ui.py"),
+        "src/page_parts.py": lambda: skeleton("src/page_parts.py"),
         "src/auth.py": auth_py,
         "tests/test_auth.py": lambda: test_auth_py(req_ids),
         "src/dashboard.py": lambda: dashboard_py(app),

@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from harness.errors import SpecError
-from harness.offline.generator.naming import ascii_fold, py_ident, unique_idents
 from harness.models.spec import AppSpec, Requirement
+from harness.offline.features import can_build
+from harness.offline.field_kinds import KINDS, Bounds, KindEntry, kind_of_type
+from harness.offline.generator.naming import ascii_fold, py_ident, unique_idents
 
-ENTITY_CAPS = ("create", "list", "complete", "crud", "relation", "other")
+ENTITY_CAPS = ("create", "list", "complete", "crud", "relation", "other", "feature", "workflow")
 # Columns the generator adds itself; a spec field with one of these names is dropped.
 _GENERATED_COLUMNS = {"id", "owner_id", "created_at", "status"}
 # Attributes of pydantic's BaseModel a field must not shadow (an alias is used instead).
@@ -37,6 +39,24 @@ class Column:
     label: str
     type: str
     required: bool
+    kind: str = "short_text"
+    values: tuple[str, ...] = ()     # enum values
+    lo: float | None = None          # rating / number range
+    hi: float | None = None
+    ref: str | None = None           # kind "reference": ident of the referenced entity
+    end: bool = False                # the end of the entity's date/time range (samples come later)
+
+    @property
+    def entry(self) -> KindEntry:
+        return KINDS[self.kind]
+
+    @property
+    def bounds(self) -> Bounds:
+        return Bounds(values=self.values, lo=self.lo, hi=self.hi)
+
+    @property
+    def is_text(self) -> bool:
+        return self.kind in ("short_text", "long_text", "email", "phone", "url")
 
     @property
     def needs_alias(self) -> bool:
@@ -46,6 +66,17 @@ class Column:
     @property
     def attr(self) -> str:
         return f"{self.ident}_" if self.needs_alias else self.ident
+
+
+@dataclass(frozen=True)
+class Slot:
+    """The date/time range of a record: [start, end) (start == end: a single slot); `same` are
+    the columns two records must share to clash (the booked resource, the day)."""
+
+    start: str
+    end: str
+    same: tuple[str, ...]
+    label: str
 
 
 @dataclass(frozen=True)
@@ -61,6 +92,28 @@ class Entity:
     parent: str | None
     has_status: bool
     reqs: tuple[Requirement, ...]
+    states: tuple[str, ...] = ("open", "done")            # status values, first is the initial one
+    transitions: tuple[tuple[str, tuple[str, ...]], ...] = ()   # state -> allowed next states
+    workflow: bool = False                                # states came from the spec's workflow
+    cascade: bool = False                                 # deleting the parent deletes these rows
+    features: tuple[tuple[str, dict[str, Any]], ...] = ()  # (feature kind, options) built here
+    slot: Slot | None = None                              # its date/time range, when it has one
+
+    def has(self, feature: str) -> bool:
+        return any(kind == feature for kind, _ in self.features)
+
+    def feature(self, feature: str) -> dict[str, Any]:
+        return next((opts for kind, opts in self.features if kind == feature), {})
+
+    @property
+    def refs(self) -> tuple[Column, ...]:
+        """The reference columns (foreign keys to other entities besides the parent)."""
+        return tuple(c for c in self.columns if c.kind == "reference")
+
+    @property
+    def plain(self) -> tuple[Column, ...]:
+        """The columns whose values are constants (everything but references)."""
+        return tuple(c for c in self.columns if c.kind != "reference")
 
     @property
     def fk(self) -> str | None:
@@ -103,6 +156,7 @@ class AppModel:
     pages: tuple[PageRoute, ...]
     supported: tuple[Requirement, ...]
     unsupported: tuple[Requirement, ...]
+    language: str = "en"
 
     def entity(self, ident: str) -> Entity:
         return next(e for e in self.entities if e.ident == ident)
@@ -156,23 +210,35 @@ def analyse(spec: AppSpec) -> AppModel:
             supported.append(req)
     # "complete" would clash with the /{item_id}/complete action of a parent's URL space
     plurals = unique_idents([_plural_name(raw[i]) for i in raw])
+    refs = _effective_refs(raw, parents)
     entities = {}
     for (ident, source), plural_ident in zip(raw.items(), plurals):
         name = _text(source.name) or ident
+        states = _states(source)
+        columns = _columns(source.fields, parents.get(ident), refs.get(ident, {}))
+        slot = _slot(columns, f"{parents[ident]}_id" if ident in parents else None)
+        columns = tuple(replace(c, end=True) if slot and c.ident == slot.end != slot.start else c
+                        for c in columns)
         entities[ident] = Entity(
             ident=ident, name=name, plural=_text(source.plural) or name,
             plural_ident=plural_ident,
             slug=plural_ident.replace("_", "-"),
-            columns=_columns(source.fields, parents.get(ident)), parent=parents.get(ident),
-            has_status=source.has_status or ident in status_idents,
-            reqs=tuple(entity_reqs[ident]))
-    ordered = tuple(entities[i] for i in _parent_first(list(raw), parents))
+            columns=columns, parent=parents.get(ident), slot=slot,
+            has_status=source.has_status or ident in status_idents or bool(states),
+            reqs=tuple(entity_reqs[ident]), states=states or ("open", "done"),
+            transitions=_transitions(source, states), workflow=bool(states),
+            cascade=source.on_parent_delete == "cascade",
+            features=_features(spec, ident))
+    deps = {i: ([parents[i]] if i in parents else []) + sorted(set(refs.get(i, {}).values()))
+            for i in raw}
+    ordered = tuple(entities[i] for i in _parent_first(list(raw), deps))
     auth = spec.auth or any(r.capability == "auth" for r in supported)
     has_dashboard = any(r.capability == "dashboard" for r in supported)
     return AppModel(
         title=_text(spec.title) or "Generated app", auth=auth, entities=ordered,
         pages=_page_routes(spec, set(raw), auth, has_dashboard),
-        supported=tuple(supported), unsupported=tuple(unsupported))
+        supported=tuple(supported), unsupported=tuple(unsupported), language=spec.language)
+
 
 
 def _text(text: str | None) -> str:
@@ -211,14 +277,15 @@ def _effective_parents(raw: dict[str, Any]) -> dict[str, str]:
     return decided
 
 
-def _parent_first(order: list[str], parents: dict[str, str]) -> list[str]:
+def _parent_first(order: list[str], deps: dict[str, list[str]]) -> list[str]:
+    """Entities after everything they depend on (parent, referenced entities); acyclic input."""
     out: list[str] = []
 
     def visit(ident: str) -> None:
         if ident in out:
             return
-        if ident in parents:
-            visit(parents[ident])
+        for dep in deps.get(ident, []):
+            visit(dep)
         out.append(ident)
 
     for ident in order:
@@ -226,17 +293,135 @@ def _parent_first(order: list[str], parents: dict[str, str]) -> list[str]:
     return out
 
 
-def _columns(fields: list[Any], parent: str | None) -> tuple[Column, ...]:
+def _effective_refs(raw: dict[str, Any], parents: dict[str, str]) -> dict[str, dict[str, str]]:
+    """entity -> {field ident: referenced entity} for reference fields that point at another
+    entity of the spec (not the parent: that is the FK already) without closing a cycle."""
+    depends: dict[str, set[str]] = {i: {parents[i]} if i in parents else set() for i in raw}
+
+    def reaches(start: str, goal: str) -> bool:
+        seen, todo = set(), [start]
+        while todo:
+            node = todo.pop()
+            if node == goal:
+                return True
+            if node not in seen:
+                seen.add(node)
+                todo.extend(depends.get(node, ()))
+        return False
+
+    out: dict[str, dict[str, str]] = {}
+    for ident, entity in raw.items():
+        for field in entity.fields:
+            target = py_ident(field.ref) if field.kind == "reference" and field.ref else None
+            if target not in raw or target == ident or target == parents.get(ident):
+                continue
+            if reaches(target, ident):
+                continue  # a reference cycle: this field stays a plain number
+            depends[ident].add(target)
+            out.setdefault(ident, {})[py_ident(field.ident or field.name)] = target
+    return out
+
+
+def _columns(fields: list[Any], parent: str | None, refs: dict[str, str]) -> tuple[Column, ...]:
     taken = set(_GENERATED_COLUMNS) | ({f"{parent}_id"} if parent else set())
     out = []
     for field in fields:
         ident = py_ident(field.ident or field.name)
-        if ident in taken:
+        if ident in taken or _is_status(field):
             continue
         taken.add(ident)
-        out.append(Column(ident=ident, label=_text(field.name) or ident, type=field.type,
-                          required=field.required))
+        kind = field.kind or kind_of_type(field.type)
+        values = tuple(dict.fromkeys(_text(v) for v in field.enum_values if _text(v)))
+        if kind == "reference" and ident not in refs or kind == "enum" and not values:
+            kind = "integer" if kind == "reference" else "short_text"
+        lo, hi = field.min_value, field.max_value
+        if kind == "rating":
+            lo, hi = _rating_range(lo, hi)
+        out.append(Column(ident=ident, label=_text(field.name) or ident,
+                          type=KINDS[kind].storage, required=field.required, kind=kind,
+                          values=values[:50] if kind == "enum" else (), lo=lo, hi=hi,
+                          ref=refs.get(ident)))
     return tuple(out)
+
+
+_STARTS = {"start", "starts", "from", "begin", "begins", "in", "open", "opens", "arrival", "pickup"}
+_ENDS = {"end", "ends", "to", "until", "finish", "out", "close", "closes", "departure", "return"}
+
+
+def _slot(columns: tuple[Column, ...], fk: str | None) -> Slot | None:
+    """The record's date/time range: start/end columns by name (start time, end time, clock in,
+    clock out), else the first two time columns, else the date columns."""
+    times = [c for c in columns if c.kind in ("time", "datetime")]
+    dates = [c for c in columns if c.kind == "date"]
+    cols = times or dates
+    if not cols:
+        return None
+
+    def named(pool: list[Column], words: set[str]) -> Column | None:
+        return next((c for c in pool if words & set(c.ident.split("_"))), None)
+
+    start = named(cols, _STARTS) or cols[0]
+    rest = [c for c in cols if c is not start]
+    end = named(rest, _ENDS) or (rest[0] if rest and times else None) or start
+    if end is not start and (named([end], _STARTS) or end.kind != start.kind):
+        end = start
+    day = dates[0].ident if times and dates and start.kind == "time" else None
+    same = tuple(x for x in [fk, *(c.ident for c in columns if c.kind == "reference"), day] if x)
+    return Slot(start=start.ident, end=end.ident, same=same,
+                label="time slot" if times else "date")
+
+
+def _rating_range(lo: float | None, hi: float | None) -> tuple[int, int]:
+    low = int(lo) if lo is not None and abs(lo) < 10**6 else 1
+    high = int(hi) if hi is not None and abs(hi) < 10**6 else max(low, 5)
+    return (low, high) if low <= high else (high, low)
+
+
+def _states(source: Any) -> tuple[str, ...]:
+    """Workflow states in order, de-duplicated; () when the entity has no workflow. A `status`
+    enum field without a workflow gives the states too (then any move is allowed)."""
+    states = tuple(dict.fromkeys(_text(s) for s in source.workflow if _text(s)))
+    if not states:
+        field = next((f for f in source.fields if _is_status(f)), None)
+        states = tuple(dict.fromkeys(_text(v) for v in field.enum_values if _text(v))) if field else ()
+    return states[:20] if len(states) >= 2 else ()
+
+
+def _is_status(field: Any) -> bool:
+    """A spec field that is the record's status (it becomes the status column, not a field)."""
+    return py_ident(field.ident or field.name) in ("status", "status_item") and bool(field.enum_values)
+
+
+def _free_states(source: Any) -> bool:
+    return not source.workflow and not source.transitions
+
+
+def _transitions(source: Any, states: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Allowed moves per state: the spec's, else each state to the next; open/done both ways."""
+    if not states:
+        return (("open", ("done",)), ("done", ("open",)))
+    if _free_states(source):
+        return tuple((s, tuple(x for x in states if x != s)) for s in states)
+    given = {_text(k): [_text(v) for v in vs] for k, vs in source.transitions.items()}
+    out = []
+    for index, state in enumerate(states):
+        if given:
+            nxt = tuple(dict.fromkeys(v for v in given.get(state, []) if v in states and v != state))
+        else:
+            nxt = states[index + 1:index + 2]
+        out.append((state, nxt))
+    return tuple(out)
+
+
+def _features(spec: AppSpec, ident: str) -> tuple[tuple[str, dict[str, Any]], ...]:
+    """The buildable features of one entity, in registry order, one entry per kind."""
+    found: dict[str, dict[str, Any]] = {}
+    for feature in spec.features:
+        target = py_ident(feature.entity) if feature.entity else None
+        if target == ident and feature.kind not in found and can_build(feature, spec)[0]:
+            found[feature.kind] = {"fields": [py_ident(f) for f in feature.fields],
+                                   **feature.options}
+    return tuple(sorted(found.items()))
 
 
 def _page_routes(spec: AppSpec, idents: set[str], auth: bool, dashboard: bool) -> tuple[PageRoute, ...]:
@@ -267,22 +452,12 @@ def _clean_route(route: str) -> str:
 
 # ---- sample values shared by the generated tests and the runtime probes -------------------------
 
-_SAMPLES: dict[str, tuple[Any, Any]] = {
-    "str": ("Sample text", "Changed text"),
-    "text": ("A longer sample description.", "A changed description."),
-    "int": (7, 8),
-    "float": (1.5, 2.25),
-    "bool": (True, False),
-    "date": ("2024-01-02", "2024-02-03"),
-    "datetime": ("2024-01-02T03:04:05", "2024-02-03T04:05:06"),
-}
-
-
 def sample(column: Column, variant: int = 0) -> Any:
-    """A valid JSON value for `column` (variant 1 differs from variant 0)."""
-    return _SAMPLES[column.type][variant]
+    """A valid JSON value for `column` (variant 1 differs from variant 0); None for references."""
+    return column.entry.sample(column.bounds, variant, end=column.end)
 
 
 def body(entity: Entity, full: bool = True) -> dict[str, Any]:
-    """A valid create body without the parent FK: every column, or only the required ones."""
-    return {c.ident: sample(c) for c in entity.columns if full or c.required}
+    """A valid create body without the parent FK and references: every constant column, or only
+    the required ones."""
+    return {c.ident: sample(c) for c in entity.plain if full or c.required}

@@ -1,193 +1,11 @@
-"""Builds src/auth.py (accounts, password hashing, bearer sessions) and tests/test_auth.py."""
+"""src/auth.py (accounts, password hashing, bearer sessions, login throttling: a skeleton file)
+and its tests, tests/test_auth.py."""
 
 from __future__ import annotations
 
 from harness.offline.generator.codegen import fill, lit, marks, module
 from harness.offline.generator.setup_files import TEST_PASSWORD
-
-AUTH_PY = '''
-"""Accounts and bearer-token sessions under /api/auth.
-
-Passwords are hashed with PBKDF2-HMAC-SHA256 and a 16-byte random salt. The iteration count is
-APP_PASSWORD_HASH_ITERATIONS (default 600000; the tests lower it for speed) and is stored inside
-each hash, so changing it never locks anyone out. Session tokens come from
-secrets.token_urlsafe(32); only their SHA-256 digest is stored (table "sessions"), for 7 days.
-Pages may carry the same token in the `session` cookie instead of the Authorization header.
-"""
-
-import hashlib
-import hmac
-import os
-import secrets
-import sqlite3
-from datetime import datetime, timedelta, timezone
-from typing import Annotated, Any
-
-from fastapi import APIRouter, Depends, HTTPException, Request, Response
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from pydantic import BaseModel, Field
-
-from src.models import get_db, now
-
-DEFAULT_ITERATIONS = 600_000
-SESSION_DAYS = 7
-COOKIE_NAME = "session"
-
-router = APIRouter(prefix="/api/auth", tags=["auth"])
-bearer_scheme = HTTPBearer(auto_error=False)
-Db = Annotated[sqlite3.Connection, Depends(get_db)]
-Bearer = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer_scheme)]
-
-
-class Credentials(BaseModel):
-    username: str = Field(min_length=3, max_length=50)
-    password: str = Field(min_length=8, max_length=128)
-
-
-class UserOut(BaseModel):
-    id: int
-    username: str
-
-
-class TokenOut(BaseModel):
-    token: str
-    token_type: str = "bearer"
-
-
-def _iterations() -> int:
-    try:
-        return max(1, int(os.environ.get("APP_PASSWORD_HASH_ITERATIONS", DEFAULT_ITERATIONS)))
-    except ValueError:
-        return DEFAULT_ITERATIONS
-
-
-def hash_password(password: str) -> str:
-    """Return "pbkdf2_sha256$<iterations>$<salt hex>$<digest hex>" with a new random salt."""
-    iterations, salt = _iterations(), secrets.token_bytes(16)
-    digest = hashlib.pbkdf2_hmac("sha256", password.encode("utf-8"), salt, iterations)
-    return f"pbkdf2_sha256${iterations}${salt.hex()}${digest.hex()}"
-
-
-def verify_password(password: str, stored: str) -> bool:
-    """True when `password` matches the stored hash (constant-time comparison)."""
-    try:
-        algorithm, iterations, salt, digest = stored.split("$")
-        candidate = hashlib.pbkdf2_hmac("sha256", password.encode("utf-8"), bytes.fromhex(salt),
-                                        int(iterations))
-    except ValueError:
-        return False
-    return algorithm == "pbkdf2_sha256" and hmac.compare_digest(candidate.hex(), digest)
-
-
-def create_user(conn: sqlite3.Connection, username: str, password: str) -> dict[str, Any] | None:
-    """The new user, or None when the username is taken."""
-    try:
-        with conn:
-            cursor = conn.execute(
-                'INSERT INTO "users" ("username", "password_hash", "created_at") VALUES (?, ?, ?)',
-                (username, hash_password(password), now()),
-            )
-    except sqlite3.IntegrityError:
-        return None
-    return {"id": cursor.lastrowid, "username": username}
-
-
-def authenticate(conn: sqlite3.Connection, username: str, password: str) -> dict[str, Any] | None:
-    row = conn.execute(
-        'SELECT "id", "username", "password_hash" FROM "users" WHERE "username" = ?', (username,)
-    ).fetchone()
-    if row is None:
-        hash_password(password)  # spend the same time as for a real user
-        return None
-    if not verify_password(password, row["password_hash"]):
-        return None
-    return {"id": row["id"], "username": row["username"]}
-
-
-def _digest(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
-
-
-def start_session(conn: sqlite3.Connection, user_id: int) -> str:
-    """A new random session token for the user (only its digest is stored)."""
-    token = secrets.token_urlsafe(32)
-    expires = (datetime.now(timezone.utc) + timedelta(days=SESSION_DAYS)).isoformat(timespec="seconds")
-    with conn:
-        conn.execute(
-            'INSERT INTO "sessions" ("token_hash", "user_id", "expires_at") VALUES (?, ?, ?)',
-            (_digest(token), user_id, expires),
-        )
-    return token
-
-
-def end_session(conn: sqlite3.Connection, token: str) -> None:
-    with conn:
-        conn.execute('DELETE FROM "sessions" WHERE "token_hash" = ?', (_digest(token),))
-
-
-def user_for_token(conn: sqlite3.Connection, token: str | None) -> dict[str, Any] | None:
-    """The user owning an unexpired session token, else None."""
-    if not token:
-        return None
-    row = conn.execute(
-        'SELECT "users"."id", "users"."username" FROM "sessions" '
-        'JOIN "users" ON "users"."id" = "sessions"."user_id" '
-        'WHERE "sessions"."token_hash" = ? AND "sessions"."expires_at" > ?',
-        (_digest(token), now()),
-    ).fetchone()
-    return {"id": row["id"], "username": row["username"]} if row else None
-
-
-def current_user(credentials: Bearer, db: Db) -> dict[str, Any]:
-    """Dependency: the user of the bearer token; 401 with WWW-Authenticate otherwise."""
-    user = user_for_token(db, credentials.credentials if credentials else None)
-    if user is None:
-        raise HTTPException(401, "not authenticated", headers={"WWW-Authenticate": "Bearer"})
-    return user
-
-
-def request_token(request: Request) -> str | None:
-    """The bearer token of a request, else its `session` cookie (used by the HTML pages)."""
-    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
-    if scheme.lower() == "bearer" and token.strip():
-        return token.strip()
-    return request.cookies.get(COOKIE_NAME)
-
-
-def page_user(request: Request, conn: sqlite3.Connection) -> dict[str, Any] | None:
-    """The signed-in user of an HTML page request, else None."""
-    return user_for_token(conn, request_token(request))
-
-
-CurrentUser = Annotated[dict[str, Any], Depends(current_user)]
-
-
-@router.post("/register", status_code=201, response_model=UserOut)
-def register(body: Credentials, db: Db) -> dict[str, Any]:
-    user = create_user(db, body.username, body.password)
-    if user is None:
-        raise HTTPException(409, "username already taken")
-    return user
-
-
-@router.post("/login", response_model=TokenOut)
-def login(body: Credentials, db: Db) -> dict[str, Any]:
-    user = authenticate(db, body.username, body.password)
-    if user is None:
-        raise HTTPException(401, "invalid username or password", headers={"WWW-Authenticate": "Bearer"})
-    return {"token": start_session(db, user["id"]), "token_type": "bearer"}
-
-
-@router.post("/logout", status_code=204)
-def logout(credentials: Bearer, user: CurrentUser, db: Db) -> Response:
-    end_session(db, credentials.credentials)
-    return Response(status_code=204)
-
-
-@router.get("/me", response_model=UserOut)
-def me(user: CurrentUser) -> dict[str, Any]:
-    return user
-'''
+from harness.offline.generator.skeleton_files import skeleton
 
 _TESTS = '''
 """Tests for src/auth.py: registration, login, sessions, password storage."""
@@ -275,7 +93,38 @@ def client(make_client):
     assert not auth.verify_password(PASSWORD, "garbage")
 
 
+@@marks@@def test_repeated_failed_logins_are_throttled_with_429(client):
+    now = [1000.0]
+    client.app.state.login_throttle = auth.LoginThrottle(clock=lambda: now[0])
+    client.post("/api/auth/register", json={"username": "alice", "password": PASSWORD})
+    wrong = {"username": "alice", "password": "wrong-password"}
+    for _ in range(auth.MAX_FAILURES):
+        assert client.post("/api/auth/login", json=wrong).status_code == 401
+    locked = client.post("/api/auth/login", json=wrong)
+    assert locked.status_code == 429 and locked.headers["retry-after"] == "1"
+    right = {"username": "alice", "password": PASSWORD}
+    assert client.post("/api/auth/login", json=right).status_code == 429
+    now[0] += 1.5
+    assert client.post("/api/auth/login", json=wrong).status_code == 401
+    assert client.post("/api/auth/login", json=right).headers["retry-after"] == "2"
+    now[0] += 60
+    assert client.post("/api/auth/login", json=right).status_code == 200
+    assert "user:alice" not in client.app.state.login_throttle.failures
+
+
+@@marks@@def test_login_lockout_is_bounded(client):
+    now = [0.0]
+    throttle = client.app.state.login_throttle = auth.LoginThrottle(clock=lambda: now[0])
+    for _ in range(100):
+        throttle.failed("mallory", "10.0.0.1")
+    assert throttle.wait("mallory", "10.0.0.1") == int(auth.MAX_DELAY_S)
+    for i in range(auth.MAX_TRACKED + 10):
+        throttle.failed(f"user{i}", "10.0.0.2")
+    assert len(throttle.failures) <= auth.MAX_TRACKED
+
+
 @@marks@@def test_default_hash_cost_is_high(monkeypatch):
+
     monkeypatch.delenv("APP_PASSWORD_HASH_ITERATIONS", raising=False)
     assert auth._iterations() >= 200_000
 
@@ -290,7 +139,8 @@ def client(make_client):
 
 
 def auth_py() -> str:
-    return fill(AUTH_PY)
+    """src/auth.py: the skeleton file, verbatim."""
+    return skeleton("src/auth.py")
 
 
 def test_auth_py(req_ids: tuple[str, ...]) -> str:

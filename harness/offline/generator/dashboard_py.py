@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from harness.offline.generator.appmodel import AppModel, body
+from harness.offline.generator.api_features import totals_of
+from harness.offline.generator.appmodel import AppModel, Entity, body
 from harness.offline.generator.codegen import fill, lit, marks, module
 
 _DASHBOARD = '''
 """The dashboard of @@scope_doc@@.
 
 GET /api/dashboard -> {"counts": {"<plural>": n, ...},
-                       "status_counts": {"<plural>": {"open": n, "done": m}, ...}}
+                       "status_counts": {"<plural>": {"<status>": n, ...}, ...}@@totals_doc@@}
 GET /dashboard     -> the same numbers as an HTML page@@html_doc@@.
 """
 
@@ -27,6 +28,8 @@ APP_TITLE = @@title@@
 # dashboard key -> (table, label)
 COUNTED: dict[str, tuple[str, str]] = @@counted@@
 WITH_STATUS: tuple[str, ...] = @@with_status@@
+# dashboard key -> (summed columns, group-by column) of the entities with totals
+TOTALS: dict[str, tuple[tuple[str, ...], str | None]] = @@totals@@
 
 router = APIRouter(tags=["dashboard"])
 Db = Annotated[sqlite3.Connection, Depends(get_db)]
@@ -34,10 +37,30 @@ Db = Annotated[sqlite3.Connection, Depends(get_db)]
 
 def summary(db: sqlite3.Connection, owner_id: int | None) -> dict[str, Any]:
     """Record counts (and open/done counts) of one owner's data."""
-    return {
+    data: dict[str, Any] = {
         "counts": {key: TABLES[table].count(db, owner_id) for key, (table, _) in COUNTED.items()},
         "status_counts": {key: TABLES[COUNTED[key][0]].status_counts(db, owner_id) for key in WITH_STATUS},
     }
+    if TOTALS:
+        data["totals"] = {key: TABLES[COUNTED[key][0]].totals(db, owner_id, columns, group)
+                          for key, (columns, group) in TOTALS.items()}
+    return data
+
+
+def totals_html(data: dict[str, Any]) -> str:
+    """One table per entity with totals: the sums, then the sums per group."""
+    parts = []
+    for key, totals in data.get("totals", {}).items():
+        rows = [("all", totals)] + list(totals.get("groups", {}).items())
+        columns = list(totals["sums"])
+        head = "".join(f"<th>{escape(c)}</th>" for c in ["", "count", *columns])
+        body = "".join(
+            "<tr>" + "".join(f"<td>{escape(str(v))}</td>" for v in
+                             [name, group["count"], *(round(group["sums"][c], 2) for c in columns)])
+            + "</tr>" for name, group in rows)
+        parts.append(f"<h2>{escape(COUNTED[key][1])}</h2><table class='totals'><thead><tr>{head}"
+                     f"</tr></thead><tbody>{body}</tbody></table>")
+    return "".join(parts)
 
 
 @router.get("/api/dashboard")
@@ -51,16 +74,16 @@ def dashboard_page(request: Request, db: Db) -> Response:
     data = summary(db, @@page_owner@@)
     rows = []
     for key, (_, label) in COUNTED.items():
-        status = data["status_counts"].get(key)
-        cells = [escape(label), str(data["counts"][key])]
-        cells += [str(status["open"]), str(status["done"])] if status else ["", ""]
+        status = data["status_counts"].get(key) or {}
+        cells = [escape(label), str(data["counts"][key]),
+                 ", ".join(f"{escape(name)}: {n}" for name, n in status.items())]
         rows.append("<tr>" + "".join(f"<td>{cell}</td>" for cell in cells) + "</tr>")
     return HTMLResponse(
         "<!doctype html><html lang=\\"en\\"><head><meta charset=\\"utf-8\\">"
         f"<title>Dashboard - {escape(APP_TITLE)}</title></head><body>"
         "<nav><a href=\\"/\\">Home</a></nav><h1>Dashboard</h1>"
-        "<table><thead><tr><th>Records</th><th>Total</th><th>Open</th><th>Done</th></tr></thead>"
-        f"<tbody>{''.join(rows)}</tbody></table>"
+        "<table><thead><tr><th>Records</th><th>Total</th><th>By status</th></tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table>{totals_html(data)}"
         f"{FOOTER_FORM}</body></html>"
     )
 
@@ -139,10 +162,21 @@ def dashboard_py(app: AppModel) -> str:
         auth_import="from src.auth import CurrentUser, page_user" if app.auth else "",
         title=lit(app.title), counted=_dict_literal(counted),
         with_status=lit(tuple(e.plural_ident for e in app.entities if e.has_status)),
+        totals=_dict_literal(_totals(app)),
+        totals_doc=(',\n                       "totals": {"<plural>": {"count": n, "sums": {...}, '
+                    '"groups": {...}}}') if _totals(app) else "",
         user=", user: CurrentUser" if app.auth else "", owner='user["id"]' if app.auth else "None",
         page_user=('user = page_user(request, db)\nif user is None:\n'
                    '    return RedirectResponse("/login", status_code=303)') if app.auth else "",
         page_owner='user["id"]' if app.auth else "None", footer_form=lit(footer)))
+
+
+def _totals(app: AppModel) -> dict[str, tuple[tuple[str, ...], str | None]]:
+    out = {}
+    for e in app.entities:
+        if e.has("aggregate") and totals_of(e)[0]:
+            out[e.plural_ident] = totals_of(e)
+    return out
 
 
 def _dict_literal(mapping: dict) -> str:
@@ -151,20 +185,41 @@ def _dict_literal(mapping: dict) -> str:
     return "{\n" + "".join(f"    {lit(k)}: {lit(v)},\n" for k, v in mapping.items()) + "}"
 
 
+def _seed_values(e: Entity) -> str:
+    """Every constant field, the parent and the references seeded before it."""
+    links = ([f"{lit(e.fk)}: ids[{lit(e.parent)}]"] if e.fk else []) + [
+        f"{lit(c.ident)}: ids[{lit(c.ref)}]" for c in e.refs]
+    return "{**" + lit(body(e)) + "".join(", " + link for link in links) + "}"
+
+
+def _expected_totals(app: AppModel, key: str, seeds: int) -> dict:
+    e = next(x for x in app.entities if x.plural_ident == key)
+    columns, group = totals_of(e)
+    values = body(e)
+    sums = {c: (values.get(c) or 0) * seeds for c in columns}
+    out: dict = {"count": seeds, "sums": sums}
+    if group:
+        out["groups"] = {str(values.get(group)): {"count": seeds, "sums": sums}} if seeds else {}
+    return out
+
+
 def test_dashboard_py(app: AppModel, req_ids: tuple[str, ...]) -> str:
     seed_lines = []
     for e in app.entities:
-        values = f"{{**{lit(body(e, full=False))}, {lit(e.fk)}: ids[{lit(e.parent)}]}}" if e.fk \
-            else lit(body(e, full=False))
         table = f"TABLES[{lit(e.ident)}]"
-        seed_lines.append(f"ids[{lit(e.ident)}] = {table}.insert(conn, {values}, owner_id)[\"id\"]")
+        seed_lines.append(f"ids[{lit(e.ident)}] = {table}.insert(conn, {_seed_values(e)}, owner_id)[\"id\"]")
         if e.has_status:
-            seed_lines.append(f"if done:\n    {table}.set_status(conn, ids[{lit(e.ident)}], \"done\", owner_id)")
-    with_status = [e.plural_ident for e in app.entities if e.has_status]
+            seed_lines.append(f"if done:\n    {table}.set_status(conn, ids[{lit(e.ident)}], "
+                              f"{lit(e.states[-1])}, owner_id)")
+    status = {e.plural_ident: e.states for e in app.entities if e.has_status}
     empty = {"counts": {e.plural_ident: 0 for e in app.entities},
-             "status_counts": {key: {"open": 0, "done": 0} for key in with_status}}
+             "status_counts": {key: dict.fromkeys(states, 0) for key, states in status.items()}}
     filled = {"counts": {e.plural_ident: 2 for e in app.entities},
-              "status_counts": {key: {"open": 1, "done": 1} for key in with_status}}
+              "status_counts": {key: {s: int(s == states[0]) + int(s == states[-1]) for s in states}
+                                for key, states in status.items()}}
+    if _totals(app):
+        empty["totals"] = {k: _expected_totals(app, k, 0) for k in _totals(app)}
+        filled["totals"] = {k: _expected_totals(app, k, 2) for k in _totals(app)}
     auth = app.auth
     text = fill(
         _TESTS, modules=", ".join(["auth", "dashboard", "models"] if auth else ["dashboard", "models"]),

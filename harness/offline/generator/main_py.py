@@ -87,6 +87,14 @@ from fastapi.testclient import TestClient
         assert path in paths, path
 
 
+@@marks@@def test_openapi_documents_the_error_responses(app_client):
+    paths = app_client.get("/openapi.json").json()["paths"]
+    for path, methods in @@error_paths@@.items():
+        for method, codes in methods.items():
+            documented = set(paths[path][method]["responses"])
+            assert set(codes) <= documented, (method, path, documented)
+
+
 @@marks@@def test_unknown_route_is_404(app_client):
     assert app_client.get("/no-such-page").status_code == 404
 '''
@@ -112,10 +120,29 @@ def api_paths(app: AppModel) -> list[str]:
         paths += ["/api/auth/register", "/api/auth/login", "/api/auth/logout", "/api/auth/me"]
     for e in app.entities:
         paths += [collection_url(e), collection_url(e) + "/{item_id}"]
-        paths += [collection_url(e) + "/{item_id}/complete"] if e.has_status else []
+        paths += [collection_url(e) + "/{item_id}/complete"] if e.has_status and not e.workflow else []
+        paths += [collection_url(e) + "/export.csv"] if e.has("csv_export") else []
+        paths += [collection_url(e) + "/totals"] if e.has("aggregate") else []
+        paths += [collection_url(e) + "/counts"] if e.has("status_counts") else []
         paths += [children_url(app, e)] if e.parent else []
     return paths + (["/api/dashboard"] if app.has_dashboard else [])
 
 
+def error_paths(app: AppModel) -> dict[str, dict[str, list[str]]]:
+    """The error codes each route must document: 404/409/422 on every entity route, 401 with
+    accounts, 429 on login."""
+    codes = ["404", "409", "422"] + (["401"] if app.auth else [])
+    out: dict[str, dict[str, list[str]]] = {}
+    for e in app.entities:
+        out[collection_url(e)] = {"post": codes, "get": codes}
+        out[collection_url(e) + "/{item_id}"] = {"get": codes, "put": codes, "delete": codes}
+    if app.auth:
+        out["/api/auth/login"] = {"post": ["401", "422", "429"]}
+        out["/api/auth/register"] = {"post": ["409", "422"]}
+    return out
+
+
 def test_health_py(app: AppModel, req_ids: tuple[str, ...]) -> str:
-    return module(fill(_TESTS, marks=marks(req_ids), paths=lit(api_paths(app))))
+    return module(fill(_TESTS, marks=marks(req_ids), paths=lit(api_paths(app)),
+                       error_paths=lit(error_paths(app))))
+

@@ -9,9 +9,8 @@ from __future__ import annotations
 from harness.offline.generator.appmodel import AppModel, Entity, body, sample
 from harness.offline.generator.codegen import block, doc, fill, lit, marks, module, sql_lines
 from harness.offline.generator.naming import sql_quote as q
-
-_SQL_TYPES = {"str": "TEXT", "text": "TEXT", "int": "INTEGER", "float": "REAL", "bool": "INTEGER",
-              "date": "TEXT", "datetime": "TEXT"}
+from harness.offline.generator.naming import sql_text
+from harness.offline.generator.skeleton_files import with_generated
 
 _AUTH_SCHEMA = [
     'CREATE TABLE IF NOT EXISTS "users" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, '
@@ -21,150 +20,16 @@ _AUTH_SCHEMA = [
     '"expires_at" TEXT NOT NULL)',
 ]
 
-_HEADER = '''
-"""SQLite schema and data access for @@title_doc@@.
-
-The database file is the environment variable APP_DB_PATH (default "app.db" in the working
-directory). init_db() creates every table idempotently. Each Table holds pre-quoted SQL text;
-values are always bound as parameters, never spliced into SQL.
-"""
-
-import os
-import sqlite3
-from collections.abc import Iterator
-from contextlib import closing
-from dataclasses import dataclass
-from datetime import datetime, timezone
-from typing import Any
-
-SCHEMA = (
-@@schema@@
-)
-
-
-def db_path() -> str:
-    return os.environ.get("APP_DB_PATH", "app.db")
-
-
-def now() -> str:
-    """The current UTC time as ISO-8601 text (seconds precision)."""
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
-
-
-def connect() -> sqlite3.Connection:
-    """A connection with foreign keys enforced and rows readable by column name."""
-    # FastAPI may run a dependency's setup and teardown on different worker threads.
-    conn = sqlite3.connect(db_path(), check_same_thread=False)
-    conn.row_factory = sqlite3.Row
-    conn.execute("PRAGMA foreign_keys = ON")
-    return conn
-
-
-def init_db() -> None:
-    """Create every table and index that does not exist yet."""
-    with closing(connect()) as conn, conn:
-        for statement in SCHEMA:
-            conn.execute(statement)
-
-
-def get_db() -> Iterator[sqlite3.Connection]:
-    """FastAPI dependency: one connection per request, always closed."""
-    conn = connect()
-    try:
-        yield conn
-    finally:
-        conn.close()
-
-
-@dataclass(frozen=True)
-class Table:
-    """One entity table. `columns` are the writable columns in insert order; rows are scoped to
-    `owner_id` when `owned`."""
-
-    name: str
-    columns: tuple[str, ...]
-    update_columns: tuple[str, ...]
-    owned: bool
-    insert_sql: str
-    get_sql: str
-    list_sql: str
-    update_sql: str
-    delete_sql: str
-    count_sql: str
-    children_sql: str = ""
-    status_sql: str = ""
-    status_count_sql: str = ""
-
-    def _scope(self, owner_id: int | None) -> tuple[Any, ...]:
-        return (owner_id,) if self.owned else ()
-
-    def insert(self, conn: sqlite3.Connection, values: dict[str, Any],
-               owner_id: int | None = None) -> dict[str, Any]:
-        params = (*(values.get(c) for c in self.columns), now(), *self._scope(owner_id))
-        with conn:
-            row_id = conn.execute(self.insert_sql, params).lastrowid
-        return self.get(conn, row_id, owner_id) or {}
-
-    def get(self, conn: sqlite3.Connection, row_id: int, owner_id: int | None = None) -> dict[str, Any] | None:
-        row = conn.execute(self.get_sql, (row_id, *self._scope(owner_id))).fetchone()
-        return dict(row) if row else None
-
-    def rows(self, conn: sqlite3.Connection, owner_id: int | None = None, limit: int = 100,
-             offset: int = 0) -> list[dict[str, Any]]:
-        rows = conn.execute(self.list_sql, (*self._scope(owner_id), limit, offset)).fetchall()
-        return [dict(row) for row in rows]
-
-    def children(self, conn: sqlite3.Connection, parent_id: int, owner_id: int | None = None,
-                 limit: int = 100, offset: int = 0) -> list[dict[str, Any]]:
-        params = (parent_id, *self._scope(owner_id), limit, offset)
-        return [dict(row) for row in conn.execute(self.children_sql, params).fetchall()]
-
-    def update(self, conn: sqlite3.Connection, row_id: int, values: dict[str, Any],
-               owner_id: int | None = None) -> dict[str, Any] | None:
-        """Partial update: merge `values` into the stored row; None when the row is not found."""
-        current = self.get(conn, row_id, owner_id)
-        if current is None:
-            return None
-        merged = {**current, **values}
-        params = (*(merged[c] for c in self.update_columns), row_id, *self._scope(owner_id))
-        with conn:
-            conn.execute(self.update_sql, params)
-        return self.get(conn, row_id, owner_id)
-
-    def delete(self, conn: sqlite3.Connection, row_id: int, owner_id: int | None = None) -> bool:
-        with conn:
-            return conn.execute(self.delete_sql, (row_id, *self._scope(owner_id))).rowcount > 0
-
-    def set_status(self, conn: sqlite3.Connection, row_id: int, status: str,
-                   owner_id: int | None = None) -> dict[str, Any] | None:
-        with conn:
-            conn.execute(self.status_sql, (status, row_id, *self._scope(owner_id)))
-        return self.get(conn, row_id, owner_id)
-
-    def count(self, conn: sqlite3.Connection, owner_id: int | None = None) -> int:
-        return conn.execute(self.count_sql, self._scope(owner_id)).fetchone()[0]
-
-    def status_counts(self, conn: sqlite3.Connection, owner_id: int | None = None) -> dict[str, int]:
-        counts = {"open": 0, "done": 0}
-        for status, n in conn.execute(self.status_count_sql, self._scope(owner_id)).fetchall():
-            counts[status] = n
-        return counts
-
-
-TABLES: dict[str, Table] = {
-@@tables@@
-}
-'''
-
 
 def models_py(app: AppModel) -> str:
-    """The text of src/models.py."""
+    """The text of src/models.py: the skeleton's data access, then this app's SCHEMA and TABLES."""
     schema = [*_AUTH_SCHEMA] if app.auth else []
     for entity in app.entities:
         schema += _schema(entity, app.auth)
     tables = "\n".join(_table(e, app.auth) for e in app.entities)
-    return fill(_HEADER, title_doc=doc(app.title),
-                schema=block([lit(s) + "," for s in schema], 4), tables=tables)
+    generated = "\n".join(["SCHEMA = (", block([lit(s) + "," for s in schema], 4), ")", "", "",
+                           "TABLES: dict[str, Table] = {", tables, "}"])
+    return with_generated("src/models.py", generated)
 
 
 def _select_columns(e: Entity) -> list[str]:
@@ -178,14 +43,20 @@ def _schema(e: Entity, auth: bool) -> list[str]:
     if auth:
         cols.append(f'{q("owner_id")} INTEGER NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE')
     if e.fk:
-        cols.append(f"{q(e.fk)} INTEGER NOT NULL REFERENCES {q(e.parent)} ({q('id')}) ON DELETE CASCADE")
+        on_delete = "CASCADE" if e.cascade else "RESTRICT"
+        cols.append(f"{q(e.fk)} INTEGER NOT NULL REFERENCES {q(e.parent)} ({q('id')}) ON DELETE {on_delete}")
     for c in e.columns:
-        cols.append(f"{q(c.ident)} {_SQL_TYPES[c.type]}" + (" NOT NULL" if c.required else ""))
+        col = f"{q(c.ident)} {c.entry.sql}" + (" NOT NULL" if c.required else "")
+        if c.ref:
+            col += f" REFERENCES {q(c.ref)} ({q('id')}) ON DELETE RESTRICT"
+        cols.append(col)
     if e.has_status:
-        cols.append(f"{q('status')} TEXT NOT NULL DEFAULT 'open' CHECK ({q('status')} IN ('open', 'done'))")
+        states = ", ".join(sql_text(s) for s in e.states)
+        cols.append(f"{q('status')} TEXT NOT NULL DEFAULT {sql_text(e.states[0])} "
+                    f"CHECK ({q('status')} IN ({states}))")
     cols.append(f"{q('created_at')} TEXT NOT NULL")
     out = [f"CREATE TABLE IF NOT EXISTS {t} (" + ", ".join(cols) + ")"]
-    for col in (["owner_id"] if auth else []) + ([e.fk] if e.fk else []):
+    for col in (["owner_id"] if auth else []) + ([e.fk] if e.fk else []) + [c.ident for c in e.refs]:
         out.append(f"CREATE INDEX IF NOT EXISTS {q(f'ix_{e.ident}_{col}')} ON {t} ({q(col)})")
     return out
 
@@ -199,6 +70,8 @@ def _table(e: Entity, auth: bool) -> str:
     update_columns = columns + (["status"] if e.has_status else [])
     insert_cols = columns + ["created_at"] + (["owner_id"] if auth else [])
     sql = {
+        "select_sql": select,
+        "table_sql": t,
         "insert_sql": f"INSERT INTO {t} (" + ", ".join(q(c) for c in insert_cols) + ") VALUES ("
                       + ", ".join("?" for _ in insert_cols) + ")",
         "get_sql": f"{select} WHERE {q('id')} = ?{owner}",
@@ -218,7 +91,10 @@ def _table(e: Entity, auth: bool) -> str:
     lines = [f"    {lit(e.ident)}: Table(", f"        name={lit(e.ident)},",
              f"        columns={lit(tuple(columns))},",
              f"        update_columns={lit(tuple(update_columns))},",
-             f"        owned={auth},"]
+             f"        owned={auth},",
+             f"        quoted={lit({c: q(c) for c in _select_columns(e)})},",
+             f"        search_columns={lit(tuple(c.ident for c in e.columns if c.is_text))},",
+             f"        states={lit(e.states if e.has_status else ())},"]
     lines += [f"        {key}={sql_lines(value, 8)}," for key, value in sql.items()]
     return "\n".join(lines + ["    ),"])
 
@@ -282,6 +158,7 @@ def _makers(app: AppModel) -> str:
         lines = [f"def make_{e.ident}(conn, owner):", f"    values = {lit(body(e, full=False))}"]
         if e.fk:
             lines.append(f"    values[{lit(e.fk)}] = make_{e.parent}(conn, owner)")
+        lines += [f"    values[{lit(c.ident)}] = make_{c.ref}(conn, owner)" for c in e.refs if c.required]
         lines.append(f"    return TABLES[{lit(e.ident)}].insert(conn, values, owner)[\"id\"]")
         out.append("\n".join(lines))
     return "\n\n\n".join(out)
@@ -289,14 +166,15 @@ def _makers(app: AppModel) -> str:
 
 def _stored(e: Entity, variant: int = 0, limit: int | None = None) -> dict:
     """Column values as SQLite returns them (bools as 0/1); `limit` keeps the first n columns."""
-    cols = e.columns[:limit] if limit is not None else e.columns
+    cols = e.plain[:limit] if limit is not None else e.plain
     values = {c.ident: sample(c, variant) for c in cols}
     return {k: int(v) if isinstance(v, bool) else v for k, v in values.items()}
 
 
 def _entity_tests(e: Entity, fallback: tuple[str, ...]) -> list[str]:
     table = f"TABLES[{lit(e.ident)}]"
-    fk_line = f"values[{lit(e.fk)}] = make_{e.parent}(conn, owner)" if e.fk else ""
+    fk_line = "\n".join(([f"values[{lit(e.fk)}] = make_{e.parent}(conn, owner)"] if e.fk else [])
+                        + [f"values[{lit(c.ident)}] = make_{c.ref}(conn, owner)" for c in e.refs])
     out = [fill('''
         @@marks@@def test_@@ident@@_insert_get_list_update_delete(conn):
             owner = make_owner(conn)
@@ -333,25 +211,44 @@ def _entity_tests(e: Entity, fallback: tuple[str, ...]) -> list[str]:
             @@marks@@def test_@@ident@@_requires_an_existing_parent(conn):
                 owner = make_owner(conn)
                 values = {**@@values@@, @@fk@@: 999999}
+                @@ref_lines@@
                 with pytest.raises(sqlite3.IntegrityError):
                     @@table@@.insert(conn, values, owner)
                 parent_id = make_@@parent@@(conn, owner)
                 row = @@table@@.insert(conn, {**values, @@fk@@: parent_id}, owner)
                 assert [r["id"] for r in @@table@@.children(conn, parent_id, owner)] == [row["id"]]
-                assert TABLES[@@parent_lit@@].delete(conn, parent_id, owner) is True
-                assert @@table@@.get(conn, row["id"], owner) is None
+                @@on_delete@@
             ''', marks=marks(e.req_ids("relation") or fallback), ident=e.ident, values=lit(body(e, full=False)),
-            fk=lit(e.fk), table=table, parent=e.parent, parent_lit=lit(e.parent)))
+            fk=lit(e.fk), table=table, parent=e.parent, on_delete=_on_delete(e),
+            ref_lines="\n".join(f"values[{lit(c.ident)}] = make_{c.ref}(conn, owner)"
+                                for c in e.refs if c.required)))
     if e.has_status:
         out.append(fill('''
             @@marks@@def test_@@ident@@_status_starts_open_and_can_be_done(conn):
                 owner = make_owner(conn)
                 row_id = make_@@ident@@(conn, owner)
-                assert @@table@@.get(conn, row_id, owner)["status"] == "open"
-                assert @@table@@.set_status(conn, row_id, "done", owner)["status"] == "done"
-                assert @@table@@.status_counts(conn, owner) == {"open": 0, "done": 1}
-            ''', marks=marks(e.req_ids("complete") or fallback), ident=e.ident, table=table))
+                assert @@table@@.get(conn, row_id, owner)["status"] == @@first@@
+                assert @@table@@.set_status(conn, row_id, @@last@@, owner)["status"] == @@last@@
+                assert @@table@@.status_counts(conn, owner) == @@counts@@
+                with pytest.raises(sqlite3.IntegrityError):
+                    @@table@@.set_status(conn, row_id, "not-a-state", owner)
+            ''', marks=marks(e.req_ids("complete", "workflow") or fallback), ident=e.ident, table=table,
+            first=lit(e.states[0]), last=lit(e.states[-1]),
+            counts=lit({s: int(s == e.states[-1]) for s in e.states})))
     return out
+
+
+def _on_delete(e: Entity) -> str:
+    """Deleting the parent: refused while children exist (restrict) or removes them (cascade)."""
+    parent, table = f"TABLES[{lit(e.parent)}]", f"TABLES[{lit(e.ident)}]"
+    if e.cascade:
+        return "\n".join([f"assert {parent}.delete(conn, parent_id, owner) is True",
+                          f'assert {table}.get(conn, row["id"], owner) is None'])
+    return "\n".join(["with pytest.raises(sqlite3.IntegrityError):",
+                      f"    {parent}.delete(conn, parent_id, owner)",
+                      f'assert {table}.get(conn, row["id"], owner) is not None',
+                      f'assert {table}.delete(conn, row["id"], owner) is True',
+                      f"assert {parent}.delete(conn, parent_id, owner) is True"])
 
 
 def _owner_test(e: Entity, fallback: tuple[str, ...]) -> str:

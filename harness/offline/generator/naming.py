@@ -55,3 +55,8 @@ def unique_idents(names: list[str]) -> list[str]:
             seen[ident] = 1
         out.append(ident)
     return out
+
+
+def sql_text(value: str) -> str:
+    """A single-quoted SQLite string literal (quotes inside are doubled), for schema text only."""
+    return "'" + value.replace("'", "''") + "'"

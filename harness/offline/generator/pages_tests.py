@@ -21,6 +21,7 @@ PAGE_ROUTES = @@routes@@
 FORMS = @@forms@@
 PARENT_FK = @@parent_fk@@
 PARENT_OF = @@parent_of@@
+REFERENCES = @@references@@  # entity -> {field: referenced entity}
 
 
 @pytest.fixture
@@ -84,7 +85,25 @@ _COMPLETE = '''
     assert client.post("/forms/@@slug@@/999999/complete", data={}).status_code == 404
 '''
 
+_EDIT_DELETE = '''
+@@marks@@def test_edit_and_delete_forms(client, headers):
+    item_id = create_@@ident@@(client, headers, **{@@col@@: "Before the edit"})
+    form = client.get(f"/forms/@@slug@@/{item_id}/edit", params={"next": @@page@@})
+    assert form.status_code == 200 and 'value="Before the edit"' in form.text
+    edited = client.post(f"/forms/@@slug@@/{item_id}/edit",
+                         data={@@col@@: "After the edit", "next": @@page@@}, follow_redirects=False)
+    assert edited.status_code == 303 and edited.headers["location"] == @@page@@
+    assert client.get(f"@@url@@/{item_id}", headers=headers).json()[@@col@@] == "After the edit"
+    assert "After the edit" in client.get(@@page@@).text
+    gone = client.post(f"/forms/@@slug@@/{item_id}/delete", data={"next": @@page@@}, follow_redirects=False)
+    assert gone.status_code == 303
+    assert client.get(f"@@url@@/{item_id}", headers=headers).status_code == 404
+    assert client.post(f"/forms/@@slug@@/{item_id}/delete", data={}).status_code == 404
+    assert client.get(f"/forms/@@slug@@/{item_id}/edit").status_code == 404
+'''
+
 _AUTH = '''
+
 @@marks@@def test_login_form_sets_the_session_cookie(client):
     assert "<form" in client.get("/login").text and "<form" in client.get("/register").text
     credentials = {"username": "carol", "password": @@password@@}
@@ -140,6 +159,7 @@ def test_pages_py(app: AppModel, req_ids: tuple[str, ...]) -> str:
         routes=lit(page_routes(app)), forms=_multiline(forms),
         parent_fk=lit({e.ident: e.fk for e in app.entities if e.fk}),
         parent_of=lit({e.ident: e.parent for e in app.entities if e.parent}),
+        references=lit({e.ident: {c.ident: c.ref for c in e.refs} for e in app.entities if e.refs}),
         routers=routers(idents, auth) + (", " if idents or auth else "") + "pages.router",
         login_arg=", login" if auth else "",
         headers_body=('headers = login(client, "alice")\n'
@@ -148,7 +168,9 @@ def test_pages_py(app: AppModel, req_ids: tuple[str, ...]) -> str:
     m = marks(req_ids)
     chunks = [header, *api_makers(app)]
     chunks.append(fill(_COMMON, marks=m, parent_fill=(
-        "if key in PARENT_FK:\n    data[PARENT_FK[key]] = str(created[PARENT_OF[key]])")))
+        "if key in PARENT_FK:\n    data[PARENT_FK[key]] = str(created[PARENT_OF[key]])\n"
+        "for field, target in REFERENCES.get(key, {}).items():\n    data[field] = str(created[target])")))
+
     escapable = next((e for e in app.entities if e.display and e.display.type in ("str", "text")), None)
     if escapable:
         chunks.append(fill(_ESCAPE, marks=m, ident=escapable.ident, col=lit(escapable.display.ident),
@@ -161,8 +183,12 @@ def test_pages_py(app: AppModel, req_ids: tuple[str, ...]) -> str:
             _REQUIRED, marks=m, action=lit(f"/forms/{required.slug}"),
             parent_setup=f"parent_id = create_{required.parent}(client, headers)" if required.fk else "",
             data=(f"{{{lit(required.fk)}: str(parent_id)}}" if required.fk else "{}")))
+    if escapable:
+        chunks.append(fill(_EDIT_DELETE, marks=m, ident=escapable.ident, slug=escapable.slug,
+                           col=lit(escapable.display.ident), url=collection_url(escapable),
+                           page=lit(route_showing(app, escapable.ident))))
     for e in app.entities:
-        if e.has_status:
+        if e.has_status and not e.workflow:
             chunks.append(fill(_COMPLETE, marks=m, ident=e.ident, slug=e.slug, url=collection_url(e)))
             break
     if auth:

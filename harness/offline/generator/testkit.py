@@ -11,9 +11,10 @@ def api_maker(e: Entity) -> str:
     """`create_<ident>(client, headers, **fields) -> id`, creating missing ancestors first."""
     lines = [f"def create_{e.ident}(client, headers, **fields):",
              f"    body = {{**{lit(body(e, full=False))}, **fields}}"]
-    if e.fk:
-        lines += [f"    if {lit(e.fk)} not in body:",
-                  f"        body[{lit(e.fk)}] = create_{e.parent}(client, headers)"]
+    for key, target in ([(e.fk, e.parent)] if e.fk else []) + [(c.ident, c.ref) for c in e.refs
+                                                              if c.required]:
+        lines += [f"    if {lit(key)} not in body:",
+                  f"        body[{lit(key)}] = create_{target}(client, headers)"]
     lines += [f"    response = client.post({lit(collection_url(e))}, json=body, headers=headers)",
               "    assert response.status_code == 201, response.text",
               '    return response.json()["id"]']
@@ -27,7 +28,25 @@ def api_makers(app: AppModel, idents: list[str] | None = None) -> list[str]:
 
 
 def lineage_idents(app: AppModel, e: Entity) -> list[str]:
-    return [x.ident for x in app.lineage(e.ident)]
+    """The entity and every entity it needs (parents, referenced entities), in app order."""
+    needed, todo = set(), [e.ident]
+    while todo:
+        ident = todo.pop()
+        if ident not in needed:
+            needed.add(ident)
+            other = app.entity(ident)
+            todo += ([other.parent] if other.parent else []) + [c.ref for c in other.refs]
+    return [x.ident for x in app.entities if x.ident in needed]
+
+
+def linked_body(e: Entity, base: str, required_only: bool) -> str:
+    """An expression: `base` plus the parent FK and references, each created on the fly."""
+    links = ([(e.fk, e.parent)] if e.fk else []) + [
+        (c.ident, c.ref) for c in e.refs if c.required or not required_only]
+    if not links:
+        return f"dict({base})"
+    return "{**" + base + ", " + ", ".join(
+        f"{lit(key)}: create_{target}(client, headers)" for key, target in links) + "}"
 
 
 def router_imports(idents: list[str], auth: bool, *extra: str) -> str:

@@ -17,6 +17,8 @@ from harness.offline.generator.naming import py_ident
 from harness.models.spec import AppSpec
 
 CONFTEST = "tests/conftest.py"
+FIELDTYPES = "src/fieldtypes.py"  # skeleton file every API module imports
+UI = "src/ui.py"                  # skeleton file of the pages' look (pages and dashboard)
 
 
 class UnsupportedFeatureError(HarnessError):
@@ -72,7 +74,7 @@ def _units(app: AppModel) -> list[BuildUnit]:
              deps: tuple[str, ...]) -> BuildUnit:
         """A unit whose verification runs its own test files."""
         if key == owner:
-            files = [files[0], CONFTEST, *files[1:]]
+            files = [files[0], FIELDTYPES, UI, CONFTEST, *files[1:]]
         elif owner not in deps:
             deps = (*deps, owner)
         tests = [f for f in files if f.startswith("tests/test_")]
@@ -92,7 +94,7 @@ def _units(app: AppModel) -> list[BuildUnit]:
         units.append(unit("dashboard", "Dashboard: per-user counts as JSON and HTML",
                           ["src/dashboard.py", "tests/test_dashboard.py"], app.ids("dashboard"), base))
     units.append(unit("pages", "Server-rendered HTML pages with forms" + (" and login" if app.auth else ""),
-                      ["src/pages.py", "tests/test_pages.py"],
+                      ["src/pages.py", "src/page_parts.py", "tests/test_pages.py"],
                       app.ids("pages") or app.ids("health") or fallback, base + entity_keys))
     built = tuple(u.key for u in units if not u.key.startswith("unsupported:"))
     units.append(unit("app", "FastAPI application: routers, /health, startup",

@@ -1,4 +1,5 @@
-"""Field types of the generated API, one per field kind (copied verbatim by the generator).
+"""Building blocks of the generated API (copied verbatim by the generator): one annotated type
+per field kind, the strict request base, the documented error responses and two value helpers.
 
 Each alias carries its kind's constraints, so a malformed value is a 422 before any handler runs.
 """
@@ -9,9 +10,9 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
-    "Annotated", "Clock", "Count", "Day", "Email", "Field", "Int64", "Literal", "LongText",
-    "MAX_ID", "Moment", "Money", "Number", "Phone", "RecordId", "RequiredLongText",
-    "RequiredShortText", "ShortText", "Strict", "Url",
+    "MAX_ID", "Annotated", "BaseModel", "Clock", "Count", "Day", "Email", "Field", "Int64",
+    "Literal", "LongText", "Moment", "Money", "Number", "Phone", "RecordId", "RequiredLongText",
+    "RequiredShortText", "ShortText", "Strict", "Url", "csv_cell", "error_responses", "iso",
 ]
 
 MAX_ID = 2**63 - 1  # SQLite INTEGER range; larger numbers are 422, not an overflow
@@ -38,3 +39,30 @@ class Strict(BaseModel):
     """Base of every request body: an unknown field is a 422, never silently dropped."""
 
     model_config = ConfigDict(extra="forbid")
+
+
+def error_responses(auth: bool) -> dict[int | str, dict[str, str]]:
+    """The error answers every entity route documents in the OpenAPI schema."""
+    out: dict[int | str, dict[str, str]] = {
+        404: {"description": "No record with that id (or not yours)"},
+        409: {"description": "Conflict: still referred to, a status move not allowed, or a clash"},
+        422: {"description": "Invalid input: wrong type, out of range, unknown field or reference"},
+    }
+    if auth:
+        out[401] = {"description": "Missing or invalid bearer token"}
+    return dict(sorted(out.items(), key=lambda item: str(item[0])))
+
+
+def iso(value: object) -> object:
+    """Dates and times as ISO text (how they are stored); anything else unchanged."""
+    return value.isoformat() if isinstance(value, (_dt.date, _dt.time)) else value
+
+
+def csv_cell(value: object) -> str:
+    """A CSV cell; text that a spreadsheet would run as a formula gets a leading quote."""
+    if value is None:
+        return ""
+    if isinstance(value, (int, float)):
+        return str(value)
+    text = str(value)
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text

@@ -1,0 +1,249 @@
+"""The generated tests of the feature registry's API parts (search, filter, sort, CSV export,
+totals, counts, no double booking). Each test asserts on real values, so a handler that ignores
+its parameter (a search returning everything, a sort in the wrong direction) fails it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from harness.offline.features import feature_of_text
+from harness.offline.generator.api_features import filters, sort_keys, totals_of, counted_column
+from harness.offline.generator.appmodel import Column, Entity, AppModel, sample
+from harness.offline.generator.codegen import fill, lit, marks
+
+def feature_req_ids(e: Entity, kind: str, fallback: tuple[str, ...]) -> tuple[str, ...]:
+    """The entity's requirements that ask for feature `kind`, else its CRUD ones."""
+    found = tuple(r.id for r in e.reqs if r.capability == "feature" and feature_of_text(r.text) == kind)
+    return found or e.req_ids("crud", "create", "list") or fallback
+
+
+def _pair(e: Entity, column: Column) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Two bodies' worth of values that differ in `column` (0 then 1), keeping a date/time range
+    valid: the range's partner column moves with it."""
+    first, second = {column.ident: sample(column, 0)}, {column.ident: sample(column, 1)}
+    slot = e.slot
+    if slot and slot.start != slot.end and column.ident in (slot.start, slot.end):
+        other = next(c for c in e.columns if c.ident == (slot.end if column.ident == slot.start
+                                                          else slot.start))
+        first[other.ident], second[other.ident] = sample(other, 0), sample(other, 1)
+    return first, second
+
+
+_SEARCH = '''
+@@marks@@def test_search_finds_records_by_their_text(client, headers):
+    match = create_@@ident@@(client, headers, **{@@key@@: @@hit@@})
+    create_@@ident@@(client, headers, **{@@key@@: @@miss@@})
+    for q in (@@word@@, @@word@@.upper()):
+        found = client.get(URL, params={"q": q}, headers=headers)
+        assert found.status_code == 200
+        assert [item["id"] for item in found.json()] == [match]
+    assert client.get(URL, params={"q": "%"}, headers=headers).json() == []
+    assert len(client.get(URL, params={"q": ""}, headers=headers).json()) == 2
+    assert client.get(URL, params={"q": "x" * 201}, headers=headers).status_code == 422
+'''
+
+_FILTER_EQUAL = '''
+@@marks@@def test_filter_by_@@column@@(client, headers):
+    first = create_@@ident@@(client, headers, **@@first@@)
+    second = create_@@ident@@(client, headers, **@@second@@)
+    found = client.get(URL, params={@@key@@: @@value@@}, headers=headers)
+    assert found.status_code == 200
+    assert [item["id"] for item in found.json()] == [second]
+    assert first != second
+    assert client.get(URL, params={@@key@@: @@bad@@}, headers=headers).status_code == 422
+'''
+
+_FILTER_RANGE = '''
+@@marks@@def test_filter_by_@@column@@_range(client, headers):
+    low = create_@@ident@@(client, headers, **@@first@@)
+    high = create_@@ident@@(client, headers, **@@second@@)
+    ids = lambda params: [item["id"] for item in client.get(URL, params=params, headers=headers).json()]
+    assert ids({@@min_key@@: @@high_value@@}) == [high]
+    assert ids({@@max_key@@: @@low_value@@}) == [low]
+    assert ids({@@min_key@@: @@low_value@@, @@max_key@@: @@high_value@@}) == [low, high]
+    assert client.get(URL, params={@@min_key@@: "not-a-value"}, headers=headers).status_code == 422
+'''
+
+_SORT = '''
+@@marks@@def test_sort_orders_by_a_field_both_ways(client, headers):
+    first = create_@@ident@@(client, headers, **@@first@@)
+    second = create_@@ident@@(client, headers, **@@second@@)
+    ascending = @@ascending@@
+    for order, expected in (("asc", ascending), ("desc", ascending[::-1])):
+        found = client.get(URL, params={"sort": @@key@@, "order": order}, headers=headers)
+        assert found.status_code == 200
+        assert [item["id"] for item in found.json()] == expected
+    assert client.get(URL, params={"sort": "no_such_field"}, headers=headers).status_code == 422
+    assert client.get(URL, params={"order": "sideways"}, headers=headers).status_code == 422
+'''
+
+_CSV = '''
+@@marks@@def test_csv_export_lists_every_record(client, headers):
+    body = full_body(client, headers)
+    @@hostile@@
+    item_id = client.post(URL, json=body, headers=headers).json()["id"]
+    response = client.get(URL + "/export.csv", headers=headers)
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/csv")
+    rows = list(csv.DictReader(io.StringIO(response.text)))
+    assert list(rows[0]) == @@columns@@
+    assert [row["id"] for row in rows] == [str(item_id)]
+    @@cell_check@@
+'''
+
+_TOTALS = '''
+@@marks@@def test_totals_sum_the_amounts@@group_name@@(client, headers):
+    create_@@ident@@(client, headers, **@@first@@)
+    create_@@ident@@(client, headers, **@@second@@)
+    data = client.get(URL + "/totals", headers=headers).json()
+    assert data["count"] == 2
+    assert data["sums"][@@key@@] == pytest.approx(@@total@@)
+    @@group_check@@
+'''
+
+_COUNTS = '''
+@@marks@@def test_counts_per_@@column@@(client, headers):
+    create_@@ident@@(client, headers@@first@@)
+    second = create_@@ident@@(client, headers@@second@@)
+    @@move@@
+    response = client.get(URL + "/counts", headers=headers)
+    assert response.status_code == 200
+    assert response.json() == @@expected@@
+'''
+
+_BOOKING = '''
+@@marks@@def test_no_double_booking(client, headers):
+    body = full_body(client, headers)
+    body.update(@@slot@@)
+    assert client.post(URL, json=body, headers=headers).status_code == 201
+    clash = client.post(URL, json=body, headers=headers)
+    assert clash.status_code == 409, clash.text
+    other_resource = {**body, @@resource@@: create_@@resource_entity@@(client, headers)}
+    assert client.post(URL, json=other_resource, headers=headers).status_code == 201
+    later = client.post(URL, json={**body, **@@later@@}, headers=headers)
+    assert later.status_code == 201, later.text
+    moved = client.put(f"{URL}/{later.json()['id']}", json=@@slot@@, headers=headers)
+    assert moved.status_code == 409
+'''
+
+
+def feature_tests(app: AppModel, e: Entity, fallback: tuple[str, ...]) -> list[str]:
+    """The test functions of every feature the entity has."""
+    out: list[str] = []
+    builders = {"search": _search, "filter": _filters, "sort": _sort, "csv_export": _csv,
+                "aggregate": _totals, "status_counts": _counts, "no_double_booking": _booking}
+    for kind, _opts in e.features:
+        if kind in builders:
+            out += builders[kind](e, marks(feature_req_ids(e, kind, fallback)))
+    return out
+
+
+def _search(e: Entity, mark: str) -> list[str]:
+    column = next((c for c in e.plain if c.kind in ("short_text", "long_text")), None)
+    if column is None:
+        column = next((c for c in e.plain if c.kind in ("email", "url")), None)
+    if column is None:
+        return []
+    hit, miss = {"email": ("zebra@example.com", "lion@example.com"),
+                 "url": ("https://zebra.example.com", "https://lion.example.com")}.get(
+        column.kind, ("Quarterly zebra report", "Something else"))
+    return [fill(_SEARCH, marks=mark, ident=e.ident, key=lit(column.ident), hit=lit(hit),
+                 miss=lit(miss), word=lit("zebra"))]
+
+
+def _filters(e: Entity, mark: str) -> list[str]:
+    out = []
+    columns = {c.ident: c for c in e.columns}
+    for f in filters(e)[:4]:
+        column = columns.get(f.column)
+        if column is None or column.kind == "reference":
+            continue  # status and the parent FK are covered by the workflow and relation tests
+        first, second = _pair(e, column)
+        if first == second:
+            continue
+        if f.kind == "equal":
+            out.append(fill(_FILTER_EQUAL, marks=mark, ident=e.ident, column=f.column,
+                            first=lit(first), second=lit(second), key=lit(f.column),
+                            value=lit(_query(second[f.column])), bad=lit("not-a-value")))
+        else:
+            out.append(fill(_FILTER_RANGE, marks=mark, ident=e.ident, column=f.column,
+                            first=lit(first), second=lit(second), min_key=lit(f"{f.column}_min"),
+                            max_key=lit(f"{f.column}_max"), low_value=lit(first[f.column]),
+                            high_value=lit(second[f.column])))
+    return out
+
+
+def _query(value: Any) -> Any:
+    return str(value).lower() if isinstance(value, bool) else value
+
+
+def _sort(e: Entity, mark: str) -> list[str]:
+    column = next((c for c in e.plain if c.kind != "boolean" and sample(c, 0) != sample(c, 1)), None)
+    if column is None:
+        return []
+    first, second = _pair(e, column)
+    ascending = "[first, second]" if first[column.ident] < second[column.ident] else "[second, first]"
+    return [fill(_SORT, marks=mark, ident=e.ident, first=lit(first), second=lit(second),
+                 key=lit(column.ident), ascending=ascending)]
+
+
+def _csv(e: Entity, mark: str) -> list[str]:
+    text = next((c for c in e.plain if c.kind in ("short_text", "long_text")), None)
+    hostile = f'body[{lit(text.ident)}] = "=SUM(A1:A9)"' if text else ""
+    check = f'assert rows[0][{lit(text.ident)}] == "\'=SUM(A1:A9)"' if text else ""
+    return [fill(_CSV, marks=mark, hostile=hostile, columns=lit(sort_keys(e)), cell_check=check)]
+
+
+def _totals(e: Entity, mark: str) -> list[str]:
+    summed, group = totals_of(e)
+    if not summed:
+        return []
+    column = next(c for c in e.columns if c.ident == summed[0])
+    first, second = _pair(e, column)
+    group_check = ""
+    if group and group != "status":
+        enum = next(c for c in e.columns if c.ident == group)
+        if len(enum.values) >= 2:
+            first[group], second[group] = enum.values[0], enum.values[1]
+            group_check = (f"assert data[\"groups\"][{lit(enum.values[0])}][\"sums\"][{lit(column.ident)}]"
+                           f" == pytest.approx({first[column.ident]!r})")
+    return [fill(_TOTALS, marks=mark, ident=e.ident, first=lit(first), second=lit(second),
+                 key=lit(column.ident), total=repr(first[column.ident] + second[column.ident]),
+                 group_check=group_check, group_name=f"_by_{group}" if group_check else "")]
+
+
+def _counts(e: Entity, mark: str) -> list[str]:
+    if e.has_status:
+        nxt = dict(e.transitions).get(e.states[0], ())
+        if not nxt:
+            return []
+        expected = {s: int(s in (e.states[0], nxt[0])) for s in e.states}
+        move = (f'assert client.put(f"{{URL}}/{{second}}", json={{"status": {lit(nxt[0])}}}, '
+                "headers=headers).status_code == 200")
+        return [fill(_COUNTS, marks=mark, ident=e.ident, column="status", first="", second="",
+                     move=move, expected=lit(expected))]
+    column = counted_column(e)
+    if column is None or len(column.values) < 2:
+        return []
+    expected = {v: int(v in column.values[:2]) for v in column.values}
+    return [fill(_COUNTS, marks=mark, ident=e.ident, column=column.ident,
+                 first=f", **{{{lit(column.ident)}: {lit(column.values[0])}}}",
+                 second=f", **{{{lit(column.ident)}: {lit(column.values[1])}}}",
+                 move="assert second", expected=lit(expected))]
+
+
+def _booking(e: Entity, mark: str) -> list[str]:
+    slot = e.slot
+    resource = next((k for k in slot.same if k == e.fk or any(c.ident == k for c in e.refs)), None)
+    if resource is None:
+        return []
+    target = e.parent if resource == e.fk else next(c.ref for c in e.refs if c.ident == resource)
+    start = next(c for c in e.columns if c.ident == slot.start)
+    if slot.end == slot.start:
+        here, later = {slot.start: sample(start, 0)}, {slot.start: sample(start, 1)}
+    else:
+        end = next(c for c in e.columns if c.ident == slot.end)
+        here = {slot.start: sample(start, 0), slot.end: sample(end, 0)}
+        later = {slot.start: sample(end, 0), slot.end: sample(end, 1)}
+    return [fill(_BOOKING, marks=mark, slot=lit(here), later=lit(later), resource=lit(resource),
+                 resource_entity=target)]

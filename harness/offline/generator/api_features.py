@@ -1,0 +1,168 @@
+"""The feature-registry parts of src/api_<entity>.py: the list route's search / filter / sort
+parameters and the extra routes (CSV export, totals, counts). Each function is pure: entity in,
+source text out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from harness.offline.generator.appmodel import AppModel, Column, Entity, Slot
+from harness.offline.generator.codegen import fill, lit
+
+EQUAL_KINDS = ("enum", "reference", "boolean")
+RANGE_KINDS = ("date", "datetime", "integer", "money", "decimal", "rating")
+NUMBER_KINDS = ("money", "decimal", "integer", "rating")
+# Query parameter names the list route uses itself; a column with one of these is not a filter.
+_TAKEN = {"db", "user", "limit", "offset", "q", "sort", "order"}
+_QUERY_TYPES = {"date": "Day", "datetime": "Moment", "integer": "Int64", "rating": "Int64",
+                "money": "Number", "decimal": "Number", "boolean": "bool", "reference": "RecordId"}
+
+
+@dataclass(frozen=True)
+class Filter:
+    column: str
+    kind: str            # "equal" or "range"
+    annotation: str      # the query parameter's type
+
+
+def slot_of(e: Entity) -> Slot | None:
+    return e.slot
+
+
+def filters(e: Entity) -> list[Filter]:
+    """The filter parameters of the list route (only with the `filter` feature)."""
+    if not e.has("filter"):
+        return []
+    wanted = set(e.feature("filter").get("fields") or [])
+    out = []
+    if e.has_status and (not wanted or "status" in wanted):
+        out.append(Filter("status", "equal", "Status"))
+    if e.fk and (not wanted or e.fk in wanted):
+        out.append(Filter(e.fk, "equal", "RecordId"))
+    for c in e.columns:
+        if c.ident in _TAKEN or c.needs_alias or (wanted and c.ident not in wanted):
+            continue
+        if c.kind == "enum":
+            out.append(Filter(c.ident, "equal", c.entry.annotation(c.bounds, True)))
+        elif c.kind in EQUAL_KINDS:
+            out.append(Filter(c.ident, "equal", _QUERY_TYPES[c.kind]))
+        elif c.kind in RANGE_KINDS:
+            out.append(Filter(c.ident, "range", _QUERY_TYPES[c.kind]))
+    return out
+
+
+def sort_keys(e: Entity) -> list[str]:
+    keys = ["id", *([e.fk] if e.fk else []), *(c.ident for c in e.columns)]
+    return keys + (["status"] if e.has_status else []) + ["created_at"]
+
+
+def list_params(app: AppModel, e: Entity) -> tuple[str, str]:
+    """(parameters, body) of list_items."""
+    params = ["db: Db"] + (["user: CurrentUser"] if app.auth else []) + [
+        "limit: Limit = 100", "offset: Offset = 0"]
+    owner = 'user["id"]' if app.auth else "None"
+    if not (e.has("search") or e.has("filter") or e.has("sort")):
+        return ", ".join(params), f"return TABLE.rows(db, {owner}, limit, offset)"
+    args = []
+    if e.has("search"):
+        params.append("q: Annotated[str | None, Query(max_length=200)] = None")
+        args.append("q=q")
+    if e.has("sort"):
+        keys = ", ".join(lit(k) for k in sort_keys(e))
+        params += [f"sort: Literal[{keys}] = \"id\"", 'order: Literal["asc", "desc"] = "asc"']
+        args += ["sort=sort", "order=order"]
+    equal, ranges = [], []
+    for f in filters(e):
+        if f.kind == "equal":
+            params.append(f"{f.column}: {f.annotation} | None = None")
+            equal.append(f"{lit(f.column)}: {f.column}")
+        else:
+            params += [f"{f.column}_min: {f.annotation} | None = None",
+                       f"{f.column}_max: {f.annotation} | None = None"]
+            ranges.append(f"{lit(f.column)}: (iso({f.column}_min), iso({f.column}_max))")
+    body = []
+    if equal:
+        body.append("equals = {key: iso(value) for key, value in {" + ", ".join(equal)
+                    + "}.items() if value is not None}")
+        args.append("equals=equals")
+    if ranges:
+        body.append("ranges = {" + ", ".join(ranges) + "}")
+        args.append("ranges=ranges")
+    args += ["limit=limit", "offset=offset"]
+    body.append(f"return TABLE.query(db, {owner}, " + ", ".join(args) + ")")
+    return ",\n              ".join(params), "\n".join(body)
+
+
+_EXPORT = '''
+@router.get(@@export_url@@, response_class=StreamingResponse,
+            responses={200: {"content": {"text/csv": {}}}})
+def export_csv(db: Db@@user@@) -> Response:
+    """Every record as CSV (a header row of field names, then one row per record)."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(CSV_COLUMNS)
+    for row in TABLE.query(db, @@owner@@, limit=1_000_000):
+        writer.writerow([csv_cell(row.get(key)) for key in CSV_COLUMNS])
+    return Response(buffer.getvalue(), media_type="text/csv; charset=utf-8",
+                    headers={"Content-Disposition": @@disposition@@})
+'''
+
+_TOTALS = '''
+@router.get(@@totals_url@@)
+def totals(db: Db@@user@@) -> dict[str, Any]:
+    """{"count": n, "sums": {field: total}@@group_doc@@}."""
+    return TABLE.totals(db, @@owner@@, TOTAL_COLUMNS, @@group_by@@)
+'''
+
+_COUNTS = '''
+@router.get(@@counts_url@@)
+def counts(db: Db@@user@@) -> dict[str, int]:
+    """How many records have each @@counted@@ value (every value listed, 0 when none)."""
+    @@counts_body@@
+'''
+
+
+def totals_of(e: Entity) -> tuple[tuple[str, ...], str | None]:
+    """(summed columns, group-by column) of the `aggregate` feature."""
+    opts = e.feature("aggregate")
+    numbers = [c for c in e.columns if c.kind in NUMBER_KINDS]
+    wanted = [f for f in opts.get("fields") or [] if any(c.ident == f for c in numbers)]
+    money = [c.ident for c in numbers if c.kind == "money"]
+    summed = tuple(wanted or money or [c.ident for c in numbers])
+    group = opts.get("group_by")
+    enums = [c.ident for c in e.columns if c.kind == "enum"]
+    group = group if group in enums or (group == "status" and e.has_status) else (
+        enums[0] if enums else None)
+    return summed, group
+
+
+def counted_column(e: Entity) -> Column | None:
+    """The enum column `status_counts` counts when the entity has no status."""
+    return next((c for c in e.columns if c.kind == "enum"), None)
+
+
+def feature_chunks(app: AppModel, e: Entity) -> str:
+    """Routes of the entity's features; they go before /{item_id} so their paths win."""
+    url = f"/api/{e.slug}"
+    common = {"user": ", user: CurrentUser" if app.auth else "",
+              "owner": 'user["id"]' if app.auth else "None"}
+    chunks = []
+    if e.has("csv_export"):
+        chunks.append(f"CSV_COLUMNS = {lit(tuple(sort_keys(e)))}")
+        chunks.append(fill(_EXPORT, export_url=lit(url + "/export.csv"),
+                           disposition=lit(f'attachment; filename="{e.slug}.csv"'), **common))
+    if e.has("aggregate"):
+        summed, group = totals_of(e)
+        chunks.append(f"TOTAL_COLUMNS = {lit(summed)}")
+        chunks.append(fill(_TOTALS, totals_url=lit(url + "/totals"), group_by=lit(group),
+                           group_doc=f', "groups": {{{group} value: the same}}' if group else "",
+                           **common))
+    if e.has("status_counts"):
+        column = "status" if e.has_status else counted_column(e).ident
+        values = e.states if e.has_status else counted_column(e).values
+        body = (f"return TABLE.status_counts(db, {common['owner']})" if e.has_status else
+                f"groups = TABLE.totals(db, {common['owner']}, (), {lit(column)}).get(\"groups\", {{}})\n"
+                f"return {{value: groups.get(value, {{}}).get(\"count\", 0) for value in {lit(values)}}}")
+        chunks.append(fill(_COUNTS, counts_url=lit(url + "/counts"), counted=column,
+                           counts_body=body, **common))
+    return "\n\n\n".join(c.strip("\n") for c in chunks) + ("\n\n" if chunks else "")

@@ -1,0 +1,234 @@
+"""`builder new --spec app.toml`: an AppSpec written by hand, built exactly as written.
+
+    title = "Tennis club"
+    auth = true                    # accounts + per-user ownership
+    dashboard = true
+    language = "en"                # or "vi"
+
+    [[entities]]
+    name = "court"
+    fields = [{ name = "name", required = true }, { name = "surface", kind = "enum",
+               values = ["clay", "grass"] }]
+    features = ["search", { kind = "filter", fields = ["surface"] }]
+
+    [[entities]]
+    name = "booking"
+    parent = "court"               # a foreign key; on_parent_delete = "restrict" | "cascade"
+    workflow = ["requested", "confirmed", "done"]
+
+A field's kind defaults to what its name implies (`kind_for_name`); `ref = "<entity>"` makes it
+a reference. Every error names the file, the line and the key, in one line (SpecFileError).
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+from typing import Any, get_args
+
+from harness.errors import HarnessError
+from harness.models.spec import (
+    AppSpec, Clause, DataEntity, EntityField, Feature, FeatureKind, FieldKind, Page, Requirement,
+)
+from harness.offline.features import REQ_TEXTS, can_build
+from harness.offline.field_kinds import KINDS, kind_for_name
+from harness.offline.generator.naming import py_ident
+
+_TOP = {"title", "auth", "dashboard", "language", "entities"}
+_ENTITY = {"name", "plural", "fields", "parent", "on_parent_delete", "workflow", "transitions",
+           "features"}
+_FIELD = {"name", "kind", "required", "values", "min", "max", "ref", "unique"}
+_FEATURE = {"kind", "fields", "options"}
+
+
+class SpecFileError(HarnessError):
+    """The spec file cannot be read or is not a valid spec; the message names line and key."""
+
+
+class _Reader:
+    """Validates the parsed TOML against the spec-file schema, naming where each problem is."""
+
+    def __init__(self, path: Path, text: str):
+        self.path, self.lines = path, text.splitlines()
+        self.headers = [i for i, line in enumerate(self.lines) if re.match(r"\s*\[\[\s*entities\s*\]\]", line)]
+
+    def fail(self, where: str, message: str, key: str, entity: int | None = None, value: Any = None) -> None:
+        raise SpecFileError(f"{self.path.name}:{self._line(key, entity, value)}: {where}: {message}")
+
+    def _line(self, key: str, entity: int | None, value: Any) -> int:
+        """The first line (from the entity's [[entities]] header on) holding `key` (and `value`)."""
+        start = self.headers[entity] if entity is not None and entity < len(self.headers) else 0
+        last = key.split(".")[-1].split("[")[0]
+        pattern = re.compile(rf"(^|[\s{{,]){re.escape(last)}\s*=")
+        shown = repr(value).strip("'\"") if isinstance(value, (str, int, float)) else None
+        for strict in (True, False):
+            for i in range(start, len(self.lines)):
+                line = self.lines[i]
+                if pattern.search(line) and (not strict or shown is None or shown in line):
+                    return i + 1
+        return start + 1
+
+    def check_keys(self, table: dict, allowed: set[str], where: str, entity: int | None) -> None:
+        for key in table:
+            if key not in allowed:
+                self.fail(f"{where}.{key}" if where else key,
+                          f"unknown key (allowed: {', '.join(sorted(allowed))})", key, entity)
+
+    def typed(self, table: dict, key: str, kind: type | tuple, where: str, entity: int | None) -> Any:
+        value = table.get(key)
+        if value is not None and not isinstance(value, kind) or isinstance(value, bool) and kind is int:
+            names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+            self.fail(f"{where}.{key}" if where else key, f"must be {names.replace('str', 'a string')}",
+                      key, entity, value)
+        return value
+
+
+def load_spec_file(path: str | Path) -> AppSpec:
+    """The AppSpec the file describes; SpecFileError (one line: file:line: key: problem) otherwise."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SpecFileError(f"cannot read spec file {path}: {exc.__class__.__name__}: {exc}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise SpecFileError(f"{path.name}: not valid TOML: {exc}") from None
+    reader = _Reader(path, text)
+    reader.check_keys(data, _TOP, "", None)
+    entities_raw = reader.typed(data, "entities", list, "", None) or []
+    if not entities_raw:
+        reader.fail("entities", "the spec needs at least one [[entities]] table", "entities")
+    entities = [_entity(reader, raw, i) for i, raw in enumerate(entities_raw)]
+    _check_links(reader, entities)
+    spec = AppSpec(title=reader.typed(data, "title", str, "", None) or "Generated app",
+                   auth=bool(reader.typed(data, "auth", bool, "", None)),
+                   language=_language(reader, data), data_model=[e for e, _ in entities],
+                   features=[f for _, fs in entities for f in fs])
+    return _with_requirements(reader, spec, bool(reader.typed(data, "dashboard", bool, "", None)))
+
+
+def _language(reader: _Reader, data: dict) -> str:
+    language = reader.typed(data, "language", str, "", None) or "en"
+    if language not in ("en", "vi"):
+        reader.fail("language", f"must be \"en\" or \"vi\", not {language!r}", "language", None, language)
+    return language
+
+
+def _entity(reader: _Reader, raw: Any, i: int) -> tuple[DataEntity, list[Feature]]:
+    where = f"entities[{i + 1}]"
+    if not isinstance(raw, dict):
+        reader.fail(where, "must be a table", "entities")
+    reader.check_keys(raw, _ENTITY, where, i)
+    name = (reader.typed(raw, "name", str, where, i) or "").strip()
+    if not name:
+        reader.fail(f"{where}.name", "every entity needs a name", "name", i)
+    ident = py_ident(name)
+    fields = [_field(reader, f, i, f"{where}.fields[{j + 1}]")
+              for j, f in enumerate(reader.typed(raw, "fields", list, where, i) or [])]
+    on_delete = reader.typed(raw, "on_parent_delete", str, where, i) or "restrict"
+    if on_delete not in ("restrict", "cascade"):
+        reader.fail(f"{where}.on_parent_delete", "must be \"restrict\" or \"cascade\"",
+                    "on_parent_delete", i, on_delete)
+    workflow = [str(s) for s in reader.typed(raw, "workflow", list, where, i) or []]
+    transitions = reader.typed(raw, "transitions", dict, where, i) or {}
+    for state, moves in transitions.items():
+        if state not in workflow or not isinstance(moves, list) or any(m not in workflow for m in moves):
+            reader.fail(f"{where}.transitions.{state}", "states must come from the workflow list",
+                        state, i)
+    entity = DataEntity(name=name, plural=reader.typed(raw, "plural", str, where, i) or f"{name}s",
+                        ident=ident, fields=fields, parent=reader.typed(raw, "parent", str, where, i),
+                        on_parent_delete=on_delete, workflow=workflow,
+                        transitions={k: [str(m) for m in v] for k, v in transitions.items()})
+    features = [_feature(reader, f, i, f"{where}.features[{j + 1}]", ident)
+                for j, f in enumerate(reader.typed(raw, "features", list, where, i) or [])]
+    return entity, features
+
+
+def _field(reader: _Reader, raw: Any, i: int, where: str) -> EntityField:
+    if isinstance(raw, str):
+        raw = {"name": raw}
+    if not isinstance(raw, dict):
+        reader.fail(where, "must be a field name or a table { name = ..., kind = ... }", "fields", i)
+    reader.check_keys(raw, _FIELD, where, i)
+    name = (reader.typed(raw, "name", str, where, i) or "").strip()
+    if not name:
+        reader.fail(f"{where}.name", "every field needs a name", "name", i)
+    ref = reader.typed(raw, "ref", str, where, i)
+    kind = reader.typed(raw, "kind", str, where, i) or ("reference" if ref else
+                                                         "enum" if raw.get("values") else kind_for_name(name))
+    if kind not in get_args(FieldKind):
+        reader.fail(f"{where}.kind", f"unknown kind {kind!r} (known: {', '.join(KINDS)})", "kind", i, kind)
+    values = [str(v) for v in reader.typed(raw, "values", list, where, i) or []]
+    if kind == "enum" and len(values) < 2:
+        reader.fail(f"{where}.values", "an enum field needs at least two values", "values", i)
+    if kind == "reference" and not ref:
+        reader.fail(f"{where}.ref", "a reference field needs ref = \"<entity name>\"", "kind", i, kind)
+    low, high = (reader.typed(raw, k, (int, float), where, i) for k in ("min", "max"))
+    return EntityField(name=name, ident=py_ident(name), type=KINDS[kind].storage,
+                       required=bool(reader.typed(raw, "required", bool, where, i)), kind=kind,
+                       enum_values=values, min_value=low, max_value=high,
+                       ref=py_ident(ref) if ref else None,
+                       unique=bool(reader.typed(raw, "unique", bool, where, i)))
+
+
+def _feature(reader: _Reader, raw: Any, i: int, where: str, entity: str) -> Feature:
+    if isinstance(raw, str):
+        raw = {"kind": raw}
+    if not isinstance(raw, dict):
+        reader.fail(where, "must be a feature name or a table { kind = ..., fields = [...] }", "features", i)
+    reader.check_keys(raw, _FEATURE, where, i)
+    kind = reader.typed(raw, "kind", str, where, i)
+    if kind not in get_args(FeatureKind):
+        reader.fail(f"{where}.kind", f"unknown feature {kind!r} (known: {', '.join(get_args(FeatureKind))})",
+                    "features", i, kind)
+    fields = [py_ident(str(f)) for f in reader.typed(raw, "fields", list, where, i) or []]
+    return Feature(kind=kind, entity=entity, fields=fields,
+                   options=reader.typed(raw, "options", dict, where, i) or {})
+
+
+def _check_links(reader: _Reader, entities: list[tuple[DataEntity, list[Feature]]]) -> None:
+    idents = {e.ident for e, _ in entities}
+    for i, (e, _) in enumerate(entities):
+        if e.parent is not None:
+            if py_ident(e.parent) not in idents or py_ident(e.parent) == e.ident:
+                reader.fail(f"entities[{i + 1}].parent", f"no other entity named {e.parent!r}", "parent", i, e.parent)
+            e.parent = py_ident(e.parent)
+        for f in e.fields:
+            if f.ref is not None and f.ref not in idents:
+                reader.fail(f"entities[{i + 1}].{f.name}.ref", f"no entity named {f.ref!r}", "ref", i, f.ref)
+
+
+def _with_requirements(reader: _Reader, spec: AppSpec, dashboard: bool) -> AppSpec:
+    """Requirements and one clause per thing the file asks for; a feature the generator cannot
+    build for this spec is an error (the file asked for exactly it)."""
+    items: list[tuple[str, str | None, str, str]] = [
+        ("health", None, "The app starts and answers GET /health", "the spec file")]
+    if spec.auth:
+        items.append(("auth", None, "Users register, log in and see only their own records", "auth = true"))
+    for i, e in enumerate(spec.data_model):
+        items.append(("crud", e.ident, f"Users can create, list, update and delete {e.plural}", f"entity {e.name}"))
+        if e.parent:
+            items.append(("relation", e.ident, f"Each {e.name} belongs to a {e.parent}", f"{e.name}.parent"))
+        if e.workflow:
+            items.append(("workflow", e.ident, f"{e.plural.capitalize()} move through {' → '.join(e.workflow)}",
+                          f"{e.name}.workflow"))
+        for j, f in enumerate(x for x in spec.features if x.entity == e.ident):
+            ok, reason = can_build(f, spec)
+            if not ok:
+                reader.fail(f"entities[{i + 1}].features[{j + 1}]", reason, "features", i, f.kind)
+            items.append(("feature", e.ident, REQ_TEXTS[f.kind].format(plural=e.plural, name=e.name),
+                          f"{e.name}.features {f.kind}"))
+    if dashboard:
+        items.append(("dashboard", None, "A dashboard shows the counts and totals", "dashboard = true"))
+    items.append(("pages", None, "HTML pages list, add, edit and delete the records", "the spec file"))
+    reqs = [Requirement(id=f"REQ-{n:03d}", text=text, capability=cap, entity=ent, acceptance=src)
+            for n, (cap, ent, text, src) in enumerate(items, start=1)]
+    clauses = [Clause(id=f"C-{n:03d}", text=r.acceptance, status="mapped", reqs=[r.id])
+               for n, r in enumerate(reqs, start=1)]
+    pages = [Page(name=e.plural.capitalize(), route=f"/{py_ident(e.plural).replace('_', '-')}", entity=e.ident)
+             for e in spec.data_model]
+    return spec.model_copy(update={"requirements": reqs, "clauses": clauses, "pages": pages,
+                                   "must_have": [r.text for r in reqs],
+                                   "notes": ["built from a hand-written spec file"]})
