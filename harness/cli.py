@@ -52,7 +52,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     p = sub.add_parser("new", help="build an app from a request (SPEC -> PLAN -> BUILD -> VERIFY -> REVIEW)")
-    p.add_argument("request", help="what to build, in plain words")
+    p.add_argument("request", nargs="?", default=None, help="what to build, in plain words")
+    p.add_argument("--spec", metavar="APP.toml", default=None,
+                   help="build exactly the AppSpec in this TOML file instead of a request (examples/club_bookings.toml)")
+
     _runs_dir(p)
     p.add_argument("--run-id", default=None, help="name the run (e.g. demo_todo) instead of run_XXXXXXXX")
     p.add_argument("--quiet", action="store_true", help="print only the final status line")

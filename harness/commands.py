@@ -100,15 +100,17 @@ def _session(args, store: RunStore, run_id: str):
 
 
 def cmd_new(args) -> int:
+    from harness.offline.spec_file import spec_for_args
     from harness.orchestration.pipeline import new_run
     from harness.utils.ids import new_run_id
 
+    spec, request = spec_for_args(args.request, args.spec)  # InputError (exit 2) on a bad file
     store = store_for(args)
     run_id = args.run_id or new_run_id()  # known up front: progress follows it, an interrupt names it
     try:
         with _session(args, store, run_id) as say:
-            ctx = new_run(store, args.request, provider_for(args), run_id=run_id, say=say,
-                          repair=not args.no_repair)
+            ctx = new_run(store, request, provider_for(args), run_id=run_id, say=say,
+                          repair=not args.no_repair, spec=spec)
     except HarnessError as exc:
         return _tempfail_hint(exc)
     return _finish(args, ctx)

@@ -27,13 +27,15 @@ import tomllib
 from pathlib import Path
 from typing import Any, get_args
 
-from harness.errors import HarnessError
+from harness.errors import InputError
 from harness.models.spec import (
     AppSpec, Clause, DataEntity, EntityField, Feature, FeatureKind, FieldKind, Page, Requirement,
 )
 from harness.offline.features import REQ_TEXTS, can_build
 from harness.offline.field_kinds import KINDS, kind_for_name
 from harness.offline.generator.naming import py_ident
+from harness.validation.spec_validator import validate_spec
+
 
 _TOP = {"title", "auth", "dashboard", "language", "entities"}
 _ENTITY = {"name", "plural", "fields", "parent", "on_parent_delete", "workflow", "transitions",
@@ -42,7 +44,7 @@ _FIELD = {"name", "kind", "required", "values", "min", "max", "ref", "unique"}
 _FEATURE = {"kind", "fields", "options"}
 
 
-class SpecFileError(HarnessError):
+class SpecFileError(InputError):
     """The spec file cannot be read or is not a valid spec; the message names line and key."""
 
 
@@ -201,8 +203,20 @@ def _check_links(reader: _Reader, entities: list[tuple[DataEntity, list[Feature]
 
 
 def _with_requirements(reader: _Reader, spec: AppSpec, dashboard: bool) -> AppSpec:
-    """Requirements and one clause per thing the file asks for; a feature the generator cannot
-    build for this spec is an error (the file asked for exactly it)."""
+    def unbuildable(i: int, j: int, kind: str, reason: str) -> None:
+        reader.fail(f"entities[{i + 1}].features[{j + 1}]", reason, "features", i, kind)
+
+    built = with_requirements(spec, dashboard, unbuildable)
+    errors = validate_spec(built)
+    if errors:
+        raise SpecFileError(f"{reader.path.name}: the spec is not valid: {errors[0]}")
+    return built
+
+
+def with_requirements(spec: AppSpec, dashboard: bool, unbuildable=None) -> AppSpec:
+    """`spec` with requirements, clauses, pages and acceptance criteria for everything it asks for.
+    A feature the generator cannot build is reported to `unbuildable(entity#, feature#, kind,
+    reason)` (a spec file error), or dropped when no callback is given."""
     items: list[tuple[str, str | None, str, str]] = [
         ("health", None, "The app starts and answers GET /health", "the spec file")]
     if spec.auth:
@@ -217,7 +231,9 @@ def _with_requirements(reader: _Reader, spec: AppSpec, dashboard: bool) -> AppSp
         for j, f in enumerate(x for x in spec.features if x.entity == e.ident):
             ok, reason = can_build(f, spec)
             if not ok:
-                reader.fail(f"entities[{i + 1}].features[{j + 1}]", reason, "features", i, f.kind)
+                if unbuildable:
+                    unbuildable(i, j, f.kind, reason)
+                continue
             items.append(("feature", e.ident, REQ_TEXTS[f.kind].format(plural=e.plural, name=e.name),
                           f"{e.name}.features {f.kind}"))
     if dashboard:
@@ -229,6 +245,19 @@ def _with_requirements(reader: _Reader, spec: AppSpec, dashboard: bool) -> AppSp
                for n, r in enumerate(reqs, start=1)]
     pages = [Page(name=e.plural.capitalize(), route=f"/{py_ident(e.plural).replace('_', '-')}", entity=e.ident)
              for e in spec.data_model]
-    return spec.model_copy(update={"requirements": reqs, "clauses": clauses, "pages": pages,
-                                   "must_have": [r.text for r in reqs],
-                                   "notes": ["built from a hand-written spec file"]})
+    return spec.model_copy(update={
+        "requirements": reqs, "clauses": clauses, "pages": pages, "must_have": [r.text for r in reqs],
+        "acceptance_criteria": [f"{r.id}: {r.text}" for r in reqs],
+        "notes": ["built from a hand-written spec file"]})
+
+
+def spec_for_args(request: str | None, spec_path: str | None) -> tuple[AppSpec | None, str]:
+    """(spec, request text) for `builder new [REQUEST] [--spec FILE]`: exactly one of the two."""
+    if spec_path and request:
+        raise InputError("give either a request or --spec FILE, not both")
+    if spec_path:
+        spec = load_spec_file(spec_path)
+        return spec, f"spec file {Path(spec_path).name}: {spec.title}"
+    if not request:
+        raise InputError('say what to build: builder new "<request>" (or builder new --spec app.toml)')
+    return None, request

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness.models.results import VerificationResult
+from harness.models.spec import AppSpec
+
 from harness.models.run import RunState
 from harness.providers.base import LLMProvider
 from harness.state.checkpoints import CRASH_ENV  # noqa: F401  (test hook, see checkpoints.py)
@@ -24,6 +26,8 @@ class RunContext:
     no_op_repair: bool = False
     timings: dict[str, float] = field(default_factory=dict)
     subprocess_ms: int = 0
+    given_spec: AppSpec | None = None   # `builder new --spec app.toml`: the spec stage uses it as is
+
 
     @property
     def run_id(self) -> str:

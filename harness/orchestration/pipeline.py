@@ -10,6 +10,7 @@ from harness.agents.reviewer import Reviewer
 from harness.errors import HarnessError
 from harness.models.enums import RunStatus, TaskStatus
 from harness.models.run import RunState
+from harness.models.spec import AppSpec
 from harness.orchestration.build_stage import build_stage
 from harness.orchestration.context import RunContext
 from harness.orchestration.spec_stage import spec_stage
@@ -103,10 +104,13 @@ def advance(ctx: RunContext) -> RunState:
 
 
 def new_run(store: RunStore, request: str, llm: LLMProvider, *, run_id: str | None = None,
-            say: Callable[[str], None] = print, repair: bool = True) -> RunContext:
-    """Create a run and take it as far as it goes. HarnessErrors mark the run FAIL and propagate."""
+            say: Callable[[str], None] = print, repair: bool = True,
+            spec: AppSpec | None = None) -> RunContext:
+    """Create a run and take it as far as it goes. HarnessErrors mark the run FAIL and propagate.
+    `spec`: a ready spec (from a spec file) used instead of understanding the request."""
     state = store.create_run(request, run_id=run_id)
-    ctx = RunContext(store=store, state=state, llm=llm, say=say, repair=repair)
+    ctx = RunContext(store=store, state=state, llm=llm, say=say, repair=repair, given_spec=spec)
+
     ctx.store.events(state).emit("run", "created", agent="cli")
     with store.lock(state.run_id):
         _drive(ctx)

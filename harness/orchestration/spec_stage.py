@@ -12,12 +12,15 @@ from harness.validation.spec_validator import validate_spec
 
 
 def spec_stage(ctx: RunContext, max_attempts: int = 2) -> Done:
-    """Produce a validated spec for the run and write spec.json; the pipeline commits spec_created."""
+    """Produce a validated spec for the run and write spec.json; the pipeline commits spec_created.
+    A hand-written spec (`builder new --spec`, ctx.given_spec) is validated and used as is."""
     state, events, llm = ctx.state, ctx.events, ctx.llm
     agent = SpecAgent(llm)
     started = time.monotonic()
     feedback: list[str] | None = None
     spec, errors = None, ["no attempt made"]
+    if ctx.given_spec is not None:
+        agent.source, spec, errors, max_attempts = "file", ctx.given_spec, validate_spec(ctx.given_spec), 0
     for attempt in range(1, max_attempts + 1):
         spec = agent.generate(state.user_request, feedback)
         errors = validate_spec(spec)
@@ -42,5 +45,7 @@ def spec_stage(ctx: RunContext, max_attempts: int = 2) -> Done:
     events.emit("spec", "completed", agent="spec_agent", tool=agent.source,
                 duration_ms=int((time.monotonic() - started) * 1000))
     provider = f"provider {llm.name}" + (f" ({llm.model})" if llm.is_live else " (offline rules)")
+    provider = "spec file" if ctx.given_spec is not None else provider
+
     return Done(f"{len(spec.requirements)} requirements, {len(spec.data_model)} entities, {provider}",
                 "spec_created", {"requirements": [r.id for r in spec.requirements], "source": agent.source})

@@ -49,6 +49,10 @@ def round_trip_steps(spec: AppSpec) -> list[ProbeStep]:
         payload: dict[str, Any] = body(e, full=False)
         if e.fk:
             payload[e.fk] = "{" + f"{e.parent}_id" + "}"
+        for c in e.refs:  # references point at records created earlier (dependency order)
+            if c.required:
+                payload[c.ident] = "{" + f"{c.ref}_id" + "}"
+
         url = collection_url(e)
         steps += [
             ProbeStep(f"create_{e.ident}", "POST", url, payload, 201, {f"{e.ident}_id": "id"}, app.auth),
