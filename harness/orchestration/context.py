@@ -7,9 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness.models.results import VerificationResult
-from harness.models.spec import AppSpec
-
 from harness.models.run import RunState
+from harness.models.spec import AppSpec
 from harness.providers.base import LLMProvider
 from harness.state.checkpoints import CRASH_ENV  # noqa: F401  (test hook, see checkpoints.py)
 from harness.state.store import RunStore
