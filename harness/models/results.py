@@ -26,6 +26,7 @@ class VerificationResult(BaseModel):
     diagnostics: dict = Field(default_factory=dict)  # file/line/summary when known
     attempt: int = 0                   # 0 = first verification, n = after repair attempt n
     batch: int = 0                     # increases with every recorded verification round of the run
+    runner: Literal["warm", "cold"] | None = None  # how `command` ran: a forked warm worker child or a fresh process
 
 
 class RequirementResult(BaseModel):

@@ -45,7 +45,8 @@ def plan_stage(ctx: RunContext) -> Done:
 def verify_stage(ctx: RunContext) -> Done:
     """Whole-suite verification with fresh evidence, then the runtime check."""
     result = verify_workspace_step(ctx)
-    ctx.say(f"  workspace suite: {result.command} → exit_code {result.exit_code} [{result.duration_ms} ms]")
+    ctx.say(f"  workspace suite: {result.command} (runner: {result.runner}) → exit_code {result.exit_code} "
+            f"[{result.duration_ms} ms]")
     runtime = runtime_step(ctx)
     ctx.say(f"  {runtime_line(runtime, duration=True)}")
     # runtime_completed makes REVIEW_DONE durable: a resume goes on to REVIEW.
@@ -181,6 +182,9 @@ def _drive(ctx: RunContext) -> None:
         raise
     finally:
         ctx.save()
+        from harness.sandbox.warm import stop_workers
+
+        stop_workers(ctx.workspace)  # the run's warm verification worker ends with the run
 
 
 def summary_text(ctx: RunContext) -> str:

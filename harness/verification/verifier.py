@@ -12,13 +12,14 @@ from pathlib import Path
 from harness.models.enums import FailureType
 from harness.models.results import VerificationResult
 from harness.models.tasks import Task
+from harness.sandbox import warm
 from harness.sandbox.local import DEFAULT_TIMEOUT_S, LocalSandbox
 from harness.verification.evidence_inputs import NO_DIGEST, DigestPipe, document_digest, req_files_arg
 
 DEFAULT_COMMAND = "pytest -q"
 PER_TEST_TIMEOUT_S = 60
 TAIL = 4000
-_OUTBOX = re.compile(re.escape(tempfile.gettempdir()) + r"/harness-out-\w+/evidence\.json")
+_OUTBOX = re.compile(re.escape(tempfile.gettempdir()) + r"/(?:harness-warm-\w+/)?harness-out-\w+/evidence\.json")
 
 
 def is_pytest(argv: list[str]) -> bool:
@@ -86,14 +87,8 @@ def run_command(command: str, workspace: Path, *, task_id: str, evidence_path: P
     from harness.verification.classifier import classify, locate
 
     sandbox = LocalSandbox(workspace)
-    # The run directory is not writable from inside the sandbox: the plugin writes into a bound
-    # scratch directory and the harness moves the document into place afterwards.
-    outbox = Path(tempfile.mkdtemp(prefix="harness-out-"))
     pipe = DigestPipe() if evidence_path is not None else None
-    try:
-        res = _execute(sandbox, command, outbox, evidence_path, reqs or [], run_id, timeout_s, req_files, pipe)
-    finally:
-        shutil.rmtree(outbox, ignore_errors=True)
+    res, runner_used = _execute(sandbox, command, evidence_path, reqs or [], run_id, timeout_s, req_files, pipe)
     digest, rejected = _check_digest(pipe, evidence_path, command)
     if isinstance(res, str):
         return VerificationResult(task_id=task_id, status="FAIL", command=command, exit_code=2,
@@ -114,26 +109,48 @@ def run_command(command: str, workspace: Path, *, task_id: str, evidence_path: P
         stdout=stdout[-TAIL:], stderr=stderr[-TAIL:], duration_ms=res.duration_ms,
         failure_type=ftype if not ok else None, timed_out=res.timed_out,
         evidence_path=evidence_rel if evidence_path is not None and evidence_path.exists() else None,
-        diagnostics=diag, attempt=attempt)
+        diagnostics=diag, attempt=attempt, runner=runner_used)
 
 
-def _execute(sandbox: LocalSandbox, command: str, outbox: Path, evidence_path: Path | None, reqs: list[str],
+def _execute(sandbox: LocalSandbox, command: str, evidence_path: Path | None, reqs: list[str],
              run_id: str, timeout_s: float, req_files: dict[str, list[str]] | None, pipe: DigestPipe | None):
-    """Run `command` contained; its ExecResult, or the message of an invalid command."""
-    try:
-        argv = command_argv(command, outbox / "evidence.json" if evidence_path else None, reqs, sandbox.root,
-                            req_files, pipe.write_fd if pipe else None)
-    except ValueError as exc:
-        return f"invalid command: {exc}"
+    """Run `command` contained, warm when it can (see harness/sandbox/warm.py), else cold.
+
+    (ExecResult or the message of an invalid command, "warm"/"cold"). A warm worker that crashes
+    during the command is discarded and the command retried cold, once.
+    """
+    env = {"PYTHONDONTWRITEBYTECODE": "1", "HARNESS_RUN_ID": run_id, "PYTHONUNBUFFERED": "1"}
     if evidence_path is not None:
         evidence_path.parent.mkdir(parents=True, exist_ok=True)
         evidence_path.unlink(missing_ok=True)
-    res = sandbox.execute(argv, timeout_s=timeout_s, writable=[outbox], env={
-        "PYTHONDONTWRITEBYTECODE": "1", "HARNESS_RUN_ID": run_id, "PYTHONUNBUFFERED": "1"},
-        pass_fds=(pipe.write_fd,) if pipe else ())
-    if evidence_path is not None and (outbox / "evidence.json").is_file():
-        shutil.move(outbox / "evidence.json", evidence_path)
-    return res
+    fds = (pipe.write_fd,) if pipe else ()
+    worker = None
+    try:
+        probe = command_argv(command, None, [], sandbox.root)
+    except ValueError as exc:
+        return f"invalid command: {exc}", "cold"
+    if warm.eligible(probe, sandbox.root):
+        worker = warm.worker_for(sandbox.root, env)
+        if worker is not None and not warm.eligible(probe, sandbox.root, worker.covers):
+            worker = None
+    for mode in ("warm", "cold") if worker is not None else ("cold",):
+        # The run directory is not writable from inside the sandbox: the plugin writes into a bound
+        # scratch directory and the harness moves the document into place afterwards.
+        outbox = worker.outbox() if mode == "warm" else Path(tempfile.mkdtemp(prefix="harness-out-"))
+        try:
+            argv = command_argv(command, outbox / "evidence.json" if evidence_path else None, reqs, sandbox.root,
+                                req_files, pipe.write_fd if pipe else None)
+            if mode == "warm":
+                res = warm.execute_warm(worker, argv, cwd=sandbox.root, env=env, timeout_s=timeout_s, pass_fds=fds)
+            else:
+                res = sandbox.execute(argv, timeout_s=timeout_s, writable=[outbox], env=env, pass_fds=fds)
+            if res is not None and evidence_path is not None and (outbox / "evidence.json").is_file():
+                shutil.move(outbox / "evidence.json", evidence_path)
+        finally:
+            shutil.rmtree(outbox, ignore_errors=True)
+        if res is not None:
+            return res, mode
+    raise AssertionError("unreachable: the cold run always returns a result")
 
 
 def _check_digest(pipe: DigestPipe | None, evidence_path: Path | None, command: str) -> tuple[str | None, str]:

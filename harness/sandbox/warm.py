@@ -1,0 +1,209 @@
+"""Warm verification: one contained worker per workspace that forks a fresh pytest per command.
+
+Mechanism (stdlib only): the worker (warm_worker.py) is started through `runner.spawn`, so it has
+the same bubblewrap/fallback containment, env allowlist, death signal and leftover sweep as any
+command; it talks to the harness over a Unix socketpair, and each command's stdout/stderr files
+and digest pipe travel as SCM_RIGHTS file descriptors. An `os.fork` loop was chosen over
+`multiprocessing.forkserver`: the forkserver runs outside our sandbox argv, has no way to take
+per-command fds at chosen numbers, and hides the child's process group from the kill logic.
+
+`execute_warm` returns None whenever the command must run cold: not a `python -m pytest` argv,
+HARNESS_WARM=0, a requirements.txt naming a package the worker did not import, or a worker that
+crashed (it is discarded; the next command starts a new one).
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import re
+import shlex
+import shutil
+import socket
+import sys
+import tempfile
+import time
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from harness.sandbox import runner
+from harness.sandbox.runner import ExecResult
+
+ENV_WARM = "HARNESS_WARM"  # "0": every command runs cold
+WORKER_SCRIPT = Path(__file__).with_name("warm_worker.py")
+READY_TIMEOUT_S = 60.0
+REPLY_MARGIN_S = 10.0
+# Requirement name -> modules the worker imports for it; a requirement missing here runs cold.
+PRELOAD: dict[str, tuple[str, ...]] = {
+    "pytest": ("pytest", "_pytest.python", "_pytest.terminal", "_pytest.fixtures", "_pytest.runner",
+               "_pytest.junitxml", "_pytest.logging", "_pytest.capture", "_pytest.assertion.rewrite",
+               "_pytest.pytester", "_pytest.tmpdir", "_pytest.monkeypatch", "_pytest.skipping",
+               "_pytest.doctest", "_pytest.unittest", "_pytest.faulthandler", "_pytest.debugging"),
+    "pytest-timeout": (),  # a pytest plugin: pytest loads it in the child, as in a cold run
+    # Not fastapi.testclient: importing it warns (httpx deprecation), and the warning belongs in the
+    # child's pytest session, as in a cold run.
+    "fastapi": ("fastapi", "fastapi.responses", "fastapi.staticfiles"),
+    "starlette": ("starlette",),
+    "pydantic": ("pydantic",),
+    "httpx": ("httpx",),
+    "uvicorn": ("uvicorn",),
+    "anyio": ("anyio",),
+}
+HARNESS_DEPS = ("coverage", "coverage.control", "sqlite3", "tomllib", "json", "ast", "hashlib")
+_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
+
+
+def requirement_names(text: str) -> set[str]:
+    """Normalised distribution names a requirements.txt lists (options and comments ignored)."""
+    names = set()
+    for line in text.splitlines():
+        line = line.split("#", 1)[0].strip()
+        if not line or line.startswith("-"):
+            continue
+        match = _NAME.match(line)
+        if match:
+            names.add(re.sub(r"[-_.]+", "-", match.group(1)).lower())
+    return names
+
+
+def warm_enabled() -> bool:
+    return os.environ.get(ENV_WARM, "1").strip() != "0"
+
+
+class WarmWorker:
+    """One live worker for one workspace; `run` serves a command or returns None when it crashed."""
+
+    def __init__(self, workspace: Path, env: Mapping[str, str]):
+        self.workspace = Path(os.path.realpath(workspace))
+        self.env = dict(env)
+        self.outroot = Path(tempfile.mkdtemp(prefix="harness-warm-"))
+        modules = [m for mods in PRELOAD.values() for m in mods] + list(HARNESS_DEPS)
+        self._sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self.log = tempfile.TemporaryFile()
+        try:
+            self.proc = runner.spawn([sys.executable, str(WORKER_SCRIPT), str(theirs.fileno()), *modules],
+                                     workspace=self.workspace, cwd=self.workspace, env=self.env,
+                                     writable=[self.outroot], stdout=self.log, stderr=self.log,
+                                     pass_fds=(theirs.fileno(),))
+        finally:
+            theirs.close()
+        ready = self._reply(READY_TIMEOUT_S)
+        if not ready or not ready.get("ready"):
+            self.stop()
+            raise RuntimeError(f"warm worker did not start: {self.log_tail()}")
+        self.imported = set(ready["imported"])
+        self.covers = {name for name, mods in PRELOAD.items() if all(m in self.imported for m in mods)}
+
+    def outbox(self) -> Path:
+        """A fresh evidence directory the worker (and so its children) can write."""
+        return Path(tempfile.mkdtemp(prefix="harness-out-", dir=self.outroot))
+
+    def alive(self) -> bool:
+        return self.proc.alive()
+
+    def run(self, argv: list[str], cwd: Path, env: Mapping[str, str], timeout_s: float,
+            stdout: int, stderr: int, pass_fds: Iterable[int]) -> dict | None:
+        """Serve one command; {"exit_code", "timed_out"} or None when the worker died meanwhile."""
+        extra = list(pass_fds)
+        request = {"args": argv[3:], "cwd": str(cwd), "env": dict(env), "timeout_s": timeout_s,
+                   "extra_fd_targets": extra}
+        try:
+            socket.send_fds(self._sock, [json.dumps(request).encode()], [stdout, stderr, *extra])
+        except OSError:
+            return None
+        return self._reply(timeout_s + runner.TERM_GRACE_S + REPLY_MARGIN_S)
+
+    def _reply(self, timeout_s: float) -> dict | None:
+        self._sock.settimeout(timeout_s)
+        try:
+            data = self._sock.recv(1 << 16)
+        except OSError:
+            return None
+        return json.loads(data) if data else None
+
+    def log_tail(self) -> str:
+        return runner._tail(self.log)[-500:]
+
+    def stop(self) -> None:
+        """End the worker and everything it started; remove its scratch directory."""
+        self._sock.close()
+        self.proc.stop()
+        self.log.close()
+        shutil.rmtree(self.outroot, ignore_errors=True)
+
+
+_WORKERS: dict[tuple[str, tuple], WarmWorker] = {}
+
+
+def _key(workspace: Path, env: Mapping[str, str]) -> tuple[str, tuple]:
+    return os.path.realpath(workspace), tuple(sorted(env.items()))
+
+
+def worker_for(workspace: Path, env: Mapping[str, str]) -> WarmWorker | None:
+    """The live worker for this workspace and environment, started on first use; None if it cannot start."""
+    key = _key(workspace, env)
+    worker = _WORKERS.get(key)
+    if worker is not None and not worker.alive():
+        discard(worker)
+        worker = None
+    if worker is None:
+        try:
+            worker = WarmWorker(workspace, env)
+        except (RuntimeError, runner.SpawnError, OSError):
+            return None
+        _WORKERS[key] = worker
+    return worker
+
+
+def discard(worker: WarmWorker) -> None:
+    """Stop `worker` and forget it (a crashed worker is replaced on the next command)."""
+    for key, live in list(_WORKERS.items()):
+        if live is worker:
+            del _WORKERS[key]
+    worker.stop()
+
+
+def stop_workers(workspace: Path | None = None) -> None:
+    """Stop the workers of `workspace` (all when None): at the end of a run."""
+    real = os.path.realpath(workspace) if workspace is not None else None
+    for key, worker in list(_WORKERS.items()):
+        if real is None or key[0] == real:
+            discard(worker)
+
+
+atexit.register(stop_workers)
+
+
+def eligible(argv: list[str], workspace: Path, covers: set[str] | None = None) -> bool:
+    """True for `python -m pytest ...` with our interpreter in a workspace the worker covers."""
+    if not warm_enabled() or argv[:3] != [sys.executable, "-m", "pytest"]:
+        return False
+    if covers is None:
+        return True
+    try:
+        text = (Path(workspace) / "requirements.txt").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        text = ""
+    return requirement_names(text) <= covers
+
+
+def execute_warm(worker: WarmWorker, argv: list[str], *, cwd: Path, env: Mapping[str, str],
+                 timeout_s: float, pass_fds: Iterable[int] = ()) -> ExecResult | None:
+    """Run `argv` in a fresh child of `worker`, as `runner.execute` would; None when the worker crashed."""
+    from harness.sandbox.runner import OUTPUT_TAIL_CHARS, _tail
+
+    shown = shlex.join(argv)
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        start = time.monotonic()
+        reply = worker.run(argv, Path(os.path.realpath(cwd)), env, timeout_s, out.fileno(), err.fileno(), pass_fds)
+        if reply is None or "setup_failed" in reply:
+            discard(worker)  # crashed, or its child could not become pytest: the caller runs it cold
+            return None
+        duration_ms = int((time.monotonic() - start) * 1000)
+        stderr = _tail(err)
+        if reply["timed_out"]:
+            note = f"command timed out after {timeout_s:g}s: {shown}"
+            stderr = (f"{stderr.rstrip()}\n{note}" if stderr.strip() else note)[-OUTPUT_TAIL_CHARS:]
+        return ExecResult(reply["exit_code"], _tail(out), stderr, duration_ms, reply["timed_out"], shown,
+                          worker.proc.isolation)

@@ -1,0 +1,311 @@
+"""The warm verification worker: run as a script inside the sandbox, stdlib only.
+
+It imports pytest and the workspace's third-party packages once, never a workspace module, and
+never runs a pytest session itself. Each request (a JSON message on the control socket, with the
+command's stdout/stderr and optional digest pipe passed as file descriptors) is served by a
+forked child that turns itself into a fresh `python -m pytest`: its own session, the workspace as
+cwd and sys.path[0], the pytest11 plugin modules dropped so pytest imports them under assertion
+rewriting, the passed fds at the numbers the argv names, `runpy` running pytest's `__main__`.
+The worker waits with the request's timeout, then ends the child the way the sandbox ends a
+command: SIGTERM to everything it started, SIGKILL after a grace period, and a sweep of every
+descendant (the worker is their subreaper). Reply: {"exit_code", "timed_out"}.
+
+Usage: python warm_worker.py CONTROL_FD MODULE...
+"""
+
+import ctypes
+import fcntl
+import io
+import json
+import os
+import signal
+import socket
+import sys
+import time
+
+PR_SET_CHILD_SUBREAPER = 36
+TERM_GRACE_S = 1.0
+POLL_S = 0.01
+MAX_MSG = 1 << 20
+PLUGIN_PREFIXES = ("pytest_harness", "pytest_timeout", "pytest_cov", "xdist", "pytest_asyncio", "anyio.pytest")
+
+
+def preload(modules):
+    """Import `modules` (best effort); the names that imported without a warning.
+
+    A module whose import warns is not reported: a cold run would show that warning inside its
+    pytest session, so the harness runs such a workspace cold.
+    """
+    import warnings
+
+    done = []
+    for name in modules:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                __import__(name)
+            except Exception:  # noqa: BLE001 - a package the worker cannot import is simply not warm
+                continue
+        if not caught:
+            done.append(name)
+    return done
+
+
+def _children_table():
+    table = {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            raw = open(f"/proc/{name}/stat").read()
+        except OSError:
+            continue
+        fields = raw.rsplit(")", 1)[1].split()
+        table[int(name)] = (int(fields[1]), fields[0])
+    return table
+
+
+def descendants():
+    """Live (non-zombie) pids below this worker."""
+    me, table = os.getpid(), _children_table()
+    found, stack = set(), [me]
+    while stack:
+        parent = stack.pop()
+        for pid, (ppid, _state) in table.items():
+            if ppid == parent and pid not in found:
+                found.add(pid)
+                stack.append(pid)
+    return {pid for pid in found if table[pid][1] != "Z"}
+
+
+def _signal_all(pids, sig):
+    for pid in pids:
+        try:
+            os.kill(pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def _reap_all():
+    while True:
+        try:
+            pid, _status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def sweep():
+    """SIGKILL every descendant until none is left; reap them."""
+    for _ in range(20):
+        pids = descendants()
+        if not pids:
+            break
+        _signal_all(pids, signal.SIGKILL)
+        time.sleep(POLL_S)
+        _reap_all()
+    _reap_all()
+
+
+def _wait(pid, timeout_s):
+    """The child's wait status, or None if it still runs after `timeout_s`."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return status
+        if time.monotonic() >= deadline:
+            return None
+        time.sleep(POLL_S)
+
+
+def serve_one(request, fds):
+    """Fork, run the command in the child, end what it left; the reply."""
+    ready_r, ready_w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(ready_r)
+        _child(request, fds, ready_w)  # never returns
+    os.close(ready_w)
+    for fd in fds:
+        os.close(fd)
+    status = _wait(pid, request["timeout_s"])
+    timed_out = status is None
+    if timed_out:
+        _signal_all(descendants(), signal.SIGTERM)
+        status = _wait(pid, TERM_GRACE_S)
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        if status is None:
+            os.kill(pid, signal.SIGKILL)
+            status = _wait(pid, 60)
+    sweep()
+    set_up = _read_all(ready_r)
+    code = os.waitstatus_to_exitcode(status) if status is not None else None
+    if not set_up.startswith(b"ok"):  # the child never became pytest: not the command's outcome
+        return {"setup_failed": set_up.decode("utf-8", "replace") or "child died during setup"}
+    return {"exit_code": None if timed_out else code, "timed_out": timed_out}
+
+
+def _read_all(fd):
+    chunks = []
+    os.set_blocking(fd, False)
+    try:
+        while chunk := os.read(fd, 65536):
+            chunks.append(chunk)
+    except BlockingIOError:
+        pass
+    finally:
+        os.close(fd)
+    return b"".join(chunks)
+
+
+def _place_fds(fds, targets, keep=()):
+    """dup2 each received fd onto its target number; close everything else above stderr."""
+    high = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 256) for fd in fds]
+    for fd in fds:
+        os.close(fd)
+    for fd, target in zip(high, targets):
+        os.dup2(fd, target, inheritable=target > 2)
+    keep = set(targets) | {0, 1, 2} | set(keep)
+    for fd in high:
+        if fd not in keep:
+            os.close(fd)
+    for fd in _open_fds():
+        if fd not in keep:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
+def _open_fds():
+    try:
+        return [int(n) for n in os.listdir("/proc/self/fd")]
+    except OSError:
+        return []
+
+
+def _child(request, fds, ready_w):
+    """Become `python -m pytest ARGS` in the workspace; exit with its code.
+
+    `ready_w` gets "ok" once the child is set up (or the setup error): only then is its exit code
+    the command's."""
+    code = 1
+    try:
+        os.setsid()
+        try:
+            os.chdir(request["cwd"])
+        except OSError as exc:
+            os.write(ready_w, f"cannot enter the workspace: {exc}".encode())
+            raise
+        devnull = os.open(os.devnull, os.O_RDONLY)
+        ready_hi = fcntl.fcntl(ready_w, fcntl.F_DUPFD_CLOEXEC, 256)
+        os.close(ready_w)
+        _place_fds([devnull, *fds], [0, 1, 2, *request["extra_fd_targets"]], keep=(ready_hi,))
+        _fresh_stdio()
+        os.environ.update(request["env"])
+        sys.path.insert(0, request["cwd"])
+        for name in [m for m in sys.modules if m.startswith(PLUGIN_PREFIXES)]:
+            del sys.modules[name]
+        _quiet_preloaded_rewrite_warning(set(sys.modules))
+        sys.argv = ["-m", *request["args"]]
+        os.write(ready_hi, b"ok")
+        os.close(ready_hi)
+        code = _run_pytest()
+    except BaseException as exc:  # noqa: BLE001 - the child must never return into the worker's loop
+        try:
+            import traceback
+
+            sys.stderr.write(f"warm worker child failed: {exc!r}\n{traceback.format_exc()}")
+        except Exception:  # noqa: BLE001
+            pass
+    finally:
+        _exit(code)
+
+
+def _quiet_preloaded_rewrite_warning(preloaded):
+    """A plugin's dependency the worker preloaded (anyio) cannot be marked for assertion rewriting;
+    a cold run would rewrite asserts inside it. Say nothing about those modules, warn for the rest."""
+    from _pytest.assertion.rewrite import AssertionRewritingHook
+
+    warn = AssertionRewritingHook._warn_already_imported
+
+    def _warn_unless_preloaded(self, name):
+        if name not in preloaded:
+            warn(self, name)
+
+    AssertionRewritingHook._warn_already_imported = _warn_unless_preloaded
+
+
+def _fresh_stdio():
+    """New sys.std* over fds 0-2, configured as the interpreter configured the worker's own."""
+    streams = []
+    for fd, old, mode in ((0, sys.__stdin__, "rb"), (1, sys.__stdout__, "wb"), (2, sys.__stderr__, "wb")):
+        raw = io.FileIO(fd, mode, closefd=False)
+        buf = io.BufferedReader(raw) if mode == "rb" else io.BufferedWriter(raw)
+        streams.append(io.TextIOWrapper(buf, encoding=old.encoding, errors=old.errors,
+                                        line_buffering=old.line_buffering, write_through=old.write_through))
+    sys.stdin, sys.stdout, sys.stderr = streams
+    sys.__stdin__, sys.__stdout__, sys.__stderr__ = streams
+
+
+def _run_pytest():
+    import runpy
+
+    try:
+        runpy.run_module("pytest", run_name="__main__", alter_sys=True)
+    except SystemExit as exc:
+        if exc.code is None:
+            return 0
+        if isinstance(exc.code, int):
+            return exc.code
+        sys.stderr.write(f"{exc.code}\n")
+        return 1
+    return 0
+
+
+def _exit(code):
+    """What the interpreter does at exit (atexit, non-daemon threads, flush), then leave."""
+    try:
+        import atexit
+        import threading
+
+        threading._shutdown()
+        atexit._run_exitfuncs()
+        sys.stdout.flush()
+        sys.stderr.flush()
+    finally:
+        os._exit(code & 0xFF if code >= 0 else 1)
+
+
+def _become_subreaper():
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+
+
+def main(argv):
+    control = socket.socket(fileno=int(argv[1]))
+    if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(os.path.abspath(__file__)):
+        del sys.path[0]  # the script's own directory: never import from it on the workspace's behalf
+    _become_subreaper()
+    imported = preload(argv[2:])
+    control.sendall(json.dumps({"ready": True, "imported": imported}).encode())
+    while True:
+        try:
+            data, fds, _flags, _addr = socket.recv_fds(control, MAX_MSG, 8)
+        except OSError:
+            return 0
+        if not data:
+            return 0
+        reply = serve_one(json.loads(data), list(fds))
+        control.sendall(json.dumps(reply).encode())
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,241 @@
+"""#19: the warm verification worker — same outcomes as a cold run, cold where it must, crash-safe."""
+
+import json
+import os
+import shutil
+import signal
+from pathlib import Path
+
+import pytest
+
+from harness.sandbox import warm
+from harness.verification.verifier import run_command
+
+DEMO_WORKSPACE = Path(__file__).resolve().parent.parent / "runs" / "demo_todo" / "workspace"
+INI = "[pytest]\nmarkers =\n    req(id): requirement\n"
+
+
+def small_workspace(tmp_path, body, requirements=None):
+    ws = tmp_path / "ws"
+    (ws / "tests").mkdir(parents=True)
+    (ws / "pytest.ini").write_text(INI)
+    (ws / "tests" / "test_a.py").write_text(body)
+    if requirements is not None:
+        (ws / "requirements.txt").write_text(requirements)
+    return ws
+
+
+def run(ws, tmp_path, name, command="python -m pytest -q tests", **kw):
+    evidence = tmp_path / "run" / "evidence" / f"{name}.json"
+    return run_command(command, ws, task_id="T", evidence_path=evidence, reqs=["REQ-001"],
+                       evidence_rel=f"evidence/{name}.json", **kw), evidence
+
+
+def outcomes(evidence: Path) -> dict:
+    """What must not depend on the runner: per-test outcome, REQs, covered lines and checks; statuses."""
+    doc = json.loads(evidence.read_text())
+    tests = {node: {k: t.get(k) for k in ("outcome", "reqs", "lines", "checks", "fake_checks")}
+             for node, t in doc["tests"].items()}
+    reqs = {rid: (r["status"], r["counts"]) for rid, r in doc["requirements"].items()}
+    return {"tests": tests, "requirements": reqs, "gate": doc["gate"].get("passed"),
+            "isolation": doc.get("isolation"), "trusted": doc.get("trusted"), "forgery": doc.get("forgery")}
+
+
+@pytest.fixture
+def cold(monkeypatch):
+    def _set(on: bool):
+        monkeypatch.setenv(warm.ENV_WARM, "0" if on else "1")
+    yield _set
+    warm.stop_workers()
+
+
+@pytest.mark.slow
+def test_cold_and_warm_runs_of_the_demo_workspace_give_the_same_evidence(tmp_path, cold):
+    ws = tmp_path / "ws"
+    shutil.copytree(DEMO_WORKSPACE, ws)
+    cold(True)
+    cold_result, cold_doc = run(ws, tmp_path, "cold")
+    cold(False)
+    warm_result, warm_doc = run(ws, tmp_path, "warm")
+    again, again_doc = run(ws, tmp_path, "again")
+    assert (cold_result.runner, warm_result.runner, again.runner) == ("cold", "warm", "warm")
+    assert cold_result.command == warm_result.command == "python -m pytest -q tests"
+    assert cold_result.status == warm_result.status == again.status
+    assert cold_result.exit_code == warm_result.exit_code == again.exit_code
+    assert outcomes(cold_doc) == outcomes(warm_doc) == outcomes(again_doc)
+    assert outcomes(cold_doc)["tests"]  # the demo suite really ran
+    assert warm_result.evidence_digest and warm_result.evidence_digest != "none"
+    summary = [line for line in warm_result.stdout.splitlines() if " passed" in line]
+    assert summary and "warning" not in summary[-1]  # no rewrite warning for preloaded modules
+
+
+MIXED = '''import pytest
+
+
+@pytest.mark.req("REQ-001")
+def test_pass():
+    assert 1 + 1 == 2
+
+
+@pytest.mark.req("REQ-002")
+def test_fail():
+    assert [1, 2] == [1, 3]
+
+
+@pytest.mark.skip(reason="not now")
+def test_skip():
+    pass
+
+
+@pytest.fixture
+def broken():
+    raise RuntimeError("fixture")
+
+
+def test_error(broken):
+    pass
+'''
+
+
+@pytest.mark.slow
+def test_failing_suite_has_the_same_outcomes_exit_code_and_failure_type_warm_and_cold(tmp_path, cold):
+    ws = small_workspace(tmp_path, MIXED)
+    cold(True)
+    c, c_doc = run(ws, tmp_path, "cold")
+    cold(False)
+    w, w_doc = run(ws, tmp_path, "warm")
+    assert (c.runner, w.runner) == ("cold", "warm")
+    assert (c.status, c.exit_code, c.failure_type) == (w.status, w.exit_code, w.failure_type) == (
+        "FAIL", 1, c.failure_type)
+    assert outcomes(c_doc) == outcomes(w_doc)
+    assert "assert [1, 2] == [1, 3]" in w.stdout  # assertion rewriting is on in the child
+
+
+@pytest.mark.slow
+def test_child_sees_a_fresh_workspace_module_each_time(tmp_path, cold):
+    """No leftover sys.modules between children: a changed workspace module is imported anew."""
+    ws = small_workspace(tmp_path, "from src.value import VALUE\n\n\ndef test_value():\n    assert VALUE == 1\n")
+    (ws / "src").mkdir()
+    (ws / "src" / "__init__.py").write_text("")
+    (ws / "src" / "value.py").write_text("VALUE = 1\n")
+    cold(False)
+    first, _ = run(ws, tmp_path, "one")
+    (ws / "src" / "value.py").write_text("VALUE = 2\n")
+    second, _ = run(ws, tmp_path, "two")
+    assert (first.runner, first.status) == ("warm", "PASS")
+    assert (second.runner, second.status) == ("warm", "FAIL")
+
+
+@pytest.mark.slow
+def test_non_pytest_command_and_unknown_requirement_run_cold(tmp_path, cold):
+    cold(False)
+    ws = small_workspace(tmp_path, "def test_ok():\n    pass\n", requirements="fastapi>=0.110\nleftpad==1\n")
+    by_requirement, _ = run(ws, tmp_path, "req")
+    (ws / "requirements.txt").write_text("fastapi>=0.110\npytest>=8\n")
+    script, _ = run(ws, tmp_path, "script", command="python -c print(42)")
+    pytest_run, _ = run(ws, tmp_path, "pt")
+    assert (by_requirement.runner, by_requirement.status) == ("cold", "PASS")
+    assert (script.runner, script.status, script.stdout.strip()) == ("cold", "PASS", "42")
+    assert (pytest_run.runner, pytest_run.status) == ("warm", "PASS")
+
+
+KILLS_ITS_WORKER = '''import os
+import signal
+from pathlib import Path
+
+
+def test_kills_the_worker_once():
+    marker = Path("kill_worker_once")
+    if marker.exists():
+        marker.unlink()
+        os.kill(os.getppid(), signal.SIGKILL)
+'''
+
+
+@pytest.mark.slow
+def test_crashed_worker_is_replaced_and_its_command_retried_cold(tmp_path, cold):
+    cold(False)
+    ws = small_workspace(tmp_path, KILLS_ITS_WORKER)
+    (ws / "kill_worker_once").write_text("")
+    crashed, doc = run(ws, tmp_path, "crash")
+    assert (crashed.runner, crashed.status) == ("cold", "PASS")  # retried cold after the worker died
+    assert [t["outcome"] for t in outcomes(doc)["tests"].values()] == ["passed"]
+    after, _ = run(ws, tmp_path, "after")
+    assert (after.runner, after.status) == ("warm", "PASS")  # a new worker took over
+
+
+@pytest.mark.slow
+def test_worker_killed_between_commands_is_replaced(tmp_path, cold):
+    cold(False)
+    ws = small_workspace(tmp_path, "def test_ok():\n    pass\n")
+    first, _ = run(ws, tmp_path, "one")
+    worker = warm.worker_for(ws, {"PYTHONDONTWRITEBYTECODE": "1", "HARNESS_RUN_ID": "", "PYTHONUNBUFFERED": "1"})
+    os.kill(worker.proc.pid, signal.SIGKILL)
+    worker.proc.wait(10)
+    second, _ = run(ws, tmp_path, "two")
+    assert (first.runner, second.runner, second.status) == ("warm", "warm", "PASS")
+    assert warm.worker_for(ws, {"PYTHONDONTWRITEBYTECODE": "1", "HARNESS_RUN_ID": "",
+                                "PYTHONUNBUFFERED": "1"}) is not worker
+
+
+HANGS_WITH_A_DETACHED_GRANDCHILD = '''import subprocess
+import sys
+import time
+from pathlib import Path
+
+
+def test_hangs():
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"], start_new_session=True)
+    Path("grandchild.pid").write_text(str(child.pid))
+    time.sleep(300)
+'''
+
+
+@pytest.mark.slow
+def test_timeout_kills_the_child_and_what_it_detached_as_a_cold_run_does(tmp_path, cold):
+    ws = small_workspace(tmp_path, HANGS_WITH_A_DETACHED_GRANDCHILD)
+    results = {}
+    for mode in ("cold", "warm"):
+        cold(mode == "cold")
+        results[mode], _ = run(ws, tmp_path, mode, timeout_s=4)
+        assert not _alive_sleepers(ws)
+    c, w = results["cold"], results["warm"]
+    assert (c.runner, w.runner) == ("cold", "warm")
+    assert (c.timed_out, c.exit_code, c.status) == (w.timed_out, w.exit_code, w.status) == (True, None, "FAIL")
+    assert c.failure_type == w.failure_type
+    assert "command timed out after 4s" in w.stderr
+    again, _ = run(ws, tmp_path, "after", command="python -m pytest -q --co")
+    assert (again.runner, again.timed_out) == ("warm", False)  # the worker survived its child's timeout
+    assert "1 test collected" in again.stdout
+
+
+def _alive_sleepers(ws: Path) -> list[int]:
+    """Processes still running `time.sleep(300)` for this test (bwrap: none is visible by pid)."""
+    alive = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                cmd = Path(f"/proc/{name}/cmdline").read_bytes()
+            except OSError:
+                continue
+            if b"time.sleep(300)" in cmd:
+                alive.append(int(name))
+    return alive
+
+
+def test_requirement_names_are_normalised_and_options_ignored():
+    text = "FastAPI[all]>=0.110\n# comment\n-r other.txt\npytest_timeout==2 ; python_version>'3'\n\nhttpx\n"
+    assert warm.requirement_names(text) == {"fastapi", "pytest-timeout", "httpx"}
+
+
+@pytest.mark.parametrize("argv,ok", [
+    (["{py}", "-m", "pytest", "-q"], True),
+    (["{py}", "-c", "print(1)"], False),
+    (["pytest", "-q"], False),  # command_argv resolves it to our interpreter first
+    (["/usr/bin/python3", "-m", "pytest"], False),
+])
+def test_only_our_interpreter_running_pytest_is_eligible(tmp_path, argv, ok, monkeypatch):
+    import sys
+
+    monkeypatch.delenv(warm.ENV_WARM, raising=False)
+    assert warm.eligible([a.format(py=sys.executable) for a in argv], tmp_path) is ok
