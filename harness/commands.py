@@ -106,7 +106,7 @@ def cmd_new(args) -> int:
 
     spec, request = spec_for_args(args.request, args.spec)  # InputError (exit 2) on a bad file
     store = store_for(args)
-    run_id = args.run_id or new_run_id()  # known up front: progress follows it, an interrupt names it
+    run_id = new_run_id() if args.run_id is None else args.run_id  # known up front: progress follows it, an interrupt names it
     try:
         with _session(args, store, run_id) as say:
             ctx = new_run(store, request, provider_for(args), run_id=run_id, say=say,

@@ -8,7 +8,7 @@ import time
 from harness import views_json
 from harness.cli_style import colour_enabled, paint_status
 from harness.commands import store_for
-from harness.errors import EXIT_OK
+from harness.errors import EXIT_OK, InputError
 from harness.models.enums import RunStatus, TaskStatus
 from harness.utils.events import read_events
 
@@ -42,8 +42,10 @@ def cmd_logs(args) -> int:
     path = store.events_path(state.run_id)
     everything = read_events(path)
     events = [e for e in everything if _matches(e, args)]
-    if args.tail:
-        events = events[-args.tail:]
+    if args.tail is not None:
+        if args.tail < 0:
+            raise InputError(f"--tail {args.tail}: give a number of events, 0 or more")
+        events = events[-args.tail:] if args.tail else []
     show = _event_printer(args)
     for e in events:
         print(show(e), flush=True)
@@ -125,7 +127,7 @@ def cmd_runs(args) -> int:
         print("no runs yet: `builder new \"a todo app\"` starts one")
     for r in runs:
         status = paint_status(f"{r['status']:<11}", r["status"], c)
-        print(f"{r['run_id']:<20} {status} {r['request'][:70]}")
+        print(f"{r['run_id']:<20} {status} {' '.join(r['request'].split())[:70]}")  # one row per run
     return EXIT_OK
 
 

@@ -48,6 +48,9 @@ def build_one(ctx: RunContext, task: Task) -> tuple[bool, str, FailureType | Non
                                          plan=ctx.state.plan, workspace=ctx.workspace)
     except PermissionError as exc:
         return False, str(exc), FailureType.CONFIG_ERROR
+    except OSError as exc:  # e.g. a planned name the file system refuses (ENAMETOOLONG): data, not a crash
+        events.emit("build", "failed", agent="builder", task_id=task.id, error=f"cannot write: {exc.strerror or exc}")
+        return False, f"cannot write a planned file: {exc.strerror or exc}", FailureType.CONFIG_ERROR
     except (ProviderConfigError, ProviderUnavailableError, BudgetExceededError):
         raise
     except HarnessError as exc:
@@ -93,6 +96,7 @@ def build_stage(ctx: RunContext) -> Done:
     ctx.save()
     _block(ctx, dag)
     while ready := dag.ready(ctx.state.task_results):
+        ctx.check_minutes()
         run_task(ctx, ready[0])
         _block(ctx, dag)
     done = sum(1 for s in ctx.state.task_results.values() if s == TaskStatus.COMPLETED)

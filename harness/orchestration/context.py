@@ -79,6 +79,13 @@ class RunContext:
         if isinstance(self.llm, MeteredProvider):
             self.state.llm_calls, self.state.llm_tokens = self.llm.calls, self.llm.tokens
 
+    def check_minutes(self) -> None:
+        """BudgetExceededError once --max-minutes is used up, with or without a model (exit 75)."""
+        from harness.providers.budget import MeteredProvider
+
+        if isinstance(self.llm, MeteredProvider):
+            self.llm.check_minutes()
+
     def save(self) -> None:
         self.sync_llm_usage()
         self.store.save(self.state)

@@ -44,6 +44,7 @@ def plan_stage(ctx: RunContext) -> Done:
 
 def verify_stage(ctx: RunContext) -> Done:
     """Whole-suite verification with fresh evidence, then the runtime check."""
+    ctx.check_minutes()
     result = verify_workspace_step(ctx)
     ctx.say(f"  workspace suite: {result.command} (runner: {result.runner}) → exit_code {result.exit_code} "
             f"[{result.duration_ms} ms]")
@@ -134,6 +135,7 @@ def resume_run(store: RunStore, run_id: str, llm: LLMProvider, *, say: Callable[
         if state.status in (RunStatus.PASS, RunStatus.FAIL) and state.review is not None:
             say(f"run {run_id} already finished with {state.status.value}; nothing to resume")
             return ctx
+        _check_completed_files(ctx)
         reset = rebuild_statuses(state)
         if state.status == RunStatus.FAIL:  # e.g. a budget or endpoint failure (exit 75)
             state.status = _resume_point(state, latest)
@@ -146,6 +148,34 @@ def resume_run(store: RunStore, run_id: str, llm: LLMProvider, *, say: Callable[
             + (f"; {', '.join(reset)} interrupted, back to PENDING" if reset else ""))
         _drive(ctx)
     return ctx
+
+
+def _check_completed_files(ctx: RunContext) -> None:
+    """RunDataError naming the first COMPLETED task whose recorded files are gone or were changed.
+
+    Without this, a resume on a deleted workspace rebuilt later tasks on missing files and blamed
+    them. A file another task also writes may legitimately differ from the earlier task's record.
+    """
+    from harness.errors import RunDataError
+    from harness.orchestration.steps import file_hashes
+
+    tasks = ctx.state.plan.tasks if ctx.state.plan else []
+    writers: dict[str, int] = {}
+    for t in tasks:
+        for rel in t.files_touched:
+            writers[rel] = writers.get(rel, 0) + 1
+    for task in tasks:
+        if ctx.state.task_results.get(task.id) != TaskStatus.COMPLETED:
+            continue
+        recorded = ctx.state.file_hashes.get(task.id, {})
+        now = file_hashes(ctx, list(recorded))
+        gone = [rel for rel in recorded if rel not in now]
+        changed = [rel for rel in recorded if rel in now and now[rel] != recorded[rel] and writers.get(rel, 0) == 1]
+        if gone or changed:
+            what = (f"{', '.join(gone)} missing" if gone else "") + ("; " if gone and changed else "") + (
+                f"{', '.join(changed)} changed" if changed else "")
+            raise RunDataError(f"{task.id} is COMPLETED but its files no longer match the run ({what} in "
+                               f"{ctx.workspace}); restore the workspace or start a new run — nothing was rebuilt")
 
 
 def _sweep(ctx: RunContext) -> None:

@@ -88,9 +88,11 @@ def runtime_line(runtime: RuntimeResult, duration: bool = False) -> str:
 
 def record_task(ctx: RunContext, task: Task, status: TaskStatus, error: str = "", **extra) -> None:
     """Set the task's status in the run and commit task_completed (with file hashes) or task_failed."""
+    # Nothing that can fail may sit between the status change and its checkpoint (#16).
+    hashes = file_hashes(ctx, task.files_touched) if status == TaskStatus.COMPLETED else {}
     ctx.state.task_results[task.id] = status
     if status == TaskStatus.COMPLETED:
-        ctx.state.file_hashes[task.id] = file_hashes(ctx, task.files_touched)
+        ctx.state.file_hashes[task.id] = hashes
         ctx.checkpoint("task_completed", {"file_hashes": ctx.state.file_hashes[task.id], **extra}, task.id)
     else:
         ctx.checkpoint("task_failed", {"error": error, **extra}, task.id)

@@ -10,6 +10,7 @@ view that shares the counters but labels its calls.
 
 from __future__ import annotations
 
+import math
 import os
 import time
 from collections.abc import Callable, Iterator
@@ -34,8 +35,8 @@ def _env_number(name: str, cast, default):
         value = cast(raw)
     except ValueError:
         raise InputError(f"{name}={raw!r} is not a number") from None
-    if value <= 0:
-        raise InputError(f"{name} must be positive")
+    if not math.isfinite(value) or value <= 0:
+        raise InputError(f"{name}={raw!r} must be a positive finite number")
     return value
 
 
@@ -54,8 +55,8 @@ class Budget:
         for name in ("max_llm_calls", "max_tokens", "max_minutes"):
             value = getattr(args, name, None) if args is not None else None
             if value is not None:
-                if value <= 0:
-                    raise InputError(f"--{name.replace('_', '-')} must be positive")
+                if not math.isfinite(value) or value <= 0:
+                    raise InputError(f"--{name.replace('_', '-')} must be positive and finite (got {value})")
                 setattr(b, name, value)
         return b
 
@@ -117,6 +118,11 @@ class MeteredProvider(LLMProvider):
         if self.tokens >= b.max_tokens:
             raise BudgetExceededError(f"budget exceeded: {self.tokens} tokens (max {b.max_tokens}); "
                                       f"resume with a larger --max-tokens")
+        self.check_minutes()
+
+    def check_minutes(self) -> None:
+        """BudgetExceededError once the wall-clock budget is used up; applies offline too."""
+        b = self.budget
         minutes = (time.monotonic() - self.started) / 60
         if minutes >= b.max_minutes:
             raise BudgetExceededError(f"budget exceeded: {minutes:.1f} minutes (max {b.max_minutes}); "

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ValidationError
 
 from harness.errors import ProviderConfigError, ProviderError, ProviderUnavailableError
 from harness.providers.base import M, Usage
+from harness.providers.transport import read_body, read_lines, scrub_secret
 from harness.providers.extract import extract_json  # tolerant: prose, fences, <think> blocks
 
 DEFAULT_TIMEOUT_S = 60.0
@@ -238,9 +239,10 @@ class OpenAIHTTPClient:
             raise _Retryable(self._scrub(_describe(exc))) from None
 
     def _post_json(self, body: dict) -> dict:
+        deadline = time.monotonic() + self.timeout_s  # the whole request, not each recv (#16)
         response = self._open(body)
         try:
-            raw = response.read()
+            raw = read_body(response, deadline)
         except (OSError, http.client.HTTPException) as exc:
             raise _Retryable(self._scrub(_describe(exc))) from None
         finally:
@@ -274,7 +276,7 @@ class OpenAIHTTPClient:
                                     status, body)
 
     def _read_events(self, response: http.client.HTTPResponse) -> Iterator[str]:
-        for raw in response:
+        for raw in read_lines(response, self.timeout_s):
             line = raw.decode("utf-8", "replace").strip()
             if not line.startswith("data:"):
                 continue  # blank separators, comments (":"), event:/id: fields
@@ -296,11 +298,11 @@ class OpenAIHTTPClient:
                 text = (choice.get("delta") or {}).get("content")
                 if text:
                     yield text
+        # A stream that just stops was cut off: its text is not a complete answer (#16).
+        raise ProviderUnavailableError(f"LLM endpoint {self.base_url} stream ended without [DONE] (truncated)")
 
     def _scrub(self, text: str) -> str:
-        if self._api_key:
-            text = text.replace(self._api_key, "***")
-        return _BEARER.sub("Bearer ***", text)
+        return _BEARER.sub("Bearer ***", scrub_secret(text, self._api_key))
 
     def _excerpt(self, text: str) -> str:
         text = " ".join(self._scrub(text).split())

@@ -24,7 +24,7 @@ from harness.utils.ids import new_run_id, new_trace_id, valid_run_id
 __all__ = ["ARTIFACTS", "RunStore", "validate_request"]
 
 MAX_REQUEST_CHARS = 20_000
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # \r and C1 too: they rewrite terminal columns
 
 def validate_request(request: str) -> str:
     """The stripped request, or InputError for empty, oversized or control-character input."""
@@ -44,8 +44,10 @@ class RunStore(RunLayout):
     def create_run(self, user_request: str, run_id: str | None = None) -> RunState:
         """Validate the request and create runs/<id>/ with workspace/, checkpoints/, state.json."""
         request = validate_request(user_request)
-        run_id = run_id or new_run_id()
+        run_id = new_run_id() if run_id is None else run_id
         run_dir = self.run_dir(run_id)
+        if self.base.exists() and not self.base.is_dir():
+            raise InputError(f"the runs directory {self.base} is not a directory; pass another --runs-dir")
         try:
             self.base.mkdir(parents=True, exist_ok=True)
             run_dir.mkdir()

@@ -50,7 +50,8 @@ def read_events(path: Path) -> list[dict]:
     if not path.exists():
         return []
     events = []
-    for line in path.read_text(encoding="utf-8").splitlines():
+    # Bytes decoded with replacement: a damaged line degrades to text, never to a traceback.
+    for line in path.read_bytes().decode("utf-8", errors="replace").splitlines():
         try:
             events.append(json.loads(line))
         except json.JSONDecodeError:

@@ -29,4 +29,4 @@ def task_id(n: int) -> str:
 
 def valid_run_id(run_id: str) -> bool:
     """Run ids are path-safe names: letters, digits, '_' and '-'."""
-    return bool(RUN_ID_RE.match(run_id or ""))
+    return isinstance(run_id, str) and bool(RUN_ID_RE.fullmatch(run_id))

@@ -12,6 +12,7 @@ from harness.utils.ids import TASK_ID_RE
 from harness.utils.workspace_layout import LAYER_NEEDS, layer
 
 MAX_FILES_PER_TASK = 5
+NAME_MAX_BYTES = 255  # NAME_MAX of Linux file systems
 TASK_RANGE = (5, 12)
 
 
@@ -27,6 +28,8 @@ def path_error(path: str) -> str | None:
         return "path escapes the workspace (..)"
     if path.endswith("/"):
         return "path is a directory"
+    if any(len(part.encode("utf-8")) > NAME_MAX_BYTES for part in path.split("/")):
+        return f"a file or directory name is longer than {NAME_MAX_BYTES} bytes"
     return None
 
 
