@@ -103,7 +103,14 @@ CHECK_READ = ('again = store.get_note(conn, note["id"])\n'
               '    assert store.get_note(conn, 999) is None')
 CHECK_TAGS = ('assert [n["title"] for n in store.list_notes(conn, tag="WORK")] == ["a"]\n'
               '    assert store.list_notes(conn, tag="work")[0]["tags"] == ["ideas", "work"]')
-HOLLOW = "assert True"
+
+
+def hollow_tests(keys) -> str:
+    """Tests that prove nothing: one `assert True` per requirement (must never count as evidence)."""
+    body = "import pytest\n"
+    for n, key in enumerate(keys, start=1):
+        body += f'\n\n@pytest.mark.req("{{{key}}}")\ndef test_requirement_{n}():\n    assert True\n'
+    return body
 
 MARKDOWN_PY = '''"""A small markdown-to-HTML renderer: headings, bullet lists, paragraphs, **bold**, *italic*, `code`."""
 

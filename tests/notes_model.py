@@ -145,7 +145,8 @@ class NotesModel:
 
     def _file(self, path: str, prompt: str) -> str | None:
         db = 'os.environ.get("APP_DB_PATH", "app.db")' if "APP_DB_PATH" in prompt else '"notes.db"'
-        check = (lambda real: F.HOLLOW) if self.hollow_tests else (lambda real: real)
+        if self.hollow_tests and path.startswith("tests/"):
+            return F.hollow_tests(("R1", "R2", "R3"))
         if path == "requirements.txt":
             return F.REQUIREMENTS_TXT
         if path == "src/__init__.py":
@@ -156,8 +157,7 @@ class NotesModel:
             return F.STORE_PY.replace("{DB_PATH}", db).replace(
                 "{TAGS_EXPR}", F.TAGS_BUGGY if self.bug_in_store else F.TAGS_GOOD)
         if path == "tests/test_store.py":
-            return F.TEST_STORE_PY.replace("{CHECK_READ}", check(F.CHECK_READ)).replace(
-                "{CHECK_TAGS}", check(F.CHECK_TAGS))
+            return F.TEST_STORE_PY.replace("{CHECK_READ}", F.CHECK_READ).replace("{CHECK_TAGS}", F.CHECK_TAGS)
         if path == "src/markdown.py":
             return F.MARKDOWN_PY
         if path == "src/search.py":

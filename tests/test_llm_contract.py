@@ -225,3 +225,82 @@ def test_runtime_uses_the_entry_point_the_plan_declares(tmp_path):
                                             .replace("@app.", "@api."))
     result = verify_runtime(tmp_path, entry="web.server:api")
     assert result.status == "PASS" and result.checks[0].detail == "python web.server:api"
+
+
+# ---- repair context and loop signatures -----------------------------------------------------------
+
+def failing_result(stdout: str, command: str = "python -m pytest -q tests/test_search.py"):
+    from harness.models.results import VerificationResult
+
+    return VerificationResult(task_id="TASK-002", status="FAIL", command=command, exit_code=1, stdout=stdout)
+
+
+PYTEST_OUT = """F
+=================================== FAILURES ===================================
+___________________ test_search_matches_every_word_in_any_case ___________________
+
+    def test_search_matches_every_word_in_any_case(conn):
+>       assert search(conn, "tent") == ["x"]
+
+tests/test_search.py:21:
+_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _
+src/search.py:17: in search
+    for note in list_notes(conn, tag=tag):
+src/store.py:46: in _row
+    "tags": row["tags"].split(","),
+E   AttributeError: 'NoneType' object has no attribute 'split'
+=============================== warnings summary ===============================
+""" + "".join(f"src/x.py:{n}: DeprecationWarning: old thing {n}\n" for n in range(400)) + """
+-- Docs: https://docs.pytest.org/en/stable/how-to/capture-warnings.html
+=========================== short test summary info ============================
+FAILED tests/test_search.py::test_search_matches_every_word_in_any_case - AttributeError
+1 failed in 0.10s
+"""
+
+
+def test_repair_context_keeps_the_assertion_ahead_of_the_warnings_summary():
+    """#17: the 1500-character tail cut the assertion line off behind warnings."""
+    from harness.agents.repair_context import failure_excerpt
+
+    excerpt = failure_excerpt(failing_result(PYTEST_OUT))
+    assert "E   AttributeError: 'NoneType' object has no attribute 'split'" in excerpt["key_lines"]
+    assert ">       assert search(conn, \"tent\") == [\"x\"]" in excerpt["key_lines"]
+    assert "DeprecationWarning" not in excerpt["output_tail"]
+
+
+def test_traceback_files_names_the_earlier_tasks_file_and_the_failing_test():
+    from harness.agents.repair_context import traceback_files
+
+    files = ["src/search.py", "src/store.py", "tests/test_search.py", "src/main.py"]
+    assert traceback_files(failing_result(PYTEST_OUT), files) == ["tests/test_search.py", "src/search.py", "src/store.py"]
+
+
+@pytest.mark.parametrize("size", [100, 6_000, 60_000])
+def test_repair_context_is_valid_json_within_the_cap_whatever_the_file_sizes(size):
+    """#17: files over ~5 KB made the 8,000-character context invalid JSON (the string was cut)."""
+    from harness.agents.repair_context import build_repair_context
+
+    quoted = ('x = "quote \\" and newline"\n' * (size // 26 + 1))[:size]
+    task = Task(id="TASK-002", description="search", files_touched=["src/search.py"], requirements=["REQ-001"])
+    text = build_repair_context(task, TODO, failing_result(PYTEST_OUT), None, {"src/search.py": quoted},
+                                {"src/store.py": quoted, "tests/test_search.py": "def test(): pass\n"},
+                                [{"attempt": 1, "files_changed": [], "error": "refused: src/store.py"}],
+                                {"src/store.py": "TASK-001"}, cap=12_000)
+    doc = json.loads(text)
+    assert len(text) <= 12_000
+    assert doc["editable_files"]["src/search.py"].startswith('x = "quote \\" and newline"')
+    assert doc["read_only_files"]["tests/test_search.py"] == "def test(): pass\n"
+    assert doc["previous_attempts"][0]["error"] == "refused: src/store.py"
+    assert "AttributeError" in doc["failing"]["key_lines"]
+    if size <= 100:
+        assert doc["editable_files"]["src/search.py"] == quoted
+
+
+def test_loop_signature_ignores_hex_addresses_and_random_tokens():
+    from harness.verification.signature import failure_signature
+
+    def sig(addr: str, token: str) -> str:
+        return failure_signature("pytest -q", 1, f"<Note object at {addr}> token {token!r} rejected")
+
+    assert sig("0x7f3a2b1c", "q8Zx3kLm9PaW2sTrX") == sig("0x7f00aa00", "Lm29xQp0aZk3RtYwq")
+    assert sig("0x7f3a2b1c", "q8Zx3kLm9PaW2sTrX") != failure_signature("pytest -q", 1, "other failure")

@@ -101,6 +101,28 @@ def test_server_rejecting_json_schema_still_builds_because_the_schema_is_in_the_
     assert all((r.body.get("response_format") or {}).get("type") != "json_schema" for r in requests[1:])
 
 
+def test_bug_in_an_earlier_tasks_file_is_fixed_by_reopening_that_task(tmp_path):
+    """#17: the cause sat in TASK-001's src/store.py, the failing test in TASK-002; the patch was
+    refused three times and the escalation pointed at the test. Now the repair sees store.py (the
+    traceback names it), may edit it, and TASK-001 is re-verified."""
+    model = NotesModel(bug_in_store=True)
+    store, ctx, requests, evs = build(tmp_path, model)
+    assert_complete_with_the_models_own_app(ctx, model, evs)
+    assert model.calls == ["spec", "plan", "build", "build", "repair", "build", "review"]
+    assert ctx.state.repair_attempts == {"TASK-002": 1, "TASK-001": 1}
+    repair = json.loads(requests[4].body["messages"][-1]["content"])
+    assert repair["task"]["id"] == "TASK-002" and "src/store.py" in repair["editable_files"]
+    assert repair["reopened"] == [{"file": "src/store.py", "task_id": "TASK-001"}]
+    assert "def test_search_matches_every_word_in_any_case" in repair["read_only_files"]["tests/test_search.py"]
+    assert "AttributeError: 'NoneType' object has no attribute 'split'" in repair["failing"]["key_lines"]
+    reopened = [(e["task_id"], e["status"]) for e in evs if e["stage"] == "repair"
+                and e["status"] in ("reopened", "reverified")]
+    assert reopened == [("TASK-001", "reopened"), ("TASK-001", "reverified")]
+    t1 = [r.status for r in ctx.state.verification_results if r.task_id == "TASK-001"]
+    assert t1 == ["PASS", "PASS"]                              # built, then re-verified after the fix
+    assert store.resume(ctx.run_id)[0].file_hashes == ctx.state.file_hashes   # checkpoints agree
+
+
 def test_unusable_builder_answer_in_a_model_plan_fails_the_task_and_blocks_dependents(tmp_path):
     """#17: a model plan's task never gets a generator file from a different app."""
     model = NotesModel()

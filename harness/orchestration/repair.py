@@ -114,6 +114,7 @@ def repair_task(ctx: RunContext, task: Task,
     attempts_log: list[dict] = []
     env_retried = timeout_retried = False
     reason = ""
+    reopened: set[str] = set()
     previous_status = ctx.state.status
     ctx.state.status = RunStatus.REPAIRING
     while (failing := _first_failure(results)) is not None:
@@ -138,7 +139,8 @@ def repair_task(ctx: RunContext, task: Task,
                  "command": failing.command, "exit_code": failing.exit_code,
                  "diagnostics": failing.diagnostics, "location": localize(task, failing, missing_files(ctx, task)),
                  "files_changed": [], "source": ""}
-        entry.update(_attempt(ctx, agent, task, failing, ftype))
+        entry.update(_attempt(ctx, agent, task, failing, ftype, attempts_log))
+        reopened |= set(entry.get("reopened", []))
         env_retried |= ftype == FailureType.ENVIRONMENT_ERROR
         timeout_retried |= ftype == FailureType.TIMEOUT
         attempts_log.append(entry)
@@ -157,12 +159,20 @@ def repair_task(ctx: RunContext, task: Task,
             if r.status == "FAIL":
                 seen[result_signature(r)] += 1
         again = _first_failure(results)
+        entry["result"] = "PASS" if again is None else (
+            f"FAIL {again.failure_type.value if again.failure_type else 'UNKNOWN'}: "
+            + (again.diagnostics.get("summary") or "")[:200])
         ctx.say(f"    re-verify {task.id}: " + ("PASS" if again is None else
                 f"FAIL {again.failure_type.value if again.failure_type else 'UNKNOWN'} "
                 f"signature {result_signature(again)[:12]}"))
     ctx.state.status = previous_status
     if _first_failure(results) is None:
         ctx.events.emit("repair", "repaired", agent="repair_agent", task_id=task.id)
+        if reopened:
+            from harness.orchestration.reopen import reverify_reopened
+
+            for line in reverify_reopened(ctx, task, reopened):
+                ctx.say(line)
         return TaskStatus.COMPLETED, results
     escalate(ctx, task, reason, seen, attempts_log, results)
     status = TaskStatus.TIMED_OUT if any(r.timed_out for r in results) else TaskStatus.FAILED
@@ -170,25 +180,50 @@ def repair_task(ctx: RunContext, task: Task,
 
 
 def _attempt(ctx: RunContext, agent: RepairAgent, task: Task, failing: VerificationResult,
-             ftype: FailureType | None) -> dict:
-    """One repair attempt's patch; ENVIRONMENT/TIMEOUT never touch code (a plain retry)."""
+             ftype: FailureType | None, previous: list[dict]) -> dict:
+    """One repair attempt's patch; ENVIRONMENT/TIMEOUT never touch code (a plain retry).
+
+    The agent sees the files it may edit (the strategy's, plus files of earlier tasks the
+    traceback names: those tasks are reopened), the failing test and the other named files
+    read-only, and what earlier attempts changed, refused and resulted in.
+    """
+    from harness.agents.repair_context import traceback_files
+    from harness.orchestration.reopen import charge, reopenable, workspace_files
+    from harness.verification.classifier import locate
+
     if ftype in (FailureType.ENVIRONMENT_ERROR, FailureType.TIMEOUT):
         return {"source": "retry"}
     missing = missing_files(ctx, task)
-    allowed = strategy_files(ftype, task, localize(task, failing, missing)["file"], missing,
-                             _local_module(failing))
-    contents = {}
-    for rel in allowed:
-        # Through the jail: a test that swapped a file for a symlink to a host file gets "" sent.
-        contents[rel] = LocalSandbox(ctx.workspace).read_if_file(rel) or ""
-    context = build_repair_context(task, ctx.state.spec, failing, ftype, allowed, contents)
-    patch = agent.propose(task, ctx.state.spec, context, allowed)
+    own = strategy_files(ftype, task, localize(task, failing, missing)["file"], missing, _local_module(failing))
+    files = workspace_files(ctx.workspace)
+    named = traceback_files(failing, files)
+    # Only the cause (the innermost workspace frame) reopens its task; other named files are shown.
+    cause = locate(failing.stdout, failing.stderr, files).get("file")
+    reopen = reopenable(ctx, task, [cause]) if cause and ftype not in (FailureType.DEPENDENCY_ERROR,
+                                                                       FailureType.CONFIG_ERROR) else {}
+    allowed = sorted(set(own) | set(reopen))
+    editable = {rel: _read(ctx, rel) for rel in allowed}
+    read_only = {rel: _read(ctx, rel) for rel in named if rel not in editable}
+    history = [{k: a.get(k) for k in ("attempt", "failure_type", "files_changed", "result", "error") if a.get(k)}
+               for a in previous]
+    context = build_repair_context(task, ctx.state.spec, failing, ftype, editable, read_only, history, reopen)
+    patch = agent.propose(task, ctx.state.spec, context, allowed, ctx.state.plan)
     try:
         changed = apply_patch(ctx, task, patch, allowed)
     except PermissionError as exc:
         return {"source": agent.source, "error": f"PermissionError: {exc}", "files_changed": [], "allowed": allowed}
-    return {"source": agent.source, "files_changed": changed, "allowed": allowed,
+    owners = {reopen[rel] for rel in changed if rel in reopen}
+    charge(ctx, owners)
+    for tid in sorted(owners):
+        ctx.events.emit("repair", "reopened", agent="repair_agent", task_id=tid, reopened_by=task.id,
+                        files=[rel for rel in changed if reopen.get(rel) == tid])
+    return {"source": agent.source, "files_changed": changed, "allowed": allowed, "reopened": sorted(owners),
             "context_chars": len(context), "error": agent.fallback_reason[:300]}
+
+
+def _read(ctx: RunContext, rel: str) -> str:
+    # Through the jail: a test that swapped a file for a symlink to a host file gets "" sent.
+    return LocalSandbox(ctx.workspace).read_if_file(rel) or ""
 
 
 def escalate(ctx: RunContext, task: Task, reason: str, seen: Counter, attempts: list[dict],

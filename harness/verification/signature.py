@@ -5,7 +5,8 @@
   `<path>/main.py`, a directory (`rootdir: /tmp/x/ws`) -> `<path>`; relative paths are kept,
   they are stable across runs;
 - timestamps (ISO dates/datetimes, clock times) -> `<ts>`; hex addresses `0x...` -> `<hex>`;
-  UUIDs and long hex ids (>= 8 hex chars with a digit) -> `<id>`;
+  UUIDs and long hex ids (>= 8 hex chars with a digit) -> `<id>`; random tokens (16+ word
+  characters with 2+ digits, e.g. `secrets.token_urlsafe()`) -> `<tok>`;
 - every digit run -> `#`: durations, pids, counts and line numbers all vanish. Two failures
   that differ only in a number (`assert 3 == 4` vs `assert 5 == 4`, line 12 vs 13) therefore
   share a signature; that is intended: a repair that only moves the error is no progress;
@@ -39,6 +40,8 @@ _RULES: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str] | str]] = [
     (re.compile(r"\b0x[0-9a-f]+\b"), "<hex>"),
     (re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"), "<id>"),
     (re.compile(r"(?<![0-9a-z])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{8,}(?![0-9a-z])"), "<id>"),
+    # Random tokens (secrets.token_urlsafe, generated names): 16+ word characters with 2+ digits.
+    (re.compile(r"(?<![\w-])(?=(?:[\w-]*\d){2})(?=[\w-]*[a-z])[\w-]{16,}(?![\w-])"), "<tok>"),
     (re.compile(r"\d+"), "#"),
     (re.compile(r"([=_\-*+!~^.#])(?:[ ]?\1){2,}"), r"\1\1\1"),
     (re.compile(r"\s+"), " "),
