@@ -65,9 +65,14 @@ def time_split(ctx, total_ms: float) -> list[str]:
 
 
 def bench_quick() -> int:
+    from harness.bench_floor import floor_s
+
     with tempfile.TemporaryDirectory(prefix="builder-bench-") as tmp:
         try:
             ctx, total_ms, _ = _build(TODO_REQUEST, Path(tmp) / "runs")
+            floor = floor_s(ctx.workspace)
+            with _warm_off():
+                cold_ctx, cold_ms, _ = _build(TODO_REQUEST, Path(tmp) / "cold-runs")
         except HarnessError as exc:
             print(f"bench: the Todo scenario failed to run: {exc}")
             return EXIT_BUILD_FAILED
@@ -78,14 +83,50 @@ def bench_quick() -> int:
         print("time split:")
         for line in time_split(ctx, total_ms):
             print(line)
+        for line in floor_lines(floor, [("warm", ctx, total_ms), ("cold", cold_ctx, cold_ms)]):
+            print(line)
         ok = all(c[1] for c in checks)
         print("BENCH PASS" if ok else "BENCH FAIL")
         return EXIT_OK if ok else EXIT_BUILD_FAILED
 
 
+def _warm_off():
+    """HARNESS_WARM=0 for a comparison build: every command runs as a cold subprocess."""
+    import contextlib
+    import os
+
+    from harness.sandbox.warm import ENV_WARM
+
+    @contextlib.contextmanager
+    def _cm():
+        old = os.environ.get(ENV_WARM)
+        os.environ[ENV_WARM] = "0"
+        try:
+            yield
+        finally:
+            os.environ.pop(ENV_WARM) if old is None else os.environ.__setitem__(ENV_WARM, old)
+    return _cm()
+
+
+def floor_lines(floor: tuple[float, float], builds: list[tuple[str, object, float]]) -> list[str]:
+    """The floor beside each build's wall time, as a ratio; which runner served its commands."""
+    pytest_s, uvicorn_s = floor
+    total = pytest_s + uvicorn_s
+    lines = [f"floor: one cold pytest of the finished workspace {pytest_s:.2f}s + uvicorn to /health 200 "
+             f"{uvicorn_s:.2f}s = {total:.2f}s"]
+    for label, ctx, ms in builds:
+        runners = [r.runner or "?" for r in ctx.state.verification_results]
+        counts = ", ".join(f"{runners.count(k)} {k}" for k in sorted(set(runners)))
+        lines.append(f"  build, {label:<4} {ms / 1000:6.2f}s = {ms / 1000 / total:.2f}x floor ({total:.2f}s)  "
+                     f"commands: {counts}")
+    lines.append("  mutation audit: pending (#15's `builder audit` has not landed on main)")
+    return lines
+
+
 def bench_scale(sizes: list[int]) -> int:
     print(f"{'N':>3} {'status':<6} {'total':>8} {'per-entity':>10}  stages")
     worst = EXIT_OK
+    totals: dict[int, float] = {}
     for n in sizes:
         nouns = SCALE_NOUNS[:n]
         request = "Build a CRUD API for " + (", ".join(nouns[:-1]) + " and " + nouns[-1] if n > 1 else nouns[0])
@@ -98,9 +139,14 @@ def bench_scale(sizes: list[int]) -> int:
                 continue
             status = ctx.state.review.overall_status if ctx.state.review else "FAIL"
             stages = " ".join(f"{k}={v / 1000:.2f}s" for k, v in ctx.timings.items())
-            print(f"{n:>3} {status:<6} {total_ms / 1000:7.2f}s {total_ms / 1000 / n:9.2f}s  {stages}", flush=True)
+            print(f"{n:>3} {status:<6} {total_ms / 1000:7.2f}s {total_ms / 1000 / n:9.2f}s  {stages}  "
+                  f"llm tokens {ctx.state.llm_tokens}", flush=True)
+            totals[n] = total_ms / 1000
             if status != "PASS":
                 worst = EXIT_BUILD_FAILED
+    if len(totals) >= 2:
+        lo, hi = min(totals), max(totals)
+        print(f"marginal cost per added entity ({lo}->{hi}): {(totals[hi] - totals[lo]) / (hi - lo):.2f}s")
     return worst
 
 

@@ -18,15 +18,18 @@ import fcntl
 import io
 import json
 import os
+import shutil
 import signal
 import socket
 import sys
+import tempfile
 import time
 
 PR_SET_CHILD_SUBREAPER = 36
 TERM_GRACE_S = 1.0
 POLL_S = 0.01
 MAX_MSG = 1 << 20
+BASE_TMP = tempfile.gettempdir()
 PLUGIN_PREFIXES = ("pytest_harness", "pytest_timeout", "pytest_cov", "xdist", "pytest_asyncio", "anyio.pytest")
 
 
@@ -123,9 +126,14 @@ def _wait(pid, timeout_s):
 def serve_one(request, fds):
     """Fork, run the command in the child, end what it left; the reply."""
     ready_r, ready_w = os.pipe()
+    # A cold command starts with an empty private /tmp; each child gets a fresh TMPDIR instead, so
+    # pytest's basetemp numbering and cleanup never see what an earlier child left behind.
+    tmpdir = tempfile.mkdtemp(prefix="harness-child-", dir=BASE_TMP)
     pid = os.fork()
     if pid == 0:
         os.close(ready_r)
+        os.environ["TMPDIR"] = tmpdir
+        tempfile.tempdir = None
         _child(request, fds, ready_w)  # never returns
     os.close(ready_w)
     for fd in fds:
@@ -143,6 +151,7 @@ def serve_one(request, fds):
             os.kill(pid, signal.SIGKILL)
             status = _wait(pid, 60)
     sweep()
+    shutil.rmtree(tmpdir, ignore_errors=True)
     set_up = _read_all(ready_r)
     code = os.waitstatus_to_exitcode(status) if status is not None else None
     if not set_up.startswith(b"ok"):  # the child never became pytest: not the command's outcome
