@@ -4,6 +4,7 @@ import json
 import os
 import shutil
 import signal
+import sys
 from pathlib import Path
 
 import pytest
@@ -141,6 +142,7 @@ def test_non_pytest_command_and_unknown_requirement_run_cold(tmp_path, cold):
 
 KILLS_ITS_WORKER = '''import os
 import signal
+import sys
 from pathlib import Path
 
 
@@ -235,7 +237,29 @@ def test_requirement_names_are_normalised_and_options_ignored():
     (["/usr/bin/python3", "-m", "pytest"], False),
 ])
 def test_only_our_interpreter_running_pytest_is_eligible(tmp_path, argv, ok, monkeypatch):
-    import sys
-
     monkeypatch.delenv(warm.ENV_WARM, raising=False)
     assert warm.eligible([a.format(py=sys.executable) for a in argv], tmp_path) is ok
+
+
+@pytest.mark.slow
+def test_verification_json_keeps_the_real_command_with_the_runner_beside_it(todo_run):
+    store, ctx = todo_run
+    doc = json.loads(store.artifact_path(ctx.run_id, "verification").read_text())
+    results = doc["results"]
+    assert results and all(r["runner"] in ("warm", "cold") for r in results)
+    assert all(r["command"].startswith(("python -m pytest", "pytest")) for r in results)
+    assert not any(sys.executable in r["command"] or "--harness-evidence" in r["command"] for r in results)
+
+
+@pytest.mark.slow
+def test_a_child_killed_by_a_signal_reports_the_cold_exit_code(tmp_path, cold):
+    """bwrap reports a death by SIGKILL as 137 and Popen as -9: the warm child must say the same."""
+    ws = small_workspace(tmp_path, "import os\nimport signal\n\n\ndef test_dies():\n"
+                                   "    os.kill(os.getpid(), signal.SIGKILL)\n")
+    codes = {}
+    for mode in ("cold", "warm"):
+        cold(mode == "cold")
+        result, _ = run(ws, tmp_path, mode)
+        codes[mode] = (result.runner, result.exit_code, result.status)
+    assert codes["cold"][1] == codes["warm"][1] and codes["cold"][1] in (137, -9)
+    assert (codes["cold"][0], codes["warm"][0]) == ("cold", "warm")

@@ -153,10 +153,17 @@ def serve_one(request, fds):
     sweep()
     shutil.rmtree(tmpdir, ignore_errors=True)
     set_up = _read_all(ready_r)
-    code = os.waitstatus_to_exitcode(status) if status is not None else None
+    code = exit_code(status) if status is not None else None
     if not set_up.startswith(b"ok"):  # the child never became pytest: not the command's outcome
         return {"setup_failed": set_up.decode("utf-8", "replace") or "child died during setup"}
     return {"exit_code": None if timed_out else code, "timed_out": timed_out}
+
+
+def exit_code(status):
+    """The code a cold command reports: bwrap turns a death by signal N into 128+N, Popen into -N."""
+    if os.WIFSIGNALED(status) and os.environ.get("HARNESS_ISOLATION") == "bubblewrap":
+        return 128 + os.WTERMSIG(status)
+    return os.waitstatus_to_exitcode(status)
 
 
 def _read_all(fd):
