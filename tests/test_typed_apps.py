@@ -109,7 +109,7 @@ print("smoke ok", len(captured))
 
 
 @pytest.mark.slow
-@settings(max_examples=6, deadline=None, derandomize=True, phases=[Phase.generate],
+@settings(max_examples=10, deadline=None, derandomize=True, phases=[Phase.generate],
 
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(spec=specs())
