@@ -133,3 +133,48 @@ def test_builder_new_spec_builds_the_example_to_build_complete(tmp_path):
     assert "BUILD COMPLETE" in result.stdout and "spec file" in result.stdout
     spec = json.loads((tmp_path / "runs" / "club" / "spec.json").read_text())
     assert [e["ident"] for e in spec["data_model"]] == ["member", "court", "booking", "payment"]
+
+
+@pytest.fixture(scope="module")
+def seed_workspace(tmp_path_factory):
+    from harness.offline.spec import parse_request
+
+    spec = parse_request("Build me a task management web app with authentication, projects, tasks, "
+                         "and a dashboard.")
+    return _write(generate_files(spec), tmp_path_factory.mktemp("seed"))
+
+
+@pytest.mark.slow
+def test_generated_app_throttles_repeated_failed_logins(seed_workspace):
+    """#16: 30 wrong passwords gave 30 x 401; now the 6th is a 429 with Retry-After (the
+    generated test drives the real router with a fake clock, no sleeping)."""
+    result = _run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rA",
+                   "tests/test_auth.py", "-k", "throttled or lockout_is_bounded"], seed_workspace)
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert "PASSED tests/test_auth.py::test_repeated_failed_logins_are_throttled_with_429" in result.stdout
+    assert "PASSED tests/test_auth.py::test_login_lockout_is_bounded" in result.stdout
+
+
+@pytest.mark.slow
+def test_generated_openapi_lists_the_error_responses(seed_workspace):
+    """#16: the OpenAPI document omitted the 401/404/409/422 answers the routes give."""
+    result = _run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rA",
+                   "tests/test_health.py", "-k", "openapi_documents"], seed_workspace)
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert "PASSED tests/test_health.py::test_openapi_documents_the_error_responses" in result.stdout
+
+
+@pytest.mark.slow
+def test_vietnamese_spec_gets_vietnamese_pages(tmp_path):
+    spec_file = tmp_path / "vi.toml"
+    spec_file.write_text('title = "Chi tiêu"\nlanguage = "vi"\nauth = true\ndashboard = true\n'
+                         '[[entities]]\nname = "khoản chi"\nfields = [{ name = "số tiền", required = true }]\n',
+                         encoding="utf-8")
+    workspace = _write(generate_files(load_spec_file(spec_file)), tmp_path / "ws")
+    probe = ("import os, tempfile\nos.environ['APP_DB_PATH'] = os.path.join(tempfile.mkdtemp(), 'a.db')\n"
+             "from fastapi.testclient import TestClient\nfrom src.main import app\n"
+             "with TestClient(app) as c:\n    print(c.get('/login').text)\n")
+    page = _run([sys.executable, "-c", probe], workspace, timeout=300)
+    assert page.returncode == 0, page.stderr[-2000:]
+    assert '<html lang="vi">' in page.stdout and "Đăng nhập" in page.stdout and "Mật khẩu" in page.stdout
+    assert "Log in" not in page.stdout

@@ -6,6 +6,7 @@ from harness.offline.generator.api_features import totals_of
 from harness.offline.generator.api_py import children_url, collection_url
 
 from harness.offline.generator.api_tests import change, workflow_walk
+from harness.offline.generator.dashboard_py import dashboard_heading
 from harness.offline.generator.appmodel import AppModel, Entity, body
 from harness.offline.generator.codegen import fill, lit, marks, module
 from harness.offline.generator.naming import unique_idents
@@ -213,8 +214,8 @@ def _dashboard(app: AppModel) -> str:
         assert response.json() == @@expected@@
         ''', expected=lit(_with_totals(app, {"counts": counts, "status_counts": status}, counts))) + cookie + fill('''
         page = client.get("/dashboard")
-        assert page.status_code == 200 and "<h1>Dashboard</h1>" in page.text
-        ''')
+        assert page.status_code == 200 and @@heading@@ in page.text
+        ''', heading=lit(dashboard_heading(app)))
 
 
 def _with_totals(app: AppModel, expected: dict, counts: dict) -> dict:

@@ -23,8 +23,10 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 @@auth_import@@
 from src.models import TABLES, get_db
+from src.ui import layout, words
 
 APP_TITLE = @@title@@
+LANG = @@lang@@
 # dashboard key -> (table, label)
 COUNTED: dict[str, tuple[str, str]] = @@counted@@
 WITH_STATUS: tuple[str, ...] = @@with_status@@
@@ -78,14 +80,11 @@ def dashboard_page(request: Request, db: Db) -> Response:
         cells = [escape(label), str(data["counts"][key]),
                  ", ".join(f"{escape(name)}: {n}" for name, n in status.items())]
         rows.append("<tr>" + "".join(f"<td>{cell}</td>" for cell in cells) + "</tr>")
-    return HTMLResponse(
-        "<!doctype html><html lang=\\"en\\"><head><meta charset=\\"utf-8\\">"
-        f"<title>Dashboard - {escape(APP_TITLE)}</title></head><body>"
-        "<nav><a href=\\"/\\">Home</a></nav><h1>Dashboard</h1>"
-        "<table><thead><tr><th>Records</th><th>Total</th><th>By status</th></tr></thead>"
-        f"<tbody>{''.join(rows)}</tbody></table>{totals_html(data)}"
-        f"{FOOTER_FORM}</body></html>"
-    )
+    w = words(LANG)
+    head = "".join(f"<th>{escape(w[k])}</th>" for k in ("records", "total", "by_status"))
+    body = (f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+            f"{totals_html(data)}{FOOTER_FORM}")
+    return layout(w["dashboard"], body, app_title=APP_TITLE, nav=(("/", w["home"]),), lang=LANG)
 
 
 FOOTER_FORM = @@footer_form@@
@@ -136,7 +135,7 @@ def seed(owner_id, done=False):
     page = client.get("/dashboard")
     assert page.status_code == 200
     assert page.headers["content-type"].startswith("text/html")
-    assert "<h1>Dashboard</h1>" in page.text and "<form" in page.text
+    assert @@heading@@ in page.text and "<form" in page.text
     for label in @@labels@@:
         assert escape(label) in page.text
 '''
@@ -153,14 +152,14 @@ _AUTH_TESTS = '''
 
 def dashboard_py(app: AppModel) -> str:
     counted = {e.plural_ident: (e.ident, e.plural) for e in app.entities}
-    footer = ('<form method="post" action="/logout"><button type="submit">Log out</button></form>'
+    footer = ('<form method="post" action="/logout"><button type="submit">' + ("Đăng xuất" if app.language == "vi" else "Log out") + '</button></form>'
               if app.auth else
-              '<form method="get" action="/dashboard"><button type="submit">Refresh</button></form>')
+              '<form method="get" action="/dashboard"><button type="submit">' + ("Làm mới" if app.language == "vi" else "Refresh") + '</button></form>')
     return module(fill(
         _DASHBOARD, scope_doc="the signed-in user" if app.auth else "the application",
         html_doc=" (signed-in users only; others go to /login)" if app.auth else "",
         auth_import="from src.auth import CurrentUser, page_user" if app.auth else "",
-        title=lit(app.title), counted=_dict_literal(counted),
+        title=lit(app.title), lang=lit(app.language), counted=_dict_literal(counted),
         with_status=lit(tuple(e.plural_ident for e in app.entities if e.has_status)),
         totals=_dict_literal(_totals(app)),
         totals_doc=(',\n                       "totals": {"<plural>": {"count": n, "sums": {...}, '
@@ -169,6 +168,11 @@ def dashboard_py(app: AppModel) -> str:
         page_user=('user = page_user(request, db)\nif user is None:\n'
                    '    return RedirectResponse("/login", status_code=303)') if app.auth else "",
         page_owner='user["id"]' if app.auth else "None", footer_form=lit(footer)))
+
+
+def dashboard_heading(app: AppModel) -> str:
+    """The dashboard page's <h1> in the app's language."""
+    return "<h1>Bảng điều khiển</h1>" if app.language == "vi" else "<h1>Dashboard</h1>"
 
 
 def _totals(app: AppModel) -> dict[str, tuple[tuple[str, ...], str | None]]:
@@ -233,7 +237,7 @@ def test_dashboard_py(app: AppModel, req_ids: tuple[str, ...]) -> str:
         bob_check=(f'bob = login(client, "bobby")\n'
                    f'assert client.get("/api/dashboard", headers=bob).json() == {lit(empty)}') if auth else "",
         page_auth='client.cookies.set("session", alice["Authorization"].split()[1])' if auth else "",
-        labels=lit([e.plural for e in app.entities]))
+        labels=lit([e.plural for e in app.entities]), heading=lit(dashboard_heading(app)))
     if auth:
         text += "\n\n" + fill(_AUTH_TESTS, marks=marks(req_ids))
     return module(text)
