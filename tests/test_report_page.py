@@ -80,6 +80,17 @@ def test_page_shows_clauses_figures_and_escapes_text():
     assert "<script" not in page and not re.search(r"(src|href)=\"(https?:)?//", page)
 
 
+@pytest.mark.parametrize("tests, files, expected", [
+    ({"a": {"outcome": "passed", "lines": {"src/x.py": [1, 2], "tests/t.py": [5]}},
+      "b": {"outcome": "passed", "lines": {"src/x.py": [2, 3]}}}, ["src/x.py"], {"lines run": 3, "files": 1}),
+    ({"a": {"outcome": "failed", "lines": {"src/x.py": [1]}}}, ["src/x.py"], None),
+    ({"a": {"outcome": "passed"}}, ["src/x.py"], None),  # evidence without line data
+])
+def test_lines_run_per_requirement(tests, files, expected):
+    from harness.report.sections import lines_run
+    assert lines_run(list(tests), files, {"tests": tests}) == expected
+
+
 def test_page_without_figures_has_no_empty_columns():
     data = _data(evidence={"tests": {}, "requirements": {}})
     data["matrix"]["requirements"][0].pop("mutation")

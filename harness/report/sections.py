@@ -34,8 +34,30 @@ def request_coverage(data: Mapping) -> str:
             + table(["clause", "text", "status", "requirements", "reason"], rows))
 
 
-def _figures(row: Mapping, ev_req: Mapping) -> dict[str, object]:
-    return {name: row.get(name, ev_req.get(name)) for name in FIGURES}
+def lines_run(tests: list[str], files: list[str], evidence: Mapping) -> dict | None:
+    """Implementation lines the passing tests ran, per requirement: {"lines run": n, "files": k}.
+
+    From the evidence's per-test `lines` (coverage of each test's call phase); None when the
+    evidence carries no line data for these tests.
+    """
+    entries = [evidence.get("tests", {}).get(t, {}) for t in tests]
+    entries = [e for e in entries if e.get("outcome") == "passed" and isinstance(e.get("lines"), dict)]
+    if not entries:
+        return None
+    wanted = set(files)
+    union: dict[str, set[int]] = {}
+    for entry in entries:
+        for rel, lines in entry["lines"].items():
+            if not wanted or rel in wanted:
+                union.setdefault(rel, set()).update(lines)
+    return {"lines run": sum(len(v) for v in union.values()), "files": len(union)}
+
+
+def _figures(row: Mapping, ev_req: Mapping, evidence: Mapping) -> dict[str, object]:
+    figs = {name: row.get(name, ev_req.get(name)) for name in FIGURES}
+    if figs["coverage"] is None:
+        figs["coverage"] = lines_run(row.get("tests", []), row.get("files", []), evidence)
+    return figs
 
 
 def _test_cell(tests: list[str], evidence: Mapping) -> str:
@@ -54,10 +76,11 @@ def matrix(data: Mapping) -> str:
     evidence = data["evidence"] or {}
     ev_reqs = evidence.get("requirements", {})
     rows_in = m.get("requirements", [])
-    shown = [name for name in FIGURES if any(_figures(r, ev_reqs.get(r["id"], {}))[name] is not None for r in rows_in)]
+    figures = {r["id"]: _figures(r, ev_reqs.get(r["id"], {}), evidence) for r in rows_in}
+    shown = [name for name in FIGURES if any(figures[r["id"]][name] is not None for r in rows_in)]
     rows, ids = [], []
     for r in rows_in:
-        figs = _figures(r, ev_reqs.get(r["id"], {}))
+        figs = figures[r["id"]]
         rows.append([f'<a href="#evidence-{esc(r["id"])}">{esc(r["id"])}</a>', esc(r.get("text", "")),
                      code_list(r.get("tasks", [])), code_list(r.get("files", [])),
                      _test_cell(r.get("tests", []), evidence), *[esc(figure(figs[n])) for n in shown],
