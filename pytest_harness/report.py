@@ -12,7 +12,7 @@ from pytest_harness import gate
 
 CSS = """body{font-family:system-ui,sans-serif;margin:2em;color:#222}
 table{border-collapse:collapse;margin:1em 0}th,td{border:1px solid #ccc;padding:.3em .6em;text-align:left;
-vertical-align:top}th{background:#f3f3f3}.verified{background:#dff5e1}.failing{background:#fbe0e0}
+vertical-align:top}td:first-child{white-space:nowrap}th{background:#f3f3f3}.verified{background:#dff5e1}.failing{background:#fbe0e0}
 .weak,.not_run{background:#fff4d6}.uncovered{background:#eee}code{font-size:90%}"""
 
 
