@@ -55,7 +55,7 @@ def test_builder_new_todo_end_to_end_via_cli(tmp_path):
 
 
 def test_human_output_ends_with_build_complete(todo_run, capsys):
-    from harness.commands import _finish
+    from harness.commands.build import finish as _finish
 
     class Args:
         quiet = False

@@ -1,41 +1,22 @@
-"""Subcommands of `builder`: each a small run(args) -> exit code calling library code."""
+"""`builder new`, `resume` and `inject`: commands that drive the pipeline and end with its verdict."""
 
 from __future__ import annotations
 
 import json
-import os
 import sys
-from pathlib import Path
 
-from harness.errors import EXIT_BUILD_FAILED, EXIT_OK, EXIT_TEMPFAIL, HarnessError, InputError
-from harness.models.enums import RunStatus
+from harness.commands.base import (Command, budget_options, printer, provider_for, run_id_options,
+                                   runs_dir_option, store_for)
+from harness.errors import EXIT_BUILD_FAILED, EXIT_OK, EXIT_TEMPFAIL, HarnessError
 from harness.state.store import RunStore
 
 
-def store_for(args) -> RunStore:
-    return RunStore(Path(args.runs_dir or os.environ.get("HARNESS_RUNS_DIR") or "runs"))
-
-
-def provider_for(args):
-    from harness.providers import get_provider
-    from harness.providers.budget import Budget, MeteredProvider
-
-    return MeteredProvider(get_provider(), Budget.from_args(args))
-
-
-def _printer(args):
-    if getattr(args, "quiet", False):
-        return lambda line: None
-    stream = sys.stderr if getattr(args, "json", False) else sys.stdout
-    return lambda line: print(line, file=stream, flush=True)
-
-
-def _finish(args, ctx) -> int:
+def finish(args, ctx) -> int:
     from harness.orchestration.pipeline import summary_text
 
     state = ctx.state
     ok = state.review is not None and state.review.overall_status == "PASS"
-    say = _printer(args)
+    say = printer(args)
     if state.review is not None:
         say("")
         say(summary_text(ctx))
@@ -96,7 +77,7 @@ def _session(args, store: RunStore, run_id: str):
     from harness.run_session import run_session
 
     stream = sys.stderr if getattr(args, "json", False) else sys.stdout
-    return run_session(store, run_id, _printer(args), quiet=bool(getattr(args, "quiet", False)), stream=stream)
+    return run_session(store, run_id, printer(args), quiet=bool(getattr(args, "quiet", False)), stream=stream)
 
 
 def cmd_new(args) -> int:
@@ -113,7 +94,7 @@ def cmd_new(args) -> int:
                           repair=not args.no_repair, spec=spec)
     except HarnessError as exc:
         return _tempfail_hint(exc)
-    return _finish(args, ctx)
+    return finish(args, ctx)
 
 
 def cmd_resume(args) -> int:
@@ -125,7 +106,7 @@ def cmd_resume(args) -> int:
             ctx = resume_run(store, args.run_id, provider_for(args), say=say)
     except HarnessError as exc:
         return _tempfail_hint(exc)
-    return _finish(args, ctx)
+    return finish(args, ctx)
 
 
 def cmd_inject(args) -> int:
@@ -134,65 +115,40 @@ def cmd_inject(args) -> int:
     args.quiet = False
     args.json = False
     ctx = inject_and_repair(store_for(args), args.run_id, args.fault, args.file, provider_for(args),
-                            no_op_repair=args.no_op_repair, say=_printer(args))
-    return _finish(args, ctx)
+                            no_op_repair=args.no_op_repair, say=printer(args))
+    return finish(args, ctx)
 
 
-def cmd_review(args) -> int:
-    from harness.trace.review_stage import format_summary, review_run
+def _new_arguments(p) -> None:
+    p.add_argument("request", nargs="?", default=None, help="what to build, in plain words")
+    p.add_argument("--spec", metavar="APP.toml", default=None,
+                   help="build exactly the AppSpec in this TOML file instead of a request (examples/club_bookings.toml)")
 
-    store = store_for(args)
-    with store.lock(args.run_id):
-        state = store.checked(args.run_id)
-        _require_spec(state)
-        _, report = review_run(store, state)
-        if state.status in (RunStatus.PASS, RunStatus.FAIL):  # an interrupted run stays resumable
-            state.status = RunStatus.PASS if report.overall_status == "PASS" else RunStatus.FAIL
-        store.save(state)
-        store.events(state).emit("review", report.overall_status, agent="reviewer", tool="builder review")
-    if args.json:
-        print(report.model_dump_json(indent=2))
-    else:
-        print(format_summary(report))
-        print(f"\nREVIEW {report.overall_status}  run {state.run_id}")
-    return EXIT_OK if report.overall_status == "PASS" else EXIT_BUILD_FAILED
+    runs_dir_option(p)
+    p.add_argument("--run-id", default=None, help="name the run (e.g. demo_todo) instead of run_XXXXXXXX")
+    p.add_argument("--quiet", action="store_true", help="print only the final status line")
+    p.add_argument("--json", action="store_true", help="print the final result as JSON on stdout")
+    p.add_argument("--no-repair", action="store_true", help="do not attempt repairs of failed tasks")
+    budget_options(p)
 
 
-def cmd_trace(args) -> int:
-    from harness.trace.matrix import format_matrix
-    from harness.trace.review_stage import judge
-    from harness.trace.verdict import gate
-
-    if not 0 <= args.fail_under <= 100:
-        raise InputError("--fail-under must be between 0 and 100")
-    store = store_for(args)
-    state = store.checked(args.run_id)
-    _require_spec(state)
-    matrix, report = judge(store, state)
-    store.write_artifact(state.run_id, "matrix", matrix)
-    if args.json:
-        print(json.dumps(matrix.model_dump(mode="json"), indent=2))
-    else:
-        print(format_matrix(matrix))
-    ok = gate(report, matrix, args.fail_under)
-    if not ok and not args.json:
-        print(f"GATE FAILED: {matrix.coverage_pct}% < {args.fail_under}%" if matrix.coverage_pct < args.fail_under
-              else "GATE FAILED: evidence problems")
-    return EXIT_OK if ok else EXIT_BUILD_FAILED
+def _resume_arguments(p) -> None:
+    run_id_options(p)
+    p.add_argument("--quiet", action="store_true")
+    p.add_argument("--json", action="store_true")
+    budget_options(p)
 
 
-def _require_spec(state) -> None:
-    from harness.errors import RunDataError
+def _inject_arguments(p) -> None:
+    p.add_argument("run_id")
+    p.add_argument("fault", choices=["syntax-error", "name-error", "delete", "empty"])
+    p.add_argument("--file", default="src/main.py", help="workspace file to break (default src/main.py)")
+    p.add_argument("--no-op-repair", action="store_true", help="repair that changes nothing (proves loop detection)")
+    runs_dir_option(p)
 
-    if state.spec is None:
-        raise RunDataError(f"run {state.run_id} has no spec yet; `builder resume {state.run_id}` continues it")
 
-
-def dispatch(args) -> int:
-    from harness import commands_report, commands_view
-
-    table = {"new": cmd_new, "resume": cmd_resume, "inject": cmd_inject, "review": cmd_review,
-             "trace": cmd_trace, "logs": commands_view.cmd_logs, "status": commands_view.cmd_status,
-             "runs": commands_view.cmd_runs, "bench": commands_view.cmd_bench,
-             "report": commands_report.cmd_report}
-    return table[args.command](args)
+NEW = Command("new", "build an app from a request (SPEC -> PLAN -> BUILD -> VERIFY -> REVIEW)",
+              _new_arguments, cmd_new)
+RESUME = Command("resume", "continue an interrupted run from its checkpoints", _resume_arguments, cmd_resume)
+INJECT = Command("inject", "inject a fault into a finished run and run verify -> repair -> review",
+                 _inject_arguments, cmd_inject)

@@ -1,4 +1,4 @@
-"""Read-only subcommands: logs, status, runs, bench."""
+"""Read-only views of runs: `builder logs`, `status` and `runs`."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import time
 
 from harness import views_json
 from harness.cli_style import colour_enabled, paint_status
-from harness.commands import store_for
+from harness.commands.base import Command, run_id_options, runs_dir_option, store_for
 from harness.errors import EXIT_OK, InputError
 from harness.models.enums import RunStatus, TaskStatus
 from harness.utils.events import read_events
@@ -131,11 +131,25 @@ def cmd_runs(args) -> int:
     return EXIT_OK
 
 
-def cmd_bench(args) -> int:
-    from harness.benchmarks import run_bench
+def _logs_arguments(p) -> None:
+    run_id_options(p)
+    p.add_argument("--follow", "-f", action="store_true", help="keep printing new events")
+    p.add_argument("--stage", default=None)
+    p.add_argument("--task", default=None)
+    p.add_argument("--tail", type=int, default=None, help="only the last N events")
+    p.add_argument("--json", action="store_true", help="one JSON event per line (as stored in events.log)")
 
-    if args.plugin_overhead:
-        from harness.bench_plugin import run_plugin_overhead
 
-        return run_plugin_overhead(args.plugin_overhead, args.rounds, args.pytest_arg)
-    return run_bench(quick=args.quick, scale=args.scale)
+def _status_arguments(p) -> None:
+    run_id_options(p)
+    p.add_argument("--json", action="store_true", help="print the status as one JSON document")
+
+
+def _runs_arguments(p) -> None:
+    runs_dir_option(p)
+    p.add_argument("--json", action="store_true", help="print the runs as a JSON list")
+
+
+LOGS = Command("logs", "readable events of a run", _logs_arguments, cmd_logs)
+STATUS = Command("status", "handoff view: run, tasks, requirements, next step", _status_arguments, cmd_status)
+RUNS = Command("runs", "list runs with status and request", _runs_arguments, cmd_runs)

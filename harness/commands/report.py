@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from harness.commands import store_for
+from harness.commands.base import Command, run_id_options, store_for
 from harness.errors import EXIT_OK
 
 
@@ -13,3 +13,7 @@ def cmd_report(args) -> int:
     path = write_report(store_for(args), args.run_id)
     print(f"report: {path}")
     return EXIT_OK
+
+
+REPORT = Command("report", "write runs/<id>/report.html: one self-contained page of the run", run_id_options,
+                 cmd_report)

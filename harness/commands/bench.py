@@ -1,0 +1,28 @@
+"""`builder bench`: the Todo scenario check table, scaling runs, the plugin's overhead."""
+
+from __future__ import annotations
+
+from harness.commands.base import Command
+
+
+def cmd_bench(args) -> int:
+    from harness.benchmarks import run_bench
+
+    if args.plugin_overhead:
+        from harness.bench_plugin import run_plugin_overhead
+
+        return run_plugin_overhead(args.plugin_overhead, args.rounds, args.pytest_arg)
+    return run_bench(quick=args.quick, scale=args.scale)
+
+
+def _bench_arguments(p) -> None:
+    p.add_argument("--quick", action="store_true", help="deterministic Todo scenario with a check table")
+    p.add_argument("--scale", type=int, nargs="*", default=None, help="N-entity CRUD builds (default 1 5 20)")
+    p.add_argument("--plugin-overhead", metavar="DIR", default=None,
+                   help="time DIR's own pytest suite without the plugin and with evidence recorded")
+    p.add_argument("--rounds", type=int, default=3, help="rounds for --plugin-overhead (median; default 3)")
+    p.add_argument("--pytest-arg", action="append", default=[], metavar="ARG",
+                   help="extra pytest argument for --plugin-overhead, e.g. --pytest-arg=-n2 (repeatable)")
+
+
+BENCH = Command("bench", "benchmark: --quick checks the Todo scenario end to end", _bench_arguments, cmd_bench)

@@ -1,0 +1,160 @@
+"""#12: the package arrows of harness/ point one way. The import graph is read with `ast` (every
+import, lazy ones inside functions included) and checked for upward imports and package cycles.
+
+models/utils ← state/sandbox/providers ← agents/generators(offline) ← verification/trace ←
+orchestration ← cli
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent / "harness"
+
+# Package (first component under harness/, or a top-level module's name) -> layer; higher may
+# import lower or equal, never higher.
+LAYERS = {
+    "harness": 0, "errors": 0, "models": 0, "utils": 0,
+    "state": 1, "sandbox": 1, "providers": 1, "validation": 1, "tools": 1,
+    "agents": 2, "offline": 2, "generators": 2,
+    "verification": 3, "trace": 3, "report": 3,
+    "orchestration": 4, "benchmarks": 4, "bench_plugin": 4,
+    "cli": 5, "commands": 5, "cli_style": 5, "run_session": 5, "progress": 5, "interrupts": 5, "views_json": 5,
+}
+
+
+def package_of(module: str) -> str:
+    """`harness.trace.matrix` -> `trace`; `harness.cli` -> `cli`; `harness` -> `harness`."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else parts[0]
+
+
+def module_name(path: Path, root: Path) -> str:
+    rel = path.relative_to(root.parent).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imports_of(source: str, module: str, is_package: bool) -> set[str]:
+    """Every harness name `source` imports, absolute or relative, at any depth: for `from a import b`
+    both `a` and `a.b` (b may be a module); package_graph keeps the ones that are modules."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.split(".")[0] == "harness"}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = module.split(".")
+                base = base if is_package else base[:-1]
+                base = base[:len(base) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            if target.split(".")[0] == "harness":
+                found.add(target)
+                found |= {f"{target}.{a.name}" for a in node.names if a.name != "*"}
+    return found
+
+
+def package_graph(root: Path) -> dict[str, dict[str, list[str]]]:
+    """package -> {imported package: [the modules whose import makes the edge]}."""
+    graph: dict[str, dict[str, list[str]]] = {}
+    paths = sorted(root.rglob("*.py"))
+    modules = {module_name(path, root) for path in paths}
+    for path in paths:
+        module = module_name(path, root)
+        source = path.read_text(encoding="utf-8")
+        mine = package_of(module)
+        graph.setdefault(mine, {})
+        for target in imports_of(source, module, path.name == "__init__.py") & modules:
+            theirs = package_of(target)
+            if theirs != mine:
+                graph[mine].setdefault(theirs, []).append(module)
+    return graph
+
+
+def upward_imports(graph: dict, layers: dict[str, int]) -> list[str]:
+    problems = []
+    for pkg, targets in sorted(graph.items()):
+        for target, where in sorted(targets.items()):
+            if pkg not in layers or target not in layers:
+                problems.append(f"{pkg} -> {target}: unknown package (add it to LAYERS)")
+            elif layers[target] > layers[pkg]:
+                problems.append(f"{pkg} (layer {layers[pkg]}) imports {target} (layer {layers[target]}) "
+                                f"in {', '.join(sorted(set(where)))}")
+    return problems
+
+
+def package_cycles(graph: dict) -> list[list[str]]:
+    """Every cycle between packages found by depth-first search, as a list of names."""
+    cycles, state, path = [], {}, []
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph.get(node, {})):
+            if state.get(nxt) == 1:
+                cycles.append(path[path.index(nxt):] + [nxt])
+            elif nxt not in state:
+                visit(nxt)
+        path.pop()
+        state[node] = 2
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node)
+    return cycles
+
+
+def test_harness_has_no_upward_import():
+    assert upward_imports(package_graph(ROOT), LAYERS) == []
+
+
+def test_harness_has_no_cycle_between_packages():
+    assert package_cycles(package_graph(ROOT)) == []
+
+
+def test_trace_does_not_import_agents():
+    assert "agents" not in package_graph(ROOT).get("trace", {})
+
+
+def _tree(tmp_path: Path, files: dict[str, str]) -> Path:
+    root = tmp_path / "harness"
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return root
+
+
+def test_the_check_fails_on_a_synthetic_cycle_and_an_upward_import(tmp_path):
+    """The guard can fail: a lazy import from verification back into orchestration is caught twice."""
+    root = _tree(tmp_path, {
+        "__init__.py": "",
+        "orchestration/__init__.py": "",
+        "orchestration/pipeline.py": "from harness.verification.verifier import run\n",
+        "verification/__init__.py": "",
+        "verification/verifier.py": "def run():\n    from harness.orchestration import pipeline\n",
+    })
+    graph = package_graph(root)
+    assert package_cycles(graph) == [["orchestration", "verification", "orchestration"]]
+    assert upward_imports(graph, LAYERS) == [
+        "verification (layer 3) imports orchestration (layer 4) in harness.verification.verifier"]
+
+
+@pytest.mark.parametrize("source, module, is_package, expected", [
+    ("import harness.models.spec", "harness.trace.matrix", False, {"harness.models.spec"}),
+    ("from . import matrix", "harness.trace.review_stage", False, {"harness.trace", "harness.trace.matrix"}),
+    ("from ..models import spec", "harness.trace.matrix", False, {"harness.models", "harness.models.spec"}),
+    ("from .stage import Done", "harness.orchestration", True,
+     {"harness.orchestration.stage", "harness.orchestration.stage.Done"}),
+    ("from harness import interrupts", "harness.cli", False, {"harness", "harness.interrupts"}),
+    ("import json\nfrom pathlib import Path", "harness.x", False, set()),
+])
+def test_imports_of_resolves_absolute_and_relative_imports(source, module, is_package, expected):
+    assert imports_of(source, module, is_package) == expected
