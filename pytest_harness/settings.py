@@ -89,7 +89,7 @@ def add_options(parser: pytest.Parser) -> None:
     group = parser.getgroup("harness", "App-Builder Harness requirement evidence (use the --flag=VALUE form)")
     for opt in OPTIONS:
         group.addoption(opt.flag, dest=opt.name, metavar=opt.metavar, default=None,
-                        help=f"{opt.help} (env {opt.env}, ini {opt.name})")
+                        help=f"{opt.help} (env {opt.env}, ini {opt.name})".replace("%", "%%"))  # argparse %-formats
         parser.addini(opt.name, f"{opt.help} (flag {opt.flag}, env {opt.env})", default="")
 
 

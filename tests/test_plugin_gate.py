@@ -236,3 +236,12 @@ def test_plugin_stays_inert_with_only_ini_ids(pytester):
     result = pytester.runpytest_inprocess(*FAST)
     assert result.ret == pytest.ExitCode.OK
     assert "harness requirements" not in result.stdout.str()
+
+
+def test_bug_pytest_help_crashed_on_a_percent_sign_in_an_option_help(pytester):
+    """`pytest --help` died with "TypeError: %o format" on "PCT % of the requirements"."""
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--help")
+    assert result.ret == pytest.ExitCode.OK
+    out = result.stdout.str()
+    assert "--harness-fail-under=PCT" in out and "PCT % of the requirements" in out
+    assert "harness_requirements_file" in out  # the ini keys are listed too
