@@ -50,7 +50,8 @@ def workspace_files(ctx) -> set[str]:
 
 
 def assert_complete_with_the_models_own_app(ctx, model: NotesModel, evs: list[dict]) -> None:
-    assert ctx.state.status == RunStatus.PASS, [e for e in evs if e["status"] in ("FAIL", "fallback", "ESCALATE")]
+    assert ctx.state.status == RunStatus.PASS, [(e["stage"], e["task_id"], e["error"], e.get("detail"))
+                                                 for e in evs if e["status"] in ("FAIL", "fallback", "ESCALATE")]
     assert model.guessed == []                       # it never had to guess a name or a convention
     assert ctx.state.plan.source == "llm" and not ctx.state.plan.offline_fallback
     assert workspace_files(ctx) == NOTES_FILES       # the model's files only: no generator file, no app.db
