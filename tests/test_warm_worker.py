@@ -263,3 +263,17 @@ def test_a_child_killed_by_a_signal_reports_the_cold_exit_code(tmp_path, cold):
         codes[mode] = (result.runner, result.exit_code, result.status)
     assert codes["cold"][1] == codes["warm"][1] and codes["cold"][1] in (137, -9)
     assert (codes["cold"][0], codes["warm"][0]) == ("cold", "warm")
+
+
+@pytest.mark.parametrize("module", ["pytest_harness", "pytest_timeout"])
+def test_preloaded_plugins_hold_no_assert_statement(module):
+    """The worker's preloaded plugins skip assertion rewriting; with no assert that changes nothing."""
+    import ast
+    import importlib
+
+    mod = importlib.import_module(module)
+    files = (sorted(Path(mod.__file__).parent.glob("*.py")) if mod.__file__.endswith("__init__.py")
+             else [Path(mod.__file__)])
+    asserts = [f"{f.name}:{n.lineno}" for f in files for n in ast.walk(ast.parse(f.read_text()))
+               if isinstance(n, ast.Assert)]
+    assert files and asserts == []

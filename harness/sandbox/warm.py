@@ -40,7 +40,7 @@ PRELOAD: dict[str, tuple[str, ...]] = {
                "_pytest.junitxml", "_pytest.logging", "_pytest.capture", "_pytest.assertion.rewrite",
                "_pytest.pytester", "_pytest.tmpdir", "_pytest.monkeypatch", "_pytest.skipping",
                "_pytest.doctest", "_pytest.unittest", "_pytest.faulthandler", "_pytest.debugging"),
-    "pytest-timeout": (),  # a pytest plugin: pytest loads it in the child, as in a cold run
+    "pytest-timeout": ("pytest_timeout",),
     # Not fastapi.testclient: importing it warns (httpx deprecation), and the warning belongs in the
     # child's pytest session, as in a cold run.
     "fastapi": ("fastapi", "fastapi.responses", "fastapi.staticfiles"),
@@ -50,7 +50,9 @@ PRELOAD: dict[str, tuple[str, ...]] = {
     "uvicorn": ("uvicorn",),
     "anyio": ("anyio",),
 }
-HARNESS_DEPS = ("coverage", "coverage.control", "sqlite3", "tomllib", "json", "ast", "hashlib")
+# Our plugin and what it imports. Preloaded plugins must hold no `assert` (they are not rewritten;
+# test_warm_worker checks it) and no module-level state (each child gets them as imported).
+HARNESS_DEPS = ("pytest_harness.plugin", "coverage", "coverage.control", "sqlite3", "tomllib", "json", "ast", "hashlib")
 _NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 
 

@@ -4,8 +4,9 @@ It imports pytest and the workspace's third-party packages once, never a workspa
 never runs a pytest session itself. Each request (a JSON message on the control socket, with the
 command's stdout/stderr and optional digest pipe passed as file descriptors) is served by a
 forked child that turns itself into a fresh `python -m pytest`: its own session, the workspace as
-cwd and sys.path[0], the pytest11 plugin modules dropped so pytest imports them under assertion
-rewriting, the passed fds at the numbers the argv names, `runpy` running pytest's `__main__`.
+cwd and sys.path[0], the passed fds at the numbers the argv names, `runpy` running pytest's
+`__main__`. Preloaded pytest11 plugins (ours, pytest-timeout) are not assertion-rewritten as in a
+cold run; the harness preloads only plugins without an `assert` statement, so that changes nothing.
 The worker waits with the request's timeout, then ends the child the way the sandbox ends a
 command: SIGTERM to everything it started, SIGKILL after a grace period, and a sweep of every
 descendant (the worker is their subreaper). Reply: {"exit_code", "timed_out"}.
@@ -30,7 +31,6 @@ TERM_GRACE_S = 1.0
 POLL_S = 0.01
 MAX_MSG = 1 << 20
 BASE_TMP = tempfile.gettempdir()
-PLUGIN_PREFIXES = ("pytest_harness", "pytest_timeout", "pytest_cov", "xdist", "pytest_asyncio", "anyio.pytest")
 
 
 def preload(modules):
@@ -225,8 +225,6 @@ def _child(request, fds, ready_w):
         _fresh_stdio()
         os.environ.update(request["env"])
         sys.path.insert(0, request["cwd"])
-        for name in [m for m in sys.modules if m.startswith(PLUGIN_PREFIXES)]:
-            del sys.modules[name]
         _quiet_preloaded_rewrite_warning(set(sys.modules))
         sys.argv = ["-m", *request["args"]]
         os.write(ready_hi, b"ok")
@@ -244,8 +242,8 @@ def _child(request, fds, ready_w):
 
 
 def _quiet_preloaded_rewrite_warning(preloaded):
-    """A plugin's dependency the worker preloaded (anyio) cannot be marked for assertion rewriting;
-    a cold run would rewrite asserts inside it. Say nothing about those modules, warn for the rest."""
+    """A preloaded plugin or plugin dependency (pytest_harness, anyio) cannot be marked for assertion
+    rewriting; a cold run would rewrite asserts inside it. Say nothing about those modules only."""
     from _pytest.assertion.rewrite import AssertionRewritingHook
 
     warn = AssertionRewritingHook._warn_already_imported
