@@ -112,3 +112,15 @@ def test_ui_labels_cover_the_same_words_in_every_language():
     assert set(ui.LABELS["vi"]) == set(ui.LABELS["en"])
     page = ui.layout("T<", "<p>x</p>", app_title="A", nav=(("/", "Trang chủ"),), lang="vi")
     assert b'lang="vi"' in page.body and b"T&lt;" in page.body and b"/style.css" in page.body
+
+
+def test_every_template_file_is_used_and_fill_is_strict():
+    from harness.offline.generator import codegen
+    from harness.offline.generator.templates_dir import ROOT as TEMPLATES
+
+    sources = "\n".join(p.read_text() for p in TEMPLATES.parent.glob("*.py"))
+    for path in TEMPLATES.rglob("*.tmpl"):
+        rel = path.relative_to(TEMPLATES).as_posix()
+        assert f'template("{rel}")' in sources, f"{rel} is not used by any generator module"
+    with pytest.raises(KeyError):
+        codegen.fill("x = @@missing@@\n", present=1)

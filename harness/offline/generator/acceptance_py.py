@@ -15,24 +15,9 @@ from harness.offline.generator.pages_tests import form_fields
 from harness.offline.generator.setup_files import TEST_PASSWORD
 from harness.offline.generator.testkit import api_makers, linked_body
 from harness.models.spec import Requirement
+from harness.offline.generator.templates_dir import template
 
-_HEADER = '''
-"""Acceptance tests: each requirement of the spec, end to end through the whole app."""
-
-import pytest
-
-MISSING = 2**40
-
-
-@pytest.fixture
-def client(app_client):
-    return app_client
-
-
-@pytest.fixture
-def headers(client@@login_arg@@):
-    return @@headers@@
-'''
+_HEADER = template("acceptance_py/header.tmpl")
 
 
 def test_acceptance_py(app: AppModel) -> str:
@@ -68,13 +53,7 @@ def _body(text: str) -> str:
     return "\n".join("    " + line if line else "" for line in text.strip("\n").split("\n"))
 
 
-_HEALTH = '''
-for path in ("/health", "/api/health"):
-    response = client.get(path)
-    assert response.status_code == 200 and response.json() == {"status": "ok"}
-page = client.get("/")
-assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
-'''
+_HEALTH = template("acceptance_py/health.tmpl")
 
 
 def _full(e: Entity) -> str:

@@ -10,6 +10,7 @@ from harness.offline.features import feature_of_text
 from harness.offline.generator.api_features import filters, sort_keys, totals_of, counted_column
 from harness.offline.generator.appmodel import Column, Entity, AppModel, sample
 from harness.offline.generator.codegen import fill, lit, marks
+from harness.offline.generator.templates_dir import template
 
 def feature_req_ids(e: Entity, kind: str, fallback: tuple[str, ...]) -> tuple[str, ...]:
     """The entity's requirements that ask for feature `kind`, else its CRUD ones."""
@@ -29,102 +30,21 @@ def _pair(e: Entity, column: Column) -> tuple[dict[str, Any], dict[str, Any]]:
     return first, second
 
 
-_SEARCH = '''
-@@marks@@def test_search_finds_records_by_their_text(client, headers):
-    match = create_@@ident@@(client, headers, **{@@key@@: @@hit@@})
-    create_@@ident@@(client, headers, **{@@key@@: @@miss@@})
-    for q in (@@word@@, @@word@@.upper()):
-        found = client.get(URL, params={"q": q}, headers=headers)
-        assert found.status_code == 200
-        assert [item["id"] for item in found.json()] == [match]
-    assert client.get(URL, params={"q": "%"}, headers=headers).json() == []
-    assert len(client.get(URL, params={"q": ""}, headers=headers).json()) == 2
-    assert client.get(URL, params={"q": "x" * 201}, headers=headers).status_code == 422
-'''
+_SEARCH = template("api_feature_tests/search.tmpl")
 
-_FILTER_EQUAL = '''
-@@marks@@def test_filter_by_@@column@@(client, headers):
-    first = create_@@ident@@(client, headers, **@@first@@)
-    second = create_@@ident@@(client, headers, **@@second@@)
-    found = client.get(URL, params={@@key@@: @@value@@}, headers=headers)
-    assert found.status_code == 200
-    assert [item["id"] for item in found.json()] == [second]
-    assert first != second
-    assert client.get(URL, params={@@key@@: @@bad@@}, headers=headers).status_code == 422
-'''
+_FILTER_EQUAL = template("api_feature_tests/filter_equal.tmpl")
 
-_FILTER_RANGE = '''
-@@marks@@def test_filter_by_@@column@@_range(client, headers):
-    low = create_@@ident@@(client, headers, **@@first@@)
-    high = create_@@ident@@(client, headers, **@@second@@)
-    ids = lambda params: [item["id"] for item in client.get(URL, params=params, headers=headers).json()]
-    assert ids({@@min_key@@: @@high_value@@}) == [high]
-    assert ids({@@max_key@@: @@low_value@@}) == [low]
-    assert ids({@@min_key@@: @@low_value@@, @@max_key@@: @@high_value@@}) == [low, high]
-    assert client.get(URL, params={@@min_key@@: "not-a-value"}, headers=headers).status_code == 422
-'''
+_FILTER_RANGE = template("api_feature_tests/filter_range.tmpl")
 
-_SORT = '''
-@@marks@@def test_sort_orders_by_a_field_both_ways(client, headers):
-    first = create_@@ident@@(client, headers, **@@first@@)
-    second = create_@@ident@@(client, headers, **@@second@@)
-    ascending = @@ascending@@
-    for order, expected in (("asc", ascending), ("desc", ascending[::-1])):
-        found = client.get(URL, params={"sort": @@key@@, "order": order}, headers=headers)
-        assert found.status_code == 200
-        assert [item["id"] for item in found.json()] == expected
-    assert client.get(URL, params={"sort": "no_such_field"}, headers=headers).status_code == 422
-    assert client.get(URL, params={"order": "sideways"}, headers=headers).status_code == 422
-'''
+_SORT = template("api_feature_tests/sort.tmpl")
 
-_CSV = '''
-@@marks@@def test_csv_export_lists_every_record(client, headers):
-    body = full_body(client, headers)
-    @@hostile@@
-    item_id = client.post(URL, json=body, headers=headers).json()["id"]
-    response = client.get(URL + "/export.csv", headers=headers)
-    assert response.status_code == 200
-    assert response.headers["content-type"].startswith("text/csv")
-    rows = list(csv.DictReader(io.StringIO(response.text)))
-    assert list(rows[0]) == @@columns@@
-    assert [row["id"] for row in rows] == [str(item_id)]
-    @@cell_check@@
-'''
+_CSV = template("api_feature_tests/csv.tmpl")
 
-_TOTALS = '''
-@@marks@@def test_totals_sum_the_amounts@@group_name@@(client, headers):
-    create_@@ident@@(client, headers, **@@first@@)
-    create_@@ident@@(client, headers, **@@second@@)
-    data = client.get(URL + "/totals", headers=headers).json()
-    assert data["count"] == 2
-    assert data["sums"][@@key@@] == pytest.approx(@@total@@)
-    @@group_check@@
-'''
+_TOTALS = template("api_feature_tests/totals.tmpl")
 
-_COUNTS = '''
-@@marks@@def test_counts_per_@@column@@(client, headers):
-    create_@@ident@@(client, headers@@first@@)
-    second = create_@@ident@@(client, headers@@second@@)
-    @@move@@
-    response = client.get(URL + "/counts", headers=headers)
-    assert response.status_code == 200
-    assert response.json() == @@expected@@
-'''
+_COUNTS = template("api_feature_tests/counts.tmpl")
 
-_BOOKING = '''
-@@marks@@def test_no_double_booking(client, headers):
-    body = full_body(client, headers)
-    body.update(@@slot@@)
-    assert client.post(URL, json=body, headers=headers).status_code == 201
-    clash = client.post(URL, json=body, headers=headers)
-    assert clash.status_code == 409, clash.text
-    other_resource = {**body, @@resource@@: create_@@resource_entity@@(client, headers)}
-    assert client.post(URL, json=other_resource, headers=headers).status_code == 201
-    later = client.post(URL, json={**body, **@@later@@}, headers=headers)
-    assert later.status_code == 201, later.text
-    moved = client.put(f"{URL}/{later.json()['id']}", json=@@slot@@, headers=headers)
-    assert moved.status_code == 409
-'''
+_BOOKING = template("api_feature_tests/booking.tmpl")
 
 
 def feature_tests(app: AppModel, e: Entity, fallback: tuple[str, ...]) -> list[str]:

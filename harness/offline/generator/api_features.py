@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from harness.offline.generator.appmodel import AppModel, Column, Entity, Slot
 from harness.offline.generator.codegen import fill, lit
+from harness.offline.generator.templates_dir import template
 
 EQUAL_KINDS = ("enum", "reference", "boolean")
 RANGE_KINDS = ("date", "datetime", "integer", "money", "decimal", "rating")
@@ -93,33 +94,11 @@ def list_params(app: AppModel, e: Entity) -> tuple[str, str]:
     return ",\n              ".join(params), "\n".join(body)
 
 
-_EXPORT = '''
-@router.get(@@export_url@@, response_class=StreamingResponse,
-            responses={200: {"content": {"text/csv": {}}}})
-def export_csv(db: Db@@user@@) -> Response:
-    """Every record as CSV (a header row of field names, then one row per record)."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer)
-    writer.writerow(CSV_COLUMNS)
-    for row in TABLE.query(db, @@owner@@, limit=1_000_000):
-        writer.writerow([csv_cell(row.get(key)) for key in CSV_COLUMNS])
-    return Response(buffer.getvalue(), media_type="text/csv; charset=utf-8",
-                    headers={"Content-Disposition": @@disposition@@})
-'''
+_EXPORT = template("api_features/export.tmpl")
 
-_TOTALS = '''
-@router.get(@@totals_url@@)
-def totals(db: Db@@user@@) -> dict[str, Any]:
-    """{"count": n, "sums": {field: total}@@group_doc@@}."""
-    return TABLE.totals(db, @@owner@@, TOTAL_COLUMNS, @@group_by@@)
-'''
+_TOTALS = template("api_features/totals.tmpl")
 
-_COUNTS = '''
-@router.get(@@counts_url@@)
-def counts(db: Db@@user@@) -> dict[str, int]:
-    """How many records have each @@counted@@ value (every value listed, 0 when none)."""
-    @@counts_body@@
-'''
+_COUNTS = template("api_features/counts.tmpl")
 
 
 def totals_of(e: Entity) -> tuple[tuple[str, ...], str | None]:

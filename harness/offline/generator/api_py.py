@@ -13,6 +13,7 @@ from harness.offline.generator.api_features import feature_chunks, list_params, 
 from harness.offline.generator.appmodel import AppModel, Column, Entity
 from harness.offline.generator.codegen import doc, fill, lit, module
 from harness.offline.generator.skeleton_files import skeleton
+from harness.offline.generator.templates_dir import template
 
 
 def _exported(path: str) -> tuple[str, ...]:
@@ -25,134 +26,17 @@ def _exported(path: str) -> tuple[str, ...]:
 
 FIELDTYPE_NAMES = _exported("src/fieldtypes.py")
 
-_HEADER = '''
-"""REST API for @@plural_doc@@.
+_HEADER = template("api_py/header.tmpl")
 
-@@routes_doc@@
+_HANDLERS = template("api_py/handlers.tmpl")
 
-@@scope_doc@@
-Invalid input is 422 (unknown fields too), an unknown id is 404, a conflict (a record still
-referred to, a status move the workflow does not allow@@conflict_doc@@) is 409.
-"""
+_CHECK_STATUS = template("api_py/check_status.tmpl")
 
-@@std_imports@@
-import sqlite3
-from typing import Any
+_COMPLETE = template("api_py/complete.tmpl")
 
-from fastapi import APIRouter, Depends, HTTPException, Path, Query, Response
-@@csv_import@@
+_CHILDREN = template("api_py/children.tmpl")
 
-@@auth_import@@
-from src.fieldtypes import (@@fieldtypes@@)
-from src.models import TABLES, get_db
-
-TABLE = TABLES[@@ident@@]
-@@parent_table@@
-REFERENCES: dict[str, tuple[str, str]] = @@references@@  # field -> (table, label)
-@@states@@
-router = APIRouter(tags=[@@tag@@], responses=error_responses(@@auth@@))
-
-Db = Annotated[sqlite3.Connection, Depends(get_db)]
-RowId = Annotated[int, Path(ge=-MAX_ID - 1, le=MAX_ID)]
-Limit = Annotated[int, Query(ge=1, le=500)]
-Offset = Annotated[int, Query(ge=0, le=MAX_ID)]
-'''
-
-_HANDLERS = '''
-def _found(row: dict[str, Any] | None) -> dict[str, Any]:
-    if row is None:
-        raise HTTPException(404, @@not_found@@)
-    return row
-@@check_parent@@
-
-
-def _check_references(db: sqlite3.Connection, values: dict[str, Any], owner_id: int | None) -> None:
-    """422 when a reference field names a record that does not exist (for this user)."""
-    for key, (table, label) in REFERENCES.items():
-        value = values.get(key)
-        if value is not None and TABLES[table].get(db, value, owner_id) is None:
-            raise HTTPException(422, f"{key}: {label} {value} does not exist")
-
-
-def _check_row(db: sqlite3.Connection, row: dict[str, Any], owner_id: int | None,
-               row_id: int | None = None) -> None:
-    """Rules over the whole record (after a partial update is merged)."""
-    @@row_checks@@
-
-
-@@routes@@
-@router.post(@@url@@, status_code=201, response_model=@@camel@@Out)
-def create_item(body: @@camel@@Create, db: Db@@user@@) -> dict[str, Any]:
-    values = body.model_dump(mode="json", by_alias=True)
-    @@check_create@@
-    _check_references(db, values, @@owner@@)
-    _check_row(db, values, @@owner@@)
-    return TABLE.insert(db, values, @@owner@@)
-
-
-@router.get(@@url@@, response_model=list[@@camel@@Out])
-def list_items(@@list_params@@) -> list[dict[str, Any]]:
-    @@list_body@@
-
-
-@router.get(@@item_url@@, response_model=@@camel@@Out)
-def read_item(item_id: RowId, db: Db@@user@@) -> dict[str, Any]:
-    return _found(TABLE.get(db, item_id, @@owner@@))
-
-
-@router.put(@@item_url@@, response_model=@@camel@@Out)
-def update_item(item_id: RowId, body: @@camel@@Update, db: Db@@user@@) -> dict[str, Any]:
-    """Partial update: only the fields present in the body change."""
-    values = body.model_dump(mode="json", by_alias=True, exclude_unset=True)
-    current = _found(TABLE.get(db, item_id, @@owner@@))
-    @@check_update@@
-    _check_references(db, values, @@owner@@)
-    @@check_status@@
-    _check_row(db, {**current, **values}, @@owner@@, item_id)
-    return _found(TABLE.update(db, item_id, values, @@owner@@))
-
-
-@router.delete(@@item_url@@, status_code=204)
-def delete_item(item_id: RowId, db: Db@@user@@) -> Response:
-    try:
-        deleted = TABLE.delete(db, item_id, @@owner@@)
-    except sqlite3.IntegrityError:
-        raise HTTPException(409, @@in_use@@) from None
-    if not deleted:
-        raise HTTPException(404, @@not_found@@)
-    return Response(status_code=204)
-'''
-
-_CHECK_STATUS = '''
-if "status" in values and values["status"] != current["status"]:
-    allowed = NEXT_STATES[current["status"]]
-    if values["status"] not in allowed:
-        raise HTTPException(409, f"cannot move from {current['status']!r} to {values['status']!r}; "
-                                 f"allowed: {', '.join(allowed) or 'none'}")
-'''
-
-_COMPLETE = '''
-@router.post(@@complete_url@@, response_model=@@camel@@Out)
-def complete_item(item_id: RowId, db: Db@@user@@) -> dict[str, Any]:
-    """Mark the record done."""
-    _found(TABLE.get(db, item_id, @@owner@@))
-    return _found(TABLE.set_status(db, item_id, "done", @@owner@@))
-'''
-
-_CHILDREN = '''
-@router.get(@@children_url@@, response_model=list[@@camel@@Out])
-def list_for_parent(parent_id: RowId, db: Db@@user@@, limit: Limit = 100,
-                    offset: Offset = 0) -> list[dict[str, Any]]:
-    """The records of one @@parent_doc@@ (404 when that parent is unknown)."""
-    _check_parent(db, parent_id, @@owner@@)
-    return TABLE.children(db, parent_id, @@owner@@, limit, offset)
-'''
-
-_CHECK_PARENT = '''
-def _check_parent(db: sqlite3.Connection, parent_id: int, owner_id: int | None) -> None:
-    if PARENT.get(db, parent_id, owner_id) is None:
-        raise HTTPException(404, @@parent_not_found@@)
-'''
+_CHECK_PARENT = template("api_py/check_parent.tmpl")
 
 
 def collection_url(e: Entity) -> str:

@@ -13,180 +13,21 @@ from harness.offline.generator.testkit import (
     router_imports,
     routers,
 )
+from harness.offline.generator.templates_dir import template
 
-_HEADER = '''
-"""API tests for @@plural_doc@@ (@@url_doc@@), mounted on a small app with the routers they need."""
+_HEADER = template("api_tests/header.tmpl")
 
-import csv
-import io
-import json
+_CRUD = template("api_tests/crud.tmpl")
 
-import pytest
+_COMPLETE = template("api_tests/complete.tmpl")
 
-@@imports@@
+_RELATION = template("api_tests/relation.tmpl")
 
-URL = @@url@@
-FULL = @@full@@
-MINIMAL = @@minimal@@
-CHANGE = @@change@@
-MISSING = 2**40  # a valid id that no row has
-@@children_const@@
+_REFERENCE = template("api_tests/reference.tmpl")
 
+_WORKFLOW = template("api_tests/workflow.tmpl")
 
-@pytest.fixture
-def client(make_client):
-    return make_client(@@routers@@)
-
-
-@pytest.fixture
-def headers(client@@login_arg@@):
-    return @@headers@@
-
-
-def full_body(client, headers):
-    return @@full_body@@
-
-
-def minimal_body(client, headers):
-    """The required fields only, with the required references (not the parent) created."""
-    return @@minimal_body@@
-'''
-
-_CRUD = '''
-@@create_marks@@def test_create_returns_201_and_the_record(client, headers):
-    body = full_body(client, headers)
-    response = client.post(URL, json=body, headers=headers)
-    assert response.status_code == 201, response.text
-    created = response.json()
-    assert isinstance(created["id"], int) and created["created_at"]
-    assert {key: created[key] for key in body} == body
-    @@status_check@@
-    assert client.get(f"{URL}/{created['id']}", headers=headers).json() == created
-
-
-@@list_marks@@def test_list_returns_created_records(client, headers):
-    first = create_@@ident@@(client, headers)
-    second = create_@@ident@@(client, headers)
-    response = client.get(URL, headers=headers)
-    assert response.status_code == 200
-    assert [item["id"] for item in response.json()] == [first, second]
-    page = client.get(URL, params={"limit": 1, "offset": 1}, headers=headers)
-    assert [item["id"] for item in page.json()] == [second]
-
-
-@@crud_marks@@def test_read_update_delete(client, headers):
-    item_id = create_@@ident@@(client, headers)
-    before = client.get(f"{URL}/{item_id}", headers=headers)
-    assert before.status_code == 200
-    response = client.put(f"{URL}/{item_id}", json=CHANGE, headers=headers)
-    assert response.status_code == 200, response.text
-    assert response.json() == {**before.json(), **CHANGE}
-    assert client.get(f"{URL}/{item_id}", headers=headers).json() == {**before.json(), **CHANGE}
-    assert client.delete(f"{URL}/{item_id}", headers=headers).status_code == 204
-    assert client.get(f"{URL}/{item_id}", headers=headers).status_code == 404
-    assert client.delete(f"{URL}/{item_id}", headers=headers).status_code == 404
-    assert client.put(f"{URL}/{item_id}", json=CHANGE, headers=headers).status_code == 404
-
-
-@@all_marks@@def test_invalid_input_is_422_and_unknown_ids_are_404(client, headers):
-    body = full_body(client, headers)
-    item_id = client.post(URL, json=body, headers=headers).json()["id"]
-    raw = {**headers, "Content-Type": "application/json"}
-    assert client.post(URL, content=b'{"broken": ', headers=raw).status_code == 422
-    assert client.post(URL, content=b"", headers=raw).status_code == 422
-    assert client.post(URL, json=[body], headers=headers).status_code == 422
-    @@invalid_checks@@
-    assert client.get(f"{URL}/{MISSING}", headers=headers).status_code == 404
-    assert client.put(f"{URL}/{MISSING}", json={}, headers=headers).status_code == 404
-    assert client.delete(f"{URL}/{MISSING}", headers=headers).status_code == 404
-    assert client.get(f"{URL}/not-a-number", headers=headers).status_code == 422
-    assert client.get(f"{URL}/{10**30}", headers=headers).status_code == 422
-    assert client.get(URL, params={"limit": 0}, headers=headers).status_code == 422
-    assert client.get(f"{URL}/{item_id}", headers=headers).status_code == 200
-'''
-
-_COMPLETE = '''
-@@marks@@def test_complete_marks_the_record_done(client, headers):
-    item_id = create_@@ident@@(client, headers)
-    response = client.post(f"{URL}/{item_id}/complete", headers=headers)
-    assert response.status_code == 200
-    assert response.json()["status"] == "done"
-    assert client.get(f"{URL}/{item_id}", headers=headers).json()["status"] == "done"
-    assert client.post(f"{URL}/{MISSING}/complete", headers=headers).status_code == 404
-'''
-
-_RELATION = '''
-@@marks@@def test_records_belong_to_an_existing_@@parent@@(client, headers):
-    parent_id = create_@@parent@@(client, headers)
-    other_id = create_@@parent@@(client, headers)
-    base = minimal_body(client, headers)
-    child = client.post(URL, json={**base, @@fk@@: parent_id}, headers=headers)
-    assert child.status_code == 201 and child.json()[@@fk@@] == parent_id
-    child_id = child.json()["id"]
-    listing = client.get(CHILDREN.format(parent_id=parent_id), headers=headers)
-    assert listing.status_code == 200 and [c["id"] for c in listing.json()] == [child_id]
-    assert client.get(CHILDREN.format(parent_id=other_id), headers=headers).json() == []
-    assert client.get(CHILDREN.format(parent_id=MISSING), headers=headers).status_code == 404
-    assert client.post(URL, json={**base, @@fk@@: MISSING}, headers=headers).status_code == 404
-    assert client.post(URL, json=base, headers=headers).status_code == 422
-    moved = client.put(f"{URL}/{child_id}", json={@@fk@@: other_id}, headers=headers)
-    assert moved.status_code == 200 and moved.json()[@@fk@@] == other_id
-    assert client.put(f"{URL}/{child_id}", json={@@fk@@: MISSING}, headers=headers).status_code == 404
-    @@on_delete@@
-'''
-
-_REFERENCE = '''
-@@marks@@def test_@@field@@_must_name_an_existing_@@target@@(client, headers):
-    body = full_body(client, headers)
-    target_id = body[@@key@@]
-    created = client.post(URL, json=body, headers=headers)
-    assert created.status_code == 201 and created.json()[@@key@@] == target_id
-    missing = client.post(URL, json={**body, @@key@@: MISSING}, headers=headers)
-    assert missing.status_code == 422 and @@key@@ in missing.text
-    item_id = created.json()["id"]
-    assert client.put(f"{URL}/{item_id}", json={@@key@@: MISSING}, headers=headers).status_code == 422
-    in_use = client.delete(f"{@@target_url@@}/{target_id}", headers=headers)
-    assert in_use.status_code == 409
-    assert client.get(f"{@@target_url@@}/{target_id}", headers=headers).status_code == 200
-'''
-
-_WORKFLOW = '''
-@@marks@@def test_status_follows_the_workflow(client, headers):
-    item_id = create_@@ident@@(client, headers)
-    assert client.get(f"{URL}/{item_id}", headers=headers).json()["status"] == @@first@@
-    for state in @@path@@:
-        moved = client.put(f"{URL}/{item_id}", json={"status": state}, headers=headers)
-        assert moved.status_code == 200, moved.text
-        assert moved.json()["status"] == state
-    @@refused@@
-    assert client.put(f"{URL}/{item_id}", json={"status": "not-a-state"}, headers=headers).status_code == 422
-    assert client.get(f"{URL}/{item_id}", headers=headers).json()["status"] == @@last@@
-'''
-
-_AUTH = '''
-@@marks@@def test_every_route_needs_a_bearer_token(client, headers):
-    item_id = create_@@ident@@(client, headers)
-    body = full_body(client, headers)
-    for bad in ({}, {"Authorization": "Bearer wrong-token"}):
-        for method, path, payload in (("POST", URL, body), ("GET", URL, None),
-                                      ("GET", f"{URL}/{item_id}", None),
-                                      ("PUT", f"{URL}/{item_id}", CHANGE),
-                                      ("DELETE", f"{URL}/{item_id}", None)):
-            response = client.request(method, path, json=payload, headers=bad)
-            assert response.status_code == 401, (method, path)
-            assert response.headers["www-authenticate"] == "Bearer"
-
-
-@@marks@@def test_other_users_records_are_404(client, headers, login):
-    item_id = create_@@ident@@(client, headers)
-    bob = login(client, "bobby")
-    assert client.get(f"{URL}/{item_id}", headers=bob).status_code == 404
-    assert client.put(f"{URL}/{item_id}", json=CHANGE, headers=bob).status_code == 404
-    assert client.delete(f"{URL}/{item_id}", headers=bob).status_code == 404
-    assert client.get(URL, headers=bob).json() == []
-    @@bob_checks@@
-    assert client.get(f"{URL}/{item_id}", headers=headers).status_code == 200
-'''
+_AUTH = template("api_tests/auth.tmpl")
 
 
 def test_api_py(app: AppModel, e: Entity, fallback: tuple[str, ...] = ()) -> str:

@@ -11,6 +11,7 @@ from harness.offline.generator.codegen import block, doc, fill, lit, marks, modu
 from harness.offline.generator.naming import sql_quote as q
 from harness.offline.generator.naming import sql_text
 from harness.offline.generator.skeleton_files import with_generated
+from harness.offline.generator.templates_dir import template
 
 _AUTH_SCHEMA = [
     'CREATE TABLE IF NOT EXISTS "users" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, '
@@ -101,29 +102,7 @@ def _table(e: Entity, auth: bool) -> str:
 
 # ---- tests/test_models.py -----------------------------------------------------------------------
 
-_TEST_HEADER = '''
-"""Schema and data-access tests for src/models.py (no web layer involved)."""
-
-import sqlite3
-
-import pytest
-
-from src import models
-from src.models import TABLES
-
-
-@pytest.fixture
-def conn(tmp_path, monkeypatch):
-    monkeypatch.setenv("APP_DB_PATH", str(tmp_path / "models.db"))
-    models.init_db()
-    connection = models.connect()
-    yield connection
-    connection.close()
-
-
-def make_owner(conn, username="alice"):
-@@make_owner@@
-'''
+_TEST_HEADER = template("models_py/test_header.tmpl")
 
 _MAKE_OWNER = '''    with conn:
         return conn.execute(
@@ -131,13 +110,7 @@ _MAKE_OWNER = '''    with conn:
             (username, "not-a-real-hash", models.now()),
         ).lastrowid'''
 
-_TEST_INIT = '''
-@@marks_all@@def test_init_db_is_idempotent_and_enforces_foreign_keys(conn):
-    models.init_db()
-    names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    assert set(TABLES) <= names
-    assert conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
-'''
+_TEST_INIT = template("models_py/test_init.tmpl")
 
 
 def test_models_py(app: AppModel, fallback: tuple[str, ...]) -> str:

@@ -8,132 +8,21 @@ from harness.offline.generator.codegen import fill, lit, marks, module
 from harness.offline.generator.pages_py import page_routes, route_showing
 from harness.offline.generator.setup_files import TEST_PASSWORD
 from harness.offline.generator.testkit import api_makers, router_imports, routers
+from harness.offline.generator.templates_dir import template
 
-_HEADER = '''
-"""Tests for the HTML pages: rendering, escaping, form posts@@auth_doc@@."""
+_HEADER = template("pages_tests/header.tmpl")
 
-import pytest
+_COMMON = template("pages_tests/common.tmpl")
 
-@@imports@@
+_ESCAPE = template("pages_tests/escape.tmpl")
 
-PAGE_ROUTES = @@routes@@
-# entity -> (form slug, page that lists it, API collection URL, form fields, expected JSON)
-FORMS = @@forms@@
-PARENT_FK = @@parent_fk@@
-PARENT_OF = @@parent_of@@
-REFERENCES = @@references@@  # entity -> {field: referenced entity}
+_REQUIRED = template("pages_tests/required.tmpl")
 
+_COMPLETE = template("pages_tests/complete.tmpl")
 
-@pytest.fixture
-def client(make_client):
-    return make_client(@@routers@@)
+_EDIT_DELETE = template("pages_tests/edit_delete.tmpl")
 
-
-@pytest.fixture
-def headers(client@@login_arg@@):
-    @@headers_body@@
-'''
-
-_COMMON = '''
-@@marks@@def test_every_page_renders_a_form(client, headers):
-    for route in PAGE_ROUTES:
-        response = client.get(route)
-        assert response.status_code == 200, route
-        assert response.headers["content-type"].startswith("text/html")
-        assert "<form" in response.text and "</html>" in response.text
-
-
-@@marks@@def test_forms_create_records_and_pages_show_them(client, headers):
-    created = {}
-    for key, (slug, page, url, fields, expected) in FORMS.items():
-        data = dict(fields)
-        @@parent_fill@@
-        response = client.post(f"/forms/{slug}", data={**data, "next": page}, follow_redirects=False)
-        assert response.status_code == 303, response.text
-        assert response.headers["location"] == page
-        rows = client.get(url, headers=headers).json()
-        assert len(rows) == 1
-        assert {name: rows[0][name] for name in expected} == expected
-        created[key] = rows[0]["id"]
-        assert client.get(page).status_code == 200
-    assert client.post("/forms/no-such-form", data={}).status_code == 404
-'''
-
-_ESCAPE = '''
-@@marks@@def test_values_are_html_escaped(client, headers):
-    create_@@ident@@(client, headers, **{@@col@@: "<b>Tom & Jerry</b>"})
-    page = client.get(@@page@@)
-    assert "&lt;b&gt;Tom &amp; Jerry&lt;/b&gt;" in page.text
-    assert "<b>Tom" not in page.text
-'''
-
-_REQUIRED = '''
-@@marks@@def test_invalid_form_is_422_with_the_form_again(client, headers):
-    @@parent_setup@@
-    response = client.post(@@action@@, data=@@data@@)
-    assert response.status_code == 422
-    assert "<form" in response.text and "error" in response.text
-'''
-
-_COMPLETE = '''
-@@marks@@def test_complete_button_marks_done(client, headers):
-    item_id = create_@@ident@@(client, headers)
-    response = client.post(f"/forms/@@slug@@/{item_id}/complete", data={"next": "/"},
-                           follow_redirects=False)
-    assert response.status_code == 303
-    assert client.get(f"@@url@@/{item_id}", headers=headers).json()["status"] == "done"
-    assert client.post("/forms/@@slug@@/999999/complete", data={}).status_code == 404
-'''
-
-_EDIT_DELETE = '''
-@@marks@@def test_edit_and_delete_forms(client, headers):
-    item_id = create_@@ident@@(client, headers, **{@@col@@: "Before the edit"})
-    form = client.get(f"/forms/@@slug@@/{item_id}/edit", params={"next": @@page@@})
-    assert form.status_code == 200 and "Before the edit" in form.text and "<form" in form.text
-    edited = client.post(f"/forms/@@slug@@/{item_id}/edit",
-                         data={@@col@@: "After the edit", "next": @@page@@}, follow_redirects=False)
-    assert edited.status_code == 303 and edited.headers["location"] == @@page@@
-    assert client.get(f"@@url@@/{item_id}", headers=headers).json()[@@col@@] == "After the edit"
-    assert "After the edit" in client.get(@@page@@).text
-    gone = client.post(f"/forms/@@slug@@/{item_id}/delete", data={"next": @@page@@}, follow_redirects=False)
-    assert gone.status_code == 303
-    assert client.get(f"@@url@@/{item_id}", headers=headers).status_code == 404
-    assert client.post(f"/forms/@@slug@@/{item_id}/delete", data={}).status_code == 404
-    assert client.get(f"/forms/@@slug@@/{item_id}/edit").status_code == 404
-'''
-
-_AUTH = '''
-
-@@marks@@def test_login_form_sets_the_session_cookie(client):
-    assert "<form" in client.get("/login").text and "<form" in client.get("/register").text
-    credentials = {"username": "carol", "password": @@password@@}
-    assert client.post("/register", data=credentials, follow_redirects=False).status_code == 303
-    assert client.post("/register", data=credentials).status_code == 409
-    assert client.post("/register", data={"username": "x", "password": "short"}).status_code == 422
-    wrong = client.post("/login", data={**credentials, "password": "wrong-password"}, follow_redirects=False)
-    assert wrong.status_code == 401
-    response = client.post("/login", data=credentials, follow_redirects=False)
-    assert response.status_code == 303 and response.headers["location"] == @@home@@
-    assert client.cookies.get("session")
-    assert "carol" in client.get("/").text
-    assert client.post("/logout", follow_redirects=False).status_code == 303
-    assert "carol" not in client.get("/").text
-
-
-@@marks@@def test_pages_need_a_session_and_hide_other_users_records(client, headers, login):
-    @@secret_setup@@
-    client.cookies.clear()
-    for route in PAGE_ROUTES[1:]:
-        response = client.get(route, follow_redirects=False)
-        assert response.status_code == 303 and response.headers["location"] == "/login"
-    for slug, *_ in FORMS.values():
-        response = client.post(f"/forms/{slug}", data={}, follow_redirects=False)
-        assert response.status_code == 303 and response.headers["location"] == "/login"
-    bob = login(client, "bobby")
-    client.cookies.set("session", bob["Authorization"].split()[1])
-    for route in PAGE_ROUTES:
-        assert "alice-secret" not in client.get(route).text
-'''
+_AUTH = template("pages_tests/auth.tmpl")
 
 
 def form_fields(e: Entity) -> dict[str, str]:
