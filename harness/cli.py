@@ -27,7 +27,8 @@ piped); `status`, `runs` and `logs` take --json (logs: one JSON event per line).
 
 environment: OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_MODEL (LLM path; without a key the offline
 rule-based path is used), HARNESS_RUNS_DIR (default ./runs), HARNESS_MAX_LLM_CALLS,
-HARNESS_MAX_TOKENS, HARNESS_MAX_MINUTES (run budgets)."""
+HARNESS_MAX_TOKENS, HARNESS_MAX_MINUTES (run budgets), HARNESS_SANDBOX=none (run workspace code
+without bubblewrap; the run then says `isolation: none (install bubblewrap)`)."""
 
 
 class _Parser(argparse.ArgumentParser):

@@ -40,7 +40,8 @@ def test_snoop_for_the_key():
             except OSError:
                 pass
     parent = open(f"/proc/{os.getppid()}/environ", "rb").read().decode("latin-1")
-    with open("snoop.json", "w") as fh:
+    os.makedirs("__pycache__", exist_ok=True)  # outside the evidence snapshot: no task owns snoop.json
+    with open("__pycache__/snoop.json", "w") as fh:
         json.dump({"env": dict(os.environ), "parent": parent, "environs": environs}, fh)
 '''
 
@@ -62,7 +63,7 @@ def test_cli_build_key_is_unreadable_from_every_process_a_generated_test_sees(tm
                    OPENAI_API_KEY=key, OPENAI_BASE_URL=server.url, **mode)
         assert all(r.headers["authorization"] == f"Bearer {key}" for r in server.requests)  # key still used
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    snoop = json.loads((tmp_path / "runs" / "snoop" / "workspace" / "snoop.json").read_text())
+    snoop = json.loads((tmp_path / "runs" / "snoop" / "workspace" / "__pycache__" / "snoop.json").read_text())
     assert "OPENAI_API_KEY" not in snoop["env"] and key not in json.dumps(snoop["env"])
     assert key not in snoop["parent"]
     holders = [pid for pid, env in snoop["environs"].items() if key in env]
