@@ -32,7 +32,7 @@ from harness.sandbox.runner import ExecResult
 
 ENV_WARM = "HARNESS_WARM"  # "0": every command runs cold
 WORKER_SCRIPT = Path(__file__).with_name("warm_worker.py")
-READY_TIMEOUT_S = 60.0
+READY_TIMEOUT_S = 120.0  # imports under a heavily loaded machine
 REPLY_MARGIN_S = 10.0
 # Requirement name -> modules the worker imports for it; a requirement missing here runs cold.
 PRELOAD: dict[str, tuple[str, ...]] = {

@@ -26,6 +26,7 @@ import sys
 import tempfile
 import time
 
+PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
 TERM_GRACE_S = 1.0
 POLL_S = 0.01
@@ -213,6 +214,7 @@ def _child(request, fds, ready_w):
     code = 1
     try:
         os.setsid()
+        _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # like a cold command: it never outlives its parent
         try:
             os.chdir(request["cwd"])
         except OSError as exc:
@@ -296,9 +298,9 @@ def _exit(code):
         os._exit(code & 0xFF if code >= 0 else 1)
 
 
-def _become_subreaper():
+def _prctl(option, arg):
     try:
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+        ctypes.CDLL(None, use_errno=True).prctl(option, arg, 0, 0, 0)
     except (OSError, AttributeError):
         pass
 
@@ -307,7 +309,7 @@ def main(argv):
     control = socket.socket(fileno=int(argv[1]))
     if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(os.path.abspath(__file__)):
         del sys.path[0]  # the script's own directory: never import from it on the workspace's behalf
-    _become_subreaper()
+    _prctl(PR_SET_CHILD_SUBREAPER, 1)
     imported = preload(argv[2:])
     control.sendall(json.dumps({"ready": True, "imported": imported}).encode())
     while True:
