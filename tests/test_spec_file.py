@@ -30,6 +30,8 @@ def test_the_example_spec_is_read_exactly():
     assert {("booking", "no_double_booking"), ("booking", "csv_export"), ("member", "search"),
             ("payment", "aggregate")} <= features
     assert spec.auth and any(r.capability == "dashboard" for r in spec.requirements)
+    assert [f.ident for f in spec.entity("member").fields if f.unique] == ["email"]
+
     assert all(c.status == "mapped" and c.reqs for c in spec.clauses)
 
 

@@ -25,6 +25,7 @@ _RELATION = template("api_tests/relation.tmpl")
 
 _REFERENCE = template("api_tests/reference.tmpl")
 
+_UNIQUE = template("api_tests/unique.tmpl")
 _WORKFLOW = template("api_tests/workflow.tmpl")
 
 _AUTH = template("api_tests/auth.tmpl")
@@ -59,6 +60,9 @@ def test_api_py(app: AppModel, e: Entity, fallback: tuple[str, ...] = ()) -> str
     if e.parent:
         chunks.append(fill(_RELATION, marks=marks(e.req_ids("relation") or fallback), parent=e.parent,
                            fk=lit(e.fk), on_delete=_on_delete(e)))
+    for c in [c for c in e.plain if c.unique][:1]:
+        chunks.append(fill(_UNIQUE, marks=marks(e.req_ids("crud", "create") or fallback),
+                           field=c.ident, key=lit(c.ident), ident=e.ident))
     for c in e.refs:
         chunks.append(fill(_REFERENCE, marks=marks(e.req_ids("relation", "crud") or fallback),
                            field=c.ident, target=c.ref, key=lit(c.ident),

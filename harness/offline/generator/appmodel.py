@@ -18,6 +18,8 @@ from harness.offline.features import can_build
 from harness.offline.field_kinds import KINDS, Bounds, KindEntry, kind_of_type
 from harness.offline.generator.naming import ascii_fold, py_ident, unique_idents
 
+# Kinds a `unique` flag is honoured for (the generated tests can make distinct values of them).
+UNIQUE_KINDS = ("short_text", "long_text", "email", "url", "phone", "integer")
 ENTITY_CAPS = ("create", "list", "complete", "crud", "relation", "other", "feature", "workflow")
 # Columns the generator adds itself; a spec field with one of these names is dropped.
 _GENERATED_COLUMNS = {"id", "owner_id", "created_at", "status"}
@@ -45,6 +47,7 @@ class Column:
     hi: float | None = None
     ref: str | None = None           # kind "reference": ident of the referenced entity
     end: bool = False                # the end of the entity's date/time range (samples come later)
+    unique: bool = False             # no two records share a value (409)
 
     @property
     def entry(self) -> KindEntry:
@@ -340,7 +343,7 @@ def _columns(fields: list[Any], parent: str | None, refs: dict[str, str]) -> tup
         out.append(Column(ident=ident, label=_text(field.name) or ident,
                           type=KINDS[kind].storage, required=field.required, kind=kind,
                           values=values[:50] if kind == "enum" else (), lo=lo, hi=hi,
-                          ref=refs.get(ident)))
+                          ref=refs.get(ident), unique=field.unique and kind in UNIQUE_KINDS))
     return tuple(out)
 
 
@@ -455,6 +458,20 @@ def _clean_route(route: str) -> str:
 def sample(column: Column, variant: int = 0) -> Any:
     """A valid JSON value for `column` (variant 1 differs from variant 0); None for references."""
     return column.entry.sample(column.bounds, variant, end=column.end)
+
+
+def distinct(column: Column, counter: str) -> str:
+    """An expression: the column's sample made distinct by the integer expression `counter`."""
+    value = sample(column)
+    if column.kind == "integer":
+        return f"{value!r} + {counter}"
+    if column.kind == "email":
+        return f'"u" + str({counter}) + "." + {value!r}'
+    if column.kind == "url":
+        return f'{value!r} + "/" + str({counter})'
+    if column.kind == "phone":
+        return f"{value!r} + str({counter})"
+    return f'{value!r} + " " + str({counter})'
 
 
 def body(entity: Entity, full: bool = True) -> dict[str, Any]:

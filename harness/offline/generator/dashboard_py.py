@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from harness.offline.generator.api_features import totals_of
-from harness.offline.generator.appmodel import AppModel, Entity, body
+from harness.offline.generator.appmodel import AppModel, Entity, body, distinct
 from harness.offline.generator.codegen import fill, lit, marks, module
 from harness.offline.generator.templates_dir import template
 
@@ -57,6 +57,7 @@ def _seed_values(e: Entity) -> str:
     """Every constant field, the parent and the references seeded before it."""
     links = ([f"{lit(e.fk)}: ids[{lit(e.parent)}]"] if e.fk else []) + [
         f"{lit(c.ident)}: ids[{lit(c.ref)}]" for c in e.refs]
+    links += [f"{lit(c.ident)}: {distinct(c, 'int(done)')}" for c in e.plain if c.unique]
     return "{**" + lit(body(e)) + "".join(", " + link for link in links) + "}"
 
 

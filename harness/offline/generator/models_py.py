@@ -47,7 +47,8 @@ def _schema(e: Entity, auth: bool) -> list[str]:
         on_delete = "CASCADE" if e.cascade else "RESTRICT"
         cols.append(f"{q(e.fk)} INTEGER NOT NULL REFERENCES {q(e.parent)} ({q('id')}) ON DELETE {on_delete}")
     for c in e.columns:
-        col = f"{q(c.ident)} {c.entry.sql}" + (" NOT NULL" if c.required else "")
+        col = f"{q(c.ident)} {c.entry.sql}" + (" NOT NULL" if c.required else "") + (
+            " UNIQUE" if c.unique and not auth else "")
         if c.ref:
             col += f" REFERENCES {q(c.ref)} ({q('id')}) ON DELETE RESTRICT"
         cols.append(col)
@@ -56,6 +57,8 @@ def _schema(e: Entity, auth: bool) -> list[str]:
         cols.append(f"{q('status')} TEXT NOT NULL DEFAULT {sql_text(e.states[0])} "
                     f"CHECK ({q('status')} IN ({states}))")
     cols.append(f"{q('created_at')} TEXT NOT NULL")
+    if auth:  # unique per user: two accounts may both have a "Centre" court
+        cols += [f"UNIQUE ({q('owner_id')}, {q(c.ident)})" for c in e.plain if c.unique]
     out = [f"CREATE TABLE IF NOT EXISTS {t} (" + ", ".join(cols) + ")"]
     for col in (["owner_id"] if auth else []) + ([e.fk] if e.fk else []) + [c.ident for c in e.refs]:
         out.append(f"CREATE INDEX IF NOT EXISTS {q(f'ix_{e.ident}_{col}')} ON {t} ({q(col)})")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from harness.offline.generator.appmodel import AppModel, Entity, body
+from harness.offline.generator.appmodel import AppModel, Entity, body, distinct
 from harness.offline.generator.api_py import collection_url
 from harness.offline.generator.codegen import lit
 
@@ -11,6 +11,11 @@ def api_maker(e: Entity) -> str:
     """`create_<ident>(client, headers, **fields) -> id`, creating missing ancestors first."""
     lines = [f"def create_{e.ident}(client, headers, **fields):",
              f"    body = {{**{lit(body(e, full=False))}, **fields}}"]
+    unique = [c for c in e.plain if c.unique]
+    if unique:  # each call makes a record with its own values of the unique fields
+        lines.append(f"    create_{e.ident}.calls = getattr(create_{e.ident}, 'calls', 0) + 1")
+        lines += [f"    body.setdefault({lit(c.ident)}, None)\n    if {lit(c.ident)} not in fields:\n"
+                  f"        body[{lit(c.ident)}] = {distinct(c, f'create_{e.ident}.calls')}" for c in unique]
     for key, target in ([(e.fk, e.parent)] if e.fk else []) + [(c.ident, c.ref) for c in e.refs
                                                               if c.required]:
         lines += [f"    if {lit(key)} not in body:",
