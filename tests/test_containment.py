@@ -21,6 +21,8 @@ from harness.sandbox import isolation_label
 from harness.sandbox.isolation import BWRAP, NONE
 from harness.verification.verifier import run_command
 
+pytestmark = pytest.mark.slow  # every test runs a real pytest session in the sandbox
+
 ATTACK = '''
 import json, os, socket, subprocess
 from pathlib import Path
