@@ -125,7 +125,7 @@ def test_unknown_requirement_id_in_a_marker_is_a_problem(todo_run):
     # A marker with no valid id at all, as the plugin records it.
     _, errors = ev.check_marker("tests/test_extra.py::test_y", ("bogus",), {})
     doc = _rebuilt_evidence(store, ctx.run_id, lambda n, e: e["checks"], marker_errors=errors)
-    assert _matrix(store, ctx.state, evidence=doc)["problems"] == [
+    assert _matrix(store, ctx.state, evidence=doc).problems == [
         f"bad req marker: tests/test_extra.py::test_y: malformed requirement id (expected {ev.DEFAULT_ID_PATTERN}): 'bogus'"]
 
 
