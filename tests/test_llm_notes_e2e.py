@@ -124,6 +124,18 @@ def test_bug_in_an_earlier_tasks_file_is_fixed_by_reopening_that_task(tmp_path):
     assert store.resume(ctx.run_id)[0].file_hashes == ctx.state.file_hashes   # checkpoints agree
 
 
+def test_tests_that_only_assert_true_never_make_a_requirement_pass(tmp_path):
+    """#17 + #15: every task's suite exits 0 and the app works, but its tests prove nothing."""
+    model = NotesModel(hollow_tests=True)
+    _, ctx, _, evs = build(tmp_path, model)
+    assert all(s == TaskStatus.COMPLETED for s in ctx.state.task_results.values())
+    assert ctx.state.runtime.status == "PASS"
+    assert ctx.state.status == RunStatus.FAIL
+    assert [r.status for r in ctx.state.review.requirements] == ["FAIL", "FAIL", "FAIL"]
+    assert all(any(m.startswith("weak: ") and "constant assert" in m for m in r.missing)
+               for r in ctx.state.review.requirements)
+
+
 def test_unusable_builder_answer_in_a_model_plan_fails_the_task_and_blocks_dependents(tmp_path):
     """#17: a model plan's task never gets a generator file from a different app."""
     model = NotesModel()
