@@ -5,42 +5,37 @@
 - POST /api/todos/{item_id}/complete
 
 The API is open (the app has no accounts).
-Invalid input is 422, an unknown id is 404.
+Invalid input is 422 (unknown fields too), an unknown id is 404, a conflict (a record still
+referred to, a status move the workflow does not allow) is 409.
 """
 
-import datetime as _dt
 import sqlite3
-from typing import Annotated, Any, Literal
+from typing import Any
 
 from fastapi import APIRouter, Depends, HTTPException, Path, Query, Response
-from pydantic import BaseModel, Field
 
+from src.fieldtypes import (MAX_ID, Annotated, BaseModel, Literal, RequiredShortText, Strict, error_responses)
 from src.models import TABLES, get_db
 
-MAX_ID = 2**63 - 1  # SQLite INTEGER range; larger numbers are 422, not an overflow
 TABLE = TABLES['todo']
-router = APIRouter(tags=['todos'])
+REFERENCES: dict[str, tuple[str, str]] = {}  # field -> (table, label)
+Status = Literal['open', 'done']
+NEXT_STATES: dict[str, tuple[str, ...]] = {'open': ('done',), 'done': ('open',)}
+router = APIRouter(tags=['todos'], responses=error_responses(False))
 
 Db = Annotated[sqlite3.Connection, Depends(get_db)]
 RowId = Annotated[int, Path(ge=-MAX_ID - 1, le=MAX_ID)]
 Limit = Annotated[int, Query(ge=1, le=500)]
 Offset = Annotated[int, Query(ge=0, le=MAX_ID)]
-Int64 = Annotated[int, Field(ge=-MAX_ID - 1, le=MAX_ID)]
-Float = Annotated[float, Field(allow_inf_nan=False)]
-ShortText = Annotated[str, Field(max_length=200)]
-LongText = Annotated[str, Field(max_length=5000)]
-RequiredShortText = Annotated[str, Field(min_length=1, max_length=200)]
-RequiredLongText = Annotated[str, Field(min_length=1, max_length=5000)]
-Status = Literal["open", "done"]
 
 
-class TodoCreate(BaseModel):
+class TodoCreate(Strict):
     """Body that creates a todo."""
 
     title: RequiredShortText
 
 
-class TodoUpdate(BaseModel):
+class TodoUpdate(Strict):
     """Partial update of a todo: omitted fields keep their value."""
 
     title: RequiredShortText = None
@@ -52,7 +47,7 @@ class TodoOut(BaseModel):
 
     id: int
     title: str
-    status: Status
+    status: str
     created_at: str
 
 
@@ -62,9 +57,25 @@ def _found(row: dict[str, Any] | None) -> dict[str, Any]:
     return row
 
 
+def _check_references(db: sqlite3.Connection, values: dict[str, Any], owner_id: int | None) -> None:
+    """422 when a reference field names a record that does not exist (for this user)."""
+    for key, (table, label) in REFERENCES.items():
+        value = values.get(key)
+        if value is not None and TABLES[table].get(db, value, owner_id) is None:
+            raise HTTPException(422, f"{key}: {label} {value} does not exist")
+
+
+def _check_row(db: sqlite3.Connection, row: dict[str, Any], owner_id: int | None,
+               row_id: int | None = None) -> None:
+    """Rules over the whole record (after a partial update is merged)."""
+    return None
+
+
 @router.post('/api/todos', status_code=201, response_model=TodoOut)
 def create_item(body: TodoCreate, db: Db) -> dict[str, Any]:
     values = body.model_dump(mode="json", by_alias=True)
+    _check_references(db, values, None)
+    _check_row(db, values, None)
     return TABLE.insert(db, values, None)
 
 
@@ -82,12 +93,25 @@ def read_item(item_id: RowId, db: Db) -> dict[str, Any]:
 def update_item(item_id: RowId, body: TodoUpdate, db: Db) -> dict[str, Any]:
     """Partial update: only the fields present in the body change."""
     values = body.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    current = _found(TABLE.get(db, item_id, None))
+    _check_references(db, values, None)
+    if "status" in values and values["status"] != current["status"]:
+        allowed = NEXT_STATES[current["status"]]
+        if values["status"] not in allowed:
+            raise HTTPException(409, f"cannot move from {current['status']!r} to {values['status']!r}; "
+                                     f"allowed: {', '.join(allowed) or 'none'}")
+
+    _check_row(db, {**current, **values}, None, item_id)
     return _found(TABLE.update(db, item_id, values, None))
 
 
 @router.delete('/api/todos/{item_id}', status_code=204)
 def delete_item(item_id: RowId, db: Db) -> Response:
-    if not TABLE.delete(db, item_id, None):
+    try:
+        deleted = TABLE.delete(db, item_id, None)
+    except sqlite3.IntegrityError:
+        raise HTTPException(409, 'todo is still referred to by other records; delete those first') from None
+    if not deleted:
         raise HTTPException(404, 'todo not found')
     return Response(status_code=204)
 

@@ -1,21 +1,18 @@
-"""SQLite schema and data access for Simple Todo App.
+"""SQLite schema and data access.
 
 The database file is the environment variable APP_DB_PATH (default "app.db" in the working
-directory). init_db() creates every table idempotently. Each Table holds pre-quoted SQL text;
-values are always bound as parameters, never spliced into SQL.
+directory). init_db() creates every table idempotently. Each Table holds pre-quoted SQL text and
+the pre-quoted names of its columns; values are always bound as parameters, never spliced into
+SQL. (This file is copied from the generator's skeleton; SCHEMA and TABLES below are per app.)
 """
 
 import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import closing
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
-
-SCHEMA = (
-    'CREATE TABLE IF NOT EXISTS "todo" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "title" TEXT NOT NULL, "status" TEXT NOT NULL DEFAULT \'open\' CHECK ("status" IN (\'open\', \'done\')), "created_at" TEXT NOT NULL)',
-)
 
 
 def db_path() -> str:
@@ -52,10 +49,15 @@ def get_db() -> Iterator[sqlite3.Connection]:
         conn.close()
 
 
+def _like(text: str) -> str:
+    """A LIKE pattern matching `text` anywhere, with LIKE's wildcards taken literally."""
+    return "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
 @dataclass(frozen=True)
 class Table:
     """One entity table. `columns` are the writable columns in insert order; rows are scoped to
-    `owner_id` when `owned`."""
+    `owner_id` when `owned`; `quoted` maps every readable column to its quoted SQL name."""
 
     name: str
     columns: tuple[str, ...]
@@ -67,6 +69,11 @@ class Table:
     update_sql: str
     delete_sql: str
     count_sql: str
+    select_sql: str = ""             # "SELECT <every column> FROM <table>"
+    table_sql: str = ""              # the quoted table name
+    quoted: dict[str, str] = field(default_factory=dict)
+    search_columns: tuple[str, ...] = ()
+    states: tuple[str, ...] = ()
     children_sql: str = ""
     status_sql: str = ""
     status_count_sql: str = ""
@@ -90,6 +97,70 @@ class Table:
         rows = conn.execute(self.list_sql, (*self._scope(owner_id), limit, offset)).fetchall()
         return [dict(row) for row in rows]
 
+    def _where(self, owner_id: int | None, q: str | None, equals: dict[str, Any],
+               ranges: dict[str, tuple[Any, Any]]) -> tuple[str, list[Any]]:
+        """WHERE text over known columns only (unknown names raise KeyError) and its parameters."""
+        parts, params = (['"owner_id" = ?'], [owner_id]) if self.owned else ([], [])
+        if q and self.search_columns:
+            parts.append("(" + " OR ".join(f"{self.quoted[c]} LIKE ? ESCAPE '\\'"
+                                           for c in self.search_columns) + ")")
+            params += [_like(q)] * len(self.search_columns)
+        for column, value in equals.items():
+            parts.append(f"{self.quoted[column]} = ?")
+            params.append(value)
+        for column, (low, high) in ranges.items():
+            if low is not None:
+                parts.append(f"{self.quoted[column]} >= ?")
+                params.append(low)
+            if high is not None:
+                parts.append(f"{self.quoted[column]} <= ?")
+                params.append(high)
+        return (" WHERE " + " AND ".join(parts) if parts else ""), params
+
+    def query(self, conn: sqlite3.Connection, owner_id: int | None = None, *, q: str | None = None,
+              equals: dict[str, Any] | None = None, ranges: dict[str, tuple[Any, Any]] | None = None,
+              sort: str = "id", order: str = "asc", limit: int = 100,
+              offset: int = 0) -> list[dict[str, Any]]:
+        """Rows matching the search text, the equality filters and the (low, high) ranges,
+        ordered by `sort` (a known column) then id."""
+        where, params = self._where(owner_id, q, equals or {}, ranges or {})
+        direction = "DESC" if order == "desc" else "ASC"
+        sql = (f"{self.select_sql}{where} ORDER BY {self.quoted[sort]} {direction}, "
+               f'"id" {direction} LIMIT ? OFFSET ?')
+        return [dict(row) for row in conn.execute(sql, (*params, limit, offset)).fetchall()]
+
+    def totals(self, conn: sqlite3.Connection, owner_id: int | None, columns: tuple[str, ...],
+               group_by: str | None = None) -> dict[str, Any]:
+        """Sums of `columns` over the owner's rows, also per value of `group_by` when given."""
+        where, params = self._where(owner_id, None, {}, {})
+        sums = "".join(f", COALESCE(SUM({self.quoted[c]}), 0)" for c in columns)
+        table = f" FROM {self.table_sql}"
+        sql = f"SELECT COUNT(*){sums}{table}{where}"  # identifiers from `quoted` only
+        row = conn.execute(sql, params).fetchone()
+        out: dict[str, Any] = {"count": row[0], "sums": dict(zip(columns, row[1:]))}
+        if group_by:
+            key = self.quoted[group_by]
+            sql = f"SELECT {key}, COUNT(*){sums}{table}{where} GROUP BY {key} ORDER BY {key}"
+            grouped = conn.execute(sql, params).fetchall()
+
+            out["groups"] = {str(g[0]): {"count": g[1], "sums": dict(zip(columns, g[2:]))}
+                             for g in grouped}
+        return out
+
+    def overlapping(self, conn: sqlite3.Connection, owner_id: int | None, same: dict[str, Any],
+                    start: str, end: str, span: tuple[Any, Any], exclude_id: int | None) -> bool:
+        """True when another row with the same `same` values has a [start, end) range that
+        overlaps `span`; a row without an end is the single slot `start`."""
+        where, params = self._where(owner_id, None, same, {})
+        low, high = span
+        head = f'SELECT 1 FROM {self.table_sql}{where or " WHERE 1 = 1"} AND "id" IS NOT ?'
+        if start == end:  # a single slot: the same start is the clash
+            sql = f"{head} AND {self.quoted[start]} = ? LIMIT 1"
+            return conn.execute(sql, (*params, exclude_id, low)).fetchone() is not None
+        sql = (f"{head} AND {self.quoted[start]} < ? AND "
+               f"COALESCE({self.quoted[end]}, {self.quoted[start]}) > ? LIMIT 1")
+        return conn.execute(sql, (*params, exclude_id, high, low)).fetchone() is not None
+
     def children(self, conn: sqlite3.Connection, parent_id: int, owner_id: int | None = None,
                  limit: int = 100, offset: int = 0) -> list[dict[str, Any]]:
         params = (parent_id, *self._scope(owner_id), limit, offset)
@@ -108,6 +179,7 @@ class Table:
         return self.get(conn, row_id, owner_id)
 
     def delete(self, conn: sqlite3.Connection, row_id: int, owner_id: int | None = None) -> bool:
+        """True when a row was deleted; sqlite3.IntegrityError when other rows still refer to it."""
         with conn:
             return conn.execute(self.delete_sql, (row_id, *self._scope(owner_id))).rowcount > 0
 
@@ -121,10 +193,17 @@ class Table:
         return conn.execute(self.count_sql, self._scope(owner_id)).fetchone()[0]
 
     def status_counts(self, conn: sqlite3.Connection, owner_id: int | None = None) -> dict[str, int]:
-        counts = {"open": 0, "done": 0}
+        """Rows per status value, every state listed (0 when none)."""
+        counts = dict.fromkeys(self.states, 0)
         for status, n in conn.execute(self.status_count_sql, self._scope(owner_id)).fetchall():
             counts[status] = n
         return counts
+
+
+# ---- per-app schema and tables (generated below this line) ----
+SCHEMA = (
+    'CREATE TABLE IF NOT EXISTS "todo" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "title" TEXT NOT NULL, "status" TEXT NOT NULL DEFAULT \'open\' CHECK ("status" IN (\'open\', \'done\')), "created_at" TEXT NOT NULL)',
+)
 
 
 TABLES: dict[str, Table] = {
@@ -133,6 +212,14 @@ TABLES: dict[str, Table] = {
         columns=('title',),
         update_columns=('title', 'status'),
         owned=False,
+        quoted={'id': '"id"', 'title': '"title"', 'status': '"status"', 'created_at': '"created_at"'},
+        search_columns=('title',),
+        states=('open', 'done'),
+        select_sql=(
+            'SELECT "id", "title", "status", "created_at"'
+            ' FROM "todo"'
+        ),
+        table_sql='"todo"',
         insert_sql=(
             'INSERT INTO "todo" ("title", "created_at")'
             ' VALUES (?, ?)'

@@ -1,63 +1,51 @@
 """Server-rendered HTML pages of Simple Todo App.
 
-GET /                              the index: every section (list + add form)
-GET <page route>                   the pages of the spec: (none besides /)
-POST /forms/<slug>                 create a record from a form, then 303 back to the page
-POST /forms/<slug>/{item_id}/complete   mark a record done (entities with a status)
-Every value is HTML-escaped. Forms are parsed from the urlencoded body (no extra dependency) and
-validated by the API's pydantic models.
+GET /                                   the index: every section (table, search, add form)
+GET <page route>                        the pages of the spec: (none besides /)
+GET /style.css                          the stylesheet
+POST /forms/<slug>                      create a record from a form, then 303 back to the page
+GET, POST /forms/<slug>/{item_id}/edit  edit a record
+POST /forms/<slug>/{item_id}/delete     delete a record (409 while other records refer to it)
+POST /forms/<slug>/{item_id}/complete   mark a record done (entities with an open/done status)
+Forms go through the API's handlers, so validation, references, workflows and bookings behave
+exactly as over JSON.
 """
 
 import sqlite3
-from dataclasses import dataclass
 from html import escape
 from typing import Annotated, Any
-from urllib.parse import parse_qsl
 
-from fastapi import APIRouter, Depends, Path, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from pydantic import BaseModel, ValidationError
+from fastapi import APIRouter, Depends, HTTPException, Path, Request
+from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
+from pydantic import ValidationError
 
 from src import api_todo
 from src.models import TABLES, get_db
+from src.page_parts import (Control, Section, error_lines, form_values, read_form, render_form,
+                            render_table, search_html)
+from src.ui import STYLESHEET, layout, words
 
 APP_TITLE = 'Simple Todo App'
+LANG = 'en'
 MAX_ID = 2**63 - 1
-MAX_FORM_BYTES = 1_000_000
 HOME = '/'
-INPUTS = {
-    "str": 'type="text" maxlength="200"',
-    "int": 'type="number" step="1"',
-    "float": 'type="number" step="any"',
-    "date": 'type="date"',
-    "datetime": 'type="datetime-local" step="1"',
-}
+AUTH = False
 
 router = APIRouter(tags=["pages"])
 Db = Annotated[sqlite3.Connection, Depends(get_db)]
 RowId = Annotated[int, Path(ge=-MAX_ID - 1, le=MAX_ID)]
-
-
-@dataclass(frozen=True)
-class Section:
-    """How one entity is listed and created: `fields` are (key, label, type, required)."""
-
-    title: str
-    slug: str
-    model: type[BaseModel]
-    fields: tuple[tuple[str, str, str, bool], ...]
-    parent: str | None = None
-    fk: str | None = None
-    status: bool = False
-
 
 SECTIONS: dict[str, Section] = {
     'todo': Section(
         title='Todos',
         slug='todos',
         model=api_todo.TodoCreate,
-        fields=(('title', 'title', 'str', True),),
-        status=True,
+        update_model=api_todo.TodoUpdate,
+        controls=(
+            Control('title', 'title', 'short_text', True, attrs='type="text" maxlength="200"'),
+        ),
+        api=api_todo,
+        complete=True,
     ),
 }
 BY_SLUG = {section.slug: key for key, section in SECTIONS.items()}
@@ -67,96 +55,24 @@ NAV = (('/', 'Home'),)
 ALLOWED_NEXT = {"/"} | {route for route, _, _ in PAGES}
 
 
-def layout(title: str, body: str, status_code: int = 200) -> HTMLResponse:
-    nav = " ".join(f'<a href="{escape(route)}">{escape(label)}</a>' for route, label in NAV)
-    return HTMLResponse(
-        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
-        f"<title>{escape(title)} - {escape(APP_TITLE)}</title></head><body>"
-        f"<nav>{nav}</nav><h1>{escape(title)}</h1>{body}</body></html>",
-        status_code=status_code,
-    )
+def page(title: str, body: str, status_code: int = 200) -> HTMLResponse:
+    return layout(title, body, app_title=APP_TITLE, nav=NAV, lang=LANG, status_code=status_code)
 
 
-def label_of(key: str, row: dict[str, Any]) -> str:
-    fields = SECTIONS[key].fields
-    value = row.get(fields[0][0]) if fields else None
-    return f"{value} (#{row['id']})" if value not in (None, "") else f"#{row['id']}"
-
-
-def render_item(key: str, row: dict[str, Any], back: str) -> str:
-    section = SECTIONS[key]
-    parts = []
-    for name, label, kind, _ in section.fields:
-        value = row.get(name)
-        if value is not None and value != "":
-            shown = ("yes" if value else "no") if kind == "bool" else str(value)
-            parts.append(f"{escape(label)}: {escape(shown)}")
-    text = "; ".join(parts) or f"#{row['id']}"
-    if section.status:
-        text += f" [{escape(row['status'])}]"
-        if row["status"] != "done":
-            text += (
-                f'<form method="post" action="/forms/{escape(section.slug)}/{row["id"]}/complete">'
-                f'<input type="hidden" name="next" value="{escape(back)}">'
-                '<button type="submit">Complete</button></form>'
-            )
-    return f"<li>{text}</li>"
-
-
-def render_form(db: sqlite3.Connection, key: str, owner_id: int | None, back: str,
-                errors: list[str]) -> str:
-    section = SECTIONS[key]
-    controls = []
-    if section.parent and section.fk:
-        options = "".join(
-            f'<option value="{row["id"]}">{escape(label_of(section.parent, row))}</option>'
-            for row in TABLES[section.parent].rows(db, owner_id, 500, 0)
-        )
-        controls.append(f"<label>{escape(SECTIONS[section.parent].title)} "
-                        f'<select name="{escape(section.fk)}" required>{options}</select></label>')
-    for name, label, kind, required in section.fields:
-        flag = " required" if required else ""
-        if kind == "text":
-            control = f'<textarea name="{escape(name)}" maxlength="5000"{flag}></textarea>'
-        elif kind == "bool":
-            control = f'<input type="checkbox" name="{escape(name)}" value="on">'
-        else:
-            control = f'<input name="{escape(name)}" {INPUTS[kind]}{flag}>'
-        controls.append(f"<label>{escape(label)} {control}</label>")
-    problems = "".join(f'<p class="error">{escape(error)}</p>' for error in errors)
-    return (
-        f'<form method="post" action="/forms/{escape(section.slug)}">{problems}'
-        f'<input type="hidden" name="next" value="{escape(back)}">{"".join(controls)}'
-        '<button type="submit">Add</button></form>'
-    )
+def call(handler: Any, *args: Any, user: dict[str, Any] | None) -> Any:
+    """Run an API handler as a page: with the signed-in user when the app has accounts."""
+    return handler(*args, user) if AUTH else handler(*args)
 
 
 def render_section(db: sqlite3.Connection, key: str, owner_id: int | None, back: str,
-                   errors: list[str] | None = None) -> str:
+                   errors: list[str] | None = None, query: str = "") -> str:
     section = SECTIONS[key]
-    rows = TABLES[key].rows(db, owner_id, 500, 0)
-    items = "".join(render_item(key, row, back) for row in rows) or "<li>Nothing yet.</li>"
-    return (f'<section id="{escape(section.slug)}"><h2>{escape(section.title)}</h2>'
-            f"<ul>{items}</ul>{render_form(db, key, owner_id, back, errors or [])}</section>")
-
-
-async def read_form(request: Request) -> dict[str, str]:
-    raw = (await request.body())[:MAX_FORM_BYTES]
-    return dict(parse_qsl(raw.decode("utf-8", "replace"), keep_blank_values=True))
-
-
-def form_values(key: str, form: dict[str, str]) -> dict[str, Any]:
-    """The record fields present in a submitted form (checkboxes are True/False)."""
-    section = SECTIONS[key]
-    values: dict[str, Any] = {}
-    if section.fk and form.get(section.fk, "").strip():
-        values[section.fk] = form[section.fk].strip()
-    for name, _, kind, _ in section.fields:
-        if kind == "bool":
-            values[name] = name in form
-        elif form.get(name, "").strip():
-            values[name] = form[name]
-    return values
+    table = TABLES[key]
+    rows = (table.query(db, owner_id, q=query, limit=500) if section.search and query
+            else table.rows(db, owner_id, 500, 0))
+    return (f'<section id="{section.slug}"><h2>{escape(section.title)}</h2>'
+            f"{search_html(section, query, LANG)}{render_table(section, rows, back, LANG)}"
+            f"{render_form(db, SECTIONS, key, owner_id, back, errors or [], LANG)}</section>")
 
 
 def safe_next(form: dict[str, str]) -> str:
@@ -165,25 +81,37 @@ def safe_next(form: dict[str, str]) -> str:
     return target if target in ALLOWED_NEXT else "/"
 
 
-def show_sections(db: sqlite3.Connection, user: dict[str, Any] | None, title: str,
+def show_sections(request: Request, db: sqlite3.Connection, user: dict[str, Any] | None, title: str,
                   keys: tuple[str, ...], back: str) -> HTMLResponse:
     owner_id = user["id"] if user else None
-    body = "".join(render_section(db, key, owner_id, back) for key in keys)
-    return layout(title, (body or "<p>Nothing to show yet.</p>") + account_html(user))
+    query = request.query_params.get("q", "")[:200]
+    body = "".join(render_section(db, key, owner_id, back, query=query) for key in keys)
+    return page(title, (body or f"<p>{escape(words(LANG)['nothing'])}</p>") + account_html(user))
+
+
+def problem(section_key: str, db: sqlite3.Connection, owner_id: int | None, back: str,
+            errors: list[str], status_code: int) -> HTMLResponse:
+    section = SECTIONS[section_key]
+    return page(section.title, render_section(db, section_key, owner_id, back, errors), status_code)
 
 
 def account_html(user: dict[str, Any] | None) -> str:
     return ""
 
 
+@router.get("/style.css", include_in_schema=False)
+def stylesheet() -> Response:
+    return PlainTextResponse(STYLESHEET, media_type="text/css")
+
+
 @router.get("/", response_class=HTMLResponse)
 def index(request: Request, db: Db) -> Response:
-    return show_sections(db, None, APP_TITLE, tuple(SECTIONS), "/")
+    return show_sections(request, db, None, APP_TITLE, tuple(SECTIONS), "/")
 
 
 def _add_page(route: str, title: str, keys: tuple[str, ...]) -> None:
     def show(request: Request, db: Db) -> Response:
-        return show_sections(db, None, title, keys, route)
+        return show_sections(request, db, None, title, keys, route)
 
     router.add_api_route(route, show, methods=["GET"], response_class=HTMLResponse,
                          name=f"page {route}")
@@ -198,19 +126,62 @@ async def create_from_form(slug: str, request: Request, db: Db) -> Response:
     owner_id = None
     key = BY_SLUG.get(slug)
     if key is None:
-        return layout("Not found", "<p>Unknown form.</p>", 404)
+        return page(words(LANG)["not_found"], "<p>Unknown form.</p>", 404)
     section, form = SECTIONS[key], await read_form(request)
     back = safe_next(form)
     try:
-        payload = section.model.model_validate(form_values(key, form))
+        payload = section.model.model_validate(form_values(section, form))
+        call(section.api.create_item, payload, db, user=None)
     except ValidationError as exc:
-        errors = [f"{'.'.join(str(p) for p in error['loc'])}: {error['msg']}" for error in exc.errors()]
-        return layout(section.title, render_section(db, key, owner_id, back, errors), 422)
-    values = payload.model_dump(mode="json", by_alias=True)
-    if section.parent and TABLES[section.parent].get(db, values[section.fk], owner_id) is None:
-        errors = [f"{SECTIONS[section.parent].title}: not found"]
-        return layout(section.title, render_section(db, key, owner_id, back, errors), 404)
-    TABLES[key].insert(db, values, owner_id)
+        return problem(key, db, owner_id, back, error_lines(exc), 422)
+    except HTTPException as exc:
+        return problem(key, db, owner_id, back, [str(exc.detail)], exc.status_code)
+    return RedirectResponse(back, status_code=303)
+
+
+@router.get("/forms/{slug}/{item_id}/edit", response_class=HTMLResponse)
+def edit_page(slug: str, item_id: RowId, request: Request, db: Db) -> Response:
+    owner_id = None
+    key = BY_SLUG.get(slug)
+    row = TABLES[key].get(db, item_id, owner_id) if key else None
+    if row is None:
+        return page(words(LANG)["not_found"], "<p>No such record.</p>", 404)
+    back = safe_next(dict(request.query_params))
+    form = render_form(db, SECTIONS, key, owner_id, back, [], LANG, row)
+    return page(f"{words(LANG)['edit']}: {SECTIONS[key].title} #{item_id}", form)
+
+
+@router.post("/forms/{slug}/{item_id}/edit")
+async def edit_from_form(slug: str, item_id: RowId, request: Request, db: Db) -> Response:
+    owner_id = None
+    key = BY_SLUG.get(slug)
+    row = TABLES[key].get(db, item_id, owner_id) if key else None
+    if row is None:
+        return page(words(LANG)["not_found"], "<p>No such record.</p>", 404)
+    section, form = SECTIONS[key], await read_form(request)
+    back = safe_next(form)
+    try:
+        payload = section.update_model.model_validate(form_values(section, form, editing=True))
+        call(section.api.update_item, item_id, payload, db, user=None)
+    except (ValidationError, HTTPException) as exc:
+        errors = error_lines(exc) if isinstance(exc, ValidationError) else [str(exc.detail)]
+        status_code = 422 if isinstance(exc, ValidationError) else exc.status_code
+        form_html = render_form(db, SECTIONS, key, owner_id, back, errors, LANG, row)
+        return page(f"{words(LANG)['edit']}: {section.title} #{item_id}", form_html, status_code)
+    return RedirectResponse(back, status_code=303)
+
+
+@router.post("/forms/{slug}/{item_id}/delete")
+async def delete_from_form(slug: str, item_id: RowId, request: Request, db: Db) -> Response:
+    owner_id = None
+    key = BY_SLUG.get(slug)
+    if key is None:
+        return page(words(LANG)["not_found"], "<p>Unknown form.</p>", 404)
+    back = safe_next(await read_form(request))
+    try:
+        call(SECTIONS[key].api.delete_item, item_id, db, user=None)
+    except HTTPException as exc:
+        return problem(key, db, owner_id, back, [str(exc.detail)], exc.status_code)
     return RedirectResponse(back, status_code=303)
 
 
@@ -218,7 +189,7 @@ async def create_from_form(slug: str, request: Request, db: Db) -> Response:
 async def complete_from_form(slug: str, item_id: RowId, request: Request, db: Db) -> Response:
     owner_id = None
     key = BY_SLUG.get(slug)
-    if key is None or not SECTIONS[key].status or TABLES[key].get(db, item_id, owner_id) is None:
-        return layout("Not found", "<p>No such record.</p>", 404)
+    if key is None or not SECTIONS[key].complete or TABLES[key].get(db, item_id, owner_id) is None:
+        return page(words(LANG)["not_found"], "<p>No such record.</p>", 404)
     TABLES[key].set_status(db, item_id, "done", owner_id)
     return RedirectResponse(safe_next(await read_form(request)), status_code=303)

@@ -24,7 +24,7 @@ def create_todo(client, headers, **fields):
 
 @pytest.mark.req('REQ-001')
 def test_req_001_create(client, headers):
-    body = {'title': 'Sample text'}
+    body = dict({'title': 'Sample text'})
     response = client.post('/api/todos', json=body, headers=headers)
     assert response.status_code == 201, response.text
     created = response.json()

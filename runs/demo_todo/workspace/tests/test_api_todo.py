@@ -1,5 +1,7 @@
 """API tests for todos (/api/todos), mounted on a small app with the routers they need."""
 
+import csv
+import io
 import json
 
 import pytest
@@ -27,6 +29,11 @@ def full_body(client, headers):
     return dict(FULL)
 
 
+def minimal_body(client, headers):
+    """The required fields only, with the required references (not the parent) created."""
+    return dict(MINIMAL)
+
+
 def create_todo(client, headers, **fields):
     body = {**{'title': 'Sample text'}, **fields}
     response = client.post('/api/todos', json=body, headers=headers)
@@ -42,7 +49,7 @@ def test_create_returns_201_and_the_record(client, headers):
     created = response.json()
     assert isinstance(created["id"], int) and created["created_at"]
     assert {key: created[key] for key in body} == body
-    assert created["status"] == "open"
+    assert created["status"] == 'open'
     assert client.get(f"{URL}/{created['id']}", headers=headers).json() == created
 
 
@@ -89,6 +96,12 @@ def test_invalid_input_is_422_and_unknown_ids_are_404(client, headers):
     assert client.put(f"{URL}/{item_id}", json={'title': None}, headers=headers).status_code == 422
     assert client.post(URL, json={**body, 'title': "x" * 100_000}, headers=headers).status_code == 422
     assert client.post(URL, content=json.dumps({**body, 'title': chr(0xD800)}), headers=raw).status_code == 422
+    assert client.post(URL, json={**body, 'title': 'x' * 201}, headers=headers).status_code == 422
+    assert client.put(f"{URL}/{item_id}", json={'title': 'x' * 201}, headers=headers).status_code == 422
+    assert client.post(URL, json={**body, 'title': 12345}, headers=headers).status_code == 422
+    assert client.put(f"{URL}/{item_id}", json={'title': 12345}, headers=headers).status_code == 422
+    assert client.post(URL, json={**body, "not_a_field": 1}, headers=headers).status_code == 422
+    assert client.put(f"{URL}/{item_id}", json={"not_a_field": 1}, headers=headers).status_code == 422
     assert client.put(f"{URL}/{item_id}", json={"status": "maybe"}, headers=headers).status_code == 422
     assert client.get(f"{URL}/{MISSING}", headers=headers).status_code == 404
     assert client.put(f"{URL}/{MISSING}", json={}, headers=headers).status_code == 404

@@ -47,5 +47,14 @@ def test_openapi_lists_every_api_route(app_client):
 
 
 @pytest.mark.req('REQ-004')
+def test_openapi_documents_the_error_responses(app_client):
+    paths = app_client.get("/openapi.json").json()["paths"]
+    for path, methods in {'/api/todos': {'post': ['404', '409', '422'], 'get': ['404', '409', '422']}, '/api/todos/{item_id}': {'get': ['404', '409', '422'], 'put': ['404', '409', '422'], 'delete': ['404', '409', '422']}}.items():
+        for method, codes in methods.items():
+            documented = set(paths[path][method]["responses"])
+            assert set(codes) <= documented, (method, path, documented)
+
+
+@pytest.mark.req('REQ-004')
 def test_unknown_route_is_404(app_client):
     assert app_client.get("/no-such-page").status_code == 404

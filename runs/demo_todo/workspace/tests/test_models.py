@@ -69,6 +69,8 @@ def test_todo_values_are_bound_not_spliced(conn):
 def test_todo_status_starts_open_and_can_be_done(conn):
     owner = make_owner(conn)
     row_id = make_todo(conn, owner)
-    assert TABLES['todo'].get(conn, row_id, owner)["status"] == "open"
-    assert TABLES['todo'].set_status(conn, row_id, "done", owner)["status"] == "done"
-    assert TABLES['todo'].status_counts(conn, owner) == {"open": 0, "done": 1}
+    assert TABLES['todo'].get(conn, row_id, owner)["status"] == 'open'
+    assert TABLES['todo'].set_status(conn, row_id, 'done', owner)["status"] == 'done'
+    assert TABLES['todo'].status_counts(conn, owner) == {'open': 0, 'done': 1}
+    with pytest.raises(sqlite3.IntegrityError):
+        TABLES['todo'].set_status(conn, row_id, "not-a-state", owner)

@@ -11,6 +11,7 @@ FORMS = {
 }
 PARENT_FK = {}
 PARENT_OF = {}
+REFERENCES = {}  # entity -> {field: referenced entity}
 
 
 @pytest.fixture
@@ -46,6 +47,8 @@ def test_forms_create_records_and_pages_show_them(client, headers):
         data = dict(fields)
         if key in PARENT_FK:
             data[PARENT_FK[key]] = str(created[PARENT_OF[key]])
+        for field, target in REFERENCES.get(key, {}).items():
+            data[field] = str(created[target])
         response = client.post(f"/forms/{slug}", data={**data, "next": page}, follow_redirects=False)
         assert response.status_code == 303, response.text
         assert response.headers["location"] == page
@@ -70,6 +73,23 @@ def test_invalid_form_is_422_with_the_form_again(client, headers):
     response = client.post('/forms/todos', data={})
     assert response.status_code == 422
     assert "<form" in response.text and "error" in response.text
+
+
+@pytest.mark.req('REQ-004')
+def test_edit_and_delete_forms(client, headers):
+    item_id = create_todo(client, headers, **{'title': "Before the edit"})
+    form = client.get(f"/forms/todos/{item_id}/edit", params={"next": '/'})
+    assert form.status_code == 200 and "Before the edit" in form.text and "<form" in form.text
+    edited = client.post(f"/forms/todos/{item_id}/edit",
+                         data={'title': "After the edit", "next": '/'}, follow_redirects=False)
+    assert edited.status_code == 303 and edited.headers["location"] == '/'
+    assert client.get(f"/api/todos/{item_id}", headers=headers).json()['title'] == "After the edit"
+    assert "After the edit" in client.get('/').text
+    gone = client.post(f"/forms/todos/{item_id}/delete", data={"next": '/'}, follow_redirects=False)
+    assert gone.status_code == 303
+    assert client.get(f"/api/todos/{item_id}", headers=headers).status_code == 404
+    assert client.post(f"/forms/todos/{item_id}/delete", data={}).status_code == 404
+    assert client.get(f"/forms/todos/{item_id}/edit").status_code == 404
 
 
 @pytest.mark.req('REQ-004')

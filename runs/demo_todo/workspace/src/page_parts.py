@@ -1,0 +1,189 @@
+"""Pieces of the generated HTML pages (copied verbatim by the generator): how one entity's records
+are listed as a table, searched, and created / edited through a form with the right input per
+field kind. Every value is HTML-escaped; forms are read from the urlencoded body (no extra
+dependency) and validated by the API's pydantic models."""
+
+import sqlite3
+from dataclasses import dataclass
+from html import escape
+from typing import Any
+from urllib.parse import parse_qsl
+
+from fastapi import Request
+from pydantic import BaseModel
+
+from src.models import TABLES
+from src.ui import words
+
+MAX_FORM_BYTES = 1_000_000
+
+
+@dataclass(frozen=True)
+class Control:
+    """One form field: `kind` is its field kind, `attrs` the <input> attributes, `options` the
+    enum values, `ref` the referenced table."""
+
+    name: str
+    label: str
+    kind: str
+    required: bool
+    attrs: str = ""
+    options: tuple[str, ...] = ()
+    ref: str | None = None
+
+
+@dataclass(frozen=True)
+class Section:
+    """How one entity is listed, searched, created and edited."""
+
+    title: str
+    slug: str
+    model: type[BaseModel]
+    update_model: type[BaseModel]
+    controls: tuple[Control, ...]
+    parent: str | None = None
+    fk: str | None = None
+    parent_title: str = ""
+    complete: bool = False             # open/done records get a Complete button
+    states: tuple[str, ...] = ()       # workflow states: the edit form gets a status select
+    search: bool = False
+    api: Any = None                    # the entity's API module (its handlers hold the rules)
+
+
+
+def label_of(section_of: dict[str, Section], key: str, row: dict[str, Any]) -> str:
+    """A record's name for select options: its first field, then its id."""
+    controls = section_of[key].controls
+    value = row.get(controls[0].name) if controls else None
+    return f"{value} (#{row['id']})" if value not in (None, "") else f"#{row['id']}"
+
+
+def _cell(control: Control, value: Any, lang: str) -> str:
+    if value is None or value == "":
+        return ""
+    if control.kind == "boolean":
+        return escape(words(lang)["yes" if value else "no"])
+    if control.kind == "reference":
+        return f"#{escape(str(value))}"
+    return escape(str(value))
+
+
+def render_table(section: Section, rows: list[dict[str, Any]], back: str, lang: str) -> str:
+    """The records as a table: one column per field, then status and the row's actions."""
+    w = words(lang)
+    heads = [c.label for c in section.controls] + ([w["status"]] if section.complete or section.states
+                                                   else []) + [w["actions"]]
+    if not rows:
+        return f'<p class="muted">{escape(w["nothing"])}</p>'
+    body = []
+    for row in rows:
+        cells = [_cell(c, row.get(c.name), lang) for c in section.controls]
+        if section.complete or section.states:
+            cells.append(escape(str(row.get("status", ""))))
+        cells.append(_actions(section, row, back, lang))
+        body.append("<tr>" + "".join(f"<td>{cell}</td>" for cell in cells) + "</tr>")
+    head = "".join(f"<th>{escape(h)}</th>" for h in heads)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+
+
+def _actions(section: Section, row: dict[str, Any], back: str, lang: str) -> str:
+    w, base = words(lang), f"/forms/{escape(section.slug)}/{row['id']}"
+    nxt = f'<input type="hidden" name="next" value="{escape(back)}">'
+    out = f'<a href="{base}/edit?next={escape(back)}">{escape(w["edit"])}</a> '
+    out += (f'<form class="inline" method="post" action="{base}/delete">{nxt}'
+            f'<button type="submit">{escape(w["delete"])}</button></form>')
+    if section.complete and row.get("status") != "done":
+        out += (f' <form class="inline" method="post" action="{base}/complete">{nxt}'
+                f'<button type="submit">{escape(w["complete"])}</button></form>')
+    return out
+
+
+def _options(values: list[tuple[str, str]], selected: Any, blank: bool) -> str:
+    out = ['<option value=""></option>'] if blank else []
+    for value, text in values:
+        mark = " selected" if str(selected) == value else ""
+        out.append(f'<option value="{escape(value)}"{mark}>{escape(text)}</option>')
+    return "".join(out)
+
+
+def control_html(db: sqlite3.Connection, section_of: dict[str, Section], control: Control,
+                 owner_id: int | None, value: Any) -> str:
+    """The labelled input for one field: a select for enums and references, a checkbox for
+    booleans, a textarea for long text, else an <input> with the kind's attributes."""
+    name, flag = escape(control.name), " required" if control.required else ""
+    if control.kind == "enum":
+        options = _options([(v, v) for v in control.options], value, not control.required)
+        field = f'<select name="{name}"{flag}>{options}</select>'
+    elif control.kind == "reference" and control.ref:
+        rows = TABLES[control.ref].rows(db, owner_id, 500, 0)
+        choices = [(str(r["id"]), label_of(section_of, control.ref, r)) for r in rows]
+        field = f'<select name="{name}"{flag}>{_options(choices, value, not control.required)}</select>'
+    elif control.kind == "boolean":
+        checked = " checked" if value else ""
+        return (f'<label class="check"><input type="checkbox" name="{name}" value="on"{checked}> '
+                f"{escape(control.label)}</label>")
+    elif control.attrs == "textarea":
+        field = f'<textarea name="{name}" maxlength="5000"{flag}>{escape(str(value or ""))}</textarea>'
+    else:
+        shown = f' value="{escape(str(value))}"' if value not in (None, "") else ""
+        field = f'<input name="{name}" {control.attrs}{shown}{flag}>'
+    return f"<label>{escape(control.label)} {field}</label>"
+
+
+def render_form(db: sqlite3.Connection, section_of: dict[str, Section], key: str,
+                owner_id: int | None, back: str, errors: list[str], lang: str,
+                row: dict[str, Any] | None = None) -> str:
+    """The create form, or the edit form of `row` (prefilled, with a status select)."""
+    section, w = section_of[key], words(lang)
+    row = row or {}
+    controls = []
+    if section.parent and section.fk:
+        parent = Control(section.fk, section.parent_title, "reference", True, ref=section.parent)
+        controls.append(control_html(db, section_of, parent, owner_id, row.get(section.fk)))
+    controls += [control_html(db, section_of, c, owner_id, row.get(c.name)) for c in section.controls]
+    if row and section.states:
+        options = _options([(s, s) for s in section.states], row.get("status"), False)
+        controls.append(f'<label>{escape(w["status"])} <select name="status">{options}</select></label>')
+    problems = "".join(f'<p class="error">{escape(error)}</p>' for error in errors)
+    action = f"/forms/{escape(section.slug)}" + (f"/{row['id']}/edit" if row else "")
+    return (f'<form method="post" action="{action}">{problems}'
+            f'<input type="hidden" name="next" value="{escape(back)}">{"".join(controls)}'
+            f'<button type="submit">{escape(w["save"] if row else w["add"])}</button></form>')
+
+
+def search_html(section: Section, query: str, lang: str) -> str:
+    if not section.search:
+        return ""
+    w = words(lang)
+    return (f'<form method="get" role="search"><input type="search" name="q" maxlength="200" '
+            f'value="{escape(query)}" aria-label="{escape(w["search"])}">'
+            f'<button type="submit">{escape(w["search"])}</button></form>')
+
+
+async def read_form(request: Request) -> dict[str, str]:
+    raw = (await request.body())[:MAX_FORM_BYTES]
+    return dict(parse_qsl(raw.decode("utf-8", "replace"), keep_blank_values=True))
+
+
+def form_values(section: Section, form: dict[str, str], editing: bool = False) -> dict[str, Any]:
+    """The record fields present in a submitted form (checkboxes are True/False; an empty
+    optional field is left out, or cleared to None when editing)."""
+    values: dict[str, Any] = {}
+    if section.fk and form.get(section.fk, "").strip():
+        values[section.fk] = form[section.fk].strip()
+    for control in section.controls:
+        if control.kind == "boolean":
+            values[control.name] = control.name in form
+        elif form.get(control.name, "").strip():
+            values[control.name] = form[control.name].strip()
+        elif editing and not control.required:
+            values[control.name] = None
+    if editing and section.states and form.get("status"):
+        values["status"] = form["status"]
+    return values
+
+
+def error_lines(exc: Exception) -> list[str]:
+    """Readable lines of a pydantic ValidationError (field: message)."""
+    errors = getattr(exc, "errors", lambda: [])()
+    return [f"{'.'.join(str(p) for p in error['loc'])}: {error['msg']}" for error in errors] or [str(exc)]
