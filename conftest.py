@@ -2,20 +2,34 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent / "tests"))
-
-from fake_openai_server import fake_openai_server  # noqa: E402,F401  (fixture)
+from fake_openai_server import fake_openai_server  # noqa: F401  (fixture; tests/ is on pythonpath)
 
 # pytester's in-process runs drop modules first imported inside them; coverage's C tracer cannot be
 # imported twice in one process, so it is loaded once here, outside every in-process run.
 import coverage  # noqa: E402,F401
 
-TODO_REQUEST = "Build a Simple Todo App with add/list/complete"
+from helpers import TODO as TODO_REQUEST  # noqa: E402
+
+# The slow lane: modules whose every test builds an app, starts servers or drives the CLI in a
+# subprocess, and every test that needs a finished Todo build (`todo_run`, `fresh_todo_run`).
+# Other tests of a second or more carry @pytest.mark.slow themselves.
+SLOW_MODULES = frozenset({
+    "test_resume", "test_resume_errors", "test_inject_cli", "test_trace", "test_repair", "test_capabilities",
+    "test_demo_run", "test_benchmarks", "test_llm_e2e", "test_review_runtime", "test_offline_apps",
+    "test_containment", "test_verifier", "test_runtime",
+})
+SLOW_FIXTURES = frozenset({"todo_run", "fresh_todo_run"})
+
+
+def pytest_collection_modifyitems(config, items):
+    """Runs after collection: put the tests of SLOW_MODULES and of SLOW_FIXTURES in the slow lane."""
+    for item in items:
+        module = getattr(item, "module", None)
+        if (module is not None and module.__name__ in SLOW_MODULES) or SLOW_FIXTURES & set(item.fixturenames):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(autouse=True)

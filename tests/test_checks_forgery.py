@@ -99,6 +99,7 @@ def _evidence(pytester, tmp_path, *args):
     return result, json.loads(out.read_text())
 
 
+@pytest.mark.slow
 def test_only_the_call_phase_counts_as_executing_code(pytester, tmp_path):
     pytester.makepyfile(calc="def add(a, b):\n    return a + b\n\ndef sub(a, b):\n    return a - b\n")
     pytester.makeconftest("import pytest\nfrom calc import sub\n\n@pytest.fixture\ndef warm():\n"
@@ -126,6 +127,7 @@ def test_only_the_call_phase_counts_as_executing_code(pytester, tmp_path):
         "test_calc.py::test_only_the_fixture_runs_code": "its call executed none of calc.py"}
 
 
+@pytest.mark.slow
 def test_forging_conftest_makes_the_document_untrusted(pytester, tmp_path):
     pytester.makeconftest("import pytest\n\n@pytest.hookimpl(hookwrapper=True)\n"
                           "def pytest_runtest_makereport(item, call):\n    outcome = yield\n"
@@ -138,6 +140,7 @@ def test_forging_conftest_makes_the_document_untrusted(pytester, tmp_path):
     assert "evidence untrusted: conftest.py:4 defines hook pytest_runtest_makereport" in doc["gate"]["reasons"]
 
 
+@pytest.mark.slow
 def test_digest_is_sent_over_the_inherited_fd(pytester, tmp_path):
     pytester.makepyfile("import pytest\n\n@pytest.mark.req('REQ-001')\ndef test_ok():\n    assert len('ab') == 2\n")
     read_fd, write_fd = os.pipe()
@@ -156,6 +159,7 @@ def test_digest_is_sent_over_the_inherited_fd(pytester, tmp_path):
     assert sent == "sha256:" + hashlib.sha256(out.read_bytes()).hexdigest() + "\n"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("flag, value, message", [
     ("--harness-req-files", "{not json", "not valid JSON"),
     ("--harness-req-files", '{"REQ-1x": ["a.py"]}', "expected"),

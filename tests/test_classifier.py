@@ -211,6 +211,7 @@ def test_locate_unknown_is_empty() -> None:
     assert locate(site_only, "") == {}
 
 
+@pytest.mark.slow
 def test_live_syntax_error_run_classifies_as_code_error(tmp_path: Path) -> None:
     """Guards the captured fixtures against drift in the installed pytest's output format."""
     sb = LocalSandbox(tmp_path / "ws")

@@ -26,6 +26,7 @@ def assert_one_line_error(proc, code):
     assert "Traceback" not in proc.stderr + proc.stdout
 
 
+@pytest.mark.slow
 def test_builder_new_todo_end_to_end_via_cli(tmp_path):
     proc = run_cli("new", TODO, "--runs-dir", str(tmp_path / "runs"), "--run-id", "cli_todo", "--json")
     out = proc.stderr  # with --json the human-readable lines go to stderr, the result to stdout
@@ -67,6 +68,7 @@ def test_human_output_ends_with_build_complete(todo_run, capsys):
     assert "Status: PASS" in out and out.strip().splitlines()[-1].startswith("BUILD COMPLETE  run ")
 
 
+@pytest.mark.slow
 def test_generated_workspace_passes_on_its_own(todo_run):
     store, ctx = todo_run
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:harness", "-p", "no:cacheprovider"],
@@ -75,6 +77,7 @@ def test_generated_workspace_passes_on_its_own(todo_run):
     assert "warning" not in proc.stdout.lower()
 
 
+@pytest.mark.slow
 def test_out_of_scope_request_fails_honestly(tmp_path):
     proc = run_cli("new", "Build a 3D racing game", "--runs-dir", str(tmp_path / "runs"))
     assert proc.returncode == 1
@@ -82,6 +85,7 @@ def test_out_of_scope_request_fails_honestly(tmp_path):
     assert "3D racing game" in proc.stdout
 
 
+@pytest.mark.slow
 def test_help_and_version():
     assert run_cli("--version").stdout.startswith("builder ")
     helptext = run_cli("--help").stdout
@@ -89,6 +93,7 @@ def test_help_and_version():
         assert word in helptext
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args, code", [
     (["frobnicate"], 2),
     (["new"], 2),
@@ -107,6 +112,7 @@ def test_usage_errors_are_one_line(tmp_path, args, code):
     assert not (tmp_path / "runs").exists() or not any((tmp_path / "runs").iterdir())
 
 
+@pytest.mark.slow
 def test_corrupt_run_is_exit_3(fresh_todo_run):
     store, run_id = fresh_todo_run
     (store.run_dir(run_id) / "state.json").write_text("{")
@@ -116,6 +122,7 @@ def test_corrupt_run_is_exit_3(fresh_todo_run):
         assert "state.json" in proc.stderr
 
 
+@pytest.mark.slow
 def test_unwritable_runs_dir_is_a_usage_error(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")
@@ -159,6 +166,7 @@ def test_status_under_runs_dir_names_paths_under_that_directory_not_runs(fresh_t
     assert f"runs/{run_id}/" not in step.replace(str(store.base), "<base>"), step
 
 
+@pytest.mark.slow
 def test_python_m_harness_cli_is_equivalent_to_builder():
     a = subprocess.run(["builder", "--version"], capture_output=True, text=True)
     b = run_cli("--version")

@@ -53,6 +53,7 @@ def mode(request) -> dict[str, str]:
     return {"HARNESS_SANDBOX": "auto" if request.param == "bwrap" else "none"}
 
 
+@pytest.mark.slow
 def test_cli_build_key_is_unreadable_from_every_process_a_generated_test_sees(tmp_path, mode):
     key = f"sk-test-{uuid.uuid4().hex}"  # unique: other builds on this host may run with a shared test key
     models_test = file_map("TASK-001")["tests/test_models.py"]
@@ -101,6 +102,7 @@ def _wait_for(predicate, within_s: float) -> bool:
     return True
 
 
+@pytest.mark.slow
 def test_sigkill_of_builder_at_the_runtime_check_leaves_no_server_and_resume_completes(tmp_path, mode):
     runs = tmp_path / "runs"
     scope = scope_of(runs / "killed" / "workspace")

@@ -127,6 +127,7 @@ def closure(units: dict[str, BuildUnit], key: str) -> list[str]:
 
 # ---- the generated suites pass ------------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(SPECS))
 def test_generated_suite_passes_without_warnings(name, tmp_path):
     root = write(generate_files(SPECS[name]()), tmp_path / "ws")
@@ -137,6 +138,7 @@ def test_generated_suite_passes_without_warnings(name, tmp_path):
     assert " passed" in summary and "warning" not in summary and "skipped" not in summary
 
 
+@pytest.mark.slow
 def test_each_seed_unit_passes_with_only_its_dependencies(tmp_path):
     spec = seed_spec()
     units = {u.key: u for u in build_units(spec)}
@@ -202,6 +204,7 @@ def test_without_auth_the_conftest_goes_to_the_first_entity_unit():
     assert "entity:product" in units["entity:supplier"].depends_on
 
 
+@pytest.mark.slow
 def test_build_units_and_files_are_deterministic():
     assert build_units(seed_spec()) == build_units(seed_spec())
     assert generate_files(seed_spec()) == generate_files(seed_spec())
@@ -312,6 +315,7 @@ print(json.dumps(out))
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["seed", "inventory", "todo"])
 def test_round_trip_probes_pass_against_the_generated_app(name, tmp_path):
     spec = SPECS[name]()
@@ -414,6 +418,7 @@ print("ok")
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,script", [("seed", _SEED_CONTRACT), ("todo", _TODO_CONTRACT)],
                          ids=["seed", "todo"])
 def test_generated_app_meets_the_http_contract(name, script, tmp_path):

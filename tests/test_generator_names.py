@@ -109,6 +109,7 @@ def exercise_models(spec: AppSpec, text: str, db: Path) -> None:
         conn.close()
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(specs())
 def test_any_names_give_compilable_code_and_working_sql(spec):
@@ -147,6 +148,7 @@ NASTY = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(NASTY))
 def test_nasty_names_generated_suite_passes(name, tmp_path):
     for rel, text in generate_files(NASTY[name]).items():

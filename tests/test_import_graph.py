@@ -8,6 +8,7 @@ orchestration ← cli
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -111,16 +112,22 @@ def package_cycles(graph: dict) -> list[list[str]]:
     return cycles
 
 
+@functools.lru_cache(maxsize=1)
+def harness_graph() -> dict:
+    """The graph of the real harness/ package, read once per session."""
+    return package_graph(ROOT)
+
+
 def test_harness_has_no_upward_import():
-    assert upward_imports(package_graph(ROOT), LAYERS) == []
+    assert upward_imports(harness_graph(), LAYERS) == []
 
 
 def test_harness_has_no_cycle_between_packages():
-    assert package_cycles(package_graph(ROOT)) == []
+    assert package_cycles(harness_graph()) == []
 
 
 def test_trace_does_not_import_agents():
-    assert "agents" not in package_graph(ROOT).get("trace", {})
+    assert "agents" not in harness_graph().get("trace", {})
 
 
 def _tree(tmp_path: Path, files: dict[str, str]) -> Path:

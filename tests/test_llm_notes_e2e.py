@@ -64,6 +64,7 @@ def assert_complete_with_the_models_own_app(ctx, model: NotesModel, evs: list[di
     assert not [c for c in runtime.checks if "/api/notes" in c.detail]   # never the generator's routes
 
 
+@pytest.mark.slow
 def test_notes_app_by_a_model_that_does_not_know_the_generator_builds_complete(tmp_path):
     model = NotesModel()
     store, ctx, requests, evs = build(tmp_path, model)
@@ -85,6 +86,7 @@ def test_notes_app_by_a_model_that_does_not_know_the_generator_builds_complete(t
         ("REQ-001", "PASS"), ("REQ-002", "PASS"), ("REQ-003", "PASS")]
 
 
+@pytest.mark.slow
 def test_answers_wrapped_in_prose_fences_and_think_blocks_still_build(tmp_path):
     model = NotesModel(prose=True)
     _, ctx, requests, evs = build(tmp_path, model)
@@ -93,6 +95,7 @@ def test_answers_wrapped_in_prose_fences_and_think_blocks_still_build(tmp_path):
     assert requests[0].body["messages"][-1]["content"].count("User request") == 1
 
 
+@pytest.mark.slow
 def test_server_rejecting_json_schema_still_builds_because_the_schema_is_in_the_text(tmp_path):
     model = NotesModel(reject_json_schema=True)
     _, ctx, requests, evs = build(tmp_path, model)
@@ -124,6 +127,7 @@ def test_bug_in_an_earlier_tasks_file_is_fixed_by_reopening_that_task(tmp_path):
     assert store.resume(ctx.run_id)[0].file_hashes == ctx.state.file_hashes   # checkpoints agree
 
 
+@pytest.mark.slow
 def test_tests_that_only_assert_true_never_make_a_requirement_pass(tmp_path):
     """#17 + #15: every task's suite exits 0 and the app works, but its tests prove nothing."""
     model = NotesModel(hollow_tests=True)
@@ -136,6 +140,7 @@ def test_tests_that_only_assert_true_never_make_a_requirement_pass(tmp_path):
                for r in ctx.state.review.requirements)
 
 
+@pytest.mark.slow
 def test_unusable_builder_answer_in_a_model_plan_fails_the_task_and_blocks_dependents(tmp_path):
     """#17: a model plan's task never gets a generator file from a different app."""
     model = NotesModel()
@@ -153,6 +158,7 @@ def test_unusable_builder_answer_in_a_model_plan_fails_the_task_and_blocks_depen
     assert ctx.state.status == RunStatus.FAIL
 
 
+@pytest.mark.slow
 def test_fake_server_cli_serves_the_notes_model_for_builder_new(tmp_path):
     """The documented way to try the LLM path: `python tests/fake_openai_server.py --model notes`
     in one process, `builder new` against it in another -> BUILD COMPLETE."""

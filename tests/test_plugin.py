@@ -199,6 +199,7 @@ def test_snapshot_hashes_symlinks_without_following_them(tmp_path):
 
 # ---- the plugin, end to end -----------------------------------------------------------------
 
+@pytest.mark.slow
 def test_canonical_file_outcomes_rollup_and_gate(pytester, tmp_path):
     pytester.makepyfile(test_canonical=CANONICAL.read_text())
     out = tmp_path / "ev" / "evidence.json"
@@ -237,6 +238,7 @@ def test_canonical_file_outcomes_rollup_and_gate(pytester, tmp_path):
     assert [p.name for p in out.parent.iterdir()] == ["evidence.json"]  # no temp file left
 
 
+@pytest.mark.slow
 def test_checks_are_null_when_coverage_is_unavailable(pytester, tmp_path):
     pytester.makepyfile(coverage="raise ImportError('coverage.py is not installed here')\n")
     pytester.makepyfile("""
@@ -253,6 +255,7 @@ def test_checks_are_null_when_coverage_is_unavailable(pytester, tmp_path):
     assert doc["gate"] == {"passed": True, "reasons": []}
 
 
+@pytest.mark.slow
 def test_session_that_dies_leaves_the_previous_document_untouched(pytester, tmp_path):
     pytester.makepyfile("""
         import os, pytest
@@ -277,6 +280,7 @@ def test_no_tests_collected_is_never_green(pytester, tmp_path):
     assert "no tests collected (pytest exit 5)" in doc["gate"]["reasons"]
 
 
+@pytest.mark.slow
 def test_collection_error_is_recorded_and_fails_the_gate(pytester, tmp_path):
     pytester.makepyfile(test_broken="import no_such_module_here\n")
     result, doc = run_with_evidence(pytester, tmp_path / "e.json", "--harness-reqs", "REQ-001")
@@ -382,6 +386,7 @@ def _files(root: Path) -> list[Path]:
                   and p.name not in ("stdout", "stderr"))
 
 
+@pytest.mark.slow
 def test_plugin_is_inert_without_evidence(pytester, monkeypatch):
     pytester.makepyfile(test_canonical=CANONICAL.read_text())
     monkeypatch.setenv("HARNESS_REQS", "not-an-id")  # ignored unless evidence is requested

@@ -169,6 +169,7 @@ def test_failing_tests_keep_their_own_exit_code(pytester):
     assert re.search(r"AUTH-003\s+failing\s+0/1\s+test_x failed", result.stdout.str())
 
 
+@pytest.mark.slow
 def test_settings_precedence_ini_then_env_then_cli(pytester, monkeypatch):
     pytester.makepyfile(test_app=MARKED)
     pytester.makeini("[pytest]\nharness_reqs = AUTH-001,AUTH-002,AUTH-003\nharness_fail_under = 100\n")
@@ -180,6 +181,7 @@ def test_settings_precedence_ini_then_env_then_cli(pytester, monkeypatch):
     assert "--harness-fail-under=90 NOT met" in result.stdout.str()
 
 
+@pytest.mark.slow
 def test_bad_setting_is_a_usage_error_naming_its_source(pytester, monkeypatch):
     pytester.makepyfile(test_app=MARKED)
     pytester.makeini("[pytest]\nharness_fail_under = most\n")
@@ -216,6 +218,7 @@ def test_id_pattern_from_ini_rejects_ids_outside_it(pytester, tmp_path):
     assert "expected REQ-\\d{3}" in doc["marker_errors"][0]["error"]
 
 
+@pytest.mark.slow
 def test_bug_8846_equals_form_outside_the_project_keeps_the_project_ini(pytester, tmp_path_factory):
     """pytest-dev/pytest#8846: `--harness-evidence PATH` (space form) with PATH outside the
     project makes pytest pick its rootdir/ini from PATH; the documented `=` form keeps them."""
@@ -238,6 +241,7 @@ def test_plugin_stays_inert_with_only_ini_ids(pytester):
     assert "harness requirements" not in result.stdout.str()
 
 
+@pytest.mark.slow
 def test_bug_pytest_help_crashed_on_a_percent_sign_in_an_option_help(pytester):
     """`pytest --help` died with "TypeError: %o format" on "PCT % of the requirements"."""
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--help")

@@ -106,6 +106,7 @@ def test_junit_xml_carries_requirement_properties(pytester, tmp_path, extra):
 
 # ---- report --------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_report_files_in_html_and_markdown(pytester, tmp_path):
     pytester.makepyfile(test_canonical=CANONICAL.read_text())
     html, md = tmp_path / "r" / "matrix.html", tmp_path / "matrix.md"

@@ -289,6 +289,7 @@ GRANDCHILD = ("import subprocess, sys, time{extra}; "
               "p = subprocess.Popen(['sleep', '{arg}']); print('started', flush=True); time.sleep(30)")
 
 
+@pytest.mark.slow
 def test_timeout_kills_the_whole_process_group(sb: LocalSandbox) -> None:
     arg = _sleep_arg()
     start = time.monotonic()
@@ -299,6 +300,7 @@ def test_timeout_kills_the_whole_process_group(sb: LocalSandbox) -> None:
     assert result.stdout == "started\n" and _none_left(arg)
 
 
+@pytest.mark.slow
 def test_timeout_escalates_to_sigkill_when_sigterm_is_ignored(sb: LocalSandbox) -> None:
     arg = _sleep_arg()
     extra = ", signal; signal.signal(signal.SIGTERM, signal.SIG_IGN)"

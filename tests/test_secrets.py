@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import json
 import os
 import subprocess
@@ -33,6 +34,7 @@ def _probe(tmp_path, **env):
     return json.loads(out.stdout)
 
 
+@pytest.mark.slow
 def test_key_in_the_exec_environment_is_moved_to_memory_by_a_reexec(tmp_path):
     """#16: /proc/<ppid>/environ showed OPENAI_API_KEY to generated tests; os.environ.pop is not enough."""
     seen = _probe(tmp_path, OPENAI_API_KEY="sk-probe-123")

@@ -95,6 +95,7 @@ def _run_failing_pytest(workdir: Path) -> tuple[str, int | None, str, str]:
     return command, result.exit_code, result.stderr, result.stdout
 
 
+@pytest.mark.slow
 def test_same_failure_in_two_dirs_has_the_same_signature(tmp_path: Path) -> None:
     first = _run_failing_pytest(tmp_path / "a")
     second = _run_failing_pytest(tmp_path / "a_much_longer_workspace_directory" / "nested")

@@ -107,6 +107,7 @@ def test_fieldtypes_helpers():
     assert ft.iso(datetime.date(2024, 1, 2)) == "2024-01-02" and ft.iso(3) == 3
 
 
+@pytest.mark.slow
 def test_ui_labels_cover_the_same_words_in_every_language():
     ui = _load("src/ui.py", "skeleton_ui")
     assert set(ui.LABELS["vi"]) == set(ui.LABELS["en"])

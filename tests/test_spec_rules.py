@@ -292,6 +292,7 @@ _VOCAB = sorted({w for group in (lx.FUNCTION, lx.META, lx.AUTH, lx.DASHBOARD, lx
                 | {"tasks", "projects", "todo", "recipes", "boxes", "people", ",", ".", "(", ")", ":", "đ"})
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 @given(st.text(max_size=200) | st.lists(st.sampled_from(_VOCAB) | st.text(max_size=8), max_size=30).map(" ".join))
 def test_any_text_gives_a_valid_spec_or_a_spec_error(text):
@@ -355,6 +356,7 @@ def test_two_calls_are_byte_identical():
             rule_based_spec(request_text).model_dump_json(indent=2)
 
 
+@pytest.mark.slow
 def test_output_does_not_depend_on_hash_seed(tmp_path: Path):
     # set iteration order changes with PYTHONHASHSEED; any set leaking into the output shows here
     script = ("import sys, json; from harness.offline.spec.rules import rule_based_spec; "

@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from harness.utils.env_numbers import env_number
 from harness.errors import BudgetExceededError, InputError
 from harness.providers.base import LLMProvider, M, Usage
 
@@ -28,16 +29,7 @@ FallbackHook = Callable[..., None]    # (stage, agent, reason, *, task_id, tool)
 
 
 def _env_number(name: str, cast, default):
-    raw = os.environ.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        value = cast(raw)
-    except ValueError:
-        raise InputError(f"{name}={raw!r} is not a number") from None
-    if not math.isfinite(value) or value <= 0:
-        raise InputError(f"{name}={raw!r} must be a positive finite number")
-    return value
+    return env_number(os.environ, name, default, cast, error=InputError)
 
 
 @dataclass

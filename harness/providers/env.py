@@ -8,10 +8,10 @@ HARNESS_LLM_MAX_OUTPUT_TOKENS (max_tokens of each request, default 8192).
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Iterator, Mapping
 
+from harness.utils.env_numbers import env_number
 from harness.errors import ProviderConfigError
 from harness.providers.base import LLMProvider, M
 from harness.providers.mock import MockProvider
@@ -82,14 +82,5 @@ class EnvOpenAICompatibleProvider(LLMProvider):
 
 
 def _env_number(env: Mapping[str, str], name: str, default, kind):
-    """A positive int/float from `env[name]`, or `default` when unset; invalid values name the variable."""
-    raw = env.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        value = kind(raw)
-    except ValueError:
-        raise ProviderConfigError(f"{name}={raw!r} is not a valid {kind.__name__}") from None
-    if not math.isfinite(value) or value < 0 or (kind is float and value == 0):
-        raise ProviderConfigError(f"{name}={raw!r} must be positive")
-    return value
+    """A non-negative int (zero allowed: no retries) or a positive float from `env[name]`."""
+    return env_number(env, name, default, kind, error=ProviderConfigError, allow_zero=kind is int)
