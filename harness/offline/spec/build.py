@@ -7,11 +7,14 @@ health -> unsupported. A pure Todo request gets the fixed four: create, list, co
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from harness.offline.spec import lexicon as lx
 from harness.offline.generator.naming import py_ident, slug
 from harness.models.spec import AppSpec, DataEntity, EntityField, Page, Requirement, Stack
+from harness.offline.spec.coverage import clause_records, entity_extra_reqs, feature_models, not_built_reqs
+from harness.offline.spec.fields import FieldItem, kind_for_name
 
 HTML_FRONTEND = "Server-rendered HTML (FastAPI)"
 MAX_FIELDS = 20   # per entity; more are ignored with a note
@@ -27,12 +30,20 @@ class Parsed:
 
     title_words: list[tuple[str, str]]                              # (normalized, original) per token
     vi: bool
+    clauses: list[str] = field(default_factory=list)
+    accounts: list = field(default_factory=list)                 # accounting.ClauseAccount per clause
     entities: list[str] = field(default_factory=list)            # singular names, mention order
     plurals: dict[str, str] = field(default_factory=dict)
-    fields: dict[str, list[tuple[list[str], bool | None, str | None]]] = field(default_factory=dict)
+    fields: dict[str, list[FieldItem]] = field(default_factory=dict)
+    field_subjects: list[int] = field(default_factory=list)      # token indices of "X with <fields>"
+    field_clauses: dict[str, list[int]] = field(default_factory=dict)
     parents: dict[str, str] = field(default_factory=dict)
+    relation_clauses: dict[str, int] = field(default_factory=dict)
     status: list[str] = field(default_factory=list)
-    unsupported: list[tuple[str, list[str]]] = field(default_factory=list)
+    workflows: dict[str, list[str]] = field(default_factory=dict)
+    features: list[tuple[str, str | None, list[str], int]] = field(default_factory=list)
+    overflow: list[str] = field(default_factory=list)            # entities beyond the cap
+    unsupported: list[tuple[str, str]] = field(default_factory=list)   # (clause text, reason)
     auth: bool = False
     dashboard: bool = False
     pages: bool = False
@@ -45,25 +56,30 @@ class Parsed:
 
 def build_spec(p: Parsed) -> AppSpec:
     """The AppSpec for a parse result (pure; deterministic)."""
+    p.unsupported = not_built_reqs(p)
     entities = _entities(p)
     if _is_todo(p, entities):
-        return _todo_spec(p, entities[0])
-    reqs = _requirements(p, entities)
-    pages = _pages(p, entities) if entities else []
-    return AppSpec(
-        app_type="api" if p.api and not p.pages else "web",
-        title=_title(p, entities),
-        stack=Stack(frontend=HTML_FRONTEND if p.pages else "FastAPI"),
-        auth=p.auth and bool(entities),
-        pages=pages,
-        data_model=entities,
-        requirements=[Requirement(id=f"REQ-{n:03d}", text=t, acceptance=a, capability=c, entity=e)
-                      for n, (c, e, t, a) in enumerate(reqs, 1)],
-        must_have=_must_have(p, entities),
-        explicit_non_goals=_non_goals(p),
-        acceptance_criteria=[a for _c, _e, _t, a in reqs],
-        notes=_notes(p, entities),
-    )
+        spec = _todo_spec(p, entities[0])
+    else:
+        reqs = _requirements(p, entities)
+        pages = _pages(p, entities) if entities else []
+        spec = AppSpec(
+            app_type="api" if p.api and not p.pages else "web",
+            title=_title(p, entities),
+            stack=Stack(frontend=HTML_FRONTEND if p.pages else "FastAPI"),
+            auth=p.auth and bool(entities),
+            pages=pages,
+            data_model=entities,
+            features=feature_models(p, {e.name: e for e in entities}),
+            requirements=[Requirement(id=f"REQ-{n:03d}", text=t, acceptance=a, capability=c, entity=e)
+                          for n, (c, e, t, a) in enumerate(reqs, 1)],
+            must_have=_must_have(p, entities),
+            explicit_non_goals=_non_goals(p),
+            acceptance_criteria=[a for _c, _e, _t, a in reqs],
+            notes=_notes(p, entities),
+        )
+    spec.clauses = clause_records(p, spec)
+    return spec
 
 
 # --- entities --------------------------------------------------------------------------------------
@@ -88,7 +104,8 @@ def _entities(p: Parsed) -> list[DataEntity]:
         idents[name] = ident
     return [DataEntity(name=name, plural=p.plurals[name], ident=idents[name],
                        fields=_fields(p, name, idents), parent=idents.get(p.parents.get(name, "")),
-                       has_status=name in p.status)
+                       has_status=name in p.status and name not in p.workflows,
+                       workflow=p.workflows.get(name, []))
             for name in order]
 
 
@@ -101,54 +118,47 @@ def _fields(p: Parsed, name: str, idents: dict[str, str]) -> list[EntityField]:
     if name in p.parents:
         drop.add(f"{idents[p.parents[name]]}_id")
     out: list[EntityField] = []
-    for words, flag, hint in p.fields.get(name, []):
-        label = " ".join(words)
-        if label in p.plurals:
+    for item in p.fields.get(name, []):
+        words, hint = item.words, item.hint
+        if item.label in p.plurals:
             continue   # names another entity: a relation, not a column
         if len(words) > 1 and words[-1] == "flag":   # "paid flag" -> paid (bool)
             words, hint = words[:-1], "bool"
-            label = " ".join(words)
         ident = py_ident("_".join(words))
         if ident in drop or "_".join(words) in drop or any(f.ident == ident for f in out):
             continue
-        ftype = hint or _field_type(words)
-        required = flag is True or (flag is None and ident in ("title", "name") and ftype == "str")
-        out.append(EntityField(name=label, ident=ident, type=ftype, required=required))
+        out.append(_field(words, hint, item, ident))
     if len(out) > MAX_FIELDS:
         p.notes.append(f"{name}: {len(out) - MAX_FIELDS} more fields ignored (cap {MAX_FIELDS})")
         out = out[:MAX_FIELDS]
-    if not any(f.type == "str" and f.required for f in out):
+    if not any(f.type == "str" and f.required and f.kind in (None, "short_text") for f in out):
         word = _display_word(name)
         if not any(f.ident == word for f in out):
-            out.insert(0, EntityField(name=word, ident=word, type="str", required=True))
+            out.insert(0, EntityField(name=word, ident=word, type="str", required=True, kind="short_text"))
     if not p.fields.get(name):
-        out.append(EntityField(name="description", ident="description", type="text"))
+        out.append(EntityField(name="description", ident="description", type="text", kind="long_text"))
     return out
 
 
-def _field_type(words: list[str]) -> str:
-    """Column type from the field's words (the last word decides; see the lexicon word lists)."""
-    last = words[-1]
-    if words[0] in ("is", "has") or last in lx.BOOL_WORDS:
-        return "bool"
-    if last.endswith("_at") or last in lx.DATETIME_WORDS:
-        return "datetime"
-    if last in lx.DATE_WORDS:
-        return "date"
-    if any(w in lx.STR_NUMBERS for w in words):
-        return "str"
-    if last in lx.FLOAT_WORDS:
-        return "float"
-    if last in lx.INT_WORDS:
-        return "int"
-    return "text" if last in lx.TEXT_WORDS else "str"
+def _field(words: list[str], hint: str | None, item: FieldItem, ident: str) -> EntityField:
+    kind, ftype = kind_for_name(words)
+    if hint:
+        ftype = hint
+        kind = {"int": "integer", "float": "decimal", "bool": "boolean"}.get(hint, kind)
+    if item.enum_values:
+        kind, ftype = "enum", "str"
+    elif item.min_value is not None and kind not in ("rating", "integer", "money", "decimal"):
+        kind, ftype = "rating", "int"
+    required = item.required is True or (item.required is None and ident in ("title", "name") and ftype == "str")
+    return EntityField(name=" ".join(words), ident=ident, type=ftype, required=required, kind=kind,
+                       enum_values=item.enum_values, min_value=item.min_value, max_value=item.max_value)
 
 
 # --- the Todo special case ------------------------------------------------------------------------
 
 def _is_todo(p: Parsed, entities: list[DataEntity]) -> bool:
     return ([e.ident for e in entities] == ["todo"] and not p.auth and not p.dashboard
-            and not p.unsupported)
+            and not p.unsupported and not p.features and not p.workflows)
 
 
 def _todo_spec(p: Parsed, todo: DataEntity) -> AppSpec:
@@ -166,8 +176,7 @@ def _todo_spec(p: Parsed, todo: DataEntity) -> AppSpec:
          'GET /health returns 200 with {"status": "ok"} and GET / returns 200 HTML with a form '
          "to add a todo"),
     ]
-    # Todo means minimal HTML (SPEC §6): "web app" alone is no React request here.
-    notes = [n for n in _notes(p, [todo]) if p.frameworks or not n.startswith("requested stack React")]
+    notes = _notes(p, [todo])
     return AppSpec(
         app_type="web", title=_title(p, [todo]), stack=Stack(frontend=HTML_FRONTEND), auth=False,
         pages=[Page(name="home", route="/", entity="todo")], data_model=[todo],
@@ -200,6 +209,7 @@ def _requirements(p: Parsed, entities: list[DataEntity]) -> list[tuple[str, str 
     by_ident = {e.ident: e for e in entities}
     for e in entities:
         reqs.extend(_entity_reqs(e, by_ident))
+        reqs.extend(entity_extra_reqs(p, e))
     if p.dashboard and entities:
         reqs.append(_dashboard_req(p, entities))
     if p.pages and entities:
@@ -212,7 +222,7 @@ def _requirements(p: Parsed, entities: list[DataEntity]) -> list[tuple[str, str 
     if entities:
         reqs.append(("health", None, "The app exposes GET /health and serves an HTML index page at /",
                      'GET /health returns 200 with {"status": "ok"} and GET / returns 200 HTML'))
-    for text, _cats in p.unsupported:
+    for text, _reason in p.unsupported:
         reqs.append(("unsupported", None, text,
                      f"{text} works as requested, proven by a passing test"))
     return reqs
@@ -299,21 +309,20 @@ def _must_have(p: Parsed, entities: list[DataEntity]) -> list[str]:
         items.append("dashboard")
     if p.pages and entities:
         items.append("HTML pages")
-    items += [text for text, _cats in p.unsupported]
+    items += [text for text, _reason in p.unsupported]
     return list(dict.fromkeys(items))
 
 
 def _non_goals(p: Parsed) -> list[str]:
-    lifted = {lx.NON_GOAL_OF[c] for _t, cats in p.unsupported for c in cats if c in lx.NON_GOAL_OF}
-    lifted |= {goal for goal, terms in lx.NON_GOAL_TERMS.items() for text, _c in p.unsupported
-               if terms & set(text.lower().replace("-", " ").split())}
+    lifted = {goal for goal, terms in lx.NON_GOAL_TERMS.items() for text, _r in p.unsupported
+              if terms & set(re.findall(r"\w+", text.lower()))}
     return [g for g in lx.DEFAULT_NON_GOALS if g not in lifted]
 
 
 def _notes(p: Parsed, entities: list[DataEntity]) -> list[str]:
     notes = list(p.notes)
-    if p.pages and (p.frameworks or p.web):
-        wanted = p.frameworks[0] if p.frameworks else "React"
+    if p.pages and p.frameworks:
+        wanted = p.frameworks[0]
         notes.append(f"requested stack {wanted} frontend; offline generator builds server-rendered "
                      "HTML pages served by FastAPI")
     if p.api and not p.pages and entities:
@@ -322,6 +331,6 @@ def _notes(p: Parsed, entities: list[DataEntity]) -> list[str]:
         notes.append("a settings page was requested; the offline generator has no settings model, "
                      "so no settings page is built")
     if p.unsupported:
-        names = ", ".join(t for t, _c in p.unsupported)
-        notes.append(f"unsupported by the offline generator (kept as requirements that fail): {names}")
+        names = ", ".join(f'"{t}"' for t, _r in p.unsupported)
+        notes.append(f"not built by the offline generator (kept as requirements that fail): {names}")
     return notes

@@ -231,46 +231,6 @@ HYPHEN_FORMS = {"to-do": "todo", "to-dos": "todos", "e-mail": "email", "log-in":
                 "front-end": "frontend", "back-end": "backend", "multi-user": "multiuser",
                 "check-off": "checkoff", "todo's": "todos"}
 
-# Features the offline generator cannot build, by category ("category: phrase, phrase, ...").
-_UNSUPPORTED_TABLE = """
-game: game, gaming, video game, video games, multiplayer
-3d: 3d
-chat: chat, chats, chatting, chatroom, messaging
-ai: chatbot, machine learning, ml, ai, artificial intelligence, neural, llm, gpt, nlp
-ai: recommendation, recommendations, recommender, recommend, prediction, predictions, predict
-ai: predictive, forecast, forecasts, forecasting, computer vision, image recognition
-ai: sentiment analysis
-realtime: real-time, realtime, websocket, websockets
-desktop: desktop, gui, electron, tkinter
-mobile: mobile, ios, android, iphone, react native, flutter
-streaming: streaming, live stream, video call, video calls, video chat, webrtc
-blockchain: blockchain, crypto, cryptocurrency, nft, nfts, smart contract, smart contracts, web3
-payments: payment processing, process payments, accept payments, online payments, stripe
-payments: paypal, credit card, credit cards
-notify: notification, notifications, sms, send email, send emails, email reminders
-deployment: deploy, deployment, deployed, hosting, docker, kubernetes, aws, heroku, vercel
-browser: browser automation, playwright, selenium, puppeteer
-scraping: scrape, scraping, scraper, crawler, crawl
-oauth: oauth, sso, single sign-on, 2fa, two-factor, google login, social login, login with google
-upload: upload, uploads, uploading
-export: export, exports, exporting, import, importing, pdf, csv, excel
-charts: chart, charts, graphs
-calendar: calendar view
-dnd: drag and drop, kanban
-theme: dark mode
-maps: maps, map view, gps, geolocation
-voice: voice, speech
-vr: vr, virtual reality, augmented reality
-roles: permissions, roles, rbac, admin panel
-i18n: i18n, multilingual, multi-language
-"""
-UNSUPPORTED: dict[tuple[str, ...], str] = {
-    tuple(phrase.split()): cat
-    for cat, _, phrases in (line.partition(": ") for line in _UNSUPPORTED_TABLE.strip().splitlines())
-    for phrase in phrases.split(", ")
-}
-UNSUPPORTED_VERBS = _words("recommend predict forecast upload export import send deploy scrape crawl")
-
 # Parser word classes (rules).
 SEPARATORS = _words(", / & + and or plus")
 SITE_WORDS = _words("web webapp website websites site")
@@ -284,8 +244,6 @@ QUANTIFIERS = DETERMINERS | _words("many multiple several more or list lots of s
 FEATURE_GLUE = _words("via using through with in on over")   # "payment processing via Stripe"
 APP_NOUNS = _words("app application system platform game website site client version board")
 
-# Which default non-goal an unsupported category lifts when the user asked for it.
-NON_GOAL_OF = {"mobile": "mobile-app", "deployment": "deployment", "browser": "browser-automation"}
 DEFAULT_NON_GOALS = ("deployment", "mobile-app", "browser-automation")
 # Words the spec validator reads as those non-goals: never entity names, and an unsupported
 # feature that uses one lifts that non-goal.
@@ -297,8 +255,7 @@ NON_GOAL_WORDS = frozenset().union(*NON_GOAL_TERMS.values())
 
 # Words the rules know; in Vietnamese text they are never taken for a syllable ("deploy").
 KNOWN_ENGLISH = (FUNCTION | VERBS | VERB_NOUNS | META | ADJECTIVES | DOMAIN_AREAS | AUTH | DASHBOARD
-                 | COMPLETE | PAGE_WORDS | API_WORDS | FIELD_VOCAB | TITLE_NOUNS
-                 | frozenset(w for key in UNSUPPORTED for w in key) | frozenset(FRAMEWORKS))
+                 | COMPLETE | PAGE_WORDS | API_WORDS | FIELD_VOCAB | TITLE_NOUNS | frozenset(FRAMEWORKS))
 
 
 # --- number inflection ----------------------------------------------------------------------------

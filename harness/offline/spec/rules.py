@@ -4,204 +4,151 @@
 and deterministic: the same request gives a byte-identical `model_dump_json()` (lists and
 insertion-ordered dicts only; sets are used for membership, never iterated).
 
-Parsing passes over one token list, each marking the tokens it consumes:
-unsupported features -> feature words (auth, dashboard, pages, stack, completion) -> field lists
-("tasks with a title and due date") -> entity nouns -> relations -> completion targets.
+The request is split into clauses; every token remembers its clause. Passes over one token
+list mark the tokens they recognise with a role: status enums -> feature words (auth,
+dashboard, pages, stack, completion) -> field lists -> entities (only from entity positions)
+-> relations -> features and workflows -> completion targets. `accounting` then decides per
+clause: mapped, not built (a content word no rule recognised) or context.
 """
 
 from __future__ import annotations
 
-from harness.offline.spec import lexicon as lx
-from harness.offline.spec.build import Parsed, build_spec
-from harness.offline.spec.tokens import Tok, tokenize
 from harness.errors import SpecError
 from harness.models.spec import AppSpec
+from harness.offline.spec import lexicon as lx
+from harness.offline.spec import lexicon_roles as rl
+from harness.offline.spec.accounting import account_clauses
+from harness.offline.spec.build import Parsed, build_spec
+from harness.offline.spec.clauses import split_clauses
+from harness.offline.spec.entities import find_entities, is_noun, mark_brands, singular_name
+from harness.offline.spec.features import built_features, find_features, find_workflow_chains
+from harness.offline.spec.fields import FieldItem, parse_field_list, read_enum, read_range
+from harness.offline.spec.tokens import Tok, tokenize_clauses
 
-MAX_ENTITIES = 20      # more distinct nouns than this are ignored (with a note)
+MAX_ENTITIES = 20      # more entities than this are ignored, said on the terminal and in the summary
 _WINDOW = 8            # how far (tokens) a completion word reaches for its entity
-_MAX_WORD = 40         # longer "words" are noise, never names
-_MAX_FEATURE = 120     # characters of an unsupported feature's text
 
 NO_ENTITY_MESSAGE = ("no data entity recognized in the request; name what the app manages, "
                      "e.g. 'tasks' or 'products'")
 
-_CLAUSE_END = frozenset(".;!?")
 _STOPS = (lx.FUNCTION | lx.VERBS | lx.ADJECTIVES | lx.AUTH | lx.DASHBOARD | lx.COMPLETE | lx.APP_HEADS
           | lx.PAGE_WORDS | lx.API_WORDS)
-_NON_ENTITY = lx.FUNCTION | lx.META | lx.ADJECTIVES | lx.DOMAIN_AREAS | lx.FIELD_ONLY
-
-
-def _third_person(verb: str) -> str:
-    if verb.endswith("y") and verb[-2:-1] not in "aeiou":
-        return verb[:-1] + "ies"
-    return verb + ("es" if verb.endswith(("s", "x", "z", "ch", "sh", "o")) else "s")
-
-
-def _verb_forms(verbs: frozenset[str]) -> frozenset[str]:
-    return frozenset(f for v in verbs for f in (v, _third_person(v)))
-
-
-_VERB_FORMS = _verb_forms(lx.VERBS) - lx.VERB_NOUNS
-_UNSUP_BY_FIRST: dict[str, list[tuple[str, ...]]] = {}
-for _key in sorted(lx.UNSUPPORTED, key=lambda k: (-len(k), k)):
-    _UNSUP_BY_FIRST.setdefault(_key[0], []).append(_key)
+_STATUS_WORDS = frozenset({"status", "state", "stage", "statuses", "states", "stages"})
 
 
 def rule_based_spec(request: str) -> AppSpec:
     """The AppSpec the rules infer from `request`; raises SpecError when it names nothing to build."""
-    toks, vi, ignored = tokenize(request)
-    p = Parsed(title_words=[(t.w, t.orig) for t in toks], vi=vi)
+    clauses = split_clauses(request)
+    toks, vi, ignored = tokenize_clauses(clauses)
+    p = Parsed(title_words=[(t.w, t.orig) for t in toks if t.orig], vi=vi, clauses=clauses)
     if ignored:
         shown = ", ".join(dict.fromkeys(ignored[:10]))
         p.notes.append(f"words not in the Vietnamese lexicon were ignored: {shown}")
-    _find_unsupported(toks, p)
-    complete_idx = _find_features(toks, p)
+    mark_brands(toks)
+    _mark_self_intro(toks)
+    status_enums = _find_status_enums(toks)
+    complete_idx = _find_feature_words(toks, p)
     _find_field_lists(toks, p)
-    mentions = _find_entities(toks, p)
-    if not p.entities and not p.unsupported:
-        raise SpecError(NO_ENTITY_MESSAGE)
+    mentions = find_entities(toks, p, MAX_ENTITIES)
     _find_relations(toks, mentions, p)
+    _find_ratings(toks, mentions, p)
+    _attach_workflows(toks, mentions, status_enums, p)
+    fields_of = {e: [it.words[-1] for it in p.fields.get(e, [])] + ["name", "title"] for e in p.entities}
+    p.features = find_features(toks, mentions, fields_of, built_features())
     _find_status(toks, mentions, complete_idx, p)
+    p.accounts = account_clauses(toks, clauses)
+    if not p.entities:
+        raise SpecError(_nothing_message(p))
     return build_spec(p)
+
+
+def _nothing_message(p: Parsed) -> str:
+    listed = "; ".join(f'C-{n:03d} "{c[:60]}" ({a.status})' for n, (c, a) in
+                       enumerate(zip(p.clauses, p.accounts), 1))[:600]
+    return NO_ENTITY_MESSAGE + (f". Clauses: {listed}" if listed else "")
 
 
 def _word(toks: list[Tok], i: int) -> str:
     return toks[i].w if 0 <= i < len(toks) else ""
 
 
-def _is_word(t: Tok) -> bool:
-    return bool(t.w) and t.w[0].isalnum()
+def _use(t: Tok, role: str) -> None:
+    t.used, t.role = True, role
 
 
 # --- passes ----------------------------------------------------------------------------------------
 
-def _find_unsupported(toks: list[Tok], p: Parsed) -> None:
-    spans: list[list] = []
-    i = 0
-    while i < len(toks):
-        key = next((k for k in _UNSUP_BY_FIRST.get(toks[i].w, ())
-                    if tuple(_word(toks, i + j) for j in range(len(k))) == k), None)
-        if key is None:
-            i += 1
-            continue
-        if key == ("game",) and _word(toks, i + 1) not in lx.APP_NOUNS and _modifier_of(toks, i + 1):
-            i += 1
-            continue   # "game library", "game night": a modifier, not a request for a game
-        start, end = i, i + len(key)
-        steps = 0
-        while start > 0 and steps < 3 and _modifier(toks[start - 1], p.vi):
-            start, steps = start - 1, steps + 1
-        if (len(key) == 1 and key[0] in lx.UNSUPPORTED_VERBS) or p.vi:
-            end = _extend_right(toks, end, p.vi)
-        if _word(toks, end) in lx.APP_NOUNS:
-            end += 1
-        if spans and (start <= spans[-1][1] or (
-                start == spans[-1][1] + 1 and toks[start - 1].w in lx.FEATURE_GLUE)):
-            spans[-1][1] = max(spans[-1][1], end)
-            spans[-1][2].append(lx.UNSUPPORTED[key])
-        else:
-            spans.append([start, end, [lx.UNSUPPORTED[key]]])
-        i += len(key)
-    seen: list[str] = []
-    for start, end, cats in spans:
-        text = " ".join(t.orig for t in toks[start:end] if t.orig)[:_MAX_FEATURE]
-        for t in toks[start:end]:
-            t.used = True
-        if "oauth" in cats:
-            p.auth = True
-        if text.lower() not in seen:
-            seen.append(text.lower())
-            p.unsupported.append((text, list(dict.fromkeys(cats))))
+def _mark_self_intro(toks: list[Tok]) -> None:
+    """ "I'm a teacher", "as a manager": who asks is context, not a record type."""
+    for i in range(len(toks)):
+        for a, b in rl.SELF_INTRO:
+            if toks[i].w == a and (b is None or _word(toks, i + 1) == b):
+                j = i + (1 if b is None else 2)
+                while j < len(toks) and toks[j].w in lx.DETERMINERS | lx.ADJECTIVES:
+                    j += 1
+                k = j
+                while k < len(toks) and k - j < 3 and toks[k].w[:1].isalpha() and not rl.is_supported_verb(toks[k].w) \
+                        and toks[k].w not in lx.FUNCTION:
+                    _use(toks[k], "context")
+                    k += 1
 
 
-def _modifier_of(toks: list[Tok], j: int) -> bool:
-    return j < len(toks) and _is_word(toks[j]) and toks[j].w not in _STOPS
+def _find_status_enums(toks: list[Tok]) -> list[tuple[int, list[str]]]:
+    """ "status: draft / submitted / approved", "state (open, closed)": ordered states."""
+    out = []
+    for i, t in enumerate(toks):
+        if t.w in _STATUS_WORDS and _word(toks, i + 1) in ("(", ":") and not t.used:
+            values, end = read_enum(toks, i + 1)
+            if values:
+                for k in range(i, end):
+                    _use(toks[k], "workflow:")
+                out.append((i, values))
+    return out
 
 
-def _modifier(t: Tok, vi: bool) -> bool:
-    if not t.w:
-        return vi
-    return _is_word(t) and not t.used and t.w not in _STOPS
-
-
-def _extend_right(toks: list[Tok], end: int, vi: bool) -> int:
-    j = end
-    while j < len(toks) and toks[j].w in lx.DETERMINERS:
-        j += 1
-    steps = 0
-    while j < len(toks) and steps < (4 if vi else 3) and _modifier(toks[j], vi):
-        j, steps = j + 1, steps + 1
-    return j if steps else end
-
-
-def _find_features(toks: list[Tok], p: Parsed) -> list[int]:
+def _find_feature_words(toks: list[Tok], p: Parsed) -> list[int]:
     complete_idx: list[int] = []
     for i, t in enumerate(toks):
         w = t.w
         if t.used or not w:
             continue
+        role = w
         if w in lx.AUTH:
-            p.auth = p.auth or not (w in ("user", "users") and _word(toks, i + 1) in lx.MODALS)
+            if w in ("user", "users") and not _auth_context(toks, i):
+                continue
+            p.auth, role = True, "auth"
         elif w in lx.DASHBOARD:
-            p.dashboard = True
+            p.dashboard, role = True, "dashboard"
         elif w in lx.COMPLETE:
-            if not (w.startswith("complete") and _word(toks, i - 1) in ("a", "an", "the", "fully")):
-                complete_idx.append(i)
+            if w.startswith("complete") and _word(toks, i - 1) in ("a", "an", "the", "fully"):
+                continue
+            complete_idx.append(i)
+            role = "complete:"
         elif w in lx.FRAMEWORKS:
             p.pages = True
             p.frameworks.append(lx.FRAMEWORKS[w])
+            role = f"stack:{lx.FRAMEWORKS[w]}"
         elif w in lx.PAGE_WORDS:
             p.pages = True
-            p.web = p.web or w in lx.SITE_WORDS
             p.settings = p.settings or w == "settings"
+            role = "stack:settings page" if w == "settings" else "pages"
         elif w in lx.API_WORDS:
             p.api = True
-            if w == "graphql":
-                p.notes.append("requested GraphQL; offline generator builds a REST JSON API")
+            role = "stack:GraphQL" if w == "graphql" else "api"
         elif w in lx.OTHER_BACKENDS:
-            p.notes.append(f"requested {lx.OTHER_BACKENDS[w]} backend; offline generator builds a "
-                           "FastAPI backend")
+            role = f"stack:{lx.OTHER_BACKENDS[w]}"
         elif w in lx.OTHER_DBS:
-            p.notes.append(f"requested {lx.OTHER_DBS[w]} database; offline generator uses SQLite")
+            role = f"stack:{lx.OTHER_DBS[w]}"
         else:
             continue
-        t.used = True
+        _use(t, role)
     return complete_idx
 
 
-def _is_noun(toks: list[Tok], i: int) -> bool:
-    """Whether token i names a record type (an entity candidate)."""
-    t = toks[i]
-    w = t.w
-    if t.used or not w or not w[0].isalpha():
-        return False
-    if " " in w:
-        return True
-    sing = singular_name(w)
-    if not 2 <= len(w) <= _MAX_WORD or w in _NON_ENTITY or sing in _NON_ENTITY:
-        return False
-    if sing in lx.NON_GOAL_WORDS or lx.pluralize(sing) in lx.NON_GOAL_WORDS:
-        return False   # "io" -> "ios" would read as the mobile-app non-goal
-    plural = sing != w
-    if w.endswith("ly") and w not in lx.NOUN_LY:
-        return False   # adverbs
-    if not plural and ((w.endswith("ing") and w not in lx.NOUN_ING) or (w.endswith("ed") and len(w) > 4)):
-        return False   # gerunds and participles
-    if w in lx.PEOPLE_SUBJECTS and _word(toks, i + 1) in lx.MODALS:
-        return False
-    if sing in lx.VERB_NOUNS:
-        if plural:
-            return _word(toks, i - 1) not in lx.REL_PRONOUNS
-        nxt = toks[i + 1] if i + 1 < len(toks) else None
-        return _word(toks, i - 1) in lx.DETERMINERS or (nxt is not None and nxt.w in lx.APP_HEADS)
-    return w not in _VERB_FORMS and sing not in _VERB_FORMS
-
-
-def singular_name(w: str) -> str:
-    """Singular of a (possibly multi-word) noun: only the last word is inflected."""
-    head, _, last = w.rpartition(" ")
-    sing = lx.singularize(last)
-    return f"{head} {sing}" if head else sing
+def _auth_context(toks: list[Tok], i: int) -> bool:
+    """ "user accounts", "users log in": the word asks for login, not "users can add recipes"."""
+    near = {_word(toks, j) for j in range(i - 2, i + 4)}
+    return bool(near & (lx.AUTH - {"user", "users"})) or _word(toks, i - 1) in ("multiple", "different")
 
 
 def _find_field_lists(toks: list[Tok], p: Parsed) -> None:
@@ -214,111 +161,27 @@ def _find_field_lists(toks: list[Tok], p: Parsed) -> None:
         strict = False
         if j < 0:
             continue
-        if not _is_noun(toks, j):
+        if not is_noun(toks, j):
             if t.w not in lx.LOOSE_TRIGGERS or toks[j].w not in lx.APP_HEADS:
                 continue
             while j >= 0 and toks[j].w in lx.APP_HEADS:
                 j -= 1
-            if j < 0 or not _is_noun(toks, j):
+            if j < 0 or not is_noun(toks, j):
                 continue
             strict = True
-        items, consumed = _parse_fields(toks, i + 1, strict)
+        items, consumed = parse_field_list(toks, i + 1, strict, _STOPS)
         if items:
-            p.fields.setdefault(singular_name(toks[j].w), []).extend(items)
+            k = max(consumed) + 1 if consumed else i + 1
+            while k < len(toks) and toks[k].w in lx.SEPARATORS | lx.DETERMINERS:
+                k += 1
+            if is_noun(toks, k) and lx.singularize(toks[k].w) != toks[k].w:
+                p.field_subjects.append(k)   # "products with a name and category, and categories"
+            name = singular_name(toks[j].w)
+            p.fields.setdefault(name, []).extend(items)
+            p.field_subjects.append(j)
+            _use(t, f"field:{name}")
             for k in consumed:
-                toks[k].used = True
-
-
-def _parse_fields(toks: list[Tok], start: int, strict: bool) -> tuple[list, list[int]]:
-    items: list[tuple[list[str], bool | None, str | None]] = []
-    consumed: list[int] = []
-    words: list[str] = []
-    idx: list[int] = []
-    flag: list[bool | None] = [None]
-    hint: list[str | None] = [None]
-
-    def commit() -> bool:
-        if not words:
-            idx.clear()
-            return True
-        last = words[-1]
-        sing = lx.singularize(last)
-        if sing != last and last not in lx.KEEP_PLURAL_FIELDS and (
-                sing not in lx.FIELD_VOCAB or sing in lx.FIELD_NOUNS):
-            return False   # a plural record noun ends the field list ("... and projects")
-        if strict and sing not in lx.FIELD_VOCAB and last not in lx.FIELD_VOCAB:
-            return False
-        items.append((words[:-1] + [last if last in lx.KEEP_PLURAL_FIELDS else sing], flag[0], hint[0]))
-        consumed.extend(idx)
-        words.clear(), idx.clear()
-        flag[0] = hint[0] = None
-        return True
-
-    j = start
-    while j < len(toks):
-        t = toks[j]
-        if t.used or not t.w:
-            break
-        if t.w in lx.SEPARATORS:
-            if not commit():
-                return items, consumed
-        elif not t.w[0].isalnum():
-            break
-        elif t.w in lx.DETERMINERS or t.w in lx.FIELD_SKIP:
-            idx.append(j)
-        elif t.w in ("optional", "required", "mandatory"):
-            flag[0] = t.w != "optional"
-            idx.append(j)
-        elif t.w == "in" and words and _word(toks, j + 1) in lx.UNIT_TYPES:
-            hint[0] = lx.UNIT_TYPES[toks[j + 1].w]
-            idx.extend((j, j + 1))
-            j += 1
-        elif words and t.w.endswith("ed") and len(t.w) > 4 and t.w not in lx.FIELD_VOCAB:
-            idx.append(j)   # "calories burned": the participle adds nothing to the column
-        elif _field_word(t.w) and len(words) < 3:
-            words.append(t.w)
-            idx.append(j)
-        else:
-            break
-        j += 1
-    commit()
-    return items, consumed
-
-
-def _field_word(w: str) -> bool:
-    if not w[0].isalpha() or " " in w or len(w) > _MAX_WORD:
-        return False
-    if w in lx.FIELD_VOCAB or lx.singularize(w) in lx.FIELD_VOCAB:
-        return True
-    return not (w in lx.FUNCTION or w in _VERB_FORMS or w in lx.META or w in _STOPS
-                or w.endswith("ly"))
-
-
-def _find_entities(toks: list[Tok], p: Parsed) -> dict[int, str]:
-    mentions: dict[int, str] = {}
-    overflow: dict[str, None] = {}
-    for i in range(len(toks)):
-        if not _is_noun(toks, i):
-            continue
-        name = singular_name(toks[i].w)
-        if name not in p.plurals:
-            if len(p.entities) >= MAX_ENTITIES:
-                overflow[name] = None
-                continue
-            p.entities.append(name)
-            p.plurals[name] = toks[i].w if toks[i].w != name else lx.pluralize(name)
-        elif p.plurals[name] == lx.pluralize(name) and toks[i].w not in (name, p.plurals[name]):
-            p.plurals[name] = toks[i].w   # the user's own plural beats the generated one
-        mentions[i] = name
-    if overflow:
-        p.notes.append(f"{len(overflow)} more entities ignored (cap {MAX_ENTITIES})")
-    if not p.entities and not p.unsupported:
-        implied = next((lx.IMPLIED_ENTITY[t.w] for t in toks if t.w in lx.IMPLIED_ENTITY), None)
-        if implied:
-            p.entities.append(implied)
-            p.plurals[implied] = lx.pluralize(implied)
-            p.notes.append(f"no record type named; assumed {p.plurals[implied]}")
-    return mentions
+                _use(toks[k], f"field:{name}")
 
 
 def _mention_after(toks: list[Tok], j: int, mentions: dict[int, str]) -> str | None:
@@ -328,30 +191,35 @@ def _mention_after(toks: list[Tok], j: int, mentions: dict[int, str]) -> str | N
 
 
 def _find_relations(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None:
-    found: list[tuple[str | None, str | None]] = []
+    found: list[tuple[str | None, str | None, list[int]]] = []
     for i, name in mentions.items():
         w1, w2 = _word(toks, i + 1), _word(toks, i + 2)
         if w1 in ("and", "with") and w2 in ("their", "its"):
-            found.append((mentions.get(i + 3), name))
+            found.append((mentions.get(i + 3), name, [i + 1, i + 2]))
         if w1 in ("in", "within", "inside", "under", "per") or (
                 w1 in ("for", "of") and w2 in lx.DETERMINERS | {"every"}):
-            found.append((name, _mention_after(toks, i + 2, mentions)))
+            found.append((name, _mention_after(toks, i + 2, mentions), [i + 1, i + 2]))
         j = i + 1
         while _word(toks, j) in lx.FILLER:
             j += 1
         if _word(toks, j) in lx.BELONG and _word(toks, j + 1) in ("to", "into", "under", "by", "in", "with"):
-            found.append((name, _mention_after(toks, j + 2, mentions)))
+            found.append((name, _mention_after(toks, j + 2, mentions), list(range(i + 1, j + 2))))
         elif _word(toks, j) == "part" and _word(toks, j + 1) == "of":
-            found.append((name, _mention_after(toks, j + 2, mentions)))
+            found.append((name, _mention_after(toks, j + 2, mentions), list(range(i + 1, j + 2))))
         elif _word(toks, j) in lx.HAVE:
-            found.append((_mention_after(toks, j + 1, mentions), name))
+            found.append((_mention_after(toks, j + 1, mentions), name, list(range(i + 1, j + 1))))
+        if _word(toks, i - 1) in ("assign", "assigns", "assigned") and _word(toks, i + 1) == "to":
+            found.append((name, _mention_after(toks, i + 2, mentions), [i - 1, i + 1]))
     for name in p.entities:   # a field naming another entity is a relation ("tasks with a project")
-        for words, _flag, _hint in p.fields.get(name, []):
-            if " ".join(words) in p.plurals:
-                found.append((name, " ".join(words)))
-    for child, parent in found:
+        for item in p.fields.get(name, []):
+            if item.label in p.plurals:
+                found.append((name, item.label, []))
+    for child, parent, used in found:
         if child is None or parent is None or child == parent:
             continue
+        for k in used:
+            if not toks[k].used or toks[k].role == "":
+                _use(toks[k], f"relation:{child}")
         if child in p.parents:
             note = (f"{child} is also linked to {parent}; only one parent per entity is "
                     f"supported ({child} belongs to {p.parents[child]})")
@@ -359,6 +227,7 @@ def _find_relations(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> Non
             note = f"{child} cannot belong to {parent}: {parent} already belongs to {child}"
         else:
             p.parents[child] = parent
+            p.relation_clauses.setdefault(child, toks[used[0]].clause if used else -1)
             continue
         if p.parents.get(child) != parent and note not in p.notes:
             p.notes.append(note)
@@ -377,22 +246,64 @@ def _is_ancestor(node: str, of: str, parents: dict[str, str]) -> bool:
     return False
 
 
-def _find_status(toks: list[Tok], mentions: dict[int, str], complete_idx: list[int], p: Parsed) -> None:
-    clause: list[int] = []
-    n = 0
-    for t in toks:
-        n += t.w in _CLAUSE_END
-        clause.append(n)
-    targets: list[str] = []
-    for c in complete_idx:
-        for d in range(1, _WINDOW + 1):
-            hit = next((mentions[j] for j in (c - d, c + d)
-                        if j in mentions and clause[j] == clause[c]), None)
-            if hit:
-                targets.append(hit)
+def _nearest(toks: list[Tok], i: int, mentions: dict[int, str], reach: int = 12) -> str | None:
+    for d in range(reach + 1):
+        for j in (i - d, i + d):
+            if j in mentions and toks[j].clause == toks[i].clause:
+                return mentions[j]
+    return None
+
+
+def _find_ratings(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None:
+    """ "rate recipes from 1 to 5 stars", "a 1-5 star rating": a rating field with its range."""
+    for i, t in enumerate(toks):
+        if t.used or t.w not in ("rate", "rating", "ratings", "stars", "star", "score"):
+            continue
+        rng, end = None, i
+        for j in range(i + 1, min(i + 6, len(toks))):
+            rng = read_range(toks, j)
+            if rng:
                 break
-    if complete_idx:
-        targets.extend(e for e in p.entities if e.rpartition(" ")[2] in lx.STATUS_NOUNS)
-    for name in targets:
-        if name in p.plurals and name not in p.status:
-            p.status.append(name)
+        if rng is None and i >= 2:
+            rng = read_range(toks, i - 3) or read_range(toks, i - 2) or read_range(toks, i - 1)
+        if rng is None:
+            continue
+        entity = _nearest(toks, i, mentions)
+        if entity is None:
+            continue
+        low, high, end = rng
+        start = min(i, next((k for k in range(max(0, i - 4), i) if read_range(toks, k)), i))
+        for k in range(start, max(end, i + 1)):
+            if not toks[k].used:
+                _use(toks[k], f"field:{entity}")
+        items = p.fields.setdefault(entity, [])
+        if not any(it.label == "rating" for it in items):
+            items.append(FieldItem(words=["rating"], min_value=low, max_value=high))
+        p.field_clauses.setdefault(entity, []).append(t.clause)
+
+
+def _attach_workflows(toks: list[Tok], mentions: dict[int, str], status_enums: list, p: Parsed) -> None:
+    for i, values in status_enums:
+        entity = _nearest(toks, i, mentions, reach=20)
+        if entity:
+            p.workflows.setdefault(entity, values)
+            for t in toks:
+                if t.clause == toks[i].clause and t.role == "workflow:":
+                    t.role = f"workflow:{entity}"
+    for entity, states in find_workflow_chains(toks, mentions):
+        p.workflows.setdefault(entity, states)
+
+
+def _find_status(toks: list[Tok], mentions: dict[int, str], complete_idx: list[int], p: Parsed) -> None:
+    for c in complete_idx:
+        hit = _nearest(toks, c, mentions, _WINDOW)
+        if hit is None:
+            hit = next((e for e in p.entities if e.rpartition(" ")[2] in lx.STATUS_NOUNS), None)
+        if hit is None and len(p.entities) == 1:
+            hit = p.entities[0]
+        if hit and hit not in p.workflows:
+            toks[c].role = f"complete:{hit}"
+            if hit not in p.status:
+                p.status.append(hit)
+        elif hit:
+            toks[c].role = f"workflow:{hit}"

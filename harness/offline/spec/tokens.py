@@ -14,7 +14,7 @@ from harness.offline.spec import lexicon as lx
 from harness.offline.spec import lexicon_vi as vlx
 from harness.offline.generator.naming import ascii_fold
 
-_TOKEN_RE = re.compile(r"\w+(?:[-'’.]\w+)*|[,;:.!?()/&+]")
+_TOKEN_RE = re.compile(r"\w+(?:[-'’.]\w+)*|->|=>|→|[,;:.!?()/&+|]")
 
 
 @dataclass
@@ -22,21 +22,41 @@ class Tok:
     w: str              # normalized lowercase English word or punctuation ("" = ignored word)
     orig: str           # the user's own text for this token
     used: bool = False  # consumed by an earlier pass
+    clause: int = 0     # index of the request clause the token comes from
+    role: str = ""      # what consumed it: "entity:task", "field:task", "auth", "context" ...
+    brand: bool = False  # a capitalised unknown word inside a lowercase clause (Stripe, Notion)
 
 
-def tokenize(request: str) -> tuple[list[Tok], bool, list[str]]:
+def tokenize(request: str, vi: bool | None = None) -> tuple[list[Tok], bool, list[str]]:
     """Tokens of `request` (Vietnamese phrases mapped to English), whether it is Vietnamese, and
     the Vietnamese words the lexicon does not know."""
     text = unicodedata.normalize("NFC", request or "")
-    vi = any(ch in vlx.VI_MARKERS for ch in text.lower())
+    if vi is None:
+        vi = any(ch in vlx.VI_MARKERS for ch in text.lower())
     raw = _TOKEN_RE.findall(text)
     ignored: list[str] = []
     toks = _map_vietnamese(raw, ignored) if vi else [Tok(ascii_fold(r.lower()), r) for r in raw]
     for t in toks:
-        t.w = lx.HYPHEN_FORMS.get(t.w, t.w)
+        t.w = lx.HYPHEN_FORMS.get(t.w, "->" if t.w in ("=>", "→") else t.w)
         if t.w.endswith(("'s", "’s")):
             t.w = t.w[:-2]
     return _merge_phrases(toks), vi, ignored
+
+
+def tokenize_clauses(clauses: list[str]) -> tuple[list[Tok], bool, list[str]]:
+    """Tokens of every clause in order, each tagged with its clause index; a "." token separates
+    clauses so no pattern reaches across two of them."""
+    vi = any(ch in vlx.VI_MARKERS for text in clauses for ch in unicodedata.normalize("NFC", text).lower())
+    out: list[Tok] = []
+    ignored: list[str] = []
+    for k, text in enumerate(clauses):
+        toks, _vi, ign = tokenize(text, vi)
+        for t in toks:
+            t.clause = k
+        out.extend(toks)
+        out.append(Tok(".", "", clause=k))
+        ignored.extend(ign)
+    return out, vi, ignored
 
 
 def _map_vietnamese(raw: list[str], ignored: list[str]) -> list[Tok]:

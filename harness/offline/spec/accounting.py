@@ -1,0 +1,78 @@
+"""Per clause: what the passes recognised, and which content words no rule recognised.
+
+A clause is covered only when something in it was positively recognised and no content word is
+left over; a leftover word (or a stack the generator does not build) makes it not built; a
+clause of framing words only (greetings, "Below are the epics") is context.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from harness.offline.spec import lexicon as lx
+from harness.offline.spec import lexicon_roles as rl
+from harness.offline.spec.tokens import Tok
+
+# Words that never ask for anything by themselves.
+_IGNORABLE = (lx.FUNCTION | lx.DETERMINERS | lx.FILLER | lx.MODALS | lx.REL_PRONOUNS | lx.ADJECTIVES
+              | lx.META | lx.DOMAIN_AREAS | lx.QUANTIFIERS | rl.CONTEXT_WORDS | rl.UI_WORDS
+              | lx.PAGE_WORDS | lx.API_WORDS | lx.APP_HEADS | lx.PEOPLE_SUBJECTS | rl.ACTOR_WORDS
+              | lx._words("lot lots etc eg ie also just something way easy easily quickly simply "
+                          "able ability possibility everything anything all whole nice good "
+                          "i'd i'll we'd let's it's that's there's"))
+# Words that look harmless but name something the generator does not build.
+_NEVER_IGNORED = lx._words("calendar chart charts graph graphs map maps report reports export "
+                           "import notification notifications reminder reminders email emails "
+                           "analytics realtime history")
+_ACTIONS = rl.ENTITY_VERBS | lx._words("complete finish mark")
+
+
+@dataclass
+class ClauseAccount:
+    """What one clause asked for, as far as the rules understood it."""
+
+    roles: list[str] = field(default_factory=list)      # positive roles, first-seen order
+    unknown: list[str] = field(default_factory=list)    # the user's words no rule recognised
+    stacks: list[str] = field(default_factory=list)     # stacks asked for that are not built
+    actions: bool = False                               # a CRUD verb without its record type
+
+    @property
+    def status(self) -> str:
+        if self.unknown or self.stacks:
+            return "not_built"
+        return "mapped" if self.roles else "context"
+
+
+def account_clauses(toks: list[Tok], clauses: list[str]) -> list[ClauseAccount]:
+    """One ClauseAccount per clause (same order)."""
+    out = [ClauseAccount() for _ in clauses]
+    for t in toks:
+        acc = out[t.clause]
+        if t.role.startswith("stack:"):
+            name = t.role.split(":", 1)[1]
+            if name not in acc.stacks:
+                acc.stacks.append(name)
+        elif t.role and t.role != "context" and not t.role.endswith(":"):
+            if t.role not in acc.roles:
+                acc.roles.append(t.role)
+        elif not t.used and _content(t):
+            word = t.orig or t.w
+            if word.lower() not in (u.lower() for u in acc.unknown):
+                acc.unknown.append(word)
+        if not t.used and (t.w in _ACTIONS or rl.verb_base(t.w) in _ACTIONS):
+            acc.actions = True
+    return out
+
+
+def _content(t: Tok) -> bool:
+    """Whether an unconsumed token is a word that asks for something."""
+    w = t.w
+    if not w:   # a Vietnamese word the lexicon does not know
+        return any(ch.isalpha() for ch in t.orig)
+    if not w[0].isalpha():
+        return False
+    if w in _NEVER_IGNORED or lx.singularize(w) in _NEVER_IGNORED:
+        return True
+    if w in _IGNORABLE or lx.singularize(w) in _IGNORABLE or rl.is_supported_verb(w):
+        return False
+    return not (w.endswith("ly") and w not in lx.NOUN_LY)

@@ -1,0 +1,58 @@
+"""Request text -> clauses: lines, bullets, numbered items, sentences and "X; Y" parts.
+
+A clause is the unit the coverage accounting works on: each one is later mapped to the
+requirements that implement it, marked not built, or marked context. Pure and deterministic.
+"""
+
+from __future__ import annotations
+
+import re
+
+from harness.errors import SpecError
+
+MAX_CLAUSES = 120          # more clauses than this: the request is refused with the cap stated
+MAX_CLAUSE_CHARS = 6000    # a longer "clause" is cut (the cut is visible in the clause text)
+
+_BULLET = re.compile(r"^\s*(?:[-*•·+>]+|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)](?=\s)|#+)\s*")
+# A sentence ends at . ! ? followed by space/end, except after common abbreviations.
+_SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)(?<!\bMr)(?<!\bDr)[.!?]+(?=\s|$)")
+_STORY = re.compile(r"^\s*as an? \w+", re.I)
+
+
+def split_clauses(text: str) -> list[str]:
+    """The request's clauses in order; raises SpecError above MAX_CLAUSES."""
+    out: list[str] = []
+    for line in (text or "").replace("\r", "\n").split("\n"):
+        line = _BULLET.sub("", line, count=1).strip()
+        if not line:
+            continue
+        for sentence in _sentences(line):
+            for part in sentence.split(";"):
+                part = part.strip(" \t,:-–—")
+                if any(ch.isalnum() for ch in part):
+                    out.append(part[:MAX_CLAUSE_CHARS])
+    if len(out) > MAX_CLAUSES:
+        raise SpecError(f"the request has {len(out)} clauses; the offline parser reads at most "
+                        f"{MAX_CLAUSES} (split it into smaller requests)")
+    return out
+
+
+def _sentences(line: str) -> list[str]:
+    parts, start = [], 0
+    for m in _SENTENCE_END.finditer(line):
+        parts.append(line[start:m.end()])
+        start = m.end()
+    parts.append(line[start:])
+    merged: list[str] = []
+    for p in (p.strip() for p in parts):
+        # "As a user, I want X. So that Y." stays one story; a tiny fragment joins its neighbour.
+        if merged and (p.lower().startswith("so that") or len(p.split()) == 1 and not p.endswith(("!", "?"))):
+            merged[-1] = f"{merged[-1]} {p}"
+        elif p:
+            merged.append(p)
+    return merged
+
+
+def is_user_story(clause: str) -> bool:
+    """Whether the clause is a user story ("As a manager, I want ...")."""
+    return bool(_STORY.match(clause))

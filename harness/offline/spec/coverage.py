@@ -1,0 +1,164 @@
+"""Clause -> requirement mapping for the rule-based spec, plus the feature/workflow/not-built
+requirements it needs. Pure functions over what the parser found (`build.Parsed`)."""
+
+from __future__ import annotations
+
+from harness.models.spec import AppSpec, Clause, DataEntity, Feature, Requirement
+from harness.generators.naming import py_ident, slug
+
+_STACK_REASON = "the offline generator builds FastAPI + SQLite with server-rendered HTML, not {}"
+_MAX_REQ_TEXT = 160
+
+
+def _resolve(acc, p) -> tuple[str, list[str], str]:
+    """(status, roles, reason) of one clause account."""
+    roles = list(acc.roles)
+    if acc.status == "not_built":
+        return "not_built", roles, _reason(acc, p)
+    if acc.status == "context" and acc.actions:
+        if len(p.entities) == 1:
+            return "mapped", [f"entity:{p.entities[0]}"], ""
+        return "not_built", roles, "it names no record type to act on"
+    if acc.status == "context":
+        return "context", [], "asks for nothing (greeting, background or framing words)"
+    return "mapped", roles, ""
+
+
+def _reason(acc, p) -> str:
+    parts = []
+    if acc.stacks:
+        parts.append(_STACK_REASON.format(" and ".join(acc.stacks)))
+    over = [w for w in acc.unknown if w.lower().rstrip("s") in {o.rstrip("s") for o in p.overflow}]
+    if over:
+        parts.append(f"more entities than the cap: {', '.join(over[:4])} not built")
+    rest = [w for w in acc.unknown if w not in over]
+    if rest:
+        shown = ", ".join(f'"{w}"' for w in rest[:4])
+        parts.append(f"no offline rule understands {shown}; an LLM provider may build it")
+    return "; ".join(parts)
+
+
+def req_text(clause: str) -> str:
+    text = " ".join(clause.split()).rstrip(".!?,:; ")
+    return text if len(text) <= _MAX_REQ_TEXT else text[:_MAX_REQ_TEXT - 1] + "…"
+
+
+def not_built_reqs(p) -> list[tuple[str, str]]:
+    """(requirement text, reason) for every not-built clause, deduplicated by text."""
+    out: list[tuple[str, str]] = []
+    for clause, acc in zip(p.clauses, p.accounts):
+        status, _roles, reason = _resolve(acc, p)
+        text = req_text(clause)
+        if status == "not_built" and all(t.lower() != text.lower() for t, _r in out):
+            out.append((text, reason))
+    return out
+
+
+def _features(p) -> list[tuple[str, str, list[str]]]:
+    seen: dict[tuple[str, str], list[str]] = {}
+    for kind, entity, cols, _clause in p.features:
+        if entity:
+            seen.setdefault((kind, entity), [])
+            seen[(kind, entity)] += [c for c in cols if c not in seen[(kind, entity)]]
+    return [(k, e, c) for (k, e), c in seen.items()]
+
+
+def feature_models(p, by_name: dict[str, DataEntity]) -> list[Feature]:
+    """The spec's Feature entries (entity and field idents)."""
+    out = []
+    for kind, name, cols in _features(p):
+        if name in by_name:
+            out.append(Feature(kind=kind, entity=by_name[name].ident, fields=[py_ident(c) for c in cols]))
+    return out
+
+
+_FEATURE_TEXT = {
+    "search": ("Users can search {plural}{by}", "GET /api/{seg}?q=<text> returns only the matching {plural}"),
+    "filter": ("Users can filter {plural}{by}", "GET /api/{seg}?<field>=<value> returns only the matching {plural}"),
+    "sort": ("Users can sort {plural}{by}", "GET /api/{seg}?sort=<field>&order=asc|desc returns {plural} in that order"),
+    "aggregate": ("The dashboard shows totals of {plural}{by}", "GET /api/dashboard returns the sums for {plural}"),
+    "status_counts": ("The dashboard counts {plural} per status", "GET /api/dashboard returns {plural} counts per status"),
+    "csv_export": ("Users can export {plural} as CSV", "GET /api/{seg}/export.csv returns every {name} as a CSV row"),
+    "no_double_booking": ("A {name} cannot be booked twice for the same slot",
+                          "creating an overlapping {name} returns 409"),
+    "ownership": ("Each user only sees their own {plural}", "another user's {plural} return 404"),
+}
+
+
+def entity_extra_reqs(p, e: DataEntity) -> list[tuple[str, str, str, str]]:
+    """Workflow and feature requirements of entity `e` (capability, entity, text, acceptance)."""
+    seg = slug(e.plural)
+    out = []
+    if e.workflow:
+        chain = " → ".join(e.workflow)
+        out.append(("workflow", e.ident, f"{e.plural.capitalize()} move through {chain}",
+                    f"a new {e.name} starts as {e.workflow[0]}; moving it to the next state returns 200 and "
+                    f"any other status change returns 409"))
+    for kind, name, cols in _features(p):
+        if name != e.name:
+            continue
+        text, acceptance = _FEATURE_TEXT[kind]
+        by = f" by {', '.join(cols)}" if cols else ""
+        fill = {"plural": e.plural, "name": e.name, "seg": seg, "by": by}
+        out.append(("feature", e.ident, text.format(**fill), acceptance.format(**fill)))
+    return out
+
+
+def _req_ids(spec: AppSpec, role: str, ident_of: dict[str, str]) -> list[str]:
+    kind, _, rest = role.partition(":")
+    by_cap: dict[tuple[str, str | None], list[str]] = {}
+    for r in spec.requirements:
+        by_cap.setdefault((r.capability, r.entity), []).append(r.id)
+
+    def get(*keys: tuple[str, str | None]) -> list[str]:
+        return next((by_cap[k] for k in keys if k in by_cap), [])
+
+    if kind in ("auth", "dashboard"):
+        return get((kind, None))
+    if kind in ("pages", "api"):
+        return get(("pages", None), ("health", None))
+    if kind == "feature":
+        fkind, _, name = rest.partition(":")
+        ident = ident_of.get(name)
+        text = _FEATURE_TEXT[fkind][0].split(" {")[0] if fkind in _FEATURE_TEXT else ""
+        return [r.id for r in spec.requirements if r.capability == "feature" and r.entity == ident
+                and r.text.startswith(text)]
+    ident = ident_of.get(rest)
+    crud = get(("crud", ident)) or get(("create", ident)) + get(("list", ident))
+    if kind in ("entity", "field"):
+        return crud if kind == "entity" else (get(("crud", ident), ("create", ident)))
+    if kind == "relation":
+        return get(("relation", ident)) or crud
+    if kind == "complete":
+        return get(("complete", ident), ("workflow", ident)) or crud
+    if kind == "workflow":
+        return get(("workflow", ident), ("complete", ident)) or crud
+    return []
+
+
+def clause_records(p, spec: AppSpec) -> list[Clause]:
+    """The spec's `clauses`: each request clause with its status, REQ ids and reason."""
+    ident_of = {e.name: e.ident for e in spec.data_model}
+    unsupported = {r.text.lower(): r.id for r in spec.requirements if r.capability == "unsupported"}
+    out = []
+    for n, (clause, acc) in enumerate(zip(p.clauses, p.accounts), 1):
+        status, roles, reason = _resolve(acc, p)
+        reqs: list[str] = []
+        for role in roles:
+            reqs += [r for r in _req_ids(spec, role, ident_of) if r not in reqs]
+        if status == "mapped" and not reqs:
+            status, reason = "not_built", "recognised, but no requirement implements it"
+            unsupported.setdefault(req_text(clause).lower(), _add_unsupported(spec, req_text(clause)))
+        if status == "not_built":
+            reqs = [unsupported[req_text(clause).lower()]] + reqs
+        out.append(Clause(id=f"C-{n:03d}", text=" ".join(clause.split()), status=status,
+                          reqs=sorted(reqs) if status != "context" else [], reason=reason))
+    return out
+
+
+def _add_unsupported(spec: AppSpec, text: str) -> str:
+    rid = f"REQ-{len(spec.requirements) + 1:03d}"
+    acceptance = f"{text} works as requested, proven by a passing test"
+    spec.requirements.append(Requirement(id=rid, text=text, acceptance=acceptance, capability="unsupported"))
+    spec.acceptance_criteria.append(acceptance)
+    return rid

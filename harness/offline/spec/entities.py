@@ -1,0 +1,217 @@
+"""Entities only from entity positions.
+
+A noun becomes a record type when it stands where requests name what an app stores: the object
+of manage/track/store/record/list/add…, the noun before an app head ("recipe app", "task
+management"), the list after "an app with/for", the subject of "each X has / X belongs to / X
+with <fields>", a bare list of nouns, or a parent after "in/of/for each". UI words, function
+words, adjectives, URLs, e-mail addresses and brand-like capitalised words never are.
+"""
+
+from __future__ import annotations
+
+from harness.offline.spec import lexicon as lx
+from harness.offline.spec import lexicon_roles as rl
+from harness.offline.spec.tokens import Tok
+
+_MAX_WORD = 40
+_NON_ENTITY = (lx.FUNCTION | lx.META | lx.ADJECTIVES | lx.DOMAIN_AREAS | lx.FIELD_ONLY | rl.UI_WORDS
+               | rl.CONTEXT_WORDS - {"project", "note", "notes", "item", "items", "entry", "entries",
+                                    "customer", "customers", "client", "clients", "team", "idea",
+                                    "ideas", "friend", "friends", "member", "people", "person"})
+_HEAD_AFTER = lx.APP_HEADS | lx._words("management tracking tracker manager catalog catalogue log "
+                                       "database records inventory organizer planner list")
+_LIST_AFTER_HEAD = lx._words("with for of including to : that")
+_SKIP = lx.DETERMINERS | lx.QUANTIFIERS | lx.ADJECTIVES | lx._words("of their my our your his her new")
+_SEP = lx._words(", and or & / plus")
+_PARENT_PREP = lx._words("in within inside under per")
+_SUBJECT_NEXT = (lx.FIELD_TRIGGERS | lx.BELONG | lx.HAVE | lx.MODALS | _PARENT_PREP
+                 | lx._words(". : ( ; can of for"))
+
+
+def singular_name(w: str) -> str:
+    """Singular of a (possibly multi-word) noun: only the last word is inflected."""
+    head, _, last = w.rpartition(" ")
+    sing = lx.singularize(last)
+    return f"{head} {sing}" if head else sing
+
+
+_VERB_FORMS = frozenset(f for v in lx.VERBS for f in (v, v + "s", v + "es", v[:-1] + "ies"
+                                                      if v.endswith("y") else v + "s")) - lx.VERB_NOUNS
+
+
+def is_noun(toks: list[Tok], i: int) -> bool:
+    """Whether token i can name a record type (an entity candidate), wherever it stands."""
+    if not 0 <= i < len(toks):
+        return False
+    t = toks[i]
+    w = t.w
+    if t.used or not w or not w[0].isalpha() or "." in w or "@" in w or any(c.isdigit() for c in w):
+        return False
+    if " " in w:
+        return True
+    sing = singular_name(w)
+    if not 2 <= len(w) <= _MAX_WORD or w in _NON_ENTITY or sing in _NON_ENTITY:
+        return False
+    if sing in lx.NON_GOAL_WORDS or lx.pluralize(sing) in lx.NON_GOAL_WORDS:
+        return False   # "io" -> "ios" would read as the mobile-app non-goal
+    if t.brand:
+        return False
+    plural = sing != w
+    if w.endswith("ly") and w not in lx.NOUN_LY:
+        return False   # adverbs
+    if not plural and ((w.endswith("ing") and w not in lx.NOUN_ING) or (w.endswith("ed") and len(w) > 4)):
+        return False   # gerunds and participles
+    if sing in lx.VERB_NOUNS:
+        return plural or _word(toks, i - 1) in lx.DETERMINERS or _word(toks, i + 1) in lx.APP_HEADS
+    return w not in _VERB_FORMS and sing not in _VERB_FORMS and not rl.is_supported_verb(w) \
+        or w in lx.TITLE_NOUNS
+
+
+def mark_brands(toks: list[Tok]) -> None:
+    """Flag capitalised unknown words inside mostly lowercase clauses (Stripe, Airbnb, Notion)."""
+    by_clause: dict[int, list[Tok]] = {}
+    for t in toks:
+        if t.orig[:1].isalpha():
+            by_clause.setdefault(t.clause, []).append(t)
+    for same in by_clause.values():
+        if sum(1 for t in same if t.orig[:1].isupper()) * 2 >= len(same):
+            continue   # Title Case or ALL CAPS clause: capitals say nothing
+        for t in same[1:]:
+            if t.orig[:1].isupper() and t.w not in lx.KNOWN_ENGLISH and t.w not in lx.TITLE_NOUNS \
+                    and lx.singularize(t.w) not in lx.KNOWN_ENGLISH:
+                t.brand = True
+
+
+def _word(toks: list[Tok], i: int) -> str:
+    return toks[i].w if 0 <= i < len(toks) else ""
+
+
+def _np_heads(toks: list[Tok], j: int) -> list[int]:
+    """Head indices of a (coordinated) noun phrase list starting at j."""
+    heads: list[int] = []
+    while j < len(toks) and len(heads) < 1000:
+        k = j
+        while k < len(toks) and (toks[k].w in _SKIP or toks[k].w.isdigit()):
+            k += 1
+        if k < len(toks) and toks[k].used and toks[k].role in ("auth", "dashboard", "pages", "api"):
+            m = k + 1
+        else:
+            m = k
+            while m < len(toks) and m - k < 3 and is_noun(toks, m):
+                m += 1
+            if m == k:
+                break
+            heads.append(m - 1)
+        if m < len(toks) and toks[m].w in _SEP:
+            j = m + 1 + (_word(toks, m + 1) in _SEP)
+            continue
+        break
+    return heads
+
+
+def _positions(toks: list[Tok], p) -> list[int]:
+    out: list[int] = list(p.field_subjects)
+    for i, t in enumerate(toks):
+        w = t.w
+        if not w:
+            continue
+        if rl.is_entity_verb(w) and not t.used:
+            j = i + 1
+            if _word(toks, j) == "track" and _word(toks, j + 1) == "of":
+                j += 2
+            elif w == "keep" and _word(toks, j) != "track":
+                continue
+            out += _np_heads(toks, j)
+        elif w == "track" and _word(toks, i + 1) == "of":
+            out += _np_heads(toks, i + 2)
+        elif w in ("each", "every") and is_noun(toks, i + 1):
+            out.append(i + 1)
+        elif w in lx.APP_HEADS and _word(toks, i + 1) in _LIST_AFTER_HEAD:
+            out += _np_heads(toks, i + 2)
+        elif w == "management" and (p.vi or _word(toks, i + 1) == "of"):
+            out += _np_heads(toks, i + 1 + (_word(toks, i + 1) == "of"))   # "quản lý sách"
+        elif w in lx.HAVE and _word(toks, i + 1) in ("many", "multiple", "several"):
+            out += _np_heads(toks, i + 1)
+        elif w in ("with", "including") and not t.used:   # "tasks with login, projects and a dashboard"
+            heads = [h for h in _np_heads(toks, i + 1) if lx.singularize(toks[h].w) != toks[h].w]
+            out += heads if len(heads) >= 2 else []
+        elif w in ("their", "its") and is_noun(toks, i + 1):
+            out.append(i + 1)
+        if is_noun(toks, i):
+            nxt = i + 1
+            while nxt < len(toks) and is_noun(toks, nxt) and nxt - i < 3:
+                nxt += 1
+            after = _word(toks, nxt)
+            if after in _HEAD_AFTER and nxt - 1 == i:
+                out.append(i)
+            elif _clause_start(toks, i) and (after in _SUBJECT_NEXT or after in _SEP):
+                out += _np_heads(toks, i)
+    return out
+
+
+def _clause_start(toks: list[Tok], i: int) -> bool:
+    j = i - 1
+    while j >= 0 and toks[j].clause == toks[i].clause and toks[j].w in _SKIP:
+        j -= 1
+    return j < 0 or toks[j].clause != toks[i].clause or toks[j].w in (".", ":", ";")
+
+
+def find_entities(toks: list[Tok], p, cap: int) -> dict[int, str]:
+    """Record entities found at entity positions (and parents after "in/of/for each"); returns
+    every mention index -> singular name, with the mentions consumed."""
+    overflow: dict[str, None] = {}
+
+    def add(i: int) -> None:
+        name = singular_name(toks[i].w)
+        if name in p.plurals:
+            return
+        if len(p.entities) >= cap:
+            overflow[name] = None
+            return
+        p.entities.append(name)
+        p.plurals[name] = toks[i].w if toks[i].w != name else lx.pluralize(name)
+
+    for i in _positions(toks, p):
+        add(i)
+    mentions = _mentions(toks, p)
+    for i in list(mentions):   # "tasks in a project", "ingredients for each recipe", "chapters of a book"
+        w1 = _word(toks, i + 1)
+        if w1 in _PARENT_PREP or (w1 in ("for", "of", "to") and _word(toks, i + 2) in lx.DETERMINERS | {"every"}) \
+                or (w1 in lx.BELONG and _word(toks, i + 2) in ("to", "into", "under", "in")):
+            j = i + 2 + (w1 in lx.BELONG)
+            heads = _np_heads(toks, j)
+            for h in heads[:1]:
+                add(h)
+    mentions = _mentions(toks, p)
+    if overflow:
+        p.overflow = list(overflow)
+        p.notes.append(f"{len(overflow)} more entities ignored (cap {cap})")
+    if not p.entities:
+        implied = next((lx.IMPLIED_ENTITY[t.w] for t in toks if t.w in lx.IMPLIED_ENTITY and not t.used), None)
+        if implied:
+            p.entities.append(implied)
+            p.plurals[implied] = lx.pluralize(implied)
+            p.notes.append(f"no record type named; assumed {p.plurals[implied]}")
+            for t in toks:
+                if t.w in lx.IMPLIED_ENTITY and lx.IMPLIED_ENTITY[t.w] == implied:
+                    t.used, t.role = True, f"entity:{implied}"
+    return mentions
+
+
+def _mentions(toks: list[Tok], p) -> dict[int, str]:
+    out: dict[int, str] = {}
+    for i, t in enumerate(toks):
+        if t.used and not t.role.startswith("entity:"):
+            continue
+        name = singular_name(t.w) if t.w and t.w[0].isalpha() else ""
+        if name in p.plurals and (t.role.startswith("entity:") or is_noun(toks, i) or " " in t.w):
+            if p.plurals[name] == lx.pluralize(name) and t.w not in (name, p.plurals[name]):
+                p.plurals[name] = t.w   # the user's own plural beats the generated one
+            t.used, t.role = True, f"entity:{name}"
+            out[i] = name
+            for k in range(i - 1, max(-1, i - 3), -1):   # compound modifiers: "book loans"
+                if toks[k].clause == t.clause and is_noun(toks, k) and _word(toks, k + 1) != "and":
+                    toks[k].used, toks[k].role = True, f"entity:{name}"
+                else:
+                    break
+    return out

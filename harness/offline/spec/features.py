@@ -1,0 +1,120 @@
+"""Everyday features in a clause (search, filter, sort, totals, counts, CSV export, no double
+booking) and workflows ("draft -> submitted -> approved").
+
+A feature is recognised only when the generator's feature registry says it builds that kind;
+otherwise its words stay unconsumed and the clause is reported not built.
+"""
+
+from __future__ import annotations
+
+from harness.offline.spec import lexicon as lx
+from harness.offline.spec.tokens import Tok
+
+# trigger word -> feature kind
+_TRIGGERS = {
+    "search": "search", "searchable": "search", "searching": "search", "searches": "search",
+    "lookup": "search", "filter": "filter", "filters": "filter", "filterable": "filter",
+    "filtering": "filter", "filtered": "filter", "sort": "sort", "sortable": "sort",
+    "sorting": "sort", "sorted": "sort", "csv": "csv_export", "export": "csv_export",
+    "exports": "csv_export", "exporting": "csv_export", "total": "aggregate", "totals": "aggregate",
+    "sum": "aggregate", "sums": "aggregate", "overlapping": "no_double_booking",
+    "overlap": "no_double_booking", "overlaps": "no_double_booking",
+}
+_OTHER_FORMATS = lx._words("pdf excel xlsx json xml word docx ical ics png image images")
+_WINDOW = 8
+
+
+def built_features() -> frozenset[str]:
+    """Feature kinds the offline generator builds (read from its registry; none until it exists)."""
+    try:
+        from harness.offline.generator.features import FEATURES   # helper #14's registry
+    except ImportError:
+        return frozenset()
+    return frozenset(FEATURES)
+
+
+def find_features(toks: list[Tok], mentions: dict[int, str], fields_of: dict[str, list[str]],
+                  built: frozenset[str]) -> list[tuple[str, str | None, list[str], int]]:
+    """(kind, entity, field idents, clause) per recognised feature; consumes its words."""
+    found: list[tuple[str, str | None, list[str], int]] = []
+    for i, t in enumerate(toks):
+        kind = _TRIGGERS.get(t.w)
+        if t.used or kind is None:
+            continue
+        if t.w == "double" or _word(toks, i - 1) == "double":
+            kind = "no_double_booking"
+        if kind == "csv_export" and any(_word(toks, j) in _OTHER_FORMATS for j in range(i, i + 4)):
+            continue
+        if kind not in built:
+            continue
+        entity = _nearest(toks, i, mentions)
+        if entity is None:
+            continue
+        used = [i]
+        cols = []
+        j = i + 1
+        while j < len(toks) and j < i + _WINDOW and toks[j].w not in (".", ";"):
+            w = toks[j].w
+            if w in ("by", "on", "for", "per", "to", "as", "and", "or", ",", "the", "a", "their", "its",
+                     "into", "in", "a", "file", "files", "spreadsheet", "them", "it", "csv", "list",
+                     "results", "of", "each") or j in mentions:
+                used.append(j)
+                if entity and w in fields_of.get(entity, []):
+                    cols.append(w)
+            elif entity and (w in fields_of.get(entity, []) or lx.singularize(w) in fields_of.get(entity, [])):
+                cols.append(lx.singularize(w) if w not in fields_of.get(entity, []) else w)
+                used.append(j)
+            else:
+                break
+            j += 1
+        for k in used:
+            if not toks[k].used:
+                toks[k].used = True
+                toks[k].role = f"feature:{kind}:{entity or ''}"
+        found.append((kind, entity, list(dict.fromkeys(cols)), t.clause))
+    return found
+
+
+def find_workflow_chains(toks: list[Tok], mentions: dict[int, str]) -> list[tuple[str, list[str]]]:
+    """(entity, states) for "a -> b -> c" chains; consumes the chain."""
+    out: list[tuple[str, list[str]]] = []
+    i = 0
+    while i < len(toks):
+        if toks[i].w != "->":
+            i += 1
+            continue
+        start = i - 1
+        while start > 0 and toks[start].w and toks[start].w[0].isalnum() and toks[start - 1].w not in \
+                ("->", ":", ",", ".", "(") and i - start < 3:
+            start -= 1
+        states, cur, k = [], [], start
+        while k < len(toks) and (toks[k].w == "->" or (toks[k].w and toks[k].w[0].isalnum())):
+            if toks[k].w == "->":
+                states.append(" ".join(cur))
+                cur = []
+            elif len(cur) < 3:
+                cur.append(toks[k].w)
+            else:
+                break
+            k += 1
+        states.append(" ".join(cur))
+        states = [s for s in states if s]
+        entity = _nearest(toks, start, mentions)
+        if entity and len(states) >= 2:
+            for j in range(start, k):
+                toks[j].used, toks[j].role = True, f"workflow:{entity}"
+            out.append((entity, list(dict.fromkeys(states))))
+        i = max(k, i + 1)
+    return out
+
+
+def _word(toks: list[Tok], i: int) -> str:
+    return toks[i].w if 0 <= i < len(toks) else ""
+
+
+def _nearest(toks: list[Tok], i: int, mentions: dict[int, str]) -> str | None:
+    for d in range(0, 16):
+        for j in (i + d, i - d):
+            if j in mentions and toks[j].clause == toks[i].clause:
+                return mentions[j]
+    return None

@@ -1,0 +1,224 @@
+"""Field lists of the request: "tasks with a title, due date and priority (low, medium, high)".
+
+`parse_field_list` reads the items after a trigger; each item may carry enum values
+("(a, b, c)", "a / b / c", "a or b") and a numeric range ("1 to 5 stars"). The kind of a field
+comes from its name (`kind_for_name`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from harness.offline.spec import lexicon as lx
+from harness.offline.spec.tokens import Tok
+
+_MAX_WORD = 40
+_MAX_ENUM = 12
+ENUM_SEPARATORS = frozenset({",", "/", "or", "and", "|"})
+
+
+@dataclass
+class FieldItem:
+    """One requested field: its words plus what the request said about it."""
+
+    words: list[str]
+    required: bool | None = None
+    hint: str | None = None                      # storage type from a unit ("in minutes" -> int)
+    enum_values: list[str] = field(default_factory=list)
+    min_value: float | None = None
+    max_value: float | None = None
+
+    @property
+    def label(self) -> str:
+        return " ".join(self.words)
+
+
+def kind_for_name(words: list[str]) -> tuple[str, str]:
+    """(FieldKind, storage type) a field's words imply (stand-in until the shared registry lands)."""
+    try:
+        from harness.offline.field_kinds import kind_for_name as registry   # helper #14's registry
+    except ImportError:
+        registry = None
+    if registry is not None:
+        kind = registry(" ".join(words))
+        return kind, _TYPE_OF.get(kind, "str")
+    return _local_kind(words)
+
+
+_TYPE_OF = {"short_text": "str", "long_text": "text", "integer": "int", "money": "float",
+            "decimal": "float", "date": "date", "time": "str", "datetime": "datetime",
+            "boolean": "bool", "email": "str", "phone": "str", "url": "str", "rating": "int",
+            "enum": "str", "reference": "int"}
+_MONEY = lx._words("price amount cost fee total salary budget balance payment income expense rent "
+                   "wage wages tip deposit")
+_TIME = lx._words("time start end clock")
+
+
+def _local_kind(words: list[str]) -> tuple[str, str]:
+    last = words[-1]
+    if words[0] in ("is", "has") or last in lx.BOOL_WORDS:
+        return "boolean", "bool"
+    if last in ("email", "mail"):
+        return "email", "str"
+    if last in ("phone", "mobile", "telephone"):
+        return "phone", "str"
+    if last in ("url", "website", "link"):
+        return "url", "str"
+    if last in ("rating", "stars"):
+        return "rating", "int"
+    if last.endswith("_at") or last in ("timestamp", "datetime"):
+        return "datetime", "datetime"
+    if last in _TIME or (last in ("in", "out") and words[0] == "clock"):
+        return "time", "str"
+    if last in lx.DATE_WORDS or last == "day":
+        return "date", "date"
+    if any(w in lx.STR_NUMBERS for w in words):
+        return "short_text", "str"
+    if last in _MONEY:
+        return "money", "float"
+    if last in lx.FLOAT_WORDS:
+        return "decimal", "float"
+    if last in lx.INT_WORDS or words[0] == "number":
+        return "integer", "int"
+    return ("long_text", "text") if last in lx.TEXT_WORDS else ("short_text", "str")
+
+
+# Capabilities, not columns: "tasks with browser automation" asks for no field.
+_NEVER_FIELDS = lx._words("""
+    automation integration integrations sync synchronization notification notifications reminder
+    reminders analytics chat messaging processing upload uploads export import recommendation
+    recommendations ai support login authentication search filter filtering sorting
+""")
+
+
+def field_word(w: str, stops: frozenset[str]) -> bool:
+    """Whether `w` can be (part of) a field name."""
+    if not w or not w[0].isalpha() or " " in w or len(w) > _MAX_WORD or w in _NEVER_FIELDS:
+        return False
+    if w.endswith("ing") and w not in lx.NOUN_ING and w not in lx.FIELD_VOCAB:
+        return False
+    if w in lx.FIELD_VOCAB or lx.singularize(w) in lx.FIELD_VOCAB:
+        return True
+    return not (w in lx.FUNCTION or w in lx.META or w in stops or w.endswith("ly"))
+
+
+def read_enum(toks: list[Tok], j: int) -> tuple[list[str], int]:
+    """Values of "(a, b, c)" or ": a / b / c" starting at j (the "(" or ":"); ([], j) if none."""
+    close = ")" if toks[j].w == "(" else None
+    values, k, cur = [], j + 1, []
+    while k < len(toks) and len(values) <= _MAX_ENUM:
+        w = toks[k].w
+        if close and w == close:
+            break
+        if w in ENUM_SEPARATORS or w in ("->", "→"):
+            if cur:
+                values.append(" ".join(cur))
+                cur = []
+        elif w and (w[0].isalnum()) and len(cur) < 3 and not toks[k].used:
+            cur.append(w)
+        else:
+            break
+        k += 1
+    if cur:
+        values.append(" ".join(cur))
+    if len(values) < 2 or (close and (k >= len(toks) or toks[k].w != close)):
+        return [], j
+    return list(dict.fromkeys(values)), k + (1 if close else 0)
+
+
+_RANGE = re.compile(r"^\d{1,4}$")
+
+
+def read_range(toks: list[Tok], j: int) -> tuple[float, float, int] | None:
+    """ "1 to 5", "from 1 to 5", "1-5", "0..10" at j -> (low, high, end index)."""
+    k = j + (toks[j].w in ("from", "between", "of") if j < len(toks) else 0)
+    if k + 2 < len(toks) + 0 and _RANGE.match(toks[k].w) and toks[k + 1].w in ("to", "and", "-") \
+            and k + 2 < len(toks) and _RANGE.match(toks[k + 2].w):
+        low, high = float(toks[k].w), float(toks[k + 2].w)
+        if low < high:
+            end = k + 3
+            if end < len(toks) and toks[end].w in ("stars", "star", "points", "scale"):
+                end += 1
+            return low, high, end
+    m = re.match(r"^(\d{1,4})-(\d{1,4})$", toks[k].w) if k < len(toks) else None
+    if m and float(m.group(1)) < float(m.group(2)):
+        end = k + 1 + (k + 1 < len(toks) and toks[k + 1].w in ("stars", "star", "points"))
+        return float(m.group(1)), float(m.group(2)), end
+    return None
+
+
+def parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozenset[str],
+                     keep_plural: frozenset[str] = lx.KEEP_PLURAL_FIELDS) -> tuple[list[FieldItem], list[int]]:
+    """The field items from `start` up to the first word that is no field; consumed indices."""
+    items: list[FieldItem] = []
+    consumed: list[int] = []
+    words: list[str] = []
+    idx: list[int] = []
+    cur = FieldItem(words=[])
+
+    def commit() -> bool:
+        nonlocal cur
+        if not words:
+            idx.clear()
+            return True
+        last = words[-1]
+        sing = lx.singularize(last)
+        if sing != last and last not in keep_plural and (sing not in lx.FIELD_VOCAB or sing in lx.FIELD_NOUNS):
+            return False   # a plural record noun ends the field list ("... and projects")
+        if strict and sing not in lx.FIELD_VOCAB and last not in lx.FIELD_VOCAB:
+            return False
+        cur.words = words[:-1] + [last if last in keep_plural else sing]
+        items.append(cur)
+        consumed.extend(idx)
+        words.clear(), idx.clear()
+        cur = FieldItem(words=[])
+        return True
+
+    j = start
+    while j < len(toks):
+        t = toks[j]
+        if t.used or not t.w:
+            break
+        if words and t.w in ("(", ":") and j + 1 < len(toks):
+            rng = read_range(toks, j + 1)
+            values, end = read_enum(toks, j) if rng is None else ([], j)
+            if rng is not None and rng[2] < len(toks) and (t.w == ":" or toks[rng[2]].w == ")"):
+                cur.min_value, cur.max_value = rng[0], rng[1]
+                end = rng[2] + (t.w == "(")
+            elif not values:
+                break
+            cur.enum_values = values
+            idx.extend(range(j, end))
+            j = end
+            continue
+        if words and t.w in ("from", "between") and read_range(toks, j):
+            low, high, end = read_range(toks, j)
+            cur.min_value, cur.max_value = low, high
+            idx.extend(range(j, end))
+            j = end
+            continue
+        if t.w in lx.SEPARATORS:
+            if not commit():
+                return items, consumed
+        elif not t.w[0].isalnum():
+            break
+        elif t.w in lx.DETERMINERS or t.w in lx.FIELD_SKIP:
+            idx.append(j)
+        elif t.w in ("optional", "required", "mandatory"):
+            cur.required = t.w != "optional"
+            idx.append(j)
+        elif t.w == "in" and words and j + 1 < len(toks) and toks[j + 1].w in lx.UNIT_TYPES:
+            cur.hint = lx.UNIT_TYPES[toks[j + 1].w]
+            idx.extend((j, j + 1))
+            j += 1
+        elif words and t.w.endswith("ed") and len(t.w) > 4 and t.w not in lx.FIELD_VOCAB:
+            idx.append(j)   # "calories burned": the participle adds nothing to the column
+        elif field_word(t.w, stops) and not t.brand and len(words) < 3:
+            words.append(t.w)
+            idx.append(j)
+        else:
+            break
+        j += 1
+    commit()
+    return items, consumed
