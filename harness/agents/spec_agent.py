@@ -14,7 +14,11 @@ SYSTEM = (
     "AppSpec schema, no prose, no code fences. Infer the stack (web app -> React + FastAPI + SQLite; "
     "API -> FastAPI + SQLite; todo -> FastAPI + SQLite + minimal HTML), pages, data model, "
     "requirements (one testable sentence each, capability set), must-haves, non-goals "
-    "(deployment, mobile-app, browser-automation unless asked) and acceptance criteria."
+    "(deployment, mobile-app, browser-automation unless asked) and acceptance criteria. Split the "
+    "request into clauses (sentences, bullet/numbered lines, user stories, 'X; Y' parts) and list each "
+    "in `clauses` with its exact text: status 'mapped' with the REQ ids implementing it, 'not_built' "
+    "with a reason and a requirement of capability 'unsupported', or 'context' for greetings and "
+    "background that ask for nothing."
 )
 DEFAULT_NON_GOALS = ["deployment", "mobile-app", "browser-automation"]
 
@@ -22,10 +26,14 @@ DEFAULT_NON_GOALS = ["deployment", "mobile-app", "browser-automation"]
 def postprocess(spec: AppSpec) -> AppSpec:
     """Assign REQ-001..N in order, and fill must-haves, acceptance criteria and default non-goals."""
     spec = spec.model_copy(deep=True)
+    renamed: dict[str, str] = {}
     for n, req in enumerate(spec.requirements, start=1):
+        renamed.setdefault(req.id, req_id(n))
         req.id = req_id(n)
         if not req.acceptance:
             req.acceptance = f"A passing test marked {req.id} shows: {req.text}"
+    for clause in spec.clauses:   # the clause -> REQ mapping follows the renumbering
+        clause.reqs = [renamed.get(r, r) for r in clause.reqs]
     if not spec.acceptance_criteria:
         spec.acceptance_criteria = [r.acceptance for r in spec.requirements]
     if not spec.must_have:

@@ -12,6 +12,10 @@ def cmd_bench(args) -> int:
         from harness.bench_plugin import run_plugin_overhead
 
         return run_plugin_overhead(args.plugin_overhead, args.rounds, args.pytest_arg)
+    if args.fidelity:
+        from harness.fidelity import run_fidelity
+
+        return run_fidelity(spec_only=args.spec_only)
     return run_bench(quick=args.quick, scale=args.scale)
 
 
@@ -23,6 +27,9 @@ def _bench_arguments(p) -> None:
     p.add_argument("--rounds", type=int, default=3, help="rounds for --plugin-overhead (median; default 3)")
     p.add_argument("--pytest-arg", action="append", default=[], metavar="ARG",
                    help="extra pytest argument for --plugin-overhead, e.g. --pytest-arg=-n2 (repeatable)")
+    p.add_argument("--fidelity", action="store_true", help="build the real-request dev set (tests/data/requests) "
+                   "and compare entities, fields, features and outcome with the expectations")
+    p.add_argument("--spec-only", action="store_true", help="with --fidelity: only the spec stage (fast)")
 
 
 BENCH = Command("bench", "benchmark: --quick checks the Todo scenario end to end", _bench_arguments, cmd_bench)

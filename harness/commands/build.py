@@ -7,7 +7,7 @@ import sys
 
 from harness.commands.base import (Command, budget_options, printer, provider_for, run_id_options,
                                    runs_dir_option, store_for)
-from harness.errors import EXIT_BUILD_FAILED, EXIT_OK, EXIT_TEMPFAIL, HarnessError
+from harness.errors import EXIT_BUILD_FAILED, EXIT_OK, EXIT_TEMPFAIL, HarnessError, SpecError
 from harness.state.store import RunStore
 
 
@@ -92,6 +92,10 @@ def cmd_new(args) -> int:
         with _session(args, store, run_id) as say:
             ctx = new_run(store, request, provider_for(args), run_id=run_id, say=say,
                           repair=not args.no_repair, spec=spec)
+    except SpecError as exc:   # nothing buildable was asked: no empty app is built
+        line = f"BUILD FAILED at the spec stage  run {run_id}: {exc}"
+        print(json.dumps({"status": "BUILD FAILED", "stage": "spec", "error": str(exc)}) if args.json else line)
+        return EXIT_BUILD_FAILED
     except HarnessError as exc:
         return _tempfail_hint(exc)
     return finish(args, ctx)

@@ -30,6 +30,7 @@ def cmd_review(args) -> int:
 
 
 def cmd_trace(args) -> int:
+    from harness.trace.coverage import format_coverage, request_coverage
     from harness.trace.matrix import format_matrix
     from harness.trace.review_stage import judge
     from harness.trace.verdict import gate
@@ -41,13 +42,16 @@ def cmd_trace(args) -> int:
     require_spec(state)
     matrix, report = judge(store, state)
     store.write_artifact(state.run_id, "matrix", matrix)
+    cov = request_coverage(state.spec, matrix)
     if args.json:
-        print(json.dumps(matrix.model_dump(mode="json"), indent=2))
+        print(json.dumps({**matrix.model_dump(mode="json"), "request_coverage": cov}, indent=2))
     else:
         print(format_matrix(matrix))
-    ok = gate(report, matrix, args.fail_under)
+        print(format_coverage(cov))
+    ok = gate(report, matrix, args.fail_under) and cov["pct"] >= args.fail_under   # request coverage (#13)
     if not ok and not args.json:
         print(f"GATE FAILED: {matrix.coverage_pct}% < {args.fail_under}%" if matrix.coverage_pct < args.fail_under
+              else f"GATE FAILED: request coverage {cov['pct']}% < {args.fail_under}%" if cov["pct"] < args.fail_under
               else "GATE FAILED: evidence problems")
     return EXIT_OK if ok else EXIT_BUILD_FAILED
 

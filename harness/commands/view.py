@@ -113,6 +113,10 @@ def cmd_status(args) -> int:
                   + (f"  missing: {r.missing[0]}" if r.missing else ""))
     if state.runtime:
         print(f"runtime: {state.runtime.status}")
+    if state.review and state.review.coverage:
+        from harness.trace.coverage import format_coverage
+
+        print(format_coverage(state.review.coverage))
     print(f"next step: {next_step(store, state)}")
     return EXIT_OK
 

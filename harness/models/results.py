@@ -69,3 +69,4 @@ class ReviewReport(BaseModel):
     overall_status: Literal["PASS", "FAIL"]
     notes: list[str] = Field(default_factory=list)  # LLM rationale: annotation only
     isolation: str | None = None  # what contained the verified code, from the evidence ("bubblewrap", "none (…)")
+    coverage: dict = Field(default_factory=dict)    # request clauses built and verified (trace/coverage.py)

@@ -44,7 +44,7 @@ def requirement_row(req, tasks: list[Task], statuses: dict, latest: dict, eviden
     commands = sorted({c for t in mine for c in t.verification})
     missing, proof = [], []
     if req.capability == "unsupported":
-        missing.append(f"offline generator cannot implement: {req.text}")
+        missing.append(f'offline generator cannot implement: "{req.text}"')
     if not mine:
         missing.append(f"no task covers {req.id}")
     for f in impl:

@@ -14,6 +14,7 @@ from harness.models.results import ReviewReport, VerificationResult
 from harness.models.run import RunState
 from harness.models.trace import TraceMatrix
 from harness.state.store import RunStore
+from harness.trace.coverage import format_coverage, request_coverage
 from harness.trace.matrix import build_matrix
 from harness.trace.verdict import decide
 from harness.sandbox.local import LocalSandbox
@@ -34,6 +35,9 @@ def judge(store: RunStore, state: RunState, annotate: Annotate | None = None) ->
     runtime = state.runtime
     report = decide(matrix, runtime.status if runtime and runtime.status != "SKIPPED" else None)
     report.isolation = (store.read_workspace_evidence(state.run_id) or {}).get("isolation")
+    report.coverage = request_coverage(state.spec, matrix)
+    if not report.coverage["complete"]:   # BUILD COMPLETE means every asking clause was built and verified
+        report.overall_status = "FAIL"
     if annotate is not None:
         report.notes += annotate(matrix.model_copy(deep=True), report.model_copy(deep=True))
     return matrix, report
@@ -91,4 +95,6 @@ def format_summary(report: ReviewReport) -> str:
         blocks.append("\n".join(lines))
     if report.isolation:
         blocks.append(f"Isolation: {report.isolation}")
+    if report.coverage:
+        blocks.append(format_coverage(report.coverage))
     return "\n\n".join(blocks)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from harness.models.spec import AppSpec
+from harness.validation.clause_check import clause_errors
 from harness.utils.ids import REQ_ID_RE
 
 # Words that mean the same feature, so "login" as a non-goal conflicts with "sign in".
@@ -97,9 +98,10 @@ def _covers(req, item: str) -> bool:
         _mentions(hay, t) for t in _terms(item))
 
 
-def validate_spec(spec: AppSpec) -> list[str]:
-    """All problems of `spec` as one-line messages; an empty list means PASS."""
-    return structural_errors(spec) + logical_errors(spec)
+def validate_spec(spec: AppSpec, request: str | None = None) -> list[str]:
+    """All problems of `spec` as one-line messages; an empty list means PASS. With the user's
+    `request`, the spec must also account for it clause by clause."""
+    return structural_errors(spec) + logical_errors(spec) + clause_errors(spec, request)
 
 
 class SpecValidator:

@@ -35,10 +35,11 @@ class ClauseAccount:
     unknown: list[str] = field(default_factory=list)    # the user's words no rule recognised
     stacks: list[str] = field(default_factory=list)     # stacks asked for that are not built
     actions: bool = False                               # a CRUD verb without its record type
+    blocked: list[str] = field(default_factory=list)    # recognised, but the generator cannot build it
 
     @property
     def status(self) -> str:
-        if self.unknown or self.stacks:
+        if self.unknown or self.stacks or self.blocked:
             return "not_built"
         return "mapped" if self.roles else "context"
 

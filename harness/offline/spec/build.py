@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from harness.offline.spec import lexicon as lx
 from harness.offline.generator.naming import py_ident, slug
 from harness.models.spec import AppSpec, DataEntity, EntityField, Page, Requirement, Stack
-from harness.offline.spec.coverage import clause_records, entity_extra_reqs, feature_models, not_built_reqs
+from harness.offline.spec.coverage import (clause_records, drop_unbuildable_features, entity_extra_reqs,
+                                           feature_models, not_built_reqs)
 from harness.offline.spec.fields import FieldItem, kind_for_name
 
 HTML_FRONTEND = "Server-rendered HTML (FastAPI)"
@@ -56,8 +57,9 @@ class Parsed:
 
 def build_spec(p: Parsed) -> AppSpec:
     """The AppSpec for a parse result (pure; deterministic)."""
-    p.unsupported = not_built_reqs(p)
     entities = _entities(p)
+    drop_unbuildable_features(p, entities)
+    p.unsupported = not_built_reqs(p)
     if _is_todo(p, entities):
         spec = _todo_spec(p, entities[0])
     else:

@@ -4,7 +4,7 @@ requirements it needs. Pure functions over what the parser found (`build.Parsed`
 from __future__ import annotations
 
 from harness.models.spec import AppSpec, Clause, DataEntity, Feature, Requirement
-from harness.generators.naming import py_ident, slug
+from harness.offline.generator.naming import py_ident, slug
 
 _STACK_REASON = "the offline generator builds FastAPI + SQLite with server-rendered HTML, not {}"
 _MAX_REQ_TEXT = 160
@@ -25,7 +25,7 @@ def _resolve(acc, p) -> tuple[str, list[str], str]:
 
 
 def _reason(acc, p) -> str:
-    parts = []
+    parts = list(acc.blocked)
     if acc.stacks:
         parts.append(_STACK_REASON.format(" and ".join(acc.stacks)))
     over = [w for w in acc.unknown if w.lower().rstrip("s") in {o.rstrip("s") for o in p.overflow}]
@@ -52,6 +52,28 @@ def not_built_reqs(p) -> list[tuple[str, str]]:
         if status == "not_built" and all(t.lower() != text.lower() for t, _r in out):
             out.append((text, reason))
     return out
+
+
+def drop_unbuildable_features(p, entities: list[DataEntity]) -> None:
+    """Features the generator cannot build for these entities leave the spec; their clauses
+    become not built with the registry's reason."""
+    from harness.offline.spec.features import feature_blocker
+
+    draft = AppSpec(data_model=entities, auth=p.auth)
+    by_name = {e.name: e for e in entities}
+    kept = []
+    for kind, name, cols, clause in p.features:
+        ent = by_name.get(name)
+        feature = Feature(kind=kind, entity=ent.ident if ent else None, fields=[py_ident(c) for c in cols])
+        reason = feature_blocker(feature, draft)
+        if not reason:
+            kept.append((kind, name, cols, clause))
+            continue
+        acc = p.accounts[clause]
+        acc.roles = [r for r in acc.roles if not r.startswith(f"feature:{kind}:")]
+        if reason not in acc.blocked:
+            acc.blocked.append(reason)
+    p.features = kept
 
 
 def _features(p) -> list[tuple[str, str, list[str]]]:

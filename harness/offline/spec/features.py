@@ -27,10 +27,20 @@ _WINDOW = 8
 def built_features() -> frozenset[str]:
     """Feature kinds the offline generator builds (read from its registry; none until it exists)."""
     try:
-        from harness.offline.generator.features import FEATURES   # helper #14's registry
+        from harness.offline.features import FEATURES   # the generator's feature registry
     except ImportError:
         return frozenset()
-    return frozenset(FEATURES)
+    return frozenset(kind for kind, entry in FEATURES.items() if entry.built)
+
+
+def feature_blocker(feature, spec) -> str:
+    """Why the generator cannot build `feature` for `spec` ("" when it can)."""
+    try:
+        from harness.offline.features import can_build
+    except ImportError:
+        return f"the offline generator has no {feature.kind} feature"
+    ok, reason = can_build(feature, spec)
+    return "" if ok else reason
 
 
 def find_features(toks: list[Tok], mentions: dict[int, str], fields_of: dict[str, list[str]],

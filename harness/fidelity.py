@@ -1,0 +1,237 @@
+"""`builder bench --fidelity`: build the development set of real requests and compare each run
+with what was expected (entities, fields, features, not-built asks, outcome).
+
+A benchmark, not a test: it prints a table and totals, and flags every false PASS (a BUILD
+COMPLETE — or, with --spec-only, a spec with nothing marked not built — whose expected items are
+missing or whose expected outcome is a failure). `--spec-only` runs only the spec stage (fast);
+the full mode builds every app offline and is what the README table reports.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from harness.errors import HarnessError
+from harness.models.spec import AppSpec
+
+DATASET = Path(__file__).resolve().parent.parent / "tests" / "data" / "requests"
+# Kept unseen while the parser rules were written; reported separately as a held-out check.
+HELD_OUT = ("04-time-tracker-pro", "11-invoice-handler", "20-hair-salon-booking",
+            "26-inventory-flutter", "35-ocr-translator-android")
+
+_FEATURE_KINDS = (   # expected feature text -> what in the spec shows it was built
+    (r"double.?book|overlap", "no_double_booking"), (r"\bexport|\bcsv", "csv_export"),
+    (r"\bsearch|\bfind\b", "search"), (r"\bfilter", "filter"), (r"\bsort|\border(ed)? by", "sort"),
+    (r"\btotal|\bsum\b|\bsums\b|\bbalance", "aggregate"), (r"\bcount|number of|how many", "status_counts"),
+    (r"own data|their own|per.user|ownership|only their", "ownership"),
+    (r"log ?in|sign.?up|sign.?in|authenticat|account|register|registration", "auth"),
+    (r"dashboard|overview", "dashboard"), (r"->|→|status|workflow|mark .*(done|complete)", "workflow"),
+)
+_STOP = frozenset("the a an of to and or for with by in on at per each their its as is are be from "
+                  "that this into all any can users user list show".split())
+
+
+@dataclass
+class Row:
+    """One request's result."""
+
+    id: str
+    category: str
+    outcome: str = ""
+    expected_outcome: str = ""
+    entities: tuple[int, int, int] = (0, 0, 0)      # (built & expected, built, expected)
+    fields: tuple[int, int] = (0, 0)                # (found, expected)
+    features: tuple[int, int] = (0, 0)              # (built or honestly not built, expected)
+    clauses: tuple[int, int, int] = (0, 0, 0)       # (mapped, not built, total)
+    false_pass: list[str] = field(default_factory=list)
+    error: str = ""
+    seconds: float = 0.0
+
+
+def _norm(name: str) -> str:
+    """A name in the parser's own terms (Vietnamese mapped to English, singular last word)."""
+    from harness.offline.spec import lexicon as lx
+    from harness.offline.spec.tokens import tokenize
+
+    words = [t.w for t in tokenize(name)[0] if t.w and t.w[0].isalnum()]
+    if not words:
+        return " ".join(name.lower().split())
+    words = " ".join(words).split()
+    return " ".join(words[:-1] + [lx.singularize(words[-1])])
+
+
+def _same(a: str, b: str) -> bool:
+    na, nb = _norm(a), _norm(b)
+    return na == nb or na.replace(" ", "_") == nb.replace(" ", "_") or na.split()[-1:] == nb.split() \
+        or nb.split()[-1:] == na.split()
+
+
+def load_dataset(directory: Path = DATASET) -> list[dict]:
+    """The request files in id order; a malformed file is an error naming it."""
+    out = []
+    for path in sorted(directory.glob("*.json")):
+        try:
+            out.append(json.loads(path.read_text(encoding="utf-8")))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise HarnessError(f"{path}: not a readable request file ({exc})") from exc
+    return out
+
+
+def compare(item: dict, spec: AppSpec | None, outcome: str) -> Row:
+    """The Row for one request, its spec (None: the spec stage failed) and the run's outcome."""
+    exp = item["expected"]
+    row = Row(id=item["id"], category=item.get("category", ""), outcome=outcome,
+              expected_outcome=exp.get("outcome", ""))
+    entities = spec.data_model if spec else []
+    matched = {name: next((e for e in entities if _same(name, e.name) or _same(name, e.plural)), None)
+               for name in exp.get("entities", {})}
+    good = sum(1 for e in entities if any(_same(n, e.name) or _same(n, e.plural) for n in exp["entities"]))
+    row.entities = (good, len(entities), len(exp["entities"]))
+    found = total = 0
+    for name, fields in exp["entities"].items():
+        ent = matched[name]
+        total += len(fields)
+        if ent is None:
+            continue
+        parent = spec.entity(ent.parent) if ent.parent else None
+        for f in fields:
+            found += any(_same(f, c.name) or _same(f, c.ident) for c in ent.fields) or bool(
+                parent and (_same(f, parent.name) or _same(f.split()[-1], parent.name)))
+    row.fields = (found, total)
+    feats = exp.get("features", [])
+    row.features = (sum(1 for f in feats if _feature_ok(f, spec)), len(feats))
+    clauses = spec.clauses if spec else []
+    row.clauses = (sum(c.status == "mapped" for c in clauses), sum(c.status == "not_built" for c in clauses),
+                   len(clauses))
+    if outcome == "complete":
+        row.false_pass = _false_pass(row, exp, matched, spec)
+    return row
+
+
+def _feature_ok(text: str, spec: AppSpec | None) -> bool:
+    """Built by the spec, or named by one of its not-built clauses."""
+    if spec is None:
+        return False
+    low = text.lower()
+    kinds = [k for pattern, k in _FEATURE_KINDS if re.search(pattern, low)]
+    have = {f.kind for f in spec.features}
+    if spec.auth:
+        have |= {"auth", "ownership"}
+    if any(r.capability == "dashboard" for r in spec.requirements):
+        have.add("dashboard")
+    if any(e.workflow or e.has_status for e in spec.data_model):
+        have.add("workflow")
+    if kinds and kinds[0] in have:
+        return True
+    words = {w for w in re.findall(r"\w+", low) if len(w) > 3 and w not in _STOP}
+    names = {_norm(e.name) for e in spec.data_model} | {e.plural.lower() for e in spec.data_model}
+    words -= names
+    return any(words & set(re.findall(r"\w+", c.text.lower())) for c in spec.clauses if c.status == "not_built")
+
+
+def _false_pass(row: Row, exp: dict, matched: dict, spec: AppSpec | None) -> list[str]:
+    out = []
+    if exp.get("outcome") == "failed":
+        out.append("expected BUILD FAILED (" + "; ".join(exp.get("not_built", []))[:120] + ")")
+    out += [f"entity {n} missing" for n, e in matched.items() if e is None]
+    if row.features[0] < row.features[1]:
+        out.append(f"{row.features[1] - row.features[0]} expected feature(s) neither built nor not_built")
+    return out
+
+
+def _spec_only(item: dict) -> tuple[AppSpec | None, str, str]:
+    from harness.offline.spec import parse_request
+    from harness.validation.spec_validator import validate_spec
+
+    try:
+        spec = parse_request(item["request"])
+    except HarnessError as exc:
+        return None, "failed", str(exc)[:200]
+    errors = validate_spec(spec, item["request"])
+    if errors:
+        return spec, "failed", "invalid spec: " + errors[0]
+    return spec, "failed" if any(c.status == "not_built" for c in spec.clauses) else "complete", ""
+
+
+def _full_build(item: dict, runs_dir: Path) -> tuple[AppSpec | None, str, str]:
+    from harness.orchestration.pipeline import new_run
+    from harness.providers.mock import MockProvider
+    from harness.state.store import RunStore
+
+    store = RunStore(runs_dir)
+    try:
+        ctx = new_run(store, item["request"], MockProvider(), run_id=f"fid_{item['id'][:40]}", say=lambda _l: None)
+    except HarnessError as exc:
+        return None, "failed", str(exc)[:200]
+    st = ctx.state
+    ok = st.review is not None and st.review.overall_status == "PASS"
+    return st.spec, "complete" if ok else "failed", ""
+
+
+def run_fidelity(spec_only: bool = False, directory: Path = DATASET, say=print,
+                 only: list[str] | None = None) -> int:
+    """Build (or, spec-only, parse) every request, print the table and totals; 1 on a false PASS."""
+    items = [i for i in load_dataset(directory) if not only or i["id"] in only]
+    if not items:
+        say(f"no request files in {directory}")
+        return 1
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="fidelity-") as tmp:
+        for item in items:
+            started = time.monotonic()
+            spec, outcome, error = _spec_only(item) if spec_only else _full_build(item, Path(tmp))
+            row = compare(item, spec, outcome)
+            row.error, row.seconds = error, time.monotonic() - started
+            rows.append(row)
+            say(format_row(row))
+    say("")
+    seen = [r for r in rows if r.id not in HELD_OUT]
+    held = [r for r in rows if r.id in HELD_OUT]
+    for label, group in (("development", seen), ("held-out", held), ("all", rows)):
+        if group:
+            say(format_totals(label, group, spec_only))
+    return 1 if any(r.false_pass for r in rows) else 0
+
+
+_HEADER = (f"{'request':<36} {'cat':<5} {'entities':>9} {'fields':>7} {'features':>8} "
+           f"{'clauses':>11} {'outcome':>8} {'exp':>8}")
+
+
+def format_row(row: Row) -> str:
+    good, built, expected = row.entities
+    line = (f"{row.id[:36]:<36} {row.category[:5]:<5} {f'{good}/{built}/{expected}':>9} "
+            f"{f'{row.fields[0]}/{row.fields[1]}':>7} {f'{row.features[0]}/{row.features[1]}':>8} "
+            f"{f'{row.clauses[0]}+{row.clauses[1]}nb/{row.clauses[2]}':>11} {row.outcome:>8} "
+            f"{row.expected_outcome:>8}")
+    if row.false_pass:
+        line += "  FALSE PASS: " + "; ".join(row.false_pass)
+    if row.error:
+        line += f"  ({row.error[:90]})"
+    return line
+
+
+def totals(rows: list[Row]) -> dict:
+    """Entity precision, field fidelity, feature fidelity (percentages) and false PASS count."""
+    def pct(a: int, b: int) -> float:
+        return round(100.0 * a / b, 1) if b else 100.0
+
+    return {"requests": len(rows),
+            "entity_precision": pct(sum(r.entities[0] for r in rows), sum(r.entities[1] for r in rows)),
+            "entity_recall": pct(sum(r.entities[0] for r in rows), sum(r.entities[2] for r in rows)),
+            "field_fidelity": pct(sum(r.fields[0] for r in rows), sum(r.fields[1] for r in rows)),
+            "feature_fidelity": pct(sum(r.features[0] for r in rows), sum(r.features[1] for r in rows)),
+            "outcome_match": pct(sum(r.outcome == r.expected_outcome for r in rows), len(rows)),
+            "false_pass": sum(1 for r in rows if r.false_pass)}
+
+
+def format_totals(label: str, rows: list[Row], spec_only: bool) -> str:
+    t = totals(rows)
+    mode = "spec only" if spec_only else "full builds"
+    return (f"{label} ({t['requests']} requests, {mode}): entity precision {t['entity_precision']}% "
+            f"(recall {t['entity_recall']}%), field fidelity {t['field_fidelity']}%, feature fidelity "
+            f"{t['feature_fidelity']}%, outcome as expected {t['outcome_match']}%, false PASS {t['false_pass']}")
