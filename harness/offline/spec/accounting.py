@@ -16,7 +16,7 @@ from harness.offline.spec.tokens import Tok
 # Words that never ask for anything by themselves.
 _IGNORABLE = (lx.FUNCTION | lx.DETERMINERS | lx.FILLER | lx.MODALS | lx.REL_PRONOUNS | lx.ADJECTIVES
               | lx.META | lx.DOMAIN_AREAS | lx.QUANTIFIERS | rl.CONTEXT_WORDS | rl.UI_WORDS
-              | lx.PAGE_WORDS | lx.API_WORDS | lx.APP_HEADS | lx.PEOPLE_SUBJECTS | rl.ACTOR_WORDS
+              | lx.PAGE_WORDS | lx.API_WORDS | lx.APP_HEADS | lx.PEOPLE_SUBJECTS | rl.ACTOR_WORDS | rl.PARTICLES
               | lx._words("lot lots etc eg ie also just something way easy easily quickly simply "
                           "able ability possibility everything anything all whole nice good "
                           "i'd i'll we'd let's it's that's there's"))
@@ -68,10 +68,12 @@ def account_clauses(toks: list[Tok], clauses: list[str]) -> list[ClauseAccount]:
 def _content(t: Tok) -> bool:
     """Whether an unconsumed token is a word that asks for something."""
     w = t.w
+    if w.startswith("@"):   # a URL or e-mail address
+        return False
     if not w:   # a Vietnamese word the lexicon does not know
         return any(ch.isalpha() for ch in t.orig)
     if not w[0].isalpha():
-        return False
+        return any(ch.isalpha() for ch in w)   # "3d", "2fa"
     if w in _NEVER_IGNORED or lx.singularize(w) in _NEVER_IGNORED:
         return True
     if w in _IGNORABLE or lx.singularize(w) in _IGNORABLE or rl.is_supported_verb(w):

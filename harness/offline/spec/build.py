@@ -44,6 +44,7 @@ class Parsed:
     workflows: dict[str, list[str]] = field(default_factory=dict)
     features: list[tuple[str, str | None, list[str], int]] = field(default_factory=list)
     overflow: list[str] = field(default_factory=list)            # entities beyond the cap
+    entity_rules: dict[str, str] = field(default_factory=dict)   # entity -> the position rule that found it
     unsupported: list[tuple[str, str]] = field(default_factory=list)   # (clause text, reason)
     auth: bool = False
     dashboard: bool = False

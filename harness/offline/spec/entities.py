@@ -14,13 +14,16 @@ from harness.offline.spec import lexicon_roles as rl
 from harness.offline.spec.tokens import Tok
 
 _MAX_WORD = 40
+_FIELD_WORDS = (lx.INT_WORDS | lx.FLOAT_WORDS | lx.DATE_WORDS | lx.DATETIME_WORDS | lx.BOOL_WORDS
+                | lx.TEXT_WORDS) - lx.FIELD_NOUNS
 _NON_ENTITY = (lx.FUNCTION | lx.META | lx.ADJECTIVES | lx.DOMAIN_AREAS | lx.FIELD_ONLY | rl.UI_WORDS
+               | rl.PARTICLES | rl.CAPABILITY_NOUNS
                | rl.CONTEXT_WORDS - {"project", "note", "notes", "item", "items", "entry", "entries",
                                     "customer", "customers", "client", "clients", "team", "idea",
                                     "ideas", "friend", "friends", "member", "people", "person"})
 _HEAD_AFTER = lx.APP_HEADS | lx._words("management tracking tracker manager catalog catalogue log "
                                        "database records inventory organizer planner list")
-_LIST_AFTER_HEAD = lx._words("with for of including to : that")
+_LIST_AFTER_HEAD = lx._words("with for of including")
 _SKIP = lx.DETERMINERS | lx.QUANTIFIERS | lx.ADJECTIVES | lx._words("of their my our your his her new")
 _SEP = lx._words(", and or & / plus")
 _PARENT_PREP = lx._words("in within inside under per")
@@ -52,6 +55,8 @@ def is_noun(toks: list[Tok], i: int) -> bool:
     sing = singular_name(w)
     if not 2 <= len(w) <= _MAX_WORD or w in _NON_ENTITY or sing in _NON_ENTITY:
         return False
+    if w in _FIELD_WORDS and sing == w:
+        return False   # "the total", "a rating": a column; "budgets", "ratings" may be records
     if sing in lx.NON_GOAL_WORDS or lx.pluralize(sing) in lx.NON_GOAL_WORDS:
         return False   # "io" -> "ios" would read as the mobile-app non-goal
     if t.brand:
@@ -59,12 +64,30 @@ def is_noun(toks: list[Tok], i: int) -> bool:
     plural = sing != w
     if w.endswith("ly") and w not in lx.NOUN_LY:
         return False   # adverbs
+    if w.endswith(rl.NON_NOUN_SUFFIXES) and len(w) > 5 and w not in lx.KNOWN_ENGLISH:
+        return False   # "comprehensive", "optimize"
+    if _imperative(toks, i):
+        return False   # "Fetch the recipes", "Ensure that ..."
     if not plural and ((w.endswith("ing") and w not in lx.NOUN_ING) or (w.endswith("ed") and len(w) > 4)):
         return False   # gerunds and participles
     if sing in lx.VERB_NOUNS:
         return plural or _word(toks, i - 1) in lx.DETERMINERS or _word(toks, i + 1) in lx.APP_HEADS
-    return w not in _VERB_FORMS and sing not in _VERB_FORMS and not rl.is_supported_verb(w) \
-        or w in lx.TITLE_NOUNS
+    if w in lx.NOUN_ING or sing in lx.TITLE_NOUNS:
+        return True
+    return w not in _VERB_FORMS and sing not in _VERB_FORMS and not rl.is_supported_verb(w)
+
+
+def _verb_like(toks: list[Tok], j: int) -> bool:
+    w = _word(toks, j)
+    return bool(w) and (rl.is_supported_verb(w) or w in lx.VERBS) and not is_noun(toks, j)
+
+
+def _imperative(toks: list[Tok], i: int) -> bool:
+    """A clause-initial word followed by a determiner is a verb ("Streamline the process")."""
+    j = i - 1
+    if j >= 0 and toks[j].clause == toks[i].clause and toks[j].w not in (".", ":", ";"):
+        return False
+    return _word(toks, i + 1) in lx.DETERMINERS | lx._words("that all to your our my")
 
 
 def mark_brands(toks: list[Tok]) -> None:
@@ -109,44 +132,68 @@ def _np_heads(toks: list[Tok], j: int) -> list[int]:
     return heads
 
 
-def _positions(toks: list[Tok], p) -> list[int]:
-    out: list[int] = list(p.field_subjects)
+def _positions(toks: list[Tok], p) -> list[tuple[int, str]]:
+    """(token index, rule) of every entity position."""
+    out: list[tuple[int, str]] = [(i, "fields") for i in p.field_subjects]
     for i, t in enumerate(toks):
         w = t.w
         if not w:
             continue
         if rl.is_entity_verb(w) and not t.used:
             j = i + 1
+            while _word(toks, j) in _SEP and _verb_like(toks, j + 1):   # "store and share recipes"
+                j += 2
             if _word(toks, j) == "track" and _word(toks, j + 1) == "of":
                 j += 2
             elif w == "keep" and _word(toks, j) != "track":
                 continue
-            out += _np_heads(toks, j)
+            out += [(h, "object") for h in _np_heads(toks, j)]
         elif w == "track" and _word(toks, i + 1) == "of":
-            out += _np_heads(toks, i + 2)
-        elif w in ("each", "every") and is_noun(toks, i + 1):
-            out.append(i + 1)
+            out += [(h, "object") for h in _np_heads(toks, i + 2)]
+        elif w in ("each", "every") and is_noun(toks, i + 1) and _word(toks, i + 2) in _SUBJECT_NEXT:
+            out.append((i + 1, "each"))
+        elif (w in lx.APP_HEADS or w in lx.DOMAIN_AREAS) and _word(toks, i + 1) == ":":
+            heads = _np_heads(toks, i + 2)   # "a shop: goods, invoices and line items"
+            out += [(h, "app-list") for h in heads] if len(heads) >= 2 else []
+        elif p.vi and w in lx.APP_HEADS and is_noun(toks, i + 1):   # "ứng dụng ghi chú": app notes
+            out += [(h, "app-head") for h in _np_heads(toks, i + 1)]
         elif w in lx.APP_HEADS and _word(toks, i + 1) in _LIST_AFTER_HEAD:
-            out += _np_heads(toks, i + 2)
+            heads = _np_heads(toks, i + 2)
+            if not (heads and _word(toks, heads[-1] + 1) in ("to", "who", "that")):   # "an app for teachers to ..."
+                out += [(h, "app-list") for h in heads]
         elif w == "management" and (p.vi or _word(toks, i + 1) == "of"):
-            out += _np_heads(toks, i + 1 + (_word(toks, i + 1) == "of"))   # "quản lý sách"
+            out += [(h, "object") for h in _np_heads(toks, i + 1 + (_word(toks, i + 1) == "of"))]
         elif w in lx.HAVE and _word(toks, i + 1) in ("many", "multiple", "several"):
-            out += _np_heads(toks, i + 1)
+            out += [(h, "has-many") for h in _np_heads(toks, i + 1)]
         elif w in ("with", "including") and not t.used:   # "tasks with login, projects and a dashboard"
             heads = [h for h in _np_heads(toks, i + 1) if lx.singularize(toks[h].w) != toks[h].w]
-            out += heads if len(heads) >= 2 else []
-        elif w in ("their", "its") and is_noun(toks, i + 1):
-            out.append(i + 1)
+            out += [(h, "with-list") for h in heads] if len(heads) >= 2 else []
         if is_noun(toks, i):
             nxt = i + 1
             while nxt < len(toks) and is_noun(toks, nxt) and nxt - i < 3:
                 nxt += 1
             after = _word(toks, nxt)
             if after in _HEAD_AFTER and nxt - 1 == i:
-                out.append(i)
-            elif _clause_start(toks, i) and (after in _SUBJECT_NEXT or after in _SEP):
-                out += _np_heads(toks, i)
+                out.append((i, "app-head"))
+            elif _clause_start(toks, i) and _bare_subject(toks, i):
+                out += [(h, "subject") for h in _np_heads(toks, i)]
     return out
+
+
+def _bare_subject(toks: list[Tok], i: int) -> bool:
+    """ "Projects and tasks.", "Tasks: title, due date", "each task has", "tasks within projects"."""
+    heads = _np_heads(toks, i)
+    if not heads:
+        return False
+    after = _word(toks, heads[-1] + 1)
+    if after in (".", "") and (len(heads) >= 2 or lx.singularize(toks[heads[0]].w) != toks[heads[0]].w):
+        return True
+    if after in lx.HAVE or after in lx.BELONG:
+        return True
+    if after in _PARENT_PREP or after == "of":
+        rest = _np_heads(toks, heads[-1] + 2)
+        return bool(rest) and _word(toks, rest[-1] + 1) in (".", "")
+    return after in ("can", "should", "must") and _word(toks, heads[-1] + 2) in ("be", "have")
 
 
 def _clause_start(toks: list[Tok], i: int) -> bool:
@@ -171,8 +218,9 @@ def find_entities(toks: list[Tok], p, cap: int) -> dict[int, str]:
         p.entities.append(name)
         p.plurals[name] = toks[i].w if toks[i].w != name else lx.pluralize(name)
 
-    for i in _positions(toks, p):
+    for i, rule in _positions(toks, p):
         add(i)
+        p.entity_rules.setdefault(singular_name(toks[i].w), rule)
     mentions = _mentions(toks, p)
     for i in list(mentions):   # "tasks in a project", "ingredients for each recipe", "chapters of a book"
         w1 = _word(toks, i + 1)
@@ -187,7 +235,9 @@ def find_entities(toks: list[Tok], p, cap: int) -> dict[int, str]:
         p.overflow = list(overflow)
         p.notes.append(f"{len(overflow)} more entities ignored (cap {cap})")
     if not p.entities:
-        implied = next((lx.IMPLIED_ENTITY[t.w] for t in toks if t.w in lx.IMPLIED_ENTITY and not t.used), None)
+        implied = next((lx.IMPLIED_ENTITY[t.w] for k, t in enumerate(toks) if t.w in lx.IMPLIED_ENTITY
+                        and not t.used and (_word(toks, k - 1) in lx.DETERMINERS | lx.ADJECTIVES
+                                            or _word(toks, k + 1) in lx.APP_HEADS)), None)
         if implied:
             p.entities.append(implied)
             p.plurals[implied] = lx.pluralize(implied)

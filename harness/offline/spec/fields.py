@@ -148,6 +148,28 @@ def read_range(toks: list[Tok], j: int) -> tuple[float, float, int] | None:
     return None
 
 
+_DETAIL_WORDS = lx._words("details detail information info data fields attributes properties")
+_INTRO = lx._words("such as like e.g eg e.g. including incl namely")
+
+
+def _word(toks: list[Tok], i: int) -> str:
+    return toks[i].w if 0 <= i < len(toks) else ""
+
+
+def _aside(toks: list[Tok], j: int) -> tuple[list[str], int]:
+    """A parenthetical after a field: its example values (after "e.g"/"like") or nothing; the
+    index after ")" (j when there is no closing parenthesis nearby)."""
+    close = next((k for k in range(j + 1, min(j + 20, len(toks))) if toks[k].w == ")"), None)
+    if close is None:
+        return [], j
+    intro = next((k for k in range(j + 1, close) if toks[k].w in _INTRO), None)
+    if intro is not None:
+        fake = [Tok("(", "")] + [t for t in toks[intro + 1:close] if t.w not in _INTRO] + [Tok(")", "")]
+        values, _end = read_enum(fake, 0)
+        return values, close + 1
+    return [], close + 1
+
+
 def parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozenset[str],
                      keep_plural: frozenset[str] = lx.KEEP_PLURAL_FIELDS) -> tuple[list[FieldItem], list[int]]:
     """The field items from `start` up to the first word that is no field; consumed indices."""
@@ -180,12 +202,24 @@ def parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozenset
         t = toks[j]
         if t.used or not t.w:
             break
+        if not words and t.w in _DETAIL_WORDS and _word(toks, j + 1) in _INTRO:
+            idx.append(j)   # "details such as", "information like"
+            j += 1
+            continue
+        if not words and t.w in _INTRO:
+            idx.append(j)
+            j += 1
+            continue
         if words and t.w in ("(", ":") and j + 1 < len(toks):
             rng = read_range(toks, j + 1)
             values, end = read_enum(toks, j) if rng is None else ([], j)
             if rng is not None and rng[2] < len(toks) and (t.w == ":" or toks[rng[2]].w == ")"):
                 cur.min_value, cur.max_value = rng[0], rng[1]
                 end = rng[2] + (t.w == "(")
+            elif not values and t.w == "(":
+                values, end = _aside(toks, j)   # "(dropdown with e.g groceries, bills)": values after e.g.
+                if end == j:
+                    break
             elif not values:
                 break
             cur.enum_values = values

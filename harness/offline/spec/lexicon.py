@@ -131,7 +131,12 @@ FRAMEWORKS = {"react": "React", "vue": "Vue", "angular": "Angular", "svelte": "S
               "next.js": "Next.js", "nextjs": "Next.js"}
 OTHER_BACKENDS = {"django": "Django", "flask": "Flask", "express": "Express", "node": "Node.js",
                   "nodejs": "Node.js", "node.js": "Node.js", "rails": "Rails", "laravel": "Laravel",
-                  "spring": "Spring"}
+                  "spring": "Spring", "php": "PHP", "java": "Java", "c#": "C#", "ruby": "Ruby",
+                  "kotlin": "Kotlin", "swift": "Swift", "flutter": "Flutter", "dart": "Dart",
+                  "bootstrap": "Bootstrap", "tailwind": "Tailwind", "wordpress": "WordPress",
+                  "nest": "NestJS", "nestjs": "NestJS", "dotnet": ".NET", ".net": ".NET", "asp.net": "ASP.NET",
+                  "docker": "Docker", "kubernetes": "Kubernetes", "aws": "AWS", "vercel": "Vercel",
+                  "heroku": "Heroku", "sqflite": "SQFlite", "chakra": "Chakra UI"}
 OTHER_DBS = {"postgres": "PostgreSQL", "postgresql": "PostgreSQL", "mysql": "MySQL",
              "mongodb": "MongoDB", "mongo": "MongoDB", "mariadb": "MariaDB", "redis": "Redis",
              "firebase": "Firebase", "supabase": "Supabase"}

@@ -16,7 +16,7 @@ def _words(text: str) -> frozenset[str]:
 ENTITY_VERBS = _words("""
     manage track store record log list keep organize organise catalog catalogue catalogs maintain
     handle add create save enter browse edit delete remove view update register book schedule
-    collect administer administrate
+    collect administer administrate rate
 """)
 # Verbs the generated CRUD app performs, or that only frame the ask ("I want", "users can").
 SUPPORTED_VERBS = ENTITY_VERBS | _words("""
@@ -51,6 +51,20 @@ UI_WORDS = _words("""
 # "I am a teacher", "as a manager": the noun after these is who asks, not what to store.
 SELF_INTRO = (("i", "am"), ("i'm", None), ("im", None), ("we", "are"), ("we're", None),
               ("as", "a"), ("as", "an"), ("i", "run"), ("we", "run"), ("i", "own"), ("i", "work"))
+# Adverbs and particles the function-word list lacks ("clock in and out", "now", "again").
+PARTICLES = _words("""
+    now again off out up down away back through later soon already still even ever never always
+    often sometimes together instead anyway maybe perhaps etc onto upon across along around
+    throughout toward towards whether however therefore thus
+""")
+# Presentation and capability nouns: what an app shows or does, never a table of records.
+CAPABILITY_NOUNS = _words("""
+    chart charts graph graphs map maps calendar calendars export exports import imports
+    visualization visualizations visualisation integration integrations algorithm algorithms
+    animation animations representation format formats
+""")
+# Suffixes of adjectives and verbs that are never record types ("comprehensive", "optimize").
+NON_NOUN_SUFFIXES = ("ive", "ous", "ful", "ible", "ize", "ise", "ify", "izes", "ises")
 # Words that say who may do something; with login they are the auth users.
 ACTOR_WORDS = _words("user users admin admins administrator member members visitor visitors guest")
 

@@ -79,8 +79,15 @@ def _use(t: Tok, role: str) -> None:
 # --- passes ----------------------------------------------------------------------------------------
 
 def _mark_self_intro(toks: list[Tok]) -> None:
-    """ "I'm a teacher", "as a manager": who asks is context, not a record type."""
+    """ "I'm a teacher", "as a manager": who asks is context, not a record type; so is the
+    benefit of a user story ("... so that I can review my spending")."""
     for i in range(len(toks)):
+        if toks[i].w == "so" and _word(toks, i + 1) == "that":
+            k = i
+            while k < len(toks) and toks[k].clause == toks[i].clause and toks[k].w != ".":
+                if not toks[k].used:
+                    _use(toks[k], "context")
+                k += 1
         for a, b in rl.SELF_INTRO:
             if toks[i].w == a and (b is None or _word(toks, i + 1) == b):
                 j = i + (1 if b is None else 2)
@@ -170,6 +177,11 @@ def _find_field_lists(toks: list[Tok], p: Parsed) -> None:
                 continue
             strict = True
         items, consumed = parse_field_list(toks, i + 1, strict, _STOPS)
+        k = i + 1
+        while k < len(toks) and toks[k].w in lx.DETERMINERS:
+            k += 1
+        if not items and k < len(toks) and toks[k].role == "workflow:":
+            p.field_subjects.append(j)   # "applications with a status: draft / submitted"
         if items:
             k = max(consumed) + 1 if consumed else i + 1
             while k < len(toks) and toks[k].w in lx.SEPARATORS | lx.DETERMINERS:

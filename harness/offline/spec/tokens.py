@@ -14,6 +14,8 @@ from harness.offline.spec import lexicon as lx
 from harness.offline.spec import lexicon_vi as vlx
 from harness.offline.generator.naming import ascii_fold
 
+_LINK_RE = re.compile(r"(?:https?://|www\.)\S+|[\w.+-]+@[\w-]+\.[\w.]+")
+LINK = "@link"      # a URL or e-mail address: context, never a name
 _TOKEN_RE = re.compile(r"\w+(?:[-'’.]\w+)*|->|=>|→|[,;:.!?()/&+|]")
 
 
@@ -33,10 +35,15 @@ def tokenize(request: str, vi: bool | None = None) -> tuple[list[Tok], bool, lis
     text = unicodedata.normalize("NFC", request or "")
     if vi is None:
         vi = any(ch in vlx.VI_MARKERS for ch in text.lower())
-    raw = _TOKEN_RE.findall(text)
+    links = _LINK_RE.findall(text)
+    text = _LINK_RE.sub(" \x00 ", text)
+    raw = [r for r in _TOKEN_RE.findall(text.replace("\x00", " LINKTOKEN "))]
     ignored: list[str] = []
     toks = _map_vietnamese(raw, ignored) if vi else [Tok(ascii_fold(r.lower()), r) for r in raw]
     for t in toks:
+        if t.orig == "LINKTOKEN":
+            t.w, t.orig = LINK, links.pop(0) if links else ""
+            continue
         t.w = lx.HYPHEN_FORMS.get(t.w, "->" if t.w in ("=>", "→") else t.w)
         if t.w.endswith(("'s", "’s")):
             t.w = t.w[:-2]

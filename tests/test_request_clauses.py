@@ -1,0 +1,134 @@
+"""#13: every clause of a request is mapped to requirements, reported not built, or context."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness.errors import SpecError
+from harness.offline.spec import parse_request
+from harness.offline.spec.clauses import MAX_CLAUSES, split_clauses
+from harness.validation.spec_validator import validate_spec
+
+SEED_EN = "Build me a task management web app with authentication, projects, tasks, and a dashboard."
+SEED_VI = ("Xây dựng ứng dụng web quản lý công việc có đăng nhập, dự án, công việc và bảng "
+           "điều khiển")
+TODO = "Build a Simple Todo App with add/list/complete"
+
+
+def statuses(spec) -> list[tuple[str, str]]:
+    return [(c.text, c.status) for c in spec.clauses]
+
+
+@pytest.mark.parametrize("text, clauses", [
+    ("Hi there! Build a todo app.", ["Hi there!", "Build a todo app."]),
+    ("- tasks\n- projects\n* notes", ["tasks", "projects", "notes"]),
+    ("1. add books\n2) list books", ["add books", "list books"]),
+    ("projects and tasks; tasks can be marked complete", ["projects and tasks", "tasks can be marked complete"]),
+    ("As a user, I want to add notes so that I remember. So that it works.",
+     ["As a user, I want to add notes so that I remember. So that it works."]),
+    ("a library app, e.g. for books. Members borrow books", ["a library app, e.g. for books.", "Members borrow books"]),
+    ("", []),
+])
+def test_split_clauses(text, clauses):
+    assert split_clauses(text) == clauses
+
+
+def test_a_request_with_more_clauses_than_the_cap_is_refused_with_the_cap_stated():
+    with pytest.raises(SpecError, match=f"at most {MAX_CLAUSES}"):
+        parse_request("\n".join(f"- item {n}" for n in range(500)))
+
+
+@pytest.mark.parametrize("request_text", [SEED_EN, TODO, SEED_VI])
+def test_seed_and_todo_have_every_clause_mapped(request_text):
+    spec = parse_request(request_text)
+    assert spec.clauses and all(c.status == "mapped" and c.reqs for c in spec.clauses)
+    assert validate_spec(spec, request_text) == []
+
+
+def test_greeting_is_context_and_unknown_asks_are_not_built():
+    spec = parse_request("Hi there! I need an app to manage recipes. Send SMS reminders to my friends.")
+    assert statuses(spec) == [("Hi there!", "context"), ("I need an app to manage recipes.", "mapped"),
+                              ("Send SMS reminders to my friends.", "not_built")]
+    reminder = spec.clauses[2]
+    req = spec.requirement(reminder.reqs[0])
+    assert req.capability == "unsupported" and req.text == "Send SMS reminders to my friends"
+    assert '"SMS"' in reminder.reason and "reminders" in reminder.reason
+
+
+def test_unknown_ask_next_to_an_entity_is_not_covered_by_the_entity():
+    # #13: "accept card payments" became a payments table and PASSed
+    spec = parse_request("An app for recipes. Accept card payments with Stripe.")
+    assert [e.ident for e in spec.data_model] == ["recipe"]
+    assert statuses(spec)[1] == ("Accept card payments with Stripe.", "not_built")
+
+
+@pytest.mark.parametrize("request_text, expected", [
+    ("A page with a header, a modal and a button to add tasks", ["task"]),
+    ("Track expenses. See https://example.com or mail bob@example.com", ["expense"]),
+    ("Users can manage invoices in Notion and in our professional dashboard", ["invoice"]),
+    ("I'm a teacher and I need to keep track of my students", ["student"]),
+    ("Build a React app to manage books", ["book"]),
+])
+def test_entities_come_only_from_entity_positions(request_text, expected):
+    assert [e.ident for e in parse_request(request_text).data_model] == expected
+
+
+def test_a_requested_stack_the_generator_does_not_build_is_not_built():
+    spec = parse_request("Build a React app to manage books")
+    (clause,) = spec.clauses
+    assert clause.status == "not_built" and "not React" in clause.reason
+
+
+def test_purpose_of_a_user_story_is_context_not_an_entity():
+    spec = parse_request("I want to add a transaction with a date and amount, so that I can review my activities")
+    assert [e.ident for e in spec.data_model] == ["transaction"]
+    assert spec.clauses[0].status == "mapped"
+
+
+@pytest.mark.parametrize("request_text", ["hello", "Build a 3D racing game", "Send SMS reminders"])
+def test_nothing_buildable_is_a_spec_error_listing_the_clauses(request_text):
+    with pytest.raises(SpecError) as err:
+        parse_request(request_text)
+    assert f'C-001 "{request_text}"' in str(err.value)
+
+
+def test_cap_on_entities_names_the_dropped_ones_in_a_not_built_clause():
+    letters = "bcdfgkmpt"
+    nouns = [f"zork{a}{b}s" for a in letters for b in letters][:30]
+    spec = parse_request("An app to manage " + ", ".join(nouns))
+    assert len(spec.data_model) == 20
+    assert "20 more" not in " ".join(spec.notes) and "10 more entities ignored (cap 20)" in spec.notes
+    (clause,) = spec.clauses
+    assert clause.status == "not_built" and "more entities than the cap" in clause.reason
+
+
+@pytest.mark.parametrize("request_text, entity, field, kind, extra", [
+    ("tasks with a title and priority (low, medium, high)", "task", "priority", "enum",
+     {"enum_values": ["low", "medium", "high"]}),
+    ("Users can rate recipes from 1 to 5 stars", "recipe", "rating", "rating",
+     {"min_value": 1.0, "max_value": 5.0}),
+    ("expenses with an amount and a date", "expense", "amount", "money", {}),
+    ("add a transaction with details such as date, amount and type (income/expense)", "transaction", "type_item",
+     "enum", {"enum_values": ["income", "expense"]}),
+])
+def test_fields_get_kinds_enums_and_ranges(request_text, entity, field, kind, extra):
+    ent = parse_request(request_text).entity(entity)
+    col = next(f for f in ent.fields if f.ident == field)
+    assert col.kind == kind
+    for key, value in extra.items():
+        assert getattr(col, key) == value
+
+
+@pytest.mark.parametrize("request_text", [
+    "claims with a status: draft / submitted / approved",
+    "Track claims: draft -> submitted -> approved",
+])
+def test_workflows_become_ordered_states(request_text):
+    spec = parse_request(request_text)
+    assert spec.entity("claim").workflow == ["draft", "submitted", "approved"]
+    assert any(r.capability == "workflow" for r in spec.requirements)
+
+
+def test_vietnamese_unknown_words_make_the_clause_not_built():
+    spec = parse_request("Ứng dụng quản lý sách và khủng long")
+    assert spec.clauses[0].status == "not_built" and "khủng" in spec.clauses[0].reason
