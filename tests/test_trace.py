@@ -229,7 +229,11 @@ def test_gate_fails_on_uncovered_and_weak_requirements(fresh_todo_run, capsys, t
     d = str(store.base)
     code, out, _ = cli(capsys, "trace", run_id, "--runs-dir", d)
     assert code == 1 and "GATE FAILED: 50.0% < 100.0%" in out
-    assert cli(capsys, "trace", run_id, "--fail-under", "50", "--runs-dir", d)[0] == 0
+    # 50% of the requirements PASS, but the request's one clause is not verified (#13: the gate
+    # reads request coverage too)
+    code, out, _ = cli(capsys, "trace", run_id, "--fail-under", "50", "--runs-dir", d)
+    assert code == 1 and "GATE FAILED: request coverage 0.0% < 50.0%" in out
+    assert cli(capsys, "trace", run_id, "--fail-under", "0", "--runs-dir", d)[0] == 0
     code, out, _ = cli(capsys, "trace", run_id, "--json", "--runs-dir", d)
     assert code == 1 and json.loads(out)["coverage_pct"] == 50.0
 
