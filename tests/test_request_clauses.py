@@ -65,7 +65,7 @@ def test_unknown_ask_next_to_an_entity_is_not_covered_by_the_entity():
 @pytest.mark.parametrize("request_text, expected", [
     ("A page with a header, a modal and a button to add tasks", ["task"]),
     ("Track expenses. See https://example.com or mail bob@example.com", ["expense"]),
-    ("Users can manage invoices in Notion and in our professional dashboard", ["invoice"]),
+    ("Users can manage invoices in our professional dashboard. Sync them with Notion", ["invoice"]),
     ("I'm a teacher and I need to keep track of my students", ["student"]),
     ("Build a React app to manage books", ["book"]),
 ])

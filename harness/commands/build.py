@@ -95,6 +95,9 @@ def cmd_new(args) -> int:
     except SpecError as exc:   # nothing buildable was asked: no empty app is built
         line = f"BUILD FAILED at the spec stage  run {run_id}: {exc}"
         print(json.dumps({"status": "BUILD FAILED", "stage": "spec", "error": str(exc)}) if args.json else line)
+        if not args.json and "not_built" in str(exc):
+            print("the offline generator builds CRUD apps (entities, fields, auth, dashboard, pages); an LLM "
+                  "provider is needed for the rest: set OPENAI_API_KEY (and OPENAI_BASE_URL) and run again")
         return EXIT_BUILD_FAILED
     except HarnessError as exc:
         return _tempfail_hint(exc)

@@ -23,7 +23,8 @@ _IGNORABLE = (lx.FUNCTION | lx.DETERMINERS | lx.FILLER | lx.MODALS | lx.REL_PRON
 # Words that look harmless but name something the generator does not build.
 _NEVER_IGNORED = lx._words("calendar chart charts graph graphs map maps report reports export "
                            "import notification notifications reminder reminders email emails "
-                           "analytics realtime history")
+                           "analytics realtime history admin admins administrator administrators "
+                           "role roles permission permissions")
 _ACTIONS = rl.ENTITY_VERBS | lx._words("complete finish mark")
 
 

@@ -28,7 +28,7 @@ def split_clauses(text: str) -> list[str]:
             continue
         for sentence in _sentences(line):
             for part in sentence.split(";"):
-                part = part.strip(" \t,:-–—")
+                part = part.strip(" \t,-–—").lstrip(":").strip()
                 if any(ch.isalnum() for ch in part):
                     out.append(part[:MAX_CLAUSE_CHARS])
     if len(out) > MAX_CLAUSES:

@@ -24,6 +24,11 @@ def _resolve(acc, p) -> tuple[str, list[str], str]:
     return "mapped", roles, ""
 
 
+def clause_reason(acc, p) -> str:
+    """Why a not-built clause is not built (for messages before the spec exists)."""
+    return _reason(acc, p)
+
+
 def _reason(acc, p) -> str:
     parts = list(acc.blocked)
     if acc.stacks:

@@ -17,18 +17,31 @@ _MAX_WORD = 40
 _FIELD_WORDS = (lx.INT_WORDS | lx.FLOAT_WORDS | lx.DATE_WORDS | lx.DATETIME_WORDS | lx.BOOL_WORDS
                 | lx.TEXT_WORDS) - lx.FIELD_NOUNS
 _NON_ENTITY = (lx.FUNCTION | lx.META | lx.ADJECTIVES | lx.DOMAIN_AREAS | lx.FIELD_ONLY | rl.UI_WORDS
-               | rl.PARTICLES | rl.CAPABILITY_NOUNS
+               | rl.PARTICLES | rl.CAPABILITY_NOUNS | (rl.ACTOR_WORDS - {"member", "members"})
+               | lx.DETERMINERS | lx.QUANTIFIERS
                | rl.CONTEXT_WORDS - {"project", "note", "notes", "item", "items", "entry", "entries",
                                     "customer", "customers", "client", "clients", "team", "idea",
                                     "ideas", "friend", "friends", "member", "people", "person"})
 _HEAD_AFTER = lx.APP_HEADS | lx._words("management tracking tracker manager catalog catalogue log "
-                                       "database records inventory organizer planner list")
+                                       "database records inventory organizer planner list form "
+                                       "forms page pages screen table details")
 _LIST_AFTER_HEAD = lx._words("with for of including")
 _SKIP = lx.DETERMINERS | lx.QUANTIFIERS | lx.ADJECTIVES | lx._words("of their my our your his her new")
 _SEP = lx._words(", and or & / plus")
 _PARENT_PREP = lx._words("in within inside under per")
 _SUBJECT_NEXT = (lx.FIELD_TRIGGERS | lx.BELONG | lx.HAVE | lx.MODALS | _PARENT_PREP
                  | lx._words(". : ( ; can of for"))
+
+
+_LONG_REQUEST = 6                       # clauses
+_WEAK_RULES = frozenset({"object", "subject", "app-head", "tool-head"})
+# Heads that say the app keeps records of the noun ("recipe manager"); other heads name a tool
+# ("room planner", "GIF maker") whose noun need not be a record type.
+_RECORD_HEADS = lx._words("""
+    app apps application system manager management tracker tracking api backend platform portal
+    service site website webapp catalog catalogue log database records inventory list lists
+    organizer organiser form forms page pages table details
+""")
 
 
 def singular_name(w: str) -> str:
@@ -52,6 +65,8 @@ def is_noun(toks: list[Tok], i: int) -> bool:
         return False
     if " " in w:
         return True
+    if "-" in w:
+        return False   # "real-time", "user-friendly": compound modifiers
     sing = singular_name(w)
     if not 2 <= len(w) <= _MAX_WORD or w in _NON_ENTITY or sing in _NON_ENTITY:
         return False
@@ -75,6 +90,12 @@ def is_noun(toks: list[Tok], i: int) -> bool:
     if w in lx.NOUN_ING or sing in lx.TITLE_NOUNS:
         return True
     return w not in _VERB_FORMS and sing not in _VERB_FORMS and not rl.is_supported_verb(w)
+
+
+def _has_login(toks: list[Tok], j: int) -> bool:
+    """ "each teacher should have a login": the noun is an account holder, not a record type."""
+    window = [toks[k].role for k in range(j, min(j + 5, len(toks))) if toks[k].clause == toks[j].clause]
+    return "auth" in window
 
 
 def _verb_like(toks: list[Tok], j: int) -> bool:
@@ -114,7 +135,8 @@ def _np_heads(toks: list[Tok], j: int) -> list[int]:
     heads: list[int] = []
     while j < len(toks) and len(heads) < 1000:
         k = j
-        while k < len(toks) and (toks[k].w in _SKIP or toks[k].w.isdigit()):
+        while k < len(toks) and (toks[k].w in _SKIP or toks[k].w.isdigit()
+                                 or (toks[k].w == "/" and _word(toks, k + 1) in _SKIP)):
             k += 1
         if k < len(toks) and toks[k].used and toks[k].role in ("auth", "dashboard", "pages", "api"):
             m = k + 1
@@ -150,7 +172,8 @@ def _positions(toks: list[Tok], p) -> list[tuple[int, str]]:
             out += [(h, "object") for h in _np_heads(toks, j)]
         elif w == "track" and _word(toks, i + 1) == "of":
             out += [(h, "object") for h in _np_heads(toks, i + 2)]
-        elif w in ("each", "every") and is_noun(toks, i + 1) and _word(toks, i + 2) in _SUBJECT_NEXT:
+        elif w in ("each", "every") and is_noun(toks, i + 1) and _word(toks, i + 2) in _SUBJECT_NEXT \
+                and not _has_login(toks, i + 2):
             out.append((i + 1, "each"))
         elif (w in lx.APP_HEADS or w in lx.DOMAIN_AREAS) and _word(toks, i + 1) == ":":
             heads = _np_heads(toks, i + 2)   # "a shop: goods, invoices and line items"
@@ -174,7 +197,7 @@ def _positions(toks: list[Tok], p) -> list[tuple[int, str]]:
                 nxt += 1
             after = _word(toks, nxt)
             if after in _HEAD_AFTER and nxt - 1 == i:
-                out.append((i, "app-head"))
+                out.append((i, "app-head" if after in _RECORD_HEADS else "tool-head"))
             elif _clause_start(toks, i) and _bare_subject(toks, i):
                 out += [(h, "subject") for h in _np_heads(toks, i)]
     return out
@@ -218,14 +241,29 @@ def find_entities(toks: list[Tok], p, cap: int) -> dict[int, str]:
         p.entities.append(name)
         p.plurals[name] = toks[i].w if toks[i].w != name else lx.pluralize(name)
 
+    long_request = len({t.clause for t in toks}) >= _LONG_REQUEST
+    counts: dict[str, int] = {}
+    for t in toks:
+        if t.w[:1].isalpha():
+            counts[singular_name(t.w)] = counts.get(singular_name(t.w), 0) + 1
     for i, rule in _positions(toks, p):
+        name = singular_name(toks[i].w)
+        if long_request and rule in _WEAK_RULES and counts.get(name, 0) < 2:
+            continue   # in a long request a record type is named more than once
         add(i)
-        p.entity_rules.setdefault(singular_name(toks[i].w), rule)
+        p.entity_rules.setdefault(name, rule)
+    add_rule = add
+
+    def add(i: int) -> None:   # noqa: F811 - parents found after the first pass
+        add_rule(i)
+        p.entity_rules.setdefault(singular_name(toks[i].w), "parent")
     mentions = _mentions(toks, p)
     for i in list(mentions):   # "tasks in a project", "ingredients for each recipe", "chapters of a book"
-        w1 = _word(toks, i + 1)
-        if w1 in _PARENT_PREP or (w1 in ("for", "of", "to") and _word(toks, i + 2) in lx.DETERMINERS | {"every"}) \
-                or (w1 in lx.BELONG and _word(toks, i + 2) in ("to", "into", "under", "in")):
+        w1, w2 = _word(toks, i + 1), _word(toks, i + 2)
+        if (w1 in _PARENT_PREP and w2 in ("a", "an", "each", "every", "one")) \
+                or (w1 in ("within", "per", "inside") and is_noun(toks, i + 2)) \
+                or (w1 in ("for", "of") and w2 in ("a", "an", "each", "every", "one")) \
+                or (w1 in lx.BELONG and w2 in ("to", "into", "under", "in")):
             j = i + 2 + (w1 in lx.BELONG)
             heads = _np_heads(toks, j)
             for h in heads[:1]:

@@ -206,6 +206,11 @@ def parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozenset
             idx.append(j)   # "details such as", "information like"
             j += 1
             continue
+        if not words and t.w in ("set", "list", "number") and _word(toks, j + 1) == "of" \
+                and _word(toks, j + 2) in _DETAIL_WORDS:
+            idx.extend((j, j + 1, j + 2))   # "a set of attributes like"
+            j += 3
+            continue
         if not words and t.w in _INTRO:
             idx.append(j)
             j += 1

@@ -61,7 +61,7 @@ PARTICLES = _words("""
 CAPABILITY_NOUNS = _words("""
     chart charts graph graphs map maps calendar calendars export exports import imports
     visualization visualizations visualisation integration integrations algorithm algorithms
-    animation animations representation format formats
+    animation animations representation format formats history
 """)
 # Suffixes of adjectives and verbs that are never record types ("comprehensive", "optimize").
 NON_NOUN_SUFFIXES = ("ive", "ous", "ful", "ible", "ize", "ise", "ify", "izes", "ises")

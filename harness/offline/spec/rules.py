@@ -50,6 +50,8 @@ def rule_based_spec(request: str) -> AppSpec:
     complete_idx = _find_feature_words(toks, p)
     _find_field_lists(toks, p)
     mentions = find_entities(toks, p, MAX_ENTITIES)
+    if _find_column_lists(toks, mentions, p) + _find_field_bullets(toks, mentions, p):
+        mentions = find_entities(toks, p, MAX_ENTITIES)
     _find_relations(toks, mentions, p)
     _find_ratings(toks, mentions, p)
     _attach_workflows(toks, mentions, status_enums, p)
@@ -57,14 +59,49 @@ def rule_based_spec(request: str) -> AppSpec:
     p.features = find_features(toks, mentions, fields_of, built_features())
     _find_status(toks, mentions, complete_idx, p)
     p.accounts = account_clauses(toks, clauses)
+    _drop_unasked_entities(toks, p)
     if not p.entities:
         raise SpecError(_nothing_message(p))
     return build_spec(p)
 
 
+_PRODUCT_RULES = frozenset({"tool-head", "subject"})
+
+
+def _drop_unasked_entities(toks: list[Tok], p: Parsed) -> None:
+    """When no clause at all is built, a noun that only names the kind of product ("an online 3D
+    room planner") is not a record type that was asked for; records someone manages stay."""
+    if any(a.status == "mapped" for a in p.accounts):
+        return
+    keep = [e for e in p.entities if p.fields.get(e) or p.entity_rules.get(e) not in _PRODUCT_RULES]
+    changed = True
+    while changed:   # parents of kept entities stay
+        changed = False
+        for e in list(keep):
+            parent = p.parents.get(e)
+            if parent and parent not in keep:
+                keep.append(parent)
+                changed = True
+    dropped = [e for e in p.entities if e not in keep]
+    if not dropped:
+        return
+    p.entities = [e for e in p.entities if e in keep]
+    for name in dropped:
+        p.plurals.pop(name, None)
+        p.fields.pop(name, None)
+        p.workflows.pop(name, None)
+        p.parents.pop(name, None)
+    p.parents = {c: par for c, par in p.parents.items() if par in keep}
+    p.status = [e for e in p.status if e in keep]
+    p.features = [f for f in p.features if f[1] in keep]
+
+
 def _nothing_message(p: Parsed) -> str:
-    listed = "; ".join(f'C-{n:03d} "{c[:60]}" ({a.status})' for n, (c, a) in
-                       enumerate(zip(p.clauses, p.accounts), 1))[:600]
+    from harness.offline.spec.coverage import clause_reason
+
+    listed = "; ".join(f'C-{n:03d} "{c[:60]}" ({a.status}' + (f": {clause_reason(a, p)})" if a.status == "not_built"
+                                                               else ")")
+                       for n, (c, a) in enumerate(zip(p.clauses, p.accounts), 1))[:900]
     return NO_ENTITY_MESSAGE + (f". Clauses: {listed}" if listed else "")
 
 
@@ -158,16 +195,30 @@ def _auth_context(toks: list[Tok], i: int) -> bool:
     return bool(near & (lx.AUTH - {"user", "users"})) or _word(toks, i - 1) in ("multiple", "different")
 
 
+_VERB_TRIGGERS = frozenset({"choose", "enter", "select", "specify", "specifying", "input", "record", "pick",
+                            "display", "displays", "show", "shows", "showing"})
+_COLUMN_WORDS = frozenset({"columns", "fields", "attributes", "properties", "column", "field"})
+
+
 def _find_field_lists(toks: list[Tok], p: Parsed) -> None:
     for i, t in enumerate(toks):
-        if t.w not in lx.FIELD_TRIGGERS or t.used:
+        if t.used or (t.w not in lx.FIELD_TRIGGERS and t.w not in _VERB_TRIGGERS):
             continue
         j = i - 1
+        if t.w in _VERB_TRIGGERS:   # "a booking form to choose date and time"
+            while j >= 0 and (toks[j].w in lx.FILLER or toks[j].w in ("to", "for") or toks[j].w in _FORM_WORDS):
+                j -= 1
+            if j < 0 or not is_noun(toks, j) or j == i - 1:
+                continue
+            items, consumed = parse_field_list(toks, i + 1, True, _STOPS)
+            if items:
+                _add_fields(toks, p, j, t, items, consumed)
+            continue
         while j >= 0 and toks[j].w in lx.FILLER:
             j -= 1
         strict = False
-        if j < 0:
-            continue
+        if j < 0 or (t.w in ("(", ":") and lx.singularize(toks[j].w) in lx.FIELD_VOCAB):
+            continue   # "category (food, rent)": a field's values, not a record type with fields
         if not is_noun(toks, j):
             if t.w not in lx.LOOSE_TRIGGERS or toks[j].w not in lx.APP_HEADS:
                 continue
@@ -188,12 +239,66 @@ def _find_field_lists(toks: list[Tok], p: Parsed) -> None:
                 k += 1
             if is_noun(toks, k) and lx.singularize(toks[k].w) != toks[k].w:
                 p.field_subjects.append(k)   # "products with a name and category, and categories"
-            name = singular_name(toks[j].w)
-            p.fields.setdefault(name, []).extend(items)
-            p.field_subjects.append(j)
-            _use(t, f"field:{name}")
-            for k in consumed:
-                _use(toks[k], f"field:{name}")
+            _add_fields(toks, p, j, t, items, consumed)
+
+
+def _find_column_lists(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> int:
+    """ "the columns must be Title, Author, ISBN and Price": fields of the entity in the clause."""
+    found = 0
+    for i, t in enumerate(toks):
+        if t.used or t.w not in _COLUMN_WORDS:
+            continue
+        j = i + 1
+        while _word(toks, j) in ("must", "should", "will", "are", "is", "be", "include", "including", ":"):
+            j += 1
+        entity = _nearest(toks, i, mentions, reach=20)
+        if j == i + 1 or entity is None:
+            continue
+        items, consumed = parse_field_list(toks, j, False, _STOPS)
+        if items:
+            p.fields.setdefault(entity, []).extend(items)
+            for k in [i, *range(i + 1, j), *consumed]:
+                _use(toks[k], f"field:{entity}")
+            found += 1
+    return found
+
+
+def _find_field_bullets(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> int:
+    """ "a form to add a transaction with fields for:" followed by "- Date (date picker)" lines:
+    each following short clause that is one field belongs to that entity."""
+    found = 0
+    for i, t in enumerate(toks):
+        if t.w != ":" or _word(toks, i + 1) != "." or not any(
+                toks[k].role.startswith("field:") or toks[k].w in _COLUMN_WORDS | {"with", "for"}
+                for k in range(max(0, i - 3), i)):
+            continue
+        entity = _nearest(toks, i, mentions, reach=20)
+        k = i + 2
+        while entity and k < len(toks):
+            end = next((m for m in range(k, len(toks)) if toks[m].w == "."), len(toks))
+            items, consumed = parse_field_list(toks, k, False, _STOPS)
+            if len(items) != 1 or end - k > 14 or any(toks[m].role == "" and not toks[m].used and
+                                                     toks[m].w[:1].isalpha() and m not in consumed
+                                                     for m in range(k, end)):
+                break
+            p.fields.setdefault(entity, []).extend(items)
+            for m in range(k, end):
+                _use(toks[m], f"field:{entity}")
+            found += 1
+            k = end + 1
+    return found
+
+
+_FORM_WORDS = frozenset({"form", "forms", "page", "screen", "dialog", "modal"})
+
+
+def _add_fields(toks: list[Tok], p: Parsed, j: int, trigger: Tok, items: list, consumed: list[int]) -> None:
+    name = singular_name(toks[j].w)
+    p.fields.setdefault(name, []).extend(items)
+    p.field_subjects.append(j)
+    _use(trigger, f"field:{name}")
+    for k in consumed:
+        _use(toks[k], f"field:{name}")
 
 
 def _mention_after(toks: list[Tok], j: int, mentions: dict[int, str]) -> str | None:
