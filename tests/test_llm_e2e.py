@@ -18,6 +18,7 @@ from fake_openai_server import FakeOpenAIServer, answer, error, hang
 from helpers import run_spec_stage
 
 from harness.agents.planner import SYSTEM as PLANNER_SYSTEM, fallback_plan
+from harness.trace.coverage import FALLBACK_NOTE
 from harness.agents.spec_agent import SYSTEM as SPEC_SYSTEM, postprocess
 from harness.offline.spec.rules import rule_based_spec
 from harness.errors import EXIT_TEMPFAIL, BudgetExceededError, ProviderConfigError, ProviderUnavailableError
@@ -184,7 +185,12 @@ def test_prose_and_broken_json_everywhere_fall_back_to_the_deterministic_path(tm
     assert {e["tool"] for e in evs if e["stage"] == "build" and e["status"] == "completed"} == {"generator"}
     # the same app as the offline build
     offline_store, offline_ctx = todo_run
-    assert ctx.state.spec == offline_ctx.state.spec
+    # #13: the fallback is said plainly in the spec (and so on the SPEC line and in the summary)
+    said = [n for n in ctx.state.spec.notes if n.startswith(FALLBACK_NOTE)]
+    assert len(said) == 1 and "offline parser" in said[0]
+    assert any(n.startswith(FALLBACK_NOTE) for n in ctx.state.review.coverage["notes"])
+    kept = [n for n in ctx.state.spec.notes if not n.startswith(FALLBACK_NOTE)]
+    assert ctx.state.spec.model_copy(update={"notes": kept}) == offline_ctx.state.spec
     assert [t.files_touched for t in ctx.state.plan.tasks] == [t.files_touched for t in offline_ctx.state.plan.tasks]
     assert ctx.state.file_hashes == offline_ctx.state.file_hashes
     assert sum(e["tokens"] or 0 for e in llm_events(evs)) == ctx.state.llm_tokens == 100 * requests
@@ -331,6 +337,9 @@ def test_llm_spec_that_stays_invalid_falls_back_to_the_rules_and_says_so(tmp_pat
     with FakeOpenAIServer([answer(bad.model_dump_json(), USAGE)] * 2) as server:
         spec = run_spec_stage(store, "sp", provider(server))
         assert len(server.requests) == 2
-    assert spec == SPEC                       # the rule-based spec of the same request
+    # the rule-based spec of the same request, saying that it replaced the LLM's (#13)
+    (note,) = spec.notes
+    assert note.startswith(FALLBACK_NOTE) and "unknown entity 'ghost'" in note
+    assert spec.model_copy(update={"notes": []}) == SPEC
     statuses = [(e["status"], e["tool"]) for e in events(store, "sp") if e["stage"] == "spec"]
     assert statuses == [("invalid", "llm"), ("invalid", "llm"), ("fallback", "rules"), ("completed", "rules")]

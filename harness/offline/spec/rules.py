@@ -118,7 +118,16 @@ def _use(t: Tok, role: str) -> None:
 def _mark_self_intro(toks: list[Tok]) -> None:
     """ "I'm a teacher", "as a manager": who asks is context, not a record type; so is the
     benefit of a user story ("... so that I can review my spending")."""
+    stories = {t.clause for k, t in enumerate(toks) if (t.w == "i" and _word(toks, k + 1) in ("want", "need"))
+               or (t.w == "as" and _word(toks, k + 1) in ("a", "an"))}
     for i in range(len(toks)):
+        why = toks[i].w in ("if", "because", "since") or (toks[i].w == "in" and _word(toks, i + 1) == "case")
+        if why and toks[i].clause in stories:   # "... if it was added by mistake": the reason, not the ask
+            k = i
+            while k < len(toks) and toks[k].clause == toks[i].clause and toks[k].w not in (".", ","):
+                if not toks[k].used:
+                    _use(toks[k], "context")
+                k += 1
         if toks[i].w == "so" and _word(toks, i + 1) == "that":
             k = i
             while k < len(toks) and toks[k].clause == toks[i].clause and toks[k].w != ".":
@@ -206,7 +215,7 @@ def _find_field_lists(toks: list[Tok], p: Parsed) -> None:
             continue
         j = i - 1
         if t.w in _VERB_TRIGGERS:   # "a booking form to choose date and time"
-            while j >= 0 and (toks[j].w in lx.FILLER or toks[j].w in ("to", "for") or toks[j].w in _FORM_WORDS):
+            while j >= 0 and (toks[j].w in lx.FILLER or toks[j].w in ("to", "for", ",") or toks[j].w in _FORM_WORDS):
                 j -= 1
             if j < 0 or not is_noun(toks, j) or j == i - 1:
                 continue
