@@ -38,6 +38,7 @@ def _run(args: list[str], cwd: Path, timeout: int = 900) -> subprocess.Completed
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1200)
 def test_example_spec_workspace_passes_its_tests_and_the_http_checks(tmp_path):
     """#14: the validation cases over HTTP, the generated tests in a real pytest run, and fuzzing
     (malformed JSON, wrong types, huge strings, unknown ids) without a 5xx."""
@@ -109,6 +110,7 @@ print("smoke ok", len(captured))
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1200)
 @settings(max_examples=10, deadline=None, derandomize=True, phases=[Phase.generate],
 
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
@@ -125,6 +127,7 @@ def test_random_kind_combinations_compile_import_and_answer_the_probe(tmp_path_f
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1800)  # a whole build: several minutes on a loaded machine
 def test_builder_new_spec_builds_the_example_to_build_complete(tmp_path):
     """#14: a hand-written four-entity spec with references, a workflow, search and CSV export."""
     result = _run([sys.executable, "-m", "harness.cli", "new", "--spec", str(EXAMPLE),
