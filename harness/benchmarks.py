@@ -59,6 +59,9 @@ def time_split(ctx, total_ms: float) -> list[str]:
     sub = ctx.subprocess_ms
     overhead = max(0.0, total_ms - sub)
     lines = [f"  {stage:<7} {ms / 1000:6.2f}s" for stage, ms in ctx.timings.items()]
+    if "AUDIT" in ctx.timings:
+        lines.append(f"  audit share {ctx.timings['AUDIT'] / 1000:.2f}s of {total_ms / 1000:.2f}s "
+                     f"({100 * ctx.timings['AUDIT'] / max(total_ms, 1):.1f}% of the build)")
     lines.append(f"  total   {total_ms / 1000:6.2f}s  subprocesses (pytest, uvicorn) {sub / 1000:.2f}s  "
                  f"harness overhead {overhead / 1000:.2f}s ({100 * overhead / max(total_ms, 1):.1f}%)")
     return lines

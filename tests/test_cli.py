@@ -31,8 +31,8 @@ def test_builder_new_todo_end_to_end_via_cli(tmp_path):
     proc = run_cli("new", TODO, "--runs-dir", str(tmp_path / "runs"), "--run-id", "cli_todo", "--json")
     out = proc.stderr  # with --json the human-readable lines go to stderr, the result to stdout
     assert proc.returncode == 0, out + proc.stdout
-    positions = [out.index(f"[{n}/5] {stage}") for n, stage in
-                 enumerate(["SPEC", "PLAN", "BUILD", "VERIFY", "REVIEW"], start=1)]
+    positions = [out.index(f"[{n}/6] {stage}") for n, stage in
+                 enumerate(["SPEC", "PLAN", "BUILD", "VERIFY", "AUDIT", "REVIEW"], start=1)]
     assert positions == sorted(positions)
     assert "TASK-001 COMPLETED" in out and "Implemented: YES" in out and "Runtime: YES" in out
     data = json.loads(proc.stdout)

@@ -63,7 +63,7 @@ def test_builder_new_is_really_killed_right_after_task_002(crash_a):
 def test_resume_finishes_the_run_with_review_and_runtime_pass(crash_a):
     assert crash_a.first.returncode == 0, crash_a.out + crash_a.err
     assert crash_a.out.startswith("resuming run crashy at BUILDING (last checkpoint 008-task_completed-TASK-002)")
-    assert "[1/5] SPEC" not in crash_a.out and "[2/5] PLAN" not in crash_a.out
+    assert "[1/6] SPEC" not in crash_a.out and "[2/6] PLAN" not in crash_a.out
     for tid in ("TASK-001", "TASK-002"):
         assert f"{tid} COMPLETED" not in crash_a.out
     assert "BUILD COMPLETE  run crashy" in crash_a.out
@@ -174,7 +174,7 @@ def test_a_budget_failure_is_saved_and_resumable(chain):
 def test_a_run_killed_after_plan_created_continues_with_the_build(chain):
     out = chain["pending"][0].stdout
     assert out.startswith("resuming run chain at PLAN_DONE (last checkpoint 002-plan_created)")
-    assert "[2/5] PLAN" not in out and "TASK-001 COMPLETED" in out
+    assert "[2/6] PLAN" not in out and "TASK-001 COMPLETED" in out
 
 
 def test_a_kill_inside_a_checkpoint_commit_is_completed_by_resume(chain):
@@ -207,7 +207,7 @@ def test_a_crash_inside_the_last_task_still_reaches_runtime_and_review(chain):
     assert snap["state"]["task_results"]["TASK-005"] == "RUNNING" and snap["state"]["runtime"] is None
     assert snap["names"][-1].endswith("-verification_completed-TASK-005.json")
     proc, after = chain["runtime"]
-    assert "TASK-005 interrupted" in proc.stdout and "[4/5] VERIFY" in proc.stdout
+    assert "TASK-005 interrupted" in proc.stdout and "[4/6] VERIFY" in proc.stdout
     st = after["state"]
     assert st["runtime"]["status"] == "PASS" and st["status"] == "REVIEW_DONE" and st["review"] is None
     assert after["names"][-1].endswith("-runtime_completed.json")
@@ -217,7 +217,7 @@ def test_resume_after_the_runtime_check_goes_straight_to_review(chain):
     proc, after = chain["final"]
     before = chain["runtime"][1]
     assert proc.stdout.startswith("resuming run chain at REVIEW_DONE")
-    assert "[4/5] VERIFY" not in proc.stdout and "[5/5] REVIEW" in proc.stdout
+    assert "[4/6] VERIFY" not in proc.stdout and "[6/6] REVIEW" in proc.stdout
     assert "BUILD COMPLETE  run chain" in proc.stdout and "Runtime: YES" in proc.stdout
     assert after["verification"] == before["verification"]  # nothing re-verified
     assert sum(n.endswith("-runtime_completed.json") for n in after["names"]) == 1

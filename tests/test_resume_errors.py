@@ -191,7 +191,7 @@ def test_a_finished_pass_run_has_nothing_to_resume(fresh_todo_run):
     proc = builder("resume", run_id, "--runs-dir", store.base)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert f"run {run_id} already finished with PASS; nothing to resume" in proc.stdout
-    assert "BUILD COMPLETE" in proc.stdout and "[3/5]" not in proc.stdout
+    assert "BUILD COMPLETE" in proc.stdout and "[3/6]" not in proc.stdout
     assert tree_digest(run) == before
 
 
@@ -207,7 +207,7 @@ def test_a_finished_fail_run_has_nothing_to_resume_and_exits_1(fresh_todo_run):
     proc = builder("resume", run_id, "--runs-dir", store.base)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert f"run {run_id} already finished with FAIL; nothing to resume" in proc.stdout
-    assert "BUILD FAILED" in proc.stdout and "[3/5]" not in proc.stdout
+    assert "BUILD FAILED" in proc.stdout and "[3/6]" not in proc.stdout
     assert tree_digest(run) == before
 
 

@@ -80,6 +80,13 @@ def _session(args, store: RunStore, run_id: str):
     return run_session(store, run_id, printer(args), quiet=bool(getattr(args, "quiet", False)), stream=stream)
 
 
+def _audit(args):
+    """The build's bounded mutation audit, None with --no-audit."""
+    from harness.audit.run import AuditBudget
+
+    return None if getattr(args, "no_audit", False) else AuditBudget()
+
+
 def cmd_new(args) -> int:
     from harness.offline.spec_file import spec_for_args
     from harness.orchestration.pipeline import new_run
@@ -91,7 +98,7 @@ def cmd_new(args) -> int:
     try:
         with _session(args, store, run_id) as say:
             ctx = new_run(store, request, provider_for(args), run_id=run_id, say=say,
-                          repair=not args.no_repair, spec=spec)
+                          repair=not args.no_repair, spec=spec, audit=_audit(args))
     except SpecError as exc:   # nothing buildable was asked: no empty app is built
         line = f"BUILD FAILED at the spec stage  run {run_id}: {exc}"
         print(json.dumps({"status": "BUILD FAILED", "stage": "spec", "error": str(exc)}) if args.json else line)
@@ -110,7 +117,7 @@ def cmd_resume(args) -> int:
     store = store_for(args)
     try:
         with _session(args, store, args.run_id) as say:
-            ctx = resume_run(store, args.run_id, provider_for(args), say=say)
+            ctx = resume_run(store, args.run_id, provider_for(args), say=say, audit=_audit(args))
     except HarnessError as exc:
         return _tempfail_hint(exc)
     return finish(args, ctx)
@@ -136,6 +143,7 @@ def _new_arguments(p) -> None:
     p.add_argument("--quiet", action="store_true", help="print only the final status line")
     p.add_argument("--json", action="store_true", help="print the final result as JSON on stdout")
     p.add_argument("--no-repair", action="store_true", help="do not attempt repairs of failed tasks")
+    p.add_argument("--no-audit", action="store_true", help="skip the bounded mutation audit before review")
     budget_options(p)
 
 
@@ -143,6 +151,7 @@ def _resume_arguments(p) -> None:
     run_id_options(p)
     p.add_argument("--quiet", action="store_true")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--no-audit", action="store_true", help="skip the mutation audit if it is still to run")
     budget_options(p)
 
 
@@ -154,7 +163,7 @@ def _inject_arguments(p) -> None:
     runs_dir_option(p)
 
 
-NEW = Command("new", "build an app from a request (SPEC -> PLAN -> BUILD -> VERIFY -> REVIEW)",
+NEW = Command("new", "build an app from a request (SPEC -> PLAN -> BUILD -> VERIFY -> AUDIT -> REVIEW)",
               _new_arguments, cmd_new)
 RESUME = Command("resume", "continue an interrupted run from its checkpoints", _resume_arguments, cmd_resume)
 INJECT = Command("inject", "inject a fault into a finished run and run verify -> repair -> review",

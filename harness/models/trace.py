@@ -26,6 +26,7 @@ class MatrixRow(BaseModel):
     implemented: bool = False
     tested: bool = False
     runtime: bool | None = None
+    mutation: dict | None = None   # {"killed": k, "total": n} when the mutation audit judged mutants
 
 
 class TraceMatrix(BaseModel):

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from harness.audit.run import AuditBudget
 from harness.models.results import VerificationResult
 from harness.models.run import RunState
 from harness.models.spec import AppSpec
@@ -23,6 +24,7 @@ class RunContext:
     say: Callable[[str], None] = print
     repair: bool = True
     no_op_repair: bool = False
+    audit: AuditBudget | None = None   # the mutation audit's bounds; None: no audit stage
     timings: dict[str, float] = field(default_factory=dict)
     subprocess_ms: int = 0
     given_spec: AppSpec | None = None   # `builder new --spec app.toml`: the spec stage uses it as is

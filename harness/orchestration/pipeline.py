@@ -7,6 +7,8 @@ from collections.abc import Callable
 
 from harness.agents.planner import Planner
 from harness.agents.reviewer import Reviewer
+from harness.audit.run import AuditBudget
+from harness.audit.stage import audit_intro, audit_stage
 from harness.errors import HarnessError
 from harness.models.enums import RunStatus, TaskStatus
 from harness.models.run import RunState
@@ -75,6 +77,7 @@ STAGES: tuple[Stage, ...] = (
                             f"isolation: {isolation_label()}"),
     Stage("VERIFY", frozenset({_S.VERIFYING}), verify_stage, _S.REVIEW_DONE,
           intro=lambda ctx: f"whole workspace suite with evidence, then runtime check, isolation: {isolation_label()}"),
+    Stage("AUDIT", frozenset({_S.REVIEW_DONE}), audit_stage, _S.REVIEW_DONE, intro=audit_intro),
     Stage("REVIEW", frozenset({_S.REVIEW_DONE}), review_stage, None),
 )
 
@@ -107,11 +110,12 @@ def advance(ctx: RunContext) -> RunState:
 
 def new_run(store: RunStore, request: str, llm: LLMProvider, *, run_id: str | None = None,
             say: Callable[[str], None] = print, repair: bool = True,
-            spec: AppSpec | None = None) -> RunContext:
+            spec: AppSpec | None = None, audit: AuditBudget | None = AuditBudget()) -> RunContext:
     """Create a run and take it as far as it goes. HarnessErrors mark the run FAIL and propagate.
-    `spec`: a ready spec (from a spec file) used instead of understanding the request."""
+    `spec`: a ready spec (from a spec file) used instead of understanding the request; `audit`: the
+    bounds of the mutation audit before review (None skips it)."""
     state = store.create_run(request, run_id=run_id)
-    ctx = RunContext(store=store, state=state, llm=llm, say=say, repair=repair, given_spec=spec)
+    ctx = RunContext(store=store, state=state, llm=llm, say=say, repair=repair, given_spec=spec, audit=audit)
 
     ctx.store.events(state).emit("run", "created", agent="cli")
     with store.lock(state.run_id):
@@ -119,7 +123,8 @@ def new_run(store: RunStore, request: str, llm: LLMProvider, *, run_id: str | No
     return ctx
 
 
-def resume_run(store: RunStore, run_id: str, llm: LLMProvider, *, say: Callable[[str], None] = print) -> RunContext:
+def resume_run(store: RunStore, run_id: str, llm: LLMProvider, *, say: Callable[[str], None] = print,
+               audit: AuditBudget | None = AuditBudget()) -> RunContext:
     """SPEC M9: validate state.json against the checkpoints, rebuild task statuses, continue.
 
     A corrupt or contradictory run raises RunDataError before anything is touched (not even the
@@ -130,7 +135,7 @@ def resume_run(store: RunStore, run_id: str, llm: LLMProvider, *, say: Callable[
     store.resume(run_id)  # read-only validation first
     with store.lock(run_id):
         state, latest = store.resume(run_id, finish_pending=True)
-        ctx = RunContext(store=store, state=state, llm=llm, say=say)
+        ctx = RunContext(store=store, state=state, llm=llm, say=say, audit=audit)
         _sweep(ctx)
         if state.status in (RunStatus.PASS, RunStatus.FAIL) and state.review is not None:
             say(f"run {run_id} already finished with {state.status.value}; nothing to resume")
@@ -194,7 +199,7 @@ def _resume_point(state: RunState, latest: dict | None) -> RunStatus:
         return RunStatus.CREATED
     if state.plan is None:
         return RunStatus.SPEC_DONE
-    if latest and latest["event"] == "runtime_completed":
+    if latest and latest["event"] in ("runtime_completed", "audit_completed"):
         return RunStatus.REVIEW_DONE
     return RunStatus.BUILDING
 

@@ -20,7 +20,8 @@ from harness.utils.events import now_iso
 
 CHECKPOINT_DIR = "checkpoints"
 EVENTS = ("spec_created", "plan_created", "task_started", "task_completed", "task_failed",
-          "verification_completed", "repair_started", "runtime_completed", "review_completed")
+          "verification_completed", "repair_started", "runtime_completed", "audit_completed",
+          "review_completed")
 _NAME = re.compile(r"^(\d{3,})-([a-z_]+)(?:-(TASK-\d{3}))?\.json$")
 
 # Test hook: HARNESS_CRASH_AT="task_completed:TASK-002" makes the process SIGKILL itself right after

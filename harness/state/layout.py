@@ -22,8 +22,9 @@ FAILURES_DIR = "failures"
 REQUIREMENTS_DIR = "requirements"
 ARTIFACTS = {
     "spec": "spec.json", "tasks": "tasks.json", "verification": "verification.json",
-    "review": "review.json", "runtime": "runtime.json", "matrix": "matrix.json",
+    "review": "review.json", "runtime": "runtime.json", "matrix": "matrix.json", "audit": "audit.json",
 }
+AUDIT_SCRATCH = "audit-workspace"
 
 
 class RunLayout:
@@ -72,6 +73,10 @@ class RunLayout:
 
     def requirement_report(self, run_id: str, req_id: str) -> Path:
         return self.run_dir(run_id) / REQUIREMENTS_DIR / f"{req_id}.json"
+
+    def audit_scratch(self, run_id: str) -> Path:
+        """The throw-away copy of the workspace the mutation audit mutates (never the workspace)."""
+        return self.run_dir(run_id) / AUDIT_SCRATCH
 
     def html_report(self, run_id: str) -> Path:
         """The self-contained page `builder report` writes."""

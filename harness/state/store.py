@@ -146,6 +146,10 @@ class RunStore(RunLayout):
         """The latest whole-suite evidence document, or None when absent or unreadable."""
         return self.read_json(self.workspace_evidence(run_id))
 
+    def read_audit(self, run_id: str) -> dict | None:
+        """audit.json (the mutation audit's killed/survived per requirement), None when absent or unreadable."""
+        return self.read_json(self.artifact_path(run_id, "audit"))
+
     def checkpoint(self, state: RunState, event_name: str, payload: dict | None = None,
                    task_id: str | None = None) -> Path:
         """Commit the next checkpoint: document aside, state.json listing it (the commit point), link.

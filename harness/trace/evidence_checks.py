@@ -63,6 +63,14 @@ def weak_lines(rid: str, ev_req: dict) -> list[str]:
     return [f"weak: tests assert nothing ({', '.join(ev_req.get('weak', [])) or rid})"]
 
 
+def mutation_figure(audit: dict | None, rid: str) -> dict | None:
+    """{"killed", "total"} of a requirement the audit judged mutants for, else None."""
+    entry = ((audit or {}).get("requirements") or {}).get(rid)
+    if not entry or not entry.get("mutants"):
+        return None
+    return {"killed": entry.get("killed", 0), "total": entry["mutants"]}
+
+
 def mutation_lines(audit: dict | None, rid: str) -> list[str]:
     """A requirement with mutants none of which its tests killed is not PASS."""
     entry = ((audit or {}).get("requirements") or {}).get(rid)

@@ -66,6 +66,9 @@ def requirement_row(req, tasks: list[Task], statuses: dict, latest: dict, eviden
     missing += evidence_checks.mutation_lines(audit, req.id)
     if evidence and ev_req.get("status") == "verified":
         proof += [f"{n} passed" for n in tests if evidence.get("tests", {}).get(n, {}).get("outcome") == "passed"]
+    mutation = evidence_checks.mutation_figure(audit, req.id)
+    if mutation and mutation["killed"]:
+        proof.append(f"mutation audit: {mutation['killed']}/{mutation['total']} mutants killed")
     touched = set(files) | {n.split("::")[0] for n in tests}
     hits = evidence_checks.affected_stale(stale, touched, owned if owned is not None else set(stale))
     for f in hits:
@@ -76,7 +79,7 @@ def requirement_row(req, tasks: list[Task], statuses: dict, latest: dict, eviden
                      commands=commands, evidence=proof, status=row_status(missing), missing=missing,
                      implemented=bool(impl) and all((workspace / f).is_file() for f in impl),
                      tested=ev_req.get("status") == "verified" and not hits and not voided,
-                     runtime=None if runtime is None else runtime.status == "PASS")
+                     runtime=None if runtime is None else runtime.status == "PASS", mutation=mutation)
 
 
 def _evidence_missing(rid: str, ev_req: dict, evidence: dict | None, tests: list[str]) -> list[str]:

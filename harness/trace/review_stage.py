@@ -23,10 +23,14 @@ Annotate = Callable[[TraceMatrix, ReviewReport], list[str]]
 
 
 def compute_matrix(store: RunStore, state: RunState) -> TraceMatrix:
-    """The matrix of the run as its files are now (hashes recomputed against the evidence)."""
+    """The matrix of the run as its files are now (hashes recomputed against the evidence), with the
+    mutation audit of that evidence when there is one."""
+    from harness.audit.run import current_audit
+
+    evidence = store.read_workspace_evidence(state.run_id)
     return build_matrix(state.spec, state.plan.tasks if state.plan else [], state.task_results,
-                        state.verification_results, store.read_workspace_evidence(state.run_id),
-                        store.workspace(state.run_id), state.runtime)
+                        state.verification_results, evidence, store.workspace(state.run_id), state.runtime,
+                        audit=current_audit(store, state.run_id, evidence))
 
 
 def judge(store: RunStore, state: RunState, annotate: Annotate | None = None) -> tuple[TraceMatrix, ReviewReport]:
@@ -47,6 +51,9 @@ def requirement_reports(store: RunStore, state: RunState, matrix: TraceMatrix) -
     """Write requirements/REQ-NNN.json: text, status, tests, files+hashes, commands, missing."""
     ws = store.workspace(state.run_id)
     evidence = store.read_workspace_evidence(state.run_id) or {}
+    from harness.audit.run import current_audit
+
+    audit = (current_audit(store, state.run_id, evidence) or {}).get("requirements", {})
     latest: dict[tuple[str, str], VerificationResult] = {}
     for r in state.verification_results:
         latest[(r.task_id, r.command)] = r
@@ -60,6 +67,7 @@ def requirement_reports(store: RunStore, state: RunState, matrix: TraceMatrix) -
             "commands": [{"task_id": t, "command": c, "exit_code": r.exit_code, "status": r.status}
                          for (t, c), r in sorted(latest.items()) if t in row.tasks],
             "runtime": row.runtime,
+            "mutation": audit.get(row.id),
         }
         paths.append(store.write_json(store.requirement_report(state.run_id, row.id), report))
     return paths

@@ -1,0 +1,166 @@
+"""A small AST mutator: the mutants of a Python file's executed lines, as plain or guarded source.
+
+Operators (one `Mutant` per site):
+  compare  swap a comparison operator (`<` ↔ `>=`, `==` ↔ `!=`, `in` ↔ `not in`, `is` ↔ `is not`);
+  arith    swap an arithmetic operator (`+` ↔ `-`, `*` ↔ `/`, `//` → `*`, `%` → `//`);
+  negate   negate the condition of an `if`, `while` or conditional expression;
+  return   replace a returned value with None;
+  drop     replace an expression statement or an assignment with `pass`.
+
+`apply(source, mutants)` renders one source holding every given mutant behind a guard
+(`__harness_mutant__ == <id>`; the name resolves through builtins, 0 = original behaviour), so one
+import of the module serves every mutant (mutant schemata); `apply(source, [m], guarded=False)`
+renders that mutant alone. Sites are keyed by their node's position, so the same source always
+yields the same mutants in the same order.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+from dataclasses import dataclass
+
+GUARD = "__harness_mutant__"
+KINDS = ("compare", "arith", "negate", "return", "drop")
+
+_COMPARE_SWAP = {ast.Lt: ast.GtE, ast.GtE: ast.Lt, ast.Gt: ast.LtE, ast.LtE: ast.Gt, ast.Eq: ast.NotEq,
+                 ast.NotEq: ast.Eq, ast.In: ast.NotIn, ast.NotIn: ast.In, ast.Is: ast.IsNot, ast.IsNot: ast.Is}
+_ARITH_SWAP = {ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.Div, ast.Div: ast.Mult,
+               ast.FloorDiv: ast.Mult, ast.Mod: ast.FloorDiv}
+_SYMBOL = {ast.Lt: "<", ast.GtE: ">=", ast.Gt: ">", ast.LtE: "<=", ast.Eq: "==", ast.NotEq: "!=",
+           ast.In: "in", ast.NotIn: "not in", ast.Is: "is", ast.IsNot: "is not", ast.Add: "+",
+           ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%"}
+_DROPPABLE = (ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign)
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """One mutation site: `key` identifies the node, `description` says what changes."""
+
+    kind: str
+    line: int
+    key: str
+    description: str
+
+
+def _key(kind: str, node: ast.AST, index: int = 0) -> str:
+    return f"{kind}:{node.lineno}:{node.col_offset}:{node.end_lineno}:{node.end_col_offset}:{index}"
+
+
+def _short(node: ast.AST, limit: int = 40) -> str:
+    text = " ".join(ast.unparse(node).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _annotation_ids(tree: ast.AST) -> set[int]:
+    """Nodes inside annotations: evaluated at definition time, never by a test's call."""
+    roots: list[ast.AST] = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            roots += [a.annotation for a in (*node.args.args, *node.args.posonlyargs, *node.args.kwonlyargs,
+                                             node.args.vararg, node.args.kwarg) if a and a.annotation]
+            roots += [node.returns] if node.returns else []
+        elif isinstance(node, ast.AnnAssign):
+            roots.append(node.annotation)
+    return {id(sub) for root in roots for sub in ast.walk(root)}
+
+
+def _docstring_ids(tree: ast.AST) -> set[int]:
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+                out.add(id(first))
+    return out
+
+
+def _sites(node: ast.AST) -> list[tuple[str, int, str]]:
+    """(kind, index, description) of every mutation this node offers."""
+    out = []
+    if isinstance(node, ast.Compare):
+        for i, op in enumerate(node.ops):
+            if type(op) in _COMPARE_SWAP:
+                out.append(("compare", i, f"`{_SYMBOL[type(op)]}` → `{_SYMBOL[_COMPARE_SWAP[type(op)]]}` in "
+                                          f"`{_short(node)}`"))
+    elif isinstance(node, ast.BinOp) and type(node.op) in _ARITH_SWAP:
+        out.append(("arith", 0, f"`{_SYMBOL[type(node.op)]}` → `{_SYMBOL[_ARITH_SWAP[type(node.op)]]}` in "
+                                f"`{_short(node)}`"))
+    elif isinstance(node, (ast.If, ast.While, ast.IfExp)):
+        out.append(("negate", 0, f"condition `{_short(node.test)}` negated"))
+    elif isinstance(node, ast.Return) and node.value is not None and not (
+            isinstance(node.value, ast.Constant) and node.value.value is None):
+        out.append(("return", 0, f"`return {_short(node.value)}` → `return None`"))
+    if isinstance(node, _DROPPABLE) and not (isinstance(node, ast.AnnAssign) and node.value is None) and not (
+            isinstance(node, ast.Expr) and isinstance(node.value, (ast.Yield, ast.YieldFrom))):
+        out.append(("drop", 0, f"statement `{_short(node)}` dropped"))
+    return out
+
+
+def candidates(source: str, lines: set[int] | None = None) -> list[Mutant]:
+    """Every mutant of `source` whose node starts on one of `lines` (all lines when None), in order."""
+    tree = ast.parse(source)
+    skip = _annotation_ids(tree) | _docstring_ids(tree)
+    found = []
+    for node in ast.walk(tree):
+        if id(node) in skip or not hasattr(node, "lineno") or (lines is not None and node.lineno not in lines):
+            continue
+        for kind, index, text in _sites(node):
+            found.append(Mutant(kind=kind, line=node.lineno, key=_key(kind, node, index),
+                                description=f"line {node.lineno}: {text}"))
+    return sorted(found, key=lambda m: (m.line, m.key))
+
+
+def _guard(mutant_id: int) -> ast.expr:
+    return ast.Compare(left=ast.Name(id=GUARD, ctx=ast.Load()), ops=[ast.Eq()],
+                       comparators=[ast.Constant(value=mutant_id)])
+
+
+class _Apply(ast.NodeTransformer):
+    def __init__(self, chosen: dict[str, int], guarded: bool):
+        self.chosen = chosen
+        self.guarded = guarded
+
+    def _either(self, mutant_id: int, mutated: ast.expr, original: ast.expr) -> ast.expr:
+        if not self.guarded:
+            return mutated
+        return ast.IfExp(test=_guard(mutant_id), body=mutated, orelse=original)
+
+    def visit(self, node: ast.AST):
+        node = self.generic_visit(node)
+        if not hasattr(node, "lineno"):
+            return node
+        original, result = node, node
+        for kind, index, _ in _sites(original):
+            mutant_id = self.chosen.get(_key(kind, original, index))
+            if mutant_id is not None:
+                result = self._mutate(original, result, kind, index, mutant_id)
+        return result
+
+    def _mutate(self, node, current, kind: str, index: int, mutant_id: int):
+        """`current` is `node` with the mutants applied so far (only a comparison has several)."""
+        if kind == "compare":
+            mutated = copy.deepcopy(node)
+            mutated.ops[index] = _COMPARE_SWAP[type(node.ops[index])]()
+            return self._either(mutant_id, mutated, current)
+        if kind == "arith":
+            mutated = copy.deepcopy(node)
+            mutated.op = _ARITH_SWAP[type(node.op)]()
+            return self._either(mutant_id, mutated, current)
+        if kind == "negate":
+            node.test = self._either(mutant_id, ast.UnaryOp(op=ast.Not(), operand=copy.deepcopy(node.test)), node.test)
+            return node
+        if kind == "return":
+            node.value = self._either(mutant_id, ast.Constant(value=None), node.value)
+            return node
+        # drop
+        if not self.guarded:
+            return ast.Pass()
+        return ast.If(test=_guard(mutant_id), body=[ast.Pass()], orelse=[node])
+
+
+def apply(source: str, mutants: dict[str, int] | list[Mutant], *, guarded: bool = True) -> str:
+    """The source with `mutants` ({key: id} or a list, ids 1..n) applied, guarded or plain."""
+    chosen = mutants if isinstance(mutants, dict) else {m.key: i for i, m in enumerate(mutants, start=1)}
+    tree = _Apply(chosen, guarded).visit(ast.parse(source))
+    return ast.unparse(ast.fix_missing_locations(tree)) + "\n"

@@ -1,0 +1,133 @@
+"""Which mutants each requirement gets: sites on the lines its passing tests ran in its own files.
+
+The lines come from the evidence (each test's call-phase `lines`), the files from the
+requirement's entry (`files`: its implementation files). The choice is deterministic: a
+random.Random seeded with the seed and the requirement id orders each file's lines, and the pick
+goes round-robin over the files, one site per line, so the mutants spread over the requirement's
+files and lines. The order of execution interleaves requirements (every requirement's first
+mutant before any requirement's second) so a time box still audits every requirement.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from harness.audit.mutator import Mutant, candidates
+
+DEFAULT_SEED = 15
+
+
+@dataclass
+class Chosen:
+    """One mutant of one file, with the global id its guard tests for."""
+
+    id: int
+    file: str
+    mutant: Mutant
+
+
+@dataclass
+class AuditPlan:
+    """Per requirement: the tests to run and the mutants (ids) to run them against."""
+
+    tests: dict[str, list[str]] = field(default_factory=dict)
+    mutants: dict[str, list[int]] = field(default_factory=dict)
+    runs: dict[tuple[str, int], list[str]] = field(default_factory=dict)  # the tests that ran the line, fastest first
+    chosen: dict[int, Chosen] = field(default_factory=dict)
+    skipped: dict[str, str] = field(default_factory=dict)   # requirement -> why it has no mutants
+
+    def order(self) -> list[tuple[str, int, list[str]]]:
+        """(requirement, mutant id, tests to run) in execution order, round-robin over requirements."""
+        out, depth = [], max((len(v) for v in self.mutants.values()), default=0)
+        for i in range(depth):
+            out += [(rid, ids[i], self.runs[(rid, ids[i])]) for rid, ids in sorted(self.mutants.items())
+                    if i < len(ids)]
+        return out
+
+    def by_file(self) -> dict[str, dict[str, int]]:
+        """{file: {mutant key: id}}: what to compile into each file of the scratch copy."""
+        out: dict[str, dict[str, int]] = {}
+        for c in self.chosen.values():
+            out.setdefault(c.file, {})[c.mutant.key] = c.id
+        return out
+
+
+def executed_lines(evidence: dict, rid: str) -> tuple[list[str], dict[str, set[int]]]:
+    """(passing tests of `rid`, {implementation file of rid: lines those tests' calls ran})."""
+    req = (evidence.get("requirements") or {}).get(rid) or {}
+    files = set(req.get("files") or [])
+    tests = [n for n in req.get("tests", []) if (evidence.get("tests") or {}).get(n, {}).get("outcome") == "passed"]
+    lines: dict[str, set[int]] = {}
+    for nodeid in tests:
+        for rel, ran in ((evidence["tests"][nodeid].get("lines")) or {}).items():
+            if rel in files:
+                lines.setdefault(rel, set()).update(ran)
+    return tests, lines
+
+
+def spread(by_file: dict[str, list[Mutant]], limit: int, rng: random.Random) -> list[tuple[str, Mutant]]:
+    """Up to `limit` mutants, round-robin over files, one per line until a file's lines run out."""
+    queues = []
+    for rel in sorted(by_file):
+        per_line: dict[int, list[Mutant]] = {}
+        for m in by_file[rel]:
+            per_line.setdefault(m.line, []).append(m)
+        lines = sorted(per_line)
+        rng.shuffle(lines)
+        queue = []
+        for line in lines:
+            sites = per_line[line]
+            queue.append(sites[rng.randrange(len(sites))])
+        queues.append((rel, queue))
+    rng.shuffle(queues)
+    picked: list[tuple[str, Mutant]] = []
+    while len(picked) < limit and any(q for _, q in queues):
+        for rel, queue in queues:
+            if queue and len(picked) < limit:
+                picked.append((rel, queue.pop(0)))
+    return picked
+
+
+def make_plan(evidence: dict, workspace: Path, max_mutants: int, seed: int = DEFAULT_SEED) -> AuditPlan:
+    """The audit plan of every verified requirement of the evidence document."""
+    plan = AuditPlan()
+    keys: dict[tuple[str, str], int] = {}
+    sources: dict[str, list[Mutant]] = {}
+    for rid, req in sorted((evidence.get("requirements") or {}).items()):
+        if req.get("status") != "verified":
+            plan.skipped[rid] = f"not verified ({req.get('status', 'uncovered')})"
+            continue
+        tests, lines = executed_lines(evidence, rid)
+        by_file: dict[str, list[Mutant]] = {}
+        for rel, ran in sorted(lines.items()):
+            if rel not in sources:
+                sources[rel] = _all_candidates(workspace / rel)
+            by_file[rel] = [m for m in sources[rel] if m.line in ran]
+        picked = spread({f: ms for f, ms in by_file.items() if ms}, max_mutants, random.Random(f"{seed}:{rid}"))
+        if not picked:
+            plan.skipped[rid] = "no mutable line executed by its tests in its implementation files"
+            continue
+        plan.tests[rid] = tests
+        plan.mutants[rid] = []
+        for rel, m in picked:
+            mid = keys.setdefault((rel, m.key), len(keys) + 1)
+            plan.chosen[mid] = Chosen(id=mid, file=rel, mutant=m)
+            plan.mutants[rid].append(mid)
+            plan.runs[(rid, mid)] = _tests_of_line(evidence, tests, rel, m.line)
+    return plan
+
+
+def _tests_of_line(evidence: dict, tests: list[str], rel: str, line: int) -> list[str]:
+    """The tests whose call ran `rel:line` (only they can observe a mutant there), fastest first."""
+    entries = evidence["tests"]
+    ran = [n for n in tests if line in ((entries[n].get("lines") or {}).get(rel) or ())]
+    return sorted(ran, key=lambda n: (entries[n].get("duration_s") or 0.0, n))
+
+
+def _all_candidates(path: Path) -> list[Mutant]:
+    try:
+        return candidates(path.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+        return []

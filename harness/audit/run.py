@@ -1,0 +1,165 @@
+"""The mutation audit of one run: which requirements' tests fail when their code is wrong.
+
+The workspace is never mutated: the mutants are compiled (guarded, see mutator.py) into a
+scratch copy under the run directory (RunStore.audit_scratch), the requirement's tests run there
+through the verifier's `run_command` (the same sandbox and runner as every verification), with
+the mutation_runner plugin forking one child per mutant. A SIGKILL at any point leaves at worst a
+stale scratch copy, which the next audit removes first. audit.json records, per requirement, the
+mutants judged, killed and survived; it names the evidence snapshot it audited, so an audit of
+older evidence is never applied to newer evidence.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import shlex
+import shutil
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from harness.audit.mutator import apply
+from harness.audit.plan import DEFAULT_SEED, AuditPlan, make_plan
+from harness.errors import RunDataError
+from harness.models.run import RunState
+from harness.state.checkpoints import crash_hook
+from harness.state.store import RunStore
+
+SCHEMA_VERSION = 1
+DEFAULT_MAX_MUTANTS = 4      # per requirement
+DEFAULT_SECONDS = 10.0       # time box of the mutant runs (the build's bounded audit)
+PLAN_DIR = ".harness_audit"
+KILLED = frozenset({"failed", "timeout"})
+CRASH_MARKER = "audit:running"  # HARNESS_CRASH_AT hook: SIGKILL with the scratch copy mutated
+_STARTUP_S = 60.0            # allowance for the sandboxed pytest to start and collect
+
+
+@dataclass(frozen=True)
+class AuditBudget:
+    max_mutants: int = DEFAULT_MAX_MUTANTS
+    seconds: float = DEFAULT_SECONDS
+    seed: int = DEFAULT_SEED
+
+
+def current_audit(store: RunStore, run_id: str, evidence: dict | None) -> dict | None:
+    """audit.json when it audited exactly this evidence (same snapshot digest), else None."""
+    audit = store.read_audit(run_id)
+    digest = (evidence or {}).get("snapshot", {}).get("digest")
+    if not audit or not digest or audit.get("evidence_digest") != digest:
+        return None
+    return audit
+
+
+def _prepare_scratch(workspace: Path, scratch: Path, plan: AuditPlan) -> None:
+    shutil.rmtree(scratch, ignore_errors=True)
+    shutil.copytree(workspace, scratch, symlinks=True,
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache", "*.db"))
+    for rel, keys in plan.by_file().items():
+        source = (workspace / rel).read_text(encoding="utf-8")
+        (scratch / rel).write_text(apply(source, keys), encoding="utf-8")
+
+
+def _command(plan_path: Path, plan: AuditPlan) -> str:
+    files = sorted({n.split("::")[0] for tests in plan.tests.values() for n in tests})
+    return shlex.join(["pytest", "-q", "-p", "pytest_harness.mutation_runner", "-p", "no:warnings",
+                       f"--harness-mutants={plan_path}", *files])
+
+
+def _run_mutants(store: RunStore, state: RunState, plan: AuditPlan, budget: AuditBudget) -> tuple[dict, str]:
+    """({"REQ:id": result}, command) from one sandboxed pytest session over the scratch copy."""
+    from harness.verification.verifier import run_command
+
+    scratch = store.audit_scratch(state.run_id)
+    _prepare_scratch(store.workspace(state.run_id), scratch, plan)
+    nonce = secrets.token_hex(8)
+    (scratch / PLAN_DIR).mkdir()
+    plan_path, result_path = scratch / PLAN_DIR / "plan.json", scratch / PLAN_DIR / "result.json"
+    plan_path.write_text(json.dumps({"nonce": nonce, "seconds": budget.seconds, "order": plan.order(),
+                                     "tests": plan.tests, "result": str(result_path)}), encoding="utf-8")
+    command = _command(plan_path, plan)
+    crash_hook(CRASH_MARKER)
+    try:
+        res = run_command(command, scratch, task_id="AUDIT", run_id=state.run_id,
+                          timeout_s=budget.seconds + _STARTUP_S)
+        try:
+            data = json.loads(result_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            data = {}
+        if data.get("nonce") != nonce:
+            raise RunDataError(f"the mutation audit produced no result (exit {res.exit_code}): "
+                               f"{(res.stderr or res.stdout).strip()[-300:]}")
+        return {**data.get("results", {}), "baseline": data.get("baseline", {}),
+                "durations": data.get("durations", {})}, command.replace(str(scratch), "<audit-workspace>")
+    finally:
+        from harness.sandbox.warm import stop_workers
+
+        stop_workers(scratch)  # a warm worker the verifier started for the scratch copy ends with it
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def summarize(plan: AuditPlan, results: dict[str, str]) -> dict[str, dict]:
+    """Per requirement: mutants judged, killed, survived (described) and not run (time box, baseline)."""
+    out: dict[str, dict] = {rid: {"mutants": 0, "killed": 0, "survived": [], "not_run": 0,
+                                  "skipped": why, "details": []} for rid, why in plan.skipped.items()}
+    for rid, ids in sorted(plan.mutants.items()):
+        entry = {"mutants": 0, "killed": 0, "survived": [], "not_run": 0, "skipped": None, "details": []}
+        for mid in ids:
+            chosen = plan.chosen[mid]
+            result = results.get(f"{rid}:{mid}", "not_run")
+            entry["details"].append({"id": mid, "file": chosen.file, "line": chosen.mutant.line,
+                                     "kind": chosen.mutant.kind, "description": chosen.mutant.description,
+                                     "result": result})
+            if result in KILLED:
+                entry["mutants"] += 1
+                entry["killed"] += 1
+            elif result == "passed":
+                entry["mutants"] += 1
+                entry["survived"].append(f"{chosen.file}:{chosen.mutant.description}")
+            else:
+                entry["not_run"] += 1
+        if entry["not_run"] == len(ids) and any(d["result"] == "unjudged" for d in entry["details"]):
+            entry["skipped"] = "its tests did not pass on the unmutated copy"
+        out[rid] = entry
+    return dict(sorted(out.items()))
+
+
+def audit_run(store: RunStore, state: RunState, budget: AuditBudget = AuditBudget(),
+              say: Callable[[str], None] = print) -> dict:
+    """Audit the run's latest whole-suite evidence; write and return audit.json."""
+    from pytest_harness.snapshot import snapshot_files
+
+    run_id = state.run_id
+    evidence = store.read_workspace_evidence(run_id)
+    if not evidence or not evidence.get("complete"):
+        raise RunDataError(f"run {run_id} has no complete workspace evidence to audit; "
+                           f"`builder resume {run_id}` verifies it first")
+    events = store.events(state)
+    workspace = store.workspace(run_id)
+    before = snapshot_files(workspace)["digest"]
+    started = time.monotonic()
+    plan = make_plan(evidence, workspace, budget.max_mutants, budget.seed)
+    events.emit("audit", "started", agent="auditor", tool="mutation", mutants=len(plan.chosen),
+                requirements=sorted(plan.mutants))
+    results, command = _run_mutants(store, state, plan, budget) if plan.chosen else ({}, "")
+    after = snapshot_files(workspace)["digest"]
+    if after != before:  # cannot happen by design (only the scratch copy is mutated): say so loudly
+        raise RunDataError(f"the workspace of run {run_id} changed during the audit; re-verify it")
+    reqs = summarize(plan, results)
+    doc = {"schema_version": SCHEMA_VERSION, "run_id": run_id, "evidence_digest": evidence["snapshot"].get("digest"),
+           "workspace_digest": before, "seed": budget.seed, "max_mutants": budget.max_mutants,
+           "seconds": budget.seconds, "command": command, "duration_ms": int((time.monotonic() - started) * 1000),
+           "complete": all(r["not_run"] == 0 for r in reqs.values()), "baseline": results.get("baseline"),
+           "mutant_s": results.get("durations", {}),
+           "requirements": reqs}
+    store.write_artifact(run_id, "audit", doc)
+    for rid, r in reqs.items():
+        status = "skipped" if r["skipped"] else ("killed" if r["killed"] else "survived")
+        events.emit("audit", status, agent="auditor", tool="mutation", error=r["skipped"] or "",
+                    requirement=rid, mutants=r["mutants"], killed=r["killed"], not_run=r["not_run"])
+        say(f"  audit {rid}: " + (r["skipped"] or f"{r['killed']}/{r['mutants']} mutants killed"
+                                  + (f", {r['not_run']} not run (time box)" if r["not_run"] else "")))
+    events.emit("audit", "completed", agent="auditor", tool=command, duration_ms=doc["duration_ms"],
+                mutants=sum(r["mutants"] for r in reqs.values()), killed=sum(r["killed"] for r in reqs.values()))
+    return doc

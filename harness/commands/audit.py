@@ -1,0 +1,63 @@
+"""`builder audit <run_id>`: mutation-test a run's requirements and re-judge it."""
+
+from __future__ import annotations
+
+from harness.commands.base import Command, require_spec, run_id_options, store_for
+from harness.errors import EXIT_BUILD_FAILED, EXIT_OK, InputError
+from harness.models.enums import RunStatus
+
+
+def budget_from(args):
+    """The AuditBudget of --max-mutants / --seconds (InputError for non-positive values)."""
+    from harness.audit.run import AuditBudget, DEFAULT_MAX_MUTANTS, DEFAULT_SECONDS
+
+    mutants = DEFAULT_MAX_MUTANTS if getattr(args, "max_mutants", None) is None else args.max_mutants
+    seconds = DEFAULT_SECONDS if getattr(args, "seconds", None) is None else args.seconds
+    if mutants < 1:
+        raise InputError("--max-mutants must be at least 1")
+    if not seconds > 0:
+        raise InputError("--seconds must be positive")
+    return AuditBudget(max_mutants=mutants, seconds=seconds)
+
+
+def cmd_audit(args) -> int:
+    from harness.audit.run import audit_run
+    from harness.trace.review_stage import review_run
+
+    budget = budget_from(args)
+    store = store_for(args)
+    store.checked(args.run_id)  # unknown run -> 4, damaged run -> 3, before anything is written
+    with store.lock(args.run_id):
+        state = store.checked(args.run_id)
+        require_spec(state)
+        before = state.review.overall_status if state.review else None
+        doc = audit_run(store, state, budget, say=print)
+        _, report = review_run(store, state)
+        if state.status in (RunStatus.PASS, RunStatus.FAIL):  # an interrupted run stays resumable
+            state.status = RunStatus.PASS if report.overall_status == "PASS" else RunStatus.FAIL
+        if before is not None and before != report.overall_status:
+            store.checkpoint(state, "audit_completed", {"verdict_before": before, "verdict_after": report.overall_status,
+                                                        "mutants": sum(r["mutants"] for r in doc["requirements"].values()),
+                                                        "killed": sum(r["killed"] for r in doc["requirements"].values())})
+        store.save(state)
+    blind = [rid for rid, r in doc["requirements"].items() if r["mutants"] and not r["killed"]]
+    for rid in blind:
+        print(f"{rid}: tests do not detect a broken implementation: 0/{doc['requirements'][rid]['mutants']} "
+              "mutants killed")
+    print(f"AUDIT {'FAIL' if blind else 'PASS'}  run {state.run_id}  review {report.overall_status}"
+          f"  ({doc['duration_ms'] / 1000:.1f}s, {store.relative(state.run_id, store.artifact_path(state.run_id, 'audit'))})")
+    return EXIT_BUILD_FAILED if blind else EXIT_OK
+
+
+def _audit_arguments(p) -> None:
+    from harness.audit.run import DEFAULT_MAX_MUTANTS, DEFAULT_SECONDS
+
+    run_id_options(p)
+    p.add_argument("--max-mutants", type=int, default=None,
+                   help=f"mutants per requirement (default {DEFAULT_MAX_MUTANTS})")
+    p.add_argument("--seconds", type=float, default=None,
+                   help=f"time box of the mutant runs (default {DEFAULT_SECONDS:g})")
+
+
+AUDIT = Command("audit", "mutation audit: do each requirement's tests fail when its code is broken?",
+                _audit_arguments, cmd_audit)

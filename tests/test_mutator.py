@@ -1,0 +1,155 @@
+"""The AST mutator (harness/audit/mutator.py) and the mutant choice (harness/audit/plan.py): pure."""
+
+import ast
+import builtins
+import random
+
+import pytest
+
+from harness.audit.mutator import GUARD, apply, candidates
+from harness.audit.plan import make_plan, spread
+
+SOURCE = '''"""Doc."""
+
+
+def grade(score: int, bonus: int = 0) -> str:
+    total = score + bonus
+    log = []
+    log.append(total)
+    if total >= 90:
+        return "A"
+    while total > 100:
+        total -= 1
+    return "B" if total == 50 else "C"
+
+
+def within(x, items):
+    return x in items
+'''
+
+
+class _Module:
+    """`source` executed; attribute calls run with the guard at `mutant_id` (as the runner's child does)."""
+
+    def __init__(self, source: str, mutant_id: int = 0):
+        self.namespace: dict = {}
+        self.mutant_id = mutant_id
+        self._guarded(lambda: exec(compile(source, "<mutant>", "exec"), self.namespace))
+
+    def _guarded(self, fn):
+        setattr(builtins, GUARD, self.mutant_id)
+        try:
+            return fn()
+        finally:
+            delattr(builtins, GUARD)
+
+    def __getitem__(self, name):
+        return lambda *args: self._guarded(lambda: self.namespace[name](*args))
+
+
+_run = _Module
+
+
+def _one(kind: str, line: int):
+    found = [m for m in candidates(SOURCE) if m.kind == kind and m.line == line]
+    assert found, f"no {kind} mutant on line {line}: {candidates(SOURCE)}"
+    return found[0]
+
+
+@pytest.mark.parametrize("kind, line, before, after", [
+    ("compare", 8, "if total >= 90:", "if total < 90:"),
+    ("compare", 12, "'B' if total == 50 else 'C'", "'B' if total != 50 else 'C'"),
+    ("compare", 16, "return x in items", "return x not in items"),
+    ("arith", 5, "total = score + bonus", "total = score - bonus"),
+    ("negate", 8, "if total >= 90:", "if not total >= 90:"),
+    ("negate", 10, "while total > 100:", "while not total > 100:"),
+    ("return", 9, "return 'A'", "return None"),
+    ("drop", 7, "log.append(total)", "pass"),
+])
+def test_each_operator_changes_exactly_its_site(kind, line, before, after):
+    mutant = _one(kind, line)
+    plain = apply(SOURCE, [mutant], guarded=False)
+    original = ast.unparse(ast.parse(SOURCE))
+    assert before in original and after in plain
+    changed = [(a, b) for a, b in zip(original.splitlines(), plain.splitlines()) if a != b]
+    assert len(changed) == 1, changed
+    assert mutant.description.startswith(f"line {line}: ")
+
+
+def test_guarded_source_behaves_like_each_plain_mutant_and_like_the_original_at_zero():
+    mutants = candidates(SOURCE)
+    guarded = apply(SOURCE, mutants)
+    calls = [(95, 0), (50, 0), (20, 30), (101, 0), (3, 4)]
+    original = _run(SOURCE)
+    at_zero = _run(guarded, 0)
+    assert [at_zero["grade"](*c) for c in calls] == [original["grade"](*c) for c in calls]
+    differing = judged = 0
+    for i, m in enumerate(mutants, start=1):
+        if m.line in (10, 11):
+            continue  # e.g. `while not total > 100: total -= 1` never ends (the runner's time limit kills it)
+        judged += 1
+        plain = _run(apply(SOURCE, [m], guarded=False))
+        schema = _run(guarded, i)
+        results = []
+        for fn in (plain, schema):
+            out = []
+            for c in calls:
+                try:
+                    out.append(fn["grade"](*c))
+                except Exception as exc:  # noqa: BLE001 - a mutant may raise; both must raise alike
+                    # a dropped assignment is a global name when plain, an unbound local when guarded
+                    out.append("NameError" if isinstance(exc, NameError) else type(exc).__name__)
+            out.append(fn["within"](1, [1]))
+            results.append(out)
+        assert results[0] == results[1], m
+        differing += results[0] != [original["grade"](*c) for c in calls] + [True]
+    assert differing == judged - 1  # every mutant but the dropped `log.append(total)` shows
+
+
+def test_round_trip_without_mutants_keeps_the_ast():
+    assert ast.dump(ast.parse(apply(SOURCE, []))) == ast.dump(ast.parse(SOURCE))
+
+
+def test_annotations_and_docstrings_are_never_mutated():
+    src = 'def f(x: 1 + 2 = 1) -> 3 - 1:\n    """a < b"""\n    y: 2 * 2 = x\n    return y\n'
+    kinds = {(m.kind, m.line) for m in candidates(src)}
+    assert ("arith", 1) not in kinds and ("drop", 2) not in kinds and ("arith", 3) not in kinds
+    assert ("drop", 3) in kinds and ("return", 4) in kinds
+
+
+def test_only_the_given_lines_are_candidates():
+    assert {m.line for m in candidates(SOURCE, {5, 9})} == {5, 9}
+    assert candidates(SOURCE, set()) == []
+
+
+def test_candidates_are_deterministic():
+    assert candidates(SOURCE) == candidates(SOURCE)
+    assert apply(SOURCE, candidates(SOURCE)) == apply(SOURCE, candidates(SOURCE))
+
+
+def test_spread_covers_files_and_lines_before_repeating_and_is_seeded():
+    by_file = {"a.py": candidates(SOURCE), "b.py": candidates(SOURCE, {16})}
+    picked = spread(by_file, 3, random.Random("15:REQ-001"))
+    assert {f for f, _ in picked} == {"a.py", "b.py"}
+    assert len({(f, m.line) for f, m in picked}) == 3
+    assert picked == spread(by_file, 3, random.Random("15:REQ-001"))
+    lines = {m.line for _, m in spread({"a.py": candidates(SOURCE)}, 6, random.Random(1))}
+    assert len(lines) == 6  # six different lines before any line gets a second mutant
+
+
+def _evidence(lines_a, lines_b):
+    test = lambda lines: {"outcome": "passed", "lines": lines, "duration_s": 0.1}  # noqa: E731
+    return {"requirements": {"REQ-001": {"status": "verified", "tests": ["t.py::a", "t.py::b"], "files": ["src/m.py"]},
+                             "REQ-002": {"status": "weak", "tests": ["t.py::b"], "files": ["src/m.py"]}},
+            "tests": {"t.py::a": test({"src/m.py": lines_a}), "t.py::b": test({"src/m.py": lines_b})}}
+
+
+def test_plan_uses_only_lines_the_requirements_passing_tests_ran(tmp_path):
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "m.py").write_text(SOURCE)
+    plan = make_plan(_evidence([5, 7], [16]), tmp_path, max_mutants=10)
+    assert sorted(plan.mutants) == ["REQ-001"] and "not verified (weak)" in plan.skipped["REQ-002"]
+    assert {plan.chosen[i].mutant.line for i in plan.mutants["REQ-001"]} == {5, 7, 16}
+    by_line = {plan.chosen[i].mutant.line: plan.runs[("REQ-001", i)] for i in plan.mutants["REQ-001"]}
+    assert by_line[5] == ["t.py::a"] and by_line[16] == ["t.py::b"]  # only tests that ran the line
+    assert make_plan(_evidence([5, 7], [16]), tmp_path, 10).order() == plan.order()
