@@ -8,7 +8,7 @@ from collections.abc import Callable
 from harness.agents.planner import Planner
 from harness.agents.reviewer import Reviewer
 from harness.audit.run import AuditBudget
-from harness.audit.stage import audit_intro, audit_stage
+from harness.orchestration.audit_stage import audit_intro, audit_stage
 from harness.errors import HarnessError
 from harness.models.enums import RunStatus, TaskStatus
 from harness.models.run import RunState
