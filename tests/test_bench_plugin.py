@@ -10,7 +10,9 @@ from harness.cli import main
 
 PROJECT = {
     "pytest.ini": "[pytest]\naddopts = --strict-markers\nharness_fail_under = 100\n",
-    "test_a.py": "import pytest\n\n@pytest.mark.req('A-1')\ndef test_a():\n    assert True\n\n"
+    # A-1's test makes a real check: a test that only asserts True proves nothing (#15), and the
+    # project's fail-under 100 would then fail the evidence run.
+    "test_a.py": "import pytest\n\n@pytest.mark.req('A-1')\ndef test_a():\n    assert sorted([2, 1]) == [1, 2]\n\n"
                  "def test_b():\n    assert True\n",
 }
 
