@@ -133,12 +133,14 @@ CHAIN = [  # (label, HARNESS_CRASH_AT for a `builder resume`, expected exit code
 
 @pytest.fixture(scope="module")
 def chain(tmp_path_factory):
-    """step label -> (process, snapshot after it). Step 'budget' is a real exit-75 `builder new`."""
+    """step label -> (process, snapshot after it). Step 'budget' is a real exit-75 `builder new`:
+    SPEC spends the two calls (an unusable answer and its one corrective retry, then the rule-based
+    spec), so the budget runs out at PLAN's first call, after the spec_created checkpoint."""
     runs = tmp_path_factory.mktemp("chain") / "runs"
     run = runs / "chain"
     steps = {}
     with FakeOpenAIServer([answer("this is not a spec"), answer("still not json")]) as server:
-        proc = builder("new", TODO, "--runs-dir", runs, "--run-id", "chain", "--max-llm-calls", "1",
+        proc = builder("new", TODO, "--runs-dir", runs, "--run-id", "chain", "--max-llm-calls", "2",
                        env={"OPENAI_API_KEY": "k", "OPENAI_BASE_URL": server.url, "OPENAI_MODEL": "m"})
     steps["budget"] = (proc, snapshot(run))
     for label, crash_at, _ in CHAIN:
@@ -169,6 +171,25 @@ def test_a_budget_failure_is_saved_and_resumable(chain):
     after = chain["plan"][1]["state"]
     assert after["plan"] is not None and after["error"] == "" and after["status"] == "PLAN_DONE"
     assert chain["plan"][1]["names"][-1] == "002-plan_created.json"
+
+
+def test_a_budget_stop_inside_spec_is_saved_and_resumable_from_the_start(tmp_path):
+    """Regression: with one call, the budget runs out at SPEC's corrective retry (before any
+    checkpoint); the run is still saved as FAIL and `builder resume` starts it at CREATED."""
+    runs = tmp_path / "runs"
+    with FakeOpenAIServer([answer("this is not a spec"), answer("still not json")]) as server:
+        proc = builder("new", TODO, "--runs-dir", runs, "--run-id", "early", "--max-llm-calls", "1",
+                       env={"OPENAI_API_KEY": "k", "OPENAI_BASE_URL": server.url, "OPENAI_MODEL": "m"})
+    assert proc.returncode == 75, proc.stdout + proc.stderr
+    st = snapshot(runs / "early")["state"]
+    assert st["status"] == "FAIL" and "budget exceeded: 1 model calls (max 1)" in st["error"]
+    assert st["spec"] is None and st["checkpoints"] == []
+    assert "builder resume early" in proc.stderr and "Traceback" not in proc.stderr
+    resumed = builder("resume", "early", "--runs-dir", runs, env={"HARNESS_CRASH_AT": "spec_created"})
+    assert resumed.returncode == KILLED, resumed.stdout + resumed.stderr
+    assert resumed.stdout.startswith("resuming run early at CREATED (last checkpoint none)")
+    after = snapshot(runs / "early")
+    assert after["names"] == ["001-spec_created.json"] and after["state"]["spec"] is not None
 
 
 def test_a_run_killed_after_plan_created_continues_with_the_build(chain):
