@@ -86,6 +86,9 @@ def bench_quick() -> int:
         print("time split:")
         for line in time_split(ctx, total_ms):
             print(line)
+        from harness.bench_toolz import toolz_overhead_line
+
+        print(toolz_overhead_line(), flush=True)  # evidence (coverage + checks) vs bare pytest on toolz
         for line in floor_lines(floor, [("warm", ctx, total_ms), ("cold", cold_ctx, cold_ms)]):
             print(line)
         ok = all(c[1] for c in checks)
