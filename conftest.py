@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -22,6 +24,37 @@ SLOW_MODULES = frozenset({
     "test_containment", "test_verifier", "test_runtime",
 })
 SLOW_FIXTURES = frozenset({"todo_run", "fresh_todo_run"})
+
+
+# pytest's default basetemp lives in /tmp/pytest-of-<user>, shared by every pytest run of that user
+# (other checkouts, generated apps, other tools), numbered and pruned by whichever run ends last.
+# The shared Todo build runs for minutes inside it; a workspace pruned mid-build showed up as
+# `cannot import name 'models' from 'src'` or a failed chdir into the workspace. Each session of
+# this suite therefore gets its own mkdtemp basetemp (xdist workers get theirs under it), kept only
+# when the session failed.
+PRIVATE_BASETEMP_PREFIX = "abh-tests-"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config):
+    """Before the tmpdir plugin reads --basetemp: a private one unless the caller gave one."""
+    if config.option.basetemp is None and not hasattr(config, "workerinput"):
+        config.option.basetemp = tempfile.mkdtemp(prefix=PRIVATE_BASETEMP_PREFIX)
+        config.stash[OWN_BASETEMP] = config.option.basetemp
+
+
+OWN_BASETEMP = pytest.StashKey[str]()
+_FAILED = pytest.StashKey[bool]()
+
+
+def pytest_sessionfinish(session, exitstatus):
+    session.config.stash[_FAILED] = exitstatus not in (0, 5)
+
+
+def pytest_unconfigure(config):
+    own = config.stash.get(OWN_BASETEMP, None)
+    if own is not None and not config.stash.get(_FAILED, True):
+        shutil.rmtree(own, ignore_errors=True)
 
 
 def pytest_collection_modifyitems(config, items):
