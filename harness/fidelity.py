@@ -32,6 +32,8 @@ _FEATURE_KINDS = (   # expected feature text -> what in the spec shows it was bu
     (r"log ?in|sign.?up|sign.?in|authenticat|account|register|registration", "auth"),
     (r"dashboard|overview", "dashboard"), (r"->|→|status|workflow|mark .*(done|complete)", "workflow"),
 )
+# The generator gives an entity with has_status or a workflow a `status` column of its own.
+_STATUS_FIELDS = frozenset({"status", "state"})
 _STOP = frozenset("the a an of to and or for with by in on at per each their its as is are be from "
                   "that this into all any can users user list show".split())
 
@@ -102,7 +104,8 @@ def compare(item: dict, spec: AppSpec | None, outcome: str) -> Row:
         parent = spec.entity(ent.parent) if ent.parent else None
         for f in fields:
             found += any(_same(f, c.name) or _same(f, c.ident) for c in ent.fields) or bool(
-                parent and (_same(f, parent.name) or _same(f.split()[-1], parent.name)))
+                parent and (_same(f, parent.name) or _same(f.split()[-1], parent.name))) or (
+                _norm(f) in _STATUS_FIELDS and bool(ent.has_status or ent.workflow))
     row.fields = (found, total)
     feats = exp.get("features", [])
     row.features = (sum(1 for f in feats if _feature_ok(f, spec)), len(feats))

@@ -82,7 +82,7 @@ ADJECTIVES = _words("""
     standard advanced extra additional optional required mandatory certain general primary
     secondary local remote internal external favorite favourite top first last next previous
     available possible necessary useful cool awesome fun neat tidy straightforward personalized
-    complete completed
+    complete completed visual persistent digital physical manual automatic graphical
     written built made sent given taken shown known chosen driven eaten hidden seen spoken kept held
     bought sold found run done begun forgotten
 """)
@@ -243,6 +243,9 @@ FIELD_TRIGGERS = _words("with having has have containing contains including ( :"
 LOOSE_TRIGGERS = _words("with having including")   # may follow the app noun: "a todo app with ..."
 BELONG = _words("belong belongs belonging assigned attached linked tied grouped")
 HAVE = _words("has have contain contains own owns include includes")
+# "habit creation with a name": the action on a record; the record is the noun before it.
+ACTION_NOUNS = _words("creation creating editing deletion removal registration entry logging tracking "
+                      "management")
 FILLER = _words("that which who each can could may are is must should will always all also usually")
 QUANTIFIERS = DETERMINERS | _words("many multiple several more or list lots of set number bunch "
                                    "collection zero")

@@ -49,6 +49,7 @@ def rule_based_spec(request: str) -> AppSpec:
     status_enums = _find_status_enums(toks)
     complete_idx = _find_feature_words(toks, p)
     _find_field_lists(toks, p)
+    cancel_idx = _mark_cancel(toks)
     mentions = find_entities(toks, p, MAX_ENTITIES)
     if _find_column_lists(toks, mentions, p) + _find_field_bullets(toks, mentions, p):
         mentions = find_entities(toks, p, MAX_ENTITIES)
@@ -58,6 +59,7 @@ def rule_based_spec(request: str) -> AppSpec:
     fields_of = {e: [it.words[-1] for it in p.fields.get(e, [])] + ["name", "title"] for e in p.entities}
     p.features = find_features(toks, mentions, fields_of, built_features())
     _find_status(toks, mentions, complete_idx, p)
+    _find_cancel(toks, mentions, cancel_idx, p)
     p.accounts = account_clauses(toks, clauses)
     _drop_unasked_entities(toks, p)
     if not p.entities:
@@ -225,6 +227,9 @@ def _find_field_lists(toks: list[Tok], p: Parsed) -> None:
             continue
         while j >= 0 and toks[j].w in lx.FILLER:
             j -= 1
+        action = None
+        if j > 0 and toks[j].w in lx.ACTION_NOUNS and is_noun(toks, j - 1):
+            action, j = j, j - 1   # "habit creation with a name": the habit has the name
         strict = False
         if j < 0 or (t.w in ("(", ":") and lx.singularize(toks[j].w) in lx.FIELD_VOCAB):
             continue   # "category (food, rent)": a field's values, not a record type with fields
@@ -248,7 +253,7 @@ def _find_field_lists(toks: list[Tok], p: Parsed) -> None:
                 k += 1
             if is_noun(toks, k) and lx.singularize(toks[k].w) != toks[k].w:
                 p.field_subjects.append(k)   # "products with a name and category, and categories"
-            _add_fields(toks, p, j, t, items, consumed)
+            _add_fields(toks, p, j, t, items, consumed + ([action] if action is not None else []))
 
 
 def _find_column_lists(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> int:
@@ -433,3 +438,28 @@ def _find_status(toks: list[Tok], mentions: dict[int, str], complete_idx: list[i
                 p.status.append(hit)
         elif hit:
             toks[c].role = f"workflow:{hit}"
+
+
+_CANCEL = frozenset({"cancel", "cancels", "cancelled", "canceled", "cancelling", "canceling", "cancellation",
+                     "cancellations"})
+CANCEL_STATES = ["active", "cancelled"]
+
+
+def _mark_cancel(toks: list[Tok]) -> list[int]:
+    """The cancel words (before entities are found: "cancel them" is no record type)."""
+    out = [i for i, t in enumerate(toks) if not t.used and t.w in _CANCEL]
+    for i in out:
+        _use(toks[i], "workflow:")
+    return out
+
+
+def _find_cancel(toks: list[Tok], mentions: dict[int, str], cancel_idx: list[int], p: Parsed) -> None:
+    """ "you can book or cancel": a record that is cancelled is kept with a status, not deleted."""
+    for i in cancel_idx:
+        hit = _nearest(toks, i, mentions, _WINDOW) or (p.entities[0] if len(p.entities) == 1 else None)
+        if hit is None:
+            toks[i].used, toks[i].role = False, ""
+            continue
+        if hit not in p.workflows and hit not in p.status:
+            p.workflows[hit] = list(CANCEL_STATES)
+        toks[i].role = f"workflow:{hit}"

@@ -1,0 +1,39 @@
+"""General parser rules added for field fidelity: cancel keeps a record with a status, an action
+noun before a field list gives the fields to the record before it, adjectives are no entities;
+the fidelity matcher counts a status column the generator adds."""
+
+from __future__ import annotations
+
+from harness.fidelity import compare
+from harness.offline.spec.rules import CANCEL_STATES, rule_based_spec
+
+
+def _names(spec):
+    return {e.name for e in spec.data_model}
+
+
+def test_cancel_gives_the_record_a_cancel_workflow_and_the_clause_is_mapped():
+    spec = rule_based_spec("An app to manage reservations. Users can add and cancel reservations.")
+    ent = next(e for e in spec.data_model if e.name == "reservation")
+    assert ent.workflow == CANCEL_STATES
+    assert all(c.status != "not_built" for c in spec.clauses), [(c.text, c.reason) for c in spec.clauses]
+
+
+def test_action_noun_before_field_list_gives_fields_to_the_record():
+    spec = rule_based_spec("An app for recipes. Recipe creation with a title, description and difficulty.")
+    assert "creation" not in _names(spec)
+    recipe = next(e for e in spec.data_model if e.name == "recipe")
+    assert {"title", "description", "difficulty"} <= {f.name for f in recipe.fields}
+    assert all(c.status != "not_built" for c in spec.clauses)
+
+
+def test_adjective_before_a_noun_is_no_entity():
+    spec = rule_based_spec("A tracker for plants with a name and species. Counts are kept in persistent storage.")
+    assert "persistent" not in _names(spec)
+
+
+def test_fidelity_counts_status_of_a_workflow_entity():
+    spec = rule_based_spec("A booking system for a gym. You can add bookings and cancel them.")
+    item = {"id": "x", "request": "", "expected": {"entities": {"booking": ["status"]}, "features": [],
+                                                   "outcome": "complete"}}
+    assert compare(item, spec, "complete").fields == (1, 1)
