@@ -37,3 +37,13 @@ def test_fidelity_counts_status_of_a_workflow_entity():
     item = {"id": "x", "request": "", "expected": {"entities": {"booking": ["status"]}, "features": [],
                                                    "outcome": "complete"}}
     assert compare(item, spec, "complete").fields == (1, 1)
+
+
+def test_store_heading_bullets_are_fields_of_the_main_record_up_to_a_heading():
+    spec = rule_based_spec("A web app to log repairs.\n\n## Features\n- Add / edit / delete repairs\n"
+                           "- Categories of repairs\n\n## Data\nStore:\n- date\n- cost\n- category\n"
+                           "- fixed by\n- vendor / supplier where applicable\n\n## Quality\n- fast")
+    repair = next(e for e in spec.data_model if e.name == "repair")
+    names = [f.name for f in repair.fields]
+    assert {"date", "cost", "fixed by", "vendor", "supplier"} <= set(names)
+    assert "quality" not in names and "fast" not in names

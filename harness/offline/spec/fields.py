@@ -148,6 +148,7 @@ def read_range(toks: list[Tok], j: int) -> tuple[float, float, int] | None:
     return None
 
 
+_BY_PARTICIPLES = lx._words("paid made done sent held owned written built run kept brought bought sold")
 _DETAIL_WORDS = lx._words("details detail information info data fields attributes properties")
 _INTRO = lx._words("such as like e.g eg e.g. including incl namely")
 
@@ -251,6 +252,10 @@ def parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozenset
             cur.hint = lx.UNIT_TYPES[toks[j + 1].w]
             idx.extend((j, j + 1))
             j += 1
+        elif t.w == "by" and len(words) == 1 and (words[0].endswith("ed") or words[0] in _BY_PARTICIPLES) \
+                and (_word(toks, j + 1) in lx.SEPARATORS or _word(toks, j + 1) in ("", ".", ")")):
+            words.append(t.w)   # "paid by", "approved by": who did it is the column
+            idx.append(j)
         elif words and t.w.endswith("ed") and len(t.w) > 4 and t.w not in lx.FIELD_VOCAB:
             idx.append(j)   # "calories burned": the participle adds nothing to the column
         elif field_word(t.w, stops) and not t.brand and len(words) < 3:

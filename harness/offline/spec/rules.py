@@ -282,18 +282,28 @@ def _find_field_bullets(toks: list[Tok], mentions: dict[int, str], p: Parsed) ->
     each following short clause that is one field belongs to that entity."""
     found = 0
     for i, t in enumerate(toks):
-        if t.w != ":" or _word(toks, i + 1) != "." or not any(
+        before = range(max(0, i - 3), i)
+        store = any(toks[k].w in _STORE_VERBS for k in before)
+        if t.w != ":" or _word(toks, i + 1) != "." or not store and not any(
                 toks[k].role.startswith("field:") or toks[k].w in _COLUMN_WORDS | {"with", "for"}
-                for k in range(max(0, i - 3), i)):
+                for k in before):
             continue
-        entity = _nearest(toks, i, mentions, reach=20)
+        entity = _nearest(toks, i, mentions, reach=20) or (_main_entity(mentions) if store else None)
         k = i + 2
+        upper = _word_case(toks, k)
         while entity and k < len(toks):
             end = next((m for m in range(k, len(toks)) if toks[m].w == "."), len(toks))
+            if _word_case(toks, k) != upper:
+                break   # "- date / - amount" then "Quality": the list's style changed, a heading
             items, consumed = parse_field_list(toks, k, False, _STOPS)
-            if len(items) != 1 or end - k > 14 or any(toks[m].role == "" and not toks[m].used and
-                                                     toks[m].w[:1].isalpha() and m not in consumed
-                                                     for m in range(k, end)):
+            if not items and any(m in mentions for m in range(k, end)) and all(
+                    m in mentions or toks[m].w in ("optional", "required") or toks[m].w in lx.DETERMINERS
+                    for m in range(k, end)):
+                k = end + 1   # "- category" when categories are records of their own
+                continue
+            if not 1 <= len(items) <= 3 or end - k > 14 or any(
+                    toks[m].role == "" and not toks[m].used and toks[m].w[:1].isalpha() and m not in consumed
+                    and toks[m].w not in _BULLET_TAIL for m in range(k, end)):
                 break
             p.fields.setdefault(entity, []).extend(items)
             for m in range(k, end):
@@ -301,6 +311,25 @@ def _find_field_bullets(toks: list[Tok], mentions: dict[int, str], p: Parsed) ->
             found += 1
             k = end + 1
     return found
+
+
+# "Store:" / "Track:" above a bullet list of fields of the app's main record.
+_STORE_VERBS = frozenset({"store", "stores", "track", "tracks", "record", "records", "capture", "captures",
+                          "save", "saves", "keep", "keeps", "fields", "columns"})
+_BULLET_TAIL = frozenset({"where", "when", "if", "applicable", "needed", "possible", "available", "any"})
+
+
+def _word_case(toks: list[Tok], k: int) -> bool:
+    """Whether the first word of the clause at k starts with a capital (as the user wrote it)."""
+    return k < len(toks) and toks[k].orig[:1].isupper()
+
+
+def _main_entity(mentions: dict[int, str]) -> str | None:
+    """The record mentioned most often (the earliest of a tie)."""
+    counts: dict[str, int] = {}
+    for k in sorted(mentions):
+        counts[mentions[k]] = counts.get(mentions[k], 0) + 1
+    return max(counts, key=counts.get) if counts else None
 
 
 _FORM_WORDS = frozenset({"form", "forms", "page", "screen", "dialog", "modal"})
