@@ -47,3 +47,24 @@ def test_store_heading_bullets_are_fields_of_the_main_record_up_to_a_heading():
     names = [f.name for f in repair.fields]
     assert {"date", "cost", "fixed by", "vendor", "supplier"} <= set(names)
     assert "quality" not in names and "fast" not in names
+
+
+def test_parenthesised_kinds_are_a_type_enum_not_fields():
+    spec = rule_based_spec("A depot app. Track shipments (inbound, outbound, repairs) and their dates.")
+    assert "repair" not in _names(spec)
+    shipment = next(e for e in spec.data_model if e.name == "shipment")
+    kind = next(f for f in shipment.fields if f.name == "type")
+    assert kind.enum_values == ["inbound", "outbound", "repair"]
+
+
+def test_parenthesised_column_names_stay_fields():
+    spec = rule_based_spec("An app to track books (title, author, price).")
+    book = next(e for e in spec.data_model if e.name == "book")
+    assert {"title", "author", "price"} <= {f.name for f in book.fields}
+
+
+def test_fully_unbuildable_product_noun_after_for_is_no_entity():
+    from harness.errors import SpecError
+    import pytest
+    with pytest.raises(SpecError):
+        rule_based_spec("i want you to build an online 3d planner for furniture")

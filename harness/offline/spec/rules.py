@@ -67,7 +67,7 @@ def rule_based_spec(request: str) -> AppSpec:
     return build_spec(p)
 
 
-_PRODUCT_RULES = frozenset({"tool-head", "subject"})
+_PRODUCT_RULES = frozenset({"tool-head", "subject", "app-list"})
 
 
 def _drop_unasked_entities(toks: list[Tok], p: Parsed) -> None:
@@ -75,7 +75,9 @@ def _drop_unasked_entities(toks: list[Tok], p: Parsed) -> None:
     room planner") is not a record type that was asked for; records someone manages stay."""
     if any(a.status == "mapped" for a in p.accounts):
         return
-    keep = [e for e in p.entities if p.fields.get(e) or p.entity_rules.get(e) not in _PRODUCT_RULES]
+    plural = {t.role[7:] for t in toks if t.role.startswith("entity:") and lx.singularize(t.w) != t.w}
+    keep = [e for e in p.entities if p.fields.get(e) or p.entity_rules.get(e) not in _PRODUCT_RULES
+            or p.entity_rules.get(e) == "app-list" and e in plural]   # "an app for orders" stays
     changed = True
     while changed:   # parents of kept entities stay
         changed = False
@@ -241,7 +243,11 @@ def _find_field_lists(toks: list[Tok], p: Parsed) -> None:
             if j < 0 or not is_noun(toks, j):
                 continue
             strict = True
-        items, consumed = parse_field_list(toks, i + 1, strict, _STOPS)
+        kinds = _kind_values(toks, i) if t.w == "(" and not strict else None
+        if kinds:
+            items, consumed = [FieldItem(words=["type"], enum_values=kinds[0])], list(range(i + 1, kinds[1]))
+        else:
+            items, consumed = parse_field_list(toks, i + 1, strict, _STOPS)
         k = i + 1
         while k < len(toks) and toks[k].w in lx.DETERMINERS:
             k += 1
@@ -254,6 +260,16 @@ def _find_field_lists(toks: list[Tok], p: Parsed) -> None:
             if is_noun(toks, k) and lx.singularize(toks[k].w) != toks[k].w:
                 p.field_subjects.append(k)   # "products with a name and category, and categories"
             _add_fields(toks, p, j, t, items, consumed + ([action] if action is not None else []))
+
+
+def _kind_values(toks: list[Tok], i: int) -> tuple[list[str], int] | None:
+    """ "inventory movement (inflow, outflow, adjustments)": one-word items none of which is a
+    column name are the kinds of the record (a `type` enum), not its fields; (values, end)."""
+    values, end = read_enum(toks, i)
+    if not values or any(" " in v or v in lx.FIELD_VOCAB or lx.singularize(v) in lx.FIELD_VOCAB
+                         or v in lx.FUNCTION or v in lx.META for v in values):
+        return None
+    return [lx.singularize(v) for v in values], end
 
 
 def _find_column_lists(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> int:
