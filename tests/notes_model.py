@@ -74,7 +74,15 @@ class NotesModel:
                 {"name": "tags", "ident": "tags", "type": "str"}]}],
             "requirements": [{"id": f"REQ-00{n}", "text": text, "capability": cap, "entity": ent}
                              for n, (text, cap, ent) in enumerate(reqs, start=1)],
+            # as the prompt asks: the request's clauses, in its own words, with the REQs covering them
+            "clauses": [{"id": "C-001", "text": self._request(prompt), "status": "mapped",
+                         "reqs": ["REQ-001", "REQ-002", "REQ-003"]}],
             "notes": ["Markdown is rendered server-side; search is word-based."]})
+
+    @staticmethod
+    def _request(prompt: str) -> str:
+        found = re.search(r"User request:\n(.*?)\n\n", prompt, re.S)
+        return found.group(1).strip() if found else REQUEST
 
     def plan(self, prompt: str, fmt: str) -> str:
         ids = list(dict.fromkeys(re.findall(r'"id": "(REQ-\d{3})"', prompt)))
