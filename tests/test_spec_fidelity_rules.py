@@ -68,3 +68,11 @@ def test_fully_unbuildable_product_noun_after_for_is_no_entity():
     import pytest
     with pytest.raises(SpecError):
         rule_based_spec("i want you to build an online 3d planner for furniture")
+
+
+def test_a_run_of_column_words_without_commas_is_one_field_each():
+    spec = rule_based_spec("Each member must have a set of attributes like name surname telephone number")
+    member = next(e for e in spec.data_model if e.name == "member")
+    assert [f.name for f in member.fields] == ["name", "surname", "telephone number"]
+    spec = rule_based_spec("An app to track contacts with name email phone address")
+    assert [f.name for f in spec.data_model[0].fields] == ["name", "email", "phone", "address"]

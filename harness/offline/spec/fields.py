@@ -171,6 +171,21 @@ def _aside(toks: list[Tok], j: int) -> tuple[list[str], int]:
     return [], close + 1
 
 
+_COMPOUND_HEADS = lx._words("number date time name id type code count")
+
+
+def _split_run(words: list[str]) -> list[list[str]]:
+    """ "name surname telephone number" (no commas): one field per column word, a head such as
+    "number" staying with the word before it ("telephone number")."""
+    out: list[list[str]] = []
+    for w in words:
+        if out and w in _COMPOUND_HEADS and len(out[-1]) == 1 and out[-1][0] not in _COMPOUND_HEADS:
+            out[-1].append(w)
+        else:
+            out.append([w])
+    return out
+
+
 def parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozenset[str],
                      keep_plural: frozenset[str] = lx.KEEP_PLURAL_FIELDS) -> tuple[list[FieldItem], list[int]]:
     """The field items from `start` up to the first word that is no field; consumed indices."""
@@ -192,7 +207,10 @@ def parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozenset
         if strict and sing not in lx.FIELD_VOCAB and last not in lx.FIELD_VOCAB:
             return False
         cur.words = words[:-1] + [last if last in keep_plural else sing]
-        items.append(cur)
+        if len(cur.words) >= 3 and all(w in lx.FIELD_VOCAB for w in cur.words):
+            items.extend(FieldItem(words=ws) for ws in _split_run(cur.words))
+        else:
+            items.append(cur)
         consumed.extend(idx)
         words.clear(), idx.clear()
         cur = FieldItem(words=[])
@@ -258,7 +276,8 @@ def parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozenset
             idx.append(j)
         elif words and t.w.endswith("ed") and len(t.w) > 4 and t.w not in lx.FIELD_VOCAB:
             idx.append(j)   # "calories burned": the participle adds nothing to the column
-        elif field_word(t.w, stops) and not t.brand and len(words) < 3:
+        elif field_word(t.w, stops) and not t.brand and (len(words) < 3 or len(words) < 8 and all(
+                w in lx.FIELD_VOCAB for w in [*words, t.w])):
             words.append(t.w)
             idx.append(j)
         else:

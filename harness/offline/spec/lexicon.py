@@ -165,7 +165,7 @@ STATUS_NOUNS = _words("""
 FIELD_ONLY = _words("""
     title name description price cost amount quantity qty priority deadline email phone address url
     isbn sku age weight height color colour size duration birthday dob username password bio
-    summary body content text subject
+    summary body content text subject surname firstname lastname telephone mobile nickname
 """)
 INT_WORDS = _words("""
     count quantity qty stock age year rating priority score level rank capacity seats servings
