@@ -72,6 +72,13 @@ def _host_view() -> list[str]:
             args += ["--symlink", os.readlink(d), d]
         elif os.path.isdir(d):
             args += ["--ro-bind", d, d]
+    return args
+
+
+def _python_view() -> list[str]:
+    """Binds of the interpreter's prefixes and our packages; they go after the private /tmp so an
+    installation under /tmp (a CI clone, a venv in a temp dir) is not hidden by that tmpfs."""
+    args: list[str] = []
     for root in _python_roots():
         args += ["--ro-bind", root, root]
     return args
@@ -82,7 +89,7 @@ def bwrap_argv(bwrap: str, argv: list[str], *, workspace: Path, cwd: Path, writa
     """The bwrap command line that runs `argv` contained (see the module docstring)."""
     args = [bwrap, "--die-with-parent", "--new-session", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
             "--unshare-cgroup-try", "--cap-drop", "ALL", *_host_view(),
-            "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+            "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", *_python_view()]
     if not network:
         args.append("--unshare-net")
     ws = str(workspace)

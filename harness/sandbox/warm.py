@@ -92,8 +92,9 @@ class WarmWorker:
             theirs.close()
         ready = self._reply(READY_TIMEOUT_S)
         if not ready or not ready.get("ready"):
+            tail = self.log_tail()      # read before stop() closes the log
             self.stop()
-            raise RuntimeError(f"warm worker did not start: {self.log_tail()}")
+            raise RuntimeError(f"warm worker did not start: {tail}")
         self.imported = set(ready["imported"])
         self.covers = {name for name, mods in PRELOAD.items() if all(m in self.imported for m in mods)}
 
