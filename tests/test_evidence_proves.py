@@ -6,6 +6,7 @@ careless or adversarial model could, and asserts that `pytest --harness-run` and
 """
 
 import ast
+import re
 
 import pytest
 
@@ -88,7 +89,10 @@ def test_tests_that_run_none_of_the_requirements_code_are_weak(fresh_todo_run, t
     store, run_id = fresh_todo_run
     replace_bodies(store.workspace(run_id), "REQ-003", "value = {'done': True}\nassert value['done'] is True")
     proc, code, out = _judge(store, run_id, tmp_path, capsys)
-    assert proc.returncode == 1 and "executed none of src/api_todo.py, src/models.py" in proc.stdout
+    # REQ-003's implementation files (the generator's shared modules among them since #14)
+    none_of = re.search(r"executed none of ([^\n]*)", proc.stdout)
+    assert proc.returncode == 1 and none_of, proc.stdout
+    assert {"src/api_todo.py", "src/models.py"} <= set(none_of.group(1).split(", ")), none_of.group(1)
     assert code == 1
 
 
