@@ -115,8 +115,8 @@ def test_outcome_flipping_conftest_hook_is_detected(fresh_todo_run, tmp_path, ca
 def test_atexit_rewrite_of_the_evidence_is_rejected_by_its_digest(fresh_todo_run, tmp_path, capsys):
     store, run_id = fresh_todo_run
     ws = store.workspace(run_id)
-    pages = ws / "src" / "pages.py"
-    pages.write_text(pages.read_text().replace(*XSS_REGRESSION))
+    for module in (ws / "src").glob("*.py"):   # pages, page_parts and ui escape since #14
+        module.write_text(module.read_text().replace(*XSS_REGRESSION))
     with (ws / "tests" / "conftest.py").open("a") as fh:
         fh.write(ATEXIT_REWRITE)
     proc, code, out = _judge(store, run_id, tmp_path, capsys)
