@@ -40,6 +40,14 @@ class DigestPipe:
         self.read_fd, self.write_fd = os.pipe()
         os.set_inheritable(self.write_fd, True)
 
+    def discard(self) -> None:
+        """Close both ends unread (an attempt whose answer is not used)."""
+        for fd in (self.write_fd, self.read_fd):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
     def received(self) -> str:
         """Close our write end and return what the plugin sent (NO_DIGEST when nothing usable)."""
         os.close(self.write_fd)

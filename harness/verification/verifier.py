@@ -88,7 +88,8 @@ def run_command(command: str, workspace: Path, *, task_id: str, evidence_path: P
 
     sandbox = LocalSandbox(workspace)
     pipe = DigestPipe() if evidence_path is not None else None
-    res, runner_used = _execute(sandbox, command, evidence_path, reqs or [], run_id, timeout_s, req_files, pipe)
+    res, runner_used, pipe = _execute(sandbox, command, evidence_path, reqs or [], run_id, timeout_s, req_files,
+                                      pipe)
     digest, rejected = _check_digest(pipe, evidence_path, command)
     if isinstance(res, str):
         return VerificationResult(task_id=task_id, status="FAIL", command=command, exit_code=2,
@@ -116,8 +117,10 @@ def _execute(sandbox: LocalSandbox, command: str, evidence_path: Path | None, re
              run_id: str, timeout_s: float, req_files: dict[str, list[str]] | None, pipe: DigestPipe | None):
     """Run `command` contained, warm when it can (see harness/sandbox/warm.py), else cold.
 
-    (ExecResult or the message of an invalid command, "warm"/"cold"). A warm worker that crashes
-    during the command is discarded and the command retried cold, once.
+    (ExecResult or the message of an invalid command, "warm"/"cold", the digest pipe of the attempt
+    that answered). A warm worker that crashes during the command is discarded and the command
+    retried cold, once, with a fresh digest pipe: the crashed attempt's child may already have sent
+    its own digest into the first one.
     """
     env = {"PYTHONDONTWRITEBYTECODE": "1", "HARNESS_RUN_ID": run_id, "PYTHONUNBUFFERED": "1"}
     if evidence_path is not None:
@@ -128,12 +131,16 @@ def _execute(sandbox: LocalSandbox, command: str, evidence_path: Path | None, re
     try:
         probe = command_argv(command, None, [], sandbox.root)
     except ValueError as exc:
-        return f"invalid command: {exc}", "cold"
+        return f"invalid command: {exc}", "cold", pipe
     if warm.eligible(probe, sandbox.root):
         worker = warm.worker_for(sandbox.root, env)
         if worker is not None and not warm.eligible(probe, sandbox.root, worker.covers):
             worker = None
     for mode in ("warm", "cold") if worker is not None else ("cold",):
+        if mode == "cold" and worker is not None and pipe is not None:
+            pipe.discard()
+            pipe = DigestPipe()
+            fds = (pipe.write_fd,)
         # The run directory is not writable from inside the sandbox: the plugin writes into a bound
         # scratch directory and the harness moves the document into place afterwards.
         outbox = worker.outbox() if mode == "warm" else Path(tempfile.mkdtemp(prefix="harness-out-"))
@@ -149,7 +156,7 @@ def _execute(sandbox: LocalSandbox, command: str, evidence_path: Path | None, re
         finally:
             shutil.rmtree(outbox, ignore_errors=True)
         if res is not None:
-            return res, mode
+            return res, mode, pipe
     raise AssertionError("unreachable: the cold run always returns a result")
 
 
