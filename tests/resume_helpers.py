@@ -4,25 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
-TODO = "Build a Simple Todo App with add/list/complete"
-
-
-def clean_env(extra: dict | None = None) -> dict:
-    """The test process's environment without OPENAI_* / HARNESS_* (module fixtures run before the
-    autouse env scrubber), plus `extra`."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "HARNESS_"))}
-    env.update(extra or {})
-    return env
-
-
-def builder_argv(*args) -> list[str]:
-    """`builder ARGS` as argv: the documented equivalent `python -m harness.cli` of this interpreter."""
-    return [sys.executable, "-m", "harness.cli", *[str(a) for a in args]]
+from helpers import TODO, builder_argv, clean_env  # noqa: F401  (re-exported for the resume tests)
 
 
 def builder(*args, env: dict | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
