@@ -72,3 +72,18 @@ def test_a_directory_swapped_for_a_symlink_mid_read_never_escapes(ws: Path, tmp_
         stop.set()
         flipper.join()
     assert "HOST SECRET" not in seen and seen <= {"x = 1\n", "refused"}
+
+
+def test_jail_race_notadirectoryerror_a_dir_that_became_a_symlink_is_refused_not_raised(tmp_path: Path) -> None:
+    """CI bug: O_DIRECTORY|O_NOFOLLOW on a symlink fails with ENOTDIR (not ELOOP); that escaped as a bare OSError."""
+    from harness.sandbox import jail
+    (tmp_path / "host").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "host")
+    (tmp_path / "file").write_text("x")
+    root = os.open(tmp_path, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for name in ("link", "file"):
+            with pytest.raises(SandboxError, match="changed while being resolved"):
+                jail._open_dir(name, root, f"{name}/models.py")
+    finally:
+        os.close(root)

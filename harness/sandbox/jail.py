@@ -102,7 +102,8 @@ def _open_dir(name: str, dir_fd: int, shown: str) -> int:
     try:
         return os.open(name, _DIR_FLAGS, dir_fd=dir_fd)
     except OSError as exc:
-        if exc.errno == errno.ELOOP:  # it became a symlink after we looked: a swap in progress
+        # it became a symlink (O_NOFOLLOW|O_DIRECTORY says ELOOP or ENOTDIR) or a file after we looked
+        if exc.errno in (errno.ELOOP, errno.ENOTDIR):
             raise SandboxError(f"path changed while being resolved (symlink swap?): {shown!r}") from None
         raise
 
