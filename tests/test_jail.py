@@ -87,3 +87,21 @@ def test_jail_race_notadirectoryerror_a_dir_that_became_a_symlink_is_refused_not
                 jail._open_dir(name, root, f"{name}/models.py")
     finally:
         os.close(root)
+
+
+def test_jail_race_einval_a_symlink_that_became_a_directory_before_readlink_is_refused(tmp_path: Path, monkeypatch) -> None:
+    """CI bug: stat saw a symlink, the swap put the directory back, readlink raised a bare EINVAL OSError."""
+    from harness.sandbox import jail
+    ws = tmp_path / "ws"
+    (ws / "src").mkdir(parents=True)
+    (ws / "src" / "models.py").write_text("x = 1\n")
+    real_stat = os.stat
+
+    def stat_sees_a_symlink(name, *a, **kw):
+        st = real_stat(name, *a, **kw)
+        if name == "src":
+            return os.stat_result((0o120777,) + tuple(st)[1:])
+        return st
+    monkeypatch.setattr(jail.os, "stat", stat_sees_a_symlink)
+    with pytest.raises(SandboxError, match="changed while being resolved"):
+        LocalSandbox(ws).read_file("src/models.py")

@@ -77,7 +77,10 @@ def walk(root: Path, parts: list[str], shown: str, *, follow_last: bool = True, 
                 links += 1
                 if links > MAX_SYMLINKS:
                     raise SandboxError(f"too many symlinks in sandbox path: {shown!r}")
-                target = os.readlink(name, dir_fd=fds[-1])
+                try:
+                    target = os.readlink(name, dir_fd=fds[-1])
+                except OSError as exc:  # no longer a symlink (EINVAL) or gone (ENOENT): swapped after the stat
+                    raise SandboxError(f"path changed while being resolved (symlink swap?): {shown!r}") from exc
                 if os.path.isabs(target):
                     inside = os.path.relpath(os.path.normpath(target), real_root)
                     if inside.split(os.sep)[0] == "..":
