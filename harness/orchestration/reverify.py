@@ -14,6 +14,7 @@ from pathlib import Path
 
 from harness.errors import EXIT_BUILD_FAILED, EXIT_OK, RunDataError
 from harness.models.enums import RunStatus, TaskStatus
+from harness.models.results import VerificationResult
 from harness.models.tasks import Task
 from harness.orchestration.context import RunContext
 from harness.orchestration.steps import (file_hashes, record_task, runtime_line, runtime_step,
@@ -44,6 +45,15 @@ def tasks_to_reverify(ctx: RunContext) -> list[Task]:
     return out
 
 
+def result_line(r: VerificationResult) -> str:
+    """`command → exit_code N`, plus why it failed when that is not the exit code (e.g. evidence rejected)."""
+    line = f"{r.command} → exit_code {r.exit_code}"
+    if r.status == "FAIL":
+        why = r.diagnostics.get("summary") or ("timed out" if r.timed_out else "")
+        line += f" — FAIL: {why}" if why else " — FAIL"
+    return line
+
+
 def reverify_tasks(ctx: RunContext) -> list[str]:
     """Re-run the verification of `tasks_to_reverify`; one readable line per task."""
     lines = []
@@ -53,7 +63,7 @@ def reverify_tasks(ctx: RunContext) -> list[str]:
         record_task(ctx, task, TaskStatus.COMPLETED if ok else TaskStatus.FAILED,
                     error="re-verification failed", reverified=True)
         lines.append(f"re-verified {task.id}: {ctx.state.task_results[task.id].value} "
-                     + ", ".join(f"{r.command} → exit_code {r.exit_code}" for r in results))
+                     + ", ".join(result_line(r) for r in results))
     return lines
 
 
@@ -89,7 +99,7 @@ def reverify_run(run_id: str, runs_dir: Path, say: Callable[[str], None] = print
     stop_workers(workspace)  # the --harness-run's warm worker ends with it
     for line in task_lines:
         say(line)
-    say(f"harness-run {run_id}: {result.command} → exit_code {result.exit_code}")
+    say(f"harness-run {run_id}: {result_line(result)}")
     say(format_matrix(matrix))
     for r in report.requirements:
         say(f"{r.id}: {r.status}" + (f" — {'; '.join(r.missing)}" if r.missing else ""))
