@@ -4,7 +4,6 @@ built dependents are re-verified. Attempts stay bounded per task, counted across
 
 from __future__ import annotations
 
-from pathlib import Path
 
 from harness.models.enums import TaskStatus
 from harness.models.results import VerificationResult
@@ -14,14 +13,6 @@ from harness.utils.workspace_layout import is_test_file
 from harness.validation.plan_validator import ancestors
 
 MAX_REOPEN_ATTEMPTS = 3
-_SKIP = {"node_modules", ".venv", "venv", ".git", "__pycache__"}
-
-
-def workspace_files(root: Path) -> list[str]:
-    """Relative POSIX paths of the workspace's files (caches and environments skipped)."""
-    root = Path(root)
-    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*")
-                  if p.is_file() and not _SKIP.intersection(p.relative_to(root).parts))
 
 
 def reopenable(ctx: RunContext, task: Task, named: list[str]) -> dict[str, str]:

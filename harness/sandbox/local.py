@@ -16,9 +16,8 @@ from pathlib import Path, PurePosixPath, PureWindowsPath
 from harness.errors import SandboxError
 from harness.sandbox import jail, runner
 from harness.sandbox.runner import DEFAULT_TIMEOUT_S, ExecResult
+from harness.utils.workspace_layout import SKIP_DIRS, SKIP_SUFFIXES
 
-SKIP_DIRS = frozenset({"__pycache__", ".pytest_cache", ".hypothesis"})
-SKIP_SUFFIXES = (".pyc",)
 
 __all__ = ["DEFAULT_TIMEOUT_S", "ExecResult", "LocalSandbox"]
 

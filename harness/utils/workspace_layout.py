@@ -6,7 +6,9 @@ matrix, the sandbox and the runtime check all ask it instead of keeping their ow
 
 from __future__ import annotations
 
+import os
 import re
+from pathlib import Path
 from typing import Literal
 
 Role = Literal["test", "config", "implementation"]
@@ -77,3 +79,14 @@ LAYER_NEEDS: dict[str, tuple[str, ...]] = {
 
 def is_skipped_dir(name: str) -> bool:
     return name in SKIP_DIRS
+
+
+def workspace_files(root: Path) -> list[str]:
+    """Sorted relative POSIX paths of the files under `root`, skipped directories and suffixes left out."""
+    root = Path(root)
+    found = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
+        rel_dir = Path(dirpath).relative_to(root)
+        found.extend((rel_dir / name).as_posix() for name in filenames if not name.endswith(SKIP_SUFFIXES))
+    return sorted(found)

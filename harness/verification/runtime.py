@@ -21,6 +21,7 @@ from harness.models.enums import FailureType
 from harness.models.results import RuntimeCheck, RuntimeResult
 from harness.sandbox.local import LocalSandbox
 from harness.sandbox.runner import SandboxProcess, SpawnError
+from harness.utils.workspace_layout import workspace_files
 from harness.verification.http_probe import HttpResponse, request
 
 HOST = "127.0.0.1"
@@ -303,7 +304,7 @@ def _failed(rec: _Record, stage: str, stdout: str, stderr: str, exit_code: int |
 
     out_tail, err_tail = stdout[-LOG_TAIL_CHARS:], stderr[-LOG_TAIL_CHARS:]
     rec.check("server log", False, f"exit code {exit_code}\n{err_tail or out_tail or '(no output)'}")
-    where = locate(stdout, stderr, _workspace_files(workspace))
+    where = locate(stdout, stderr, workspace_files(workspace))
     if _PORT_CONFLICT.search(stderr):
         return rec.result(started, FailureType.CONFIG_ERROR, "the port was taken by another process; retry")
     if stage == "timeout":
@@ -333,8 +334,3 @@ def _hint(where: dict, task_hint: str, stage: str) -> str:
         return f"the app did not open its port in time: look for slow work at import or startup{task}"
     return f"see the 'server log' check{task}"
 
-
-def _workspace_files(workspace: Path) -> list[str]:
-    skip = {"node_modules", ".venv", "venv", ".git", "__pycache__"}
-    return sorted(p.relative_to(workspace).as_posix() for p in workspace.rglob("*")
-                  if p.is_file() and not skip.intersection(p.relative_to(workspace).parts))
