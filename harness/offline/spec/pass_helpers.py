@@ -1,0 +1,29 @@
+"""Token helpers shared by the rule-based passes (rules.py, field_passes.py)."""
+
+from __future__ import annotations
+
+from harness.offline.spec import lexicon as lx
+from harness.offline.spec.tokens import Tok
+
+# Words that end a field list: function words, verbs, feature and UI words.
+STOPS = (lx.FUNCTION | lx.VERBS | lx.ADJECTIVES | lx.AUTH | lx.DASHBOARD | lx.COMPLETE | lx.APP_HEADS
+         | lx.PAGE_WORDS | lx.API_WORDS)
+
+
+def word(toks: list[Tok], i: int) -> str:
+    """The word at i, or "" outside the token list."""
+    return toks[i].w if 0 <= i < len(toks) else ""
+
+
+def use(t: Tok, role: str) -> None:
+    """Mark a token recognised, with the role that recognised it."""
+    t.used, t.role = True, role
+
+
+def nearest(toks: list[Tok], i: int, mentions: dict[int, str], reach: int = 12) -> str | None:
+    """The entity mentioned closest to i within `reach` tokens of the same clause."""
+    for d in range(reach + 1):
+        for j in (i - d, i + d):
+            if j in mentions and toks[j].clause == toks[i].clause:
+                return mentions[j]
+    return None
