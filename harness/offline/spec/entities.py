@@ -17,14 +17,14 @@ _MAX_WORD = 40
 _FIELD_WORDS = (lx.INT_WORDS | lx.FLOAT_WORDS | lx.DATE_WORDS | lx.DATETIME_WORDS | lx.BOOL_WORDS
                 | lx.TEXT_WORDS) - lx.FIELD_NOUNS
 _NON_ENTITY = (lx.FUNCTION | lx.META | lx.ADJECTIVES | lx.DOMAIN_AREAS | lx.FIELD_ONLY | rl.UI_WORDS
-               | rl.PARTICLES | rl.CAPABILITY_NOUNS | (rl.ACTOR_WORDS - {"member", "members"})
+               | rl.PARTICLES | rl.CAPABILITY_NOUNS | rl.STORAGE_WORDS | (rl.ACTOR_WORDS - {"member", "members"})
                | lx.DETERMINERS | lx.QUANTIFIERS
                | rl.CONTEXT_WORDS - {"project", "note", "notes", "item", "items", "entry", "entries",
                                     "customer", "customers", "client", "clients", "team", "idea",
                                     "ideas", "friend", "friends", "member", "people", "person"})
 _HEAD_AFTER = lx.APP_HEADS | lx._words("management tracking tracker manager catalog catalogue log "
                                        "database records inventory organizer planner list form "
-                                       "forms page pages screen table details")
+                                       "forms table details")
 _LIST_AFTER_HEAD = lx._words("with for of including")
 _SKIP = lx.DETERMINERS | lx.QUANTIFIERS | lx.ADJECTIVES | lx._words("of their my our your his her new")
 _SEP = lx._words(", and or & / plus")
@@ -40,7 +40,7 @@ _WEAK_RULES = frozenset({"object", "subject", "app-head", "tool-head"})
 _RECORD_HEADS = lx._words("""
     app apps application system manager management tracker tracking api backend platform portal
     service site website webapp catalog catalogue log database records inventory list lists
-    organizer organiser form forms page pages table details
+    organizer organiser form forms table details
 """)
 
 
@@ -74,7 +74,7 @@ def is_noun(toks: list[Tok], i: int) -> bool:
         return False   # "the total", "a rating": a column; "budgets", "ratings" may be records
     if sing in lx.NON_GOAL_WORDS or lx.pluralize(sing) in lx.NON_GOAL_WORDS:
         return False   # "io" -> "ios" would read as the mobile-app non-goal
-    if t.brand:
+    if t.brand or t.acronym:
         return False
     plural = sing != w
     if w.endswith("ly") and w not in lx.NOUN_LY:
@@ -112,18 +112,29 @@ def _imperative(toks: list[Tok], i: int) -> bool:
 
 
 def mark_brands(toks: list[Tok]) -> None:
-    """Flag capitalised unknown words inside mostly lowercase clauses (Stripe, Airbnb, Notion)."""
+    """Flag capitalised unknown words inside mostly lowercase clauses (Stripe, Airbnb, Notion),
+    and acronyms (GIF, PDF, SMS) outside all-capitals clauses: formats and technologies."""
     by_clause: dict[int, list[Tok]] = {}
     for t in toks:
         if t.orig[:1].isalpha():
             by_clause.setdefault(t.clause, []).append(t)
     for same in by_clause.values():
+        caps = [t for t in same if _is_acronym(t.orig)]
+        if len(caps) * 2 < len(same):
+            for t in caps:
+                t.acronym = True
         if sum(1 for t in same if t.orig[:1].isupper()) * 2 >= len(same):
             continue   # Title Case or ALL CAPS clause: capitals say nothing
         for t in same[1:]:
             if t.orig[:1].isupper() and t.w not in lx.KNOWN_ENGLISH and t.w not in lx.TITLE_NOUNS \
                     and lx.singularize(t.w) not in lx.KNOWN_ENGLISH:
                 t.brand = True
+
+
+def _is_acronym(orig: str) -> bool:
+    """ "GIF", "GIFs", "PDF": 2-5 capitals, an optional plural s."""
+    core = orig[:-1] if orig.endswith("s") else orig
+    return 2 <= len(core) <= 5 and core.isalpha() and core.isascii() and core.isupper()
 
 
 def _word(toks: list[Tok], i: int) -> str:
@@ -196,11 +207,32 @@ def _positions(toks: list[Tok], p) -> list[tuple[int, str]]:
             while nxt < len(toks) and is_noun(toks, nxt) and nxt - i < 3:
                 nxt += 1
             after = _word(toks, nxt)
-            if after in _HEAD_AFTER and nxt - 1 == i:
+            if after in _HEAD_AFTER and nxt - 1 == i and not _compound_tail(toks, i):
                 out.append((i, "app-head" if after in _RECORD_HEADS else "tool-head"))
             elif _clause_start(toks, i) and _bare_subject(toks, i):
                 out += [(h, "subject") for h in _np_heads(toks, i)]
     return out
+
+
+def _compound_tail(toks: list[Tok], i: int) -> bool:
+    """ "property rental application": a noun after another noun only qualifies the compound."""
+    j = i - 1
+    return j >= 0 and toks[j].clause == toks[i].clause and is_noun(toks, j)
+
+
+def _not_a_record(toks: list[Tok], i: int, rule: str, positions: list[tuple[int, str]]) -> bool:
+    """Positions that name something else than a record type: "the checkout page" (a page),
+    "employee accounts" (a kind of user), "the meal name" (a column), and the activity before an
+    app head when its clause names a record ("a booking platform to take appointments")."""
+    if rule == "fields":
+        return False
+    nxt = _word(toks, i + 1)
+    if nxt in rl.NAV_HEADS or nxt in rl.ACCOUNT_WORDS or (nxt in lx.FIELD_ONLY and rule == "object"):
+        return True
+    if rule in ("app-head", "tool-head") and toks[i].w.endswith("ing"):
+        return any(k != i and toks[k].clause == toks[i].clause and r not in ("app-head", "tool-head")
+                   for k, r in positions)
+    return False
 
 
 def _bare_subject(toks: list[Tok], i: int) -> bool:
@@ -246,8 +278,11 @@ def find_entities(toks: list[Tok], p, cap: int) -> dict[int, str]:
     for t in toks:
         if t.w[:1].isalpha():
             counts[singular_name(t.w)] = counts.get(singular_name(t.w), 0) + 1
-    for i, rule in _positions(toks, p):
+    positions = _positions(toks, p)
+    for i, rule in positions:
         name = singular_name(toks[i].w)
+        if _not_a_record(toks, i, rule, positions):
+            continue
         if long_request and rule in _WEAK_RULES and counts.get(name, 0) < 2:
             continue   # in a long request a record type is named more than once
         add(i)

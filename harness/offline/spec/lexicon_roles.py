@@ -16,7 +16,7 @@ def _words(text: str) -> frozenset[str]:
 ENTITY_VERBS = _words("""
     manage track store record log list keep organize organise catalog catalogue catalogs maintain
     handle add create save enter browse edit delete remove view update register book schedule
-    collect administer administrate rate post
+    collect administer administrate rate post take
 """)
 # Verbs the generated CRUD app performs, or that only frame the ask ("I want", "users can").
 SUPPORTED_VERBS = ENTITY_VERBS | _words("""
@@ -61,8 +61,17 @@ PARTICLES = _words("""
 CAPABILITY_NOUNS = _words("""
     chart charts graph graphs map maps calendar calendars export exports import imports
     visualization visualizations visualisation integration integrations algorithm algorithms
-    animation animations representation format formats history
+    animation animations representation format formats history report reports
 """)
+# Where data is kept: the generated app keeps it in SQLite, so these are never record types.
+STORAGE_WORDS = _words("""
+    file files folder folders database databases db spreadsheet spreadsheets storage disk cloud
+    cache memory localstorage
+""")
+# Navigation words: a noun before them names a page or tab ("the checkout page"), not a record.
+NAV_HEADS = _words("page pages screen screens tab tabs view views section sections button buttons menu")
+# Account words: a noun before them is a kind of user ("employee accounts"), which is auth.
+ACCOUNT_WORDS = _words("account accounts login logins credentials password passwords profile-login")
 # Suffixes of adjectives and verbs that are never record types ("comprehensive", "optimize").
 NON_NOUN_SUFFIXES = ("ive", "ous", "ful", "ible", "ize", "ise", "ify", "izes", "ises")
 # Words that say who may do something; with login they are the auth users.

@@ -27,6 +27,7 @@ class Tok:
     clause: int = 0     # index of the request clause the token comes from
     role: str = ""      # what consumed it: "entity:task", "field:task", "auth", "context" ...
     brand: bool = False  # a capitalised unknown word inside a lowercase clause (Stripe, Notion)
+    acronym: bool = False  # "GIF", "PDF" outside an all-capitals clause: a format, never a record
 
 
 def tokenize(request: str, vi: bool | None = None) -> tuple[list[Tok], bool, list[str]]:
