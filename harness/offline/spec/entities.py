@@ -172,7 +172,7 @@ def _positions(toks: list[Tok], p) -> list[tuple[int, str]]:
         w = t.w
         if not w:
             continue
-        if rl.is_entity_verb(w) and not t.used:
+        if rl.is_entity_verb(w) and not t.used and not (rl.verb_base(w) == "take" and _word(toks, i + 1) in _TAKE_IDIOMS):
             j = i + 1
             while _word(toks, j) in _SEP and _verb_like(toks, j + 1):   # "store and share recipes"
                 j += 2
@@ -229,9 +229,40 @@ def _not_a_record(toks: list[Tok], i: int, rule: str, positions: list[tuple[int,
     nxt = _word(toks, i + 1)
     if nxt in rl.NAV_HEADS or nxt in rl.ACCOUNT_WORDS or (nxt in lx.FIELD_ONLY and rule == "object"):
         return True
+    if rule == "object" and _agent(toks, i):
+        return True
     if rule in ("app-head", "tool-head") and toks[i].w.endswith("ing"):
         return any(k != i and toks[k].clause == toks[i].clause and r not in ("app-head", "tool-head")
                    for k, r in positions)
+    return False
+
+
+_PRODUCT_VERBS = lx._words("create build make develop design implement generate code write")
+# "take turns", "take place": idioms, not a record being taken.
+_TAKE_IDIOMS = lx._words("turn turns place care part action actions time note-of")
+
+
+def _agent(toks: list[Tok], i: int) -> bool:
+    """ "Create a computer player which can win the game": a singular thing a product verb makes
+    and that is described by what it does is part of the product, not a record type."""
+    k = i - 1
+    while k >= 0 and toks[k].clause == toks[i].clause and (is_noun(toks, k) or toks[k].w in ("a", "an")):
+        k -= 1
+    verb = _word(toks, k)
+    if verb not in _PRODUCT_VERBS and rl.verb_base(verb) not in _PRODUCT_VERBS or toks[i].w != singular_name(toks[i].w):
+        return False
+    rel, nxt = _word(toks, i + 1), _word(toks, i + 2)
+    return rel in ("which", "that", "who") and (nxt in lx.MODALS or nxt not in lx.HAVE | lx.BELONG | {"is", "are"})
+
+
+def _purpose_verb(toks: list[Tok], i: int) -> bool:
+    """Whether the entity verb before object i says what the app does ("an app that takes
+    attendance") rather than what is built ("Create a money transfer application")."""
+    for k in range(i - 1, -1, -1):
+        if toks[k].clause != toks[i].clause:
+            return False
+        if rl.is_entity_verb(toks[k].w):
+            return rl.verb_base(toks[k].w) not in _PRODUCT_VERBS and toks[k].w not in _PRODUCT_VERBS
     return False
 
 
@@ -283,8 +314,9 @@ def find_entities(toks: list[Tok], p, cap: int) -> dict[int, str]:
         name = singular_name(toks[i].w)
         if _not_a_record(toks, i, rule, positions):
             continue
-        if long_request and rule in _WEAK_RULES and counts.get(name, 0) < 2:
-            continue   # in a long request a record type is named more than once
+        if long_request and rule in _WEAK_RULES and counts.get(name, 0) < 2 \
+                and not (rule == "object" and toks[i].clause == 0 and _purpose_verb(toks, i)):
+            continue   # in a long request a record type is named more than once (or in its purpose)
         add(i)
         p.entity_rules.setdefault(name, rule)
     add_rule = add
@@ -338,3 +370,4 @@ def _mentions(toks: list[Tok], p) -> dict[int, str]:
                 else:
                     break
     return out
+

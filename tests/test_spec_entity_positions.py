@@ -1,0 +1,74 @@
+"""Entity positions that name something other than a record type (#13 entity precision): formats,
+storage, pages, kinds of user, columns, the app's activity, compound qualifiers, reports, idioms
+and agents the product is made of; and the purpose clause of a long request names a record."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness.errors import SpecError
+from harness.offline.spec.rules import rule_based_spec
+
+
+def _names(request: str) -> set[str]:
+    try:
+        return {e.name for e in rule_based_spec(request).data_model}
+    except SpecError:
+        return set()
+
+
+def test_an_acronym_is_a_format_not_a_record():
+    names = _names("An app to manage recipes. Users can add GIFs.")
+    assert names == {"recipe"}
+
+
+def test_a_storage_word_is_no_parent_record():
+    names = _names("An app to manage recipes. Keep the recipes in a file.")
+    assert names == {"recipe"}
+
+
+def test_a_noun_before_a_page_word_names_a_page():
+    names = _names("An app to manage books. The checkout page shows the books.")
+    assert "checkout" not in names and "book" in names
+
+
+def test_a_noun_before_accounts_is_a_kind_of_user():
+    names = _names("An app to manage orders and employee accounts.")
+    assert "employee" not in names and "order" in names
+
+
+def test_the_object_followed_by_a_column_word_is_that_column():
+    names = _names("An app to manage recipes. Users can enter the meal name to find recipes.")
+    assert "meal" not in names and "recipe" in names
+
+
+def test_the_activity_before_an_app_head_gives_way_to_the_record_it_names():
+    assert _names("a booking platform to take appointments") == {"appointment"}
+
+
+def test_a_noun_inside_a_compound_before_an_app_head_is_no_record():
+    names = _names("A property rental application management platform to manage properties.")
+    assert "rental" not in names and "property" in names
+
+
+def test_reports_are_a_capability_not_a_record():
+    spec = rule_based_spec("An app to manage rooms. Create reports of rooms.")
+    assert {e.name for e in spec.data_model} == {"room"}
+    assert any(c.status == "not_built" and "reports" in c.text for c in spec.clauses)
+
+
+def test_take_names_what_is_taken_except_in_idioms():
+    names = _names("An app to manage players. The staff take appointments. The players take turns.")
+    assert names == {"player", "appointment"}
+
+
+def test_an_agent_the_product_is_made_of_is_no_record():
+    names = _names("An app to manage games. Create a computer player which can win the game.")
+    assert "player" not in names and "game" in names
+
+
+@pytest.mark.parametrize("first", ["I want a website that takes attendance for classes."])
+def test_the_purpose_clause_of_a_long_request_names_a_record(first):
+    rest = " Teachers log in. There is a dashboard. Each student has a name. Students can be added." \
+           " Students can be edited. Students can be deleted."
+    assert "attendance" in _names(first + rest)
