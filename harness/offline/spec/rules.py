@@ -27,6 +27,7 @@ from harness.offline.spec.fields import read_enum
 from harness.offline.spec.pass_helpers import nearest as _nearest
 from harness.offline.spec.pass_helpers import use as _use
 from harness.offline.spec.pass_helpers import word as _word
+from harness.offline.spec.tolerance import mark_qualifiers
 from harness.offline.spec.tokens import Tok, tokenize_clauses
 
 MAX_ENTITIES = 20      # more entities than this are ignored, said on the terminal and in the summary
@@ -62,6 +63,7 @@ def rule_based_spec(request: str) -> AppSpec:
     p.features = find_features(toks, mentions, fields_of, built_features())
     _find_status(toks, mentions, complete_idx, p)
     _find_cancel(toks, mentions, cancel_idx, p)
+    mark_qualifiers(toks, p)
     p.accounts = account_clauses(toks, clauses)
     _drop_unasked_entities(toks, p)
     if not p.entities:

@@ -1,0 +1,71 @@
+"""Words that ask for nothing by where they stand, marked before the clause accounting.
+
+The accounting is strict: a content word no rule recognised makes its clause not built. These
+rules recognise positions whose words only qualify what another rule already recognised, so a
+clause whose asks are all understood is not failed by them:
+
+- a referential modifier before a record ("edit an existing transaction");
+- the domain word before an app head in a clause that introduces a list ("Create a budgeting app
+  that supports the following user stories:") — the list items carry the asks;
+- the audience of "an app for teachers to ..." (who uses it, not what it stores);
+- a UI behaviour verb in a clause about a UI element ("a button that triggers a modal");
+- a column word right after a record that has that column ("a recipe title").
+
+Every other unknown word still makes its clause not built.
+"""
+
+from __future__ import annotations
+
+from harness.offline.spec import lexicon as lx
+from harness.offline.spec import lexicon_roles as rl
+from harness.offline.spec.tokens import Tok
+
+# Modifiers that pick out records the app already keeps; they ask for nothing of their own.
+REFERENTIAL = lx._words("""
+    existing current selected specific individual respective corresponding relevant particular
+    certain chosen given same previous saved entered listed stored recorded added chosen
+""")
+# What a UI element does when used: the generated pages' links and forms do it.
+UI_VERBS = lx._words("trigger triggers triggered opens open close closes toggle toggles click clicks clicked")
+
+
+def _word(toks: list[Tok], i: int) -> str:
+    return toks[i].w if 0 <= i < len(toks) else ""
+
+
+def _same_clause(toks: list[Tok], i: int, j: int) -> bool:
+    return 0 <= j < len(toks) and toks[j].clause == toks[i].clause
+
+
+def _free(t: Tok) -> bool:
+    return not t.used and bool(t.w)
+
+
+def _mark(t: Tok, role: str = "context") -> None:
+    t.used, t.role = True, role
+
+
+def mark_qualifiers(toks: list[Tok], p) -> None:
+    """Mark the qualifying words of the positions above as context (or as the record's field)."""
+    colons = {k for k, c in enumerate(p.clauses) if c.rstrip().endswith(":")}
+    ui_clauses = {t.clause for t in toks if t.w in rl.UI_WORDS}
+    columns = {e: {it.words[-1] for it in p.fields.get(e, []) if it.words} for e in p.entities}
+    for i, t in enumerate(toks):
+        if not _free(t):
+            continue
+        nxt = i + 1
+        while _same_clause(toks, i, nxt) and toks[nxt].w in lx.DETERMINERS:
+            nxt += 1
+        if t.w in REFERENTIAL and _same_clause(toks, i, nxt) and toks[nxt].role.startswith("entity:"):
+            _mark(t)
+        elif t.clause in colons and _word(toks, i + 1) in lx.APP_HEADS and _same_clause(toks, i, i + 1) \
+                and _word(toks, i - 1) in lx.DETERMINERS | lx.ADJECTIVES:
+            _mark(t)
+        elif _word(toks, i - 1) == "for" and lx.singularize(t.w) != t.w and _word(toks, i + 1) in ("to", "who") \
+                and _same_clause(toks, i, i + 1):
+            _mark(t)
+        elif t.w in UI_VERBS and t.clause in ui_clauses:
+            _mark(t)
+        elif _same_clause(toks, i, i - 1) and toks[i - 1].role.startswith("entity:") \
+                and t.w in columns.get(toks[i - 1].role[7:], ()):
+            _mark(t, toks[i - 1].role.replace("entity:", "field:", 1))

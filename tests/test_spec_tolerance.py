@@ -1,0 +1,39 @@
+"""Tolerant clause accounting (#13): words that only qualify what another rule recognised do
+not fail their clause; the same words elsewhere, and any other unknown word, still do."""
+
+from __future__ import annotations
+
+from harness.offline.spec.rules import rule_based_spec
+
+
+def _status(request: str, part: str) -> str:
+    spec = rule_based_spec(request)
+    return next(c.status for c in spec.clauses if part in c.text)
+
+
+def test_a_referential_modifier_before_a_record_asks_for_nothing():
+    req = "An app to manage transactions. Users can edit an existing transaction. Users can edit an encrypted transaction."
+    assert _status(req, "existing") == "mapped"
+    assert _status(req, "encrypted") == "not_built"
+
+
+def test_the_domain_word_of_a_list_preamble_is_framing():
+    req = "Create a budgeting app that supports the following user stories:\n- add transactions\n- list transactions"
+    assert all(c.status != "not_built" for c in rule_based_spec(req).clauses)
+    assert _status("An app to manage transactions. Create a budgeting app that syncs.", "syncs") == "not_built"
+
+
+def test_the_audience_of_an_app_for_people_to_do_something_is_context():
+    assert _status("an app for teachers to keep track of their students", "teachers") == "mapped"
+
+
+def test_a_ui_behaviour_verb_counts_only_in_a_clause_about_a_ui_element():
+    req = "An app to manage classes. A button that triggers a modal to add classes. The app triggers alarms."
+    assert _status(req, "button") == "mapped"
+    assert _status(req, "alarms") == "not_built"
+
+
+def test_a_column_word_after_a_record_with_that_column_is_the_column():
+    req = "Recipes have a title and a description. Users click a recipe title to view the recipe."
+    assert _status(req, "click") == "mapped"
+    assert _status("Recipes have a title. Users click a recipe colour to view the recipe.", "click") == "not_built"
