@@ -72,3 +72,26 @@ def test_the_purpose_clause_of_a_long_request_names_a_record(first):
     rest = " Teachers log in. There is a dashboard. Each student has a name. Students can be added." \
            " Students can be edited. Students can be deleted."
     assert "attendance" in _names(first + rest)
+
+
+_LONG_TAIL = " There is a dashboard. Users log in. The design is simple. It is fast. It is clean."
+
+
+def test_the_object_of_a_user_story_in_a_long_request_is_a_record():
+    req = "A site about blood donation. User can schedule an appointment to donate." + _LONG_TAIL
+    assert "appointment" in _names(req)
+
+
+def test_a_time_card_is_a_time_entry():
+    assert _names("A time card app. Users can add time cards.") == {"time entry"}
+
+
+def test_the_bullets_after_an_entity_verb_and_colon_are_its_objects():
+    names = _names("I want a personal system where I track:\n- Projects\n- Todo for each project\n")
+    assert names == {"project", "todo"}
+
+
+def test_the_app_head_of_the_first_clause_names_the_record_when_nothing_else_does():
+    req = "This project is for a simple recipe app that is easy to use." + _LONG_TAIL
+    assert _names(req) == {"recipe"}
+    assert "recipe" not in _names("A recipe app for meals. Users can add meals." + _LONG_TAIL)

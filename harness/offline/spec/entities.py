@@ -172,7 +172,9 @@ def _positions(toks: list[Tok], p) -> list[tuple[int, str]]:
         w = t.w
         if not w:
             continue
-        if rl.is_entity_verb(w) and not t.used and not (rl.verb_base(w) == "take" and _word(toks, i + 1) in _TAKE_IDIOMS):
+        if rl.is_entity_verb(w) and not t.used and _word(toks, i + 1) == ":" and _word(toks, i + 2) == ".":
+            out += [(h, "object") for h in _list_objects(toks, i + 2)]   # "where I track:" + bullets
+        elif rl.is_entity_verb(w) and not t.used and not (rl.verb_base(w) == "take" and _word(toks, i + 1) in _TAKE_IDIOMS):
             j = i + 1
             while _word(toks, j) in _SEP and _verb_like(toks, j + 1):   # "store and share recipes"
                 j += 2
@@ -255,6 +257,38 @@ def _agent(toks: list[Tok], i: int) -> bool:
     return rel in ("which", "that", "who") and (nxt in lx.MODALS or nxt not in lx.HAVE | lx.BELONG | {"is", "are"})
 
 
+_STORY_SUBJECTS = rl.ACTOR_WORDS | lx._words("i we")
+_STORY_MODALS = lx._words("can could should must will want wants need needs may")
+
+
+def _story_clause(toks: list[Tok], i: int) -> bool:
+    """ "User can schedule an appointment", "I want to add ...": a story says what its user acts on."""
+    k = i
+    while k > 0 and toks[k - 1].clause == toks[i].clause:
+        k -= 1
+    while k < i and not toks[k].w[:1].isalpha():
+        k += 1   # "[ ]" checkboxes
+    return toks[k].w in _STORY_SUBJECTS and _word(toks, k + 1) in _STORY_MODALS
+
+
+def _list_objects(toks: list[Tok], j: int) -> list[int]:
+    """The leading noun of each clause after "... I track:" (bullet items), up to the first item
+    that does not start with one."""
+    heads: list[int] = []
+    while j < len(toks) and toks[j].w == ".":
+        k = j + 1
+        while k < len(toks) and toks[k].w == ".":
+            k += 1
+        item = _np_heads(toks, k) if k < len(toks) and is_noun(toks, k) else []
+        if not item:
+            break
+        heads += item
+        j = k
+        while j < len(toks) and toks[j].w != ".":
+            j += 1
+    return heads
+
+
 def _purpose_verb(toks: list[Tok], i: int) -> bool:
     """Whether the entity verb before object i says what the app does ("an app that takes
     attendance") rather than what is built ("Create a money transfer application")."""
@@ -310,15 +344,22 @@ def find_entities(toks: list[Tok], p, cap: int) -> dict[int, str]:
         if t.w[:1].isalpha():
             counts[singular_name(t.w)] = counts.get(singular_name(t.w), 0) + 1
     positions = _positions(toks, p)
+    fallback: list[int] = []
     for i, rule in positions:
         name = singular_name(toks[i].w)
         if _not_a_record(toks, i, rule, positions):
             continue
         if long_request and rule in _WEAK_RULES and counts.get(name, 0) < 2 \
-                and not (rule == "object" and toks[i].clause == 0 and _purpose_verb(toks, i)):
+                and not (rule == "object" and (toks[i].clause == 0 and _purpose_verb(toks, i)
+                                               or _story_clause(toks, i))):
+            if rule == "app-head" and toks[i].clause == 0:
+                fallback.append(i)
             continue   # in a long request a record type is named more than once (or in its purpose)
         add(i)
         p.entity_rules.setdefault(name, rule)
+    for i in fallback if not p.entities else ():   # "a time card app ..." and no record named again
+        add(i)
+        p.entity_rules.setdefault(singular_name(toks[i].w), "app-head")
     add_rule = add
 
     def add(i: int) -> None:   # noqa: F811 - parents found after the first pass

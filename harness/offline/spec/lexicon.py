@@ -223,6 +223,8 @@ PHRASES = {
     ("order", "item"): "order item", ("order", "items"): "order items",
     ("menu", "item"): "menu item", ("menu", "items"): "menu items",
     ("time", "entry"): "time entry", ("time", "entries"): "time entries",
+    ("time", "card"): "time entry", ("time", "cards"): "time entries",   # one clock-in..clock-out span
+    ("time", "sheet"): "time entry", ("time", "sheets"): "time entries",
     ("action", "item"): "action item", ("action", "items"): "action items",
     ("board", "game"): "board game", ("board", "games"): "board games",
 }
@@ -231,7 +233,9 @@ UNIT_TYPES = {"minutes": "int", "hours": "int", "seconds": "int", "days": "int",
               "kg": "float", "km": "float", "dollars": "float", "usd": "float", "euros": "float",
               "eur": "float", "meters": "float", "cm": "float", "grams": "float", "pounds": "float",
               "lbs": "float", "miles": "float", "percent": "float", "liters": "float"}
-HYPHEN_FORMS = {"to-do": "todo", "to-dos": "todos", "e-mail": "email", "log-in": "login",
+HYPHEN_FORMS = {"timecard": "time entry", "timecards": "time entries", "timesheet": "time entry",
+                "timesheets": "time entries", "time-card": "time entry", "time-sheet": "time entry",
+                "to-do": "todo", "to-dos": "todos", "e-mail": "email", "log-in": "login",
                 "sign-in": "signin", "sign-up": "signup", "e-commerce": "ecommerce",
                 "front-end": "frontend", "back-end": "backend", "multi-user": "multiuser",
                 "check-off": "checkoff", "todo's": "todos"}
