@@ -37,3 +37,19 @@ def test_a_column_word_after_a_record_with_that_column_is_the_column():
     req = "Recipes have a title and a description. Users click a recipe title to view the recipe."
     assert _status(req, "click") == "mapped"
     assert _status("Recipes have a title. Users click a recipe colour to view the recipe.", "click") == "not_built"
+
+
+def test_a_search_bar_is_the_search_and_its_query_words_belong_to_it():
+    req = ("Recipes have a title. Implement a search bar where users can type the name of a recipe. "
+           "On entering a search query, show the recipes that\nmatch the query.")
+    assert all(c.status != "not_built" for c in rule_based_spec(req).clauses)
+    assert _status("Recipes have a title. Users can add recipes. Show the query.", "query") == "not_built"
+
+
+def test_the_name_of_a_record_without_a_display_column_is_not_understood():
+    assert _status("Recipes have a colour. Users can type the name of a recipe.", "type") == "not_built"
+
+
+def test_the_domain_word_after_a_record_in_a_list_preamble_is_framing():
+    req = "A property rental application management platform that allows:\n- owners to add properties"
+    assert _status(req, "platform") != "not_built"

@@ -226,6 +226,7 @@ PHRASES = {
     ("time", "card"): "time entry", ("time", "cards"): "time entries",   # one clock-in..clock-out span
     ("time", "sheet"): "time entry", ("time", "sheets"): "time entries",
     ("action", "item"): "action item", ("action", "items"): "action items",
+    ("search", "bar"): "search", ("search", "box"): "search", ("search", "field"): "search",
     ("board", "game"): "board game", ("board", "games"): "board games",
 }
 # "duration in minutes": the unit decides the column type.

@@ -9,7 +9,9 @@ clause whose asks are all understood is not failed by them:
   that supports the following user stories:") — the list items carry the asks;
 - the audience of "an app for teachers to ..." (who uses it, not what it stores);
 - a UI behaviour verb in a clause about a UI element ("a button that triggers a modal");
-- a column word right after a record that has that column ("a recipe title").
+- a column word right after a record that has that column ("a recipe title"), or before "of" the
+  record ("the name of a recipe"; a record's name and title are its display column);
+- the search's own words ("query", "keywords", "match") next to a search the app builds.
 
 Every other unknown word still makes its clause not built.
 """
@@ -27,6 +29,8 @@ REFERENTIAL = lx._words("""
 """)
 # What a UI element does when used: the generated pages' links and forms do it.
 UI_VERBS = lx._words("trigger triggers triggered opens open close closes toggle toggles click clicks clicked")
+SEARCH_WORDS = lx._words("query queries keyword keywords term terms match matches matching")
+_DISPLAY = frozenset({"name", "title"})
 
 
 def _word(toks: list[Tok], i: int) -> str:
@@ -50,6 +54,10 @@ def mark_qualifiers(toks: list[Tok], p) -> None:
     colons = {k for k, c in enumerate(p.clauses) if c.rstrip().endswith(":")}
     ui_clauses = {t.clause for t in toks if t.w in rl.UI_WORDS}
     columns = {e: {it.words[-1] for it in p.fields.get(e, []) if it.words} for e in p.entities}
+    for cols in columns.values():
+        if cols & _DISPLAY:
+            cols |= _DISPLAY
+    search_clauses = {t.clause for t in toks if t.role.startswith("feature:search:")}
     for i, t in enumerate(toks):
         if not _free(t):
             continue
@@ -59,7 +67,7 @@ def mark_qualifiers(toks: list[Tok], p) -> None:
         if t.w in REFERENTIAL and _same_clause(toks, i, nxt) and toks[nxt].role.startswith("entity:"):
             _mark(t)
         elif t.clause in colons and _word(toks, i + 1) in lx.APP_HEADS and _same_clause(toks, i, i + 1) \
-                and _word(toks, i - 1) in lx.DETERMINERS | lx.ADJECTIVES:
+                and (_word(toks, i - 1) in lx.DETERMINERS | lx.ADJECTIVES or toks[i - 1].role.startswith("entity:")):
             _mark(t)
         elif _word(toks, i - 1) == "for" and lx.singularize(t.w) != t.w and _word(toks, i + 1) in ("to", "who") \
                 and _same_clause(toks, i, i + 1):
@@ -69,3 +77,17 @@ def mark_qualifiers(toks: list[Tok], p) -> None:
         elif _same_clause(toks, i, i - 1) and toks[i - 1].role.startswith("entity:") \
                 and t.w in columns.get(toks[i - 1].role[7:], ()):
             _mark(t, toks[i - 1].role.replace("entity:", "field:", 1))
+        elif _word(toks, i + 1) == "of" and _record_after(toks, i + 2) and \
+                t.w in columns.get(_record_after(toks, i + 2), ()):
+            _mark(t, f"field:{_record_after(toks, i + 2)}")
+        elif t.w in SEARCH_WORDS and (t.clause in search_clauses or t.clause - 1 in search_clauses):
+            _mark(t)
+
+
+def _record_after(toks: list[Tok], j: int) -> str:
+    """The record named at j after any determiners ("of a recipe" -> "recipe"), or ""."""
+    start = j
+    while j < len(toks) and toks[j].w in lx.DETERMINERS and toks[j].clause == toks[start].clause:
+        j += 1
+    ok = j < len(toks) and toks[j].clause == toks[start].clause and toks[j].role.startswith("entity:")
+    return toks[j].role[7:] if ok else ""
