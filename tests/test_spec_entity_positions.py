@@ -95,3 +95,25 @@ def test_the_app_head_of_the_first_clause_names_the_record_when_nothing_else_doe
     req = "This project is for a simple recipe app that is easy to use." + _LONG_TAIL
     assert _names(req) == {"recipe"}
     assert "recipe" not in _names("A recipe app for meals. Users can add meals." + _LONG_TAIL)
+
+
+def test_the_object_of_an_imperative_feature_bullet_counts_in_a_long_request():
+    req = "Create Inventory Management System\n\nFeatures:\n- Create and edit product information\n" \
+          "- Manage supplier information\n- Users log in\n- There is a dashboard\n- It is fast\n- It is clean"
+    assert "supplier" in _names(req)
+
+
+def test_a_column_word_before_a_noun_qualifies_it():
+    assert "income" in _names("An app to track expenses. User can add their monthly total income.")
+
+
+def test_crud_names_its_records():
+    assert _names("A website to manage a dormitory.\n- CRUD students") == {"student"}
+
+
+def test_vietnamese_income_and_spending_are_records_and_a_category_list_is_columns():
+    spec = rule_based_spec("Hỗ trợ ghi chép, quản lí các khoản thu, chi của người dùng.\n"
+                           "Cho phép người dùng thêm các khoản chi gồm các thông tin như số tiền, danh mục, mô tả.")
+    assert {e.name for e in spec.data_model} == {"income", "expense"}
+    expense = next(e for e in spec.data_model if e.name == "expense")
+    assert "category" in {f.name for f in expense.fields}

@@ -147,7 +147,9 @@ def _np_heads(toks: list[Tok], j: int) -> list[int]:
     while j < len(toks) and len(heads) < 1000:
         k = j
         while k < len(toks) and (toks[k].w in _SKIP or toks[k].w.isdigit()
-                                 or (toks[k].w == "/" and _word(toks, k + 1) in _SKIP)):
+                                 or (toks[k].w == "/" and _word(toks, k + 1) in _SKIP)
+                                 or (toks[k].w in _FIELD_WORDS and not toks[k].used and is_noun(toks, k + 1)
+                                     and toks[k + 1].clause == toks[k].clause)):   # "total income"
             k += 1
         if k < len(toks) and toks[k].used and toks[k].role in ("auth", "dashboard", "pages", "api"):
             m = k + 1
@@ -268,6 +270,8 @@ def _story_clause(toks: list[Tok], i: int) -> bool:
         k -= 1
     while k < i and not toks[k].w[:1].isalpha():
         k += 1   # "[ ]" checkboxes
+    if rl.is_entity_verb(toks[k].w) and k < i and toks[k].w not in _PRODUCT_VERBS:
+        return True   # an imperative feature bullet: "Manage supplier information"
     return toks[k].w in _STORY_SUBJECTS and _word(toks, k + 1) in _STORY_MODALS
 
 

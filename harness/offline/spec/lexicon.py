@@ -93,7 +93,7 @@ DOMAIN_AREAS = _words("""
     bookstore warehouse company business office crm erp hr finance financial accounting personal
     home household family kitchen gym fitness health hotel farm church bank banking ecommerce
     commerce retail marketplace blog wiki portfolio agency salon spa pharmacy dental medical legal
-    logistics travel sales marketing helpdesk education music productivity
+    logistics travel sales marketing helpdesk education music productivity dormitory dorm hostel
 """)
 
 # Used only when no entity was named: the record type an area implies.

@@ -25,7 +25,7 @@ _VI_TABLE = """
 công việc cần làm=todos|việc cần làm=todos|công việc=tasks|nhiệm vụ=tasks|dự án=projects
 sản phẩm=products|nhà cung cấp=suppliers|cuốn sách=books|sách=books|thành viên=members
 khách hàng=customers|đơn đặt hàng=orders|đơn hàng=orders|hoá đơn=invoices|ghi chú=notes
-danh mục=categories|thể loại=categories|công thức nấu ăn=recipes|công thức=recipes
+danh mục=category|thể loại=categories|công thức nấu ăn=recipes|công thức=recipes
 nguyên liệu=ingredients|nhân viên=employees|phòng ban=departments|sinh viên=students
 học sinh=students|giáo viên=teachers|lớp học=classes|khoá học=courses|bài học=lessons
 bài viết=posts|bài đăng=posts|bình luận=comments|sự kiện=events|cuộc họp=meetings
@@ -54,6 +54,11 @@ học máy=machine learning|trí tuệ nhân tạo=AI|gợi ý=recommendations|�
 dự đoán=predictions|thanh toán=payment processing|triển khai=deployment
 máy tính để bàn=desktop|xe=vehicles|đơn=orders|phim=movies|qua=via|theo=by|hay=or|khi=when
 sau=after|bằng=with|diễn viên=actors
+khoản thu nhập=incomes|thu nhập=income|khoản thu=incomes|quản lí=management|cá nhân=personal
+hỗ trợ=support|ghi chép=record|ghi nhận=record|tính năng=features|chức năng=features|chính=main
+cho phép=allow|thông tin=information|như=like|hiển thị=display|về=about|biểu đồ=charts
+số liệu=data|số tiền=amount|thời gian=time|nếu có=optional|tìm kiếm=search|tóm tắt=summary
+ký túc xá=dormitory|chi=expenses|của mình=their|tính=|sử dụng=use|công nghệ=technology|thông báo=announcements|mô-đun=modules
 """
 
 
