@@ -11,17 +11,13 @@ from __future__ import annotations
 
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec import lexicon_roles as rl
+from harness.offline.spec.nouns import FIELD_WORDS as _FIELD_WORDS
+from harness.offline.spec.nouns import is_noun, mark_brands, singular_name
+from harness.offline.spec.nouns import word_at as _word
 from harness.offline.spec.tokens import Tok
 
-_MAX_WORD = 40
-_FIELD_WORDS = (lx.INT_WORDS | lx.FLOAT_WORDS | lx.DATE_WORDS | lx.DATETIME_WORDS | lx.BOOL_WORDS
-                | lx.TEXT_WORDS) - lx.FIELD_NOUNS
-_NON_ENTITY = (lx.FUNCTION | lx.META | lx.ADJECTIVES | lx.DOMAIN_AREAS | lx.FIELD_ONLY | rl.UI_WORDS
-               | rl.PARTICLES | rl.CAPABILITY_NOUNS | rl.STORAGE_WORDS | (rl.ACTOR_WORDS - {"member", "members"})
-               | lx.DETERMINERS | lx.QUANTIFIERS
-               | rl.CONTEXT_WORDS - {"project", "note", "notes", "item", "items", "entry", "entries",
-                                    "customer", "customers", "client", "clients", "team", "idea",
-                                    "ideas", "friend", "friends", "member", "people", "person"})
+__all__ = ["find_entities", "is_noun", "mark_brands", "singular_name"]
+
 _HEAD_AFTER = lx.APP_HEADS | lx._words("management tracking tracker manager catalog catalogue log "
                                        "database records inventory organizer planner list form "
                                        "forms table details")
@@ -44,54 +40,6 @@ _RECORD_HEADS = lx._words("""
 """)
 
 
-def singular_name(w: str) -> str:
-    """Singular of a (possibly multi-word) noun: only the last word is inflected."""
-    head, _, last = w.rpartition(" ")
-    sing = lx.singularize(last)
-    return f"{head} {sing}" if head else sing
-
-
-_VERB_FORMS = frozenset(f for v in lx.VERBS for f in (v, v + "s", v + "es", v[:-1] + "ies"
-                                                      if v.endswith("y") else v + "s")) - lx.VERB_NOUNS
-
-
-def is_noun(toks: list[Tok], i: int) -> bool:
-    """Whether token i can name a record type (an entity candidate), wherever it stands."""
-    if not 0 <= i < len(toks):
-        return False
-    t = toks[i]
-    w = t.w
-    if t.used or not w or not w[0].isalpha() or "." in w or "@" in w or any(c.isdigit() for c in w):
-        return False
-    if " " in w:
-        return True
-    if "-" in w:
-        return False   # "real-time", "user-friendly": compound modifiers
-    sing = singular_name(w)
-    if not 2 <= len(w) <= _MAX_WORD or w in _NON_ENTITY or sing in _NON_ENTITY:
-        return False
-    if w in _FIELD_WORDS and sing == w:
-        return False   # "the total", "a rating": a column; "budgets", "ratings" may be records
-    if sing in lx.NON_GOAL_WORDS or lx.pluralize(sing) in lx.NON_GOAL_WORDS:
-        return False   # "io" -> "ios" would read as the mobile-app non-goal
-    if t.brand or t.acronym:
-        return False
-    plural = sing != w
-    if w.endswith("ly") and w not in lx.NOUN_LY:
-        return False   # adverbs
-    if w.endswith(rl.NON_NOUN_SUFFIXES) and len(w) > 5 and w not in lx.KNOWN_ENGLISH:
-        return False   # "comprehensive", "optimize"
-    if _imperative(toks, i):
-        return False   # "Fetch the recipes", "Ensure that ..."
-    if not plural and ((w.endswith("ing") and w not in lx.NOUN_ING) or (w.endswith("ed") and len(w) > 4)):
-        return False   # gerunds and participles
-    if sing in lx.VERB_NOUNS:
-        return plural or _word(toks, i - 1) in lx.DETERMINERS or _word(toks, i + 1) in lx.APP_HEADS
-    if w in lx.NOUN_ING or sing in lx.TITLE_NOUNS:
-        return True
-    return w not in _VERB_FORMS and sing not in _VERB_FORMS and not rl.is_supported_verb(w)
-
-
 def _has_login(toks: list[Tok], j: int) -> bool:
     """ "each teacher should have a login": the noun is an account holder, not a record type."""
     window = [toks[k].role for k in range(j, min(j + 5, len(toks))) if toks[k].clause == toks[j].clause]
@@ -101,44 +49,6 @@ def _has_login(toks: list[Tok], j: int) -> bool:
 def _verb_like(toks: list[Tok], j: int) -> bool:
     w = _word(toks, j)
     return bool(w) and (rl.is_supported_verb(w) or w in lx.VERBS) and not is_noun(toks, j)
-
-
-def _imperative(toks: list[Tok], i: int) -> bool:
-    """A clause-initial word followed by a determiner is a verb ("Streamline the process")."""
-    j = i - 1
-    if j >= 0 and toks[j].clause == toks[i].clause and toks[j].w not in (".", ":", ";"):
-        return False
-    return _word(toks, i + 1) in lx.DETERMINERS | lx._words("that all to your our my")
-
-
-def mark_brands(toks: list[Tok]) -> None:
-    """Flag capitalised unknown words inside mostly lowercase clauses (Stripe, Airbnb, Notion),
-    and acronyms (GIF, PDF, SMS) outside all-capitals clauses: formats and technologies."""
-    by_clause: dict[int, list[Tok]] = {}
-    for t in toks:
-        if t.orig[:1].isalpha():
-            by_clause.setdefault(t.clause, []).append(t)
-    for same in by_clause.values():
-        caps = [t for t in same if _is_acronym(t.orig)]
-        if len(caps) * 2 < len(same):
-            for t in caps:
-                t.acronym = True
-        if sum(1 for t in same if t.orig[:1].isupper()) * 2 >= len(same):
-            continue   # Title Case or ALL CAPS clause: capitals say nothing
-        for t in same[1:]:
-            if t.orig[:1].isupper() and t.w not in lx.KNOWN_ENGLISH and t.w not in lx.TITLE_NOUNS \
-                    and lx.singularize(t.w) not in lx.KNOWN_ENGLISH:
-                t.brand = True
-
-
-def _is_acronym(orig: str) -> bool:
-    """ "GIF", "GIFs", "PDF": 2-5 capitals, an optional plural s."""
-    core = orig[:-1] if orig.endswith("s") else orig
-    return 2 <= len(core) <= 5 and core.isalpha() and core.isascii() and core.isupper()
-
-
-def _word(toks: list[Tok], i: int) -> str:
-    return toks[i].w if 0 <= i < len(toks) else ""
 
 
 def _np_heads(toks: list[Tok], j: int) -> list[int]:
