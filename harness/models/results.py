@@ -27,6 +27,7 @@ class VerificationResult(BaseModel):
     attempt: int = 0                   # 0 = first verification, n = after repair attempt n
     batch: int = 0                     # increases with every recorded verification round of the run
     runner: Literal["warm", "cold"] | None = None  # how `command` ran: a forked warm worker child or a fresh process
+    reused_from: str | None = None     # run-relative evidence of the identical earlier run this result adopts
 
 
 class RequirementResult(BaseModel):

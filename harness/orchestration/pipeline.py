@@ -48,8 +48,9 @@ def verify_stage(ctx: RunContext) -> Done:
     """Whole-suite verification with fresh evidence, then the runtime check."""
     ctx.check_minutes()
     result = verify_workspace_step(ctx)
-    ctx.say(f"  workspace suite: {result.command} (runner: {result.runner}) → exit_code {result.exit_code} "
-            f"[{result.duration_ms} ms]")
+    how = f"runner: {result.runner}" + (f", evidence reused from {result.reused_from}: same command, same files"
+                                          if result.reused_from else "")
+    ctx.say(f"  workspace suite: {result.command} ({how}) → exit_code {result.exit_code} [{result.duration_ms} ms]")
     runtime = runtime_step(ctx)
     ctx.say(f"  {runtime_line(runtime, duration=True)}")
     # runtime_completed makes REVIEW_DONE durable: a resume goes on to REVIEW.

@@ -49,14 +49,27 @@ def verify_workspace_step(ctx: RunContext, agent: str = "verifier") -> Verificat
     from harness.verification.evidence_inputs import requirement_files
     from harness.verification.verifier import verify_workspace
 
+    from harness.verification.reuse import adopt, reusable_suite_run
+
     reqs = [r.id for r in ctx.state.spec.requirements]
-    result = verify_workspace(ctx.workspace, evidence_path=ctx.store.workspace_evidence(ctx.run_id),
-                              reqs=reqs, run_id=ctx.run_id, evidence_rel=WORKSPACE_EVIDENCE,
-                              req_files=requirement_files(ctx.state.spec, ctx.state.plan.tasks if ctx.state.plan else []))
+    req_files = requirement_files(ctx.state.spec, ctx.state.plan.tasks if ctx.state.plan else [])
+    evidence_path = ctx.store.workspace_evidence(ctx.run_id)
+    earlier = reusable_suite_run(ctx.state.verification_results, ctx.store.run_dir(ctx.run_id), ctx.workspace,
+                                 run_id=ctx.run_id, reqs=reqs, req_files=req_files)
+    result = None
+    if earlier is not None:  # the identical suite already ran on exactly these files (harness/verification/reuse.py)
+        try:
+            result = adopt(*earlier, evidence_path, WORKSPACE_EVIDENCE)
+        except OSError:
+            result = None
+    if result is None:
+        result = verify_workspace(ctx.workspace, evidence_path=evidence_path, reqs=reqs, run_id=ctx.run_id,
+                                  evidence_rel=WORKSPACE_EVIDENCE, req_files=req_files)
     ctx.record_verification([result])
     ctx.events.emit("verify", result.status, agent=agent, task_id="", tool=result.command,
                     duration_ms=result.duration_ms, error="" if result.status == "PASS" else
-                    f"{result.failure_type.value if result.failure_type else ''}: exit {result.exit_code}")
+                    f"{result.failure_type.value if result.failure_type else ''}: exit {result.exit_code}",
+                    **({"reused_from": result.reused_from} if result.reused_from else {}))
     return result
 
 
