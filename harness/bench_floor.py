@@ -22,10 +22,14 @@ STARTUP_TIMEOUT_S = 30.0
 
 def pytest_floor_s(workspace: Path) -> float:
     """Seconds for one cold contained pytest run of the workspace's suite."""
+    from harness.verification.plugins import disable_args
+
+    box = LocalSandbox(workspace)
+    # The same plugins as a verification session (installed plugins the workspace did not ask for off)
+    argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+            *disable_args(box.read_if_file("requirements.txt") or "")]
     started = time.monotonic()
-    LocalSandbox(workspace).execute([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                                     "-p", "no:hypothesispytest"], timeout_s=300,
-                                    env={"PYTHONDONTWRITEBYTECODE": "1"})
+    box.execute(argv, timeout_s=300, env={"PYTHONDONTWRITEBYTECODE": "1"})
     return time.monotonic() - started
 
 

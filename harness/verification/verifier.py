@@ -26,18 +26,19 @@ def is_pytest(argv: list[str]) -> bool:
     return bool(argv) and (argv[0] == "pytest" or argv[1:3] == ["-m", "pytest"])
 
 
-def _uses_hypothesis(workspace: Path | None) -> bool:
-    text = LocalSandbox(workspace).read_if_file("requirements.txt") if workspace else None
-    return bool(text and "hypothesis" in text.lower())
+def _requirements(workspace: Path | None) -> str:
+    return (LocalSandbox(workspace).read_if_file("requirements.txt") if workspace else None) or ""
 
 
 def command_argv(command: str, evidence_path: Path | None, reqs: list[str], workspace: Path | None = None,
                  req_files: dict[str, list[str]] | None = None, digest_fd: int | None = None) -> list[str]:
     """The argv actually run: our interpreter for python/pytest, plugin flags for pytest runs.
 
-    Hypothesis's pytest plugin costs ~1 s of import per run; it is disabled unless the workspace
-    declares hypothesis itself.
+    Installed pytest plugins the workspace did not ask for (the harness's own dev tools, e.g.
+    hypothesis at ~1 s of import per run) are disabled: see harness/verification/plugins.py.
     """
+    from harness.verification.plugins import disable_args
+
     argv = shlex.split(command)
     if not argv:
         return argv
@@ -46,9 +47,7 @@ def command_argv(command: str, evidence_path: Path | None, reqs: list[str], work
     elif argv[0] in ("python", "python3"):
         argv = [sys.executable, *argv[1:]]
     if is_pytest(argv):
-        extra = ["-p", "no:cacheprovider"]
-        if not _uses_hypothesis(workspace):
-            extra += ["-p", "no:hypothesispytest"]
+        extra = ["-p", "no:cacheprovider", *disable_args(_requirements(workspace))]
         if not any(a.startswith("--timeout") for a in argv):
             extra.append(f"--timeout={PER_TEST_TIMEOUT_S}")
         if evidence_path is not None:
