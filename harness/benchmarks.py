@@ -115,28 +115,43 @@ def _warm_off():
 
 
 def floor_lines(floor: tuple[float, float], builds: list[tuple[str, object, float]]) -> list[str]:
-    """The floor beside each build's wall time, as a ratio; which runner served its commands."""
+    """The floor beside each build's wall time, as ratios with and without the mutation audit (the
+    build minus its AUDIT stage), the audit's share, and which runner served its commands."""
     pytest_s, uvicorn_s = floor
     total = pytest_s + uvicorn_s
     lines = [f"floor: one cold pytest of the finished workspace {pytest_s:.2f}s + uvicorn to /health 200 "
              f"{uvicorn_s:.2f}s = {total:.2f}s"]
     for label, ctx, ms in builds:
-        runners = [r.runner or "?" for r in ctx.state.verification_results]
-        counts = ", ".join(f"{runners.count(k)} {k}" for k in sorted(set(runners)))
-        lines.append(f"  build, {label:<4} {ms / 1000:6.2f}s = {ms / 1000 / total:.2f}x floor ({total:.2f}s)  "
-                     f"commands: {counts}")
-    lines.append("  both builds include the bounded mutation audit (its share is in the time split above)")
+        lines.append(f"  build, {label:<4} {ratio_line(ms / 1000, ctx.timings.get('AUDIT', 0) / 1000, total)}")
+        lines.append(f"              pytest commands: {runner_counts(ctx.state.verification_results)}")
     return lines
 
 
+def ratio_line(build_s: float, audit_s: float, floor_s: float) -> str:
+    """`with audit 12.30s = 1.50x floor; without 9.80s = 1.20x; audit 2.50s = 20.3% of the build`."""
+    without = build_s - audit_s
+    return (f"with audit {build_s:6.2f}s = {build_s / floor_s:.2f}x floor ({floor_s:.2f}s); "
+            f"without audit {without:6.2f}s = {without / floor_s:.2f}x; "
+            f"audit {audit_s:.2f}s = {100 * audit_s / max(build_s, 1e-9):.1f}% of the build")
+
+
+def runner_counts(results) -> str:
+    """`5 warm, 1 reused`: how the build's verification commands were served."""
+    kinds = ["reused" if r.reused_from else (r.runner or "?") for r in results]
+    return ", ".join(f"{kinds.count(k)} {k}" for k in sorted(set(kinds)))
+
+
 def bench_scale(sizes: list[int]) -> int:
-    print(f"{'N':>3} {'status':<6} {'total':>8} {'per-entity':>10}  stages")
+    """N-entity CRUD builds: wall time, stage times, the builder prompts' size (measured as the
+    builder assembled them, sent or not), and the marginal cost per added entity."""
+    print(f"{'N':>3} {'status':<6} {'total':>8} {'per-entity':>10}  {'prompt max/mean':>15}  stages")
     worst = EXIT_OK
     totals: dict[int, float] = {}
+    prompts: dict[int, int] = {}
     for n in sizes:
         nouns = SCALE_NOUNS[:n]
         request = "Build a CRUD API for " + (", ".join(nouns[:-1]) + " and " + nouns[-1] if n > 1 else nouns[0])
-        with tempfile.TemporaryDirectory(prefix="builder-scale-") as tmp:
+        with tempfile.TemporaryDirectory(prefix="builder-scale-") as tmp, _prompt_sizes() as sizes_seen:
             try:
                 ctx, total_ms, _ = _build(request, Path(tmp) / "runs")
             except HarnessError as exc:
@@ -145,15 +160,56 @@ def bench_scale(sizes: list[int]) -> int:
                 continue
             status = ctx.state.review.overall_status if ctx.state.review else "FAIL"
             stages = " ".join(f"{k}={v / 1000:.2f}s" for k, v in ctx.timings.items())
-            print(f"{n:>3} {status:<6} {total_ms / 1000:7.2f}s {total_ms / 1000 / n:9.2f}s  {stages}  "
-                  f"llm tokens {ctx.state.llm_tokens}", flush=True)
+            most = max(sizes_seen, default=0)
+            mean = sum(sizes_seen) // max(len(sizes_seen), 1)
+            print(f"{n:>3} {status:<6} {total_ms / 1000:7.2f}s {total_ms / 1000 / n:9.2f}s  "
+                  f"{most:>7}/{mean:<7}  {stages}  llm tokens {ctx.state.llm_tokens}", flush=True)
             totals[n] = total_ms / 1000
+            prompts[n] = most
             if status != "PASS":
                 worst = EXIT_BUILD_FAILED
-    if len(totals) >= 2:
-        lo, hi = min(totals), max(totals)
-        print(f"marginal cost per added entity ({lo}->{hi}): {(totals[hi] - totals[lo]) / (hi - lo):.2f}s")
+    for line in scale_summary(totals, prompts):
+        print(line)
     return worst
+
+
+def scale_summary(totals: dict[int, float], prompts: dict[int, int]) -> list[str]:
+    """Marginal cost per added entity (overall and between neighbouring sizes) and prompt growth."""
+    if len(totals) < 2:
+        return []
+    sizes = sorted(totals)
+    lo, hi = sizes[0], sizes[-1]
+    steps = ", ".join(f"{a}->{b}: {(totals[b] - totals[a]) / (b - a):.2f}s" for a, b in zip(sizes, sizes[1:]))
+    lines = [f"marginal cost per added entity ({lo}->{hi}): {(totals[hi] - totals[lo]) / (hi - lo):.2f}s  ({steps})"]
+    if prompts.get(lo) and prompts.get(hi):
+        lines.append(f"builder prompt size, largest task (chars): {prompts[lo]} at N={lo}, {prompts[hi]} at N={hi} "
+                     f"({100 * (prompts[hi] - prompts[lo]) / prompts[lo]:+.0f}%)")
+    return lines
+
+
+def _prompt_sizes():
+    """Record the length of every builder prompt assembled while the context is open (the offline
+    provider sends none, but the builder assembles each task's prompt as it would for a model)."""
+    import contextlib
+
+    from harness.agents import builder
+
+    @contextlib.contextmanager
+    def _cm():
+        seen: list[int] = []
+        real = builder.build_prompt
+
+        def measured(*args, **kwargs):
+            prompt = real(*args, **kwargs)
+            seen.append(len(prompt))
+            return prompt
+
+        builder.build_prompt = measured
+        try:
+            yield seen
+        finally:
+            builder.build_prompt = real
+    return _cm()
 
 
 def run_bench(quick: bool = False, scale: list[int] | None = None) -> int:

@@ -25,3 +25,44 @@ def test_time_split_reports_overhead_percentage(todo_run):
     _, ctx = todo_run
     lines = time_split(ctx, total_ms=ctx.subprocess_ms * 2)
     assert "harness overhead" in lines[-1] and "(50.0%)" in lines[-1]
+
+
+def test_ratio_line_gives_the_build_with_and_without_the_audit_and_its_share():
+    from harness.benchmarks import ratio_line
+
+    line = ratio_line(build_s=12.0, audit_s=3.0, floor_s=8.0)
+    assert "with audit  12.00s = 1.50x floor (8.00s)" in line
+    assert "without audit   9.00s = 1.12x" in line and "audit 3.00s = 25.0% of the build" in line
+
+
+def test_runner_counts_name_reused_evidence_apart_from_warm_and_cold():
+    from harness.benchmarks import runner_counts
+    from harness.models.results import VerificationResult
+
+    def r(runner, reused=None):
+        return VerificationResult(task_id="T", status="PASS", command="pytest -q", exit_code=0, runner=runner,
+                                  reused_from=reused)
+    assert runner_counts([r("warm"), r("warm"), r("cold"), r("warm", "evidence/T-b001-1.json")]) == \
+        "1 cold, 1 reused, 2 warm"
+
+
+def test_scale_summary_reports_marginal_cost_between_sizes_and_prompt_growth():
+    from harness.benchmarks import scale_summary
+
+    lines = scale_summary({1: 10.0, 5: 14.0, 20: 29.0}, {1: 1000, 20: 1100})
+    assert lines[0] == "marginal cost per added entity (1->20): 1.00s  (1->5: 1.00s, 5->20: 1.00s)"
+    assert lines[1] == "builder prompt size, largest task (chars): 1000 at N=1, 1100 at N=20 (+10%)"
+    assert scale_summary({5: 3.0}, {}) == []
+
+
+def test_prompt_sizes_records_the_prompts_the_builder_assembles(todo_run):
+    from harness.agents import builder
+    from harness.benchmarks import _prompt_sizes
+    from harness.orchestration.build_stage import dependency_results
+
+    _, ctx = todo_run
+    task = ctx.state.plan.tasks[0]
+    real = builder.build_prompt
+    with _prompt_sizes() as seen:
+        prompt = builder.build_prompt(task, ctx.state.spec, dependency_results(ctx, task), ctx.state.plan, None)
+    assert seen == [len(prompt)] and builder.build_prompt is real
