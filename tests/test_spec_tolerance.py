@@ -53,3 +53,14 @@ def test_the_name_of_a_record_without_a_display_column_is_not_understood():
 def test_the_domain_word_after_a_record_in_a_list_preamble_is_framing():
     req = "A property rental application management platform that allows:\n- owners to add properties"
     assert _status(req, "platform") != "not_built"
+
+
+def test_where_the_data_is_kept_asks_for_nothing_more_than_storing_it():
+    req = "An app to manage recipes. The recipes may be kept in a JSON file. Users can upload a file."
+    assert _status(req, "kept") != "not_built"
+    assert _status(req, "upload") == "not_built"
+
+
+def test_a_technology_heading_is_framing_and_its_stack_is_not_built():
+    spec = rule_based_spec("An app to manage recipes.\n\nTechnologies:\n- Backend: PHP")
+    assert [c.status for c in spec.clauses] == ["mapped", "context", "not_built"]

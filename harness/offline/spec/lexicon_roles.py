@@ -36,7 +36,7 @@ CONTEXT_WORDS = _words("""
     notes scope background context details detail here there list item items basic core main key
     things user users person people someone team everyone anyone customer customers client clients
     myself yourself ourselves friend friends family me idea concept mvp version phase
-    v1 first initial prototype demo bonus optional extras nice
+    v1 first initial prototype demo bonus optional extras nice technology technologies tech
 """)
 # UI and layout vocabulary: served as the generated pages, never tables.
 UI_WORDS = _words("""
