@@ -108,7 +108,7 @@ def test_cap_on_entities_names_the_dropped_ones_in_a_not_built_clause():
     ("Users can rate recipes from 1 to 5 stars", "recipe", "rating", "rating",
      {"min_value": 1.0, "max_value": 5.0}),
     ("expenses with an amount and a date", "expense", "amount", "money", {}),
-    ("add a transaction with details such as date, amount and type (income/expense)", "transaction", "type_item",
+    ("add a transaction with details such as date, amount and type (income/expense)", "transaction", "type",
      "enum", {"enum_values": ["income", "expense"]}),
 ])
 def test_fields_get_kinds_enums_and_ranges(request_text, entity, field, kind, extra):

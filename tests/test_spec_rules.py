@@ -17,7 +17,7 @@ from harness.offline.spec import lexicon as lx
 from harness.offline.spec import lexicon_vi as vlx
 from harness.offline.spec.rules import MAX_ENTITIES, NO_ENTITY_MESSAGE, rule_based_spec
 from harness.errors import SpecError
-from harness.offline.generator.naming import py_ident
+from harness.offline.generator.naming import field_ident, py_ident
 from harness.validation.spec_validator import validate_spec
 
 SEED_EN = "Build me a task management web app with authentication, projects, tasks, and a dashboard."
@@ -203,10 +203,12 @@ def test_completion_words_mark_only_the_nearby_entity():
 ])
 def test_identifiers_are_safe(request_text):
     spec = rule_based_spec(request_text)
-    names = [e.ident for e in spec.data_model] + [f.ident for e in spec.data_model for f in e.fields]
+    names = [e.ident for e in spec.data_model]
     assert names
     for name in names:
         assert name.isidentifier() and not keyword.iskeyword(name) and py_ident(name) == name
+    for f in (f for e in spec.data_model for f in e.fields):   # JSON names: the user's word
+        assert f.ident.isidentifier() and field_ident(f.ident) == f.ident == field_ident(f.name)
     assert len(set(idents(spec))) == len(idents(spec))
 
 

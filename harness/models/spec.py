@@ -42,7 +42,8 @@ class Stack(BaseModel):
 
 
 class EntityField(BaseModel):
-    """One column of an entity; `name` is the display name, `ident` the safe identifier."""
+    """One column of an entity; `name` is the display name, `ident` its snake_case JSON/SQL name
+    (the user's word, even a Python keyword or builtin such as "type": the generator aliases it)."""
 
     name: str
     ident: str

@@ -33,7 +33,7 @@ from harness.models.spec import (
 )
 from harness.offline.features import REQ_TEXTS, can_build
 from harness.offline.field_kinds import KINDS, kind_for_name
-from harness.offline.generator.naming import py_ident
+from harness.offline.generator.naming import field_ident, py_ident
 from harness.validation.spec_validator import validate_spec
 
 
@@ -168,7 +168,7 @@ def _field(reader: _Reader, raw: Any, i: int, where: str) -> EntityField:
     if kind == "reference" and not ref:
         reader.fail(f"{where}.ref", "a reference field needs ref = \"<entity name>\"", "kind", i, kind)
     low, high = (reader.typed(raw, k, (int, float), where, i) for k in ("min", "max"))
-    return EntityField(name=name, ident=py_ident(name), type=KINDS[kind].storage,
+    return EntityField(name=name, ident=field_ident(name), type=KINDS[kind].storage,
                        required=bool(reader.typed(raw, "required", bool, where, i)), kind=kind,
                        enum_values=values, min_value=low, max_value=high,
                        ref=py_ident(ref) if ref else None,
@@ -185,7 +185,7 @@ def _feature(reader: _Reader, raw: Any, i: int, where: str, entity: str) -> Feat
     if kind not in get_args(FeatureKind):
         reader.fail(f"{where}.kind", f"unknown feature {kind!r} (known: {', '.join(get_args(FeatureKind))})",
                     "features", i, kind)
-    fields = [py_ident(str(f)) for f in reader.typed(raw, "fields", list, where, i) or []]
+    fields = [field_ident(str(f)) for f in reader.typed(raw, "fields", list, where, i) or []]
     return Feature(kind=kind, entity=entity, fields=fields,
                    options=reader.typed(raw, "options", dict, where, i) or {})
 

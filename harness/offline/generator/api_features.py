@@ -21,9 +21,14 @@ _QUERY_TYPES = {"date": "Day", "datetime": "Moment", "integer": "Int64", "rating
 
 @dataclass(frozen=True)
 class Filter:
-    column: str
+    column: str          # the query parameter's name (the column's JSON name)
     kind: str            # "equal" or "range"
     annotation: str      # the query parameter's type
+    param: str = ""      # its Python name when that differs ("type" -> type_, via Query(alias=))
+
+    @property
+    def var(self) -> str:
+        return self.param or self.column
 
 
 def slot_of(e: Entity) -> Slot | None:
@@ -41,14 +46,15 @@ def filters(e: Entity) -> list[Filter]:
     if e.fk and (not wanted or e.fk in wanted):
         out.append(Filter(e.fk, "equal", "RecordId"))
     for c in e.columns:
-        if c.ident in _TAKEN or c.needs_alias or (wanted and c.ident not in wanted):
+        if c.ident in _TAKEN or (wanted and c.ident not in wanted):
             continue
+        param = c.attr if c.needs_alias else ""
         if c.kind == "enum":
-            out.append(Filter(c.ident, "equal", c.entry.annotation(c.bounds, True)))
+            out.append(Filter(c.ident, "equal", c.entry.annotation(c.bounds, True), param))
         elif c.kind in EQUAL_KINDS:
-            out.append(Filter(c.ident, "equal", _QUERY_TYPES[c.kind]))
+            out.append(Filter(c.ident, "equal", _QUERY_TYPES[c.kind], param))
         elif c.kind in RANGE_KINDS:
-            out.append(Filter(c.ident, "range", _QUERY_TYPES[c.kind]))
+            out.append(Filter(c.ident, "range", _QUERY_TYPES[c.kind], param))
     return out
 
 
@@ -74,10 +80,13 @@ def list_params(app: AppModel, e: Entity) -> tuple[str, str]:
         args += ["sort=sort", "order=order"]
     equal, ranges = [], []
     for f in filters(e):
-        if f.kind == "equal":
+        if f.kind == "equal" and f.param:
+            params.append(f"{f.var}: Annotated[{f.annotation} | None, Query(alias={lit(f.column)})] = None")
+            equal.append(f"{lit(f.column)}: {f.var}")
+        elif f.kind == "equal":
             params.append(f"{f.column}: {f.annotation} | None = None")
             equal.append(f"{lit(f.column)}: {f.column}")
-        else:
+        else:   # "<column>_min" is a safe Python name even when the column's name is not
             params += [f"{f.column}_min: {f.annotation} | None = None",
                        f"{f.column}_max: {f.annotation} | None = None"]
             ranges.append(f"{lit(f.column)}: (iso({f.column}_min), iso({f.column}_max))")

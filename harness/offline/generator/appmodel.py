@@ -16,7 +16,7 @@ from harness.errors import SpecError
 from harness.models.spec import AppSpec, Requirement
 from harness.offline.features import can_build
 from harness.offline.field_kinds import KINDS, Bounds, KindEntry, kind_of_type
-from harness.offline.generator.naming import ascii_fold, py_ident, unique_idents
+from harness.offline.generator.naming import ascii_fold, field_ident, py_ident, python_unsafe, unique_idents
 
 # Kinds a `unique` flag is honoured for (the generated tests can make distinct values of them).
 UNIQUE_KINDS = ("short_text", "long_text", "email", "url", "phone", "integer")
@@ -63,8 +63,9 @@ class Column:
 
     @property
     def needs_alias(self) -> bool:
-        """True when the name would shadow a BaseModel attribute (the model then uses an alias)."""
-        return self.ident in _BASEMODEL_NAMES or self.ident.startswith("model_")
+        """True when the name would shadow a BaseModel attribute, a keyword or a builtin as Python
+        code (the model then has the attribute `<ident>_` with the user's name as its alias)."""
+        return self.ident in _BASEMODEL_NAMES or self.ident.startswith("model_") or python_unsafe(self.ident)
 
     @property
     def attr(self) -> str:
@@ -218,7 +219,8 @@ def analyse(spec: AppSpec) -> AppModel:
     for (ident, source), plural_ident in zip(raw.items(), plurals):
         name = _text(source.name) or ident
         states = _states(source)
-        columns = _columns(source.fields, parents.get(ident), refs.get(ident, {}))
+        has_status = source.has_status or ident in status_idents or bool(states)
+        columns = _columns(source.fields, parents.get(ident), refs.get(ident, {}), has_status)
         slot = _slot(columns, f"{parents[ident]}_id" if ident in parents else None)
         columns = tuple(replace(c, end=True) if slot and c.ident == slot.end != slot.start else c
                         for c in columns)
@@ -227,7 +229,7 @@ def analyse(spec: AppSpec) -> AppModel:
             plural_ident=plural_ident,
             slug=plural_ident.replace("_", "-"),
             columns=columns, parent=parents.get(ident), slot=slot,
-            has_status=source.has_status or ident in status_idents or bool(states),
+            has_status=has_status,
             reqs=tuple(entity_reqs[ident]), states=states or ("open", "done"),
             transitions=_transitions(source, states), workflow=bool(states),
             cascade=source.on_parent_delete == "cascade",
@@ -321,15 +323,19 @@ def _effective_refs(raw: dict[str, Any], parents: dict[str, str]) -> dict[str, d
             if reaches(target, ident):
                 continue  # a reference cycle: this field stays a plain number
             depends[ident].add(target)
-            out.setdefault(ident, {})[py_ident(field.ident or field.name)] = target
+            out.setdefault(ident, {})[field_ident(field.ident or field.name)] = target
     return out
 
 
-def _columns(fields: list[Any], parent: str | None, refs: dict[str, str]) -> tuple[Column, ...]:
-    taken = set(_GENERATED_COLUMNS) | ({f"{parent}_id"} if parent else set())
+def _columns(fields: list[Any], parent: str | None, refs: dict[str, str],
+             has_status: bool) -> tuple[Column, ...]:
+    """The user's columns; a name the generator's own columns take is dropped ("status" only when
+    the entity has the generated status column)."""
+    taken = (set(_GENERATED_COLUMNS) - ({"status"} if not has_status else set())
+             | ({f"{parent}_id"} if parent else set()))
     out = []
     for field in fields:
-        ident = py_ident(field.ident or field.name)
+        ident = field_ident(field.ident or field.name)
         if ident in taken or _is_status(field):
             continue
         taken.add(ident)
@@ -392,7 +398,7 @@ def _states(source: Any) -> tuple[str, ...]:
 
 def _is_status(field: Any) -> bool:
     """A spec field that is the record's status (it becomes the status column, not a field)."""
-    return py_ident(field.ident or field.name) in ("status", "status_item") and bool(field.enum_values)
+    return field_ident(field.ident or field.name) in ("status", "status_item") and bool(field.enum_values)
 
 
 def _free_states(source: Any) -> bool:
@@ -422,7 +428,7 @@ def _features(spec: AppSpec, ident: str) -> tuple[tuple[str, dict[str, Any]], ..
     for feature in spec.features:
         target = py_ident(feature.entity) if feature.entity else None
         if target == ident and feature.kind not in found and can_build(feature, spec)[0]:
-            found[feature.kind] = {"fields": [py_ident(f) for f in feature.fields],
+            found[feature.kind] = {"fields": [field_ident(f) for f in feature.fields],
                                    **feature.options}
     return tuple(sorted(found.items()))
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 import keyword
 import re
 import unicodedata
@@ -21,15 +22,34 @@ def ascii_fold(text: str) -> str:
     return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
 
 
-def py_ident(name: str, fallback: str = "item") -> str:
-    """A lowercase snake_case Python identifier for `name`; never a keyword or a reserved name."""
+# Python names a field's *attribute* must not take (its JSON/SQL name may: the model uses an alias).
+_PY_UNSAFE = _RESERVED | set(dir(builtins))
+
+
+def _snake(name: str, fallback: str) -> str:
     base = re.sub(r"[^0-9a-zA-Z]+", "_", ascii_fold(name)).strip("_").lower()
     base = re.sub(r"_+", "_", base) or fallback
-    if base[0].isdigit():
-        base = f"{fallback}_{base}"
+    return f"{fallback}_{base}" if base[0].isdigit() else base
+
+
+def py_ident(name: str, fallback: str = "item") -> str:
+    """A lowercase snake_case Python identifier for `name`; never a keyword or a reserved name.
+    For entities (tables, modules, functions); fields use field_ident."""
+    base = _snake(name, fallback)
     if base in _RESERVED:
         base = f"{base}_item" if not base.endswith("_item") else f"{base}_x"
     return base[:40].rstrip("_")
+
+
+def field_ident(name: str, fallback: str = "item") -> str:
+    """A field's name in JSON, SQL and forms: snake_case ASCII in the user's own word ("type",
+    "class" stay as they are; the generated model gives such a field an aliased attribute)."""
+    return _snake(name, fallback)[:40].rstrip("_")
+
+
+def python_unsafe(ident: str) -> bool:
+    """True when `ident` would shadow a keyword, builtin, module or framework name as Python code."""
+    return ident in _PY_UNSAFE
 
 
 def sql_quote(ident: str) -> str:

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from harness.offline.spec import lexicon as lx
-from harness.offline.generator.naming import py_ident, slug
+from harness.offline.generator.naming import field_ident, py_ident, slug
 from harness.models.spec import AppSpec, DataEntity, EntityField, Page, Requirement, Stack
 from harness.offline.spec.coverage import (clause_records, drop_unbuildable_features, entity_extra_reqs,
                                            feature_models, not_built_reqs)
@@ -127,7 +127,7 @@ def _fields(p: Parsed, name: str, idents: dict[str, str]) -> list[EntityField]:
             continue   # names another entity: a relation, not a column
         if len(words) > 1 and words[-1] == "flag":   # "paid flag" -> paid (bool)
             words, hint = words[:-1], "bool"
-        ident = py_ident("_".join(words))
+        ident = field_ident("_".join(words))
         if ident in drop or "_".join(words) in drop or any(f.ident == ident for f in out):
             continue
         out.append(_field(words, hint, item, ident))

@@ -4,7 +4,7 @@ requirements it needs. Pure functions over what the parser found (`build.Parsed`
 from __future__ import annotations
 
 from harness.models.spec import AppSpec, Clause, DataEntity, Feature, Requirement
-from harness.offline.generator.naming import py_ident, slug
+from harness.offline.generator.naming import field_ident, slug
 
 _STACK_REASON = "the offline generator builds FastAPI + SQLite with server-rendered HTML, not {}"
 _MAX_REQ_TEXT = 160
@@ -69,7 +69,7 @@ def drop_unbuildable_features(p, entities: list[DataEntity]) -> None:
     kept = []
     for kind, name, cols, clause in p.features:
         ent = by_name.get(name)
-        feature = Feature(kind=kind, entity=ent.ident if ent else None, fields=[py_ident(c) for c in cols])
+        feature = Feature(kind=kind, entity=ent.ident if ent else None, fields=[field_ident(c) for c in cols])
         reason = feature_blocker(feature, draft)
         if not reason:
             kept.append((kind, name, cols, clause))
@@ -95,7 +95,7 @@ def feature_models(p, by_name: dict[str, DataEntity]) -> list[Feature]:
     out = []
     for kind, name, cols in _features(p):
         if name in by_name:
-            out.append(Feature(kind=kind, entity=by_name[name].ident, fields=[py_ident(c) for c in cols]))
+            out.append(Feature(kind=kind, entity=by_name[name].ident, fields=[field_ident(c) for c in cols]))
     return out
 
 
