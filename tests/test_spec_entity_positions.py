@@ -117,3 +117,8 @@ def test_vietnamese_income_and_spending_are_records_and_a_category_list_is_colum
     assert {e.name for e in spec.data_model} == {"income", "expense"}
     expense = next(e for e in spec.data_model if e.name == "expense")
     assert "category" in {f.name for f in expense.fields}
+
+
+def test_the_objects_of_include_are_records():
+    names = _names("An app to manage recipes. Include ratings and comments made by customers.")
+    assert {"rating", "comment"} <= names
