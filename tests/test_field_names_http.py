@@ -11,7 +11,7 @@ import pytest
 
 from harness.models.spec import AppSpec, DataEntity, EntityField, Feature
 from harness.offline.generator import generate_files
-from harness.offline.generator.appmodel import analyse
+from harness.offline.generator.analyse import analyse
 from harness.offline.generator.naming import field_ident, py_ident
 from harness.offline.generator.probes import ProbeStep
 from harness.offline.spec_file import with_requirements

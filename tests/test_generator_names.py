@@ -17,7 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from harness.offline.generator.appmodel import analyse, sample
+from harness.offline.generator.analyse import analyse
+from harness.offline.generator.samples import sample
 from harness.offline.generator.naming import unique_idents
 from harness.offline.generator.units import build_units, generate_files
 from harness.models.spec import AppSpec, DataEntity, EntityField, Page, Requirement

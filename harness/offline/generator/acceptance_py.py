@@ -7,7 +7,8 @@ from harness.offline.generator.api_py import children_url, collection_url
 
 from harness.offline.generator.api_tests import change, workflow_walk
 from harness.offline.generator.dashboard_py import dashboard_heading
-from harness.offline.generator.appmodel import AppModel, Entity, body
+from harness.offline.generator.appmodel import AppModel, Entity
+from harness.offline.generator.samples import body
 from harness.offline.generator.codegen import fill, lit, marks, module
 from harness.offline.generator.naming import unique_idents
 from harness.offline.generator.pages_py import page_routes, route_showing

@@ -8,7 +8,8 @@ from typing import Any
 
 from harness.offline.features import feature_of_text
 from harness.offline.generator.api_features import filters, sort_keys, totals_of, counted_column
-from harness.offline.generator.appmodel import Column, Entity, AppModel, sample
+from harness.offline.generator.appmodel import Column, Entity, AppModel
+from harness.offline.generator.samples import sample
 from harness.offline.generator.codegen import fill, lit, marks
 from harness.offline.generator.templates_dir import template
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from harness.offline.generator.api_feature_tests import feature_tests
 from harness.offline.generator.api_py import children_url, collection_url
-from harness.offline.generator.appmodel import AppModel, Entity, body, sample
+from harness.offline.generator.appmodel import AppModel, Entity
+from harness.offline.generator.samples import body, sample
 from harness.offline.generator.codegen import doc, fill, lit, marks, module
 from harness.offline.generator.testkit import (
     api_makers,

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from harness.offline.generator.api_features import totals_of
-from harness.offline.generator.appmodel import AppModel, Entity, body, distinct
+from harness.offline.generator.appmodel import AppModel, Entity
+from harness.offline.generator.samples import body, distinct
 from harness.offline.generator.codegen import fill, lit, marks, module
 from harness.offline.generator.templates_dir import template
 

@@ -6,7 +6,8 @@ values as parameters.
 
 from __future__ import annotations
 
-from harness.offline.generator.appmodel import AppModel, Entity, body, sample
+from harness.offline.generator.appmodel import AppModel, Entity
+from harness.offline.generator.samples import body, sample
 from harness.offline.generator.codegen import block, doc, fill, lit, marks, module, sql_lines
 from harness.offline.generator.naming import sql_quote as q
 from harness.offline.generator.naming import sql_text

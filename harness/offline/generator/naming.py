@@ -16,6 +16,13 @@ _RESERVED = set(keyword.kwlist) | set(keyword.softkwlist) | {
 }
 
 
+def display_text(text: str | None) -> str:
+    """Display text without control characters or lone surrogates (they cannot be rendered)."""
+    kept = (" " if unicodedata.category(ch) == "Cc" else ch for ch in text or ""
+            if unicodedata.category(ch) != "Cs")
+    return " ".join("".join(kept).split())
+
+
 def ascii_fold(text: str) -> str:
     """Strip accents (Vietnamese đ/Đ included) and keep ASCII only."""
     text = text.replace("đ", "d").replace("Đ", "D")

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from harness.offline.generator.api_py import collection_url
-from harness.offline.generator.appmodel import AppModel, Entity, body
+from harness.offline.generator.appmodel import AppModel, Entity
+from harness.offline.generator.samples import body
 from harness.offline.generator.codegen import fill, lit, marks, module
 from harness.offline.generator.pages_py import page_routes, route_showing
 from harness.offline.generator.setup_files import TEST_PASSWORD

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness.offline.generator.api_py import collection_url
-from harness.offline.generator.appmodel import analyse, body
+from harness.offline.generator.analyse import analyse
+from harness.offline.generator.samples import body
 from harness.models.spec import AppSpec
 
 PROBE_USER = {"username": "probe_user", "password": "probe-password-1"}

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from harness.offline.generator.appmodel import AppModel, Entity, body, distinct
+from harness.offline.generator.appmodel import AppModel, Entity
+from harness.offline.generator.samples import body, distinct
 from harness.offline.generator.api_py import collection_url
 from harness.offline.generator.codegen import lit
 

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 from harness.errors import HarnessError, PlanError
 from harness.offline.generator.app_files import api_module_path, api_test_path, render_file
-from harness.offline.generator.appmodel import AppModel, analyse
+from harness.offline.generator.analyse import analyse
+from harness.offline.generator.appmodel import AppModel
 from harness.offline.generator.naming import py_ident
 from harness.models.spec import AppSpec
 
