@@ -248,3 +248,13 @@ def test_validator_rejects(mutate, expected_fragment):
 
 def test_validator_rejects_id_file_mismatch():
     assert any("does not match file name" in p for p in record_problems(_good(), "98-other.json"))
+
+
+def test_held_out_ids_are_dataset_requests():
+    """A held-out id that names no file would silently shrink the held-out figures."""
+    from harness.fidelity import HELD_OUT
+    ids = {record["id"] for _, record in RECORDS}
+    assert len(set(HELD_OUT)) == len(HELD_OUT)
+    assert sorted(set(HELD_OUT) - ids) == []
+    fresh = [i for i in HELD_OUT if int(i.split("-", 1)[0]) >= 38]
+    assert len(fresh) == 10, "the fresh held-out set 38-47 stays held out"
