@@ -14,6 +14,8 @@ import ast
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from pytest_harness import ast_walk
+
 _RAISES = frozenset({"raises", "warns", "deprecated_call"})
 
 
@@ -59,8 +61,8 @@ def tautology(test: ast.expr) -> str | None:
         operands = [test.left, *test.comparators]
         if all(_is_literal(op) for op in operands):
             return "compares literals"
-        dumps = [ast.dump(op) for op in operands]
-        if any(a == b for a, b in zip(dumps, dumps[1:])):
+        # Same node type first: ast.dump of big operands is the costly part of counting checks.
+        if any(type(a) is type(b) and ast.dump(a) == ast.dump(b) for a, b in zip(operands, operands[1:])):
             return "same expression on both sides"
     if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or) and any(_truthy_literal(v) for v in test.values):
         return "or with a truthy literal"
@@ -96,8 +98,13 @@ def find_sites(source: str) -> list[Site]:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
         return []
+    return sites_in_tree(tree)
+
+
+def sites_in_tree(tree: ast.AST) -> list[Site]:
+    """Every check site of an already parsed module, sorted by line."""
     sites = []
-    for node in ast.walk(tree):
+    for node in ast_walk.nodes(tree):
         if isinstance(node, ast.Assert):
             first, _ = _span(node)
             sites.append(Site(first, _span(node.test)[1], tautology(node.test)))

@@ -4,7 +4,10 @@ Only the call phase of each test counts: the recorder switches coverage's dynami
 test's node id around `pytest_runtest_call` and back to OUTSIDE afterwards, so lines run at import,
 collection, setup or teardown never make a test look like it exercised code. Measurement is
 restricted to files under the root (virtualenvs and site-packages excluded), so library code is
-never traced line by line.
+never traced line by line, and it starts only once collection has finished (the recorder starts it
+in `pytest_collection_finish`): tracing pytest's assertion rewriting and every module's import
+cost about a third of the evidence overhead on toolz and could never count. Fixtures and the
+threads they start run after that point, so they are measured as before.
 """
 
 from __future__ import annotations

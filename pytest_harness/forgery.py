@@ -10,8 +10,10 @@ session is caught separately by the digest the plugin hands to the harness over 
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
+
+from pytest_harness import ast_walk
 
 FORGING_HOOKS = frozenset({
     "pytest_runtest_makereport", "pytest_report_teststatus", "pytest_runtest_logreport",
@@ -26,48 +28,90 @@ def _finding(rel: str, node: ast.AST, what: str) -> dict:
     return {"file": rel, "line": getattr(node, "lineno", 0), "what": what}
 
 
-def _node_findings(rel: str, node: ast.AST) -> list[dict]:
-    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in FORGING_HOOKS:
+def _function_findings(rel: str, node: ast.AST) -> list[dict]:
+    if node.name in FORGING_HOOKS:
         return [_finding(rel, node, f"defines hook {node.name}")]
-    if isinstance(node, ast.Import) and any(a.name.split(".")[0] == "atexit" for a in node.names):
-        return [_finding(rel, node, "imports atexit")]
-    if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "atexit":
-        return [_finding(rel, node, "imports atexit")]
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        if node.value == "atexit":
-            return [_finding(rel, node, "names the atexit module")]
-        hit = next((name for name in _HARNESS_NAMES if name in node.value), None)
-        if hit:
-            return [_finding(rel, node, f"reaches into the harness plugin ({hit})")]
-    if isinstance(node, (ast.Import, ast.ImportFrom)):
-        names = [node.module or ""] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]
-        if any(n.split(".")[0] == "pytest_harness" for n in names):
-            return [_finding(rel, node, "imports the harness plugin (pytest_harness)")]
     return []
 
 
-def _docstrings(tree: ast.AST) -> set[int]:
-    """ids of docstring constants (they may mention anything without doing it)."""
-    out = set()
-    for node in ast.walk(tree):
-        body = getattr(node, "body", None)
-        if isinstance(body, list) and body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-            out.add(id(body[0].value))
+def _import_findings(rel: str, node: ast.Import) -> list[dict]:
+    if any(a.name.split(".")[0] == "atexit" for a in node.names):
+        return [_finding(rel, node, "imports atexit")]
+    if any(a.name.split(".")[0] == "pytest_harness" for a in node.names):
+        return [_finding(rel, node, "imports the harness plugin (pytest_harness)")]
+    return []
+
+
+def _import_from_findings(rel: str, node: ast.ImportFrom) -> list[dict]:
+    top = (node.module or "").split(".")[0]
+    if top == "atexit":
+        return [_finding(rel, node, "imports atexit")]
+    if top == "pytest_harness":
+        return [_finding(rel, node, "imports the harness plugin (pytest_harness)")]
+    return []
+
+
+def _constant_findings(rel: str, node: ast.Constant) -> list[dict]:
+    if not isinstance(node.value, str):
+        return []
+    if node.value == "atexit":
+        return [_finding(rel, node, "names the atexit module")]
+    hit = next((name for name in _HARNESS_NAMES if name in node.value), None)
+    if hit:
+        return [_finding(rel, node, f"reaches into the harness plugin ({hit})")]
+    return []
+
+
+# Only these node types can be findings; the scan looks every other node up once and moves on.
+_FINDERS = {ast.FunctionDef: _function_findings, ast.AsyncFunctionDef: _function_findings,
+            ast.Import: _import_findings, ast.ImportFrom: _import_from_findings,
+            ast.Constant: _constant_findings}
+
+
+def _node_findings(rel: str, node: ast.AST) -> list[dict]:
+    finder = _FINDERS.get(type(node))
+    return finder(rel, node) if finder is not None else []
+
+
+def _docstring(node: ast.AST) -> ast.Constant | None:
+    """The docstring constant of a module/class/function body (it may mention anything without doing it)."""
+    body = getattr(node, "body", None)
+    if isinstance(body, list) and body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        return body[0].value
+    return None
+
+
+def scan_tree(rel: str, tree: ast.AST) -> list[dict]:
+    """Findings in one parsed module, in one walk: a body is visited before the constants in it,
+    so a docstring is known to be one before it is reached."""
+    docstrings: set[int] = set()
+    out: list[dict] = []
+    for node in ast_walk.nodes(tree):
+        doc = _docstring(node)
+        if doc is not None:
+            docstrings.add(id(doc))
+        if id(node) not in docstrings:
+            out += _node_findings(rel, node)
     return out
 
 
 def scan_source(rel: str, source: str) -> list[dict]:
     """Findings in one module's source; a module that does not parse has none (pytest reports it)."""
+    tree = parse(source)
+    return [] if tree is None else scan_tree(rel, tree)
+
+
+def parse(source: str) -> ast.Module | None:
     try:
-        tree = ast.parse(source)
+        return ast.parse(source)
     except (SyntaxError, ValueError):
-        return []
-    skip = _docstrings(tree)
-    return [f for node in ast.walk(tree) if id(node) not in skip for f in _node_findings(rel, node)]
+        return None
 
 
-def scan_files(root: Path, files: Iterable[str]) -> list[dict]:
-    """Findings in every .py file of `files` (POSIX relpaths under `root`), sorted."""
+def scan_files(root: Path, files: Iterable[str],
+               on_tree: Callable[[str, ast.Module], None] | None = None) -> list[dict]:
+    """Findings in every .py file of `files` (POSIX relpaths under `root`), sorted. Each parsed
+    module is also handed to `on_tree` (so check sites come from the same single parse)."""
     out: list[dict] = []
     for rel in sorted(files):
         if not rel.endswith(".py"):
@@ -76,5 +120,10 @@ def scan_files(root: Path, files: Iterable[str]) -> list[dict]:
             source = (Path(root) / rel).read_text(encoding="utf-8", errors="replace")
         except OSError:
             continue
-        out += scan_source(rel, source)
+        tree = parse(source)
+        if tree is None:
+            continue
+        out += scan_tree(rel, tree)
+        if on_tree is not None:
+            on_tree(rel, tree)
     return sorted(out, key=lambda f: (f["file"], f["line"], f["what"]))

@@ -7,10 +7,11 @@ files only (never library code), once per file.
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 
-from pytest_harness.checks import Site, executed_sites, find_sites
+from pytest_harness.checks import Site, executed_sites, find_sites, sites_in_tree
 
 _TEST_DIRS = frozenset({"tests", "test"})
 
@@ -24,11 +25,16 @@ def is_test_code(rel: str) -> bool:
 
 
 class SiteCache:
-    """Check sites per test file under `root`, parsed on first use."""
+    """Check sites per test file under `root`: seeded from the session-start parse, else parsed on first use."""
 
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
         self._sites: dict[str, list[Site]] = {}
+
+    def seed(self, rel: str, tree: ast.Module) -> None:
+        """Record the sites of a test file already parsed (other files are ignored)."""
+        if is_test_code(rel) and rel.endswith(".py"):
+            self._sites[rel] = sites_in_tree(tree)
 
     def sites(self, rel: str) -> list[Site]:
         if rel not in self._sites:

@@ -40,6 +40,7 @@ class HarnessState:
 
     settings: Settings
     coverage: coverage_map.PhaseCoverage | None = None
+    sites: measure.SiteCache | None = None
     started: float = 0.0
     collected: int = 0
     snapshot: dict = field(default_factory=dict)
@@ -147,15 +148,15 @@ class Recorder:
         return ids
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
-        """Runs before collection: start the clock, hash and scan the workspace, start measuring."""
+        """Runs before collection: start the clock, hash and scan the workspace (one parse per
+        module gives both the forgery findings and the test files' check sites)."""
         state = self.state
         state.started = time.perf_counter()
+        state.sites = measure.SiteCache(session.config.rootpath)
         if not xdist_support.is_worker(self.config):
             state.snapshot = _take_snapshot(session.config.rootpath)
-            state.forgery = forgery.scan_files(session.config.rootpath, state.snapshot.get("files", {}))
-        if coverage_map.available() and not xdist_support.is_controller(self.config):
-            state.coverage = coverage_map.PhaseCoverage(session.config.rootpath)
-            state.coverage.start()
+            state.forgery = forgery.scan_files(session.config.rootpath, state.snapshot.get("files", {}),
+                                               on_tree=state.sites.seed)
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         """Runs after each collector (on an xdist controller: per failed worker collector)."""
@@ -170,10 +171,16 @@ class Recorder:
                 self.state.tests[item.nodeid] = evidence.make_test_entry(self._link(item))
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
-        """Runs after collection and deselection: every selected test starts as not_run."""
+        """Runs after collection and deselection: every selected test starts as not_run, and
+        measuring starts. Lines run at import or collection never count, so tracing them (pytest's
+        assertion rewriting, every module's import) would only cost time; fixtures, and threads
+        they start, run after this point and are measured."""
         self.state.collected = len(session.items)
         for item in session.items:
             self.state.tests[item.nodeid] = evidence.make_test_entry(self._link(item))
+        if coverage_map.available() and not xdist_support.is_controller(self.config):
+            self.state.coverage = coverage_map.PhaseCoverage(session.config.rootpath)
+            self.state.coverage.start()
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         """Runs after each setup/call/teardown phase (on an xdist controller: per worker report)."""
@@ -200,7 +207,7 @@ class Recorder:
             if state.settings.req_files is not None and not xdist_support.is_controller(self.config):
                 state.measurement_error = "coverage.py is not installed: executed code was not measured"
             return
-        cache = measure.SiteCache(self.config.rootpath)
+        cache = state.sites or measure.SiteCache(self.config.rootpath)
         state.proofs = {nodeid: measure.make_proof(lines, cache) for nodeid, lines in cov.stop().items()}
 
     @pytest.hookimpl(optionalhook=True)
