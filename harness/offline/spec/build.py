@@ -124,7 +124,11 @@ def _fields(p: Parsed, name: str, idents: dict[str, str]) -> list[EntityField]:
     for item in p.fields.get(name, []):
         words, hint = item.words, item.hint
         if item.label in p.plurals:
-            continue   # names another entity: a relation, not a column
+            if item.label != p.parents.get(name) and item.label != name and item.label in idents \
+                    and not any(f.ident == field_ident(item.label) for f in out):
+                out.append(EntityField(name=item.label, ident=field_ident(item.label), type="int",
+                                       kind="reference", ref=idents[item.label]))
+            continue   # names another entity: its parent (a relation) or a reference to it
         if len(words) > 1 and words[-1] == "flag":   # "paid flag" -> paid (bool)
             words, hint = words[:-1], "bool"
         ident = field_ident("_".join(words))

@@ -11,7 +11,7 @@ from __future__ import annotations
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec.build import Parsed
 from harness.offline.spec.entities import is_noun, singular_name
-from harness.offline.spec.fields import FieldItem, parse_field_list, read_enum, read_range
+from harness.offline.spec.fields import DETAIL_WORDS, FieldItem, parse_field_list, read_enum, read_range
 from harness.offline.spec.pass_helpers import STOPS as _STOPS
 from harness.offline.spec.pass_helpers import nearest as _nearest
 from harness.offline.spec.pass_helpers import use as _use
@@ -42,6 +42,10 @@ def find_field_lists(toks: list[Tok], p: Parsed) -> None:
         action = None
         if j > 0 and toks[j].w in lx.ACTION_NOUNS and is_noun(toks, j - 1):
             action, j = j, j - 1   # "habit creation with a name": the habit has the name
+        elif j > 0 and t.w != ":" and (toks[j].w in DETAIL_WORDS or toks[j].w == "," and _word(toks, j - 1)
+                                       in DETAIL_WORDS) and is_noun(toks, j - 1 - (toks[j].w == ",")):
+            # "product information (name, SKU)", "the recipe details, including steps": the record's
+            action, j = j, j - 1 - (toks[j].w == ",")
         strict = False
         if j < 0 or (t.w in ("(", ":") and lx.singularize(toks[j].w) in lx.FIELD_VOCAB):
             continue   # "category (food, rent)": a field's values, not a record type with fields
@@ -92,6 +96,7 @@ def find_column_lists(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> i
         while _word(toks, j) in ("must", "should", "will", "are", "is", "be", "include", "including", ":"):
             j += 1
         entity = _nearest(toks, i, mentions, reach=20)
+        entity = entity or _previous_mention(i, mentions, reach=40)
         if j == i + 1 or entity is None:
             continue
         items, consumed = parse_field_list(toks, j, False, _STOPS)
@@ -125,7 +130,11 @@ def find_field_bullets(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> 
             if not items and any(m in mentions for m in range(k, end)) and all(
                     m in mentions or toks[m].w in ("optional", "required") or toks[m].w in lx.DETERMINERS
                     for m in range(k, end)):
-                k = end + 1   # "- category" when categories are records of their own
+                links = p.fields.setdefault(entity, [])   # "- category" when categories are records of
+                for m in range(k, end):                   # their own: a link to them (a relation)
+                    if m in mentions and mentions[m] != entity and all(it.label != mentions[m] for it in links):
+                        links.append(FieldItem(words=mentions[m].split()))
+                k = end + 1
                 continue
             if not 1 <= len(items) <= 3 or end - k > 14 or any(
                     toks[m].role == "" and not toks[m].used and toks[m].w[:1].isalpha() and m not in consumed
@@ -143,6 +152,11 @@ def find_field_bullets(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> 
 _STORE_VERBS = frozenset({"store", "stores", "track", "tracks", "record", "records", "capture", "captures",
                           "save", "saves", "keep", "keeps", "fields", "columns"})
 _BULLET_TAIL = frozenset({"where", "when", "if", "applicable", "needed", "possible", "available", "any"})
+
+
+def _previous_mention(i: int, mentions: dict[int, str], reach: int) -> str | None:
+    """The record mentioned last before i (within `reach` tokens): what "the columns" refer to."""
+    return next((mentions[k] for k in range(i - 1, max(-1, i - reach - 1), -1) if k in mentions), None)
 
 
 def _word_case(toks: list[Tok], k: int) -> bool:
@@ -196,3 +210,104 @@ def find_ratings(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None:
         if not any(it.label == "rating" for it in items):
             items.append(FieldItem(words=["rating"], min_value=low, max_value=high))
         p.field_clauses.setdefault(entity, []).append(t.clause)
+
+
+_BY_TRIGGERS = frozenset({"filter", "filters", "filtered", "filtering", "sort", "sorts", "sorted", "sorting",
+                          "group", "grouped", "order", "ordered"})
+_BY_WORDS = frozenset({"by", "on", "criteria", "such", "as", "like", "their", "its", "the", "based",
+                       "fields", "e.g", "eg", "including"})
+# Words of a filter list that ask for search or a range, not a column ("keywords", "date ranges").
+_RANGE_WORDS = frozenset({"range", "ranges"})
+_SEARCH_WORDS = frozenset({"keyword", "keywords", "term", "terms", "text", "query", "queries", "criteria",
+                           "criterion", "name", "names"})
+
+
+def find_filter_fields(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> int:
+    """ "filter courts by location", "sort expenses based on criteria such as date ranges,
+    categories": the columns a filter or sort names are fields of its record."""
+    found = 0
+    for i, t in enumerate(toks):
+        if t.used or t.w not in _BY_TRIGGERS:
+            continue
+        m = i + 1
+        while m < len(toks) and toks[m].w in lx.DETERMINERS | {"their", "all", "the"}:
+            m += 1
+        entity = mentions.get(m)
+        if entity is None or _word(toks, m + 1) not in ("by", "based"):
+            continue
+        k = m + 1
+        while k < len(toks) and toks[k].w in _BY_WORDS and not toks[k].used:
+            k += 1
+        plural_ok = frozenset(toks[x].w for x in range(k, min(k + 24, len(toks))))   # "by categories"
+        items, consumed = parse_field_list(toks, k, False, _STOPS, plural_ok)
+        kept, dropped = [], set()
+        for it in items:
+            words = it.words[:-1] if len(it.words) > 1 and it.words[-1] in _RANGE_WORDS else it.words
+            words = words[:-1] + [lx.singularize(words[-1])]
+            if words[-1] not in _SEARCH_WORDS and " ".join(words) not in p.plurals:
+                kept.append(FieldItem(words=words, enum_values=it.enum_values))
+            else:   # "specific keywords" asks for a search: its words stay for the accounting
+                dropped |= set(it.words) | {w + "s" for w in it.words}
+        if not kept:
+            continue
+        have = p.fields.setdefault(entity, [])
+        have.extend(it for it in kept if all(h.label != it.label for h in have))
+        for x in [*range(m + 1, k), *consumed]:
+            if not toks[x].used and lx.singularize(toks[x].w) not in dropped and toks[x].w not in dropped:
+                _use(toks[x], f"field:{entity}")
+        found += 1
+    return found
+
+
+def find_status_of(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None:
+    """ "state for project and todos", "a status for each order": those records get a status."""
+    for i, t in enumerate(toks):
+        if t.used and t.role != "complete:" or t.w not in _STATUS_WORDS or _word(toks, i + 1) not in ("for", "of"):
+            continue
+        k, named = i + 2, []
+        while k < len(toks) and toks[k].clause == t.clause:
+            known = mentions.get(k) or (singular_name(toks[k].w) if toks[k].w[:1].isalpha()
+                                        and singular_name(toks[k].w) in p.entities else None)
+            if known:
+                named.append(known)
+            elif toks[k].w not in lx.DETERMINERS | lx.QUANTIFIERS | {"and", ",", "each", "every", "their"}:
+                break
+            k += 1
+        if not named or k < len(toks) and toks[k].clause == t.clause and toks[k].w not in (".", ";"):
+            continue
+        for name in named:
+            if name not in p.status and name not in p.workflows:
+                p.status.append(name)
+        for x in range(i, k):
+            if not toks[x].used:
+                _use(toks[x], f"complete:{named[0]}")
+
+
+_STATUS_WORDS = frozenset({"status", "state", "statuses", "states"})
+
+
+_CLOCK_JOIN = frozenset({"and", "or", "/", "&"})
+
+
+def find_clock_fields(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None:
+    """ "clock in and out", "clock-in and clock-out times": the record (the nearest one, else the
+    only one) has a clock-in time and a clock-out time."""
+    for i, t in enumerate(toks):
+        if t.used:
+            continue
+        if t.w == "clock" and _word(toks, i + 1) == "in" and _word(toks, i + 2) in _CLOCK_JOIN:
+            end = i + 4 if _word(toks, i + 3) == "out" else i + 5 if _word(toks, i + 3) == "clock" \
+                and _word(toks, i + 4) == "out" else None
+        elif t.w == "clock-in" and _word(toks, i + 1) in _CLOCK_JOIN and _word(toks, i + 2) == "clock-out":
+            end = i + 3 + (_word(toks, i + 3) in ("time", "times"))
+        else:
+            continue
+        entity = _nearest(toks, i, mentions, reach=20) or (p.entities[0] if len(p.entities) == 1 else None)
+        if end is None or entity is None:
+            continue
+        items = p.fields.setdefault(entity, [])
+        for label in ("clock-in time", "clock-out time"):
+            if all(it.label != label for it in items):
+                items.append(FieldItem(words=label.split()))
+        for k in range(i, end):
+            _use(toks[k], f"field:{entity}")

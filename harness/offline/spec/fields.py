@@ -88,7 +88,7 @@ def _local_kind(words: list[str]) -> tuple[str, str]:
 _NEVER_FIELDS = lx._words("""
     automation integration integrations sync synchronization notification notifications reminder
     reminders analytics chat messaging processing upload uploads export import recommendation
-    recommendations ai support login authentication search filter filtering sorting
+    recommendations ai support login authentication search filter filtering sorting etc etcetera
 """)
 
 
@@ -101,6 +101,13 @@ def field_word(w: str, stops: frozenset[str]) -> bool:
     if w in lx.FIELD_VOCAB or lx.singularize(w) in lx.FIELD_VOCAB:
         return True
     return not (w in lx.FUNCTION or w in lx.META or w in stops or w.endswith("ly"))
+
+
+def _ing_compound(toks: list[Tok], j: int, stops: frozenset[str]) -> bool:
+    """ "cooking time", "shipping address", "billing date": an -ing word before a column word."""
+    w, nxt = toks[j].w, _word(toks, j + 1)
+    return w.endswith("ing") and len(w) > 4 and w not in stops and w not in lx.FUNCTION \
+        and (nxt in lx.FIELD_VOCAB or lx.singularize(nxt) in lx.FIELD_VOCAB) and field_word(nxt, stops)
 
 
 def read_enum(toks: list[Tok], j: int) -> tuple[list[str], int]:
@@ -149,7 +156,8 @@ def read_range(toks: list[Tok], j: int) -> tuple[float, float, int] | None:
 
 
 _BY_PARTICIPLES = lx._words("paid made done sent held owned written built run kept brought bought sold")
-_DETAIL_WORDS = lx._words("details detail information info data fields attributes properties")
+DETAIL_WORDS = lx._words("details detail information info data fields attributes properties")
+_DETAIL_WORDS = DETAIL_WORDS
 _INTRO = lx._words("such as like e.g eg e.g. including incl namely")
 
 
@@ -276,7 +284,8 @@ def parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozenset
             idx.append(j)
         elif words and t.w.endswith("ed") and len(t.w) > 4 and t.w not in lx.FIELD_VOCAB:
             idx.append(j)   # "calories burned": the participle adds nothing to the column
-        elif field_word(t.w, stops) and not t.brand and (len(words) < 3 or len(words) < 8 and all(
+        elif (field_word(t.w, stops) or _ing_compound(toks, j, stops)) and not t.brand and (
+                len(words) < 3 or len(words) < 8 and all(
                 w in lx.FIELD_VOCAB for w in [*words, t.w])):
             words.append(t.w)
             idx.append(j)

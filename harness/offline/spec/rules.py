@@ -22,7 +22,9 @@ from harness.offline.spec.build import Parsed, build_spec
 from harness.offline.spec.clauses import split_clauses
 from harness.offline.spec.entities import find_entities, mark_brands
 from harness.offline.spec.features import built_features, find_features, find_workflow_chains
-from harness.offline.spec.field_passes import find_column_lists, find_field_bullets, find_field_lists, find_ratings
+from harness.offline.spec.field_passes import (find_column_lists, find_field_bullets, find_field_lists,
+                                               find_clock_fields, find_filter_fields, find_ratings,
+                                               find_status_of)
 from harness.offline.spec.fields import read_enum
 from harness.offline.spec.pass_helpers import nearest as _nearest
 from harness.offline.spec.pass_helpers import use as _use
@@ -54,8 +56,11 @@ def rule_based_spec(request: str) -> AppSpec:
     find_field_lists(toks, p)
     cancel_idx = _mark_cancel(toks)
     mentions = find_entities(toks, p, MAX_ENTITIES)
-    if find_column_lists(toks, mentions, p) + find_field_bullets(toks, mentions, p):
+    if find_column_lists(toks, mentions, p) + find_field_bullets(toks, mentions, p) \
+            + find_filter_fields(toks, mentions, p):
         mentions = find_entities(toks, p, MAX_ENTITIES)
+    find_status_of(toks, mentions, p)
+    find_clock_fields(toks, mentions, p)
     _find_relations(toks, mentions, p)
     find_ratings(toks, mentions, p)
     _attach_workflows(toks, mentions, status_enums, p)

@@ -1,0 +1,76 @@
+"""Field passes of the rule-based spec (harness/offline/spec/field_passes.py): each rule that finds
+an entity's fields, on a request written for the rule (general phrasing, not a dataset request)."""
+
+from __future__ import annotations
+
+from harness.offline.spec import parse_request
+
+
+def fields(spec, entity: str) -> dict[str, str]:
+    """field name -> kind of one entity of the spec."""
+    return {f.name: f.kind for f in next(e for e in spec.data_model if entity in (e.name, e.ident)).fields}
+
+
+def statuses(spec) -> list[str]:
+    return [c.status for c in spec.clauses]
+
+
+def test_a_column_list_in_a_clause_without_a_record_belongs_to_the_record_named_before():
+    spec = parse_request("Show the books in a list. The checkout tab lists the books the user selected in a "
+                         "table; the columns must be Title, Author, ISBN and Price.")
+    assert {"author": "short_text", "isbn": "short_text", "price": "money"}.items() <= fields(spec, "book").items()
+
+
+def test_a_parenthesised_list_after_record_information_is_its_fields_and_etc_is_no_field():
+    spec = parse_request("Product management: create and edit product information (name, description, SKU, "
+                         "category, etc.)")
+    assert list(fields(spec, "product")) == ["name", "description", "sku", "category"]
+    assert statuses(spec) == ["mapped"]
+
+
+def test_the_fields_after_record_details_comma_including_are_its_fields():
+    spec = parse_request("An app to manage recipes. Show the recipe details, including the cooking time, "
+                         "the difficulty and an image.")
+    assert {"cooking time", "difficulty", "image"} <= set(fields(spec, "recipe"))
+
+
+def test_an_ing_word_before_a_column_word_is_part_of_the_field():
+    spec = parse_request("Track orders with a shipping address, a billing date and a total.")
+    assert list(fields(spec, "order"))[1:] == ["shipping address", "billing date", "total"]
+    assert fields(spec, "order")["billing date"] == "date"
+
+
+def test_a_filter_by_columns_gives_the_record_those_columns():
+    spec = parse_request("Users can book courts. Users can filter courts by location.")
+    assert "location" in fields(spec, "court")
+
+
+def test_filter_criteria_such_as_give_columns_but_keywords_ask_for_search_not_a_column():
+    spec = parse_request("Users can add expenses. Users can filter expenses based on criteria such as date "
+                         "ranges, categories, or specific keywords.")
+    assert fields(spec, "expense") == {"name": "short_text", "date": "date", "category": "short_text"}
+    assert statuses(spec)[1] == "not_built"   # "keywords" is not a column: it stays unexplained
+    assert '"keywords"' in next(c.reason for c in spec.clauses if c.status == "not_built")
+
+
+def test_a_status_for_several_records_gives_each_of_them_a_status():
+    spec = parse_request("An app to manage orders and invoices. Keep a status for each order and invoice.")
+    assert [(e.name, e.has_status) for e in spec.data_model] == [("order", True), ("invoice", True)]
+    assert statuses(spec) == ["mapped", "mapped"]
+
+
+def test_a_field_bullet_naming_a_second_record_is_a_reference_to_it():
+    spec = parse_request("Build an expense tracker with categories and subcategories.\n\nEach expense stores:\n"
+                         "- date\n- amount\n- category\n- subcategory\n")
+    expense = spec.entity("expense")
+    assert expense.parent == "category"
+    ref = next(f for f in expense.fields if f.name == "subcategory")
+    assert (ref.kind, ref.ref) == ("reference", "subcategory")
+
+
+def test_clock_in_and_out_gives_the_time_record_clock_in_and_clock_out_times():
+    for text in ("A time card app where users clock in and out.",
+                 "A time card app; users can adjust their clock-in and clock-out times."):
+        spec = parse_request(text)
+        entity = spec.data_model[0].name
+        assert {"clock-in time": "time", "clock-out time": "time"}.items() <= fields(spec, entity).items(), text
