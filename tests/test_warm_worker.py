@@ -277,3 +277,68 @@ def test_preloaded_plugins_hold_no_assert_statement(module):
     asserts = [f"{f.name}:{n.lineno}" for f in files for n in ast.walk(ast.parse(f.read_text()))
                if isinstance(n, ast.Assert)]
     assert files and asserts == []
+
+
+MEMO_CHECK = r'''
+import importlib.util, json, sys
+from pathlib import Path
+spec = importlib.util.spec_from_file_location("warm_worker", sys.argv[1])
+ww = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(ww)
+sys.path.insert(0, sys.argv[2])
+import anyio, pkgx  # the worker preloads anyio's package (fastapi needs it) and never the memoized modules
+from _pytest.assertion import rewrite
+real = rewrite._rewrite_test
+done = ww.memoize_rewrites(sys.argv[3:])
+
+class Cfg:
+    def __init__(self, hook):
+        self.hook = hook
+    def getini(self, name):
+        return self.hook if name == "enable_assertion_pass_hook" else None
+
+def code(fn, fun, hook=False):
+    return fun(Path(fn), Cfg(hook))[1]
+
+out = {"done": [Path(p).name for p in done],
+       "identical": all(code(p, rewrite._rewrite_test) == code(p, real) for p in done),
+       "hook_on_rewritten_anew": all(code(p, rewrite._rewrite_test, True) == code(p, real, True) for p in done)}
+mod = Path(sys.argv[2]) / "pkgx" / "mod.py"
+out["equality_discriminates"] = code(mod, real, True) != code(mod, real)  # the pass hook changes the code
+mod.write_text(mod.read_text() + "assert 2 > 1\n")
+out["changed_file_rewritten_anew"] = code(mod, rewrite._rewrite_test) == code(mod, real)
+out["sys_modules_untouched"] = not any(m in sys.modules for m in sys.argv[3:])
+print(json.dumps(out))
+'''
+
+
+def test_the_worker_memo_of_rewritten_plugin_code_is_what_pytest_would_compile(tmp_path):
+    """memoize_rewrites hands pytest byte-identical code: same source, same path, hook option off;
+    with the option on, or once the file changed, pytest rewrites the file itself."""
+    import subprocess
+
+    pkg = tmp_path / "pkgx"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "mod.py").write_text("def f(x):\n    assert x == 1, 'one'\n    return x\n")
+    script = tmp_path / "check.py"
+    script.write_text(MEMO_CHECK)
+    proc = subprocess.run([sys.executable, str(script), str(warm.WORKER_SCRIPT), str(tmp_path),
+                           "anyio.pytest_plugin", "anyio._backends._asyncio", "pkgx.mod", "pkgx.missing"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert sorted(out["done"]) == ["_asyncio.py", "mod.py", "pytest_plugin.py"]
+    assert out["identical"] and out["hook_on_rewritten_anew"] and out["changed_file_rewritten_anew"]
+    assert out["sys_modules_untouched"] and out["equality_discriminates"]
+
+
+@pytest.mark.slow
+def test_a_started_worker_holds_the_rewritten_anyio_plugin_code(tmp_path):
+    ws = small_workspace(tmp_path, "def test_a():\n    assert True\n")
+    worker = warm.WarmWorker(ws, {"PYTHONDONTWRITEBYTECODE": "1"})
+    try:
+        names = {Path(p).relative_to(Path(p).parents[1]).as_posix() for p in worker.rewritten}
+    finally:
+        worker.stop()
+    assert {"anyio/pytest_plugin.py", "_backends/_asyncio.py"} <= names

@@ -50,6 +50,14 @@ PRELOAD: dict[str, tuple[str, ...]] = {
     "uvicorn": ("uvicorn",),
     "anyio": ("anyio",),
 }
+# Modules a kept pytest plugin imports during every session, which pytest assertion-rewrites
+# (they belong to a pytest11 distribution): the worker computes their rewritten code once
+# (warm_worker.memoize_rewrites) instead of importing them. A missing or renamed one only costs time.
+REWRITE_ONCE: tuple[str, ...] = (
+    "anyio.pytest_plugin", "anyio._backends._asyncio", "anyio._backends._trio", "anyio._core._sockets",
+    "anyio._core._streams", "anyio._core._resources", "anyio.abc._sockets", "anyio.abc._eventloop",
+    "anyio.abc._subprocesses", "anyio.abc._testing", "anyio.streams", "anyio.streams.memory",
+    "anyio.streams.stapled", "anyio.streams.tls")
 # Our plugin and what it imports. Preloaded plugins must hold no `assert` (they are not rewritten;
 # test_warm_worker checks it) and no module-level state (each child gets them as imported).
 HARNESS_DEPS = ("pytest_harness.plugin", "coverage", "coverage.control", "sqlite3", "tomllib", "json", "ast", "hashlib")
@@ -84,7 +92,8 @@ class WarmWorker:
         self._sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.log = tempfile.TemporaryFile()
         try:
-            self.proc = runner.spawn([sys.executable, str(WORKER_SCRIPT), str(theirs.fileno()), *modules],
+            self.proc = runner.spawn([sys.executable, str(WORKER_SCRIPT), str(theirs.fileno()), *modules,
+                                      "--rewrite", *REWRITE_ONCE],
                                      workspace=self.workspace, cwd=self.workspace, env=self.env,
                                      writable=[self.outroot], stdout=self.log, stderr=self.log,
                                      pass_fds=(theirs.fileno(),))
@@ -96,6 +105,7 @@ class WarmWorker:
             self.stop()
             raise RuntimeError(f"warm worker did not start: {tail}")
         self.imported = set(ready["imported"])
+        self.rewritten = list(ready.get("rewritten", []))
         self.covers = {name for name, mods in PRELOAD.items() if all(m in self.imported for m in mods)}
 
     def outbox(self) -> Path:

@@ -11,7 +11,10 @@ The worker waits with the request's timeout, then ends the child the way the san
 command: SIGTERM to everything it started, SIGKILL after a grace period, and a sweep of every
 descendant (the worker is their subreaper). Reply: {"exit_code", "timed_out"}.
 
-Usage: python warm_worker.py CONTROL_FD MODULE...
+Usage: python warm_worker.py CONTROL_FD MODULE... [--rewrite MODULE...]
+
+Modules after `--rewrite` are not imported: their assertion-rewritten code is computed once and
+handed to each child's pytest (see memoize_rewrites).
 """
 
 import ctypes
@@ -53,6 +56,57 @@ def preload(modules):
         if not caught:
             done.append(name)
     return done
+
+
+def memoize_rewrites(modules):
+    """Assertion-rewrite the sources of `modules` once, here, exactly as pytest would; the paths done.
+
+    pytest marks every module of a pytest11 plugin's distribution for assertion rewriting, so each
+    session re-parses, rewrites and compiles the same third-party files (anyio's plugin pulls in its
+    asyncio backend: ~0.3-1 s a session). The worker cannot import them (a preloaded module is not
+    rewritten), but it can compute the rewritten code: `rewrite_asserts` + `compile`, as pytest's
+    `_rewrite_test` does, whose output depends only on the source bytes, the path and the
+    `enable_assertion_pass_hook` ini option. The child's `_rewrite_test` answers from this memo
+    when the file still has the same bytes and the option is off; anything else is rewritten as
+    usual. Modules already imported here, or whose package is not, are left alone.
+    """
+    import ast
+    import importlib.util
+
+    from _pytest.assertion import rewrite
+
+    memo = {}
+    for name in modules:
+        top, _, rest = name.partition(".")
+        pkg = sys.modules.get(top)
+        if not rest or name in sys.modules or pkg is None or not getattr(pkg, "__path__", None):
+            continue
+        base = os.path.join(list(pkg.__path__)[0], *rest.split("."))
+        path = base + ".py" if os.path.isfile(base + ".py") else os.path.join(base, "__init__.py")
+        try:
+            with open(path, "rb") as f:
+                source = f.read()
+            tree = ast.parse(source, filename=path)
+            rewrite.rewrite_asserts(tree, source, path, None)
+            memo[path] = (importlib.util.source_hash(source), source, compile(tree, path, "exec", dont_inherit=True))
+        except (OSError, SyntaxError, ValueError):
+            continue
+    real = rewrite._rewrite_test
+
+    def _rewrite_test(fn, config):
+        hit = memo.get(str(fn))
+        if hit is not None and not (config is not None and config.getini("enable_assertion_pass_hook")):
+            try:
+                with open(fn, "rb") as f:
+                    same = f.read() == hit[1]
+            except OSError:
+                same = False
+            if same:
+                return hit[0], hit[2]
+        return real(fn, config)
+
+    rewrite._rewrite_test = _rewrite_test
+    return sorted(memo)
 
 
 def _children_table():
@@ -310,8 +364,11 @@ def main(argv):
     if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(os.path.abspath(__file__)):
         del sys.path[0]  # the script's own directory: never import from it on the workspace's behalf
     _prctl(PR_SET_CHILD_SUBREAPER, 1)
-    imported = preload(argv[2:])
-    control.sendall(json.dumps({"ready": True, "imported": imported}).encode())
+    args = argv[2:]
+    cut = args.index("--rewrite") if "--rewrite" in args else len(args)
+    imported = preload(args[:cut])
+    rewritten = memoize_rewrites(args[cut + 1:]) if "_pytest.assertion.rewrite" in imported else []
+    control.sendall(json.dumps({"ready": True, "imported": imported, "rewritten": rewritten}).encode())
     while True:
         try:
             data, fds, _flags, _addr = socket.recv_fds(control, MAX_MSG, 8)
