@@ -16,14 +16,14 @@ import coverage  # noqa: E402,F401
 from helpers import TODO as TODO_REQUEST  # noqa: E402
 
 # The slow lane: modules whose every test builds an app, starts servers or drives the CLI in a
-# subprocess, and every test that needs a finished Todo build (`todo_run`, `fresh_todo_run`).
+# subprocess, and every test that needs a shared build (`todo_run`, `fresh_todo_run`, `crashed_todo_run`).
 # Other tests of a second or more carry @pytest.mark.slow themselves.
 SLOW_MODULES = frozenset({
     "test_resume", "test_resume_errors", "test_inject_cli", "test_trace", "test_repair", "test_capabilities",
     "test_demo_run", "test_benchmarks", "test_llm_e2e", "test_review_runtime", "test_offline_apps",
     "test_containment", "test_verifier", "test_runtime",
 })
-SLOW_FIXTURES = frozenset({"todo_run", "fresh_todo_run"})
+SLOW_FIXTURES = frozenset({"todo_run", "fresh_todo_run", "crashed_todo_run", "resumed_crashed_run"})
 
 
 # pytest's default basetemp lives in /tmp/pytest-of-<user>, shared by every pytest run of that user
@@ -101,3 +101,49 @@ def fresh_todo_run(tmp_path, todo_run):
     target = tmp_path / "runs"
     shutil.copytree(store.run_dir(ctx.run_id), target / ctx.run_id)
     return RunStore(target), ctx.run_id
+
+
+@pytest.fixture(scope="session")
+def crashed_todo_run(tmp_path_factory):
+    """One real `builder new` subprocess of the Todo request SIGKILLed by HARNESS_CRASH_AT right after
+    TASK-002's task_completed checkpoint (its stale run.lock left behind), shared by the crash/resume
+    tests, which resume or damage private copies (`shutil.copytree(crashed_todo_run.run, ...)`) and
+    never this directory: .run (runs/crashy), .returncode, .pid and .stdout of the killed builder."""
+    import subprocess
+    from types import SimpleNamespace
+
+    from helpers import builder_argv, clean_env
+
+    runs = tmp_path_factory.mktemp("crashed") / "runs"
+    new = subprocess.Popen(builder_argv("new", TODO_REQUEST, "--runs-dir", runs, "--run-id", "crashy"),
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           env=clean_env({"HARNESS_CRASH_AT": "task_completed:TASK-002"}))
+    out, err = new.communicate(timeout=300)
+    return SimpleNamespace(run=runs / "crashy", returncode=new.returncode, pid=new.pid, stdout=out, stderr=err)
+
+
+@pytest.fixture(scope="session")
+def resumed_crashed_run(tmp_path_factory, crashed_todo_run):
+    """Scenario A of the crash tests (tests/test_resume.py), shared with tests/test_capabilities.py: a
+    private copy of `crashed_todo_run` finished by a real `builder resume` while a second `builder
+    resume` is refused. .before/.after are resume_helpers.snapshot()s around it; .new the killed
+    builder (returncode, pid), .new_out its stdout; .first/.out/.err the resume, .second the refused one."""
+    import subprocess
+    from types import SimpleNamespace
+
+    from resume_helpers import builder, builder_argv, clean_env, snapshot
+
+    runs = tmp_path_factory.mktemp("crash_a") / "runs"
+    shutil.copytree(crashed_todo_run.run, runs / "crashy")
+    run = runs / "crashy"
+    before = snapshot(run)
+    lock_text = (run / "run.lock").read_text() if (run / "run.lock").exists() else None
+    first = subprocess.Popen(builder_argv("resume", "crashy", "--runs-dir", runs), stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, env=clean_env())
+    first_line = first.stdout.readline()  # printed while the first resume holds the run lock
+    second = builder("resume", "crashy", "--runs-dir", runs)
+    rest, first_err = first.communicate(timeout=300)
+    return SimpleNamespace(run=run, new=SimpleNamespace(returncode=crashed_todo_run.returncode, pid=crashed_todo_run.pid),
+                           new_out=crashed_todo_run.stdout, before=before, lock_text=lock_text, first=first,
+                           out=first_line + rest, err=first_err, second=second, after=snapshot(run))
+

@@ -12,15 +12,12 @@ from __future__ import annotations
 
 import json
 import signal
-import subprocess
-from types import SimpleNamespace
 
 import pytest
 
 from fake_openai_server import FakeOpenAIServer, answer
 from harness.utils.fileio import sha256_file
-from resume_helpers import (TODO, assert_contiguous, assert_history_kept, builder, builder_argv, clean_env,
-                            snapshot, starts)
+from resume_helpers import TODO, assert_contiguous, assert_history_kept, builder, snapshot, starts
 
 KILLED = -signal.SIGKILL
 TASKS = ["TASK-001", "TASK-002", "TASK-003", "TASK-004", "TASK-005"]
@@ -28,24 +25,10 @@ TASKS = ["TASK-001", "TASK-002", "TASK-003", "TASK-004", "TASK-005"]
 
 # --- scenario A ---------------------------------------------------------------------------------
 
-@pytest.fixture(scope="module")
-def crash_a(tmp_path_factory):
-    runs = tmp_path_factory.mktemp("crash_a") / "runs"
-    new = subprocess.Popen(builder_argv("new", TODO, "--runs-dir", runs, "--run-id", "crashy"),
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                           env=clean_env({"HARNESS_CRASH_AT": "task_completed:TASK-002"}))
-    new_out, _ = new.communicate(timeout=300)
-    run = runs / "crashy"
-    before = snapshot(run)
-    lock_text = (run / "run.lock").read_text() if (run / "run.lock").exists() else None
-    first = subprocess.Popen(builder_argv("resume", "crashy", "--runs-dir", runs), stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True, env=clean_env())
-    first_line = first.stdout.readline()  # printed while the first resume holds the run lock
-    second = builder("resume", "crashy", "--runs-dir", runs)
-    rest, first_err = first.communicate(timeout=300)
-    return SimpleNamespace(run=run, new=new, new_out=new_out, before=before, lock_text=lock_text,
-                           first=first, out=first_line + rest, err=first_err, second=second,
-                           after=snapshot(run))
+@pytest.fixture
+def crash_a(resumed_crashed_run):
+    """The shared killed `builder new`, resumed in a private copy by two real `builder resume`s (conftest.py)."""
+    return resumed_crashed_run
 
 
 def test_builder_new_is_really_killed_right_after_task_002(crash_a):

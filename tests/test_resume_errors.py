@@ -20,18 +20,16 @@ from harness.models.enums import TaskStatus
 from harness.models.run import RunState
 from harness.state.recovery import rebuild_statuses
 from harness.state.store import RunStore
-from resume_helpers import TODO, builder, tree_digest
+from resume_helpers import builder, tree_digest
 
 CP = "checkpoints"
 
 
 @pytest.fixture(scope="module")
-def crashed_original(tmp_path_factory) -> Path:
-    runs = tmp_path_factory.mktemp("crashed") / "runs"
-    proc = builder("new", TODO, "--runs-dir", runs, "--run-id", "crashy",
-                   env={"HARNESS_CRASH_AT": "task_completed:TASK-002"})
-    assert proc.returncode == -signal.SIGKILL, proc.stdout + proc.stderr
-    return runs / "crashy"
+def crashed_original(crashed_todo_run) -> Path:
+    """The shared killed `builder new` (conftest.py); tests only touch copies of it."""
+    assert crashed_todo_run.returncode == -signal.SIGKILL, crashed_todo_run.stdout + crashed_todo_run.stderr
+    return crashed_todo_run.run
 
 
 @pytest.fixture
