@@ -188,7 +188,8 @@ def _attempt(ctx: RunContext, agent: RepairAgent, task: Task, failing: Verificat
     read-only, and what earlier attempts changed, refused and resulted in.
     """
     from harness.agents.repair_context import traceback_files
-    from harness.orchestration.reopen import charge, reopenable, workspace_files
+    from harness.orchestration.reopen import charge, reopenable
+    from harness.utils.workspace_layout import workspace_files
     from harness.verification.classifier import locate
 
     if ftype in (FailureType.ENVIRONMENT_ERROR, FailureType.TIMEOUT):
