@@ -86,7 +86,8 @@ def _positions(toks: list[Tok], p) -> list[tuple[int, str]]:
             continue
         if rl.is_entity_verb(w) and not t.used and _word(toks, i + 1) == ":" and _word(toks, i + 2) == ".":
             out += [(h, "object") for h in _list_objects(toks, i + 2)]   # "where I track:" + bullets
-        elif rl.is_entity_verb(w) and not t.used and not (rl.verb_base(w) == "take" and _word(toks, i + 1) in _TAKE_IDIOMS):
+        elif rl.is_entity_verb(w) and not t.used and not (rl.verb_base(w) == "take"
+                                                            and _word(toks, i + 1) in _TAKE_IDIOMS):
             j = i + 1
             while _word(toks, j) in _SEP and _verb_like(toks, j + 1):   # "store and share recipes"
                 j += 2
@@ -153,7 +154,7 @@ def _not_a_record(toks: list[Tok], i: int, rule: str, positions: list[tuple[int,
 
 _PRODUCT_VERBS = lx._words("create build make develop design implement generate code write")
 # "take turns", "take place": idioms, not a record being taken.
-_TAKE_IDIOMS = lx._words("turn turns place care part action actions time note-of")
+_TAKE_IDIOMS = lx._words("turn turns place care part action actions time")
 
 
 def _agent(toks: list[Tok], i: int) -> bool:
@@ -163,10 +164,10 @@ def _agent(toks: list[Tok], i: int) -> bool:
     while k >= 0 and toks[k].clause == toks[i].clause and (is_noun(toks, k) or toks[k].w in ("a", "an")):
         k -= 1
     verb = _word(toks, k)
-    if verb not in _PRODUCT_VERBS and rl.verb_base(verb) not in _PRODUCT_VERBS or toks[i].w != singular_name(toks[i].w):
+    if toks[i].w != singular_name(toks[i].w) or (verb not in _PRODUCT_VERBS and rl.verb_base(verb) not in _PRODUCT_VERBS):
         return False
-    rel, nxt = _word(toks, i + 1), _word(toks, i + 2)
-    return rel in ("which", "that", "who") and (nxt in lx.MODALS or nxt not in lx.HAVE | lx.BELONG | {"is", "are"})
+    rel, nxt = _word(toks, i + 1), _word(toks, i + 2)   # "which can win", not "which has a title"
+    return rel in ("which", "that", "who") and nxt not in lx.HAVE | lx.BELONG | {"is", "are"}
 
 
 _STORY_SUBJECTS = rl.ACTOR_WORDS | lx._words("i we")
