@@ -77,7 +77,18 @@ def _norm(name: str) -> str:
 def _same(a: str, b: str) -> bool:
     na, nb = _norm(a), _norm(b)
     return na == nb or na.replace(" ", "_") == nb.replace(" ", "_") or na.split()[-1:] == nb.split() \
-        or nb.split()[-1:] == na.split()
+        or nb.split()[-1:] == na.split() or _typo(na, nb)
+
+
+def _typo(a: str, b: str) -> bool:
+    """One letter dropped, added or changed in a long word ("advertisment" for "advertisement"):
+    the app keeps the user's own spelling, and it still names the expected record."""
+    if a.count(" ") != b.count(" ") or min(len(a), len(b)) < 8 or abs(len(a) - len(b)) > 1 or a[0] != b[0]:
+        return False
+    if len(a) == len(b):
+        return sum(x != y for x, y in zip(a, b)) == 1
+    short, long_ = sorted((a, b), key=len)
+    return any(long_[:k] + long_[k + 1:] == short for k in range(len(long_)))
 
 
 def load_dataset(directory: Path = DATASET) -> list[dict]:

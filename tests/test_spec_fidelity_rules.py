@@ -76,3 +76,11 @@ def test_a_run_of_column_words_without_commas_is_one_field_each():
     assert [f.name for f in member.fields] == ["name", "surname", "telephone number"]
     spec = rule_based_spec("An app to track contacts with name email phone address")
     assert [f.name for f in spec.data_model[0].fields] == ["name", "email", "phone", "address"]
+
+
+def test_fidelity_matches_an_entity_kept_in_the_users_own_spelling():
+    from harness.fidelity import _same
+
+    assert _same("advertisement", "advertisment") and _same("advertisement", "advertisments")
+    assert not _same("booking", "bookings2") and not _same("category", "catalogue") and not _same("user", "users2")
+    assert not _same("transaction", "transactions list")
