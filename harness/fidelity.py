@@ -160,6 +160,8 @@ def _false_pass(row: Row, exp: dict, matched: dict, spec: AppSpec | None) -> lis
     if exp.get("outcome") == "failed":
         out.append("expected BUILD FAILED (" + "; ".join(exp.get("not_built", []))[:120] + ")")
     out += [f"entity {n} missing" for n, e in matched.items() if e is None]
+    if row.fields[0] < row.fields[1]:   # a requested field is an expected item too (issue #13: "expected items")
+        out.append(f"{row.fields[1] - row.fields[0]} of {row.fields[1]} expected field(s) missing")
     if row.features[0] < row.features[1]:
         out.append(f"{row.features[1] - row.features[0]} expected feature(s) neither built nor not_built")
     return out

@@ -94,6 +94,14 @@ def test_fidelity_flags_a_complete_run_whose_expected_entity_is_missing():
     assert row.false_pass == ["entity project missing"]
 
 
+def test_fidelity_false_pass_counts_missing_fields_a_complete_run_without_the_asked_field_is_flagged():
+    """Bug (fresh held-out 39): BUILD COMPLETE without the requested 'service' field was not a false PASS."""
+    item = _item("an app to manage tasks", {"task": ["title", "hourly rate of the plumber"]}, "complete")
+    row = compare(item, parse_request(item["request"]), "complete")
+    assert row.fields == (1, 2)
+    assert row.false_pass == ["1 of 2 expected field(s) missing"]
+
+
 def test_fidelity_flags_a_complete_run_of_a_request_expected_to_fail():
     item = _item("an app to manage tasks", {"task": []}, "failed", ["sms reminders"])
     row = compare(item, parse_request(item["request"]), "complete")
