@@ -42,6 +42,8 @@ def fieldtypes():
     ("phone number", "phone"), ("số điện thoại", "phone"),
     ("website", "url"), ("link", "url"),
     ("rating", "rating"), ("stars", "rating"),
+    ("paid by", "short_text"), ("assigned to", "short_text"),   # a person, not a yes/no
+    ("photo", "url"), ("picture", "url"), ("logo", "url"),      # a link to the image
 ])
 def test_kind_for_name(name, kind):
     assert kind_for_name(name) == kind

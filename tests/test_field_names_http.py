@@ -5,6 +5,8 @@ generated app served by real uvicorn (the runtime verifier), and on the generate
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -82,3 +84,27 @@ def test_field_named_type_is_not_renamed_type_item_in_the_api_bug(tmp_path):
     evidence = "\n".join(result.evidence)
     assert '"type":"hardware"' in evidence and '"class":"A"' in evidence and '"from":"2024-01-02"' in evidence
     assert '"loc":["body","type_item"],"msg":"Extra inp' in evidence   # unknown, not a second name
+
+
+@pytest.mark.slow
+def test_filter_by_a_text_field_was_silently_ignored_bug(tmp_path):
+    """Bug: "filter courts by location" built a filter feature, but `location` (short text) was no
+    filter parameter, so ?location=Soho listed every court. Now an exact-value text filter: the
+    generated test creates two courts, filters by the second one's location and gets only it (and
+    a 201-character value is a 422); run in the generated workspace's own pytest."""
+    fields = [EntityField(name="name", ident="name", type="str", kind="short_text", required=True),
+              EntityField(name="location", ident="location", type="str", kind="short_text"),
+              EntityField(name="class", ident=field_ident("class"), type="str", kind="short_text")]
+    spec = with_requirements(AppSpec(title="Courts", data_model=[DataEntity(
+        name="court", plural="courts", ident="court", fields=fields)],
+        features=[Feature(kind="filter", entity="court")]), dashboard=False)
+    workspace = _write(generate_files(spec), tmp_path / "ws")
+    source = (workspace / "src" / "api_court.py").read_text()
+    assert "location: Annotated[str | None, Query(max_length=200)] = None" in source
+    assert "class_: Annotated[str | None, Query(max_length=200, alias='class')] = None" in source
+    result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rA",
+                             "tests/test_api_court.py", "-k", "filter"], cwd=workspace, capture_output=True,
+                            text=True, timeout=600)
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert "PASSED tests/test_api_court.py::test_filter_by_location" in result.stdout
+    assert "PASSED tests/test_api_court.py::test_filter_by_class" in result.stdout

@@ -74,3 +74,19 @@ def test_clock_in_and_out_gives_the_time_record_clock_in_and_clock_out_times():
         spec = parse_request(text)
         entity = spec.data_model[0].name
         assert {"clock-in time": "time", "clock-out time": "time"}.items() <= fields(spec, entity).items(), text
+
+
+def test_mark_a_record_as_a_word_is_a_yes_no_field_but_mark_as_done_stays_the_status():
+    spec = parse_request("An app to manage recipes and their ingredients. Users can mark ingredients as "
+                         "\"purchased\".")
+    ingredient = next(e for e in spec.data_model if e.name == "ingredient")
+    assert fields(spec, "ingredient")["purchased"] == "boolean" and not ingredient.has_status
+    done = parse_request("An app to manage tasks; mark tasks as done.")
+    assert done.entity("task").has_status and "done" not in fields(done, "task")
+
+
+def test_on_a_daily_or_weekly_basis_is_a_frequency_with_those_values():
+    spec = parse_request("An app to manage habits. Users can track a habit on a daily or weekly basis.")
+    frequency = next(f for f in spec.entity("habit").fields if f.name == "frequency")
+    assert (frequency.kind, frequency.enum_values) == ("enum", ["daily", "weekly"])
+    assert [c.status for c in spec.clauses] == ["mapped", "mapped"]

@@ -19,7 +19,7 @@ from harness.offline.field_kinds import kind_of_type
 TEXT_KINDS: tuple[FieldKind, ...] = ("short_text", "long_text", "email", "phone", "url")
 NUMBER_KINDS: tuple[FieldKind, ...] = ("integer", "money", "decimal", "rating")
 FILTER_KINDS: tuple[FieldKind, ...] = ("enum", "reference", "date", "datetime", "boolean",
-                                       *NUMBER_KINDS)
+                                       *NUMBER_KINDS, "short_text", "email", "phone", "url")
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,7 @@ FEATURES: dict[FeatureKind, FeatureEntry] = {entry.kind: entry for entry in (
     FeatureEntry("search", "full-text search over the text fields: ?q=", True, False, TEXT_KINDS,
                  ("src/api_<entity>.py", "src/models.py", "src/pages.py"),
                  "GET /api/<plural>?q=<word of a stored record>", True),
-    FeatureEntry("filter", "filter by enum / reference / boolean value, date or number range",
+    FeatureEntry("filter", "filter by enum / reference / boolean / short text value, date or number range",
                  True, False, FILTER_KINDS, ("src/api_<entity>.py", "src/models.py"),
                  "GET /api/<plural>?<field>=<value> and ?<field>_min=&<field>_max=", True),
     FeatureEntry("sort", "sort by any column: ?sort=<field>&order=asc|desc", True, False, (),

@@ -81,7 +81,7 @@ _DATE_LAST = r"\b(?:date|day|deadline|due|birthday|dob|ngay|han)\s$"
 _TIME_LAST = r"\b(?:time|start|end|starts|ends|clock in|clock out|check in|check out|gio)\s$"
 
 KINDS: dict[FieldKind, KindEntry] = {entry.kind: entry for entry in (
-    KindEntry("short_text", (), "str", "TEXT", "ShortText | None", "RequiredShortText", "str",
+    KindEntry("short_text", (r"\s(?:by|to)\s$",), "str", "TEXT", "ShortText | None", "RequiredShortText", "str",
               'type="text" maxlength="200"', ("Sample text", "Changed text"), ("x" * 201, 12345)),
     KindEntry("long_text",
               (_words("description", "notes", "note", "details", "comment", "comments", "bio",
@@ -130,7 +130,8 @@ KINDS: dict[FieldKind, KindEntry] = {entry.kind: entry for entry in (
               (_words("phone", "mobile", "telephone", "tel", "cell", "dien thoai", "sdt"),),
               "str", "TEXT", "Phone | None", "Phone", "str", 'type="tel" maxlength="32"',
               ("+1 555 0100", "+84 90 123 4567"), ("call me", "1")),
-    KindEntry("url", (_words("url", "website", "link", "homepage", "web site"),), "str", "TEXT",
+    KindEntry("url", (_words("url", "website", "link", "homepage", "web site", "image", "photo", "picture",
+                             "logo", "avatar", "thumbnail"),), "str", "TEXT",
               "Url | None", "Url", "str", 'type="url" maxlength="2000"',
               ("https://example.com/a", "https://example.org/b"),
               ("not a url", "javascript:alert(1)")),
@@ -146,8 +147,9 @@ KINDS: dict[FieldKind, KindEntry] = {entry.kind: entry for entry in (
 
 # The order names are matched in: the first kind whose pattern matches wins ("due date" is a
 # date although "due" is no money word; "is paid" is a boolean although "paid" ends like money).
+# "paid by" / "assigned to" name a person: short text, before "paid" makes it a boolean.
 MATCH_ORDER: tuple[FieldKind, ...] = (
-    "boolean", "email", "phone", "url", "rating", "datetime", "date", "time", "money", "integer",
+    "short_text", "boolean", "email", "phone", "url", "rating", "datetime", "date", "time", "money", "integer",
     "decimal", "long_text",
 )
 _COMPILED = {kind: tuple(re.compile(p) for p in KINDS[kind].patterns) for kind in MATCH_ORDER}

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from harness.offline.features import feature_of_text
-from harness.offline.generator.api_features import filters, sort_keys, totals_of, counted_column
+from harness.offline.generator.api_features import TEXT_FILTER_MAX, counted_column, filters, sort_keys, totals_of
 from harness.offline.generator.appmodel import Column, Entity, AppModel
 from harness.offline.generator.samples import sample
 from harness.offline.generator.codegen import fill, lit, marks
@@ -82,10 +82,11 @@ def _filters(e: Entity, mark: str) -> list[str]:
         first, second = _pair(e, column)
         if first == second:
             continue
-        if f.kind == "equal":
+        if f.kind in ("equal", "text"):
+            bad = "x" * (TEXT_FILTER_MAX + 1) if f.kind == "text" else "not-a-value"
             out.append(fill(_FILTER_EQUAL, marks=mark, ident=e.ident, column=f.column,
                             first=lit(first), second=lit(second), key=lit(f.column),
-                            value=lit(_query(second[f.column])), bad=lit("not-a-value")))
+                            value=lit(_query(second[f.column])), bad=lit(bad)))
         else:
             out.append(fill(_FILTER_RANGE, marks=mark, ident=e.ident, column=f.column,
                             first=lit(first), second=lit(second), min_key=lit(f"{f.column}_min"),

@@ -11,6 +11,8 @@ from harness.offline.generator.codegen import fill, lit
 from harness.offline.generator.templates_dir import template
 
 EQUAL_KINDS = ("enum", "reference", "boolean")
+TEXT_EQUAL_KINDS = ("short_text", "email", "phone", "url")   # exact value: ?location=Camden
+TEXT_FILTER_MAX = 200
 RANGE_KINDS = ("date", "datetime", "integer", "money", "decimal", "rating")
 NUMBER_KINDS = ("money", "decimal", "integer", "rating")
 # Query parameter names the list route uses itself; a column with one of these is not a filter.
@@ -22,7 +24,7 @@ _QUERY_TYPES = {"date": "Day", "datetime": "Moment", "integer": "Int64", "rating
 @dataclass(frozen=True)
 class Filter:
     column: str          # the query parameter's name (the column's JSON name)
-    kind: str            # "equal" or "range"
+    kind: str            # "equal", "text" (an exact text value) or "range"
     annotation: str      # the query parameter's type
     param: str = ""      # its Python name when that differs ("type" -> type_, via Query(alias=))
 
@@ -55,6 +57,8 @@ def filters(e: Entity) -> list[Filter]:
             out.append(Filter(c.ident, "equal", _QUERY_TYPES[c.kind], param))
         elif c.kind in RANGE_KINDS:
             out.append(Filter(c.ident, "range", _QUERY_TYPES[c.kind], param))
+        elif c.kind in TEXT_EQUAL_KINDS:
+            out.append(Filter(c.ident, "text", "str", param))
     return out
 
 
@@ -80,7 +84,11 @@ def list_params(app: AppModel, e: Entity) -> tuple[str, str]:
         args += ["sort=sort", "order=order"]
     equal, ranges = [], []
     for f in filters(e):
-        if f.kind == "equal" and f.param:
+        if f.kind == "text":
+            alias = f", alias={lit(f.column)}" if f.param else ""
+            params.append(f"{f.var}: Annotated[str | None, Query(max_length={TEXT_FILTER_MAX}{alias})] = None")
+            equal.append(f"{lit(f.column)}: {f.var}")
+        elif f.kind == "equal" and f.param:
             params.append(f"{f.var}: Annotated[{f.annotation} | None, Query(alias={lit(f.column)})] = None")
             equal.append(f"{lit(f.column)}: {f.var}")
         elif f.kind == "equal":

@@ -311,3 +311,62 @@ def find_clock_fields(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> N
                 items.append(FieldItem(words=label.split()))
         for k in range(i, end):
             _use(toks[k], f"field:{entity}")
+
+
+_MARK_VERBS = frozenset({"mark", "marks", "flag", "flags", "tick", "ticks"})
+_QUOTES = frozenset({'"', "'", "“", "”", "‘", "’"})
+
+
+def find_mark_as_fields(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None:
+    """ "mark ingredients as "purchased"", "flag messages as read": a yes/no field of the record
+    (done / complete stay the record's status)."""
+    for i, t in enumerate(toks):
+        if t.used and t.role != "complete:" or t.w not in _MARK_VERBS:
+            continue
+        m = i + 1
+        while m < len(toks) and toks[m].w in lx.DETERMINERS | {"their", "all", "the"}:
+            m += 1
+        k = m + 2
+        while k < len(toks) and toks[k].w in _QUOTES:
+            k += 1
+        entity, word = mentions.get(m), _word(toks, k)
+        if entity is None or _word(toks, m + 1) != "as" or not word.isalpha() or toks[k].used \
+                or word in lx.COMPLETE or word in lx.FUNCTION or word in p.plurals:
+            continue
+        items = p.fields.setdefault(entity, [])
+        if all(it.label != word for it in items):
+            items.append(FieldItem(words=[word], hint="bool"))
+        end = k + 1
+        while end < len(toks) and toks[end].w in _QUOTES:
+            end += 1
+        for x in [i, *range(m + 1, end)]:
+            if not toks[x].used or x == i:
+                _use(toks[x], f"field:{entity}")   # "mark" here sets a field, not the status
+
+
+def find_frequency(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None:
+    """ "track a habit on a daily or weekly basis": a frequency field with those values."""
+    for i, t in enumerate(toks):
+        if t.used or t.w != "basis" or i < 4:
+            continue
+        k = i - 1
+        values: list[str] = []
+        while k > 0 and (toks[k].w in _FREQUENCIES or toks[k].w in ("or", "and", ",", "/")):
+            if toks[k].w in _FREQUENCIES:
+                values.insert(0, toks[k].w)
+            k -= 1
+        if len(values) < 1 or toks[k].w not in ("a", "an") or _word(toks, k - 1) not in ("on", "per"):
+            continue
+        entity = _nearest(toks, i, mentions, reach=12)
+        if entity is None:
+            continue
+        items = p.fields.setdefault(entity, [])
+        if all(it.label != "frequency" for it in items):
+            items.append(FieldItem(words=["frequency"], enum_values=values if len(values) > 1 else []))
+        for x in range(k - 1, i + 1):
+            if not toks[x].used:
+                _use(toks[x], f"field:{entity}")
+
+
+_FREQUENCIES = frozenset({"daily", "weekly", "monthly", "yearly", "annual", "hourly", "quarterly",
+                          "biweekly", "fortnightly"})
