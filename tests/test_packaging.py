@@ -30,4 +30,6 @@ def test_sdist_has_license_metadata_and_what_its_tests_need(tmp_path):
     assert not [n for n in names if "__pycache__" in n or n.endswith((".pyc", ".db"))]
     assert "License-Expression: MIT" in pkg_info
     assert "Classifier: Framework :: Pytest" in pkg_info
+    for label in ("Homepage", "Source", "Issues"):
+        assert f"Project-URL: {label}, https://github.com/app-builder-harness/" in pkg_info
     assert "MIT License" in (ROOT / "LICENSE").read_text()
