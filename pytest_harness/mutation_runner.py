@@ -9,7 +9,10 @@ requirement's tests that ran the mutated line, stopping at the first failure. A 
 kills the mutant; one that passes lets it survive; one that outlives its time limit is killed and
 counts as killed (the mutant hangs). Nothing new starts after `seconds`. First a baseline fork
 runs every planned test on the original code; a test that fails there never judges a mutant.
-The result file maps "req:id" to passed/failed/timeout/error/unjudged, plus the baseline.
+The result file maps "req:id" to passed/failed/timeout/error/unjudged, plus the baseline. With
+`--harness-mutants-digest-fd=N` the file's sha256 goes to the inherited fd N once written (as the
+evidence plugin does for its document), so the harness rejects a result the code under test
+rewrote afterwards (an atexit handler, a leftover process).
 """
 
 from __future__ import annotations
@@ -33,6 +36,9 @@ POLL_S = 0.005
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.getgroup("harness").addoption("--harness-mutants", dest="harness_mutants", metavar="PLAN", default=None,
                                          help="run requirements' tests against the mutants of PLAN (harness audit)")
+    parser.getgroup("harness").addoption("--harness-mutants-digest-fd", dest="harness_mutants_digest_fd", type=int,
+                                         metavar="FD", default=None,
+                                         help="write the result file's sha256 to this inherited fd (harness audit)")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -126,7 +132,12 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
         t0 = time.monotonic()
         results[f"{rid}:{mutant_id}"] = run_one(items, mutant_id, limit) if items else "unjudged"
         durations[f"{rid}:{mutant_id}"] = round(time.monotonic() - t0, 3)
-    Path(plan["result"]).write_text(json.dumps({
-        "nonce": plan["nonce"], "results": results, "durations": durations, "baseline": baseline,
-        "duration_s": round(time.monotonic() - started, 3)}), encoding="utf-8")
+    text = json.dumps({"nonce": plan["nonce"], "results": results, "durations": durations, "baseline": baseline,
+                       "duration_s": round(time.monotonic() - started, 3)})
+    Path(plan["result"]).write_text(text, encoding="utf-8")
+    digest_fd = session.config.getoption("harness_mutants_digest_fd")
+    if digest_fd is not None:
+        from pytest_harness.plugin import send_digest
+
+        send_digest(digest_fd, text)
     return True

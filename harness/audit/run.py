@@ -3,8 +3,12 @@
 The workspace is never mutated: the mutants are compiled (guarded, see mutator.py) into a
 scratch copy under the run directory (RunStore.audit_scratch), the requirement's tests run there
 through the verifier's `run_command` (the same sandbox and runner as every verification), with
-the mutation_runner plugin forking one child per mutant. A SIGKILL at any point leaves at worst a
-stale scratch copy, which the next audit removes first. audit.json records, per requirement, the
+the mutation_runner plugin forking one child per mutant. The runner writes its result file inside
+the scratch copy, where the code under test could rewrite it; it also sends the file's sha256 over
+an inherited pipe (DigestPipe, as the evidence plugin does) and a result whose bytes no longer
+match is rejected. A SIGKILL at any point leaves at worst a stale scratch copy (and maybe its
+processes): the next audit, and `builder resume` even of a finished run, clear both first
+(clear_stale_scratch); the workspace itself is never written. audit.json records, per requirement, the
 mutants judged, killed and survived; it names the evidence snapshot it audited, so an audit of
 older evidence is never applied to newer evidence.
 """
@@ -61,37 +65,73 @@ def _prepare_scratch(workspace: Path, scratch: Path, plan: AuditPlan) -> None:
         (scratch / rel).write_text(apply(source, keys), encoding="utf-8")
 
 
-def _command(plan_path: Path, plan: AuditPlan) -> str:
+def clear_stale_scratch(store: RunStore, run_id: str) -> bool:
+    """Kill what an interrupted audit left running in the scratch copy and remove it; True if there was one."""
+    from harness.sandbox.runner import sweep_leftovers
+    from harness.sandbox.warm import stop_workers
+
+    scratch = store.audit_scratch(run_id)
+    if not scratch.exists() and not scratch.is_symlink():
+        return False
+    if scratch.is_dir() and not scratch.is_symlink():
+        sweep_leftovers(scratch)
+        stop_workers(scratch)
+        shutil.rmtree(scratch, ignore_errors=True)
+    else:
+        scratch.unlink(missing_ok=True)  # never follow a link out of the run directory
+    return True
+
+
+def _command(plan_path: Path, plan: AuditPlan, digest_fd: int) -> str:
     files = sorted({n.split("::")[0] for tests in plan.tests.values() for n in tests})
     return shlex.join(["pytest", "-q", "-p", "pytest_harness.mutation_runner", "-p", "no:warnings",
-                       f"--harness-mutants={plan_path}", *files])
+                       f"--harness-mutants={plan_path}", f"--harness-mutants-digest-fd={digest_fd}", *files])
+
+
+def _read_result(result_path: Path, sent: str) -> dict:
+    """The runner's result, or RunDataError when its bytes differ from the digest it sent."""
+    from harness.verification.evidence_inputs import NO_DIGEST, document_digest
+
+    if sent == NO_DIGEST:
+        raise RunDataError("mutation audit result rejected: the runner sent no digest for result.json")
+    if document_digest(result_path) != sent:
+        raise RunDataError("mutation audit result rejected: result.json changed after the pytest session ended")
+    return json.loads(result_path.read_text(encoding="utf-8"))
 
 
 def _run_mutants(store: RunStore, state: RunState, plan: AuditPlan, budget: AuditBudget) -> tuple[dict, str]:
     """({"REQ:id": result}, command) from one sandboxed pytest session over the scratch copy."""
+    from harness.verification.evidence_inputs import DigestPipe
     from harness.verification.verifier import run_command
 
     scratch = store.audit_scratch(state.run_id)
+    clear_stale_scratch(store, state.run_id)
     _prepare_scratch(store.workspace(state.run_id), scratch, plan)
     nonce = secrets.token_hex(8)
     (scratch / PLAN_DIR).mkdir()
     plan_path, result_path = scratch / PLAN_DIR / "plan.json", scratch / PLAN_DIR / "result.json"
     plan_path.write_text(json.dumps({"nonce": nonce, "seconds": budget.seconds, "order": plan.order(),
                                      "tests": plan.tests, "result": str(result_path)}), encoding="utf-8")
-    command = _command(plan_path, plan)
+    pipe = DigestPipe()
+    command = _command(plan_path, plan, pipe.write_fd)
     crash_hook(CRASH_MARKER)
     try:
-        res = run_command(command, scratch, task_id="AUDIT", run_id=state.run_id,
-                          timeout_s=budget.seconds + _STARTUP_S)
         try:
-            data = json.loads(result_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            res = run_command(command, scratch, task_id="AUDIT", run_id=state.run_id,
+                              timeout_s=budget.seconds + _STARTUP_S, pass_fds=(pipe.write_fd,))
+        finally:
+            sent = pipe.received()
+        try:
+            data = _read_result(result_path, sent) if result_path.is_file() else {}
+        except ValueError:
             data = {}
         if data.get("nonce") != nonce:
             raise RunDataError(f"the mutation audit produced no result (exit {res.exit_code}): "
                                f"{(res.stderr or res.stdout).strip()[-300:]}")
+        shown = command.replace(str(scratch), "<audit-workspace>").replace(
+            f"--harness-mutants-digest-fd={pipe.write_fd}", "--harness-mutants-digest-fd=<fd>")
         return {**data.get("results", {}), "baseline": data.get("baseline", {}),
-                "durations": data.get("durations", {})}, command.replace(str(scratch), "<audit-workspace>")
+                "durations": data.get("durations", {})}, shown
     finally:
         from harness.sandbox.warm import stop_workers
 

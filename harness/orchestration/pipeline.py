@@ -185,7 +185,9 @@ def _check_completed_files(ctx: RunContext) -> None:
 
 
 def _sweep(ctx: RunContext) -> None:
-    """Servers and tests a killed builder left running for this run die before anything restarts."""
+    """Servers and tests a killed builder left running for this run die before anything restarts;
+    so does the scratch copy of a killed audit (even on a finished run, which resumes nothing)."""
+    from harness.audit.run import clear_stale_scratch
     from harness.sandbox.runner import sweep_leftovers
 
     killed = sweep_leftovers(ctx.workspace)
@@ -193,6 +195,9 @@ def _sweep(ctx: RunContext) -> None:
         ctx.events.emit("run", "swept", agent="cli", error=f"killed {len(killed)} leftover process(es)",
                         pids=killed)
         ctx.say(f"killed {len(killed)} process(es) left running by an interrupted builder")
+    if clear_stale_scratch(ctx.store, ctx.run_id):
+        ctx.events.emit("run", "swept", agent="cli", error="removed the audit workspace of an interrupted audit")
+        ctx.say("removed the audit workspace an interrupted audit left behind")
 
 
 def _resume_point(state: RunState, latest: dict | None) -> RunStatus:

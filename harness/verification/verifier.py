@@ -76,7 +76,7 @@ def redact_paths(text: str, workspace: Path, evidence_path: Path | None) -> str:
 def run_command(command: str, workspace: Path, *, task_id: str, evidence_path: Path | None = None,
                 reqs: list[str] | None = None, run_id: str = "", timeout_s: float = DEFAULT_TIMEOUT_S,
                 attempt: int = 0, evidence_rel: str | None = None,
-                req_files: dict[str, list[str]] | None = None) -> VerificationResult:
+                req_files: dict[str, list[str]] | None = None, pass_fds: tuple[int, ...] = ()) -> VerificationResult:
     """Execute one verification command in the workspace and turn the outcome into data.
 
     A pytest run with evidence gets a digest pipe (an inherited fd); a document whose bytes differ
@@ -88,7 +88,7 @@ def run_command(command: str, workspace: Path, *, task_id: str, evidence_path: P
     sandbox = LocalSandbox(workspace)
     pipe = DigestPipe() if evidence_path is not None else None
     res, runner_used, pipe = _execute(sandbox, command, evidence_path, reqs or [], run_id, timeout_s, req_files,
-                                      pipe)
+                                      pipe, pass_fds)
     digest, rejected = _check_digest(pipe, evidence_path, command)
     if isinstance(res, str):
         return VerificationResult(task_id=task_id, status="FAIL", command=command, exit_code=2,
@@ -113,7 +113,8 @@ def run_command(command: str, workspace: Path, *, task_id: str, evidence_path: P
 
 
 def _execute(sandbox: LocalSandbox, command: str, evidence_path: Path | None, reqs: list[str],
-             run_id: str, timeout_s: float, req_files: dict[str, list[str]] | None, pipe: DigestPipe | None):
+             run_id: str, timeout_s: float, req_files: dict[str, list[str]] | None, pipe: DigestPipe | None,
+             pass_fds: tuple[int, ...] = ()):
     """Run `command` contained, warm when it can (see harness/sandbox/warm.py), else cold.
 
     (ExecResult or the message of an invalid command, "warm"/"cold", the digest pipe of the attempt
@@ -125,7 +126,7 @@ def _execute(sandbox: LocalSandbox, command: str, evidence_path: Path | None, re
     if evidence_path is not None:
         evidence_path.parent.mkdir(parents=True, exist_ok=True)
         evidence_path.unlink(missing_ok=True)
-    fds = (pipe.write_fd,) if pipe else ()
+    fds = ((pipe.write_fd,) if pipe else ()) + pass_fds  # pass_fds: e.g. the mutation audit's digest pipe
     worker = None
     try:
         probe = command_argv(command, None, [], sandbox.root)
@@ -139,7 +140,7 @@ def _execute(sandbox: LocalSandbox, command: str, evidence_path: Path | None, re
         if mode == "cold" and worker is not None and pipe is not None:
             pipe.discard()
             pipe = DigestPipe()
-            fds = (pipe.write_fd,)
+            fds = (pipe.write_fd, *pass_fds)
         # The run directory is not writable from inside the sandbox: the plugin writes into a bound
         # scratch directory and the harness moves the document into place afterwards.
         outbox = worker.outbox() if mode == "warm" else Path(tempfile.mkdtemp(prefix="harness-out-"))

@@ -1,0 +1,97 @@
+"""#15 (e) audit results are trusted like evidence, and a killed `builder audit` leaves nothing behind.
+
+The mutation runner writes its result inside the scratch copy, where the code under test runs: it
+also sends the file's sha256 over an inherited pipe, so workspace code that rewrites the result
+after the session is rejected. A `builder audit` SIGKILLed with the mutants in place leaves a stale
+scratch copy; the next `builder resume` (even of a finished run) or `builder audit` removes it and
+the run's workspace stays byte-identical.
+"""
+
+import json
+import subprocess
+
+import pytest
+
+from resume_helpers import builder, builder_argv, clean_env, tree_digest
+from run_copies import cli, workspace_hashes
+
+# Runs after the pytest session (and after the runner sent its digest): every mutant "killed".
+FORGING_CONFTEST = '''
+import atexit
+import json
+from pathlib import Path
+
+RESULT = Path(__file__).parent / ".harness_audit" / "result.json"
+
+
+def _forge():
+    if RESULT.is_file():
+        doc = json.loads(RESULT.read_text())
+        doc["results"] = {key: "failed" for key in doc["results"]}
+        RESULT.write_text(json.dumps(doc))
+
+
+atexit.register(_forge)
+'''
+
+
+@pytest.mark.slow
+def test_workspace_code_rewriting_the_audit_result_is_rejected(fresh_todo_run, capsys):
+    store, run_id = fresh_todo_run
+    workspace = store.workspace(run_id)
+    (workspace / "conftest.py").write_text(FORGING_CONFTEST)
+    audit_before = store.artifact_path(run_id, "audit").read_bytes()
+    before = workspace_hashes(workspace)
+    code, out, err = cli(capsys, "audit", run_id, "--runs-dir", str(store.base))
+    assert code == 3, out + err
+    assert "mutation audit result rejected: result.json changed after the pytest session ended" in err
+    assert store.artifact_path(run_id, "audit").read_bytes() == audit_before  # nothing recorded
+    assert workspace_hashes(workspace) == before
+    assert not store.audit_scratch(run_id).exists()
+
+
+@pytest.mark.slow
+def test_an_honest_audit_result_is_accepted_with_its_digest(fresh_todo_run, capsys):
+    store, run_id = fresh_todo_run
+    code, out, err = cli(capsys, "audit", run_id, "--runs-dir", str(store.base), "--max-mutants", "3")
+    assert code == 0, out + err
+    audit = json.loads(store.artifact_path(run_id, "audit").read_text())
+    assert "--harness-mutants-digest-fd=<fd>" in audit["command"]
+    assert all(r["killed"] >= 1 for r in audit["requirements"].values()), audit["requirements"]
+
+
+def _killed_audit(store, run_id):
+    """`builder audit` as a real subprocess, SIGKILLed by the crash hook with the mutants in place."""
+    proc = subprocess.run(builder_argv("audit", run_id, "--runs-dir", store.base), capture_output=True, text=True,
+                          timeout=600, env=clean_env({"HARNESS_CRASH_AT": "audit:running"}))
+    assert proc.returncode == -9, proc.stdout[-2000:] + proc.stderr[-2000:]
+    scratch = store.audit_scratch(run_id)
+    verified = workspace_hashes(store.workspace(run_id))
+    mutated = [f for f, h in workspace_hashes(scratch).items() if f in verified and verified[f] != h]
+    assert mutated and all(f.startswith("src/") for f in mutated)  # it died with the mutants in place
+    return scratch
+
+
+@pytest.mark.slow
+def test_sigkill_during_builder_audit_then_resume_removes_the_stale_copy(fresh_todo_run):
+    store, run_id = fresh_todo_run
+    before = tree_digest(store.workspace(run_id))
+    scratch = _killed_audit(store, run_id)
+    assert tree_digest(store.workspace(run_id)) == before
+    resumed = builder("resume", run_id, "--runs-dir", store.base, timeout=600)
+    assert resumed.returncode == 0, resumed.stdout[-3000:] + resumed.stderr[-2000:]
+    assert "removed the audit workspace an interrupted audit left behind" in resumed.stdout
+    assert not scratch.exists()
+    assert tree_digest(store.workspace(run_id)) == before
+
+
+@pytest.mark.slow
+def test_sigkill_during_builder_audit_then_audit_again_succeeds(fresh_todo_run):
+    store, run_id = fresh_todo_run
+    before = tree_digest(store.workspace(run_id))
+    scratch = _killed_audit(store, run_id)
+    again = builder("audit", run_id, "--runs-dir", store.base, "--max-mutants", "3", timeout=600)
+    assert again.returncode == 0, again.stdout[-3000:] + again.stderr[-2000:]
+    assert "AUDIT PASS" in again.stdout
+    assert not scratch.exists()
+    assert tree_digest(store.workspace(run_id)) == before
