@@ -90,3 +90,19 @@ def test_on_a_daily_or_weekly_basis_is_a_frequency_with_those_values():
     frequency = next(f for f in spec.entity("habit").fields if f.name == "frequency")
     assert (frequency.kind, frequency.enum_values) == ("enum", ["daily", "weekly"])
     assert [c.status for c in spec.clauses] == ["mapped", "mapped"]
+
+
+def test_a_field_list_continues_over_a_hard_wrapped_line_but_not_over_a_sentence_end():
+    wrapped = parse_request("An app to manage recipes with a title, a\ncooking time and a difficulty.")
+    assert {"cooking time", "difficulty"} <= set(fields(wrapped, "recipe"))
+    ended = parse_request("An app to manage recipes with a title.\nServings are shown on the card.")
+    assert "serving" not in fields(ended, "recipe")
+
+
+def test_a_record_card_containing_a_list_lists_the_records_fields_and_its_own_name_prefix_is_dropped():
+    spec = parse_request("An app to manage recipes. Display a recipe card containing the recipe title, "
+                         "the meal type (breakfast, lunch or supper) and the number of servings.")
+    recipe = spec.entity("recipe")
+    assert [(f.name, f.kind) for f in recipe.fields] == [
+        ("title", "short_text"), ("meal type", "enum"), ("number of servings", "integer")]
+    assert next(f for f in recipe.fields if f.name == "meal type").enum_values == ["breakfast", "lunch", "supper"]

@@ -131,6 +131,8 @@ def _fields(p: Parsed, name: str, idents: dict[str, str]) -> list[EntityField]:
             continue   # names another entity: its parent (a relation) or a reference to it
         if len(words) > 1 and words[-1] == "flag":   # "paid flag" -> paid (bool)
             words, hint = words[:-1], "bool"
+        if len(words) == 2 and words[0] == name.rpartition(" ")[2] and words[1] in ("name", "title"):
+            words = words[1:]   # "recipe title" of a recipe is its title
         ident = field_ident("_".join(words))
         if ident in drop or "_".join(words) in drop or any(f.ident == ident for f in out):
             continue

@@ -42,8 +42,8 @@ def find_field_lists(toks: list[Tok], p: Parsed) -> None:
         action = None
         if j > 0 and toks[j].w in lx.ACTION_NOUNS and is_noun(toks, j - 1):
             action, j = j, j - 1   # "habit creation with a name": the habit has the name
-        elif j > 0 and t.w != ":" and (toks[j].w in DETAIL_WORDS or toks[j].w == "," and _word(toks, j - 1)
-                                       in DETAIL_WORDS) and is_noun(toks, j - 1 - (toks[j].w == ",")):
+        elif j > 0 and t.w != ":" and (toks[j].w in _RECORD_VIEWS or toks[j].w == "," and _word(toks, j - 1)
+                                       in _RECORD_VIEWS) and is_noun(toks, j - 1 - (toks[j].w == ",")):
             # "product information (name, SKU)", "the recipe details, including steps": the record's
             action, j = j, j - 1 - (toks[j].w == ",")
         strict = False
@@ -173,6 +173,8 @@ def _main_entity(mentions: dict[int, str]) -> str | None:
 
 
 _FORM_WORDS = frozenset({"form", "forms", "page", "screen", "dialog", "modal"})
+# "<record> information / details / card containing ...": what follows describes the record.
+_RECORD_VIEWS = DETAIL_WORDS | frozenset({"card", "cards"})
 
 
 def _add_fields(toks: list[Tok], p: Parsed, j: int, trigger: Tok, items: list, consumed: list[int]) -> None:

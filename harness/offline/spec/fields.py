@@ -103,6 +103,16 @@ def field_word(w: str, stops: frozenset[str]) -> bool:
     return not (w in lx.FUNCTION or w in lx.META or w in stops or w.endswith("ly"))
 
 
+_WRAP_BEFORE = lx.DETERMINERS | lx.SEPARATORS | lx._words(", of with including containing such as like ( e.g")
+
+
+def soft_wrap(toks: list[Tok], j: int) -> bool:
+    """Whether the clause break at j is only a line break inside a sentence: no period was written
+    and the line ends where no sentence can ("... containing the", "a title, a")."""
+    return toks[j].w == "." and not toks[j].orig and 0 < j < len(toks) - 1 and toks[j - 1].orig != "." \
+        and toks[j - 1].w in _WRAP_BEFORE and toks[j + 1].w[:1].isalnum()
+
+
 def _ing_compound(toks: list[Tok], j: int, stops: frozenset[str]) -> bool:
     """ "cooking time", "shipping address", "billing date": an -ing word before a column word."""
     w, nxt = toks[j].w, _word(toks, j + 1)
@@ -227,6 +237,10 @@ def parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozenset
     j = start
     while j < len(toks):
         t = toks[j]
+        if soft_wrap(toks, j):
+            idx.append(j)   # "containing the\nrecipe title": a hard-wrapped line, not a sentence end
+            j += 1
+            continue
         if t.used or not t.w:
             break
         if not words and t.w in _DETAIL_WORDS and _word(toks, j + 1) in _INTRO:
@@ -270,6 +284,9 @@ def parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozenset
         elif not t.w[0].isalnum():
             break
         elif t.w in lx.DETERMINERS or t.w in lx.FIELD_SKIP:
+            idx.append(j)
+        elif t.w == "of" and words == ["number"] and field_word(_word(toks, j + 1), stops):
+            words.append(t.w)   # "number of people": one integer field
             idx.append(j)
         elif t.w in ("optional", "required", "mandatory"):
             cur.required = t.w != "optional"
