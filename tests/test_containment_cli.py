@@ -60,7 +60,7 @@ def test_cli_build_key_is_unreadable_from_every_process_a_generated_test_sees(tm
     with FakeOpenAIServer([spec_answer(), plan_answer(),
                            task_answer("TASK-001", **{"tests/test_models.py": models_test + SNOOP}),
                            *[task_answer(t) for t in TASKS[1:]], note_answer()]) as server:
-        proc = cli(["new", TODO, "--runs-dir", str(tmp_path / "runs"), "--run-id", "snoop"], tmp_path,
+        proc = cli(["new", TODO, "--runs-dir", str(tmp_path / "runs"), "--run-id", "snoop", "--no-audit"], tmp_path,
                    OPENAI_API_KEY=key, OPENAI_BASE_URL=server.url, **mode)
         assert all(r.headers["authorization"] == f"Bearer {key}" for r in server.requests)  # key still used
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
@@ -117,7 +117,7 @@ def test_sigkill_of_builder_at_the_runtime_check_leaves_no_server_and_resume_com
         builder.send_signal(signal.SIGKILL)
         builder.wait()
     assert _wait_for(lambda: not _scoped(scope), within_s=5), f"left running: {_scoped(scope)}"
-    resumed = cli(["resume", "killed", "--runs-dir", str(runs)], tmp_path, **mode)
+    resumed = cli(["resume", "killed", "--runs-dir", str(runs), "--no-audit"], tmp_path, **mode)  # not about the audit
     assert resumed.returncode == 0, resumed.stdout[-3000:] + resumed.stderr[-3000:]
     assert RunStore(runs).load("killed").runtime.status == "PASS"
     assert not _scoped(scope)

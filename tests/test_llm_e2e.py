@@ -149,7 +149,7 @@ def test_syntax_error_in_the_first_file_map_is_fixed_by_one_llm_repair(tmp_path)
                            task_answer("TASK-001", **{"src/models.py": BROKEN + good}),
                            answer(json.dumps({"src/models.py": good}), USAGE),
                            *[task_answer(t) for t in TASKS[1:]], note_answer()]) as server:
-        ctx = new_run(store, TODO, provider(server), say=quiet)
+        ctx = new_run(store, TODO, provider(server), say=quiet, audit=None)  # not about the audit
         requests = list(server.requests)
     assert ctx.state.status == RunStatus.PASS
     assert ctx.state.repair_attempts == {"TASK-001": 1}
@@ -172,7 +172,7 @@ def test_prose_and_broken_json_everywhere_fall_back_to_the_deterministic_path(tm
     junk = ["Sure! Here is your app:\n{\"title\": \"Todo\", ", "I think you want a todo list.",
             "```json\n{\"src/x.py\": \n```"]
     with FakeOpenAIServer([answer(junk[i % 3], USAGE) for i in range(30)]) as server:
-        ctx = new_run(store, TODO, provider(server), say=quiet)
+        ctx = new_run(store, TODO, provider(server), say=quiet, audit=None)  # not about the audit
         requests = len(server.requests)
     assert ctx.state.status == RunStatus.PASS
     # every agent asks once more with the error before falling back; one reviewer note
@@ -215,7 +215,7 @@ def test_hanging_server_times_out_retries_then_exit_75_and_the_run_resumes(tmp_p
         assert failed["agent"] == "planner" and failed["tokens"] is None and "timed out" in failed["error"]
 
         server.push(plan_answer(), *[task_answer(t) for t in TASKS], note_answer())
-        ctx = resume_run(store, "hung", provider(server), say=quiet)
+        ctx = resume_run(store, "hung", provider(server), say=quiet, audit=None)  # not about the audit
         resumed = server.requests[3:]
     assert ctx.state.status == RunStatus.PASS and ctx.state.error == ""
     assert resumed[0].body["messages"][0]["content"] == PLANNER_SYSTEM      # the spec was not asked again

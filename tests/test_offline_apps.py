@@ -110,7 +110,7 @@ def test_out_of_scope_requests_keep_unsupported_requirements(request_text):
 
 def test_mixed_request_keeps_the_unsupported_requirement_and_fails_it(tmp_path):
     ctx = new_run(RunStore(tmp_path / "runs"), "a recipe manager with AI meal recommendations", MockProvider(),
-                  say=lambda _l: None)
+                  say=lambda _l: None, audit=None)  # about the unsupported requirement, not the audit
     review = {r.id: r for r in ctx.state.review.requirements}
     unsupported = [r for r in ctx.state.spec.requirements if r.capability == "unsupported"]
     assert len(unsupported) == 1 and "recommendation" in unsupported[0].text.lower()
