@@ -66,3 +66,16 @@ def test_prompt_sizes_records_the_prompts_the_builder_assembles(todo_run):
     with _prompt_sizes() as seen:
         prompt = builder.build_prompt(task, ctx.state.spec, dependency_results(ctx, task), ctx.state.plan, None)
     assert seen == [len(prompt)] and builder.build_prompt is real
+
+
+def test_every_scale_noun_is_a_record_the_offline_rules_build():
+    """Regression: 'warehouses', 'stores' and 'returns' were not understood offline, so the 20-entity
+    scale build FAILed ('not built') and its marginal cost measured a failed build."""
+    from harness.agents.spec_agent import SpecAgent
+    from harness.benchmarks import SCALE_NOUNS
+    from harness.providers.mock import MockProvider
+
+    request = "Build a CRUD API for " + ", ".join(SCALE_NOUNS[:-1]) + " and " + SCALE_NOUNS[-1]
+    spec = SpecAgent(MockProvider()).fallback(request)
+    assert len(spec.data_model) == len(SCALE_NOUNS) == 20
+    assert [c.status for c in spec.clauses] == ["mapped"]
