@@ -106,3 +106,13 @@ def test_a_record_card_containing_a_list_lists_the_records_fields_and_its_own_na
     assert [(f.name, f.kind) for f in recipe.fields] == [
         ("title", "short_text"), ("meal type", "enum"), ("number of servings", "integer")]
     assert next(f for f in recipe.fields if f.name == "meal type").enum_values == ["breakfast", "lunch", "supper"]
+
+
+def test_a_possessive_record_before_a_list_of_two_or_more_names_its_fields():
+    spec = parse_request("A plant app: record each plant's name, species and watering date.")
+    assert fields(spec, "plant") == {"name": "short_text", "species": "short_text", "watering date": "date"}
+
+
+def test_a_participle_trigger_right_after_the_record_lists_its_fields():
+    spec = parse_request("Manage members specifying name, email and phone.")
+    assert fields(spec, "member") == {"name": "short_text", "email": "email", "phone": "phone"}

@@ -25,13 +25,19 @@ _COLUMN_WORDS = frozenset({"columns", "fields", "attributes", "properties", "col
 
 def find_field_lists(toks: list[Tok], p: Parsed) -> None:
     for i, t in enumerate(toks):
+        if not t.used and t.orig.lower().endswith(("'s", "’s")) and is_noun(toks, i):
+            items, consumed = parse_field_list(toks, i + 1, False, _STOPS)
+            if len(items) >= 2:   # "record each plant's name, species and watering date"
+                _add_fields(toks, p, i, t, items, consumed)
+                t.used, t.role = False, ""   # the noun itself stays an entity position
+            continue
         if t.used or (t.w not in lx.FIELD_TRIGGERS and t.w not in _VERB_TRIGGERS):
             continue
         j = i - 1
         if t.w in _VERB_TRIGGERS:   # "a booking form to choose date and time"
             while j >= 0 and (toks[j].w in lx.FILLER or toks[j].w in ("to", "for", ",") or toks[j].w in _FORM_WORDS):
                 j -= 1
-            if j < 0 or not is_noun(toks, j) or j == i - 1:
+            if j < 0 or not is_noun(toks, j) or j == i - 1 and not t.w.endswith("ing"):   # "members specifying"
                 continue
             items, consumed = parse_field_list(toks, i + 1, True, _STOPS)
             if items:
