@@ -116,3 +116,12 @@ def test_a_possessive_record_before_a_list_of_two_or_more_names_its_fields():
 def test_a_participle_trigger_right_after_the_record_lists_its_fields():
     spec = parse_request("Manage members specifying name, email and phone.")
     assert fields(spec, "member") == {"name": "short_text", "email": "email", "phone": "phone"}
+
+
+def test_a_frequency_before_a_record_gives_it_a_date_or_a_period_and_its_total():
+    spec = parse_request("A money app. Users add their daily expenses. Users add their weekly / monthly "
+                         "total income.")
+    assert fields(spec, "expense")["date"] == "date"
+    income = spec.entity("income")
+    assert [(f.name, f.kind, f.enum_values) for f in income.fields if f.name != "name"] == [
+        ("period", "enum", ["weekly", "monthly"]), ("total", "money", [])]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec.build import Parsed
 from harness.offline.spec.entities import is_noun, singular_name
-from harness.offline.spec.fields import DETAIL_WORDS, FieldItem, parse_field_list, read_enum, read_range
+from harness.offline.spec.fields import DETAIL_WORDS, FieldItem, kind_for_name, parse_field_list, read_enum, read_range
 from harness.offline.spec.pass_helpers import STOPS as _STOPS
 from harness.offline.spec.pass_helpers import nearest as _nearest
 from harness.offline.spec.pass_helpers import use as _use
@@ -378,3 +378,29 @@ def find_frequency(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None
 
 _FREQUENCIES = frozenset({"daily", "weekly", "monthly", "yearly", "annual", "hourly", "quarterly",
                           "biweekly", "fortnightly"})
+
+
+_AMOUNT_WORDS = frozenset({"total", "amount"})
+
+
+def find_period_fields(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None:
+    """ "their daily expenses": a record kept per day has a date; "daily / weekly / monthly total
+    income": a period (daily, weekly, monthly) and, with "total" / "amount", that money column."""
+    for i, t in enumerate(toks):
+        if t.used or t.w not in _FREQUENCIES or i > 0 and toks[i - 1].w in _FREQUENCIES | {"/", "or"}:
+            continue
+        values, k = [t.w], i + 1
+        while _word(toks, k) in ("/", "or", ",") and _word(toks, k + 1) in _FREQUENCIES:
+            values.append(toks[k + 1].w)
+            k += 2
+        amount = toks[k].w if _word(toks, k) in _AMOUNT_WORDS else None
+        entity = mentions.get(k + (amount is not None))
+        if entity is None:
+            continue
+        items = p.fields.setdefault(entity, [])
+        wanted = [FieldItem(words=["period"], enum_values=values)] if len(values) > 1 else [FieldItem(words=["date"])]
+        if amount and not any(kind_for_name(it.words)[0] in ("money", "decimal") for it in items):
+            wanted.append(FieldItem(words=[amount]))
+        items.extend(w for w in wanted if all(it.label != w.label for it in items))
+        for x in range(i, k):
+            _use(toks[x], f"field:{entity}")

@@ -24,7 +24,8 @@ from harness.offline.spec.entities import find_entities, mark_brands
 from harness.offline.spec.features import built_features, find_features, find_workflow_chains
 from harness.offline.spec.field_passes import (find_column_lists, find_field_bullets, find_field_lists,
                                                find_clock_fields, find_filter_fields, find_frequency,
-                                               find_mark_as_fields, find_ratings, find_status_of)
+                                               find_mark_as_fields, find_period_fields, find_ratings,
+                                               find_status_of)
 from harness.offline.spec.fields import read_enum
 from harness.offline.spec.pass_helpers import nearest as _nearest
 from harness.offline.spec.pass_helpers import use as _use
@@ -64,6 +65,7 @@ def rule_based_spec(request: str) -> AppSpec:
     find_mark_as_fields(toks, mentions, p)
     complete_idx = [c for c in complete_idx if not toks[c].role.startswith("field:")]
     find_frequency(toks, mentions, p)
+    find_period_fields(toks, mentions, p)
     _find_relations(toks, mentions, p)
     find_ratings(toks, mentions, p)
     _attach_workflows(toks, mentions, status_enums, p)
