@@ -125,3 +125,8 @@ def test_a_frequency_before_a_record_gives_it_a_date_or_a_period_and_its_total()
     income = spec.entity("income")
     assert [(f.name, f.kind, f.enum_values) for f in income.fields if f.name != "name"] == [
         ("period", "enum", ["weekly", "monthly"]), ("total", "money", [])]
+
+
+def test_record_after_a_colon_is_the_verb_not_a_field():
+    spec = parse_request("An app to manage rooms. Add room: record the information (number, type, capacity).")
+    assert "record" not in fields(spec, "room")

@@ -89,6 +89,7 @@ _NEVER_FIELDS = lx._words("""
     automation integration integrations sync synchronization notification notifications reminder
     reminders analytics chat messaging processing upload uploads export import recommendation
     recommendations ai support login authentication search filter filtering sorting etc etcetera
+    record records
 """)
 
 
