@@ -16,6 +16,7 @@ from harness.models.spec import AppSpec, DataEntity, EntityField, Page, Requirem
 from harness.offline.spec.coverage import (clause_records, drop_unbuildable_features, entity_extra_reqs,
                                            feature_models, not_built_reqs)
 from harness.offline.spec.fields import FieldItem, kind_for_name
+from harness.offline.spec.implied_fields import implied_fields
 
 HTML_FRONTEND = "Server-rendered HTML (FastAPI)"
 MAX_FIELDS = 20   # per entity; more are ignored with a note
@@ -137,6 +138,7 @@ def _fields(p: Parsed, name: str, idents: dict[str, str]) -> list[EntityField]:
         if ident in drop or "_".join(words) in drop or any(f.ident == ident for f in out):
             continue
         out.append(_field(words, hint, item, ident))
+    out += implied_fields(name, out)
     if len(out) > MAX_FIELDS:
         p.notes.append(f"{name}: {len(out) - MAX_FIELDS} more fields ignored (cap {MAX_FIELDS})")
         out = out[:MAX_FIELDS]
