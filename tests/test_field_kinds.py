@@ -44,6 +44,7 @@ def fieldtypes():
     ("rating", "rating"), ("stars", "rating"),
     ("paid by", "short_text"), ("assigned to", "short_text"),   # a person, not a yes/no
     ("photo", "url"), ("picture", "url"), ("logo", "url"),      # a link to the image
+    ("steps", "integer"), ("daily steps", "integer"), ("preparation steps", "long_text"),
 ])
 def test_kind_for_name(name, kind):
     assert kind_for_name(name) == kind
