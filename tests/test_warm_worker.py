@@ -334,11 +334,19 @@ def test_the_worker_memo_of_rewritten_plugin_code_is_what_pytest_would_compile(t
 
 
 @pytest.mark.slow
-def test_a_started_worker_holds_the_rewritten_anyio_plugin_code(tmp_path):
-    ws = small_workspace(tmp_path, "def test_a():\n    assert True\n")
+def test_the_worker_builds_the_rewrite_memo_while_its_first_child_runs_and_later_children_get_it(tmp_path):
+    import tempfile
+
+    ws = small_workspace(tmp_path, "def test_a():\n    assert True\n", requirements="fastapi\npytest\n")
     worker = warm.WarmWorker(ws, {"PYTHONDONTWRITEBYTECODE": "1"})
+    replies = []
     try:
-        names = {Path(p).relative_to(Path(p).parents[1]).as_posix() for p in worker.rewritten}
+        for _ in range(2):
+            with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+                argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"]
+                replies.append(worker.run(argv, ws, {}, 60, out.fileno(), err.fileno(), ()))
     finally:
         worker.stop()
-    assert {"anyio/pytest_plugin.py", "_backends/_asyncio.py"} <= names
+    assert [r["exit_code"] for r in replies] == [0, 0]
+    assert replies[0]["memoized_rewrites"] == 0          # nothing delayed the first command
+    assert replies[1]["memoized_rewrites"] >= 2          # anyio's plugin and its asyncio backend at least

@@ -52,7 +52,7 @@ PRELOAD: dict[str, tuple[str, ...]] = {
 }
 # Modules a kept pytest plugin imports during every session, which pytest assertion-rewrites
 # (they belong to a pytest11 distribution): the worker computes their rewritten code once
-# (warm_worker.memoize_rewrites) instead of importing them. A missing or renamed one only costs time.
+# (warm_worker.RewriteMemo, while its first child runs) instead of importing them. A missing or renamed one only costs time.
 REWRITE_ONCE: tuple[str, ...] = (
     "anyio.pytest_plugin", "anyio._backends._asyncio", "anyio._backends._trio", "anyio._core._sockets",
     "anyio._core._streams", "anyio._core._resources", "anyio.abc._sockets", "anyio.abc._eventloop",
@@ -105,7 +105,6 @@ class WarmWorker:
             self.stop()
             raise RuntimeError(f"warm worker did not start: {tail}")
         self.imported = set(ready["imported"])
-        self.rewritten = list(ready.get("rewritten", []))
         self.covers = {name for name, mods in PRELOAD.items() if all(m in self.imported for m in mods)}
 
     def outbox(self) -> Path:

@@ -13,8 +13,8 @@ descendant (the worker is their subreaper). Reply: {"exit_code", "timed_out"}.
 
 Usage: python warm_worker.py CONTROL_FD MODULE... [--rewrite MODULE...]
 
-Modules after `--rewrite` are not imported: their assertion-rewritten code is computed once and
-handed to each child's pytest (see memoize_rewrites).
+Modules after `--rewrite` are not imported: their assertion-rewritten code is computed once, while
+the first child runs, and handed to each later child's pytest (see RewriteMemo).
 """
 
 import ctypes
@@ -58,29 +58,59 @@ def preload(modules):
     return done
 
 
-def memoize_rewrites(modules):
-    """Assertion-rewrite the sources of `modules` once, here, exactly as pytest would; the paths done.
+class RewriteMemo:
+    """Assertion-rewritten code of third-party plugin modules, computed here exactly as pytest would.
 
     pytest marks every module of a pytest11 plugin's distribution for assertion rewriting, so each
     session re-parses, rewrites and compiles the same third-party files (anyio's plugin pulls in its
     asyncio backend: ~0.3-1 s a session). The worker cannot import them (a preloaded module is not
     rewritten), but it can compute the rewritten code: `rewrite_asserts` + `compile`, as pytest's
     `_rewrite_test` does, whose output depends only on the source bytes, the path and the
-    `enable_assertion_pass_hook` ini option. The child's `_rewrite_test` answers from this memo
-    when the file still has the same bytes and the option is off; anything else is rewritten as
-    usual. Modules already imported here, or whose package is not, are left alone.
+    `enable_assertion_pass_hook` ini option. After `install()`, the children's `_rewrite_test`
+    answers from the memo when the file still has the same bytes and the option is off; anything
+    else is rewritten as usual. Modules already imported here, or whose package is not, are skipped.
+    The worker fills the memo one module at a time while it waits for a child (`step`), so building
+    it never delays a command: the children forked after that get it.
     """
-    import ast
-    import importlib.util
 
-    from _pytest.assertion import rewrite
+    def __init__(self, modules):
+        self.pending = list(modules)
+        self.memo = {}
 
-    memo = {}
-    for name in modules:
+    def install(self):
+        from _pytest.assertion import rewrite
+
+        memo, real = self.memo, rewrite._rewrite_test
+
+        def _rewrite_test(fn, config):
+            hit = memo.get(str(fn))
+            if hit is not None and not (config is not None and config.getini("enable_assertion_pass_hook")):
+                try:
+                    with open(fn, "rb") as f:
+                        same = f.read() == hit[1]
+                except OSError:
+                    same = False
+                if same:
+                    return hit[0], hit[2]
+            return real(fn, config)
+
+        rewrite._rewrite_test = _rewrite_test
+        return self
+
+    def step(self):
+        """Memoize the next pending module; False when none is left."""
+        import ast
+        import importlib.util
+
+        from _pytest.assertion import rewrite
+
+        if not self.pending:
+            return False
+        name = self.pending.pop(0)
         top, _, rest = name.partition(".")
         pkg = sys.modules.get(top)
         if not rest or name in sys.modules or pkg is None or not getattr(pkg, "__path__", None):
-            continue
+            return True
         base = os.path.join(list(pkg.__path__)[0], *rest.split("."))
         path = base + ".py" if os.path.isfile(base + ".py") else os.path.join(base, "__init__.py")
         try:
@@ -88,25 +118,22 @@ def memoize_rewrites(modules):
                 source = f.read()
             tree = ast.parse(source, filename=path)
             rewrite.rewrite_asserts(tree, source, path, None)
-            memo[path] = (importlib.util.source_hash(source), source, compile(tree, path, "exec", dont_inherit=True))
+            self.memo[path] = (importlib.util.source_hash(source), source,
+                               compile(tree, path, "exec", dont_inherit=True))
         except (OSError, SyntaxError, ValueError):
-            continue
-    real = rewrite._rewrite_test
+            pass
+        return True
 
-    def _rewrite_test(fn, config):
-        hit = memo.get(str(fn))
-        if hit is not None and not (config is not None and config.getini("enable_assertion_pass_hook")):
-            try:
-                with open(fn, "rb") as f:
-                    same = f.read() == hit[1]
-            except OSError:
-                same = False
-            if same:
-                return hit[0], hit[2]
-        return real(fn, config)
 
-    rewrite._rewrite_test = _rewrite_test
-    return sorted(memo)
+def memoize_rewrites(modules):
+    """Install a memo of `modules` and fill it now; the paths memoized."""
+    memo = RewriteMemo(modules).install()
+    while memo.step():
+        pass
+    return sorted(memo.memo)
+
+
+_MEMO = None  # the worker's RewriteMemo (None: no rewriting to memoize)
 
 
 def _children_table():
@@ -166,8 +193,9 @@ def sweep():
     _reap_all()
 
 
-def _wait(pid, timeout_s):
-    """The child's wait status, or None if it still runs after `timeout_s`."""
+def _wait(pid, timeout_s, idle=None):
+    """The child's wait status, or None if it still runs after `timeout_s`; `idle()` (short work,
+    False when there is none left) runs instead of sleeping between polls."""
     deadline = time.monotonic() + timeout_s
     while True:
         done, status = os.waitpid(pid, os.WNOHANG)
@@ -175,7 +203,8 @@ def _wait(pid, timeout_s):
             return status
         if time.monotonic() >= deadline:
             return None
-        time.sleep(POLL_S)
+        if idle is None or not idle():
+            time.sleep(POLL_S)
 
 
 def serve_one(request, fds):
@@ -193,7 +222,8 @@ def serve_one(request, fds):
     os.close(ready_w)
     for fd in fds:
         os.close(fd)
-    status = _wait(pid, request["timeout_s"])
+    memoized = len(_MEMO.memo) if _MEMO is not None else 0  # what this child got at fork time
+    status = _wait(pid, request["timeout_s"], _MEMO.step if _MEMO is not None else None)
     timed_out = status is None
     if timed_out:
         _signal_all(descendants(), signal.SIGTERM)
@@ -211,7 +241,7 @@ def serve_one(request, fds):
     code = exit_code(status) if status is not None else None
     if not set_up.startswith(b"ok"):  # the child never became pytest: not the command's outcome
         return {"setup_failed": set_up.decode("utf-8", "replace") or "child died during setup"}
-    return {"exit_code": None if timed_out else code, "timed_out": timed_out}
+    return {"exit_code": None if timed_out else code, "timed_out": timed_out, "memoized_rewrites": memoized}
 
 
 def exit_code(status):
@@ -367,8 +397,10 @@ def main(argv):
     args = argv[2:]
     cut = args.index("--rewrite") if "--rewrite" in args else len(args)
     imported = preload(args[:cut])
-    rewritten = memoize_rewrites(args[cut + 1:]) if "_pytest.assertion.rewrite" in imported else []
-    control.sendall(json.dumps({"ready": True, "imported": imported, "rewritten": rewritten}).encode())
+    global _MEMO
+    if "_pytest.assertion.rewrite" in imported and args[cut + 1:]:
+        _MEMO = RewriteMemo(args[cut + 1:]).install()  # filled while the first child runs
+    control.sendall(json.dumps({"ready": True, "imported": imported}).encode())
     while True:
         try:
             data, fds, _flags, _addr = socket.recv_fds(control, MAX_MSG, 8)
