@@ -25,7 +25,7 @@ def test_plugin_overhead_line_on_a_strict_markers_project(tmp_path, capsys, monk
     assert main(["bench", "--plugin-overhead", str(tmp_path), "--rounds", "1"]) == 0
     line = capsys.readouterr().out.strip()
     assert re.fullmatch(rf"plugin overhead  {tmp_path.name}: 2 tests, plugin inert \d+\.\d\ds, with evidence "
-                        r"\d+\.\d\ds \([+-]\d+\.\d%\), median of 1 rounds, exit codes baseline=0, evidence=0", line), line
+                        r"\d+\.\d\ds \([+-]\d+\.\d%\), CPU \d+\.\d\ds -> \d+\.\d\ds \(\d+\.\d\dx\), median of 1 rounds, exit codes baseline=0, evidence=0", line), line
 
 
 @pytest.mark.parametrize("argv, message", [
