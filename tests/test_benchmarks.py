@@ -79,3 +79,14 @@ def test_every_scale_noun_is_a_record_the_offline_rules_build():
     spec = SpecAgent(MockProvider()).fallback(request)
     assert len(spec.data_model) == len(SCALE_NOUNS) == 20
     assert [c.status for c in spec.clauses] == ["mapped"]
+
+
+def test_floor_lines_show_every_floor_sample_and_compare_with_their_mean(todo_run):
+    from harness.benchmarks import floor_lines, mean_floor
+
+    _, ctx = todo_run
+    floor = mean_floor([(6.0, 2.0), (8.0, 4.0)])
+    assert floor == (7.0, 3.0, [8.0, 12.0])
+    lines = floor_lines(floor, [("warm", ctx, 20000.0)])
+    assert "= 10.00s (mean of 2 samples, one after each build: 8.00s, 12.00s)" in lines[0]
+    assert "with audit  20.00s = 2.00x floor (10.00s)" in lines[1]
