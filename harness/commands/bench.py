@@ -20,8 +20,8 @@ def cmd_bench(args) -> int:
 
 
 def _bench_arguments(p) -> None:
-    p.add_argument("--quick", action="store_true", help="deterministic Todo scenario with a check table; a warm and a cold build beside the measured floor")
-    p.add_argument("--scale", type=int, nargs="*", default=None, help="N-entity CRUD builds (default 1 5 20) and the marginal cost per entity")
+    p.add_argument("--quick", action="store_true", help="deterministic Todo scenario with a check table; a warm and a cold build beside the measured floor, with and without the mutation audit, and the audit's share")
+    p.add_argument("--scale", type=int, nargs="*", default=None, help="N-entity CRUD builds (default 1 5 20): the marginal cost per entity and the builder prompt size")
     p.add_argument("--plugin-overhead", metavar="DIR", default=None,
                    help="time DIR's own pytest suite without the plugin and with evidence recorded")
     p.add_argument("--rounds", type=int, default=3, help="rounds for --plugin-overhead (median; default 3)")
