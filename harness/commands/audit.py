@@ -40,13 +40,28 @@ def cmd_audit(args) -> int:
                                                         "mutants": sum(r["mutants"] for r in doc["requirements"].values()),
                                                         "killed": sum(r["killed"] for r in doc["requirements"].values())})
         store.save(state)
-    blind = [rid for rid, r in doc["requirements"].items() if r["mutants"] and not r["killed"]]
-    for rid in blind:
-        print(f"{rid}: tests do not detect a broken implementation: 0/{doc['requirements'][rid]['mutants']} "
-              "mutants killed")
-    print(f"AUDIT {'FAIL' if blind else 'PASS'}  run {state.run_id}  review {report.overall_status}"
+    verdict, lines = audit_verdict(doc["requirements"])
+    for line in lines:
+        print(line)
+    print(f"AUDIT {verdict}  run {state.run_id}  review {report.overall_status}"
           f"  ({doc['duration_ms'] / 1000:.1f}s, {store.relative(state.run_id, store.artifact_path(state.run_id, 'audit'))})")
-    return EXIT_BUILD_FAILED if blind else EXIT_OK
+    return EXIT_OK if verdict == "PASS" else EXIT_BUILD_FAILED
+
+
+def audit_verdict(reqs: dict[str, dict]) -> tuple[str, list[str]]:
+    """PASS only when some requirement was audited and every audited one killed a mutant; the lines say why not.
+
+    A requirement the audit could not mutate because it is not verified makes the audit FAIL too:
+    nothing vouches for its tests (an audit of a failed run audits nothing and must not say PASS).
+    """
+    lines = [f"{rid}: tests do not detect a broken implementation: 0/{r['mutants']} mutants killed"
+             for rid, r in reqs.items() if r["mutants"] and not r["killed"]]
+    unverified = [rid for rid, r in reqs.items() if not r["mutants"] and str(r.get("skipped") or "").startswith("not verified")]
+    if unverified:
+        lines.append(f"not audited (not verified): {', '.join(unverified)}")
+    if not any(r["mutants"] for r in reqs.values()):
+        lines.append("nothing was audited: no requirement had a mutant to run")
+    return ("FAIL" if lines else "PASS"), lines
 
 
 def _audit_arguments(p) -> None:
