@@ -14,6 +14,8 @@ def test_inject_syntax_error_is_repaired_with_a_readable_trail(fresh_todo_run, c
     before = workspace_hashes(store.workspace(run_id))
     code, out, _ = cli(capsys, "inject", run_id, "syntax-error", "--file", "src/main.py", "--runs-dir", str(store.base))
     assert code == 0, out
+    assert "mutation audit skipped (inject does not audit; `builder audit " in out   # not "--no-audit"
+    assert "--no-audit" not in out
     trail = [
         r"injected syntax-error into src/main.py; owner TASK-004",
         r"detected FAIL: CODE_ERROR in src/main.py \(line \d+\) -> TASK-004",
@@ -77,3 +79,12 @@ def test_inject_usage_errors_are_one_line(fresh_todo_run, capsys):
     (store.workspace(run_id) / "notes.txt").write_text("not owned by any task\n")
     code, _, err = cli(capsys, "inject", run_id, "empty", "--file", "notes.txt", "--runs-dir", d)
     assert code == 2 and "no task" in err
+
+
+def test_inject_on_an_unowned_file_pointed_at_a_file_list_status_does_not_show_bug(fresh_todo_run, capsys):
+    """Bug: 'pick a file from `builder status`', which lists tasks, not files; the error now names them."""
+    store, run_id = fresh_todo_run
+    code, _, err = cli(capsys, "inject", run_id, "syntax-error", "--file", "src/nope.py", "--runs-dir", str(store.base))
+    assert code == 2
+    assert f"no task of run {run_id} owns src/nope.py; files its tasks own: " in err
+    assert "src/main.py" in err and "builder status" not in err

@@ -252,6 +252,26 @@ def test_harness_run_reverifies_changed_and_unfinished_tasks_only(fresh_todo_run
     (ws / "src" / "pages.py").write_text((ws / "src" / "pages.py").read_text() + "\n")
     ctx.state.task_results["TASK-004"] = TaskStatus.FAILED         # e.g. escalated, then fixed by hand
     ctx.state.task_results["TASK-005"] = TaskStatus.BLOCKED
-    assert [t.id for t in tasks_to_reverify(ctx)] == ["TASK-003", "TASK-004", "TASK-005"]
+    assert [t.id for t in tasks_to_reverify(ctx)] == ["TASK-003", "TASK-004"]   # 005 waits for 004
+    ctx.state.task_results["TASK-004"] = TaskStatus.COMPLETED      # once 004 re-verified, 005 is ready
+    assert [t.id for t in tasks_to_reverify(ctx)] == ["TASK-003", "TASK-005"]
     (ws / "tests" / "test_acceptance.py").unlink()                 # never built: needs a rebuild, not a re-run
-    assert [t.id for t in tasks_to_reverify(ctx)] == ["TASK-003", "TASK-004"]
+    assert [t.id for t in tasks_to_reverify(ctx)] == ["TASK-003"]
+
+
+def test_harness_run_turned_a_blocked_task_into_failed_bug(fresh_todo_run):
+    """Bug: after an escalation, `pytest --harness-run` re-ran the BLOCKED dependent and recorded it FAILED."""
+    from harness.orchestration.context import RunContext
+    from harness.orchestration.reverify import reverify_tasks
+    from harness.providers.mock import MockProvider
+
+    store, run_id = fresh_todo_run
+    ctx = RunContext(store=store, state=store.load(run_id), llm=MockProvider(), say=lambda _l: None)
+    main = ctx.workspace / "src" / "main.py"
+    main.write_text(main.read_text() + "\ndef broken(:\n")
+    ctx.state.task_results["TASK-004"] = TaskStatus.FAILED
+    ctx.state.task_results["TASK-005"] = TaskStatus.BLOCKED
+    lines = reverify_tasks(ctx)
+    assert [line.split(":")[0] for line in lines] == ["re-verified TASK-004"]
+    assert ctx.state.task_results["TASK-004"] == TaskStatus.FAILED
+    assert ctx.state.task_results["TASK-005"] == TaskStatus.BLOCKED

@@ -20,7 +20,7 @@ def needs_audit(ctx) -> bool:
 
 def audit_intro(ctx) -> str:
     if ctx.audit is None:
-        return "mutation audit skipped (--no-audit)"
+        return f"mutation audit skipped ({ctx.audit_off})"
     return (f"mutants of each requirement's executed lines, its tests against each (≤{ctx.audit.max_mutants} "
             f"per requirement, time box {ctx.audit.seconds:g}s)")
 

@@ -25,6 +25,7 @@ class RunContext:
     repair: bool = True
     no_op_repair: bool = False
     audit: AuditBudget | None = None   # the mutation audit's bounds; None: no audit stage
+    audit_off: str = "--no-audit"      # why there is no audit stage when `audit` is None (shown on its line)
     timings: dict[str, float] = field(default_factory=dict)
     subprocess_ms: int = 0
     given_spec: AppSpec | None = None   # `builder new --spec app.toml`: the spec stage uses it as is

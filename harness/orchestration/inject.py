@@ -43,8 +43,11 @@ def inject_and_repair(store: RunStore, run_id: str, fault: str, rel: str, llm: L
             raise RunDataError(f"run {run_id} is not finished; inject works on a finished run")
         owner = next((t for t in state.plan.tasks if rel in t.files_touched), None)
         if owner is None:
-            raise InputError(f"no task of run {run_id} owns {rel}; pick a file from `builder status {run_id}`")
-        ctx = RunContext(store=store, state=state, llm=llm, say=say, no_op_repair=no_op_repair)
+            owned = sorted({f for t in state.plan.tasks for f in t.files_touched if f.endswith(".py")})
+            shown = ", ".join(owned[:12]) + (", …" if len(owned) > 12 else "")
+            raise InputError(f"no task of run {run_id} owns {rel}; files its tasks own: {shown}")
+        ctx = RunContext(store=store, state=state, llm=llm, say=say, no_op_repair=no_op_repair,
+                         audit_off=f"inject does not audit; `builder audit {run_id}` does")
         inject_fault(ctx.workspace, rel, fault)
         ctx.events.emit("inject", fault, agent="cli", task_id=owner.id, tool=rel)
         say(f"injected {fault} into {rel}; owner {owner.id}; re-verifying")

@@ -30,19 +30,22 @@ AGENT = "pytest --harness-run"
 
 
 def tasks_to_reverify(ctx: RunContext) -> list[Task]:
-    """Completed tasks whose implementation changed since verification; unfinished tasks with all files."""
-    out = []
-    for task in ctx.state.plan.tasks if ctx.state.plan else []:
-        status = ctx.state.task_results.get(task.id, TaskStatus.PENDING)
-        present = all((ctx.workspace / rel).is_file() for rel in task.files_touched)
-        if status == TaskStatus.COMPLETED:
-            impl = [rel for rel in task.files_touched if role(rel) != "test"]
-            recorded = ctx.state.file_hashes.get(task.id, {})
-            if file_hashes(ctx, impl) != {rel: recorded[rel] for rel in impl if rel in recorded}:
-                out.append(task)
-        elif status in (TaskStatus.FAILED, TaskStatus.TIMED_OUT, TaskStatus.BLOCKED) and present:
-            out.append(task)
-    return out
+    """Completed tasks whose implementation changed since verification; unfinished tasks with all files
+    whose dependencies are all completed (a task BLOCKED by a failed dependency stays BLOCKED)."""
+    return [task for task in (ctx.state.plan.tasks if ctx.state.plan else []) if _needs_reverify(ctx, task)]
+
+
+def _needs_reverify(ctx: RunContext, task: Task) -> bool:
+    results = ctx.state.task_results
+    status = results.get(task.id, TaskStatus.PENDING)
+    if status == TaskStatus.COMPLETED:
+        impl = [rel for rel in task.files_touched if role(rel) != "test"]
+        recorded = ctx.state.file_hashes.get(task.id, {})
+        return file_hashes(ctx, impl) != {rel: recorded[rel] for rel in impl if rel in recorded}
+    if status in (TaskStatus.FAILED, TaskStatus.TIMED_OUT, TaskStatus.BLOCKED):
+        ready = all(results.get(dep) == TaskStatus.COMPLETED for dep in task.depends_on)
+        return ready and all((ctx.workspace / rel).is_file() for rel in task.files_touched)
+    return False
 
 
 def result_line(r: VerificationResult) -> str:
@@ -57,7 +60,9 @@ def result_line(r: VerificationResult) -> str:
 def reverify_tasks(ctx: RunContext) -> list[str]:
     """Re-run the verification of `tasks_to_reverify`; one readable line per task."""
     lines = []
-    for task in tasks_to_reverify(ctx):
+    for task in ctx.state.plan.tasks if ctx.state.plan else []:   # plan order: a dependency first
+        if not _needs_reverify(ctx, task):   # decided now: a dependency re-verified above may unblock it
+            continue
         results = verify_task_step(ctx, task, attempt=ctx.state.repair_attempts.get(task.id, 0))
         ok = all(r.status == "PASS" for r in results)
         record_task(ctx, task, TaskStatus.COMPLETED if ok else TaskStatus.FAILED,
