@@ -69,3 +69,12 @@ class BudgetExceededError(HarnessError):
     """A run budget (LLM calls, tokens, minutes) was crossed; the run is resumable."""
 
     exit_code = EXIT_TEMPFAIL
+
+
+def no_spec_error(run_id: str, failed: bool, error: str | None) -> HarnessError:
+    """Why a run without a spec cannot be judged: it ended BUILD FAILED at the spec stage (exit 1),
+    or it was interrupted before its spec was saved (exit 3: resume it)."""
+    if failed:
+        return HarnessError(f"run {run_id} ended BUILD FAILED at the spec stage: nothing was built to judge"
+                            + (f" ({error})" if error else ""))
+    return RunDataError(f"run {run_id} has no spec yet; `builder resume {run_id}` continues it")

@@ -57,7 +57,7 @@ def printer(args):
 
 
 def require_spec(state) -> None:
-    from harness.errors import RunDataError
+    from harness.errors import no_spec_error
 
     if state.spec is None:
-        raise RunDataError(f"run {state.run_id} has no spec yet; `builder resume {state.run_id}` continues it")
+        raise no_spec_error(state.run_id, state.status.value == "FAIL", state.error)

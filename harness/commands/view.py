@@ -78,6 +78,9 @@ def next_step(store, state) -> str:
         return f"done: the app is in {store.workspace(rid)}; `builder trace {rid}` gates CI on coverage"
     if state.status not in (RunStatus.PASS, RunStatus.FAIL):
         return f"the run was interrupted: `builder resume {rid}`"
+    if state.spec is None:   # BUILD FAILED at the spec stage: nothing was built, nothing to review
+        return ("nothing was built: the request asked for nothing the offline generator builds (see error above); "
+                "name what the app manages, or set OPENAI_API_KEY, and run `builder new` again")
     failed = [t for t, s in state.task_results.items() if s in (TaskStatus.FAILED, TaskStatus.TIMED_OUT)]
     if failed:
         return (f"fix {failed[0]} (see {store.failure_report(rid, failed[0])} and `builder logs {rid} --task "

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from harness.errors import EXIT_BUILD_FAILED, EXIT_OK, RunDataError
+from harness.errors import EXIT_BUILD_FAILED, EXIT_OK, RunDataError, no_spec_error
 from harness.models.enums import RunStatus, TaskStatus
 from harness.models.results import VerificationResult
 from harness.models.tasks import Task
@@ -81,7 +81,7 @@ def reverify_run(run_id: str, runs_dir: Path, say: Callable[[str], None] = print
     with store.lock(run_id):
         state = store.checked(run_id)
         if state.spec is None:
-            raise RunDataError(f"run {run_id} has no spec; nothing to verify")
+            raise no_spec_error(run_id, state.status == RunStatus.FAIL, state.error)
         workspace = store.workspace(run_id)
         sweep_leftovers(workspace)  # a killed builder's server or tests must not answer for this run
         if not workspace.is_dir():

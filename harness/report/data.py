@@ -23,6 +23,7 @@ def collect(store: RunStore, run_id: str) -> dict:
                 "created": state.created_at, "updated": state.updated_at, "error": state.error,
                 "llm_calls": state.llm_calls, "llm_tokens": state.llm_tokens},
         "clauses": _clauses(spec),
+        "spec_failed": spec is None and state.status.value == "FAIL",   # BUILD FAILED at the spec stage
         "requirements": requirements,
         "tasks": [{"id": t.id, "description": t.description} for t in (state.plan.tasks if state.plan else [])],
         "statuses": {task: status.value for task, status in state.task_results.items()},

@@ -22,11 +22,16 @@ def header(data: Mapping) -> str:
             f"events span {total} · {esc(llm)}</p>{error}")
 
 
+_SPEC_FAILED = ("BUILD FAILED at the spec stage: nothing was built. The request's clauses and why none "
+                "could be built are in the error above.")
+
+
 def request_coverage(data: Mapping) -> str:
     """How each clause of the request is covered by requirements (spec.json `clauses`)."""
     clauses = data["clauses"]
     if not clauses:
-        return '<h2 id="coverage">Request coverage</h2><p class="muted">the spec records no request clauses</p>'
+        why = _SPEC_FAILED if data.get("spec_failed") else "the spec records no request clauses"
+        return f'<h2 id="coverage">Request coverage</h2><p class="muted">{esc(why)}</p>'
     mapped = sum(1 for c in clauses if c["status"] == "mapped")
     rows = [[esc(c["id"]), esc(c["text"]), badge(c["status"]), code_list(c.get("reqs", [])), esc(c.get("reason", ""))]
             for c in clauses]
@@ -72,7 +77,9 @@ def matrix(data: Mapping) -> str:
     """Requirement -> tasks -> files -> tests -> result, with mutation/coverage figures when recorded."""
     m = data["matrix"]
     if not m:
-        return '<h2 id="matrix">Traceability matrix</h2><p class="muted">no matrix.json yet: run `builder review`</p>'
+        why = "nothing was built, so nothing was traced" if data.get("spec_failed") else \
+            "no matrix.json yet: run `builder review`"
+        return f'<h2 id="matrix">Traceability matrix</h2><p class="muted">{esc(why)}</p>'
     evidence = data["evidence"] or {}
     ev_reqs = evidence.get("requirements", {})
     rows_in = m.get("requirements", [])
