@@ -23,7 +23,7 @@ EPILOG = """exit codes:
 
 output: colour only on a terminal (never when piped or with NO_COLOR set); while `new`/`resume`
 work, a live line on a terminal shows the task, its stage and the time in it (plain lines when
-piped); `status`, `runs` and `logs` take --json (logs: one JSON event per line).
+piped); `new`, `resume`, `trace`, `review`, `status`, `runs` and `logs` take --json (logs: one JSON event per line).
 
 environment: OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_MODEL (LLM path; without a key the offline
 rule-based path is used), HARNESS_RUNS_DIR (default ./runs), HARNESS_MAX_LLM_CALLS,
