@@ -41,6 +41,7 @@ def cmd_logs(args) -> int:
     state = store.load(args.run_id)
     path = store.events_path(state.run_id)
     everything = read_events(path)
+    _check_filters(args, state, everything)
     events = [e for e in everything if _matches(e, args)]
     if args.tail is not None:
         if args.tail < 0:
@@ -58,6 +59,18 @@ def cmd_logs(args) -> int:
         except KeyboardInterrupt:  # Ctrl+C is the normal way to stop following
             pass
     return EXIT_OK
+
+
+def _check_filters(args, state, events: list[dict]) -> None:
+    """An unknown --stage or --task is a usage error naming what exists, not an empty listing."""
+    stages = list(dict.fromkeys(e.get("stage") for e in events if e.get("stage")))
+    if args.stage and args.stage not in stages and not args.follow:
+        raise InputError(f"--stage {args.stage}: run {state.run_id} has no events of that stage; "
+                         f"its stages: {', '.join(stages) or 'none yet'}")
+    tasks = [t.id for t in state.plan.tasks] if state.plan else []
+    if args.task and args.task not in tasks and not any(e.get("task_id") == args.task for e in events):
+        raise InputError(f"--task {args.task}: run {state.run_id} has no such task; "
+                         f"its tasks: {', '.join(tasks) or 'none'}")
 
 
 def _follow(path, args, seen: int, show=format_event) -> None:
