@@ -67,9 +67,11 @@ class Progress:
             self._clear()
 
     def say(self, line: str) -> None:
-        """Print a line of the run's own output without tearing the live line."""
+        """Print a line of the run's own output without tearing the live line; activity the events
+        already record is printed first, so "TASK-002 build …" never follows TASK-002's result."""
         with self._lock:
             self._clear()
+            self._take_events()
             self._say(line)
             self._draw()
 
@@ -79,16 +81,19 @@ class Progress:
 
     def poll(self) -> None:
         """Read new events, update the current activity, redraw or print."""
+        with self._lock:
+            self._take_events()
+            self._draw()
+
+    def _take_events(self) -> None:
+        """Under the lock: follow the events appended since the last read (plain lines when not live)."""
         for event in self._new_events():
             now = activity(event)
             if now == self._current:
                 continue
-            with self._lock:
-                self._current, self._since = now, self._clock()
-                if now is not None and not self.live:
-                    self._say(f"  {now[0]} {now[1]} …")
-        with self._lock:
-            self._draw()
+            self._current, self._since = now, self._clock()
+            if now is not None and not self.live:
+                self._say(f"  {now[0]} {now[1]} …")
 
     def _new_events(self) -> list[dict]:
         try:

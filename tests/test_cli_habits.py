@@ -127,6 +127,17 @@ def test_plain_lines_when_not_a_tty(tmp_path):
     assert printed == ["  TASK-001 build …", "  TASK-001 verify …"]
 
 
+def test_progress_printed_a_tasks_build_line_after_its_result_bug(tmp_path):
+    """Bug: piped output showed 'TASK-002 FAILED …' and then 'TASK-002 build …' (the poller lagged)."""
+    log, printed = tmp_path / "events.log", []
+    progress = Progress(log, io.StringIO(), live=False, say=printed.append, clock=_Clock())
+    _append(log, task_id="TASK-002", stage="build", status="started")   # not yet polled by the thread
+    progress.say("  TASK-002 FAILED    Unsupported offline: SMS")
+    assert printed == ["  TASK-002 build …", "  TASK-002 FAILED    Unsupported offline: SMS"]
+    progress.poll()
+    assert len(printed) == 2   # the activity is not printed twice
+
+
 # ---- interrupts -----------------------------------------------------------------------------
 
 def test_interrupt_messages_and_codes():

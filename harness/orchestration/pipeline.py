@@ -99,6 +99,8 @@ def run_stage(ctx: RunContext, n: int, stage: Stage) -> None:
     ctx.timings[stage.label] = ctx.timings.get(stage.label, 0) + ms
     prefix = " " * 12 if stage.intro else header
     ctx.say(f"{prefix} {done.summary} ({ms / 1000:.1f}s)")
+    for note in done.notes:
+        ctx.say(f"{' ' * 12} {note}")
 
 
 def advance(ctx: RunContext) -> RunState:

@@ -55,8 +55,7 @@ def spec_stage(ctx: RunContext, max_attempts: int = 2) -> Done:
     provider = f"provider {llm.name}" + (f" ({llm.model})" if llm.is_live else " (offline rules)")
     provider = "spec file" if ctx.given_spec is not None else provider
 
-    for note in spec_warnings(spec):
-        ctx.say(f"            ! {note}")
     return Done(f"{len(spec.requirements)} requirements, {len(spec.data_model)} entities, "
                 f"{clause_summary(spec)}, {provider}",
-                "spec_created", {"requirements": [r.id for r in spec.requirements], "source": agent.source})
+                "spec_created", {"requirements": [r.id for r in spec.requirements], "source": agent.source},
+                notes=[f"! {note}" for note in spec_warnings(spec)])

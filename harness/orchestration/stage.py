@@ -17,6 +17,7 @@ class Done:
     checkpoint: str | None = None
     payload: dict = field(default_factory=dict)
     status: RunStatus | None = None
+    notes: list[str] = field(default_factory=list)   # lines printed under the stage's own line
 
 
 @dataclass(frozen=True)
