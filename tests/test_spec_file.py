@@ -60,13 +60,15 @@ ONE = '[[entities]]\nname = "task"\n'
     (ONE + '[[entities]]\nname = "note"\nfields = [{ name = "body", kind = "text" }]\n',
      "app.toml:5: entities[2].fields[1].kind: unknown kind 'text'"),
     ('auth = "yes"\n' + ONE, "app.toml:1: auth: must be bool"),
-    ('[[entities]\n', "app.toml: not valid TOML"),
+    ('[[entities]\n', "app.toml:1: not valid TOML"),
+    ('title = "x"\n[[entity]]\nname = "task"\n', "app.toml:2: entity: unknown key"),
 ])
 def test_errors_name_the_line_and_key(tmp_path, text, expected):
+    path = _write(tmp_path, text)
     with pytest.raises(SpecFileError) as caught:
-        load_spec_file(_write(tmp_path, text))
+        load_spec_file(path)
     message = str(caught.value)
-    assert message.startswith(expected), message
+    assert message.startswith(expected.replace("app.toml", str(path))), message
     assert "\n" not in message
 
 
@@ -74,7 +76,7 @@ def test_cli_reports_a_bad_spec_file_in_one_line_with_exit_2(tmp_path, capsys):
     path = _write(tmp_path, ONE + 'fields = [{ name = "amount", kind = "moneyy" }]\n')
     assert main(["new", "--spec", str(path), "--runs-dir", str(tmp_path / "runs")]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and err.startswith("builder: app.toml:3: ")
+    assert err.count("\n") == 1 and err.startswith(f"builder: {path}:3: ")
     assert not (tmp_path / "runs").exists()
 
 
@@ -82,3 +84,13 @@ def test_cli_needs_a_request_or_a_spec_but_not_both(tmp_path, capsys):
     assert main(["new", "--runs-dir", str(tmp_path)]) == 2
     assert main(["new", "a todo app", "--spec", str(EXAMPLE), "--runs-dir", str(tmp_path)]) == 2
     assert "not both" in capsys.readouterr().err
+
+
+def test_spec_file_errors_leaked_exception_class_names_and_dropped_the_path_bug(tmp_path):
+    """Bug: 'cannot read spec file x: FileNotFoundError: [Errno 2] …'; messages showed only the file name."""
+    with pytest.raises(SpecFileError) as caught:
+        load_spec_file(tmp_path / "nosuch.toml")
+    assert str(caught.value) == f"cannot read spec file {tmp_path / 'nosuch.toml'}: No such file or directory"
+    with pytest.raises(SpecFileError) as caught:
+        load_spec_file(tmp_path)
+    assert str(caught.value) == f"cannot read spec file {tmp_path}: Is a directory"

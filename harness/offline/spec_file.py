@@ -56,13 +56,13 @@ class _Reader:
         self.headers = [i for i, line in enumerate(self.lines) if re.match(r"\s*\[\[\s*entities\s*\]\]", line)]
 
     def fail(self, where: str, message: str, key: str, entity: int | None = None, value: Any = None) -> None:
-        raise SpecFileError(f"{self.path.name}:{self._line(key, entity, value)}: {where}: {message}")
+        raise SpecFileError(f"{self.path}:{self._line(key, entity, value)}: {where}: {message}")
 
     def _line(self, key: str, entity: int | None, value: Any) -> int:
         """The first line (from the entity's [[entities]] header on) holding `key` (and `value`)."""
         start = self.headers[entity] if entity is not None and entity < len(self.headers) else 0
         last = key.split(".")[-1].split("[")[0]
-        pattern = re.compile(rf"(^|[\s{{,]){re.escape(last)}\s*=")
+        pattern = re.compile(rf"(^|[\s{{,]){re.escape(last)}\s*=|^\s*\[\[?\s*{re.escape(last)}\s*\]")
         shown = repr(value).strip("'\"") if isinstance(value, (str, int, float)) else None
         for strict in (True, False):
             for i in range(start, len(self.lines)):
@@ -92,11 +92,12 @@ def load_spec_file(path: str | Path) -> AppSpec:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise SpecFileError(f"cannot read spec file {path}: {exc.__class__.__name__}: {exc}") from None
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise SpecFileError(f"cannot read spec file {path}: {why}") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise SpecFileError(f"{path.name}: not valid TOML: {exc}") from None
+        raise SpecFileError(_toml_error(path, exc)) from None
     reader = _Reader(path, text)
     reader.check_keys(data, _TOP, "", None)
     entities_raw = reader.typed(data, "entities", list, "", None) or []
@@ -109,6 +110,15 @@ def load_spec_file(path: str | Path) -> AppSpec:
                    language=_language(reader, data), data_model=[e for e, _ in entities],
                    features=[f for _, fs in entities for f in fs])
     return _with_requirements(reader, spec, bool(reader.typed(data, "dashboard", bool, "", None)))
+
+
+def _toml_error(path: Path, exc: Exception) -> str:
+    """`FILE:LINE: not valid TOML: problem` (tomllib puts the position at the end of its message)."""
+    text = str(exc)
+    at = re.search(r"\s*\(at line (\d+), column \d+\)$", text)
+    if at:
+        return f"{path}:{at.group(1)}: not valid TOML: {text[:at.start()]}"
+    return f"{path}: not valid TOML: {text}"
 
 
 def _language(reader: _Reader, data: dict) -> str:
@@ -209,7 +219,7 @@ def _with_requirements(reader: _Reader, spec: AppSpec, dashboard: bool) -> AppSp
     built = with_requirements(spec, dashboard, unbuildable)
     errors = validate_spec(built)
     if errors:
-        raise SpecFileError(f"{reader.path.name}: the spec is not valid: {errors[0]}")
+        raise SpecFileError(f"{reader.path}: the spec is not valid: {errors[0]}")
     return built
 
 
