@@ -88,7 +88,7 @@ def verdict_line(document: Mapping) -> str:
     if "fail_under" not in document:
         return share
     word = "met" if block["met"] else "NOT met"
-    return f"{share}; --harness-fail-under={block['threshold']:g} {word}"
+    return f"{share}; fail-under {block['threshold']:g}% {word}"   # set by ini, env or CLI: name none of them
 
 
 def other_reasons(document: Mapping) -> list[str]:
