@@ -46,7 +46,13 @@ def test_real_files_and_real_verification(todo_run):
         for rel, digest in ctx.state.file_hashes[task.id].items():
             assert sha256_file(ws / rel) == digest
     results = ctx.state.verification_results
-    assert results and all(r.exit_code == 0 and r.duration_ms > 0 for r in results)
+    executed = [r for r in results if r.reused_from is None]
+    assert executed and all(r.exit_code == 0 and r.duration_ms > 0 for r in executed)
+    for r in results:   # a reused result adopts an executed run of the identical command on the same files
+        if r.reused_from is not None:
+            source = next(e for e in executed if e.evidence_path == r.reused_from)
+            assert r.exit_code == 0 and r.evidence_digest == source.evidence_digest
+            assert {r.command, source.command} <= {"pytest -q", "python -m pytest -q"}
     paths = [r.evidence_path for r in results]
     assert len(set(paths)) == len(paths), "each verification keeps its own evidence document"
     for r in results:
