@@ -7,7 +7,9 @@ The harness compiles every mutant into a scratch copy of the workspace behind a 
 test loop: each mutant runs in a forked child that sets the guard and runs only the
 requirement's tests that ran the mutated line, stopping at the first failure. A child that fails
 kills the mutant; one that passes lets it survive; one that outlives its time limit is killed and
-counts as killed (the mutant hangs). Nothing new starts after `seconds`. First a baseline fork
+counts as killed (the mutant hangs). Nothing new starts after `seconds`, except the remaining
+mutants of a requirement whose judged mutants all survived (so the time box never decides that
+verdict), and those only until GRACE_FACTOR x `seconds`. First a baseline fork
 runs every planned test on the original code; a test that fails there never judges a mutant.
 The result file maps "req:id" to passed/failed/timeout/error/unjudged, plus the baseline. With
 `--harness-mutants-digest-fd=N` the file's sha256 goes to the inherited fd N once written (as the
@@ -30,6 +32,7 @@ from _pytest.runner import runtestprotocol
 GUARD = "__harness_mutant__"
 MIN_TIMEOUT_S = 3.0
 TIMEOUT_FACTOR = 5.0
+GRACE_FACTOR = 2.0          # past the time box, a requirement with only surviving mutants runs on until this x seconds
 POLL_S = 0.005
 
 
@@ -110,6 +113,23 @@ def run_baseline(items: list[pytest.Item], timeout_s: float) -> tuple[str, list[
     return {None: "timeout", 0: "passed", 1: "failed"}.get(code, "error"), failed
 
 
+def admit(elapsed: float, seconds: float, results: dict[str, str], rid: str) -> str:
+    """run / skip / stop for `rid`'s next mutant: within the time box every mutant runs; past it only
+    a requirement whose judged mutants all survived goes on, until GRACE_FACTOR x the time box."""
+    if elapsed >= GRACE_FACTOR * seconds:
+        return "stop"
+    if elapsed >= seconds and not _only_survivors(results, rid):
+        return "skip"
+    return "run"
+
+
+def _only_survivors(results: dict[str, str], rid: str) -> bool:
+    """Whether `rid` has judged mutants and every one survived: the time box must not be what decides
+    that its tests detect nothing (one run mutant that survived, three not run, is not '0/1 killed')."""
+    mine = [r for key, r in results.items() if key.split(":", 1)[0] == rid and r != "unjudged"]
+    return bool(mine) and all(r == "passed" for r in mine)
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtestloop(session: pytest.Session) -> bool | None:
     path = session.config.getoption("harness_mutants")
@@ -126,8 +146,11 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
     results: dict[str, str] = {}
     durations: dict[str, float] = {}
     for rid, mutant_id, tests in plan["order"]:
-        if status == "timeout" or time.monotonic() - started >= plan["seconds"]:
+        decision = "stop" if status == "timeout" else admit(time.monotonic() - started, plan["seconds"], results, rid)
+        if decision == "stop":
             break
+        if decision == "skip":
+            continue
         items = [by_id[n] for n in tests if n in by_id and n not in broken]
         t0 = time.monotonic()
         results[f"{rid}:{mutant_id}"] = run_one(items, mutant_id, limit) if items else "unjudged"

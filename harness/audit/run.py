@@ -30,6 +30,7 @@ from harness.errors import RunDataError
 from harness.models.run import RunState
 from harness.state.checkpoints import crash_hook
 from harness.state.store import RunStore
+from pytest_harness.mutation_runner import GRACE_FACTOR
 
 SCHEMA_VERSION = 1
 DEFAULT_MAX_MUTANTS = 4      # per requirement
@@ -118,7 +119,7 @@ def _run_mutants(store: RunStore, state: RunState, plan: AuditPlan, budget: Audi
     try:
         try:
             res = run_command(command, scratch, task_id="AUDIT", run_id=state.run_id,
-                              timeout_s=budget.seconds + _STARTUP_S, pass_fds=(pipe.write_fd,))
+                              timeout_s=budget.seconds * GRACE_FACTOR + _STARTUP_S, pass_fds=(pipe.write_fd,))
         finally:
             sent = pipe.received()
         try:
