@@ -49,3 +49,12 @@ def run_spec_stage(store, run_id: str, llm):
     ctx = RunContext(store=store, state=store.load(run_id), llm=llm, say=lambda _line: None)
     run_stage(ctx, 1, STAGES[0])
     return ctx.state.spec
+
+
+def write_files(files: dict[str, str], root: Path) -> Path:
+    """Write {relative path: text} under `root` (parents created); returns `root`."""
+    for rel, text in files.items():
+        target = root / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    return root

@@ -18,6 +18,7 @@ from harness.offline.generator.naming import field_ident, py_ident
 from harness.offline.generator.probes import ProbeStep
 from harness.offline.spec_file import with_requirements
 from harness.verification.runtime import verify_runtime
+from helpers import write_files
 
 ASSET = {"name": "Laptop", "type": "hardware", "class": "A", "from": "2024-01-02", "list": 3}
 
@@ -35,12 +36,6 @@ def _spec(features: tuple[str, ...] = ()) -> AppSpec:
     return with_requirements(spec, dashboard=False)
 
 
-def _write(files: dict[str, str], where: Path) -> Path:
-    for path, text in files.items():
-        target = where / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
-    return where
 
 
 def test_field_ident_keeps_python_reserved_words_but_py_ident_does_not():
@@ -64,7 +59,7 @@ def test_field_named_type_is_not_renamed_type_item_in_the_api_bug(tmp_path):
     """Bug: a field named "type" became the API key `type_item` (the Python-builtin guard was
     applied to JSON names). POST {"type": ...} must be 201 and GET must return "type"; the
     Python-side names are unknown fields (422); filtering by "type" works."""
-    workspace = _write(generate_files(_spec(("filter",))), tmp_path / "ws")
+    workspace = write_files(generate_files(_spec(("filter",))), tmp_path / "ws")
     steps = [
         ProbeStep("create", "POST", "/api/assets", dict(ASSET), 201, {"asset_id": "id"}, False),
         ProbeStep("read back", "GET", "/api/assets/{asset_id}", None, 200,
@@ -98,7 +93,7 @@ def test_filter_by_a_text_field_was_silently_ignored_bug(tmp_path):
     spec = with_requirements(AppSpec(title="Courts", data_model=[DataEntity(
         name="court", plural="courts", ident="court", fields=fields)],
         features=[Feature(kind="filter", entity="court")]), dashboard=False)
-    workspace = _write(generate_files(spec), tmp_path / "ws")
+    workspace = write_files(generate_files(spec), tmp_path / "ws")
     source = (workspace / "src" / "api_court.py").read_text()
     assert "location: Annotated[str | None, Query(max_length=200)] = None" in source
     assert "class_: Annotated[str | None, Query(max_length=200, alias='class')] = None" in source

@@ -22,6 +22,7 @@ from harness.offline.generator.units import (
     BuildUnit, UnsupportedFeatureError, build_units, generate_files, generate_unit,
 )
 from harness.models.spec import AppSpec, DataEntity, EntityField, Page, Requirement
+from helpers import write_files
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -90,14 +91,6 @@ SPECS = {"todo": todo_spec, "seed": seed_spec, "inventory": inventory_spec}
 
 # ---- helpers ------------------------------------------------------------------------------------
 
-def write(files: dict[str, str], root: Path) -> Path:
-    for rel, text in files.items():
-        target = root / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
-    return root
-
-
 def child_env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("APP_", "HARNESS_", "PYTEST_"))}
     return {**env, "PYTHONDONTWRITEBYTECODE": "1"}
@@ -130,7 +123,7 @@ def closure(units: dict[str, BuildUnit], key: str) -> list[str]:
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(SPECS))
 def test_generated_suite_passes_without_warnings(name, tmp_path):
-    root = write(generate_files(SPECS[name]()), tmp_path / "ws")
+    root = write_files(generate_files(SPECS[name]()), tmp_path / "ws")
     result = subprocess.run(pytest_cmd(), cwd=root, env=child_env(), capture_output=True, text=True,
                             timeout=300)
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
@@ -148,7 +141,7 @@ def test_each_seed_unit_passes_with_only_its_dependencies(tmp_path):
             continue
         root = tmp_path / key.replace(":", "_")
         for k in [*closure(units, key), key]:
-            write(generate_unit(spec, k), root)
+            write_files(generate_unit(spec, k), root)
         assert unit.verification[0].startswith("python -m pytest -q tests/")
         args = unit.verification[0].split()[4:]
         procs[key] = subprocess.Popen(pytest_cmd(*args), cwd=root, env=child_env(),
@@ -320,7 +313,7 @@ print(json.dumps(out))
 def test_round_trip_probes_pass_against_the_generated_app(name, tmp_path):
     spec = SPECS[name]()
     steps = round_trip_steps(spec)
-    root = write(generate_files(spec), tmp_path / "ws")
+    root = write_files(generate_files(spec), tmp_path / "ws")
     payload = json.dumps([s.__dict__ for s in steps])
     result = run_script(root, _PROBE_SCRIPT.format(steps=payload))
     assert result.returncode == 0, result.stderr[-3000:]
@@ -422,6 +415,6 @@ print("ok")
 @pytest.mark.parametrize("name,script", [("seed", _SEED_CONTRACT), ("todo", _TODO_CONTRACT)],
                          ids=["seed", "todo"])
 def test_generated_app_meets_the_http_contract(name, script, tmp_path):
-    root = write(generate_files(SPECS[name]()), tmp_path / "ws")
+    root = write_files(generate_files(SPECS[name]()), tmp_path / "ws")
     result = run_script(root, script)
     assert result.returncode == 0 and result.stdout.strip() == "ok", result.stderr[-3000:]

@@ -19,17 +19,12 @@ from harness.models.spec import AppSpec, DataEntity, EntityField, Feature
 from harness.offline.field_kinds import KINDS
 from harness.offline.generator import generate_files
 from harness.offline.spec_file import load_spec_file, with_requirements
+from helpers import write_files
 
 ROOT = Path(__file__).parents[1]
 EXAMPLE = ROOT / "examples" / "club_bookings.toml"
 
 
-def _write(files: dict[str, str], where: Path) -> Path:
-    for path, text in files.items():
-        target = where / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
-    return where
 
 
 def _run(args: list[str], cwd: Path, timeout: int = 900) -> subprocess.CompletedProcess:
@@ -42,7 +37,7 @@ def _run(args: list[str], cwd: Path, timeout: int = 900) -> subprocess.Completed
 def test_example_spec_workspace_passes_its_tests_and_the_http_checks(tmp_path):
     """#14: the validation cases over HTTP, the generated tests in a real pytest run, and fuzzing
     (malformed JSON, wrong types, huge strings, unknown ids) without a 5xx."""
-    workspace = _write(generate_files(load_spec_file(EXAMPLE)), tmp_path / "ws")
+    workspace = write_files(generate_files(load_spec_file(EXAMPLE)), tmp_path / "ws")
     tests = _run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"], workspace)
     assert tests.returncode == 0, tests.stdout[-3000:]
     assert " passed" in tests.stdout and "failed" not in tests.stdout
@@ -117,7 +112,7 @@ print("smoke ok", len(captured))
 @given(spec=specs())
 def test_random_kind_combinations_compile_import_and_answer_the_probe(tmp_path_factory, spec):
     files = generate_files(spec)  # every .py is ast-parsed before it is returned
-    workspace = _write(files, tmp_path_factory.mktemp("prop"))
+    workspace = write_files(files, tmp_path_factory.mktemp("prop"))
     (workspace / "spec.json").write_text(spec.model_dump_json(), encoding="utf-8")
     compiled = _run([sys.executable, "-m", "compileall", "-q", "src", "tests"], workspace)
     assert compiled.returncode == 0, compiled.stdout + compiled.stderr
@@ -144,7 +139,7 @@ def seed_workspace(tmp_path_factory):
 
     spec = parse_request("Build me a task management web app with authentication, projects, tasks, "
                          "and a dashboard.")
-    return _write(generate_files(spec), tmp_path_factory.mktemp("seed"))
+    return write_files(generate_files(spec), tmp_path_factory.mktemp("seed"))
 
 
 @pytest.mark.slow
@@ -173,7 +168,7 @@ def test_vietnamese_spec_gets_vietnamese_pages(tmp_path):
     spec_file.write_text('title = "Chi tiêu"\nlanguage = "vi"\nauth = true\ndashboard = true\n'
                          '[[entities]]\nname = "khoản chi"\nfields = [{ name = "số tiền", required = true }]\n',
                          encoding="utf-8")
-    workspace = _write(generate_files(load_spec_file(spec_file)), tmp_path / "ws")
+    workspace = write_files(generate_files(load_spec_file(spec_file)), tmp_path / "ws")
     probe = ("import os, tempfile\nos.environ['APP_DB_PATH'] = os.path.join(tempfile.mkdtemp(), 'a.db')\n"
              "from fastapi.testclient import TestClient\nfrom src.main import app\n"
              "with TestClient(app) as c:\n    print(c.get('/login').text)\n")
