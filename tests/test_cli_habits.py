@@ -155,7 +155,8 @@ def test_help_documents_the_exit_codes_and_output_rules():
 
 
 def _interrupt_during_verify(runs, sig) -> tuple[subprocess.CompletedProcess, str]:
-    proc = subprocess.Popen([sys.executable, "-m", "harness.cli", "new", TODO, "--runs-dir", str(runs)],
+    proc = subprocess.Popen([sys.executable, "-m", "harness.cli", "new", TODO, "--runs-dir", str(runs),
+                             "--no-audit"],  # about the interrupt, not the audit; resume must keep it
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     seen = []
     for line in proc.stdout:  # plain progress lines: no TTY here
@@ -184,8 +185,10 @@ def test_signal_stops_children_names_the_run_and_leaves_it_resumable(tmp_path, s
     state = store.load(run_id)
     assert state.task_results["TASK-001"].value == "COMPLETED"
     if resume:
-        done = subprocess.run([sys.executable, "-m", "harness.cli", "resume", run_id, "--runs-dir", str(runs),
-                               "--no-audit"],  # about the interrupt, not the audit
+        done = subprocess.run([sys.executable, "-m", "harness.cli", "resume", run_id, "--runs-dir", str(runs)],
                               capture_output=True, text=True, timeout=600)
         assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
         assert "BUILD COMPLETE" in done.stdout
+        # bug: resume of a `new --no-audit` run audited it (the flag was not stored in state)
+        assert "mutation audit skipped (the run was started with --no-audit)" in done.stdout
+        assert store.read_audit(run_id) is None

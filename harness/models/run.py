@@ -12,6 +12,13 @@ from harness.models.tasks import Plan
 SCHEMA_VERSION = 1
 
 
+class RunOptions(BaseModel):
+    """The choices `builder new` was given that later commands must keep (resume continues with them)."""
+
+    repair: bool = True    # False: --no-repair
+    audit: bool = True     # False: --no-audit
+
+
 class RunState(BaseModel):
     schema_version: int = SCHEMA_VERSION
     run_id: str
@@ -29,6 +36,7 @@ class RunState(BaseModel):
     file_hashes: dict[str, dict[str, str]] = Field(default_factory=dict)  # task -> {path: sha256}
     llm_calls: int = 0                    # model calls used so far (budgets continue on resume)
     llm_tokens: int = 0                   # tokens the server reported so far
+    options: RunOptions = Field(default_factory=RunOptions)
     status: RunStatus = RunStatus.CREATED
     error: str = ""
     created_at: str = ""

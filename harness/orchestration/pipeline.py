@@ -11,7 +11,7 @@ from harness.audit.run import AuditBudget
 from harness.orchestration.audit_stage import audit_intro, audit_stage
 from harness.errors import HarnessError
 from harness.models.enums import RunStatus, TaskStatus
-from harness.models.run import RunState
+from harness.models.run import RunOptions, RunState
 from harness.models.spec import AppSpec
 from harness.orchestration.build_stage import build_stage
 from harness.orchestration.context import RunContext
@@ -117,7 +117,7 @@ def new_run(store: RunStore, request: str, llm: LLMProvider, *, run_id: str | No
     """Create a run and take it as far as it goes. HarnessErrors mark the run FAIL and propagate.
     `spec`: a ready spec (from a spec file) used instead of understanding the request; `audit`: the
     bounds of the mutation audit before review (None skips it)."""
-    state = store.create_run(request, run_id=run_id)
+    state = store.create_run(request, run_id=run_id, options=RunOptions(repair=repair, audit=audit is not None))
     ctx = RunContext(store=store, state=state, llm=llm, say=say, repair=repair, given_spec=spec, audit=audit)
 
     ctx.store.events(state).emit("run", "created", agent="cli")
@@ -138,7 +138,10 @@ def resume_run(store: RunStore, run_id: str, llm: LLMProvider, *, say: Callable[
     store.resume(run_id)  # read-only validation first
     with store.lock(run_id):
         state, latest = store.resume(run_id, finish_pending=True)
-        ctx = RunContext(store=store, state=state, llm=llm, say=say, audit=audit)
+        kept = state.options   # the run's own --no-repair/--no-audit hold on resume too
+        ctx = RunContext(store=store, state=state, llm=llm, say=say, repair=kept.repair,
+                         audit=audit if kept.audit else None,
+                         audit_off="--no-audit" if kept.audit else "the run was started with --no-audit")
         _sweep(ctx)
         if state.status in (RunStatus.PASS, RunStatus.FAIL) and state.review is not None:
             say(f"run {run_id} already finished with {state.status.value}; nothing to resume")

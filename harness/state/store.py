@@ -12,7 +12,7 @@ from pathlib import Path
 from pydantic import BaseModel, ValidationError
 
 from harness.errors import InputError, RunDataError, RunLockedError, UnknownRunError
-from harness.models.run import SCHEMA_VERSION, RunState
+from harness.models.run import SCHEMA_VERSION, RunOptions, RunState
 from harness.models.trace import TraceMatrix
 from harness.state.checkpoints import crash_hook
 from harness.state.layout import ARTIFACTS, RunLayout
@@ -41,8 +41,10 @@ class RunStore(RunLayout):
     """runs/<id>/: state.json (atomic), artifacts, events.log (append-only), checkpoints/."""
 
     # --- lifecycle ----------------------------------------------------------------------
-    def create_run(self, user_request: str, run_id: str | None = None) -> RunState:
-        """Validate the request and create runs/<id>/ with workspace/, checkpoints/, state.json."""
+    def create_run(self, user_request: str, run_id: str | None = None,
+                   options: RunOptions | None = None) -> RunState:
+        """Validate the request and create runs/<id>/ with workspace/, checkpoints/, state.json
+        (which records `options`, so a resume continues with the same choices)."""
         request = validate_request(user_request)
         run_id = new_run_id() if run_id is None else run_id
         run_dir = self.run_dir(run_id)
@@ -59,7 +61,7 @@ class RunStore(RunLayout):
         self.checkpoints_dir(run_id).mkdir()
         stamp = now_iso()
         state = RunState(run_id=run_id, trace_id=new_trace_id(), user_request=request,
-                         created_at=stamp, updated_at=stamp)
+                         created_at=stamp, updated_at=stamp, options=options or RunOptions())
         self.save(state)
         return state
 
