@@ -156,3 +156,16 @@ def test_report_renders_every_requirement_in_headless_chromium(fresh_todo_run, t
 def test_report_of_an_unknown_run_is_exit_4(tmp_path, capsys):
     assert main(["report", "no_such_run", "--runs-dir", str(tmp_path)]) == 4
     assert "no_such_run" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("report, text", [
+    ({"attempts": [{"attempt": 2}], "repair_attempts_total": 2}, "repair attempts: 2 in this run (1 recorded in this report)"),
+    ({"attempts": [{"attempt": 1}, {"attempt": 2}], "repair_attempts_total": 2}, "repair attempts: 2"),
+    ({"attempts": []}, "repair attempts: 0"),
+])
+def test_escalation_attempt_count_agrees_with_terminal_and_status(report, text):
+    # bug: after a successful repair and a second inject, the terminal said "attempt 2/3", `status`
+    # "repairs: 2" and the report page "attempts: 1" (only this escalation's attempts)
+    from harness.report.sections import escalations
+    html = escalations({"failures": [{"path": "failures/TASK-001.json", "report": {"task_id": "TASK-001", **report}}]})
+    assert f"<p>{text}; last failure:" in html

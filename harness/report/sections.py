@@ -148,6 +148,16 @@ def runtime_checks(data: Mapping) -> str:
     return f'<h2 id="runtime">Runtime checks {badge(rt.get("status"))}</h2>' + table(["check", "result", "detail"], rows)
 
 
+def _attempts_text(rep: Mapping) -> str:
+    """The task's repair attempts in the run (what the terminal's "attempt n/3" and `status` count), and
+    how many of them this report records when fewer (an earlier inject's repair that succeeded is not in it)."""
+    recorded = len(rep.get("attempts") or [])
+    total = rep.get("repair_attempts_total")
+    if not isinstance(total, int) or total <= recorded:
+        return f"repair attempts: {recorded}"
+    return f"repair attempts: {total} in this run ({recorded} recorded in this report)"
+
+
 def escalations(data: Mapping) -> str:
     """Escalation reports of tasks that repair gave up on."""
     parts = ['<h2 id="escalations">Escalation reports</h2>']
@@ -161,7 +171,7 @@ def escalations(data: Mapping) -> str:
         last = rep.get("last_failure") or {}
         parts.append(f'<section id="escalation-{esc(rep.get("task_id"))}"><h3>{esc(rep.get("task_id"))} '
                      f'{badge(rep.get("decision", "ESCALATE"))}</h3><p>{esc(rep.get("reason"))}</p>'
-                     f'<p>attempts: {len(rep.get("attempts", []))}; last failure: '
+                     f'<p>{esc(_attempts_text(rep))}; last failure: '
                      f'{esc(last.get("failure_type"))} in <code>{esc(last.get("command"))}</code></p>'
                      f'<p><strong>next step:</strong> {esc(rep.get("next_step"))}</p>'
                      f'<p class="muted">{esc(item["path"])}</p></section>')
