@@ -25,6 +25,13 @@ from harness.state.store import RunStore
 from harness.trace.review_stage import format_summary, review_run
 from harness.validation.plan_validator import validate_plan
 
+def plan_source_label(source: str, live: bool) -> str:
+    """Who made the plan, in words: the rule-based planner is the normal offline path, not an error."""
+    if source != "fallback":
+        return source
+    return "offline planner: the model's plan was unusable" if live else "offline planner"
+
+
 def plan_stage(ctx: RunContext) -> Done:
     planner = Planner(ctx.llm)
     plan = planner.plan(ctx.state.spec)
@@ -40,7 +47,7 @@ def plan_stage(ctx: RunContext) -> Done:
     ctx.state.task_results = {t.id: TaskStatus.PENDING for t in plan.tasks}
     ctx.store.write_artifact(ctx.run_id, "tasks", plan)
     ctx.events.emit("plan", "completed", agent="planner", tool=plan.source)
-    return Done(f"{len(plan.tasks)} tasks ({plan.source})", "plan_created",
+    return Done(f"{len(plan.tasks)} tasks ({plan_source_label(plan.source, has_model(ctx.llm))})", "plan_created",
                 {"tasks": [t.id for t in plan.tasks], "source": plan.source})
 
 
