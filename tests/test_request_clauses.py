@@ -28,6 +28,12 @@ def statuses(spec) -> list[tuple[str, str]]:
      ["As a user, I want to add notes so that I remember. So that it works."]),
     ("a library app, e.g. for books. Members borrow books", ["a library app, e.g. for books.", "Members borrow books"]),
     ("", []),
+    # a hard-wrapped line continues the sentence; a bullet, a capital or a sentence end does not
+    ("Show the recipe details, including ingredients,\nsteps, and an image.\nServings are shown",
+     ["Show the recipe details, including ingredients, steps, and an image.", "Servings are shown"]),
+    ("- a card with a title, number of people\n  it serves and a photo\n- date\n- amount",
+     ["a card with a title, number of people it serves and a photo", "date", "amount"]),
+    ("Tasks:\nlist them\nUpload files", ["Tasks:", "list them", "Upload files"]),
 ])
 def test_split_clauses(text, clauses):
     assert split_clauses(text) == clauses

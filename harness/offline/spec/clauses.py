@@ -22,10 +22,7 @@ _STORY = re.compile(r"^\s*as an? \w+", re.I)
 def split_clauses(text: str) -> list[str]:
     """The request's clauses in order; raises SpecError above MAX_CLAUSES."""
     out: list[str] = []
-    for line in (text or "").replace("\r", "\n").split("\n"):
-        line = _BULLET.sub("", line, count=1).strip()
-        if not line:
-            continue
+    for line in _lines(text):
         for sentence in _sentences(line):
             for part in sentence.split(";"):
                 part = part.strip(" \t,-–—").lstrip(":").strip()
@@ -35,6 +32,25 @@ def split_clauses(text: str) -> list[str]:
         raise SpecError(f"the request has {len(out)} clauses; the offline parser reads at most "
                         f"{MAX_CLAUSES} (split it into smaller requests)")
     return out
+
+
+def _lines(text: str) -> list[str]:
+    """The request's lines without their bullets; a line that starts in lower case right after a
+    line with no sentence end ("... including ingredients," / "steps, and an image.") continues
+    that line: the user's editor wrapped it, the sentence goes on."""
+    lines: list[str] = []
+    prev_open = False
+    for raw in (text or "").replace("\r", "\n").split("\n"):
+        line = _BULLET.sub("", raw, count=1).strip()
+        if not line:
+            prev_open = False
+            continue
+        if prev_open and raw.strip() == line and line[0].islower():
+            lines[-1] = f"{lines[-1]} {line}"
+        else:
+            lines.append(line)
+        prev_open = not line.endswith((".", "!", "?", ":", ";"))
+    return lines
 
 
 def _sentences(line: str) -> list[str]:
