@@ -10,13 +10,13 @@ the full mode builds every app offline and is what the README table reports.
 from __future__ import annotations
 
 import json
-import re
 import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness.errors import HarnessError
+from harness.fidelity_features import feature_ok
 from harness.models.spec import AppSpec
 
 DATASET = Path(__file__).resolve().parent.parent / "tests" / "data" / "requests"
@@ -30,18 +30,8 @@ HELD_OUT = ("04-time-tracker-pro", "11-invoice-handler", "20-hair-salon-booking"
             "43-vi-todo-list-java-io", "44-vi-student-list-kotlin", "45-rv-repair-estimates-supabase",
             "46-voice-counting-truck-stop", "47-online-slot-game-payments")
 
-_FEATURE_KINDS = (   # expected feature text -> what in the spec shows it was built
-    (r"double.?book|overlap", "no_double_booking"), (r"\bexport|\bcsv", "csv_export"),
-    (r"\bsearch|\bfind\b", "search"), (r"\bfilter", "filter"), (r"\bsort|\border(ed)? by", "sort"),
-    (r"\btotal|\bsum\b|\bsums\b|\bbalance", "aggregate"), (r"\bcount|number of|how many", "status_counts"),
-    (r"own data|their own|per.user|ownership|only their", "ownership"),
-    (r"log ?in|sign.?up|sign.?in|authenticat|account|register|registration", "auth"),
-    (r"dashboard|overview", "dashboard"), (r"->|→|status|workflow|mark .*(done|complete)", "workflow"),
-)
 # The generator gives an entity with has_status or a workflow a `status` column of its own.
 _STATUS_FIELDS = frozenset({"status", "state"})
-_STOP = frozenset("the a an of to and or for with by in on at per each their its as is are be from "
-                  "that this into all any can users user list show".split())
 
 
 @dataclass
@@ -135,24 +125,8 @@ def compare(item: dict, spec: AppSpec | None, outcome: str) -> Row:
 
 
 def _feature_ok(text: str, spec: AppSpec | None) -> bool:
-    """Built by the spec, or named by one of its not-built clauses."""
-    if spec is None:
-        return True   # the spec stage refused the request, listing every clause as not built
-    low = text.lower()
-    kinds = [k for pattern, k in _FEATURE_KINDS if re.search(pattern, low)]
-    have = {f.kind for f in spec.features}
-    if spec.auth:
-        have |= {"auth", "ownership"}
-    if any(r.capability == "dashboard" for r in spec.requirements):
-        have.add("dashboard")
-    if any(e.workflow or e.has_status for e in spec.data_model):
-        have.add("workflow")
-    if kinds and kinds[0] in have:
-        return True
-    words = {w for w in re.findall(r"\w+", low) if len(w) > 3 and w not in _STOP}
-    names = {_norm(e.name) for e in spec.data_model} | {e.plural.lower() for e in spec.data_model}
-    words -= names
-    return any(words & set(re.findall(r"\w+", c.text.lower())) for c in spec.clauses if c.status == "not_built")
+    """Built by the spec, or named by one of its not-built clauses (harness/fidelity_features.py)."""
+    return feature_ok(text, spec)
 
 
 def _false_pass(row: Row, exp: dict, matched: dict, spec: AppSpec | None) -> list[str]:
