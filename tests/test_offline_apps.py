@@ -9,6 +9,7 @@ import pytest
 from harness.agents.planner import fallback_plan
 from harness.agents.spec_agent import SpecAgent
 from harness.errors import SpecError
+from harness.models.enums import FailureType
 from harness.offline.generator.units import generate_files
 from harness.orchestration.pipeline import new_run
 from harness.providers.mock import MockProvider
@@ -108,7 +109,7 @@ def test_out_of_scope_requests_keep_unsupported_requirements(request_text):
     assert any(r.capability == "unsupported" for r in spec.requirements)
 
 
-def test_mixed_request_keeps_the_unsupported_requirement_and_fails_it(tmp_path):
+def test_mixed_request_keeps_the_unsupported_requirement_and_fails_it_as_unsupported_not_config_error(tmp_path):
     ctx = new_run(RunStore(tmp_path / "runs"), "a recipe manager with AI meal recommendations", MockProvider(),
                   say=lambda _l: None, audit=None)  # about the unsupported requirement, not the audit
     review = {r.id: r for r in ctx.state.review.requirements}
@@ -119,6 +120,11 @@ def test_mixed_request_keeps_the_unsupported_requirement_and_fails_it(tmp_path):
     crud = [r for r in ctx.state.spec.requirements if r.capability == "crud"]
     assert crud and all(review[r.id].status == "PASS" for r in crud)
     assert ctx.state.review.overall_status == "FAIL"
+    # bug: the task of an unsupported requirement failed as CONFIG_ERROR (a defect to repair) instead of
+    # saying the offline generator cannot build it
+    built = [r for r in ctx.state.verification_results if r.command == "build"]
+    assert built and all(r.failure_type == FailureType.UNSUPPORTED for r in built)
+    assert all("an LLM provider is needed" in r.stderr for r in built)
 
 
 @pytest.mark.parametrize("request_text", [

@@ -25,7 +25,7 @@ def strategy_files(ftype: FailureType | None, task: Task, located: str | None, m
     allowed = list(task.files_touched)
     config = [p for p in allowed if is_config_file(p)]
     code = [p for p in allowed if not is_test_file(p) and p not in config]
-    if ftype in (FailureType.ENVIRONMENT_ERROR, FailureType.TIMEOUT):
+    if ftype in (FailureType.ENVIRONMENT_ERROR, FailureType.TIMEOUT, FailureType.UNSUPPORTED):
         return []
     own = {p for p in (local_module, *missing) if p in allowed}
     if ftype == FailureType.DEPENDENCY_ERROR:

@@ -34,3 +34,4 @@ class FailureType(str, Enum):
     ENVIRONMENT_ERROR = "ENVIRONMENT_ERROR"
     TIMEOUT = "TIMEOUT"
     UNKNOWN = "UNKNOWN"
+    UNSUPPORTED = "UNSUPPORTED"   # beyond SPEC's list: the offline generator cannot build it (not a defect, never repaired)

@@ -9,6 +9,7 @@ from harness.errors import HarnessError, ProviderConfigError, ProviderUnavailabl
 from harness.models.enums import FailureType, RunStatus, TaskStatus
 from harness.models.results import VerificationResult
 from harness.models.tasks import Task
+from harness.offline.generator import UnsupportedFeatureError
 from harness.orchestration.context import RunContext
 from harness.orchestration.dag import DagEngine
 from harness.orchestration.repair import repair_task
@@ -53,6 +54,9 @@ def build_one(ctx: RunContext, task: Task) -> tuple[bool, str, FailureType | Non
         return False, f"cannot write a planned file: {exc.strerror or exc}", FailureType.CONFIG_ERROR
     except (ProviderConfigError, ProviderUnavailableError, BudgetExceededError):
         raise
+    except UnsupportedFeatureError as exc:   # asked for, not buildable offline: named, not a config defect
+        events.emit("build", "unsupported", agent="builder", task_id=task.id, error=str(exc))
+        return False, f"{exc}; an LLM provider is needed (set OPENAI_API_KEY)", FailureType.UNSUPPORTED
     except HarnessError as exc:
         events.emit("build", "failed", agent="builder", task_id=task.id, error=str(exc))
         return False, str(exc), FailureType.CONFIG_ERROR
