@@ -47,6 +47,7 @@ class Parsed:
     overflow: list[str] = field(default_factory=list)            # entities beyond the cap
     entity_rules: dict[str, str] = field(default_factory=dict)   # entity -> the position rule that found it
     unsupported: list[tuple[str, str]] = field(default_factory=list)   # (clause text, reason)
+    blocked: list[tuple[int, str]] = field(default_factory=list)   # (clause, why a recognised ask is not built)
     auth: bool = False
     dashboard: bool = False
     pages: bool = False

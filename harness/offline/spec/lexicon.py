@@ -124,7 +124,7 @@ COMPLETE = _words("""
 """)
 PAGE_WORDS = _words("""
     web webapp website websites site page pages ui interface frontend html screen screens form forms
-    react vue angular svelte next.js nextjs settings
+    react vue angular svelte next.js nextjs settings styling stylesheet stylesheets css
 """)
 API_WORDS = _words("api apis rest restful backend endpoint endpoints microservice graphql")
 FRAMEWORKS = {"react": "React", "vue": "Vue", "angular": "Angular", "svelte": "Svelte",

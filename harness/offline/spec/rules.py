@@ -19,9 +19,12 @@ from harness.offline.spec import lexicon as lx
 from harness.offline.spec import lexicon_roles as rl
 from harness.offline.spec.about_fields import find_about_fields
 from harness.offline.spec.accounting import account_clauses
+from harness.offline.spec.booking import find_availability, find_booked_resources
 from harness.offline.spec.build import Parsed, build_spec
 from harness.offline.spec.clauses import split_clauses
 from harness.offline.spec.entities import find_entities, mark_brands
+from harness.offline.spec.feature_phrases import (find_checkbox_selection, find_keyword_search,
+                                                  find_overview_totals)
 from harness.offline.spec.features import built_features, find_features, find_workflow_chains
 from harness.offline.spec.field_passes import (find_column_lists, find_field_bullets, find_field_lists,
                                                find_clock_fields, find_filter_fields, find_frequency,
@@ -73,10 +76,15 @@ def rule_based_spec(request: str) -> AppSpec:
     _attach_workflows(toks, mentions, status_enums, p)
     fields_of = {e: [it.words[-1] for it in p.fields.get(e, [])] + ["name", "title"] for e in p.entities}
     p.features = find_features(toks, mentions, fields_of, built_features())
+    p.features += find_availability(toks, mentions, p) + find_keyword_search(toks, mentions) \
+        + find_overview_totals(toks, mentions, p)
     _find_status(toks, mentions, complete_idx, p)
     _find_cancel(toks, mentions, cancel_idx, p)
+    find_checkbox_selection(toks, p)
     mark_qualifiers(toks, p)
     p.accounts = account_clauses(toks, clauses)
+    for clause, reason in p.blocked:
+        p.accounts[clause].blocked.append(reason)
     _drop_unasked_entities(toks, p)
     if not p.entities:
         raise SpecError(_nothing_message(p))
@@ -242,6 +250,9 @@ def _find_relations(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> Non
             found.append((_mention_after(toks, j + 1, mentions), name, list(range(i + 1, j + 1))))
         if _word(toks, i - 1) in ("assign", "assigns", "assigned") and _word(toks, i + 1) == "to":
             found.append((name, _mention_after(toks, i + 2, mentions), [i - 1, i + 1]))
+        if _word(toks, i - 1) == "its":   # "open a class: its students are listed" -> student in class
+            found.append((name, _owner_before(toks, i - 1, mentions), [i - 1]))
+    found += find_booked_resources(toks, mentions, p)
     for name in p.entities:   # a field naming another entity is a relation ("tasks with a project")
         for item in p.fields.get(name, []):
             if item.label in p.plurals:
@@ -267,6 +278,12 @@ def _find_relations(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> Non
         if child in p.plurals and parent in p.plurals and child not in p.parents \
                 and not _is_ancestor(child, parent, p.parents):
             p.parents[child] = parent
+
+
+def _owner_before(toks: list[Tok], i: int, mentions: dict[int, str]) -> str | None:
+    """The one entity named before "its" in the same clause (None when none or several)."""
+    named = {mentions[j] for j in range(i) if j in mentions and toks[j].clause == toks[i].clause}
+    return next(iter(named)) if len(named) == 1 else None
 
 
 def _is_ancestor(node: str, of: str, parents: dict[str, str]) -> bool:

@@ -1,0 +1,77 @@
+"""Feature asks said in other words than the registry's trigger words (features.py):
+"filter by ... keywords" is search, "a dashboard overview of my expenses" is totals of their
+money, and "a checkbox the user can select" is a record selection the generator does not build
+(its clause is marked not built with the reason, never mapped to the CRUD pages).
+"""
+
+from __future__ import annotations
+
+from harness.offline.spec import lexicon as lx
+from harness.offline.spec.fields import kind_for_name
+from harness.offline.spec.pass_helpers import use, word
+from harness.offline.spec.tokens import Tok
+
+_KEYWORDS = lx._words("keyword keywords")
+_SEARCH_CONTEXT = lx._words("filter filters filtering filtered search searching searches find by")
+_OVERVIEW = lx._words("overview summary")
+_OVERVIEW_LINKS = lx._words("of about on for the my our their all")
+_NUMBER_KINDS = frozenset({"money", "decimal", "integer"})
+_CHECKBOXES = lx._words("checkbox checkboxes tickbox tickboxes")
+_SELECT = lx._words("select selects selected selecting choose chooses pick picks tick ticks")
+SELECTION_REASON = ("selecting records with checkboxes (a selection kept for a later step, such as a "
+                    "basket or a bulk action) is not built")
+
+
+def _clause_mentions(toks: list[Tok], i: int, mentions: dict[int, str]) -> list[str]:
+    return list(dict.fromkeys(name for j, name in sorted(mentions.items()) if toks[j].clause == toks[i].clause))
+
+
+def find_keyword_search(toks: list[Tok], mentions: dict[int, str]) -> list[tuple[str, str | None, list[str], int]]:
+    """search features for "filter expenses by date, category or keywords" (a keyword is a
+    full-text query over the record's text fields)."""
+    found = []
+    for i, t in enumerate(toks):
+        if t.used or t.w not in _KEYWORDS:
+            continue
+        before = {toks[j].w for j in range(i) if toks[j].clause == t.clause}
+        named = _clause_mentions(toks, i, mentions)
+        if not before & _SEARCH_CONTEXT or len(named) != 1:
+            continue
+        use(t, f"feature:search:{named[0]}")
+        found.append(("search", named[0], [], t.clause))
+    return found
+
+
+def find_overview_totals(toks: list[Tok], mentions: dict[int, str], p) -> list[tuple[str, str | None, list[str], int]]:
+    """aggregate features for "a dashboard overview of expenses" when the expenses have a money
+    or number field (the totals of those fields are the overview)."""
+    found = []
+    for i, t in enumerate(toks):
+        if t.w not in _OVERVIEW or not any(toks[j].role == "dashboard" for j in range(len(toks))
+                                           if toks[j].clause == t.clause):
+            continue
+        j = i + 1
+        while word(toks, j) in _OVERVIEW_LINKS:
+            j += 1
+        name = mentions.get(j)
+        if name is None or not any(kind_for_name(f.words)[0] in _NUMBER_KINDS for f in p.fields.get(name, [])):
+            continue
+        for k in range(i + 1, j):
+            if not toks[k].used:
+                use(toks[k], f"feature:aggregate:{name}")
+        found.append(("aggregate", name, [], t.clause))
+    return found
+
+
+def find_checkbox_selection(toks: list[Tok], p) -> None:
+    """A clause that asks to select records with checkboxes is not built (p.blocked); marking a
+    record done with a checkbox ("checkbox to mark it as completed") is the complete action."""
+    for i, t in enumerate(toks):
+        if t.w not in _SELECT or t.role.startswith(("complete", "field:")):
+            continue
+        same = [x for x in toks if x.clause == t.clause]
+        if not any(x.w in _CHECKBOXES for x in same) or any(x.role.startswith("complete") for x in same):
+            continue
+        use(t, "context")
+        if (t.clause, SELECTION_REASON) not in p.blocked:
+            p.blocked.append((t.clause, SELECTION_REASON))
