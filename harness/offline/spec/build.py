@@ -15,7 +15,7 @@ from harness.offline.generator.naming import field_ident, py_ident, slug
 from harness.models.spec import AppSpec, DataEntity, EntityField, Page, Requirement, Stack
 from harness.offline.spec.coverage import (clause_records, drop_unbuildable_features, entity_extra_reqs,
                                            feature_models, not_built_reqs)
-from harness.offline.spec.fields import FieldItem, kind_for_name
+from harness.offline.spec.fields import FieldItem, kind_in_record
 from harness.offline.spec.implied_fields import implied_fields
 
 HTML_FRONTEND = "Server-rendered HTML (FastAPI)"
@@ -138,7 +138,7 @@ def _fields(p: Parsed, name: str, idents: dict[str, str]) -> list[EntityField]:
         ident = field_ident("_".join(words))
         if ident in drop or "_".join(words) in drop or any(f.ident == ident for f in out):
             continue
-        out.append(_field(words, hint, item, ident))
+        out.append(_field(words, hint, item, ident, name))
     out += implied_fields(name, out)
     if len(out) > MAX_FIELDS:
         p.notes.append(f"{name}: {len(out) - MAX_FIELDS} more fields ignored (cap {MAX_FIELDS})")
@@ -152,8 +152,8 @@ def _fields(p: Parsed, name: str, idents: dict[str, str]) -> list[EntityField]:
     return out
 
 
-def _field(words: list[str], hint: str | None, item: FieldItem, ident: str) -> EntityField:
-    kind, ftype = kind_for_name(words)
+def _field(words: list[str], hint: str | None, item: FieldItem, ident: str, record: str) -> EntityField:
+    kind, ftype = kind_in_record(words, record)
     if hint:
         ftype = hint
         kind = {"int": "integer", "float": "decimal", "bool": "boolean"}.get(hint, kind)

@@ -64,10 +64,12 @@ def find_field_lists(toks: list[Tok], p: Parsed) -> None:
                 continue
             strict = True
         kinds = _kind_values(toks, i) if t.w == "(" and not strict else None
+        links: list[int] = []
         if kinds:
             items, consumed = [FieldItem(words=["type"], enum_values=kinds[0])], list(range(i + 1, kinds[1]))
         else:
-            items, consumed = parse_field_list(toks, i + 1, strict, _STOPS)
+            items, consumed = parse_field_list(toks, i + 1, strict, _STOPS, links=links)
+        p.field_subjects.extend(links)   # "details including ingredients, steps": ingredients are records
         k = i + 1
         while k < len(toks) and toks[k].w in lx.DETERMINERS:
             k += 1

@@ -34,6 +34,21 @@ class FieldItem:
         return " ".join(self.words)
 
 
+# Records that are a procedure: their "steps" are the instructions (text), not a step count.
+PROCEDURES = lx._words("""
+    recipe dish meal guide tutorial procedure routine lesson process instruction experiment protocol
+    checklist playbook method course exercise drill
+""")
+
+
+def kind_in_record(words: list[str], record: str) -> tuple[str, str]:
+    """The kind of a field of `record`: as `kind_for_name`, except that what a word means can depend
+    on the record ("steps" of a recipe are its instructions, of a walk a count)."""
+    if words == ["steps"] and record.rpartition(" ")[2] in PROCEDURES:
+        return "long_text", "text"
+    return kind_for_name(words)
+
+
 def kind_for_name(words: list[str]) -> tuple[str, str]:
     """(FieldKind, storage type) a field's words imply (stand-in until the shared registry lands)."""
     try:
@@ -117,8 +132,9 @@ def soft_wrap(toks: list[Tok], j: int) -> bool:
 def _ing_compound(toks: list[Tok], j: int, stops: frozenset[str]) -> bool:
     """ "cooking time", "shipping address", "billing date": an -ing word before a column word."""
     w, nxt = toks[j].w, _word(toks, j + 1)
-    return w.endswith("ing") and len(w) > 4 and w not in stops and w not in lx.FUNCTION \
-        and (nxt in lx.FIELD_VOCAB or lx.singularize(nxt) in lx.FIELD_VOCAB) and field_word(nxt, stops)
+    return w.endswith("ing") and len(w) > 4 and w not in stops and w not in lx.FUNCTION and (
+        (nxt in lx.FIELD_VOCAB or lx.singularize(nxt) in lx.FIELD_VOCAB) and field_word(nxt, stops)
+        or nxt in DETAIL_WORDS)   # "billing information"
 
 
 def read_enum(toks: list[Tok], j: int) -> tuple[list[str], int]:
@@ -205,9 +221,53 @@ def _split_run(words: list[str]) -> list[list[str]]:
     return out
 
 
+_PRONOUNS = lx._words("it they he she we you")
+
+
+def _past_link(toks: list[Tok], j: int, words: list[str]) -> int | None:
+    """A list item that is a plural record noun ("ingredients") names linked records, not a field;
+    when more items follow, the list goes on past it and past its aside ("(including their
+    amounts)", "that are connected to a recipe (...)"): the index of the separator after it."""
+    if words and len(words) != 1 or not words and not (j < len(toks) and toks[j].w.isalpha()
+                                                       and lx.singularize(toks[j].w) != toks[j].w):
+        return None
+    k, depth = j + 1, 0
+    while k < len(toks) and k - j < 40 and toks[k].clause == toks[j].clause:
+        w = toks[k].w
+        depth += (w == "(") - (w == ")")
+        if depth < 0 or w == "." and toks[k].orig:
+            return None
+        if depth == 0 and w in (",", "and") and k + 1 < len(toks) and toks[k + 1].w not in (".", ""):
+            return k + (w == ",")
+        k += 1
+    return None
+
+
+def _share_head(items: list[FieldItem], words: list[str], head: str) -> bool:
+    """ "personal, financial and references information": the head noun after the last item is
+    shared by the modifier items before it (one word, no column word of their own); a plural noun
+    before the head names the content itself ("references")."""
+    k = len(items) - 1
+    while k >= 0 and len(items[k].words) == 1 and not items[k].enum_values \
+            and items[k].words[0] not in lx.FIELD_VOCAB:
+        items[k].words = [items[k].words[0], head]
+        k -= 1
+    if not words:
+        return False
+    if not (len(words) == 1 and lx.singularize(words[0]) != words[0]):
+        words.append(head)
+    return True
+
+
+# Plural column words kept as written ("steps" of a recipe are its instructions, not a record).
+PLURAL_FIELDS = lx.KEEP_PLURAL_FIELDS | lx._words("steps")
+
+
 def parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozenset[str],
-                     keep_plural: frozenset[str] = lx.KEEP_PLURAL_FIELDS) -> tuple[list[FieldItem], list[int]]:
-    """The field items from `start` up to the first word that is no field; consumed indices."""
+                     keep_plural: frozenset[str] = PLURAL_FIELDS,
+                     links: list[int] | None = None) -> tuple[list[FieldItem], list[int]]:
+    """The field items from `start` up to the first word that is no field; consumed indices.
+    `links` (when given) receives the indices of record nouns the list named between its fields."""
     items: list[FieldItem] = []
     consumed: list[int] = []
     words: list[str] = []
@@ -221,11 +281,13 @@ def parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozenset
             return True
         last = words[-1]
         sing = lx.singularize(last)
-        if sing != last and last not in keep_plural and (sing not in lx.FIELD_VOCAB or sing in lx.FIELD_NOUNS):
+        counted = words[:2] == ["number", "of"]   # "number of people": the plural is what is counted
+        if sing != last and last not in keep_plural and not counted and (
+                sing not in lx.FIELD_VOCAB or sing in lx.FIELD_NOUNS):
             return False   # a plural record noun ends the field list ("... and projects")
         if strict and sing not in lx.FIELD_VOCAB and last not in lx.FIELD_VOCAB:
             return False
-        cur.words = words[:-1] + [last if last in keep_plural else sing]
+        cur.words = words[:-1] + [last if last in keep_plural or counted else sing]
         if len(cur.words) >= 3 and all(w in lx.FIELD_VOCAB for w in cur.words):
             items.extend(FieldItem(words=ws) for ws in _split_run(cur.words))
         else:
@@ -281,7 +343,31 @@ def parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozenset
             continue
         if t.w in lx.SEPARATORS:
             if not commit():
-                return items, consumed
+                after = _past_link(toks, j - 1, words)
+                if after is None:
+                    return items, consumed
+                if links is not None:
+                    links.append(idx[-1])
+                words.clear(), idx.clear()   # "including ingredients, steps and an image": the
+                cur = FieldItem(words=[])     # records named in the list are linked, not fields
+                j = after
+                continue
+        elif not words and t.w in ("list", "set") and _word(toks, j + 1) == "of" and _past_link(toks, j + 2, []):
+            if links is not None:
+                links.append(j + 2)
+            j = _past_link(toks, j + 2, [])   # "the list of ingredients (with amounts), and the steps"
+            idx.clear()
+            continue
+        elif t.w in DETAIL_WORDS and (words or items) and _word(toks, j - 1) not in lx.DETERMINERS:
+            if _share_head(items, words, t.w):   # "their personal, financial and references information"
+                items.append(FieldItem(words=list(words)))
+                consumed.extend([*idx, j])
+            return items, consumed
+        elif words[:2] == ["number", "of"] and len(words) == 3 and t.w in _PRONOUNS \
+                and _word(toks, j + 1).isalpha() and not field_word(_word(toks, j + 2), stops):
+            words.extend((t.w, toks[j + 1].w))   # "number of people it serves": the count it names
+            idx.extend((j, j + 1))
+            j += 1
         elif not t.w[0].isalnum():
             break
         elif t.w in lx.DETERMINERS or t.w in lx.FIELD_SKIP:

@@ -17,7 +17,7 @@ from harness.errors import SpecError
 from harness.models.spec import AppSpec
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec import lexicon_roles as rl
-from harness.offline.spec.about_fields import find_about_fields
+from harness.offline.spec.about_fields import find_about_fields, find_detail_fields
 from harness.offline.spec.accounting import account_clauses
 from harness.offline.spec.booking import find_availability, find_booked_resources
 from harness.offline.spec.build import Parsed, build_spec
@@ -73,6 +73,7 @@ def rule_based_spec(request: str) -> AppSpec:
     _find_relations(toks, mentions, p)
     find_ratings(toks, mentions, p)
     find_about_fields(toks, mentions, p)
+    find_detail_fields(toks, mentions, p)
     _attach_workflows(toks, mentions, status_enums, p)
     fields_of = {e: [it.words[-1] for it in p.fields.get(e, [])] + ["name", "title"] for e in p.entities}
     p.features = find_features(toks, mentions, fields_of, built_features())

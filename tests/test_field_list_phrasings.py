@@ -1,0 +1,63 @@
+"""Field-list phrasings of the rule-based spec (#14): records named inside a field list, counted
+plurals with a relative clause, a detail noun shared by its modifiers, "information about <record>"
+and words whose kind depends on the record. Each request is written for the rule, not taken from
+the dataset."""
+
+from __future__ import annotations
+
+from harness.offline.spec import parse_request
+
+
+def fields(spec, entity: str) -> dict[str, str]:
+    """field name -> kind of one entity of the spec."""
+    return {f.name: f.kind for f in spec.entity(entity).fields}
+
+
+def names(spec) -> list[str]:
+    return [e.name for e in spec.data_model]
+
+
+def test_a_record_named_inside_a_field_list_does_not_end_the_list_and_stays_a_record():
+    spec = parse_request("An app to manage recipes. Show the recipe details, including ingredients, steps, "
+                         "and an image.")
+    assert {"steps": "long_text", "image": "url"}.items() <= fields(spec, "recipe").items()
+    assert "ingredient" in names(spec) and "ingredient" not in fields(spec, "recipe")
+
+
+def test_the_list_of_records_with_an_aside_is_skipped_and_the_fields_after_it_are_read():
+    spec = parse_request("An app to manage recipes. Display a recipe card containing the title, the list of "
+                         "ingredients (including their amounts), and the preparation steps.")
+    assert fields(spec, "recipe")["preparation steps"] == "long_text"
+    assert "amount" in fields(spec, "ingredient")
+
+
+def test_number_of_a_plural_with_a_relative_clause_is_one_integer_field():
+    spec = parse_request("An app to manage recipes with a title, number of people it serves and a "
+                         "difficulty level (easy, medium, hard).")
+    recipe = spec.entity("recipe")
+    assert fields(spec, "recipe")["number of people it serves"] == "integer"
+    level = next(f for f in recipe.fields if f.name == "difficulty level")
+    assert (level.kind, level.enum_values) == ("enum", ["easy", "medium", "hard"])
+
+
+def test_a_detail_noun_after_a_list_of_modifiers_is_shared_by_each_of_them():
+    spec = parse_request("Renters fill out a profile with their personal, financial and references information.")
+    assert fields(spec, "profile") == {"name": "short_text", "personal information": "long_text",
+                                       "financial information": "long_text", "references": "long_text"}
+    assert names(spec) == ["profile"]   # "references" is the profile's, not a record type
+    customers = parse_request("Manage customers with a name, contact and billing information.")
+    assert list(fields(customers, "customer")) == ["name", "contact information", "billing information"]
+
+
+def test_information_about_a_record_is_a_long_text_field_of_that_record():
+    spec = parse_request("Owners can post properties including information about the property.")
+    assert fields(spec, "property")["information"] == "long_text"
+    notes = parse_request("An app to manage patients. Doctors keep notes on each patient.")
+    assert fields(notes, "patient")["notes"] == "long_text"
+
+
+def test_steps_are_instructions_of_a_recipe_but_a_count_of_a_walk():
+    recipe = parse_request("Track recipes with a title and steps.")
+    walk = parse_request("Track walks with a date and steps.")
+    assert fields(recipe, "recipe")["steps"] == "long_text"
+    assert fields(walk, "walk")["steps"] == "integer"
