@@ -61,3 +61,36 @@ def test_steps_are_instructions_of_a_recipe_but_a_count_of_a_walk():
     walk = parse_request("Track walks with a date and steps.")
     assert fields(recipe, "recipe")["steps"] == "long_text"
     assert fields(walk, "walk")["steps"] == "integer"
+
+
+VI_ROOMS = ("Quản lý phòng và sinh viên. Thêm phòng: Ghi nhận thông tin phòng (số phòng, loại phòng, sức chứa). "
+            "Theo dõi trạng thái phòng (còn trống, đã thuê). "
+            "Thêm sinh viên: Ghi nhận thông tin (tên, mã số sinh viên, ngày sinh, số phòng).")
+
+
+def test_vietnamese_field_words_are_fields_and_a_status_list_keeps_the_users_words():
+    spec = parse_request(VI_ROOMS)
+    assert fields(spec, "room") == {"name": "short_text", "room number": "short_text",
+                                    "room type": "short_text", "capacity": "integer"}
+    assert spec.entity("room").workflow == ["còn trống", "đã thuê"]   # not a `type` of room
+    assert {"student number": "short_text", "birth date": "date"}.items() <= fields(spec, "student").items()
+    assert all(c.status == "mapped" for c in spec.clauses)
+
+
+def test_a_field_named_after_another_records_key_is_a_reference_to_it():
+    spec = parse_request("An app to manage rooms and students. Each room has a room number and a capacity. "
+                         "Students have a name and a room number.")
+    ref = next(f for f in spec.entity("student").fields if f.name == "room number")
+    assert (ref.kind, ref.ref) == ("reference", "room")
+    assert fields(spec, "room")["room number"] == "short_text"   # the room's own number stays text
+    assert fields(parse_request(VI_ROOMS), "student")["room number"] == "reference"
+
+
+def test_a_record_heading_before_information_in_parentheses_owns_the_list():
+    spec = parse_request("An app to manage students. Add student: record information (name, code, birth date).")
+    assert fields(spec, "student") == {"name": "short_text", "code": "short_text", "birth date": "date"}
+
+
+def test_a_display_verb_at_the_start_of_a_parenthesised_list_is_not_the_end_of_it():
+    spec = parse_request("An app to manage students. View the list of students (showing name, code and class).")
+    assert list(fields(spec, "student")) == ["name", "code", "class"]

@@ -15,7 +15,8 @@ from harness.offline.generator.naming import field_ident, py_ident, slug
 from harness.models.spec import AppSpec, DataEntity, EntityField, Page, Requirement, Stack
 from harness.offline.spec.coverage import (clause_records, drop_unbuildable_features, entity_extra_reqs,
                                            feature_models, not_built_reqs)
-from harness.offline.spec.fields import FieldItem, kind_in_record
+from harness.offline.spec.fields import FieldItem
+from harness.offline.spec.record_fields import kind_in_record, referenced_record
 from harness.offline.spec.implied_fields import implied_fields
 
 HTML_FRONTEND = "Server-rendered HTML (FastAPI)"
@@ -125,11 +126,12 @@ def _fields(p: Parsed, name: str, idents: dict[str, str]) -> list[EntityField]:
     out: list[EntityField] = []
     for item in p.fields.get(name, []):
         words, hint = item.words, item.hint
-        if item.label in p.plurals:
-            if item.label != p.parents.get(name) and item.label != name and item.label in idents \
+        target = referenced_record(item.words, name, p.plurals)
+        if target:
+            if target != p.parents.get(name) and target in idents \
                     and not any(f.ident == field_ident(item.label) for f in out):
                 out.append(EntityField(name=item.label, ident=field_ident(item.label), type="int",
-                                       kind="reference", ref=idents[item.label]))
+                                       kind="reference", ref=idents[target]))
             continue   # names another entity: its parent (a relation) or a reference to it
         if len(words) > 1 and words[-1] == "flag":   # "paid flag" -> paid (bool)
             words, hint = words[:-1], "bool"

@@ -13,6 +13,7 @@ from harness.offline.spec.build import Parsed
 from harness.offline.spec.entities import is_noun, singular_name
 from harness.offline.spec.fields import DETAIL_WORDS, FieldItem, kind_for_name, parse_field_list, read_enum, read_range
 from harness.offline.spec.pass_helpers import STOPS as _STOPS
+from harness.offline.spec.period_fields import find_frequency, find_period_fields  # noqa: F401 (re-export)
 from harness.offline.spec.pass_helpers import nearest as _nearest
 from harness.offline.spec.pass_helpers import use as _use
 from harness.offline.spec.pass_helpers import word as _word
@@ -43,8 +44,8 @@ def find_field_lists(toks: list[Tok], p: Parsed) -> None:
             if items:
                 _add_fields(toks, p, j, t, items, consumed)
             continue
-        while j >= 0 and toks[j].w in lx.FILLER:
-            j -= 1
+        while j >= 0 and (toks[j].w in lx.FILLER or t.w == "(" and not toks[j].w and toks[j].orig):
+            j -= 1   # "sinh viên đang thuê trọ (tên, ...)": words the lexicon ignored before "("
         action = None
         if j > 0 and toks[j].w in lx.ACTION_NOUNS and is_noun(toks, j - 1):
             action, j = j, j - 1   # "habit creation with a name": the habit has the name
@@ -52,6 +53,8 @@ def find_field_lists(toks: list[Tok], p: Parsed) -> None:
                                        in _RECORD_VIEWS) and is_noun(toks, j - 1 - (toks[j].w == ",")):
             # "product information (name, SKU)", "the recipe details, including steps": the record's
             action, j = j, j - 1 - (toks[j].w == ",")
+        elif t.w == "(" and toks[j].w in DETAIL_WORDS and _heading_record(toks, j) is not None:
+            action, j = j, _heading_record(toks, j)   # "Add student: record the information (name, code)"
         strict = False
         if j < 0 or (t.w in ("(", ":") and lx.singularize(toks[j].w) in lx.FIELD_VOCAB):
             continue   # "category (food, rent)": a field's values, not a record type with fields
@@ -65,6 +68,13 @@ def find_field_lists(toks: list[Tok], p: Parsed) -> None:
             strict = True
         kinds = _kind_values(toks, i) if t.w == "(" and not strict else None
         links: list[int] = []
+        if kinds and p.vi and _word(toks, j - 1) in _STATUS_WORDS:   # "trạng thái phòng (còn trống, đã thuê)"
+            name = singular_name(toks[j].w)
+            p.workflows.setdefault(name, kinds[0])
+            for k in range(j - 1, kinds[1]):
+                if k != j:
+                    _use(toks[k], f"workflow:{name}")
+            continue
         if kinds:
             items, consumed = [FieldItem(words=["type"], enum_values=kinds[0])], list(range(i + 1, kinds[1]))
         else:
@@ -84,14 +94,26 @@ def find_field_lists(toks: list[Tok], p: Parsed) -> None:
             _add_fields(toks, p, j, t, items, consumed + ([action] if action is not None else []))
 
 
+def _heading_record(toks: list[Tok], j: int) -> int | None:
+    """The record of a "<record>: <verb> (the) information (...)" heading line, else None."""
+    k = j - 1
+    while k >= 0 and toks[k].w in lx.DETERMINERS:
+        k -= 1
+    if k >= 2 and toks[k].w.isalpha() and toks[k - 1].w == ":" and is_noun(toks, k - 2) \
+            and toks[k - 2].clause == toks[j].clause:
+        return k - 2
+    return None
+
+
 def _kind_values(toks: list[Tok], i: int) -> tuple[list[str], int] | None:
     """ "inventory movement (inflow, outflow, adjustments)": one-word items none of which is a
     column name are the kinds of the record (a `type` enum), not its fields; (values, end)."""
-    values, end = read_enum(toks, i)
+    values, end = read_enum(toks, i, own=False)
     if not values or any(" " in v or v in lx.FIELD_VOCAB or lx.singularize(v) in lx.FIELD_VOCAB
-                         or v in lx.FUNCTION or v in lx.META for v in values):
+                         or v in lx.FUNCTION or v in lx.META or v in lx.VERBS for v in values):
         return None
-    return [lx.singularize(v) for v in values], end
+    own = read_enum(toks, i)[0]
+    return [v if o != v else lx.singularize(v) for v, o in zip(own, values)], end
 
 
 def find_column_lists(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> int:
@@ -352,57 +374,3 @@ def find_mark_as_fields(toks: list[Tok], mentions: dict[int, str], p: Parsed) ->
         for x in [i, *range(m + 1, end)]:
             if not toks[x].used or x == i:
                 _use(toks[x], f"field:{entity}")   # "mark" here sets a field, not the status
-
-
-def find_frequency(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None:
-    """ "track a habit on a daily or weekly basis": a frequency field with those values."""
-    for i, t in enumerate(toks):
-        if t.used or t.w != "basis" or i < 4:
-            continue
-        k = i - 1
-        values: list[str] = []
-        while k > 0 and (toks[k].w in _FREQUENCIES or toks[k].w in ("or", "and", ",", "/")):
-            if toks[k].w in _FREQUENCIES:
-                values.insert(0, toks[k].w)
-            k -= 1
-        if len(values) < 1 or toks[k].w not in ("a", "an") or _word(toks, k - 1) not in ("on", "per"):
-            continue
-        entity = _nearest(toks, i, mentions, reach=12)
-        if entity is None:
-            continue
-        items = p.fields.setdefault(entity, [])
-        if all(it.label != "frequency" for it in items):
-            items.append(FieldItem(words=["frequency"], enum_values=values if len(values) > 1 else []))
-        for x in range(k - 1, i + 1):
-            if not toks[x].used:
-                _use(toks[x], f"field:{entity}")
-
-
-_FREQUENCIES = frozenset({"daily", "weekly", "monthly", "yearly", "annual", "hourly", "quarterly",
-                          "biweekly", "fortnightly"})
-
-
-_AMOUNT_WORDS = frozenset({"total", "amount"})
-
-
-def find_period_fields(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None:
-    """ "their daily expenses": a record kept per day has a date; "daily / weekly / monthly total
-    income": a period (daily, weekly, monthly) and, with "total" / "amount", that money column."""
-    for i, t in enumerate(toks):
-        if t.used or t.w not in _FREQUENCIES or i > 0 and toks[i - 1].w in _FREQUENCIES | {"/", "or"}:
-            continue
-        values, k = [t.w], i + 1
-        while _word(toks, k) in ("/", "or", ",") and _word(toks, k + 1) in _FREQUENCIES:
-            values.append(toks[k + 1].w)
-            k += 2
-        amount = toks[k].w if _word(toks, k) in _AMOUNT_WORDS else None
-        entity = mentions.get(k + (amount is not None))
-        if entity is None:
-            continue
-        items = p.fields.setdefault(entity, [])
-        wanted = [FieldItem(words=["period"], enum_values=values)] if len(values) > 1 else [FieldItem(words=["date"])]
-        if amount and not any(kind_for_name(it.words)[0] in ("money", "decimal") for it in items):
-            wanted.append(FieldItem(words=[amount]))
-        items.extend(w for w in wanted if all(it.label != w.label for it in items))
-        for x in range(i, k):
-            _use(toks[x], f"field:{entity}")

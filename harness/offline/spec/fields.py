@@ -34,21 +34,6 @@ class FieldItem:
         return " ".join(self.words)
 
 
-# Records that are a procedure: their "steps" are the instructions (text), not a step count.
-PROCEDURES = lx._words("""
-    recipe dish meal guide tutorial procedure routine lesson process instruction experiment protocol
-    checklist playbook method course exercise drill
-""")
-
-
-def kind_in_record(words: list[str], record: str) -> tuple[str, str]:
-    """The kind of a field of `record`: as `kind_for_name`, except that what a word means can depend
-    on the record ("steps" of a recipe are its instructions, of a walk a count)."""
-    if words == ["steps"] and record.rpartition(" ")[2] in PROCEDURES:
-        return "long_text", "text"
-    return kind_for_name(words)
-
-
 def kind_for_name(words: list[str]) -> tuple[str, str]:
     """(FieldKind, storage type) a field's words imply (stand-in until the shared registry lands)."""
     try:
@@ -137,8 +122,9 @@ def _ing_compound(toks: list[Tok], j: int, stops: frozenset[str]) -> bool:
         or nxt in DETAIL_WORDS)   # "billing information"
 
 
-def read_enum(toks: list[Tok], j: int) -> tuple[list[str], int]:
-    """Values of "(a, b, c)" or ": a / b / c" starting at j (the "(" or ":"); ([], j) if none."""
+def read_enum(toks: list[Tok], j: int, own: bool = True) -> tuple[list[str], int]:
+    """Values of "(a, b, c)" or ": a / b / c" starting at j (the "(" or ":"); ([], j) if none.
+    `own`: Vietnamese values in the user's words; else the English words the rules read."""
     close = ")" if toks[j].w == "(" else None
     values, k, cur = [], j + 1, []
     while k < len(toks) and len(values) <= _MAX_ENUM:
@@ -147,18 +133,26 @@ def read_enum(toks: list[Tok], j: int) -> tuple[list[str], int]:
             break
         if w in ENUM_SEPARATORS or w in ("->", "→"):
             if cur:
-                values.append(" ".join(cur))
+                values.append(_value(cur, own))
                 cur = []
         elif w and (w[0].isalnum()) and len(cur) < 3 and not toks[k].used:
-            cur.append(w)
+            cur.append(toks[k])
         else:
             break
         k += 1
     if cur:
-        values.append(" ".join(cur))
+        values.append(_value(cur, own))
     if len(values) < 2 or (close and (k >= len(toks) or toks[k].w != close)):
         return [], j
     return list(dict.fromkeys(values)), k + (1 if close else 0)
+
+
+def _value(toks: list[Tok], own: bool) -> str:
+    """An enum value in the user's own words when they wrote Vietnamese ("còn trống", not the
+    English the rules read), else the normalized words."""
+    if own and any(not t.orig.isascii() for t in toks):
+        return " ".join(t.orig.lower() for t in toks if t.orig)
+    return " ".join(t.w for t in toks)
 
 
 _RANGE = re.compile(r"^\d{1,4}$")
@@ -206,6 +200,7 @@ def _aside(toks: list[Tok], j: int) -> tuple[list[str], int]:
     return [], close + 1
 
 
+_SHOW_VERBS = lx._words("display displays displaying show shows showing")
 _COMPOUND_HEADS = lx._words("number date time name id type code count")
 
 
@@ -315,8 +310,8 @@ def parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozenset
             idx.extend((j, j + 1, j + 2))   # "a set of attributes like"
             j += 3
             continue
-        if not words and t.w in _INTRO:
-            idx.append(j)
+        if not words and (t.w in _INTRO or t.w in _SHOW_VERBS and not items):
+            idx.append(j)   # "(showing name, code, class)": the list after the verb
             j += 1
             continue
         if words and t.w in ("(", ":") and j + 1 < len(toks):

@@ -58,6 +58,10 @@ khoản thu nhập=incomes|thu nhập=income|khoản thu=incomes|quản lí=mana
 hỗ trợ=support|ghi chép=record|ghi nhận=record|tính năng=features|chức năng=features|chính=main
 cho phép=allow|thông tin=information|như=like|hiển thị=display|về=about|biểu đồ=charts
 số liệu=data|số tiền=amount|thời gian=time|nếu có=optional|tìm kiếm=search|tóm tắt=summary
+số phòng=room number|loại phòng=room type|sức chứa=capacity|mã số sinh viên=student number
+mã sinh viên=student number|mã số=code|lớp=class|ngày sinh=birth date|năm sinh=birth year
+số điện thoại=phone|điện thoại=phone|địa chỉ=address|giới tính=gender|quê quán=hometown
+ban đầu=initial|còn trống=vacant|đã thuê=rented|hiện có=existing|đang ở=
 ký túc xá=dormitory|chi=expenses|của mình=their|tính=|sử dụng=use|công nghệ=technology|thông báo=announcements|mô-đun=modules
 """
 
