@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness.errors import HarnessError
-from harness.fidelity_features import feature_ok
+from harness.fidelity_features import feature_built, feature_ok
 from harness.models.spec import AppSpec
 
 DATASET = Path(__file__).resolve().parent.parent / "tests" / "data" / "requests"
@@ -50,6 +50,7 @@ class Row:
     entities: tuple[int, int, int] = (0, 0, 0)      # (built & expected, built, expected)
     fields: tuple[int, int] = (0, 0)                # (found, expected)
     features: tuple[int, int] = (0, 0)              # (built or honestly not built, expected)
+    features_built: int = 0                         # of those, built (not only named by a not-built clause)
     clauses: tuple[int, int, int] = (0, 0, 0)       # (mapped, not built, total)
     false_pass: list[str] = field(default_factory=list)
     error: str = ""
@@ -121,6 +122,7 @@ def compare(item: dict, spec: AppSpec | None, outcome: str) -> Row:
     row.fields = (found, total)
     feats = exp.get("features", [])
     row.features = (sum(1 for f in feats if _feature_ok(f, spec)), len(feats))
+    row.features_built = sum(1 for f in feats if feature_built(f, spec))
     clauses = spec.clauses if spec else []
     row.clauses = (sum(c.status == "mapped" for c in clauses), sum(c.status == "not_built" for c in clauses),
                    len(clauses))
@@ -227,6 +229,7 @@ def totals(rows: list[Row]) -> dict:
             "entity_recall": pct(sum(r.entities[0] for r in rows), sum(r.entities[2] for r in rows)),
             "field_fidelity": pct(sum(r.fields[0] for r in rows), sum(r.fields[1] for r in rows)),
             "feature_fidelity": pct(sum(r.features[0] for r in rows), sum(r.features[1] for r in rows)),
+            "features_built": pct(sum(r.features_built for r in rows), sum(r.features[1] for r in rows)),
             "outcome_match": pct(sum(r.outcome == r.expected_outcome for r in rows), len(rows)),
             "false_pass": sum(1 for r in rows if r.false_pass)}
 
@@ -236,4 +239,4 @@ def format_totals(label: str, rows: list[Row], spec_only: bool) -> str:
     mode = "spec only" if spec_only else "full builds"
     return (f"{label} ({t['requests']} requests, {mode}): entity precision {t['entity_precision']}% "
             f"(recall {t['entity_recall']}%), field fidelity {t['field_fidelity']}%, feature fidelity "
-            f"{t['feature_fidelity']}%, outcome as expected {t['outcome_match']}%, false PASS {t['false_pass']}")
+            f"{t['feature_fidelity']}% (built {t['features_built']}%, the rest reported not built), outcome as expected {t['outcome_match']}%, false PASS {t['false_pass']}")

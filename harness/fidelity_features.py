@@ -46,6 +46,15 @@ def feature_ok(text: str, spec: AppSpec | None) -> bool:
     return named_not_built(low, spec)
 
 
+def feature_built(text: str, spec: AppSpec | None) -> bool:
+    """Built by the spec (not merely named by a not-built clause)."""
+    if spec is None:
+        return False
+    low = text.lower()
+    kind = next((k for pattern, k in FEATURE_KINDS if re.search(pattern, low)), None)
+    return bool(kind) and _built(kind, low, spec)
+
+
 def _built(kind: str, low: str, spec: AppSpec) -> bool:
     if kind in _SPECIAL:
         return _SPECIAL[kind](low, spec)
