@@ -16,6 +16,7 @@ older evidence is never applied to newer evidence.
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import shlex
 import shutil
@@ -58,8 +59,8 @@ def current_audit(store: RunStore, run_id: str, evidence: dict | None) -> dict |
 
 
 def _prepare_scratch(workspace: Path, scratch: Path, plan: AuditPlan) -> None:
-    shutil.rmtree(scratch, ignore_errors=True)
-    shutil.copytree(workspace, scratch, symlinks=True,
+    """Fill `scratch` (absent, or an empty directory prestart_audit_worker made) with the mutated copy."""
+    shutil.copytree(workspace, scratch, symlinks=True, dirs_exist_ok=True,
                     ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache", "*.db"))
     for rel, keys in plan.by_file().items():
         source = (workspace / rel).read_text(encoding="utf-8")
@@ -81,6 +82,43 @@ def clear_stale_scratch(store: RunStore, run_id: str) -> bool:
     else:
         scratch.unlink(missing_ok=True)  # never follow a link out of the run directory
     return True
+
+
+_PREPARED: set[str] = set()  # scratch directories this process created empty and started a worker for
+
+
+def prestart_audit_worker(store: RunStore, run_id: str) -> None:
+    """Create the run's empty scratch directory and start its warm worker in the background, so the
+    worker's imports overlap the runtime check instead of delaying the audit. The directory must stay
+    the same one (the worker's sandbox bound it): the audit fills it instead of recreating it."""
+    from harness.sandbox.warm import prestart
+    from harness.verification.verifier import verification_env
+
+    clear_stale_scratch(store, run_id)
+    scratch = store.audit_scratch(run_id)
+    try:
+        scratch.mkdir()
+    except OSError:
+        return
+    _PREPARED.add(os.path.realpath(scratch))
+    prestart(scratch, verification_env(run_id))
+
+
+def release_audit_worker(store: RunStore, run_id: str) -> None:
+    """Stop a prestarted audit worker the audit never used (the run ended first) and remove its directory."""
+    scratch = store.audit_scratch(run_id)
+    if os.path.realpath(scratch) in _PREPARED:
+        _PREPARED.discard(os.path.realpath(scratch))
+        clear_stale_scratch(store, run_id)
+
+
+def _take_prepared(scratch: Path) -> bool:
+    """True when `scratch` is the empty directory prestart_audit_worker made in this process."""
+    real = os.path.realpath(scratch)
+    if real not in _PREPARED:
+        return False
+    _PREPARED.discard(real)
+    return scratch.is_dir() and not scratch.is_symlink() and not any(scratch.iterdir())
 
 
 def _command(plan_path: Path, plan: AuditPlan, digest_fd: int) -> str:
@@ -106,7 +144,8 @@ def _run_mutants(store: RunStore, state: RunState, plan: AuditPlan, budget: Audi
     from harness.verification.verifier import run_command
 
     scratch = store.audit_scratch(state.run_id)
-    clear_stale_scratch(store, state.run_id)
+    if not _take_prepared(scratch):
+        clear_stale_scratch(store, state.run_id)
     _prepare_scratch(store.workspace(state.run_id), scratch, plan)
     nonce = secrets.token_hex(8)
     (scratch / PLAN_DIR).mkdir()

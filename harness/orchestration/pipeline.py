@@ -58,6 +58,10 @@ def verify_stage(ctx: RunContext) -> Done:
     how = f"runner: {result.runner}" + (f", evidence reused from {result.reused_from}: same command, same files"
                                           if result.reused_from else "")
     ctx.say(f"  workspace suite: {result.command} ({how}) → exit_code {result.exit_code} [{result.duration_ms} ms]")
+    if result.status == "PASS" and ctx.audit is not None:
+        from harness.audit.run import prestart_audit_worker
+
+        prestart_audit_worker(ctx.store, ctx.run_id)  # its imports overlap the runtime check
     runtime = runtime_step(ctx)
     ctx.say(f"  {runtime_line(runtime, duration=True)}")
     # runtime_completed makes REVIEW_DONE durable: a resume goes on to REVIEW.
@@ -223,7 +227,10 @@ def _resume_point(state: RunState, latest: dict | None) -> RunStatus:
 
 
 def _drive(ctx: RunContext) -> None:
+    from harness.orchestration.warm_start import prestart_worker
+
     try:
+        prestart_worker(ctx)  # its imports overlap SPEC/PLAN/generation (stopped in `finally`)
         advance(ctx)
     except HarnessError as exc:
         # Budget/endpoint failures (exit 75) end FAIL too, but resumable: resume_run restarts from
@@ -235,9 +242,11 @@ def _drive(ctx: RunContext) -> None:
         raise
     finally:
         ctx.save()
+        from harness.audit.run import release_audit_worker
         from harness.sandbox.warm import stop_workers
 
         stop_workers(ctx.workspace)  # the run's warm verification worker ends with the run
+        release_audit_worker(ctx.store, ctx.run_id)  # so does an audit worker the audit never used
 
 
 def summary_text(ctx: RunContext) -> str:

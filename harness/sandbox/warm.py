@@ -84,7 +84,9 @@ def warm_enabled() -> bool:
 class WarmWorker:
     """One live worker for one workspace; `run` serves a command or returns None when it crashed."""
 
-    def __init__(self, workspace: Path, env: Mapping[str, str]):
+    def __init__(self, workspace: Path, env: Mapping[str, str], wait: bool = True):
+        """Spawn the worker; with `wait` (default) block until it has imported everything, else the
+        first `ready()` call waits (a worker started in the background at the start of a run)."""
         self.workspace = Path(os.path.realpath(workspace))
         self.env = dict(env)
         self.outroot = Path(tempfile.mkdtemp(prefix="harness-warm-"))
@@ -99,13 +101,23 @@ class WarmWorker:
                                      pass_fds=(theirs.fileno(),))
         finally:
             theirs.close()
-        ready = self._reply(READY_TIMEOUT_S)
-        if not ready or not ready.get("ready"):
+        self.imported: set[str] = set()
+        self.covers: set[str] = set()
+        self._ready: bool | None = None  # None: its ready message has not been read yet
+        if wait and not self.ready():
             tail = self.log_tail()      # read before stop() closes the log
             self.stop()
             raise RuntimeError(f"warm worker did not start: {tail}")
-        self.imported = set(ready["imported"])
-        self.covers = {name for name, mods in PRELOAD.items() if all(m in self.imported for m in mods)}
+
+    def ready(self) -> bool:
+        """Wait (once) for the worker's ready message; False when it never came."""
+        if self._ready is None:
+            reply = self._reply(READY_TIMEOUT_S)
+            self._ready = bool(reply and reply.get("ready"))
+            if self._ready:
+                self.imported = set(reply["imported"])
+                self.covers = {name for name, mods in PRELOAD.items() if all(m in self.imported for m in mods)}
+        return self._ready
 
     def outbox(self) -> Path:
         """A fresh evidence directory the worker (and so its children) can write."""
@@ -156,7 +168,7 @@ def worker_for(workspace: Path, env: Mapping[str, str]) -> WarmWorker | None:
     """The live worker for this workspace and environment, started on first use; None if it cannot start."""
     key = _key(workspace, env)
     worker = _WORKERS.get(key)
-    if worker is not None and not worker.alive():
+    if worker is not None and not (worker.ready() and worker.alive()):
         discard(worker)
         worker = None
     if worker is None:
@@ -166,6 +178,20 @@ def worker_for(workspace: Path, env: Mapping[str, str]) -> WarmWorker | None:
             return None
         _WORKERS[key] = worker
     return worker
+
+
+def prestart(workspace: Path, env: Mapping[str, str]) -> None:
+    """Start the worker of `workspace` and `env` in the background, without waiting for its imports:
+    at the start of a run, so they overlap the spec, plan and first generation instead of delaying
+    the first verification. Does nothing when warm verification is off or the worker already exists;
+    a worker that fails to start is noticed (and replaced, or the command runs cold) on first use."""
+    key = _key(workspace, env)
+    if not warm_enabled() or key in _WORKERS:
+        return
+    try:
+        _WORKERS[key] = WarmWorker(workspace, env, wait=False)
+    except (RuntimeError, runner.SpawnError, OSError):
+        pass
 
 
 def discard(worker: WarmWorker) -> None:

@@ -112,6 +112,11 @@ def run_command(command: str, workspace: Path, *, task_id: str, evidence_path: P
         diagnostics=diag, attempt=attempt, runner=runner_used)
 
 
+def verification_env(run_id: str) -> dict[str, str]:
+    """The environment every verification command of `run_id` gets (and its warm worker is keyed by)."""
+    return {"PYTHONDONTWRITEBYTECODE": "1", "HARNESS_RUN_ID": run_id, "PYTHONUNBUFFERED": "1"}
+
+
 def _execute(sandbox: LocalSandbox, command: str, evidence_path: Path | None, reqs: list[str],
              run_id: str, timeout_s: float, req_files: dict[str, list[str]] | None, pipe: DigestPipe | None,
              pass_fds: tuple[int, ...] = ()):
@@ -122,7 +127,7 @@ def _execute(sandbox: LocalSandbox, command: str, evidence_path: Path | None, re
     retried cold, once, with a fresh digest pipe: the crashed attempt's child may already have sent
     its own digest into the first one.
     """
-    env = {"PYTHONDONTWRITEBYTECODE": "1", "HARNESS_RUN_ID": run_id, "PYTHONUNBUFFERED": "1"}
+    env = verification_env(run_id)
     if evidence_path is not None:
         evidence_path.parent.mkdir(parents=True, exist_ok=True)
         evidence_path.unlink(missing_ok=True)

@@ -1,0 +1,23 @@
+"""Start the run's warm verification worker in the background before the first stage.
+
+The worker's imports (pytest, the plugin, fastapi/pydantic/httpx: ~1-2 s) used to sit on the
+critical path of the first task's verification; started when the run starts, they overlap the
+spec, the plan and the first task's generation. A run that will verify nothing more (a resume at
+REVIEW) starts none. See harness/sandbox/warm.py (`prestart`).
+"""
+
+from __future__ import annotations
+
+from harness.models.enums import RunStatus
+
+_WILL_VERIFY = frozenset({RunStatus.CREATED, RunStatus.SPEC_DONE, RunStatus.PLAN_DONE, RunStatus.BUILDING,
+                          RunStatus.REPAIRING, RunStatus.VERIFYING})
+
+
+def prestart_worker(ctx) -> None:
+    """Start `ctx`'s verification worker now when the run still has tasks or the suite to verify."""
+    from harness.sandbox.warm import prestart
+    from harness.verification.verifier import verification_env
+
+    if ctx.state.status in _WILL_VERIFY:
+        prestart(ctx.workspace, verification_env(ctx.run_id))

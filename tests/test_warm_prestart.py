@@ -1,0 +1,150 @@
+"""#19: workers started in the background before they are needed (the run's, the audit's), and
+what a warm child no longer pays for (the worker's heap in every gc pass, coverage's origin stack)."""
+
+import json
+
+import pytest
+
+from harness.audit.run import AuditBudget, audit_run, prestart_audit_worker, release_audit_worker
+from harness.sandbox import warm
+from harness.verification.verifier import run_command, verification_env
+
+INI = "[pytest]\nmarkers =\n    req(id): requirement\n"
+GC_FROZEN = '''import gc
+
+import pytest
+
+
+@pytest.mark.req("REQ-001")
+def test_worker_heap_is_frozen():
+    assert gc.get_freeze_count() > 0
+'''
+
+
+def small_workspace(tmp_path, body):
+    ws = tmp_path / "ws"
+    (ws / "tests").mkdir(parents=True)
+    (ws / "pytest.ini").write_text(INI)
+    (ws / "tests" / "test_a.py").write_text(body)
+    return ws
+
+
+def run(ws, tmp_path, name, run_id=""):
+    evidence = tmp_path / "run" / "evidence" / f"{name}.json"
+    return run_command("python -m pytest -q tests", ws, task_id="T", evidence_path=evidence, reqs=["REQ-001"],
+                       run_id=run_id, evidence_rel=f"evidence/{name}.json"), evidence
+
+
+@pytest.fixture
+def workers(monkeypatch):
+    monkeypatch.setenv(warm.ENV_WARM, "1")
+    yield warm._WORKERS
+    warm.stop_workers()
+
+
+def test_prestart_starts_nothing_when_warm_verification_is_off(tmp_path, monkeypatch):
+    monkeypatch.setenv(warm.ENV_WARM, "0")
+    warm.prestart(tmp_path, verification_env("run_x"))
+    assert warm._key(tmp_path, verification_env("run_x")) not in warm._WORKERS
+
+
+@pytest.mark.slow
+def test_a_prestarted_worker_serves_the_first_command_warm(tmp_path, workers):
+    ws = small_workspace(tmp_path, GC_FROZEN)
+    warm.prestart(ws, verification_env("run_p"))
+    key = warm._key(ws, verification_env("run_p"))
+    started = workers[key]
+    assert started._ready is None  # prestart did not wait for the imports
+    result, evidence = run(ws, tmp_path, "first", run_id="run_p")
+    assert (result.runner, result.status) == ("warm", "PASS"), result.stdout + result.stderr
+    assert workers[key] is started  # the command used the prestarted worker, none other
+    doc = json.loads(evidence.read_text())
+    assert doc["tests"]["tests/test_a.py::test_worker_heap_is_frozen"]["outcome"] == "passed"
+
+
+@pytest.mark.slow
+def test_a_prestarted_worker_that_died_before_its_first_command_is_replaced(tmp_path, workers):
+    ws = small_workspace(tmp_path, GC_FROZEN)
+    warm.prestart(ws, verification_env("run_d"))
+    key = warm._key(ws, verification_env("run_d"))
+    dead = workers[key]
+    dead.proc.stop()
+    result, _ = run(ws, tmp_path, "after", run_id="run_d")
+    assert (result.runner, result.status) == ("warm", "PASS"), result.stdout + result.stderr
+    assert workers[key] is not dead
+
+
+@pytest.mark.slow
+def test_cold_children_have_no_frozen_heap_so_the_same_test_fails_cold(tmp_path, monkeypatch):
+    """The freeze is the worker's: the probe above really tells a warm child from a cold one."""
+    monkeypatch.setenv(warm.ENV_WARM, "0")
+    ws = small_workspace(tmp_path, GC_FROZEN)
+    result, _ = run(ws, tmp_path, "cold")
+    assert (result.runner, result.status) == ("cold", "FAIL")
+
+
+def test_coverage_start_skips_the_origin_stack_and_puts_it_back(tmp_path):
+    from coverage import collector
+
+    from pytest_harness.coverage_map import PhaseCoverage
+
+    real = collector.short_stack
+    mod = tmp_path / "mod.py"
+    mod.write_text("def f(x):\n    y = x + 1\n    return y\n")
+    seen = []
+    collector.short_stack = lambda *a, **k: seen.append("called") or ""
+    try:
+        cov = PhaseCoverage(tmp_path)
+        cov.start()
+        assert collector.short_stack is not real  # restored to what it was before start()
+        import importlib.util
+
+        spec = importlib.util.spec_from_file_location("mod_under_cov", mod)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        cov.enter("t::one")
+        module.f(1)
+        cov.leave()
+        lines = cov.stop()
+    finally:
+        collector.short_stack = real
+    assert seen == []  # the collector was created without walking the stack
+    assert lines == {"t::one": {"mod.py": {2, 3}}}  # and measurement is unchanged
+
+
+@pytest.mark.slow
+def test_the_audit_uses_the_worker_prestarted_for_its_scratch_copy(fresh_todo_run, monkeypatch):
+    store, run_id = fresh_todo_run
+    monkeypatch.setenv(warm.ENV_WARM, "1")
+    store.artifact_path(run_id, "audit").unlink()
+    created = []
+    real_init = warm.WarmWorker.__init__
+
+    def counting(self, *args, **kwargs):
+        created.append(args[0])
+        real_init(self, *args, **kwargs)
+
+    monkeypatch.setattr(warm.WarmWorker, "__init__", counting)
+    try:
+        prestart_audit_worker(store, run_id)
+        scratch = store.audit_scratch(run_id)
+        assert scratch.is_dir() and not any(scratch.iterdir())
+        doc = audit_run(store, store.load(run_id), AuditBudget(max_mutants=2), say=lambda _line: None)
+    finally:
+        warm.stop_workers()
+    assert len(created) == 1  # the prestarted worker ran the mutants; no second one started
+    assert all(r["killed"] >= 1 for r in doc["requirements"].values() if not r["skipped"]), doc["requirements"]
+    assert not store.audit_scratch(run_id).exists()
+
+
+@pytest.mark.slow
+def test_an_audit_worker_the_run_never_used_is_stopped_and_its_directory_removed(fresh_todo_run, monkeypatch):
+    store, run_id = fresh_todo_run
+    monkeypatch.setenv(warm.ENV_WARM, "1")
+    prestart_audit_worker(store, run_id)
+    scratch = store.audit_scratch(run_id)
+    worker = warm._WORKERS[warm._key(scratch, verification_env(run_id))]
+    release_audit_worker(store, run_id)
+    assert not scratch.exists()
+    assert not worker.alive()
+    assert warm._key(scratch, verification_env(run_id)) not in warm._WORKERS
