@@ -4,6 +4,7 @@ requirements, or is marked not built with an `unsupported` requirement (issue #1
 from __future__ import annotations
 
 from harness.models.spec import AppSpec
+from harness.utils.request_text import plain_text
 
 NO_CLAUSES = ("spec has no clauses: split the request into clauses (sentences, bullets, user stories) "
               "and give each REQ ids (mapped), an unsupported REQ (not_built) or no REQ (context)")
@@ -20,6 +21,7 @@ def clause_errors(spec: AppSpec, request: str | None = None) -> list[str]:
     reqs = {r.id: r for r in spec.requirements}
     errors, seen = [], set()
     whole = _norm(request or "")
+    plain = _norm(plain_text(request or ""))   # the clause splitter reads a request's HTML as plain text
     for c in spec.clauses:
         if c.id in seen:
             errors.append(f"duplicate clause id {c.id}")
@@ -35,6 +37,6 @@ def clause_errors(spec: AppSpec, request: str | None = None) -> list[str]:
             errors.append(f"clause {c.id} is not built but names no unsupported requirement")
         elif c.status == "context" and c.reqs:
             errors.append(f"clause {c.id} is context but lists requirements")
-        if request is not None and _norm(c.text) not in whole:
+        if request is not None and _norm(c.text) not in whole and _norm(c.text) not in plain:
             errors.append(f'clause {c.id} "{c.text[:60]}" is not text of the request')
     return errors

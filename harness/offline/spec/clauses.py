@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from harness.errors import SpecError
+from harness.utils.request_text import plain_text
 
 MAX_CLAUSES = 120          # more clauses than this: the request is refused with the cap stated
 MAX_CLAUSE_CHARS = 6000    # a longer "clause" is cut (the cut is visible in the clause text)
@@ -40,7 +41,7 @@ def _lines(text: str) -> list[str]:
     that line: the user's editor wrapped it, the sentence goes on."""
     lines: list[str] = []
     prev_open = False
-    for raw in (text or "").replace("\r", "\n").split("\n"):
+    for raw in plain_text(text or "").replace("\r", "\n").split("\n"):
         line = _BULLET.sub("", raw, count=1).strip()
         if not line:
             prev_open = False

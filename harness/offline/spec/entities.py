@@ -22,6 +22,8 @@ _HEAD_AFTER = lx.APP_HEADS | lx._words("management tracking tracker manager cata
                                        "database records inventory organizer planner list form "
                                        "forms table details")
 _LIST_AFTER_HEAD = lx._words("with for of including")
+# What a game comes "with" (slot machines, levels, boards) are parts of the game, not records.
+_GAME_HEADS = lx._words("game games")
 _SKIP = lx.DETERMINERS | lx.QUANTIFIERS | lx.ADJECTIVES | lx._words("of their my our your his her new")
 _SEP = lx._words(", and or & / plus")
 _PARENT_PREP = lx._words("in within inside under per")
@@ -106,7 +108,7 @@ def _positions(toks: list[Tok], p) -> list[tuple[int, str]]:
             out += [(h, "app-list") for h in heads] if len(heads) >= 2 else []
         elif p.vi and w in lx.APP_HEADS and is_noun(toks, i + 1):   # "ứng dụng ghi chú": app notes
             out += [(h, "app-head") for h in _np_heads(toks, i + 1)]
-        elif w in lx.APP_HEADS and _word(toks, i + 1) in _LIST_AFTER_HEAD:
+        elif w in lx.APP_HEADS and w not in _GAME_HEADS and _word(toks, i + 1) in _LIST_AFTER_HEAD:
             heads = _np_heads(toks, i + 2)
             if not (heads and _word(toks, heads[-1] + 1) in ("to", "who", "that")):   # "an app for teachers to ..."
                 out += [(h, "app-list") for h in heads]
@@ -114,7 +116,8 @@ def _positions(toks: list[Tok], p) -> list[tuple[int, str]]:
             out += [(h, "object") for h in _np_heads(toks, i + 1 + (_word(toks, i + 1) == "of"))]
         elif w in lx.HAVE and _word(toks, i + 1) in ("many", "multiple", "several"):
             out += [(h, "has-many") for h in _np_heads(toks, i + 1)]
-        elif w in ("with", "including") and not t.used:   # "tasks with login, projects and a dashboard"
+        elif w in ("with", "including") and not t.used and _word(toks, i - 1) not in _GAME_HEADS:
+            # "tasks with login, projects and a dashboard"
             heads = [h for h in _np_heads(toks, i + 1) if lx.singularize(toks[h].w) != toks[h].w]
             out += [(h, "with-list") for h in heads] if len(heads) >= 2 else []
         if is_noun(toks, i):

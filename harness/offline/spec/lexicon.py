@@ -33,7 +33,14 @@ DETERMINERS = _words("""
 
 # Pronouns/modals after which a plural-looking verb-noun is a verb ("an app that tracks expenses").
 REL_PRONOUNS = _words("that which who it he she also can could will should i we you they")
-MODALS = _words("can could should will would may might must to who that")
+# Negative contractions, with and without the apostrophe ("won’t" folds to "wont"): never a noun.
+NEG_CONTRACTIONS = _words("""
+    won't wont can't cant don't dont doesn't doesnt didn't didnt isn't isnt aren't arent wasn't wasnt
+    weren't werent shouldn't shouldnt wouldn't wouldnt couldn't couldnt haven't havent hasn't hasnt
+    hadn't hadnt mustn't mustnt needn't neednt
+""")
+MODALS = _words("can could should will would may might must to who that") | NEG_CONTRACTIONS
+NEGATIONS = _words("without no not never nor neither cannot") | NEG_CONTRACTIONS
 
 VERBS = _words("""
     build create make develop design write implement code generate add view see show display edit

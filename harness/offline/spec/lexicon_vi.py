@@ -62,7 +62,7 @@ số phòng=room number|loại phòng=room type|sức chứa=capacity|mã số s
 mã sinh viên=student number|mã số=code|lớp=class|ngày sinh=birth date|năm sinh=birth year
 số điện thoại=phone|điện thoại=phone|địa chỉ=address|giới tính=gender|quê quán=hometown
 ban đầu=initial|còn trống=vacant|đã thuê=rented|hiện có=existing|đang ở=
-ký túc xá=dormitory|chi=expenses|của mình=their|tính=|sử dụng=use|công nghệ=technology|thông báo=announcements|mô-đun=modules
+ký túc xá=dormitory|chi tiết=details|chi=expenses|của mình=their|tính=|sử dụng=use|công nghệ=technology|thông báo=announcements|mô-đun=modules
 """
 
 

@@ -190,6 +190,9 @@ def _find_feature_words(toks: list[Tok], p: Parsed) -> list[int]:
         if w in lx.AUTH:
             if w in ("user", "users") and not _auth_context(toks, i):
                 continue
+            if _negated(toks, i, lx.AUTH):   # "available without registration and login"
+                _use(t, "context")
+                continue
             p.auth, role = True, "auth"
         elif w in lx.DASHBOARD:
             p.dashboard, role = True, "dashboard"
@@ -217,6 +220,23 @@ def _find_feature_words(toks: list[Tok], p: Parsed) -> list[int]:
             continue
         _use(t, role)
     return complete_idx
+
+
+_NEGATED_REACH = 6
+_NEGATION_SKIP = lx._words("and or , / a an any the need needs needed require requires required requiring to "
+                           "for of user users")
+
+
+def _negated(toks: list[Tok], i: int, group: frozenset[str]) -> bool:
+    """Whether word i is negated: "without registration and login", "no need to log in", "doesn't
+    require an account" (back over words of `group` and linking words to a negation)."""
+    for j in range(i - 1, max(-1, i - 1 - _NEGATED_REACH), -1):
+        w = toks[j].w
+        if w in lx.NEGATIONS:
+            return True
+        if toks[j].clause != toks[i].clause or not (w in group or w in _NEGATION_SKIP):
+            return False
+    return False
 
 
 def _auth_context(toks: list[Tok], i: int) -> bool:

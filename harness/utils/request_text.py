@@ -1,0 +1,22 @@
+"""A request's plain text: HTML written into it (a README's <h2>, <li>, <b>, </br>) is markup, not
+words. Block tags end a line, inline tags go, entities are decoded. Only known tag names with
+name=value attributes are markup, so "a <b and c> d" or "x<5" in prose stays as written. Shared by
+the clause splitter (offline spec) and the clause check (validation), which must agree."""
+
+from __future__ import annotations
+
+import html
+import re
+
+_BLOCK_TAGS = "h1|h2|h3|h4|h5|h6|p|li|ul|ol|br|div|tr|td|th|table|thead|tbody|section|hr|blockquote|pre"
+_INLINE_TAGS = "b|i|em|strong|u|s|span|a|code|small|mark|sub|sup|font|img"
+_ATTRS = r"""(?:\s+[\w:-]+\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'<>]+))*\s*/?>"""
+_BLOCK_TAG = re.compile(rf"</?(?:{_BLOCK_TAGS}){_ATTRS}", re.I)
+_INLINE_TAG = re.compile(rf"</?(?:{_INLINE_TAGS}){_ATTRS}", re.I)
+
+
+def plain_text(text: str) -> str:
+    """`text` without its HTML markup (unchanged when it has none)."""
+    if "<" not in text:
+        return text
+    return html.unescape(_INLINE_TAG.sub("", _BLOCK_TAG.sub("\n", text)))
