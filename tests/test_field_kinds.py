@@ -45,6 +45,7 @@ def fieldtypes():
     ("paid by", "short_text"), ("assigned to", "short_text"),   # a person, not a yes/no
     ("photo", "url"), ("picture", "url"), ("logo", "url"),      # a link to the image
     ("steps", "integer"), ("daily steps", "integer"), ("preparation steps", "long_text"),
+    ("cooking time", "integer"), ("prep time", "integer"), ("start time", "time"),   # a duration in minutes
     ("personal information", "long_text"), ("references", "long_text"), ("reference", "short_text"),
 ])
 def test_kind_for_name(name, kind):

@@ -94,3 +94,26 @@ def test_a_record_heading_before_information_in_parentheses_owns_the_list():
 def test_a_display_verb_at_the_start_of_a_parenthesised_list_is_not_the_end_of_it():
     spec = parse_request("An app to manage students. View the list of students (showing name, code and class).")
     assert list(fields(spec, "student")) == ["name", "code", "class"]
+
+
+def test_a_comma_list_under_a_line_naming_a_records_information_is_that_records_fields():
+    spec = parse_request("An app to manage recipes.\n- List of all the recipes, with some key information in "
+                         "the table:\n-- Recipe ID, Brand (shown as a logo), a set of tags (some examples are: "
+                         "asian, bbq) that are linked to a recipe, the cooking time, the main ingredient (meat, "
+                         "chicken, vegetarian etc), and an average rating on a 1-100 scale.")
+    recipe = spec.entity("recipe")
+    assert {"recipe id": "short_text", "brand": "short_text", "cooking time": "integer",
+            "main ingredient": "enum", "average rating": "rating"}.items() <= fields(spec, "recipe").items()
+    by_name = {f.name: f for f in recipe.fields}
+    assert by_name["main ingredient"].enum_values == ["meat", "chicken", "vegetarian"]   # no "etc"
+    assert (by_name["average rating"].min_value, by_name["average rating"].max_value) == (1, 100)
+
+
+def test_a_picture_someone_sees_is_a_url_field_of_the_record_it_shows_but_an_upload_is_not():
+    spec = parse_request("An app to manage recipes with a title. Users can see a photo showing what the dish "
+                         "looks like.")
+    assert fields(spec, "recipe")["photo"] == "url"
+    plant = parse_request("An app to manage plants and gardens. Show a small picture of the plant on each row.")
+    assert fields(plant, "plant")["picture"] == "url" and "picture" not in fields(plant, "garden")
+    upload = parse_request("An app to manage products with a name. Users can upload a photo of the product.")
+    assert "photo" not in fields(upload, "product")   # a file upload is not a link field

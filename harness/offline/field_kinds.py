@@ -164,12 +164,19 @@ def normalise(name: str) -> str:
     return " " + " ".join(words) + " "
 
 
+# How long an activity takes ("cooking time", "prep time"): a number of minutes, not a clock time.
+_DURATION = re.compile(r"\b(?:cooking|cook|prep|preparation|baking|bake|travel|waiting|wait|reading|"
+                       r"running|estimated|response|total|processing|delivery|lead)\s(?:time|duration)\s$")
+
+
 def kind_for_name(field_name: str) -> FieldKind:
     """The kind a field's name implies; "short_text" when nothing matches.
 
     Enum and reference are never implied by a name alone: they need values or an entity.
     """
     text = normalise(field_name)
+    if _DURATION.search(text):
+        return "integer"
     for kind in MATCH_ORDER:
         if any(p.search(text) for p in _COMPILED[kind]):
             return kind

@@ -11,7 +11,10 @@ from __future__ import annotations
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec.build import Parsed
 from harness.offline.spec.entities import is_noun, singular_name
-from harness.offline.spec.fields import DETAIL_WORDS, FieldItem, kind_for_name, parse_field_list, read_enum, read_range
+from harness.offline.spec.fields import DETAIL_WORDS, FieldItem, parse_field_list, read_enum, read_range
+from harness.offline.spec.list_subjects import COLUMN_WORDS as _COLUMN_WORDS
+from harness.offline.spec.list_subjects import heading_record as _heading_record
+from harness.offline.spec.list_subjects import intro_list
 from harness.offline.spec.pass_helpers import STOPS as _STOPS
 from harness.offline.spec.period_fields import find_frequency, find_period_fields  # noqa: F401 (re-export)
 from harness.offline.spec.pass_helpers import nearest as _nearest
@@ -21,7 +24,6 @@ from harness.offline.spec.tokens import Tok
 
 _VERB_TRIGGERS = frozenset({"choose", "enter", "select", "specify", "specifying", "input", "record", "pick",
                             "display", "displays", "show", "shows", "showing"})
-_COLUMN_WORDS = frozenset({"columns", "fields", "attributes", "properties", "column", "field"})
 
 
 def find_field_lists(toks: list[Tok], p: Parsed) -> None:
@@ -33,6 +35,12 @@ def find_field_lists(toks: list[Tok], p: Parsed) -> None:
                 t.used, t.role = False, ""   # the noun itself stays an entity position
             continue
         if t.used or (t.w not in lx.FIELD_TRIGGERS and t.w not in _VERB_TRIGGERS):
+            continue
+        intro = intro_list(toks, i) if t.w == ":" and _word(toks, i + 1) == "." else None
+        if intro:   # "List of the recipes, with some key information:" + "Recipe ID, Brand, ..."
+            j, items, consumed, links = intro
+            p.field_subjects.extend(links)
+            _add_fields(toks, p, j, t, items, consumed)
             continue
         j = i - 1
         if t.w in _VERB_TRIGGERS:   # "a booking form to choose date and time"
@@ -92,17 +100,6 @@ def find_field_lists(toks: list[Tok], p: Parsed) -> None:
             if is_noun(toks, k) and lx.singularize(toks[k].w) != toks[k].w:
                 p.field_subjects.append(k)   # "products with a name and category, and categories"
             _add_fields(toks, p, j, t, items, consumed + ([action] if action is not None else []))
-
-
-def _heading_record(toks: list[Tok], j: int) -> int | None:
-    """The record of a "<record>: <verb> (the) information (...)" heading line, else None."""
-    k = j - 1
-    while k >= 0 and toks[k].w in lx.DETERMINERS:
-        k -= 1
-    if k >= 2 and toks[k].w.isalpha() and toks[k - 1].w == ":" and is_noun(toks, k - 2) \
-            and toks[k - 2].clause == toks[j].clause:
-        return k - 2
-    return None
 
 
 def _kind_values(toks: list[Tok], i: int) -> tuple[list[str], int] | None:

@@ -7,10 +7,13 @@ comes from its name (`kind_for_name`).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from harness.offline.spec import lexicon as lx
+from harness.offline.spec.list_parts import PRONOUNS as _PRONOUNS
+from harness.offline.spec.list_parts import past_link as _past_link
+from harness.offline.spec.list_parts import read_range, scale as _scale
+from harness.offline.spec.list_parts import share_head as _share_head
 from harness.offline.spec.tokens import Tok
 
 _MAX_WORD = 40
@@ -135,6 +138,8 @@ def read_enum(toks: list[Tok], j: int, own: bool = True) -> tuple[list[str], int
             if cur:
                 values.append(_value(cur, own))
                 cur = []
+        elif w in ("etc", "etcetera") and cur and (close is None or _word(toks, k + 1) == close):
+            pass   # "(meat, chicken, vegetarian etc)": the values named, not a value "etc"
         elif w and (w[0].isalnum()) and len(cur) < 3 and not toks[k].used:
             cur.append(toks[k])
         else:
@@ -153,27 +158,6 @@ def _value(toks: list[Tok], own: bool) -> str:
     if own and any(not t.orig.isascii() for t in toks):
         return " ".join(t.orig.lower() for t in toks if t.orig)
     return " ".join(t.w for t in toks)
-
-
-_RANGE = re.compile(r"^\d{1,4}$")
-
-
-def read_range(toks: list[Tok], j: int) -> tuple[float, float, int] | None:
-    """ "1 to 5", "from 1 to 5", "1-5", "0..10" at j -> (low, high, end index)."""
-    k = j + (toks[j].w in ("from", "between", "of") if j < len(toks) else 0)
-    if k + 2 < len(toks) + 0 and _RANGE.match(toks[k].w) and toks[k + 1].w in ("to", "and", "-") \
-            and k + 2 < len(toks) and _RANGE.match(toks[k + 2].w):
-        low, high = float(toks[k].w), float(toks[k + 2].w)
-        if low < high:
-            end = k + 3
-            if end < len(toks) and toks[end].w in ("stars", "star", "points", "scale"):
-                end += 1
-            return low, high, end
-    m = re.match(r"^(\d{1,4})-(\d{1,4})$", toks[k].w) if k < len(toks) else None
-    if m and float(m.group(1)) < float(m.group(2)):
-        end = k + 1 + (k + 1 < len(toks) and toks[k + 1].w in ("stars", "star", "points"))
-        return float(m.group(1)), float(m.group(2)), end
-    return None
 
 
 _BY_PARTICIPLES = lx._words("paid made done sent held owned written built run kept brought bought sold")
@@ -200,6 +184,9 @@ def _aside(toks: list[Tok], j: int) -> tuple[list[str], int]:
     return [], close + 1
 
 
+_COLUMN_MODIFIERS = lx._words("main primary secondary")
+
+
 _SHOW_VERBS = lx._words("display displays displaying show shows showing")
 _COMPOUND_HEADS = lx._words("number date time name id type code count")
 
@@ -214,44 +201,6 @@ def _split_run(words: list[str]) -> list[list[str]]:
         else:
             out.append([w])
     return out
-
-
-_PRONOUNS = lx._words("it they he she we you")
-
-
-def _past_link(toks: list[Tok], j: int, words: list[str]) -> int | None:
-    """A list item that is a plural record noun ("ingredients") names linked records, not a field;
-    when more items follow, the list goes on past it and past its aside ("(including their
-    amounts)", "that are connected to a recipe (...)"): the index of the separator after it."""
-    if words and len(words) != 1 or not words and not (j < len(toks) and toks[j].w.isalpha()
-                                                       and lx.singularize(toks[j].w) != toks[j].w):
-        return None
-    k, depth = j + 1, 0
-    while k < len(toks) and k - j < 40 and toks[k].clause == toks[j].clause:
-        w = toks[k].w
-        depth += (w == "(") - (w == ")")
-        if depth < 0 or w == "." and toks[k].orig:
-            return None
-        if depth == 0 and w in (",", "and") and k + 1 < len(toks) and toks[k + 1].w not in (".", ""):
-            return k + (w == ",")
-        k += 1
-    return None
-
-
-def _share_head(items: list[FieldItem], words: list[str], head: str) -> bool:
-    """ "personal, financial and references information": the head noun after the last item is
-    shared by the modifier items before it (one word, no column word of their own); a plural noun
-    before the head names the content itself ("references")."""
-    k = len(items) - 1
-    while k >= 0 and len(items[k].words) == 1 and not items[k].enum_values \
-            and items[k].words[0] not in lx.FIELD_VOCAB:
-        items[k].words = [items[k].words[0], head]
-        k -= 1
-    if not words:
-        return False
-    if not (len(words) == 1 and lx.singularize(words[0]) != words[0]):
-        words.append(head)
-    return True
 
 
 # Plural column words kept as written ("steps" of a recipe are its instructions, not a record).
@@ -370,6 +319,14 @@ def parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozenset
         elif t.w == "of" and words == ["number"] and field_word(_word(toks, j + 1), stops):
             words.append(t.w)   # "number of people": one integer field
             idx.append(j)
+        elif not words and t.w in _COLUMN_MODIFIERS and field_word(_word(toks, j + 1), stops):
+            words.append(t.w)   # "the main ingredient", "a primary contact"
+            idx.append(j)
+        elif words and t.w == "on" and _word(toks, j + 1) in ("a", "the") and _scale(toks, j + 2):
+            cur.min_value, cur.max_value, end = _scale(toks, j + 2)   # "a rating on a 1-100 scale"
+            idx.extend(range(j, end))
+            j = end
+            continue
         elif t.w in ("optional", "required", "mandatory"):
             cur.required = t.w != "optional"
             idx.append(j)
@@ -383,7 +340,8 @@ def parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozenset
             idx.append(j)
         elif words and t.w.endswith("ed") and len(t.w) > 4 and t.w not in lx.FIELD_VOCAB:
             idx.append(j)   # "calories burned": the participle adds nothing to the column
-        elif (field_word(t.w, stops) or _ing_compound(toks, j, stops)) and not t.brand and (
+        elif (field_word(t.w, stops) or _ing_compound(toks, j, stops)) and (
+                not t.brand or t.w in lx.FIELD_VOCAB or words and t.w in _COMPOUND_HEADS) and (
                 len(words) < 3 or len(words) < 8 and all(
                 w in lx.FIELD_VOCAB for w in [*words, t.w])):
             words.append(t.w)

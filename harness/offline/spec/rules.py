@@ -25,6 +25,7 @@ from harness.offline.spec.clauses import split_clauses
 from harness.offline.spec.entities import find_entities, mark_brands
 from harness.offline.spec.feature_phrases import (find_checkbox_selection, find_keyword_search,
                                                   find_overview_totals)
+from harness.offline.spec.media_fields import find_media_fields
 from harness.offline.spec.features import built_features, find_features, find_workflow_chains
 from harness.offline.spec.field_passes import (find_column_lists, find_field_bullets, find_field_lists,
                                                find_clock_fields, find_filter_fields, find_frequency,
@@ -74,6 +75,7 @@ def rule_based_spec(request: str) -> AppSpec:
     find_ratings(toks, mentions, p)
     find_about_fields(toks, mentions, p)
     find_detail_fields(toks, mentions, p)
+    find_media_fields(toks, mentions, p)
     _attach_workflows(toks, mentions, status_enums, p)
     fields_of = {e: [it.words[-1] for it in p.fields.get(e, [])] + ["name", "title"] for e in p.entities}
     p.features = find_features(toks, mentions, fields_of, built_features())
