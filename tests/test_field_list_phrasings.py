@@ -71,8 +71,10 @@ VI_ROOMS = ("Quản lý phòng và sinh viên. Thêm phòng: Ghi nhận thông t
 def test_vietnamese_field_words_are_fields_and_a_status_list_keeps_the_users_words():
     spec = parse_request(VI_ROOMS)
     assert fields(spec, "room") == {"name": "short_text", "room number": "short_text",
-                                    "room type": "short_text", "capacity": "integer"}
-    assert spec.entity("room").workflow == ["còn trống", "đã thuê"]   # not a `type` of room
+                                    "room type": "short_text", "capacity": "integer", "status": "enum"}
+    room = spec.entity("room")   # states a room is in (not a `type`, not a one-way workflow)
+    assert next(f.enum_values for f in room.fields if f.name == "status") == ["còn trống", "đã thuê"]
+    assert (room.workflow, room.has_status) == ([], False)
     assert {"student number": "short_text", "birth date": "date"}.items() <= fields(spec, "student").items()
     assert all(c.status == "mapped" for c in spec.clauses)
 

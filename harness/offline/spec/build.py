@@ -110,9 +110,13 @@ def _entities(p: Parsed) -> list[DataEntity]:
         idents[name] = ident
     return [DataEntity(name=name, plural=p.plurals[name], ident=idents[name],
                        fields=_fields(p, name, idents), parent=idents.get(p.parents.get(name, "")),
-                       has_status=name in p.status and name not in p.workflows,
+                       has_status=name in p.status and name not in p.workflows and not _status_values(p, name),
                        workflow=p.workflows.get(name, []))
             for name in order]
+
+
+def _status_values(p: Parsed, name: str) -> bool:
+    return any(it.words == ["status"] and it.enum_values for it in p.fields.get(name, []))
 
 
 def _display_word(name: str) -> str:
@@ -138,8 +142,9 @@ def _fields(p: Parsed, name: str, idents: dict[str, str]) -> list[EntityField]:
         if len(words) == 2 and words[0] == name.rpartition(" ")[2] and words[1] in ("name", "title"):
             words = words[1:]   # "recipe title" of a recipe is its title
         ident = field_ident("_".join(words))
-        if ident in drop or "_".join(words) in drop or any(f.ident == ident for f in out):
-            continue
+        if (ident in drop or "_".join(words) in drop) and not (ident == "status" and item.enum_values) \
+                or any(f.ident == ident for f in out):
+            continue   # a status with its values is the record's status column (any move allowed)
         out.append(_field(words, hint, item, ident, name))
     out += implied_fields(name, out)
     if len(out) > MAX_FIELDS:

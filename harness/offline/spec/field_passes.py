@@ -77,11 +77,11 @@ def find_field_lists(toks: list[Tok], p: Parsed) -> None:
         kinds = _kind_values(toks, i) if t.w == "(" and not strict else None
         links: list[int] = []
         if kinds and p.vi and _word(toks, j - 1) in _STATUS_WORDS:   # "trạng thái phòng (còn trống, đã thuê)"
-            name = singular_name(toks[j].w)
-            p.workflows.setdefault(name, kinds[0])
+            name = singular_name(toks[j].w)   # states the record can be in, any move allowed (no arrows)
+            p.fields.setdefault(name, []).append(FieldItem(words=["status"], enum_values=kinds[0]))
             for k in range(j - 1, kinds[1]):
                 if k != j:
-                    _use(toks[k], f"workflow:{name}")
+                    _use(toks[k], f"field:{name}")
             continue
         if kinds:
             items, consumed = [FieldItem(words=["type"], enum_values=kinds[0])], list(range(i + 1, kinds[1]))
