@@ -119,3 +119,33 @@ def test_a_picture_someone_sees_is_a_url_field_of_the_record_it_shows_but_an_upl
     assert fields(plant, "plant")["picture"] == "url" and "picture" not in fields(plant, "garden")
     upload = parse_request("An app to manage products with a name. Users can upload a photo of the product.")
     assert "photo" not in fields(upload, "product")   # a file upload is not a link field
+
+
+def test_yes_no_values_make_a_boolean_not_a_two_word_enum():
+    spec = parse_request("Track expenses. Expense fields: amount, date, category (food, rent, travel), paid (yes/no).")
+    assert {"category": "enum", "paid": "boolean"}.items() <= fields(spec, "expense").items()
+
+
+def test_a_word_that_can_be_a_column_is_a_record_when_a_column_list_follows_its_colon():
+    spec = parse_request("An inventory app.\n- Product: name, price, stock quantity\n- Supplier: name, email, phone")
+    assert fields(spec, "supplier") == {"name": "short_text", "email": "email", "phone": "phone"}
+    values = parse_request("Track expenses with an amount and a category: food, rent, travel.")
+    assert "category" not in names(values)
+
+
+def test_a_record_that_stores_its_fields_and_whether_it_is_something():
+    spec = parse_request("An app for invoices. Invoices store a number, a total and whether it is paid.")
+    assert fields(spec, "invoice") == {"name": "short_text", "number": "short_text", "total": "money",
+                                       "paid": "boolean"}
+    tasks = parse_request("An app for tasks. Tasks should store a title, a due date, and whether it is done.")
+    assert tasks.entity("task").has_status and "done" not in fields(tasks, "task")   # done is the status
+    users = parse_request("An app where users store notes.")
+    assert "user" not in names(users)
+
+
+def test_for_each_record_record_its_fields_with_of_phrases_periods_and_verbs_before_a_date():
+    spec = parse_request("A gym app. For each member record the name, membership type (basic, premium), join "
+                         "date, date of birth, method of payment, loyalty points and monthly fee.")
+    assert fields(spec, "member") == {
+        "name": "short_text", "membership type": "enum", "join date": "date", "date of birth": "date",
+        "method of payment": "short_text", "loyalty points": "integer", "monthly fee": "money"}

@@ -169,6 +169,10 @@ _DURATION = re.compile(r"\b(?:cooking|cook|prep|preparation|baking|bake|travel|w
                        r"running|estimated|response|total|processing|delivery|lead)\s(?:time|duration)\s$")
 
 
+_OF_AMOUNTS = frozenset({"number", "count", "amount", "quantity", "total"})   # "number of guests"
+_OF_NAMES = frozenset({"method", "mode", "type", "kind", "place", "country", "city", "proof", "name"})
+
+
 def kind_for_name(field_name: str) -> FieldKind:
     """The kind a field's name implies; "short_text" when nothing matches.
 
@@ -177,6 +181,11 @@ def kind_for_name(field_name: str) -> FieldKind:
     text = normalise(field_name)
     if _DURATION.search(text):
         return "integer"
+    head, of, _rest = text.partition(" of ")
+    if of and head.split()[-1] not in _OF_AMOUNTS:   # "date of birth": the kind of its head noun
+        kind = kind_for_name(head)
+        if kind != "short_text" or head.split()[-1] in _OF_NAMES:
+            return kind
     for kind in MATCH_ORDER:
         if any(p.search(text) for p in _COMPILED[kind]):
             return kind

@@ -23,6 +23,7 @@ from harness.offline.spec.pass_helpers import word as _word
 from harness.offline.spec.tokens import Tok
 
 _VERB_TRIGGERS = frozenset({"choose", "enter", "select", "specify", "specifying", "input", "record", "pick",
+                            "store", "stores", "save", "saves", "hold", "holds",
                             "display", "displays", "show", "shows", "showing"})
 
 
@@ -46,8 +47,10 @@ def find_field_lists(toks: list[Tok], p: Parsed) -> None:
         if t.w in _VERB_TRIGGERS:   # "a booking form to choose date and time"
             while j >= 0 and (toks[j].w in lx.FILLER or toks[j].w in ("to", "for", ",") or toks[j].w in _FORM_WORDS):
                 j -= 1
-            if j < 0 or not is_noun(toks, j) or j == i - 1 and not t.w.endswith("ing"):   # "members specifying"
-                continue
+            if j < 0 or not is_noun(toks, j) or j == i - 1 and not t.w.endswith("ing") \
+                    and _word(toks, j - 1) not in ("each", "every") \
+                    and (t.w not in _RECORD_VERBS or toks[j].w in lx.AUTH):
+                continue   # "members specifying", "for each member record", "invoices store" (not "users store")
             items, consumed = parse_field_list(toks, i + 1, True, _STOPS)
             if items:
                 _add_fields(toks, p, j, t, items, consumed)
@@ -64,7 +67,8 @@ def find_field_lists(toks: list[Tok], p: Parsed) -> None:
         elif t.w == "(" and toks[j].w in DETAIL_WORDS and _heading_record(toks, j) is not None:
             action, j = j, _heading_record(toks, j)   # "Add student: record the information (name, code)"
         strict = False
-        if j < 0 or (t.w in ("(", ":") and lx.singularize(toks[j].w) in lx.FIELD_VOCAB):
+        if j < 0 or (t.w in ("(", ":") and lx.singularize(toks[j].w) in lx.FIELD_VOCAB
+                     and not _column_list_of_record(toks, i, j)):
             continue   # "category (food, rent)": a field's values, not a record type with fields
         if not is_noun(toks, j):
             if t.w not in lx.LOOSE_TRIGGERS or toks[j].w not in lx.APP_HEADS:
@@ -100,6 +104,18 @@ def find_field_lists(toks: list[Tok], p: Parsed) -> None:
             if is_noun(toks, k) and lx.singularize(toks[k].w) != toks[k].w:
                 p.field_subjects.append(k)   # "products with a name and category, and categories"
             _add_fields(toks, p, j, t, items, consumed + ([action] if action is not None else []))
+
+
+_RECORD_VERBS = frozenset({"store", "stores", "hold", "holds", "save", "saves"})   # the record stores its fields
+
+
+def _column_list_of_record(toks: list[Tok], i: int, j: int) -> bool:
+    """ "Supplier: name, email, phone": a word that can be a record or a column ("supplier") is the
+    record when two or more column names follow it (values such as "food, rent" are no columns)."""
+    if lx.singularize(toks[j].w) not in lx.FIELD_NOUNS:
+        return False
+    items, _consumed = parse_field_list(toks, i + 1, True, _STOPS)
+    return len(items) >= 2
 
 
 def _kind_values(toks: list[Tok], i: int) -> tuple[list[str], int] | None:

@@ -125,6 +125,20 @@ def _ing_compound(toks: list[Tok], j: int, stops: frozenset[str]) -> bool:
         or nxt in DETAIL_WORDS)   # "billing information"
 
 
+_WHEN_HEADS = lx.DATE_WORDS | lx.DATETIME_WORDS
+_PERIODS = lx._words("daily weekly monthly yearly annual hourly quarterly")
+
+
+def _modifier(toks: list[Tok], j: int) -> bool:
+    """ "join date", "return time" (a verb naming the moment), "monthly fee" (a period): a word no
+    column starts with on its own, right before a column word that ends the item."""
+    w, nxt, after = toks[j].w, _word(toks, j + 1), _word(toks, j + 2)
+    ends = after in lx.SEPARATORS or after in (".", "", ")", "(")
+    if not ends or not w.isalpha() or w in lx.FUNCTION:
+        return False
+    return w in lx.VERBS and nxt in _WHEN_HEADS or w in _PERIODS and lx.singularize(nxt) in lx.FIELD_VOCAB
+
+
 def read_enum(toks: list[Tok], j: int, own: bool = True) -> tuple[list[str], int]:
     """Values of "(a, b, c)" or ": a / b / c" starting at j (the "(" or ":"); ([], j) if none.
     `own`: Vietnamese values in the user's words; else the English words the rules read."""
@@ -184,6 +198,9 @@ def _aside(toks: list[Tok], j: int) -> tuple[list[str], int]:
     return [], close + 1
 
 
+_YES_NO = lx._words("yes no true false y n")
+_OF_HEADS = lx._words("date time place country city method mode proof year day month")
+_IS = lx._words("is are was were")
 _COLUMN_MODIFIERS = lx._words("main primary secondary")
 
 
@@ -204,7 +221,7 @@ def _split_run(words: list[str]) -> list[list[str]]:
 
 
 # Plural column words kept as written ("steps" of a recipe are its instructions, not a record).
-PLURAL_FIELDS = lx.KEEP_PLURAL_FIELDS | lx._words("steps")
+PLURAL_FIELDS = lx.KEEP_PLURAL_FIELDS | lx._words("steps points reps sets")
 
 
 def parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozenset[str],
@@ -229,8 +246,11 @@ def parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozenset
         if sing != last and last not in keep_plural and not counted and (
                 sing not in lx.FIELD_VOCAB or sing in lx.FIELD_NOUNS):
             return False   # a plural record noun ends the field list ("... and projects")
-        if strict and sing not in lx.FIELD_VOCAB and last not in lx.FIELD_VOCAB:
-            return False
+        head = words[words.index("of") - 1] if "of" in words[1:] else last   # "date of birth"
+        known = lx.FIELD_VOCAB | _OF_HEADS
+        if strict and sing not in known and last not in known and head not in known \
+                and kind_for_name(words)[0] == "short_text":
+            return False   # strict: a known column word, or one the kind registry types ("points")
         cur.words = words[:-1] + [last if last in keep_plural or counted else sing]
         if len(cur.words) >= 3 and all(w in lx.FIELD_VOCAB for w in cur.words):
             items.extend(FieldItem(words=ws) for ws in _split_run(cur.words))
@@ -275,6 +295,8 @@ def parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozenset
                     break
             elif not values:
                 break
+            if len(values) == 2 and set(values) <= _YES_NO:
+                cur.hint, values = "bool", []   # "paid (yes/no)": a yes/no field, not a two-word enum
             cur.enum_values = values
             idx.extend(range(j, end))
             j = end
@@ -327,6 +349,19 @@ def parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozenset
             idx.extend(range(j, end))
             j = end
             continue
+        elif t.w == "of" and words and words[-1] in _OF_HEADS and len(words) <= 2 and field_word(_word(toks, j + 1), stops) \
+                and lx.singularize(_word(toks, j + 1)) == _word(toks, j + 1) \
+                and _word(toks, j + 2) in lx.SEPARATORS | {".", ")", "("}:
+            words.extend((t.w, toks[j + 1].w))   # "date of birth", "method of payment"
+            idx.extend((j, j + 1))
+            j += 1
+        elif not words and t.w == "whether" and _word(toks, j + 1) in _PRONOUNS and _word(toks, j + 2) in _IS \
+                and _word(toks, j + 3).isalpha() and _word(toks, j + 3) not in lx.COMPLETE \
+                and _word(toks, j + 4) in lx.SEPARATORS | {".", ""}:   # ("whether it is done": the status)
+            cur.hint = "bool"   # "and whether it is paid": a yes/no field
+            words.append(toks[j + 3].w)
+            idx.extend(range(j, j + 4))
+            j += 3
         elif t.w in ("optional", "required", "mandatory"):
             cur.required = t.w != "optional"
             idx.append(j)
@@ -340,7 +375,7 @@ def parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozenset
             idx.append(j)
         elif words and t.w.endswith("ed") and len(t.w) > 4 and t.w not in lx.FIELD_VOCAB:
             idx.append(j)   # "calories burned": the participle adds nothing to the column
-        elif (field_word(t.w, stops) or _ing_compound(toks, j, stops)) and (
+        elif (field_word(t.w, stops) or _ing_compound(toks, j, stops) or _modifier(toks, j)) and (
                 not t.brand or t.w in lx.FIELD_VOCAB or words and t.w in _COMPOUND_HEADS) and (
                 len(words) < 3 or len(words) < 8 and all(
                 w in lx.FIELD_VOCAB for w in [*words, t.w])):
