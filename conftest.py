@@ -13,7 +13,7 @@ from fake_openai_server import fake_openai_server  # noqa: F401  (fixture; tests
 # imported twice in one process, so it is loaded once here, outside every in-process run.
 import coverage  # noqa: E402,F401
 
-from helpers import TODO as TODO_REQUEST  # noqa: E402
+from helpers import TODO as TODO_REQUEST, warm_workers_stopped_after  # noqa: E402
 
 # The slow lane: modules whose every test builds an app, starts servers or drives the CLI in a
 # subprocess, and every test that needs a shared build (`todo_run`, `fresh_todo_run`, `crashed_todo_run`).
@@ -71,6 +71,14 @@ def _offline_env(monkeypatch):
     for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "HARNESS_CRASH_AT",
                  "HARNESS_MAX_LLM_CALLS", "HARNESS_MAX_TOKENS", "HARNESS_MAX_MINUTES", "HARNESS_RUNS_DIR"):
         monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture(autouse=True)
+def _warm_workers_end_with_their_test():
+    """A warm verification worker that a test's in-process verification started ends with that test,
+    not at session end (tests/helpers.py: warm_workers_stopped_after)."""
+    with warm_workers_stopped_after():
+        yield
 
 
 @pytest.fixture

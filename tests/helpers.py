@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 TODO = "Build a Simple Todo App with add/list/complete"
@@ -58,3 +59,23 @@ def write_files(files: dict[str, str], root: Path) -> Path:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
     return root
+
+
+@contextmanager
+def warm_workers_stopped_after():
+    """Stop every warm verification worker started inside the block, keep those that lived before it.
+
+    A test's in-process verification (the verifier through runner.execute, without a pipeline run
+    that stops its worker) would otherwise leave an idle worker — an interpreter holding pytest and
+    fastapi — alive until the session ends; 15 were seen at once. Nothing is imported here: a
+    session that never loaded harness.sandbox.warm has no worker."""
+    warm = sys.modules.get("harness.sandbox.warm")
+    before = set(warm._WORKERS) if warm is not None else set()
+    try:
+        yield
+    finally:
+        warm = sys.modules.get("harness.sandbox.warm")
+        for key in (set(warm._WORKERS) - before if warm is not None else ()):
+            worker = warm._WORKERS.get(key)
+            if worker is not None:
+                warm.discard(worker)

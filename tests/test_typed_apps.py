@@ -1,7 +1,7 @@
-"""Generated apps in the user's own terms, checked by running them: the example spec's workspace
-passes its own generated tests and the HTTP validation/fuzz checks in a real subprocess, and a
-property test builds random entity/field/kind combinations that must compile, import and answer
-the runtime probe. `builder new --spec` on the example ends BUILD COMPLETE."""
+"""Generated apps in the user's own terms, checked by running them: `builder new --spec` on the
+example ends BUILD COMPLETE, and its workspace passes its own generated tests and the HTTP
+validation/fuzz checks in a real subprocess; a property test builds random entity/field/kind
+combinations that must compile, import and answer the runtime probe."""
 
 from __future__ import annotations
 
@@ -30,20 +30,6 @@ EXAMPLE = ROOT / "examples" / "club_bookings.toml"
 def _run(args: list[str], cwd: Path, timeout: int = 900) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "HARNESS_"))}
     return subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env)
-
-
-@pytest.mark.slow
-@pytest.mark.timeout(1200)
-def test_example_spec_workspace_passes_its_tests_and_the_http_checks(tmp_path):
-    """#14: the validation cases over HTTP, the generated tests in a real pytest run, and fuzzing
-    (malformed JSON, wrong types, huge strings, unknown ids) without a 5xx."""
-    workspace = write_files(generate_files(load_spec_file(EXAMPLE)), tmp_path / "ws")
-    tests = _run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"], workspace)
-    assert tests.returncode == 0, tests.stdout[-3000:]
-    assert " passed" in tests.stdout and "failed" not in tests.stdout
-    checks = _run([sys.executable, str(ROOT / "tests" / "club_app_checks.py")], workspace)
-    assert checks.returncode == 0, checks.stdout[-3000:]
-    assert checks.stdout.strip().endswith("0 failed checks")
 
 
 NAMES = ["title", "amount", "due date", "email", "notes", "rating", "website", "phone",
@@ -82,55 +68,103 @@ def specs(draw) -> AppSpec:
     return with_requirements(spec, dashboard=draw(st.booleans()))
 
 
-SMOKE = """
-import json, os, sys, tempfile
-os.environ["APP_DB_PATH"] = os.path.join(tempfile.mkdtemp(), "smoke.db")
+# One interpreter smoke-tests every generated workspace in turn (imports fastapi, the harness and
+# the TestClient once instead of once per example): each workspace is compiled (compileall, as
+# `python -m compileall -q src tests`), then imported as a fresh `src` package (the previous one's
+# modules dropped from sys.modules) with its own database, and must answer its runtime probe.
+# Prints one JSON line {workspace: "smoke ok <captured>" | the failure's traceback}.
+SMOKE_ALL = """
+import compileall, importlib, json, os, sys, tempfile, traceback
 from fastapi.testclient import TestClient
 from harness.models.spec import AppSpec
 from harness.offline.generator import round_trip_steps
 from harness.offline.generator.probes import resolve
-from src.main import app
-spec = AppSpec.model_validate_json(open("spec.json").read())
-captured = {}
-with TestClient(app) as client:
-    for step in round_trip_steps(spec):
-        path, body, headers = resolve(step, captured)
-        r = client.request(step.method, path, json=body, headers=headers)
-        assert r.status_code == step.expect_status, (step.name, r.status_code, r.text)
-        for name, key in step.capture.items():
-            captured[name] = r.json()[key]
-        assert client.get("/openapi.json").status_code == 200
-print("smoke ok", len(captured))
+results = {}
+for workspace in sys.argv[1:]:
+    os.chdir(workspace)
+    for name in [m for m in sys.modules if m in ("src", "tests") or m.startswith(("src.", "tests."))]:
+        del sys.modules[name]
+    sys.path.insert(0, workspace)
+    importlib.invalidate_caches()
+    os.environ["APP_DB_PATH"] = os.path.join(tempfile.mkdtemp(), "smoke.db")
+    try:
+        assert all(compileall.compile_dir(d, quiet=1) for d in ("src", "tests")), "compileall failed"
+        from src.main import app
+        spec = AppSpec.model_validate_json(open("spec.json").read())
+        captured = {}
+        with TestClient(app) as client:
+            for step in round_trip_steps(spec):
+                path, body, headers = resolve(step, captured)
+                r = client.request(step.method, path, json=body, headers=headers)
+                assert r.status_code == step.expect_status, (step.name, r.status_code, r.text)
+                for name, key in step.capture.items():
+                    captured[name] = r.json()[key]
+                assert client.get("/openapi.json").status_code == 200
+        results[workspace] = f"smoke ok {len(captured)}"
+    except BaseException:
+        results[workspace] = traceback.format_exc()[-3000:]
+    finally:
+        sys.path.remove(workspace)
+print(json.dumps(results))
 """
 
 
 @pytest.mark.slow
 @pytest.mark.timeout(1200)
-@settings(max_examples=10, deadline=None, derandomize=True, phases=[Phase.generate],
+def test_random_kind_combinations_compile_import_and_answer_the_probe(tmp_path):
+    """Hypothesis draws 10 specs (derandomized); each generated workspace must compile, import and
+    answer the runtime probe. The workspaces are written while drawing and smoke-tested afterwards in
+    one interpreter (SMOKE_ALL), each as a fresh `src` package with its own database."""
+    drawn: dict[str, AppSpec] = {}
 
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-@given(spec=specs())
-def test_random_kind_combinations_compile_import_and_answer_the_probe(tmp_path_factory, spec):
-    files = generate_files(spec)  # every .py is ast-parsed before it is returned
-    workspace = write_files(files, tmp_path_factory.mktemp("prop"))
-    (workspace / "spec.json").write_text(spec.model_dump_json(), encoding="utf-8")
-    compiled = _run([sys.executable, "-m", "compileall", "-q", "src", "tests"], workspace)
-    assert compiled.returncode == 0, compiled.stdout + compiled.stderr
-    smoke = _run([sys.executable, "-c", SMOKE], workspace, timeout=300)
-    assert smoke.returncode == 0, smoke.stderr[-3000:] + json.dumps(spec.model_dump())[:2000]
-    assert smoke.stdout.startswith("smoke ok")
+    @settings(max_examples=10, deadline=None, derandomize=True, phases=[Phase.generate], database=None,
+              suppress_health_check=[HealthCheck.too_slow])
+    @given(spec=specs())
+    def draw(spec):
+        files = generate_files(spec)  # every .py is ast-parsed before it is returned
+        workspace = write_files(files, tmp_path / f"prop{len(drawn)}")
+        (workspace / "spec.json").write_text(spec.model_dump_json(), encoding="utf-8")
+        drawn[str(workspace)] = spec
+
+    draw()
+    assert len(drawn) >= 5, "hypothesis drew too few distinct specs to mean anything"
+    smoke = _run([sys.executable, "-c", SMOKE_ALL, *drawn], tmp_path, timeout=900)
+    assert smoke.returncode == 0, smoke.stderr[-3000:]
+    results = json.loads(smoke.stdout.strip().splitlines()[-1])
+    assert set(results) == set(drawn)
+    for workspace, spec in drawn.items():
+        assert results[workspace].startswith("smoke ok"), \
+            results[workspace] + "\n" + json.dumps(spec.model_dump())[:2000]
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(1800)  # a whole build: several minutes on a loaded machine
-def test_builder_new_spec_builds_the_example_to_build_complete(tmp_path):
-    """#14: a hand-written four-entity spec with references, a workflow, search and CSV export."""
+@pytest.mark.timeout(1800)  # a whole build with its mutation audit: minutes on a loaded machine
+def test_builder_new_spec_builds_the_example_and_its_workspace_passes_its_tests_and_the_http_checks(tmp_path):
+    """#14: a hand-written four-entity spec with references, a workflow, search and CSV export.
+    `builder new --spec` (a real subprocess, mutation audit included) ends BUILD COMPLETE; its
+    workspace is exactly what the generator makes of the example, the build's real pytest session
+    of that whole workspace passed every generated test (evidence/workspace.json), and the validation
+    cases over HTTP and fuzzing (malformed JSON, wrong types, huge strings, unknown ids) get no 5xx
+    (club_app_checks.py in a real subprocess in that workspace)."""
     result = _run([sys.executable, "-m", "harness.cli", "new", "--spec", str(EXAMPLE),
                    "--runs-dir", str(tmp_path / "runs"), "--run-id", "club"], ROOT, timeout=1800)
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
     assert "BUILD COMPLETE" in result.stdout and "spec file" in result.stdout
-    spec = json.loads((tmp_path / "runs" / "club" / "spec.json").read_text())
+    run = tmp_path / "runs" / "club"
+    spec = json.loads((run / "spec.json").read_text())
     assert [e["ident"] for e in spec["data_model"]] == ["member", "court", "booking", "payment"]
+    workspace = run / "workspace"
+    generated = generate_files(load_spec_file(EXAMPLE))
+    assert {rel: (workspace / rel).read_text(encoding="utf-8") for rel in generated} == generated
+    evidence = json.loads((run / "evidence" / "workspace.json").read_text())
+    test_files = {rel for rel in generated if rel.startswith("tests/test_") and rel.endswith(".py")}
+    assert {node.split("::")[0] for node in evidence["tests"]} == test_files   # the whole suite ran
+    assert evidence["complete"] and evidence["session"]["exitstatus"] == 0
+    assert evidence["session"]["collected"] == len(evidence["tests"]) > 50
+    assert {t["outcome"] for t in evidence["tests"].values()} == {"passed"}
+    checks = _run([sys.executable, str(ROOT / "tests" / "club_app_checks.py")], workspace)
+    assert checks.returncode == 0, checks.stdout[-3000:]
+    assert checks.stdout.strip().endswith("0 failed checks")
 
 
 @pytest.fixture(scope="module")

@@ -350,3 +350,21 @@ def test_the_worker_builds_the_rewrite_memo_while_its_first_child_runs_and_later
     assert [r["exit_code"] for r in replies] == [0, 0]
     assert replies[0]["memoized_rewrites"] == 0          # nothing delayed the first command
     assert replies[1]["memoized_rewrites"] >= 2          # anyio's plugin and its asyncio backend at least
+
+
+@pytest.mark.slow
+def test_workers_started_inside_a_test_end_with_it_and_earlier_ones_live_on(tmp_path, cold):
+    """Regression (#19): in-process verifications left their idle workers alive until the session
+    ended (15 seen at once); conftest's autouse fixture wraps every test in this helper."""
+    from helpers import warm_workers_stopped_after
+
+    cold(False)
+    env = {"PYTHONDONTWRITEBYTECODE": "1", "HARNESS_RUN_ID": "", "PYTHONUNBUFFERED": "1"}
+    earlier = warm.worker_for(small_workspace(tmp_path / "a", "def test_ok():\n    pass\n"), env)
+    with warm_workers_stopped_after():
+        ws = small_workspace(tmp_path / "b", "def test_ok():\n    pass\n")
+        result, _ = run(ws, tmp_path, "inside")
+        inside = warm.worker_for(ws, env)
+        assert (result.runner, result.status) == ("warm", "PASS") and inside.alive()
+    assert not inside.alive() and warm.worker_for(ws, env) is not inside
+    assert earlier.alive() and warm.worker_for(earlier.workspace, env) is earlier
