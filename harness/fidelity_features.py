@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 
 from harness.models.spec import AppSpec, DataEntity
+from harness.offline.spec import lexicon as lx
 
 # expected feature text -> what in the spec shows it was built; the first pattern that matches decides
 FEATURE_KINDS = (
@@ -23,15 +24,17 @@ FEATURE_KINDS = (
     (r"own data|their own|per.user|ownership|only their", "ownership"),
     (r"log ?in|sign.?up|sign.?in|authenticat|account|register|registration", "auth"),
     (r"dashboard|overview", "dashboard"), (r"->|→|status|workflow|mark .*(done|complete)", "workflow"),
+    (r"\bmark\w* (?:an? |the |each )?\w+ as \W?\w+", "mark_as"),
     (r"\bcategori[sz]", "categorize"), (r"\bresponsive|mobile.friendly|\bdevices?\b", "responsive"),
     (r"\bstyl|\bcss\b", "styling"), (r"\btable\b", "table"),
     (r"\b(?:list|show|view)s? (?:the |all )?\w+ (?:of|in|for|per) (?:a|an|the|each|every|their|its) \w+",
      "per_parent"),
-    (r"^(?:list|custom|add|create|view|manage|browse)\b", "records"),
+    (r"^(?:list|custom|add|create|view|manage|browse|track|record|edit|update)\b", "records"),
 )
 STOP = frozenset("the a an of to and or for with by in on at per each their its as is are be from "
                  "that this into all any can users user list show".split())
-_RECORD_WORDS = frozenset("list custom add create view manage browse the all their own new".split())
+_RECORD_WORDS = frozenset("list custom add create view manage browse track record the all their own new edit "
+                          "update delete remove information info details data and or a an of".split())
 _STYLESHEET = Path(__file__).resolve().parent / "offline" / "generator" / "skeleton" / "src" / "ui.py"
 
 
@@ -63,7 +66,8 @@ def _built(kind: str, low: str, spec: AppSpec) -> bool:
         have |= {"auth", "ownership"}
     if any(r.capability == "dashboard" for r in spec.requirements):
         have.add("dashboard")
-    if any(e.workflow or e.has_status for e in spec.data_model):
+    if any(e.workflow or e.has_status or any(f.kind == "enum" and f.ident in ("status", "state") for f in e.fields)
+           for e in spec.data_model):
         have.add("workflow")
     return kind in have
 
@@ -131,17 +135,38 @@ def _per_parent(low: str, spec: AppSpec) -> bool:
 
 
 def _records(low: str, spec: AppSpec) -> bool:
-    """ "list books", "custom categories": records users create and list, when every other word
-    of the feature names an entity the spec builds CRUD for."""
+    """ "list books", "custom categories", "track inventory movements (inflow, outflow)": records
+    users create and list, when every other word of the feature names an entity the spec builds
+    CRUD for, a modifier right before its name, or one of its fields or enum values."""
     ents = _named(low, spec)
+    words = re.findall(r"\w+", low)
     names = {w for e in ents for w in (e.name.lower(), e.plural.lower())}
-    rest = [w for w in re.findall(r"\w+", low) if w not in names and w not in _RECORD_WORDS]
+    # a noun right before the name ("inventory movements") names the same record; an adjective
+    # ("available courts", "shared recipes") asks for more than the records
+    modifiers = {words[k - 1] for k in range(1, len(words)) if words[k] in names} - lx.ADJECTIVES
+    parts = {x for e in ents for f in e.fields for x in re.findall(r"\w+", " ".join([f.name, *f.enum_values]).lower())}
+    rest = [w for w in words if w not in names | modifiers | _RECORD_WORDS
+            and not any(_stem_match(w, x) for x in parts)]
     crud = {r.entity for r in spec.requirements if r.capability in ("crud", "create", "list")}
     return bool(ents) and not rest and all(e.ident in crud for e in ents)
 
 
+def _mark_as(low: str, spec: AppSpec) -> bool:
+    """ "mark an ingredient as purchased": the record has a yes/no field of that name, or that
+    state in its workflow (done/complete: its complete action)."""
+    m = re.search(r"\bmark\w* (?:an? |the |each )?(\w+) as \W?(\w+)", low)
+    ents = _named(m.group(1), spec) if m else []
+    if not ents:
+        return False
+    state, ent = m.group(2), ents[0]
+    if state in ("done", "complete", "completed", "finished") and (ent.has_status or ent.workflow):
+        return True
+    return any(f.kind == "boolean" and _stem_match(state, f.ident.lower()) for f in ent.fields) or any(
+        _stem_match(state, s.lower()) for s in ent.workflow)
+
+
 _SPECIAL = {"styling": _styling, "responsive": _responsive, "table": _table, "categorize": _categorize,
-            "per_parent": _per_parent, "records": _records}
+            "per_parent": _per_parent, "records": _records, "mark_as": _mark_as}
 
 
 def _stem_match(a: str, b: str) -> bool:
@@ -163,16 +188,16 @@ def _reason_words(reason: str) -> set[str]:
 
 
 def named_not_built(low: str, spec: AppSpec) -> bool:
-    """Whether a clause marked not_built names one of the feature's content words: in its text, or
-    (up to an inflection, or in English for a Vietnamese word) among the words its reason names."""
+    """Whether the clause that asks for the feature is marked not_built: of the clauses naming the
+    most of the feature's content words (in their text or their reason, up to an inflection, in
+    English for a Vietnamese word), one is not built. A not-built clause that merely shares a word
+    while a mapped clause says the feature better is no credit: that mapped clause claims it."""
     words = {w for w in re.findall(r"\w+", low) if len(w) > 3 and w not in STOP}
     words -= {w for e in spec.data_model for w in (e.name.lower(), e.plural.lower())}
+    scored = []
     for c in spec.clauses:
-        if c.status != "not_built":
-            continue
-        if words & set(re.findall(r"\w+", c.text.lower())):
-            return True
-        named = _reason_words(c.reason)
-        if any(_stem_match(w, x) for w in words for x in named):
-            return True
-    return False
+        exact = set(re.findall(r"\w+", c.text.lower()))   # the user's English words as written
+        named = _reason_words(c.reason) | (_reason_words(c.text) - exact)   # + English of Vietnamese text
+        scored.append((sum(1 for w in words if w in exact or any(_stem_match(w, x) for x in named)), c.status))
+    best = max((n for n, _status in scored), default=0)
+    return best > 0 and any(n == best and status == "not_built" for n, status in scored)

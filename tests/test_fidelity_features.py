@@ -88,5 +88,34 @@ def test_a_vietnamese_not_built_word_is_read_in_english():
     students = _entity("student", "students")
     clause = _not_built("Thông báo thông tin cho sinh viên", 'no offline rule understands "Thông báo"')
     assert feature_ok("announcements to students", _spec(students, clauses=[clause]))
-    other = _not_built("Thông báo thông tin cho sinh viên", 'no offline rule understands "thông tin"')
-    assert not feature_ok("announcements to students", _spec(students, clauses=[other]))
+    mapped = clause.model_copy(update={"status": "mapped", "reason": ""})
+    assert not feature_ok("announcements to students", _spec(students, clauses=[mapped]))
+
+
+def test_mark_as_needs_that_yes_no_field_on_the_record():
+    purchased = EntityField(name="purchased", ident="purchased", type="bool", kind="boolean")
+    assert feature_ok("mark an ingredient as purchased", _spec(_entity("ingredient", "ingredients", purchased)))
+    assert not feature_ok("mark an ingredient as purchased", _spec(_entity("ingredient", "ingredients")))
+
+
+def test_a_status_enum_field_is_a_built_status():
+    status = EntityField(name="status", ident="status", kind="enum", enum_values=["vacant", "rented"])
+    assert feature_ok("room status enum: vacant / rented", _spec(_entity("room", "rooms", status)))
+    assert not feature_ok("room status enum: vacant / rented", _spec(_entity("room", "rooms")))
+
+
+def test_tracking_records_with_their_enum_values_needs_those_values():
+    kind = EntityField(name="type", ident="type", kind="enum", enum_values=["inflow", "outflow", "adjustment"])
+    text = "track inventory movements (inflow, outflow, adjustments)"
+    assert feature_ok(text, _spec(_entity("movement", "movements", kind)))
+    assert not feature_ok(text, _spec(_entity("movement", "movements")))
+
+
+def test_a_mapped_clause_that_says_the_feature_best_claims_it_over_a_not_built_one():
+    board = Clause(id="C-001", text="a task manager with three columns: tasks, meetings and backburner",
+                   status="mapped", reqs=["REQ-001"])
+    other = _not_built("tasks can be moved between columns later", 'no offline rule understands "moved"')
+    text = "tasks shown in three columns: meetings and backburner"
+    assert not feature_ok(text, _spec(_entity("task", "tasks"), clauses=[board, other]))
+    board_nb = board.model_copy(update={"status": "not_built", "reason": 'no offline rule understands "columns"'})
+    assert feature_ok(text, _spec(_entity("task", "tasks"), clauses=[board_nb, other]))
