@@ -49,5 +49,5 @@ def find_availability(toks: list[Tok], mentions: dict[int, str], p) -> list[tupl
         found.append(("no_double_booking", record, [], t.clause))
         plural = p.plurals.get(resource, resource)
         p.blocked.append((t.clause, f"showing only the {plural} available at a chosen date and time is not "
-                                    f"built (a {record} of a taken slot is refused with 409)"))
+                                    f"built; a {record} of a taken slot is refused with 409"))
     return found

@@ -18,8 +18,8 @@ _OVERVIEW_LINKS = lx._words("of about on for the my our their all")
 _NUMBER_KINDS = frozenset({"money", "decimal", "integer"})
 _CHECKBOXES = lx._words("checkbox checkboxes tickbox tickboxes")
 _SELECT = lx._words("select selects selected selecting choose chooses pick picks tick ticks")
-SELECTION_REASON = ("selecting records with checkboxes (a selection kept for a later step, such as a "
-                    "basket or a bulk action) is not built")
+SELECTION_REASON = ("selecting records with checkboxes is not built: no selection is kept for a later "
+                    "step such as a basket or a bulk action")
 
 
 def _clause_mentions(toks: list[Tok], i: int, mentions: dict[int, str]) -> list[str]:
