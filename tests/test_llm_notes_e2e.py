@@ -18,6 +18,7 @@ import pytest
 from fake_openai_server import FakeOpenAIServer
 from notes_model import REQUEST, NotesModel
 
+from harness.audit.run import AuditBudget
 from harness.models.enums import RunStatus, TaskStatus
 from harness.orchestration.pipeline import new_run
 from harness.providers.budget import Budget, MeteredProvider
@@ -36,10 +37,12 @@ def provider(server: FakeOpenAIServer) -> MeteredProvider:
     return MeteredProvider(EnvOpenAICompatibleProvider(environ=environ), Budget())
 
 
-def build(tmp_path: Path, model: NotesModel):
+def build(tmp_path: Path, model: NotesModel, audit: bool = False):
+    """The whole build against the model; with the mutation audit only where the test is about the
+    finished app as a user gets it (the plain build), not for the tests of one agent behaviour."""
     store = RunStore(tmp_path / "runs")
     with FakeOpenAIServer(responder=model) as server:
-        ctx = new_run(store, REQUEST, provider(server), say=lambda line: None)
+        ctx = new_run(store, REQUEST, provider(server), say=lambda line: None, audit=AuditBudget() if audit else None)
         requests = list(server.requests)
     return store, ctx, requests, read_events(store.run_dir(ctx.run_id) / "events.log")
 
@@ -67,8 +70,9 @@ def assert_complete_with_the_models_own_app(ctx, model: NotesModel, evs: list[di
 @pytest.mark.slow
 def test_notes_app_by_a_model_that_does_not_know_the_generator_builds_complete(tmp_path):
     model = NotesModel()
-    store, ctx, requests, evs = build(tmp_path, model)
+    store, ctx, requests, evs = build(tmp_path, model, audit=True)
     assert_complete_with_the_models_own_app(ctx, model, evs)
+    assert store.read_audit(ctx.run_id) is not None   # the model's own tests were audited too
     assert model.calls == ["spec", "plan", "build", "build", "build", "review"]
     # what the builder of the API task was shown: the contract and its dependencies' code
     api = json.loads(requests[4].body["messages"][-1]["content"].split("Context:\n", 1)[1].split("\n\nWorkspace contract", 1)[0])

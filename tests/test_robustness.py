@@ -37,15 +37,15 @@ def test_plan_file_name_over_255_bytes_is_a_plan_validation_error_not_an_oserror
 # ---- resume on a deleted workspace -------------------------------------------------------------
 
 @pytest.mark.slow
-def test_resume_on_a_deleted_workspace_blames_the_completed_task_whose_files_are_gone(tmp_path):
-    """#16: resume rebuilt later tasks on missing files and blamed the wrong task."""
+def test_resume_on_a_deleted_workspace_blames_the_completed_task_whose_files_are_gone(tmp_path, crashed_todo_run):
+    """#16: resume rebuilt later tasks on missing files and blamed the wrong task. The run is a private
+    copy of the shared `builder new` killed right after TASK-002 (conftest.crashed_todo_run)."""
     runs = tmp_path / "runs"
-    first = builder("new", TODO, "--runs-dir", runs, "--run-id", "gone",
-                    env={"HARNESS_CRASH_AT": "task_completed:TASK-002"})
-    assert first.returncode != 0
-    shutil.rmtree(runs / "gone" / "workspace")
-    (runs / "gone" / "workspace").mkdir()
-    resumed = builder("resume", "gone", "--runs-dir", runs)
+    assert crashed_todo_run.returncode != 0
+    shutil.copytree(crashed_todo_run.run, runs / "crashy")
+    shutil.rmtree(runs / "crashy" / "workspace")
+    (runs / "crashy" / "workspace").mkdir()
+    resumed = builder("resume", "crashy", "--runs-dir", runs)
     assert resumed.returncode == EXIT_RUN_DATA, resumed.stdout + resumed.stderr
     assert "TASK-001 is COMPLETED but its files no longer match the run" in resumed.stderr
     assert "missing" in resumed.stderr and "Traceback" not in resumed.stderr
