@@ -64,3 +64,11 @@ def test_html_tagged_lines_are_plain_text_clauses_bug():
 def test_angle_brackets_in_prose_are_not_markup():
     assert split_clauses("Show tasks where a <b and c> d. Use x<5 items") == [
         "Show tasks where a <b and c> d.", "Use x<5 items"]
+
+
+def test_key_columns_id_and_category_id_are_no_entities_bug():
+    spec = rule_based_spec("Users can create notes and filter them by category.\n"
+                           "CATEGORY\nid (PK)\nname\nNOTE\nid (PK)\ntitle\ncategory_id (FK)")
+    names = [e.name for e in spec.data_model]
+    assert "id" not in names and "category_id" not in names and "note" in names
+    assert not any('"id"' in c.reason for c in spec.clauses)   # every record has its id: nothing asked

@@ -18,6 +18,7 @@ _IGNORABLE = (lx.FUNCTION | lx.DETERMINERS | lx.FILLER | lx.MODALS | lx.REL_PRON
               | lx.META | lx.DOMAIN_AREAS | lx.QUANTIFIERS | rl.CONTEXT_WORDS | rl.UI_WORDS
               | lx.PAGE_WORDS | lx.API_WORDS | lx.APP_HEADS | lx.PEOPLE_SUBJECTS | rl.ACTOR_WORDS | rl.PARTICLES
               | rl.STORAGE_WORDS   # the generated app stores its records (SQLite): "kept in a file" asks nothing more
+              | lx.PRIMARY_KEY_WORDS   # every generated record has its integer id
               | lx._words("lot lots etc eg ie also just something way easy easily quickly simply "
                           "able ability possibility everything anything all whole nice good "
                           "i'd i'll we'd let's it's that's there's"))

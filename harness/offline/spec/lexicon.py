@@ -41,6 +41,10 @@ NEG_CONTRACTIONS = _words("""
 """)
 MODALS = _words("can could should will would may might must to who that") | NEG_CONTRACTIONS
 NEGATIONS = _words("without no not never nor neither cannot") | NEG_CONTRACTIONS
+# Key columns of a table written into a request ("id (PK)", "category_id (FK)"); every generated
+# record has its integer id, so the primary-key words ask for nothing more.
+KEY_COLUMNS = _words("id ids pk fk uuid guid")
+PRIMARY_KEY_WORDS = _words("id ids pk uuid guid")
 
 VERBS = _words("""
     build create make develop design write implement code generate add view see show display edit

@@ -37,6 +37,8 @@ def is_noun(toks: list[Tok], i: int) -> bool:
         return False
     if " " in w:
         return True
+    if w in lx.KEY_COLUMNS or w.endswith("_id"):
+        return False   # "id (PK)", "category_id (FK)": key columns of a table, never a record type
     if "-" in w:
         return False   # "real-time", "user-friendly": compound modifiers
     sing = singular_name(w)
