@@ -157,10 +157,11 @@ def runner_counts(results) -> str:
 def bench_scale(sizes: list[int]) -> int:
     """N-entity CRUD builds: wall time, stage times, the builder prompts' size (measured as the
     builder assembled them, sent or not), and the marginal cost per added entity."""
-    print(f"{'N':>3} {'status':<6} {'total':>8} {'per-entity':>10}  {'prompt max/mean':>15}  stages")
+    print(f"{'N':>3} {'status':<6} {'total':>8} {'per-entity':>10}  {'prompt max/mean':>15}  {'entity task':>11}  stages")
     worst = EXIT_OK
     totals: dict[int, float] = {}
     prompts: dict[int, int] = {}
+    entity_prompts: dict[int, int] = {}
     for n in sizes:
         nouns = SCALE_NOUNS[:n]
         request = "Build a CRUD API for " + (", ".join(nouns[:-1]) + " and " + nouns[-1] if n > 1 else nouns[0])
@@ -175,21 +176,25 @@ def bench_scale(sizes: list[int]) -> int:
             stages = " ".join(f"{k}={v / 1000:.2f}s" for k, v in ctx.timings.items())
             most = max(sizes_seen, default=0)
             mean = sum(sizes_seen) // max(len(sizes_seen), 1)
+            entity = max(sizes_seen.entity, default=0)
             print(f"{n:>3} {status:<6} {total_ms / 1000:7.2f}s {total_ms / 1000 / n:9.2f}s  "
-                  f"{most:>7}/{mean:<7}  {stages}  llm tokens {ctx.state.llm_tokens}", flush=True)
+                  f"{most:>7}/{mean:<7}  {entity:>11}  {stages}  llm tokens {ctx.state.llm_tokens}", flush=True)
             if status != "PASS":  # a failed build is no measure of the cost of an entity
                 worst = EXIT_BUILD_FAILED
                 continue
             totals[n] = total_ms / 1000
             prompts[n] = most
-    for line in scale_summary(totals, prompts):
+            entity_prompts[n] = entity
+    for line in scale_summary(totals, prompts, entity_prompts):
         print(line)
     return worst
 
 
-def scale_summary(totals: dict[int, float], prompts: dict[int, int]) -> list[str]:
-    """Marginal cost per added entity (overall and between neighbouring sizes) and prompt growth,
-    over the sizes whose build passed."""
+def scale_summary(totals: dict[int, float], prompts: dict[int, int],
+                  entity_prompts: dict[int, int] | None = None) -> list[str]:
+    """Marginal cost per added entity (overall and between neighbouring sizes) and prompt growth
+    (the largest task's; and the largest entity task's, one entity's CRUD), over the sizes whose
+    build passed."""
     if len(totals) < 2:
         return []
     sizes = sorted(totals)
@@ -199,7 +204,20 @@ def scale_summary(totals: dict[int, float], prompts: dict[int, int]) -> list[str
     if prompts.get(lo) and prompts.get(hi):
         lines.append(f"builder prompt size, largest task (chars): {prompts[lo]} at N={lo}, {prompts[hi]} at N={hi} "
                      f"({100 * (prompts[hi] - prompts[lo]) / prompts[lo]:+.0f}%)")
+    entity = {n: size for n, size in (entity_prompts or {}).items() if size and n in totals}
+    if len(entity) >= 2:
+        shown = ", ".join(f"{entity[n]} at N={n}" for n in sorted(entity))
+        first, last = entity[min(entity)], entity[max(entity)]
+        lines.append(f"builder prompt size, largest entity task (chars): {shown} ({100 * (last - first) / first:+.0f}%)")
     return lines
+
+
+class PromptSizes(list):
+    """Every builder prompt's length, and (`entity`) those of the entity tasks."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.entity: list[int] = []
 
 
 def _prompt_sizes():
@@ -211,12 +229,15 @@ def _prompt_sizes():
 
     @contextlib.contextmanager
     def _cm():
-        seen: list[int] = []
+        seen = PromptSizes()
         real = builder.build_prompt
 
         def measured(*args, **kwargs):
             prompt = real(*args, **kwargs)
             seen.append(len(prompt))
+            task = args[0] if args else kwargs.get("task")
+            if getattr(task, "kind", "").startswith("entity:"):
+                seen.entity.append(len(prompt))
             return prompt
 
         builder.build_prompt = measured

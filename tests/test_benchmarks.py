@@ -53,6 +53,8 @@ def test_scale_summary_reports_marginal_cost_between_sizes_and_prompt_growth():
     assert lines[0] == "marginal cost per added entity (1->20): 1.00s  (1->5: 1.00s, 5->20: 1.00s)"
     assert lines[1] == "builder prompt size, largest task (chars): 1000 at N=1, 1100 at N=20 (+10%)"
     assert scale_summary({5: 3.0}, {}) == []
+    with_entity = scale_summary({1: 10.0, 5: 14.0, 20: 29.0}, {1: 1000, 20: 1100}, {1: 500, 5: 700, 20: 700})
+    assert with_entity[2] == "builder prompt size, largest entity task (chars): 500 at N=1, 700 at N=5, 700 at N=20 (+40%)"
 
 
 def test_prompt_sizes_records_the_prompts_the_builder_assembles(todo_run):
@@ -66,6 +68,11 @@ def test_prompt_sizes_records_the_prompts_the_builder_assembles(todo_run):
     with _prompt_sizes() as seen:
         prompt = builder.build_prompt(task, ctx.state.spec, dependency_results(ctx, task), ctx.state.plan, None)
     assert seen == [len(prompt)] and builder.build_prompt is real
+    assert seen.entity == []  # the setup task is not an entity task
+    entity_task = next(t for t in ctx.state.plan.tasks if t.kind.startswith("entity:"))
+    with _prompt_sizes() as seen:
+        prompt = builder.build_prompt(entity_task, ctx.state.spec, [], ctx.state.plan, None)
+    assert seen.entity == [len(prompt)]
 
 
 def test_every_scale_noun_is_a_record_the_offline_rules_build():

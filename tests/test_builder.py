@@ -91,3 +91,22 @@ def test_prompt_for_last_of_ten_tasks_is_not_larger_than_first():
         results.append(VerificationResult(task_id=tk.id, status="PASS", command="pytest -q", exit_code=0,
                                           stdout="x" * 1000))
     assert sizes[-1] <= sizes[1] + 5 and max(sizes) - min(sizes) < 200
+
+
+def test_an_entity_tasks_context_carries_its_entity_and_the_ones_it_references_only():
+    from harness.agents.builder import build_context
+    from harness.models.spec import AppSpec, DataEntity as Entity, EntityField
+
+    base = valid_todo().model_dump()
+    base["data_model"] = [
+        Entity(name="customer", plural="customers", ident="customer").model_dump(),
+        Entity(name="order", plural="orders", ident="order",
+               fields=[EntityField(name="customer", ident="customer_id", kind="reference", ref="customer")]).model_dump(),
+        Entity(name="invoice", plural="invoices", ident="invoice").model_dump(),
+    ]
+    spec = AppSpec.model_validate(base)
+    seen = lambda t: [e["ident"] for e in build_context(t, spec, [])["spec"]["data_model"]]  # noqa: E731
+    assert seen(task(kind="entity:order")) == ["customer", "order"]
+    assert seen(task(kind="entity:invoice")) == ["invoice"]
+    assert seen(task(kind="pages")) == ["customer", "order", "invoice"]  # it wires every entity
+    assert seen(task(kind="entity:unknown")) == ["customer", "order", "invoice"]

@@ -148,3 +148,75 @@ def test_an_audit_worker_the_run_never_used_is_stopped_and_its_directory_removed
     assert not scratch.exists()
     assert not worker.alive()
     assert warm._key(scratch, verification_env(run_id)) not in warm._WORKERS
+
+
+def _ctx(store, run_id):
+    from harness.orchestration.context import RunContext
+    from harness.providers.mock import MockProvider
+
+    return RunContext(store=store, state=store.load(run_id), llm=MockProvider(), say=lambda _line: None)
+
+
+@pytest.mark.slow
+def test_a_runtime_check_beside_the_last_task_is_used_only_while_the_files_are_unchanged(fresh_todo_run):
+    from harness.orchestration import runtime_ahead
+
+    store, run_id = fresh_todo_run
+    ctx = _ctx(store, run_id)
+    last = ctx.state.plan.tasks[-1]
+    runtime_ahead.start_if_last(ctx, last)
+    assert ctx.runtime_ahead is not None
+    adopted = runtime_ahead.take(ctx)
+    assert adopted is not None and adopted.status == "PASS"
+    assert any(f"beside {last.id}'s verification" in line for line in adopted.evidence)
+    assert ctx.runtime_ahead is None  # taken once
+
+    runtime_ahead.start_if_last(ctx, last)
+    ctx.runtime_ahead.wait()
+    main = store.workspace(run_id) / "src" / "main.py"
+    main.write_text(main.read_text() + "\n# changed after the check started\n")
+    assert runtime_ahead.take(ctx) is None  # VERIFY runs the check again on the new files
+
+
+@pytest.mark.slow
+def test_the_runtime_check_starts_early_only_when_every_other_task_is_completed(fresh_todo_run):
+    from harness.models.enums import TaskStatus
+    from harness.orchestration import runtime_ahead
+
+    store, run_id = fresh_todo_run
+    ctx = _ctx(store, run_id)
+    first, last = ctx.state.plan.tasks[0], ctx.state.plan.tasks[-1]
+    ctx.state.task_results[first.id] = TaskStatus.PENDING
+    runtime_ahead.start_if_last(ctx, last)
+    assert ctx.runtime_ahead is None  # a task is still to be built: these are not the final files
+    ctx.state.task_results[first.id] = TaskStatus.COMPLETED
+    runtime_ahead.start_if_last(ctx, last)
+    assert ctx.runtime_ahead is not None
+    runtime_ahead.finish(ctx)
+    assert ctx.runtime_ahead is None
+
+
+@pytest.mark.slow
+def test_the_build_uses_the_runtime_check_run_beside_its_last_task(todo_run):
+    store, ctx = todo_run
+    last = ctx.state.plan.tasks[-1].id
+    assert ctx.state.runtime.status == "PASS"
+    assert ctx.state.runtime.evidence[0].startswith("probes: ")
+    assert any(f"run beside {last}'s verification" in line for line in ctx.state.runtime.evidence)
+    runtime_doc = json.loads(store.artifact_path(ctx.run_id, "runtime").read_text())
+    assert runtime_doc["evidence"] == ctx.state.runtime.evidence
+
+
+def test_an_empty_scratch_directory_left_by_a_killed_run_is_removed_without_blaming_an_audit(tmp_path):
+    """Regression: a run SIGKILLed after runtime_completed left the prestarted audit worker's empty
+    directory, and `builder resume` said an interrupted audit had left its workspace behind."""
+    from harness.audit.run import clear_stale_scratch
+    from harness.state.store import RunStore
+
+    store = RunStore(tmp_path / "runs")
+    state = store.create_run("Build a Simple Todo App with add/list/complete")
+    scratch = store.audit_scratch(state.run_id)
+    scratch.mkdir()
+    assert clear_stale_scratch(store, state.run_id) is False and not scratch.exists()
+    (scratch / "src").mkdir(parents=True)
+    assert clear_stale_scratch(store, state.run_id) is True and not scratch.exists()

@@ -32,7 +32,7 @@ def build_context(task: Task, spec: AppSpec, dep_results: list[VerificationResul
         "task": task.model_dump(include={"id", "description", "depends_on", "requirements"}),
         "requirements": reqs,
         "spec": {"app_type": spec.app_type, "stack": spec.stack.model_dump(), "auth": spec.auth,
-                 "data_model": [e.model_dump(mode="json") for e in spec.data_model]},
+                 "data_model": [e.model_dump(mode="json") for e in task_entities(task, spec)]},
         "dependency_results": [{"task_id": r.task_id, "status": r.status, "command": r.command,
                                 "exit_code": r.exit_code} for r in dep_results],
         "allowed_files": list(task.files_touched),
@@ -42,6 +42,19 @@ def build_context(task: Task, spec: AppSpec, dep_results: list[VerificationResul
         context["entry"] = plan.entry
     context.update(dependency_context(task, plan, workspace))
     return context
+
+
+def task_entities(task: Task, spec: AppSpec) -> list:
+    """The entities a task's context carries: an entity task (`kind` "entity:<ident>") gets its own
+    entity and the ones it points at (parent, reference fields), so its prompt does not grow with
+    the size of the data model; any other task (schema, pages, app, tests) wires every entity."""
+    kind, _, ident = task.kind.partition(":")
+    by_ident = {e.ident: e for e in spec.data_model}
+    if kind != "entity" or ident not in by_ident:
+        return list(spec.data_model)
+    own = by_ident[ident]
+    wanted = {ident, *([own.parent] if own.parent else []), *(f.ref for f in own.fields if f.ref)}
+    return [e for e in spec.data_model if e.ident in wanted]
 
 
 def build_prompt(task: Task, spec: AppSpec, dep_results: list[VerificationResult], plan: Plan | None = None,

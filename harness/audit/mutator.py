@@ -75,25 +75,28 @@ def _docstring_ids(tree: ast.AST) -> set[int]:
     return out
 
 
-def _sites(node: ast.AST) -> list[tuple[str, int, str]]:
-    """(kind, index, description) of every mutation this node offers."""
+def _sites(node: ast.AST, describe: bool = True) -> list[tuple[str, int, str]]:
+    """(kind, index, description) of every mutation this node offers; without `describe` the
+    descriptions leave the node's code out (rendering it unparses the node: most of the cost of
+    applying mutants, which only needs the keys)."""
+    short = _short if describe else (lambda _node, limit=40: "")
     out = []
     if isinstance(node, ast.Compare):
         for i, op in enumerate(node.ops):
             if type(op) in _COMPARE_SWAP:
                 out.append(("compare", i, f"`{_SYMBOL[type(op)]}` → `{_SYMBOL[_COMPARE_SWAP[type(op)]]}` in "
-                                          f"`{_short(node)}`"))
+                                          f"`{short(node)}`"))
     elif isinstance(node, ast.BinOp) and type(node.op) in _ARITH_SWAP:
         out.append(("arith", 0, f"`{_SYMBOL[type(node.op)]}` → `{_SYMBOL[_ARITH_SWAP[type(node.op)]]}` in "
-                                f"`{_short(node)}`"))
+                                f"`{short(node)}`"))
     elif isinstance(node, (ast.If, ast.While, ast.IfExp)):
-        out.append(("negate", 0, f"condition `{_short(node.test)}` negated"))
+        out.append(("negate", 0, f"condition `{short(node.test)}` negated"))
     elif isinstance(node, ast.Return) and node.value is not None and not (
             isinstance(node.value, ast.Constant) and node.value.value is None):
-        out.append(("return", 0, f"`return {_short(node.value)}` → `return None`"))
+        out.append(("return", 0, f"`return {short(node.value)}` → `return None`"))
     if isinstance(node, _DROPPABLE) and not (isinstance(node, ast.AnnAssign) and node.value is None) and not (
             isinstance(node, ast.Expr) and isinstance(node.value, (ast.Yield, ast.YieldFrom))):
-        out.append(("drop", 0, f"statement `{_short(node)}` dropped"))
+        out.append(("drop", 0, f"statement `{short(node)}` dropped"))
     return out
 
 
@@ -131,7 +134,7 @@ class _Apply(ast.NodeTransformer):
         if not hasattr(node, "lineno"):
             return node
         original, result = node, node
-        for kind, index, _ in _sites(original):
+        for kind, index, _ in _sites(original, describe=False):
             mutant_id = self.chosen.get(_key(kind, original, index))
             if mutant_id is not None:
                 result = self._mutate(original, result, kind, index, mutant_id)

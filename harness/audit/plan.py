@@ -94,16 +94,21 @@ def make_plan(evidence: dict, workspace: Path, max_mutants: int, seed: int = DEF
     """The audit plan of every verified requirement of the evidence document."""
     plan = AuditPlan()
     keys: dict[tuple[str, str], int] = {}
-    sources: dict[str, list[Mutant]] = {}
+    verified = {rid: executed_lines(evidence, rid) for rid, req in (evidence.get("requirements") or {}).items()
+                if req.get("status") == "verified"}
+    # Each file's candidates once, on the lines any requirement's tests ran (the only ones a pick can use).
+    ran_any: dict[str, set[int]] = {}
+    for _tests, lines in verified.values():
+        for rel, ran in lines.items():
+            ran_any.setdefault(rel, set()).update(ran)
+    sources = {rel: _all_candidates(workspace / rel, ran) for rel, ran in ran_any.items()}
     for rid, req in sorted((evidence.get("requirements") or {}).items()):
-        if req.get("status") != "verified":
+        if rid not in verified:
             plan.skipped[rid] = f"not verified ({req.get('status', 'uncovered')})"
             continue
-        tests, lines = executed_lines(evidence, rid)
+        tests, lines = verified[rid]
         by_file: dict[str, list[Mutant]] = {}
         for rel, ran in sorted(lines.items()):
-            if rel not in sources:
-                sources[rel] = _all_candidates(workspace / rel)
             by_file[rel] = [m for m in sources[rel] if m.line in ran]
         picked = spread({f: ms for f, ms in by_file.items() if ms}, max_mutants, random.Random(f"{seed}:{rid}"))
         if not picked:
@@ -126,8 +131,8 @@ def _tests_of_line(evidence: dict, tests: list[str], rel: str, line: int) -> lis
     return sorted(ran, key=lambda n: (entries[n].get("duration_s") or 0.0, n))
 
 
-def _all_candidates(path: Path) -> list[Mutant]:
+def _all_candidates(path: Path, lines: set[int] | None = None) -> list[Mutant]:
     try:
-        return candidates(path.read_text(encoding="utf-8"))
+        return candidates(path.read_text(encoding="utf-8"), lines)
     except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
         return []

@@ -68,7 +68,8 @@ def _prepare_scratch(workspace: Path, scratch: Path, plan: AuditPlan) -> None:
 
 
 def clear_stale_scratch(store: RunStore, run_id: str) -> bool:
-    """Kill what an interrupted audit left running in the scratch copy and remove it; True if there was one."""
+    """Kill what an interrupted audit left running in the scratch copy and remove it; True if there
+    was one (an empty directory is only a prestarted worker's, see prestart_audit_worker: removed, False)."""
     from harness.sandbox.runner import sweep_leftovers
     from harness.sandbox.warm import stop_workers
 
@@ -76,11 +77,12 @@ def clear_stale_scratch(store: RunStore, run_id: str) -> bool:
     if not scratch.exists() and not scratch.is_symlink():
         return False
     if scratch.is_dir() and not scratch.is_symlink():
+        copied = any(scratch.iterdir())
         sweep_leftovers(scratch)
         stop_workers(scratch)
         shutil.rmtree(scratch, ignore_errors=True)
-    else:
-        scratch.unlink(missing_ok=True)  # never follow a link out of the run directory
+        return copied
+    scratch.unlink(missing_ok=True)  # never follow a link out of the run directory
     return True
 
 
@@ -94,8 +96,10 @@ def prestart_audit_worker(store: RunStore, run_id: str) -> None:
     from harness.sandbox.warm import prestart
     from harness.verification.verifier import verification_env
 
-    clear_stale_scratch(store, run_id)
     scratch = store.audit_scratch(run_id)
+    if os.path.realpath(scratch) in _PREPARED and scratch.is_dir():
+        return  # already prepared (and its worker started) by this process
+    clear_stale_scratch(store, run_id)
     try:
         scratch.mkdir()
     except OSError:

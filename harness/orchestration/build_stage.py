@@ -81,6 +81,9 @@ def run_task(ctx: RunContext, task: Task) -> TaskStatus:
         ctx.record_verification(results)
         status = TaskStatus.FAILED
     else:
+        from harness.orchestration.runtime_ahead import start_if_last
+
+        start_if_last(ctx, task)  # the runtime check runs beside the last task's suite
         results = verify_task_step(ctx, task)
         ctx.checkpoint("verification_completed", {"results": [r.status for r in results]}, task.id)
         status = TaskStatus.COMPLETED if all(r.status == "PASS" for r in results) else (

@@ -29,6 +29,7 @@ class RunContext:
     timings: dict[str, float] = field(default_factory=dict)
     subprocess_ms: int = 0
     given_spec: AppSpec | None = None   # `builder new --spec app.toml`: the spec stage uses it as is
+    runtime_ahead: object | None = None  # a runtime check started beside the last task (runtime_ahead.py)
 
 
     @property

@@ -243,7 +243,10 @@ def _drive(ctx: RunContext) -> None:
     finally:
         ctx.save()
         from harness.audit.run import release_audit_worker
+        from harness.orchestration.runtime_ahead import finish
         from harness.sandbox.warm import stop_workers
+
+        finish(ctx)  # a runtime check still running beside the build ends first
 
         stop_workers(ctx.workspace)  # the run's warm verification worker ends with the run
         release_audit_worker(ctx.store, ctx.run_id)  # so does an audit worker the audit never used

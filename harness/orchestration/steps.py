@@ -73,15 +73,25 @@ def verify_workspace_step(ctx: RunContext, agent: str = "verifier") -> Verificat
     return result
 
 
-def runtime_step(ctx: RunContext, agent: str = "verifier") -> RuntimeResult:
-    """Start the app, probe it (the plan's probes, the generator's, or generic ones), record runtime.json."""
+def runtime_inputs(ctx: RunContext) -> tuple[list, str, str, str]:
+    """(probe steps, where they come from, task hint, declared entry) of the run's runtime check."""
     from harness.verification.probe_plan import runtime_steps
-    from harness.verification.runtime import verify_runtime
 
     plan = ctx.state.plan
     hint = next((t.id for t in plan.tasks if "src/main.py" in t.files_touched), "") if plan else ""
     steps, source = runtime_steps(ctx.state.spec, plan)
-    runtime = verify_runtime(ctx.workspace, steps=steps, task_hint=hint, entry=plan.entry if plan else "")
+    return steps, source, hint, plan.entry if plan else ""
+
+
+def runtime_step(ctx: RunContext, agent: str = "verifier") -> RuntimeResult:
+    """Start the app, probe it (the plan's probes, the generator's, or generic ones), record runtime.json.
+    A check already run beside the last task's verification on these exact files is used instead
+    (harness/orchestration/runtime_ahead.py)."""
+    from harness.orchestration.runtime_ahead import take
+    from harness.verification.runtime import verify_runtime
+
+    steps, source, hint, entry = runtime_inputs(ctx)
+    runtime = take(ctx) or verify_runtime(ctx.workspace, steps=steps, task_hint=hint, entry=entry)
     runtime.evidence.insert(0, f"probes: {len(steps)} from the {source}")
     ctx.subprocess_ms += runtime.duration_ms
     ctx.state.runtime = runtime
