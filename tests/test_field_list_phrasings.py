@@ -149,3 +149,31 @@ def test_for_each_record_record_its_fields_with_of_phrases_periods_and_verbs_bef
     assert fields(spec, "member") == {
         "name": "short_text", "membership type": "enum", "join date": "date", "date of birth": "date",
         "method of payment": "short_text", "loyalty points": "integer", "monthly fee": "money"}
+
+
+def test_a_participle_aside_after_a_record_lists_its_fields():
+    spec = parse_request("Users can track workouts, recording the exercise, duration in minutes, calories burned "
+                         "and the date.")
+    assert fields(spec, "workout") == {"name": "short_text", "exercise": "short_text", "duration": "integer",
+                                       "calories": "integer", "date": "date"}
+    assert names(spec) == ["workout"]
+
+
+def test_first_and_last_name_are_fields_and_the_first_name_is_the_display_field():
+    spec = parse_request("Employees should have a first name, last name, hire date, salary and whether they "
+                         "are active.")
+    employee = spec.entity("employee")
+    assert [(f.name, f.kind, f.required) for f in employee.fields] == [
+        ("first name", "short_text", True), ("last name", "short_text", False), ("hire date", "date", False),
+        ("salary", "money", False), ("active", "boolean", False)]
+    contact = parse_request("Add a contact with details like first name, last name, phone and email.")
+    assert list(fields(contact, "contact")) == ["first name", "last name", "phone", "email"]
+
+
+def test_includes_and_have_colon_introduce_fields_and_a_status_inside_the_list_does_not_end_it():
+    order = parse_request("Each order includes a customer name, an order date, a delivery address and a total price.")
+    assert list(fields(order, "order")) == ["customer name", "order date", "delivery address", "total price"]
+    leads = parse_request("Build a CRM. Leads have: name, company, email, phone, status (new, contacted, lost), "
+                          "estimated value.")
+    assert list(fields(leads, "lead")) == ["name", "company", "email", "phone", "estimated value"]
+    assert leads.entity("lead").workflow == ["new", "contacted", "lost"]

@@ -150,6 +150,10 @@ def _fields(p: Parsed, name: str, idents: dict[str, str]) -> list[EntityField]:
     if len(out) > MAX_FIELDS:
         p.notes.append(f"{name}: {len(out) - MAX_FIELDS} more fields ignored (cap {MAX_FIELDS})")
         out = out[:MAX_FIELDS]
+    named = next((k for k, f in enumerate(out) if f.kind == "short_text" and f.ident.endswith(("_name", "_title"))),
+                 None)
+    if not any(f.type == "str" and f.required and f.kind in (None, "short_text") for f in out) and named is not None:
+        out[named] = out[named].model_copy(update={"required": True})   # "a first name, last name": no extra name
     if not any(f.type == "str" and f.required and f.kind in (None, "short_text") for f in out):
         word = _display_word(name)
         if not any(f.ident == word for f in out):

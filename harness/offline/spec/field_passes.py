@@ -23,7 +23,8 @@ from harness.offline.spec.pass_helpers import word as _word
 from harness.offline.spec.tokens import Tok
 
 _VERB_TRIGGERS = frozenset({"choose", "enter", "select", "specify", "specifying", "input", "record", "pick",
-                            "store", "stores", "save", "saves", "hold", "holds",
+                            "store", "stores", "save", "saves", "hold", "holds", "recording", "storing",
+                            "capturing", "noting", "logging",
                             "display", "displays", "show", "shows", "showing"})
 
 
@@ -35,7 +36,7 @@ def find_field_lists(toks: list[Tok], p: Parsed) -> None:
                 _add_fields(toks, p, i, t, items, consumed)
                 t.used, t.role = False, ""   # the noun itself stays an entity position
             continue
-        if t.used or (t.w not in lx.FIELD_TRIGGERS and t.w not in _VERB_TRIGGERS):
+        if t.used or (t.w not in _TRIGGERS and t.w not in _VERB_TRIGGERS):
             continue
         intro = intro_list(toks, i) if t.w == ":" and _word(toks, i + 1) == "." else None
         if intro:   # "List of the recipes, with some key information:" + "Recipe ID, Brand, ..."
@@ -51,7 +52,8 @@ def find_field_lists(toks: list[Tok], p: Parsed) -> None:
                     and _word(toks, j - 1) not in ("each", "every") \
                     and (t.w not in _RECORD_VERBS or toks[j].w in lx.AUTH):
                 continue   # "members specifying", "for each member record", "invoices store" (not "users store")
-            items, consumed = parse_field_list(toks, i + 1, True, _STOPS)
+            aside = t.w.endswith("ing") and toks[i - 1].w == ","   # "workouts, recording the exercise, ..."
+            items, consumed = parse_field_list(toks, i + 1, not aside, _STOPS)
             if items:
                 _add_fields(toks, p, j, t, items, consumed)
             continue
@@ -106,6 +108,7 @@ def find_field_lists(toks: list[Tok], p: Parsed) -> None:
             _add_fields(toks, p, j, t, items, consumed + ([action] if action is not None else []))
 
 
+_TRIGGERS = lx.FIELD_TRIGGERS | frozenset({"includes", "include"})   # "each order includes a date, ..."
 _RECORD_VERBS = frozenset({"store", "stores", "hold", "holds", "save", "saves"})   # the record stores its fields
 
 

@@ -202,6 +202,7 @@ _YES_NO = lx._words("yes no true false y n")
 _OF_HEADS = lx._words("date time place country city method mode proof year day month")
 _IS = lx._words("is are was were")
 _COLUMN_MODIFIERS = lx._words("main primary secondary")
+_NAME_MODIFIERS = lx._words("first last middle full given family maiden")   # "first name"
 
 
 _SHOW_VERBS = lx._words("display displays displaying show shows showing")
@@ -268,6 +269,14 @@ def parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozenset
             idx.append(j)   # "containing the\nrecipe title": a hard-wrapped line, not a sentence end
             j += 1
             continue
+        if t.used and not words and t.role.startswith("workflow:"):
+            k = j
+            while k < len(toks) and toks[k].used and toks[k].role == t.role:
+                k += 1
+            if _word(toks, k) not in lx.SEPARATORS:
+                break
+            j = k   # "status (new, contacted, lost), estimated value": the status is read, the list goes on
+            continue
         if t.used or not t.w:
             break
         if not words and t.w in _DETAIL_WORDS and _word(toks, j + 1) in _INTRO:
@@ -278,6 +287,10 @@ def parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozenset
                 and _word(toks, j + 2) in _DETAIL_WORDS:
             idx.extend((j, j + 1, j + 2))   # "a set of attributes like"
             j += 3
+            continue
+        if not words and not items and t.w == ":" and j == start:
+            idx.append(j)   # "leads have: name, company"
+            j += 1
             continue
         if not words and (t.w in _INTRO or t.w in _SHOW_VERBS and not items):
             idx.append(j)   # "(showing name, code, class)": the list after the verb
@@ -341,7 +354,8 @@ def parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozenset
         elif t.w == "of" and words == ["number"] and field_word(_word(toks, j + 1), stops):
             words.append(t.w)   # "number of people": one integer field
             idx.append(j)
-        elif not words and t.w in _COLUMN_MODIFIERS and field_word(_word(toks, j + 1), stops):
+        elif not words and (t.w in _COLUMN_MODIFIERS or t.w in _NAME_MODIFIERS and _word(toks, j + 1) == "name") \
+                and field_word(_word(toks, j + 1), stops):
             words.append(t.w)   # "the main ingredient", "a primary contact"
             idx.append(j)
         elif words and t.w == "on" and _word(toks, j + 1) in ("a", "the") and _scale(toks, j + 2):
