@@ -177,3 +177,14 @@ def test_includes_and_have_colon_introduce_fields_and_a_status_inside_the_list_d
                           "estimated value.")
     assert list(fields(leads, "lead")) == ["name", "company", "email", "phone", "estimated value"]
     assert leads.entity("lead").workflow == ["new", "contacted", "lost"]
+
+
+def test_values_listed_right_after_a_column_are_its_enum_and_a_yes_no_aside_makes_a_boolean():
+    for text in ("Tasks with a title and a priority of low, medium or high.",
+                 "Tasks with a title and priority low/medium/high."):
+        task = parse_request(text).entity("task")
+        assert next(f.enum_values for f in task.fields if f.name == "priority") == ["low", "medium", "high"], text
+    plain = parse_request("Tasks with a title, priority and a due date.")
+    assert list(fields(plain, "task")) == ["title", "priority", "due date"]   # no values: no enum
+    books = parse_request("Track books with a title and read (true/false).")
+    assert fields(books, "book")["read"] == "boolean"

@@ -199,6 +199,35 @@ def _aside(toks: list[Tok], j: int) -> tuple[list[str], int]:
 
 
 _YES_NO = lx._words("yes no true false y n")
+# Columns whose values are often listed right after them, without parentheses.
+_ENUM_HEADS = lx._words("priority level type category size severity difficulty gender frequency kind grade tier")
+
+
+def _yes_no_aside(toks: list[Tok], j: int) -> bool:
+    values, end = read_enum(toks, j, own=False)
+    return len(values) == 2 and set(values) <= _YES_NO
+
+
+def _value_run(toks: list[Tok], j: int) -> tuple[list[str], int] | None:
+    """ "low, medium or high" / "low/medium/high" at j: one-word values that are no column names,
+    up to the end of the item; (values, end) when there are two or more."""
+    values, k = [], j
+    slash = _word(toks, j + 1) == "/"
+    while k < len(toks) and toks[k].w.isalpha() and not toks[k].used and toks[k].w not in lx.FIELD_VOCAB \
+            and toks[k].w not in lx.FUNCTION and len(values) < 12:
+        values.append(_value([toks[k]], True))
+        sep = _word(toks, k + 1)
+        if sep == "/" or not slash and sep in (",", "or"):
+            k += 2
+            continue
+        k += 1
+        break
+    else:
+        return None
+    if len(values) < 2 or _word(toks, k) not in lx.SEPARATORS | {".", "", ")"} \
+            or _word(toks, k - 2) not in ("or", "/"):
+        return None   # the last value follows "or" or "/": "low, medium or high"
+    return list(dict.fromkeys(values)), k
 _OF_HEADS = lx._words("date time place country city method mode proof year day month")
 _IS = lx._words("is are was were")
 _COLUMN_MODIFIERS = lx._words("main primary secondary")
@@ -376,6 +405,15 @@ def parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozenset
             words.append(toks[j + 3].w)
             idx.extend(range(j, j + 4))
             j += 3
+        elif words and words[-1] in _ENUM_HEADS and (t.w in ("of", "/") or _word(toks, j + 1) == "/") \
+                and _value_run(toks, j + (t.w == "of")):
+            cur.enum_values, end = _value_run(toks, j + (t.w == "of"))   # "a priority of low, medium or high"
+            idx.extend(range(j, end))   # "priority low/medium/high"
+            j = end
+            continue
+        elif not words and t.w.isalpha() and _word(toks, j + 1) == "(" and _yes_no_aside(toks, j + 1):
+            words.append(t.w)   # "read (true/false)": the word is the yes/no field whatever it is
+            idx.append(j)
         elif t.w in ("optional", "required", "mandatory"):
             cur.required = t.w != "optional"
             idx.append(j)
