@@ -188,3 +188,20 @@ def test_values_listed_right_after_a_column_are_its_enum_and_a_yes_no_aside_make
     assert list(fields(plain, "task")) == ["title", "priority", "due date"]   # no values: no enum
     books = parse_request("Track books with a title and read (true/false).")
     assert fields(books, "book")["read"] == "boolean"
+
+
+def test_photos_in_a_field_list_are_a_photo_link_not_a_record_in_english_and_vietnamese():
+    spec = parse_request("Products with photos, a name and a price.")
+    assert names(spec) == ["product"] and fields(spec, "product")["photo"] == "url"
+    vi = parse_request("Quản lý sản phẩm gồm tên, giá, số lượng, hình ảnh và mô tả.")
+    assert names(vi) == ["product"] and fields(vi, "product")["photo"] == "url"
+    assert names(parse_request("An app to manage photos and albums.")) == ["album", "photo"]   # records stay
+
+
+def test_vietnamese_person_fields_and_an_enum_in_the_users_words():
+    spec = parse_request("Ứng dụng quản lý sinh viên: họ tên, ngày sinh, giới tính, địa chỉ, số điện thoại, email.")
+    assert fields(spec, "student") == {"full name": "short_text", "birth date": "date", "gender": "short_text",
+                                       "address": "long_text", "phone": "phone", "email": "email"}
+    tasks = parse_request("Quản lý công việc với tiêu đề, hạn chót, độ ưu tiên (thấp, trung bình, cao).")
+    priority = next(f for f in tasks.entity("task").fields if f.name == "priority")
+    assert (priority.kind, priority.enum_values) == ("enum", ["thấp", "trung bình", "cao"])

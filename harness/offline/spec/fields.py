@@ -141,16 +141,18 @@ def _modifier(toks: list[Tok], j: int) -> bool:
 
 def read_enum(toks: list[Tok], j: int, own: bool = True) -> tuple[list[str], int]:
     """Values of "(a, b, c)" or ": a / b / c" starting at j (the "(" or ":"); ([], j) if none.
-    `own`: Vietnamese values in the user's words; else the English words the rules read."""
+    `own`: values of a list written in Vietnamese in the user's words ("còn trống", "cao"), not
+    the English the rules read; else the English words."""
     close = ")" if toks[j].w == "(" else None
-    values, k, cur = [], j + 1, []
-    while k < len(toks) and len(values) <= _MAX_ENUM:
+    groups: list[list[Tok]] = []
+    k, cur = j + 1, []
+    while k < len(toks) and len(groups) <= _MAX_ENUM:
         w = toks[k].w
         if close and w == close:
             break
         if w in ENUM_SEPARATORS or w in ("->", "→"):
             if cur:
-                values.append(_value(cur, own))
+                groups.append(cur)
                 cur = []
         elif w in ("etc", "etcetera") and cur and (close is None or _word(toks, k + 1) == close):
             pass   # "(meat, chicken, vegetarian etc)": the values named, not a value "etc"
@@ -160,15 +162,16 @@ def read_enum(toks: list[Tok], j: int, own: bool = True) -> tuple[list[str], int
             break
         k += 1
     if cur:
-        values.append(_value(cur, own))
-    if len(values) < 2 or (close and (k >= len(toks) or toks[k].w != close)):
+        groups.append(cur)
+    if len(groups) < 2 or (close and (k >= len(toks) or toks[k].w != close)):
         return [], j
+    vi = own and any(not t.orig.isascii() for g in groups for t in g)
+    values = [" ".join(t.orig.lower() for t in g if t.orig) if vi else " ".join(t.w for t in g) for g in groups]
     return list(dict.fromkeys(values)), k + (1 if close else 0)
 
 
 def _value(toks: list[Tok], own: bool) -> str:
-    """An enum value in the user's own words when they wrote Vietnamese ("còn trống", not the
-    English the rules read), else the normalized words."""
+    """One value in the user's own words when they wrote Vietnamese, else the normalized words."""
     if own and any(not t.orig.isascii() for t in toks):
         return " ".join(t.orig.lower() for t in toks if t.orig)
     return " ".join(t.w for t in toks)
@@ -198,6 +201,7 @@ def _aside(toks: list[Tok], j: int) -> tuple[list[str], int]:
     return [], close + 1
 
 
+_MEDIA_PLURALS = lx._words("photos images pictures")
 _YES_NO = lx._words("yes no true false y n")
 # Columns whose values are often listed right after them, without parentheses.
 _ENUM_HEADS = lx._words("priority level type category size severity difficulty gender frequency kind grade tier")
@@ -273,6 +277,8 @@ def parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozenset
         last = words[-1]
         sing = lx.singularize(last)
         counted = words[:2] == ["number", "of"]   # "number of people": the plural is what is counted
+        if last in _MEDIA_PLURALS:
+            last = sing   # "products with photos": a photo field (a link), not a record of photos
         if sing != last and last not in keep_plural and not counted and (
                 sing not in lx.FIELD_VOCAB or sing in lx.FIELD_NOUNS):
             return False   # a plural record noun ends the field list ("... and projects")

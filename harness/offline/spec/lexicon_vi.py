@@ -61,7 +61,8 @@ số liệu=data|số tiền=amount|thời gian=time|nếu có=optional|tìm ki�
 số phòng=room number|loại phòng=room type|sức chứa=capacity|mã số sinh viên=student number
 mã sinh viên=student number|mã số=code|lớp=class|ngày sinh=birth date|năm sinh=birth year
 số điện thoại=phone|điện thoại=phone|địa chỉ=address|giới tính=gender|quê quán=hometown
-ban đầu=initial|còn trống=vacant|đã thuê=rented|hiện có=existing|đang ở=
+họ và tên=full name|họ tên=full name|họ=last name|thấp=low|trung bình=medium|cao=high|khẩn cấp=urgent
+loại=type|ban đầu=initial|còn trống=vacant|đã thuê=rented|hiện có=existing|đang ở=
 ký túc xá=dormitory|chi tiết=details|chi=expenses|của mình=their|tính=|sử dụng=use|công nghệ=technology|thông báo=announcements|mô-đun=modules
 """
 
