@@ -2,7 +2,7 @@
 request file's "features" list) built by the spec, or named by one of its not-built clauses?
 
 A feature counts as built only from what the spec really contains: its Feature entries, auth,
-the dashboard, workflows, the pages requirement (every entity page is a table with the fields as
+the dashboard, workflows, the server-side store, the pages requirement (every entity page is a table with the fields as
 columns, styled by one stylesheet), the entities and their relations. Anything else counts only
 when a clause marked not_built names the feature's words (in the clause's own words or, for a
 Vietnamese clause, the English the parser reads for them) — the honest "not built".
@@ -25,8 +25,13 @@ FEATURE_KINDS = (
     (r"log ?in|sign.?up|sign.?in|authenticat|account|register|registration", "auth"),
     (r"dashboard|overview", "dashboard"), (r"->|→|status|workflow|mark .*(done|complete)", "workflow"),
     (r"\bmark\w* (?:an? |the |each )?\w+ as \W?\w+", "mark_as"),
-    (r"\bcategori[sz]", "categorize"), (r"\bresponsive|mobile.friendly|\bdevices?\b", "responsive"),
-    (r"\bstyl|\bcss\b", "styling"), (r"\btable\b", "table"),
+    (r"\bcategori[sz]", "categorize"),
+    # data reachable from every device is the server-side store itself; "devices" alone is no layout
+    (r"across (?:\w+ )?devices|server.side (?:storage|data)|from any device", "server_storage"),
+    (r"\bresponsive|mobile.friendly|small screens?|(?:mobile|phone|tablet) (?:devices?|screens?|layout)",
+     "responsive"),
+    (r"\bstyl(?:e|es|ed|ing|esheets?)\b|\bcss\b", "styling"),   # not "stylist"
+    (r"\btables?\b", "table"),
     (r"\b(?:list|show|view)s? (?:the |all )?\w+ (?:of|in|for|per) (?:a|an|the|each|every|their|its) \w+",
      "per_parent"),
     (r"^(?:list|custom|add|create|view|manage|browse|track|record|edit|update)\b", "records"),
@@ -99,9 +104,22 @@ def _responsive(_low: str, spec: AppSpec) -> bool:
     return _has_pages(spec) and 'name="viewport"' in text and "@media (max-width" in text
 
 
+_TABLE_WORDS = frozenset("table tables as in with key columns column listing listed lists showing shown "
+                         "fields one row rows per".split())
+
+
 def _table(low: str, spec: AppSpec) -> bool:
-    """An entity's page lists its records as a table, one column per field."""
-    return _has_pages(spec) and bool(_named(low, spec))
+    """An entity's page lists its records as a table, one column per field: credited when the
+    feature asks only that (its other words name the record, its fields or plain listing words);
+    "a checkout view listing the selected books as a table" asks for a checkout and a selection."""
+    rest = " ".join(w for w in re.findall(r"\w+", low) if w not in _TABLE_WORDS)
+    return _has_pages(spec) and bool(_named(low, spec)) and _records(rest, spec)
+
+
+def _server_storage(_low: str, spec: AppSpec) -> bool:
+    """The generated app keeps its records server-side (SQLite behind the API), so every device
+    that opens the app sees the same data."""
+    return bool(spec.data_model)
 
 
 def _categorize(low: str, spec: AppSpec) -> bool:
@@ -166,7 +184,8 @@ def _mark_as(low: str, spec: AppSpec) -> bool:
 
 
 _SPECIAL = {"styling": _styling, "responsive": _responsive, "table": _table, "categorize": _categorize,
-            "per_parent": _per_parent, "records": _records, "mark_as": _mark_as}
+            "per_parent": _per_parent, "records": _records, "mark_as": _mark_as,
+            "server_storage": _server_storage}
 
 
 def _stem_match(a: str, b: str) -> bool:
@@ -194,6 +213,8 @@ def named_not_built(low: str, spec: AppSpec) -> bool:
     while a mapped clause says the feature better is no credit: that mapped clause claims it."""
     words = {w for w in re.findall(r"\w+", low) if len(w) > 3 and w not in STOP}
     words -= {w for e in spec.data_model for w in (e.name.lower(), e.plural.lower())}
+    fields = {w for e in spec.data_model for f in e.fields for w in re.findall(r"\w+", f.name.lower())}
+    words = words - fields or words   # the columns a feature shows are not its ask ("a checkout ... (title, price)")
     scored = []
     for c in spec.clauses:
         exact = set(re.findall(r"\w+", c.text.lower()))   # the user's English words as written
