@@ -32,6 +32,7 @@ from harness.offline.spec.field_passes import (find_column_lists, find_field_bul
                                                find_mark_as_fields, find_period_fields, find_ratings,
                                                find_status_of)
 from harness.offline.spec.fields import read_enum
+from harness.offline.spec.layout import find_board_layouts
 from harness.offline.spec.pass_helpers import nearest as _nearest
 from harness.offline.spec.pass_helpers import use as _use
 from harness.offline.spec.pass_helpers import word as _word
@@ -59,6 +60,7 @@ def rule_based_spec(request: str) -> AppSpec:
     _mark_self_intro(toks)
     status_enums = _find_status_enums(toks)
     complete_idx = _find_feature_words(toks, p)
+    find_board_layouts(toks, p)
     find_field_lists(toks, p)
     cancel_idx = _mark_cancel(toks)
     mentions = find_entities(toks, p, MAX_ENTITIES)

@@ -1,0 +1,75 @@
+"""Board layouts the generator does not build: "a task manager with three columns: tasks,
+meetings and backburner", "a kanban board", "move tasks between the columns".
+
+The generated app lists each record type on one page (a table, one column per field); it has no
+board whose lanes hold records and no moving a record from lane to lane. Such a clause must not
+count as built because it also names a record type: its layout ask is recorded as blocked (the
+clause becomes not_built with this reason), and the lane names after the layout word are lanes,
+never record types. A table's columns ("a table with columns: name, price", "the columns must be
+Title, Author") are fields and are left to the field passes.
+"""
+
+from __future__ import annotations
+
+from harness.offline.spec import lexicon as lx
+from harness.offline.spec.nouns import FIELD_WORDS
+from harness.offline.spec.pass_helpers import use as _use
+from harness.offline.spec.pass_helpers import word as _word
+from harness.offline.spec.tokens import Tok
+
+_LANES = lx._words("column columns lane lanes swimlane swimlanes")
+_ALWAYS = lx._words("kanban swimlane swimlanes")          # a board whatever surrounds it
+_COUNTS = lx._words("two three four five six seven eight nine ten several multiple")
+_BOARD = lx._words("board boards kanban")
+_BETWEEN = lx._words("between across among")
+_TABLE = lx._words("table tables spreadsheet spreadsheets sheet sheets csv grid")
+_LIST_STOP = lx._words(". ; ( )")
+REASON = ("a board whose columns hold records{lanes} is not built: the offline app lists each "
+          "record type on one page, with no columns to move records between")
+
+
+def find_board_layouts(toks: list[Tok], p) -> None:
+    """Mark board-layout words (and the lane names they list) and block their clauses."""
+    for i, t in enumerate(toks):
+        if t.used or not (t.w in _ALWAYS or t.w in _LANES and _board_sense(toks, i)):
+            continue
+        lanes = _lane_names(toks, i)
+        for k in [i, *lanes]:
+            _use(toks[k], "context")
+        for k in [*range(max(0, i - 3), i), i + 1]:   # "three", "kanban board": part of the layout words
+            if k < len(toks) and toks[k].clause == t.clause and not toks[k].used \
+                    and (toks[k].w in _COUNTS | _BOARD or toks[k].w.isdigit()):
+                _use(toks[k], "context")
+        names = [toks[k].orig or toks[k].w for k in lanes if toks[k].w[:1].isalnum() and toks[k].w not in lx.FUNCTION]
+        reason = REASON.format(lanes=f" ({', '.join(names)})" if names else "")
+        if (t.clause, reason) not in p.blocked:
+            p.blocked.append((t.clause, reason))
+
+
+def _board_sense(toks: list[Tok], i: int) -> bool:
+    """ "three columns", "board with columns", "between the columns" — and not a table's columns."""
+    clause = toks[i].clause
+    words = [t.w for t in toks if t.clause == clause]
+    if any(w in _TABLE for w in words):
+        return False
+    before = [toks[k].w for k in range(max(0, i - 3), i) if toks[k].clause == clause]
+    counted = bool(before) and (before[-1] in _COUNTS or before[-1].isdigit())
+    if not (counted or any(w in _BOARD for w in before) or any(w in _BETWEEN for w in before)):
+        return False
+    lanes = _lane_names(toks, i)
+    return not any(toks[k].w in FIELD_WORDS for k in lanes)   # "3 columns: name, price, date" are fields
+
+
+def _lane_names(toks: list[Tok], i: int) -> list[int]:
+    """Indices of the words listed after "columns:" / "columns (" up to the clause end."""
+    j = i + 1
+    while _word(toks, j) in ("called", "named", "for", "labeled", "labelled"):
+        j += 1
+    if _word(toks, j) not in (":", "("):
+        return []
+    out = []
+    k = j + 1
+    while k < len(toks) and toks[k].clause == toks[i].clause and toks[k].w not in _LIST_STOP:
+        out.append(k)
+        k += 1
+    return out

@@ -1,0 +1,34 @@
+"""Parser bugs found on held-out set 3 (tests/data/requests 48-55, findings in notes/heldout3.md),
+each fixed by a general rule; the requests here are written for the test, not copied from the set."""
+
+from __future__ import annotations
+
+from harness.offline.spec.rules import rule_based_spec
+
+
+def _clause(spec, start: str):
+    return next(c for c in spec.clauses if c.text.startswith(start))
+
+
+# --- 49: "three columns: tasks, meetings, and backburner" was mapped, no board behind it ---------
+
+def test_board_columns_clause_naming_records_is_not_built_bug():
+    spec = rule_based_spec("A chore tracker with three columns: chores, errands and someday. "
+                           "Users can move chores between the columns.")
+    board = _clause(spec, "A chore tracker")
+    assert board.status == "not_built" and "board" in board.reason and "errands" in board.reason
+    assert _clause(spec, "Users can move").status == "not_built"
+    assert [e.name for e in spec.data_model] == ["chore"]   # lane names are no record types
+
+
+def test_kanban_board_is_not_built_even_when_it_names_the_record_bug():
+    clause = rule_based_spec("A kanban board for tickets with a title.").clauses[0]
+    assert clause.status == "not_built" and clause.reason.startswith("a board whose columns hold records")
+
+
+def test_a_tables_columns_stay_fields_not_a_board():
+    spec = rule_based_spec("An app to manage products. A table with three columns: name, price and date.")
+    assert all(c.status == "mapped" for c in spec.clauses)
+    assert [f.ident for f in spec.data_model[0].fields] == ["name", "price", "date"]
+    spec = rule_based_spec("Track books. The columns must be Title, Author and Price.")
+    assert all(c.status == "mapped" for c in spec.clauses)
