@@ -205,3 +205,21 @@ def test_vietnamese_person_fields_and_an_enum_in_the_users_words():
     tasks = parse_request("Quản lý công việc với tiêu đề, hạn chót, độ ưu tiên (thấp, trung bình, cao).")
     priority = next(f for f in tasks.entity("task").fields if f.name == "priority")
     assert (priority.kind, priority.enum_values) == ("enum", ["thấp", "trung bình", "cao"])
+
+
+def test_fields_named_before_of_each_record_belong_to_that_record():
+    spec = parse_request("Users can record the date and amount of each expense.")
+    assert fields(spec, "expense") == {"name": "short_text", "date": "date", "amount": "money"}
+    book = parse_request("Users input the title, author and year of a book.")
+    assert fields(book, "book") == {"title": "short_text", "author": "short_text", "year": "integer"}
+    both = parse_request("An app for expenses. Show the date and the amount of each expense.")
+    assert list(fields(both, "expense")) == ["name", "date", "amount"]
+    search = parse_request("Implement a search bar where users can type the name of a recipe.")
+    assert list(fields(search, "recipe")) == ["name"]   # "type" is the verb, not part of the field
+
+
+def test_a_count_or_a_picture_of_something_is_no_genitive_field():
+    counted = parse_request("An app to manage tasks. Show the number of tasks.")
+    assert "number" not in fields(counted, "task")
+    dish = parse_request("An app to manage recipes with a title. There is a small picture of the dish on each row.")
+    assert names(dish) == ["recipe"] and fields(dish, "recipe")["picture"] == "url"

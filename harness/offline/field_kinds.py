@@ -93,7 +93,7 @@ KINDS: dict[FieldKind, KindEntry] = {entry.kind: entry for entry in (
               ("A longer sample description.", "A changed description."), ("x" * 5001, 12345)),
     KindEntry("integer",
               (_words("quantity", "qty", "count", "number of", "hours", "minutes", "age", "capacity",
-                      "seats", "servings", "calories", "reps", "sets", "pages", "points",
+                      "seats", "servings", "calories", "reps", "sets", "pages", "points", "year",
                       "duration", "stock", "floor", "guests", "so luong"),
                r"^\s(?:daily\s)?steps\s$"),   # a step count; "preparation steps" are text
               "int", "INTEGER", "Count | None", "Count", "int", 'type="number" step="1" min="0"',

@@ -12,6 +12,7 @@ from harness.offline.spec import lexicon as lx
 from harness.offline.spec.build import Parsed
 from harness.offline.spec.entities import is_noun, singular_name
 from harness.offline.spec.fields import DETAIL_WORDS, FieldItem, parse_field_list, read_enum, read_range
+from harness.offline.spec.genitive_fields import find_genitive_fields
 from harness.offline.spec.list_subjects import COLUMN_WORDS as _COLUMN_WORDS
 from harness.offline.spec.list_subjects import heading_record as _heading_record
 from harness.offline.spec.list_subjects import intro_list
@@ -29,6 +30,7 @@ _VERB_TRIGGERS = frozenset({"choose", "enter", "select", "specify", "specifying"
 
 
 def find_field_lists(toks: list[Tok], p: Parsed) -> None:
+    find_genitive_fields(toks, p)   # "the date and amount of each expense", before "record" claims them
     for i, t in enumerate(toks):
         if not t.used and t.orig.lower().endswith(("'s", "’s")) and is_noun(toks, i):
             items, consumed = parse_field_list(toks, i + 1, False, _STOPS)
