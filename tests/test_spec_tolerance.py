@@ -47,7 +47,10 @@ def test_a_search_bar_is_the_search_and_its_query_words_belong_to_it():
 
 
 def test_the_name_of_a_record_without_a_display_column_is_not_understood():
-    assert _status("Recipes have a colour. Users can type the name of a recipe.", "type") == "not_built"
+    assert _status("Recipes have a colour. Users can type the name of recipes.", "type") == "not_built"
+    # "the name of a recipe" names a field of one recipe (#14 genitive fields): built, so mapped
+    spec = rule_based_spec("Recipes have a colour. Users can type the name of a recipe.")
+    assert "name" in [f.name for f in spec.entity("recipe").fields] and spec.clauses[1].status == "mapped"
 
 
 def test_the_domain_word_after_a_record_in_a_list_preamble_is_framing():
