@@ -151,6 +151,14 @@ OTHER_BACKENDS = {"django": "Django", "flask": "Flask", "express": "Express", "n
 OTHER_DBS = {"postgres": "PostgreSQL", "postgresql": "PostgreSQL", "mysql": "MySQL",
              "mongodb": "MongoDB", "mongo": "MongoDB", "mariadb": "MariaDB", "redis": "Redis",
              "firebase": "Firebase", "supabase": "Supabase"}
+# Storage that lives in the browser, and stack names the tables above lack (stack_asks.py).
+BROWSER_STORES = {"localstorage": "browser localStorage", "local-storage": "browser localStorage",
+                  "sessionstorage": "browser sessionStorage", "indexeddb": "browser IndexedDB",
+                  "indexed-db": "browser IndexedDB", "websql": "browser WebSQL"}
+STACK_NAMES = {"vite": "Vite", "nuxt": "Nuxt", "nuxtjs": "Nuxt", "sveltekit": "SvelteKit", "gatsby": "Gatsby",
+               "tailwindcss": "Tailwind", "jquery": "jQuery", "redux": "Redux", "electron": "Electron",
+               "ionic": "Ionic", "fastify": "Fastify", "streamlit": "Streamlit", "firestore": "Firestore",
+               "dynamodb": "DynamoDB", "pocketbase": "PocketBase", "appwrite": "Appwrite"}
 
 # Head words of an app name: "recipe API", "expense tracker" (also used for titles).
 APP_HEADS = _words("""
@@ -279,7 +287,8 @@ NON_GOAL_WORDS = frozenset().union(*NON_GOAL_TERMS.values())
 
 # Words the rules know; in Vietnamese text they are never taken for a syllable ("deploy").
 KNOWN_ENGLISH = (FUNCTION | VERBS | VERB_NOUNS | META | ADJECTIVES | DOMAIN_AREAS | AUTH | DASHBOARD
-                 | COMPLETE | PAGE_WORDS | API_WORDS | FIELD_VOCAB | TITLE_NOUNS | frozenset(FRAMEWORKS))
+                 | COMPLETE | PAGE_WORDS | API_WORDS | FIELD_VOCAB | TITLE_NOUNS | frozenset(FRAMEWORKS)
+                 | frozenset(BROWSER_STORES) | frozenset(STACK_NAMES) | _words("client-only client-side"))
 
 
 # --- number inflection ----------------------------------------------------------------------------

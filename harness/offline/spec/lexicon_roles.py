@@ -66,7 +66,7 @@ CAPABILITY_NOUNS = _words("""
 # Where data is kept: the generated app keeps it in SQLite, so these are never record types.
 STORAGE_WORDS = _words("""
     file files folder folders database databases db spreadsheet spreadsheets storage disk cloud
-    cache memory localstorage
+    cache memory
 """)
 # Navigation words: a noun before them names a page or tab ("the checkout page"), not a record.
 NAV_HEADS = _words("page pages screen screens tab tabs view views section sections button buttons menu")

@@ -63,6 +63,7 @@ mã sinh viên=student number|mã số=code|lớp=class|ngày sinh=birth date|n�
 số điện thoại=phone|điện thoại=phone|địa chỉ=address|giới tính=gender|quê quán=hometown
 họ và tên=full name|họ tên=full name|họ=last name|thấp=low|trung bình=medium|cao=high|khẩn cấp=urgent
 loại=type|ban đầu=initial|còn trống=vacant|đã thuê=rented|hiện có=existing|đang ở=
+cơ sở dữ liệu=database|trình duyệt=browser|lưu trữ=storage|lưu=save|dữ liệu=data|trên=on|phía máy khách=client-side
 ký túc xá=dormitory|chi tiết=details|chi=expenses|của mình=their|tính=|sử dụng=use|công nghệ=technology|thông báo=announcements|mô-đun=modules
 """
 

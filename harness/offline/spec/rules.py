@@ -33,6 +33,7 @@ from harness.offline.spec.field_passes import (find_column_lists, find_field_bul
                                                find_status_of)
 from harness.offline.spec.fields import read_enum
 from harness.offline.spec.layout import find_board_layouts
+from harness.offline.spec.stack_asks import find_stack_asks
 from harness.offline.spec.pass_helpers import nearest as _nearest
 from harness.offline.spec.pass_helpers import use as _use
 from harness.offline.spec.pass_helpers import word as _word
@@ -61,6 +62,7 @@ def rule_based_spec(request: str) -> AppSpec:
     status_enums = _find_status_enums(toks)
     complete_idx = _find_feature_words(toks, p)
     find_board_layouts(toks, p)
+    find_stack_asks(toks)
     find_field_lists(toks, p)
     cancel_idx = _mark_cancel(toks)
     mentions = find_entities(toks, p, MAX_ENTITIES)
