@@ -62,3 +62,80 @@ def test_a_named_framework_beyond_the_main_tables_is_a_stack_reason_bug():
                                   "Track expenses with an amount. Save everything to a file."])
 def test_server_side_storage_words_still_ask_nothing_more(text):
     assert all(c.status != "not_built" for c in rule_based_spec(text).clauses)
+
+
+# --- 48: headings and instructions to the spec writer became unsupported requirements ----------
+
+_WITH_HEADINGS = """Create a simple book catalog.
+
+Main features:
+- Add books with a title and an author
+- Edit or delete books
+
+Non-functional:
+- Easy to navigate
+
+Reports:
+- monthly report of added books
+
+User flows:
+- User can add a book
+
+Do not add technical details; keep it fully product-focused."""
+
+
+def test_bare_headings_and_spec_writer_instructions_are_context_bug():
+    spec = rule_based_spec(_WITH_HEADINGS)
+    for start in ("Non-functional:", "User flows:", "Easy to navigate", "Do not add technical details",
+                  "keep it fully product-focused"):
+        assert _clause(spec, start).status == "context", start
+    assert not any(r.capability == "unsupported" and "technical" in r.text for r in spec.requirements)
+
+
+def test_a_heading_naming_what_is_not_built_and_real_asks_stay_not_context():
+    spec = rule_based_spec(_WITH_HEADINGS)
+    assert _clause(spec, "Reports:").status == "not_built"   # a report is not built: the heading says so
+    assert _clause(spec, "monthly report").status == "not_built"
+    spec = rule_based_spec("Track orders with a total. Do not show cancelled orders to customers. "
+                           "Keep it fast for warehouse staff. Shipping rules:")
+    assert _clause(spec, "Do not show cancelled").status != "context"
+    assert _clause(spec, "Shipping rules:").status == "not_built"   # the last line heads nothing
+
+
+def test_writer_instruction_regex_is_narrow():
+    from harness.offline.spec.framing import is_writer_instruction
+
+    assert is_writer_instruction("Don't include implementation details.")
+    assert is_writer_instruction("Keep the spec business-oriented")
+    assert not is_writer_instruction("Do not add tasks without a title")
+    assert not is_writer_instruction("Keep it secure")
+
+
+# --- 53 / 48 / 49: asks that are built were reported not built ----------------------------------
+
+def test_log_in_and_be_greeted_by_a_list_is_built_bug():
+    spec = rule_based_spec("I want an app where a user can log in and be greeted by a list of their recipes.")
+    assert spec.auth and spec.clauses[0].status == "mapped"
+
+
+def test_mark_as_state_or_its_opposite_is_the_yes_no_field_bug():
+    spec = rule_based_spec("Add books with a title. Mark a book as read or unread. Mark a book as lent or not lent.")
+    assert all(c.status == "mapped" for c in spec.clauses)
+    book = spec.data_model[0]
+    assert {f.ident: f.kind for f in book.fields if f.kind == "boolean"} == {"read": "boolean", "lent": "boolean"}
+
+
+def test_mark_it_state_edits_the_yes_no_field_not_an_invented_status_bug():
+    spec = rule_based_spec("Add books with a title. Mark a book as read. Users can update a book or mark it read.")
+    assert all(c.status == "mapped" for c in spec.clauses)
+    assert not spec.data_model[0].has_status   # no second open/done notion next to the read field
+    # "mark it done" still completes the record: done is its status, not a yes/no field
+    spec = rule_based_spec("Add books with a title. Users can mark it done.")
+    assert spec.data_model[0].has_status
+
+
+def test_a_web_app_running_on_localhost_is_built_bug():
+    spec = rule_based_spec("Build a simple web app running on localhost to manage notes with a title.")
+    assert spec.clauses[0].status == "mapped"
+    spec = rule_based_spec("Manage notes with a title. It runs on a Raspberry Pi cluster.")
+    assert spec.clauses[1].status == "not_built"   # where else it runs is still an ask

@@ -17,6 +17,7 @@ from harness.offline.spec.tokens import Tok
 _IGNORABLE = (lx.FUNCTION | lx.DETERMINERS | lx.FILLER | lx.MODALS | lx.REL_PRONOUNS | lx.ADJECTIVES
               | lx.META | lx.DOMAIN_AREAS | lx.QUANTIFIERS | rl.CONTEXT_WORDS | rl.UI_WORDS
               | lx.PAGE_WORDS | lx.API_WORDS | lx.APP_HEADS | lx.PEOPLE_SUBJECTS | rl.ACTOR_WORDS | rl.PARTICLES
+              | rl.LOCAL_RUN_WORDS   # "a web app running on localhost": the generated app does
               | rl.STORAGE_WORDS   # the generated app stores its records (SQLite): "kept in a file" asks nothing more
               | lx.PRIMARY_KEY_WORDS   # every generated record has its integer id
               | lx._words("lot lots etc eg ie also just something way easy easily quickly simply "
@@ -27,6 +28,7 @@ _NEVER_IGNORED = lx._words("calendar chart charts graph graphs map maps report r
                            "import notification notifications reminder reminders email emails "
                            "analytics realtime history admin admins administrator administrators "
                            "role roles permission permissions")
+NEVER_IGNORED = _NEVER_IGNORED
 _ACTIONS = rl.ENTITY_VERBS | lx._words("complete finish mark")
 
 

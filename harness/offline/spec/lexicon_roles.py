@@ -26,7 +26,7 @@ SUPPORTED_VERBS = ENTITY_VERBS | _words("""
     choose pick fill input type click press tap view want would say belong assign attach link
     relate associate categorize categorise group own has have having include includes containing
     called named labeled labelled set edit read kept stored tracked listed start login logout
-    signin signup sign log create tick
+    signin signup sign log create tick navigate greet
 """)
 # Words that frame a request or give background; they ask for nothing themselves.
 CONTEXT_WORDS = _words("""
@@ -68,6 +68,8 @@ STORAGE_WORDS = _words("""
     file files folder folders database databases db spreadsheet spreadsheets storage disk cloud
     cache memory
 """)
+# Where the app runs: the generated app is served locally (uvicorn on localhost), so these ask nothing more.
+LOCAL_RUN_WORDS = _words("localhost running runs hosted locally")
 # Navigation words: a noun before them names a page or tab ("the checkout page"), not a record.
 NAV_HEADS = _words("page pages screen screens tab tabs view views section sections button buttons menu")
 # Account words: a noun before them is a kind of user ("employee accounts"), which is auth.

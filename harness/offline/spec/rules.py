@@ -18,7 +18,7 @@ from harness.models.spec import AppSpec
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec import lexicon_roles as rl
 from harness.offline.spec.about_fields import find_about_fields, find_detail_fields
-from harness.offline.spec.accounting import account_clauses
+from harness.offline.spec.accounting import NEVER_IGNORED, account_clauses
 from harness.offline.spec.booking import find_availability, find_booked_resources
 from harness.offline.spec.build import Parsed, build_spec
 from harness.offline.spec.clauses import split_clauses
@@ -32,7 +32,9 @@ from harness.offline.spec.field_passes import (find_column_lists, find_field_bul
                                                find_mark_as_fields, find_period_fields, find_ratings,
                                                find_status_of)
 from harness.offline.spec.fields import read_enum
+from harness.offline.spec.framing import mark_framing
 from harness.offline.spec.layout import find_board_layouts
+from harness.offline.spec.mark_states import mark_field_states
 from harness.offline.spec.stack_asks import find_stack_asks
 from harness.offline.spec.pass_helpers import nearest as _nearest
 from harness.offline.spec.pass_helpers import use as _use
@@ -72,6 +74,7 @@ def rule_based_spec(request: str) -> AppSpec:
     find_status_of(toks, mentions, p)
     find_clock_fields(toks, mentions, p)
     find_mark_as_fields(toks, mentions, p)
+    mark_field_states(toks, mentions, p)
     complete_idx = [c for c in complete_idx if not toks[c].role.startswith("field:")]
     find_frequency(toks, mentions, p)
     find_period_fields(toks, mentions, p)
@@ -89,6 +92,7 @@ def rule_based_spec(request: str) -> AppSpec:
     _find_cancel(toks, mentions, cancel_idx, p)
     find_checkbox_selection(toks, p)
     mark_qualifiers(toks, p)
+    mark_framing(toks, clauses, NEVER_IGNORED)
     p.accounts = account_clauses(toks, clauses)
     for clause, reason in p.blocked:
         p.accounts[clause].blocked.append(reason)

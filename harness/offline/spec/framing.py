@@ -1,0 +1,56 @@
+"""Clauses that ask the app for nothing although their words are unknown: a bare heading over the
+asks that follow it ("Non-functional:", "User flows:") and an instruction to whoever writes the
+spec ("Do not add technical details", "keep it fully product-focused").
+
+A heading is a short clause ending in ":" with more clauses after it; the lines under it carry
+the asks, the heading only groups them. A heading that names something the generator does not
+build ("Reports:", "Notifications:") keeps that word unexplained. An instruction to the spec
+writer speaks about the spec's own content (technical or implementation details, a product
+focus); a clause that asks the app for something ("do not show technical errors to users") is
+not one. Both are marked context; everything else is left to the accounting.
+"""
+
+from __future__ import annotations
+
+import re
+
+from harness.offline.spec import lexicon as lx
+from harness.offline.spec.tokens import Tok
+
+_HEADING_WORDS = 4
+# "Do not add technical details", "don't include implementation specifics", "no technical jargon"
+_NO_TECH = re.compile(r"^(?:please\s+)?(?:do\s+not|don'?t|never|avoid|no\s+need\s+to|without|no)\s+"
+                      r"(?:(?:add|include|mention|give|go\s+into|write|specify|use|describe|adding|including)\s+)?"
+                      r"(?:any\s+)?(?:technical|implementation|tech|code)[\s-]+"
+                      r"(?:details?|specifics|jargon|decisions|choices)\b", re.I)
+# "keep it fully product-focused", "keep the spec business-oriented", "focus on the what, not the how"
+_FOCUS = re.compile(r"^(?:please\s+)?(?:keep|make)\s+(?:it|this|the\s+spec\w*|everything|the\s+document)\s+"
+                    r"(?:\w+\s+)?(?:product|business|user|non-technical)[\s-]*(?:focused|oriented|centric|level)?\W*$"
+                    r"|^(?:please\s+)?focus\s+on\s+(?:the\s+)?what\b.*\bnot\s+(?:the\s+)?how\b", re.I)
+
+
+def is_writer_instruction(clause: str) -> bool:
+    """Whether the clause tells the spec writer how to write ("Do not add technical details")."""
+    text = " ".join(clause.split()).rstrip(".!;")
+    return bool(_NO_TECH.match(text) or _FOCUS.match(text))
+
+
+def is_heading(clause: str, index: int, count: int) -> bool:
+    """A short "Title:" clause with clauses after it."""
+    text = clause.strip()
+    return text.endswith(":") and index < count - 1 and len(re.findall(r"[\w'-]+", text)) <= _HEADING_WORDS
+
+
+def mark_framing(toks: list[Tok], clauses: list[str], never: frozenset[str]) -> None:
+    """Mark the unconsumed words of headings and spec-writer instructions as context (a word of
+    `never` in a heading stays unexplained; a heading whose words a rule recognised, "Products:"
+    over its fields, is left as it is)."""
+    claimed = {t.clause for t in toks if t.used and t.role and t.role != "context" and not t.role.endswith(":")}
+    headings = {k for k, c in enumerate(clauses) if is_heading(c, k, len(clauses)) and k not in claimed}
+    writer = {k for k, c in enumerate(clauses) if is_writer_instruction(c)}
+    for t in toks:
+        if t.used or t.clause not in headings | writer:
+            continue
+        if t.clause in headings and t.clause not in writer and (t.w in never or lx.singularize(t.w) in never):
+            continue
+        t.used, t.role = True, "context"
