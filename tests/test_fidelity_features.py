@@ -160,3 +160,10 @@ def test_the_columns_a_feature_shows_do_not_let_a_mapped_field_clause_claim_it_b
     text = "checkout view listing the selected books as a table (title, price)"
     assert feature_ok(text, _spec(books, clauses=[fields, checkout]))
     assert not feature_ok(text, _spec(books, clauses=[fields]))
+
+
+def test_filter_by_keywords_is_credited_as_the_search_it_is_bug():
+    search = Feature(kind="search", entity="job")
+    assert feature_built("filter job applications by keywords", _spec(_entity("job", "jobs"), features=[search]))
+    assert not feature_built("filter job applications by keywords", _spec(_entity("job", "jobs")))
+    assert not feature_built("filter jobs by company", _spec(_entity("job", "jobs"), features=[search]))

@@ -139,3 +139,13 @@ def test_a_web_app_running_on_localhost_is_built_bug():
     assert spec.clauses[0].status == "mapped"
     spec = rule_based_spec("Manage notes with a title. It runs on a Raspberry Pi cluster.")
     assert spec.clauses[1].status == "not_built"   # where else it runs is still an ask
+
+
+def test_filter_this_list_with_keywords_is_search_of_the_record_named_before_bug():
+    spec = rule_based_spec("A user can log in and see a list of recipes. "
+                           "The user could filter this list with keywords.")
+    assert spec.clauses[1].status == "mapped"
+    assert [(f.kind, f.entity) for f in spec.features] == [("search", "recipe")]
+    # two record types before: which list is meant is unknown, so the ask stays not built
+    spec = rule_based_spec("Track expenses and budgets. Users can filter this list by keywords.")
+    assert spec.clauses[1].status == "not_built" and not spec.features

@@ -34,12 +34,27 @@ def find_keyword_search(toks: list[Tok], mentions: dict[int, str]) -> list[tuple
         if t.used or t.w not in _KEYWORDS:
             continue
         before = {toks[j].w for j in range(i) if toks[j].clause == t.clause}
-        named = _clause_mentions(toks, i, mentions)
+        named = _clause_mentions(toks, i, mentions) or _referred_back(toks, i, before, mentions)
         if not before & _SEARCH_CONTEXT or len(named) != 1:
             continue
         use(t, f"feature:search:{named[0]}")
+        for j in range(i):   # "filter this list with keywords": the filter word is that search
+            if toks[j].clause == t.clause and not toks[j].used and toks[j].w in _SEARCH_CONTEXT - {"by"}:
+                use(toks[j], f"feature:search:{named[0]}")
         found.append(("search", named[0], [], t.clause))
     return found
+
+
+_BACK_REFERENCES = lx._words("this these that those it them list")
+
+
+def _referred_back(toks: list[Tok], i: int, before: set[str], mentions: dict[int, str]) -> list[str]:
+    """ "... greeted by a list of job applications. The user could filter this list with keywords":
+    the one record type named in the clause before, when this clause points back to it."""
+    if not before & _BACK_REFERENCES or toks[i].clause == 0:
+        return []
+    prev = [name for j, name in sorted(mentions.items()) if toks[j].clause == toks[i].clause - 1]
+    return list(dict.fromkeys(prev))
 
 
 def find_overview_totals(toks: list[Tok], mentions: dict[int, str], p) -> list[tuple[str, str | None, list[str], int]]:
