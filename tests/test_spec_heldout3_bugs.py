@@ -149,3 +149,18 @@ def test_filter_this_list_with_keywords_is_search_of_the_record_named_before_bug
     # two record types before: which list is meant is unknown, so the ask stays not built
     spec = rule_based_spec("Track expenses and budgets. Users can filter this list by keywords.")
     assert spec.clauses[1].status == "not_built" and not spec.features
+
+
+# --- 51: 'overdue tracking' invented an 'overdue' record, which took the book search ------------
+
+def test_a_state_word_before_tracking_is_no_record_and_still_an_ask_bug():
+    spec = rule_based_spec("A library system to manage books. Core features: overdue tracking, search by title.")
+    assert [e.name for e in spec.data_model] == ["book"]
+    assert spec.clauses[1].status == "not_built" and "overdue" in spec.clauses[1].reason
+
+
+def test_a_feature_in_a_clause_naming_no_record_goes_to_the_one_record_type_bug():
+    spec = rule_based_spec("A library system to manage books. Core features: search by title.")
+    assert [(f.kind, f.entity) for f in spec.features] == [("search", "book")]
+    spec = rule_based_spec("Manage books and authors. Core features: search by title.")
+    assert not spec.features   # two record types: which one is searched is unknown

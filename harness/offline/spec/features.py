@@ -58,6 +58,8 @@ def find_features(toks: list[Tok], mentions: dict[int, str], fields_of: dict[str
         if kind not in built:
             continue
         entity = _nearest(toks, i, mentions)
+        guessed = entity is None   # "search by title": the one record type, when its columns follow
+        entity = entity or _only_record(mentions)
         if entity is None:
             continue
         used = [i]
@@ -77,6 +79,8 @@ def find_features(toks: list[Tok], mentions: dict[int, str], fields_of: dict[str
             else:
                 break
             j += 1
+        if guessed and not cols:
+            continue
         for k in used:
             if not toks[k].used:
                 toks[k].used = True
@@ -120,6 +124,12 @@ def find_workflow_chains(toks: list[Tok], mentions: dict[int, str]) -> list[tupl
 
 def _word(toks: list[Tok], i: int) -> str:
     return toks[i].w if 0 <= i < len(toks) else ""
+
+
+def _only_record(mentions: dict[int, str]) -> str | None:
+    """The request's one record type ("Search by title" in a book catalogue searches books)."""
+    names = set(mentions.values())
+    return next(iter(names)) if len(names) == 1 else None
 
 
 def _nearest(toks: list[Tok], i: int, mentions: dict[int, str]) -> str | None:

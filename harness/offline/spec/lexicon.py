@@ -120,6 +120,9 @@ NOUN_ING = _words("""
     string king ring wing spring offering posting sighting lodging parking housing funding warning
     pudding earring sibling seedling evening
 """)
+# States a record is in ("overdue tracking", "pending payments"): never a record type, yet still
+# a word that asks for something (they are not ADJECTIVES, which ask for nothing).
+STATE_WORDS = _words("overdue late pending expired unpaid outstanding overdrawn")
 NOUN_LY = _words("family supply assembly reply ally fly butterfly lily rally belly jelly")
 PEOPLE_SUBJECTS = _words("people person customers clients members students employees")
 
