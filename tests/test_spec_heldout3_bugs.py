@@ -164,3 +164,24 @@ def test_a_feature_in_a_clause_naming_no_record_goes_to_the_one_record_type_bug(
     assert [(f.kind, f.entity) for f in spec.features] == [("search", "book")]
     spec = rule_based_spec("Manage books and authors. Core features: search by title.")
     assert not spec.features   # two record types: which one is searched is unknown
+
+
+# --- 48: 'Movie Watchlist application' invented a 'watchlist' record unrelated to movies -----------
+
+def test_the_watchlist_the_app_is_named_after_is_no_second_record_bug():
+    spec = rule_based_spec("Create a simple Book Wishlist app. Add books to a personal wishlist. "
+                           "Books have a title. User can maintain their list easily.")
+    assert [e.name for e in spec.data_model] == ["book"]
+    assert all(c.status == "mapped" for c in spec.clauses)
+
+
+def test_a_wishlist_that_is_not_the_apps_name_is_left_to_the_other_rules():
+    spec = rule_based_spec("An online shop app to manage products with a price. "
+                           "Customers can add products to their wishlist.")
+    assert spec.clauses[1].status == "not_built" or "wishlist" in [e.name for e in spec.data_model]
+
+
+def test_filter_by_a_yes_no_field_and_its_opposite_is_the_built_filter_bug():
+    spec = rule_based_spec("Track movies with a title. Mark a movie as watched. Filter by watched/unwatched.")
+    assert spec.clauses[2].status == "mapped"
+    assert ("filter", "movie", ["watched"]) in [(f.kind, f.entity, f.fields) for f in spec.features]

@@ -18,14 +18,27 @@ _BETWEEN = frozenset("it them this that the a an as each every their its his her
 _REACH = 4
 
 
+def _bools(p) -> dict[str, set[str]]:
+    return {e: {it.label for it in items if it.hint == "bool"} for e, items in p.fields.items()}
+
+
 def mark_field_states(toks: list[Tok], mentions: dict[int, str], p) -> None:
-    """Give the opposite state and "mark it <state>" the role of the yes/no field they set."""
-    bools = {e: {it.label for it in items if it.hint == "bool"} for e, items in p.fields.items()}
+    """Give "mark it <state>" the role of the yes/no field it sets (before completion targets
+    are chosen, so it is no done status)."""
+    bools = _bools(p)
     for i, t in enumerate(toks):
-        if t.role.startswith("field:") and t.w in bools.get(t.role[6:], ()):
-            _opposite(toks, i, t.role)
-        elif t.w in _MARK and (not t.used or t.role == "complete:"):
+        if t.w in _MARK and (not t.used or t.role == "complete:"):
             _mark_state(toks, i, mentions, bools)
+
+
+def mark_opposite_states(toks: list[Tok], p) -> None:
+    """Give the opposite state ("watched or unwatched", "filter by watched/unwatched") the role
+    of the yes/no field's word before it (a field, or a feature over it)."""
+    bools = _bools(p)
+    for i, t in enumerate(toks):
+        entity = t.role.rpartition(":")[2] if t.role.startswith(("field:", "feature:")) else ""
+        if entity and t.w in bools.get(entity, ()):
+            _opposite(toks, i, t.role)
 
 
 def _opposite(toks: list[Tok], i: int, role: str) -> None:

@@ -34,7 +34,8 @@ from harness.offline.spec.field_passes import (find_column_lists, find_field_bul
 from harness.offline.spec.fields import read_enum
 from harness.offline.spec.framing import mark_framing
 from harness.offline.spec.layout import find_board_layouts
-from harness.offline.spec.mark_states import mark_field_states
+from harness.offline.spec.mark_states import mark_field_states, mark_opposite_states
+from harness.offline.spec.record_lists import mark_app_collections
 from harness.offline.spec.stack_asks import find_stack_asks
 from harness.offline.spec.pass_helpers import nearest as _nearest
 from harness.offline.spec.pass_helpers import use as _use
@@ -66,6 +67,7 @@ def rule_based_spec(request: str) -> AppSpec:
     find_board_layouts(toks, p)
     find_stack_asks(toks)
     find_field_lists(toks, p)
+    mark_app_collections(toks)
     cancel_idx = _mark_cancel(toks)
     mentions = find_entities(toks, p, MAX_ENTITIES)
     if find_column_lists(toks, mentions, p) + find_field_bullets(toks, mentions, p) \
@@ -92,6 +94,7 @@ def rule_based_spec(request: str) -> AppSpec:
     _find_cancel(toks, mentions, cancel_idx, p)
     find_checkbox_selection(toks, p)
     mark_qualifiers(toks, p)
+    mark_opposite_states(toks, p)
     mark_framing(toks, clauses, NEVER_IGNORED)
     p.accounts = account_clauses(toks, clauses)
     for clause, reason in p.blocked:

@@ -1,0 +1,34 @@
+"""A list the app itself is: "a Movie Watchlist application", "a book wishlist app".
+
+When a collection noun (watchlist, wishlist) stands between a record noun and the app head, it
+names the app's collection of those records, not a second record type: the records are the
+movies, and "add movies to a personal watchlist" adds movies. Every mention of that collection
+noun is marked as framing (context) before entities are found; the record noun before it stays
+an entity candidate. A collection noun that is not the app's name ("users add products to
+their wishlist" in a shop) is left alone.
+"""
+
+from __future__ import annotations
+
+from harness.offline.spec import lexicon as lx
+from harness.offline.spec.pass_helpers import use as _use
+from harness.offline.spec.pass_helpers import word as _word
+from harness.offline.spec.tokens import Tok
+
+COLLECTION_NOUNS = lx._words("watchlist watchlists wishlist wishlists")
+
+
+def mark_app_collections(toks: list[Tok]) -> None:
+    """Mark the collection noun of "<record> <watchlist> <app head>" (and its other mentions)."""
+    names = {t.w for i, t in enumerate(toks) if t.w in COLLECTION_NOUNS and not t.used
+             and _record_word(toks, i - 1) and toks[i - 1].clause == t.clause and _word(toks, i + 1) in lx.APP_HEADS}
+    singular = {lx.singularize(w) for w in names}
+    for t in toks:
+        if not t.used and t.w in COLLECTION_NOUNS and lx.singularize(t.w) in singular:
+            _use(t, "context")
+
+
+def _record_word(toks: list[Tok], i: int) -> bool:
+    """A word that can name the records ("Movie", "Book" — also a verb elsewhere)."""
+    w = _word(toks, i)
+    return w.isalpha() and w not in lx.FUNCTION | lx.DETERMINERS | lx.ADJECTIVES | lx.QUANTIFIERS
