@@ -223,3 +223,9 @@ def test_a_count_or_a_picture_of_something_is_no_genitive_field():
     assert "number" not in fields(counted, "task")
     dish = parse_request("An app to manage recipes with a title. There is a small picture of the dish on each row.")
     assert names(dish) == ["recipe"] and fields(dish, "recipe")["picture"] == "url"
+
+
+def test_a_vietnamese_request_gets_a_vietnamese_app_and_an_english_one_an_english_app():
+    assert parse_request(VI_ROOMS).language == "vi"   # interface words of the pages in the user's language
+    assert parse_request("Ứng dụng việc cần làm đơn giản").language == "vi"   # the fixed Todo spec too
+    assert parse_request("An app to manage rooms with a capacity.").language == "en"

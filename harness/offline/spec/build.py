@@ -71,6 +71,7 @@ def build_spec(p: Parsed) -> AppSpec:
         pages = _pages(p, entities) if entities else []
         spec = AppSpec(
             app_type="api" if p.api and not p.pages else "web",
+            language="vi" if p.vi else "en",
             title=_title(p, entities),
             stack=Stack(frontend=HTML_FRONTEND if p.pages else "FastAPI"),
             auth=p.auth and bool(entities),
@@ -202,6 +203,7 @@ def _todo_spec(p: Parsed, todo: DataEntity) -> AppSpec:
     notes = _notes(p, [todo])
     return AppSpec(
         app_type="web", title=_title(p, [todo]), stack=Stack(frontend=HTML_FRONTEND), auth=False,
+        language="vi" if p.vi else "en",
         pages=[Page(name="home", route="/", entity="todo")], data_model=[todo],
         requirements=[Requirement(id=f"REQ-{n:03d}", text=t, acceptance=a, capability=c, entity=e)
                       for n, (c, e, t, a) in enumerate(reqs, 1)],
