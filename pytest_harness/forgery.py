@@ -10,6 +10,7 @@ session is caught separately by the digest the plugin hands to the harness over 
 from __future__ import annotations
 
 import ast
+import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -108,11 +109,51 @@ def parse(source: str) -> ast.Module | None:
         return None
 
 
+# Parsed workspace modules, by absolute path: (source, tree). Filled only by `prime`, which the warm
+# verification worker calls before it forks a session (it runs no workspace code); each child then
+# parses only the files that changed since the previous session. A pure cache of `parse`: a tree is
+# used only for the exact source it was parsed from, so a cold session (empty cache) scans the same.
+_PARSED: dict[str, tuple[str, ast.Module | None]] = {}
+
+
+def prime(root: Path | str) -> int:
+    """Parse every .py file under `root` whose source is not cached yet (and forget files that are
+    gone); the number parsed."""
+    from pytest_harness.snapshot import iter_files
+
+    base = os.path.abspath(root)
+    seen, parsed = set(), 0
+    for rel, path in iter_files(Path(base)):
+        if not rel.endswith(".py"):
+            continue
+        try:
+            source = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        key = os.path.join(base, rel)
+        seen.add(key)
+        hit = _PARSED.get(key)
+        if hit is None or hit[0] != source:
+            _PARSED[key] = (source, parse(source))
+            parsed += 1
+    for key in [k for k in _PARSED if k.startswith(base + os.sep) and k not in seen]:
+        del _PARSED[key]
+    return parsed
+
+
+def _parse_file(path: str, source: str) -> ast.Module | None:
+    hit = _PARSED.get(path)
+    if hit is not None and hit[0] == source:
+        return hit[1]
+    return parse(source)
+
+
 def scan_files(root: Path, files: Iterable[str],
                on_tree: Callable[[str, ast.Module], None] | None = None) -> list[dict]:
     """Findings in every .py file of `files` (POSIX relpaths under `root`), sorted. Each parsed
     module is also handed to `on_tree` (so check sites come from the same single parse)."""
     out: list[dict] = []
+    base = os.path.abspath(root)
     for rel in sorted(files):
         if not rel.endswith(".py"):
             continue
@@ -120,7 +161,7 @@ def scan_files(root: Path, files: Iterable[str],
             source = (Path(root) / rel).read_text(encoding="utf-8", errors="replace")
         except OSError:
             continue
-        tree = parse(source)
+        tree = _parse_file(os.path.join(base, rel), source)
         if tree is None:
             continue
         out += scan_tree(rel, tree)

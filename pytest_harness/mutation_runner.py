@@ -20,6 +20,7 @@ rewrote afterwards (an atexit handler, a leftover process).
 from __future__ import annotations
 
 import builtins
+import gc
 import json
 import os
 import signal
@@ -87,9 +88,16 @@ def _wait(pid: int, timeout_s: float) -> int | None:
         time.sleep(POLL_S)
 
 
+def _fork() -> int:
+    """os.fork() with the session's heap frozen first: a child's garbage collections then skip it
+    (a full collection would otherwise walk, and copy-on-write, every object of the session)."""
+    gc.freeze()
+    return os.fork()
+
+
 def run_one(items: list[pytest.Item], mutant_id: int, timeout_s: float) -> str:
     """passed / failed / timeout / error for one fork running `items` with the guard at `mutant_id`."""
-    pid = os.fork()
+    pid = _fork()
     if pid == 0:  # pragma: no cover - the child leaves through os._exit
         os._exit(_run_child(items, mutant_id)[0])
     code = _wait(pid, timeout_s)
@@ -99,7 +107,7 @@ def run_one(items: list[pytest.Item], mutant_id: int, timeout_s: float) -> str:
 def run_baseline(items: list[pytest.Item], timeout_s: float) -> tuple[str, list[str]]:
     """Every planned test once on the original code, in a fork: (status, the node ids that failed)."""
     read_fd, write_fd = os.pipe()
-    pid = os.fork()
+    pid = _fork()
     if pid == 0:  # pragma: no cover - the child leaves through os._exit
         os.close(read_fd)
         code, failed = _run_child(items, 0, stop_at_failure=False)

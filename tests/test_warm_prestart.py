@@ -220,3 +220,77 @@ def test_an_empty_scratch_directory_left_by_a_killed_run_is_removed_without_blam
     assert clear_stale_scratch(store, state.run_id) is False and not scratch.exists()
     (scratch / "src").mkdir(parents=True)
     assert clear_stale_scratch(store, state.run_id) is True and not scratch.exists()
+
+
+def test_mutant_children_are_forked_with_the_session_heap_frozen():
+    import gc
+    import os
+
+    from pytest_harness.mutation_runner import _fork
+
+    try:
+        pid = _fork()
+        if pid == 0:  # pragma: no cover - the child leaves through os._exit
+            os._exit(0 if gc.get_freeze_count() > 0 else 1)
+        _, status = os.waitpid(pid, 0)
+    finally:
+        gc.unfreeze()
+    assert os.waitstatus_to_exitcode(status) == 0
+
+
+def test_the_forgery_scan_uses_primed_trees_only_for_unchanged_sources(tmp_path, monkeypatch):
+    from pytest_harness import forgery
+    from pytest_harness.snapshot import snapshot_files
+
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "a.py").write_text("x = 1\n")
+    (tmp_path / "conftest.py").write_text("def pytest_runtest_makereport(item, call):\n    pass\n")
+    monkeypatch.setattr(forgery, "_PARSED", {})
+    assert forgery.prime(tmp_path) == 2
+    assert forgery.prime(tmp_path) == 0  # nothing changed: nothing parsed again
+    calls = []
+    real = forgery.parse
+    monkeypatch.setattr(forgery, "parse", lambda source: calls.append(source) or real(source))
+    files = snapshot_files(tmp_path)["files"]
+    first = forgery.scan_files(tmp_path, files)
+    assert calls == [] and [f["what"] for f in first] == ["defines hook pytest_runtest_makereport"]
+    (tmp_path / "src" / "a.py").write_text("import atexit\n")  # changed after the prime
+    second = forgery.scan_files(tmp_path, files)
+    assert calls == ["import atexit\n"]  # parsed anew, never the stale tree
+    assert {f["what"] for f in second} == {"defines hook pytest_runtest_makereport", "imports atexit"}
+    (tmp_path / "conftest.py").unlink()
+    forgery.prime(tmp_path)
+    assert sorted(forgery._PARSED) == [str(tmp_path / "src" / "a.py")]
+
+
+@pytest.mark.slow
+def test_a_forging_file_added_between_warm_sessions_is_found_by_the_next_one(tmp_path, workers):
+    ws = small_workspace(tmp_path, GC_FROZEN)
+    first, first_doc = run(ws, tmp_path, "one")
+    (ws / "tests" / "conftest.py").write_text("import atexit\n")
+    second, second_doc = run(ws, tmp_path, "two")
+    assert (first.runner, second.runner) == ("warm", "warm")
+    assert json.loads(first_doc.read_text())["forgery"] == []
+    assert [f["what"] for f in json.loads(second_doc.read_text())["forgery"]] == ["imports atexit"]
+
+
+PRIMED = '''import os
+
+import pytest
+
+
+@pytest.mark.req("REQ-001")
+def test_this_file_was_parsed_by_the_worker(request):
+    import sys
+
+    cache = sys.modules["pytest_harness" + ".forgery"]._PARSED
+    mine = os.path.join(os.path.abspath(str(request.config.rootpath)), "tests", "test_a.py")
+    assert mine in cache and cache[mine][1] is not None
+'''
+
+
+@pytest.mark.slow
+def test_a_warm_evidence_session_finds_its_workspace_modules_parsed_by_the_worker(tmp_path, workers):
+    ws = small_workspace(tmp_path, PRIMED)
+    result, _ = run(ws, tmp_path, "primed")
+    assert (result.runner, result.status) == ("warm", "PASS"), result.stdout + result.stderr

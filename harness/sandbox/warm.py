@@ -59,7 +59,9 @@ REWRITE_ONCE: tuple[str, ...] = (
     "anyio.abc._subprocesses", "anyio.abc._testing", "anyio.streams", "anyio.streams.memory",
     "anyio.streams.stapled", "anyio.streams.tls")
 # Our plugin and what it imports. Preloaded plugins must hold no `assert` (they are not rewritten;
-# test_warm_worker checks it) and no module-level state (each child gets them as imported).
+# test_warm_worker checks it) and no module-level state (each child gets them as imported) except
+# pure caches the worker fills itself: pytest_harness.forgery's parse cache (`prime`, called before
+# each evidence session is forked; a tree is used only for the exact source it was parsed from).
 HARNESS_DEPS = ("pytest_harness.plugin", "coverage", "coverage.control", "sqlite3", "tomllib", "json", "ast", "hashlib")
 _NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 

@@ -214,6 +214,8 @@ def serve_one(request, fds):
     # A cold command starts with an empty private /tmp; each child gets a fresh TMPDIR instead, so
     # pytest's basetemp numbering and cleanup never see what an earlier child left behind.
     tmpdir = tempfile.mkdtemp(prefix="harness-child-", dir=BASE_TMP)
+    if any(a.startswith("--harness-evidence") for a in request["args"]):
+        _prime_parse_cache(request["cwd"])
     # Everything the worker holds (preloaded modules, the rewrite memo) goes to the permanent
     # generation: a child's collections never traverse it (pytest's gc.collect() at unconfigure
     # took ~0.2 s a session over the preloaded heap) and its pages stay shared with the worker.
@@ -247,6 +249,18 @@ def serve_one(request, fds):
     if not set_up.startswith(b"ok"):  # the child never became pytest: not the command's outcome
         return {"setup_failed": set_up.decode("utf-8", "replace") or "child died during setup"}
     return {"exit_code": None if timed_out else code, "timed_out": timed_out, "memoized_rewrites": memoized}
+
+
+def _prime_parse_cache(cwd):
+    """Let the evidence plugin's forgery scan find the workspace's unchanged modules already parsed
+    (pytest_harness.forgery.prime; only when that module was preloaded). Reading and parsing source
+    runs no workspace code; a failure only costs the child the parse."""
+    prime = getattr(sys.modules.get("pytest_harness.forgery"), "prime", None)
+    if prime is not None:
+        try:
+            prime(cwd)
+        except Exception:  # noqa: BLE001
+            pass
 
 
 def exit_code(status):
