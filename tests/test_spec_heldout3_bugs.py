@@ -185,3 +185,14 @@ def test_filter_by_a_yes_no_field_and_its_opposite_is_the_built_filter_bug():
     spec = rule_based_spec("Track movies with a title. Mark a movie as watched. Filter by watched/unwatched.")
     assert spec.clauses[2].status == "mapped"
     assert ("filter", "movie", ["watched"]) in [(f.kind, f.entity, f.fields) for f in spec.features]
+
+
+# --- 54: "responsive mobile" reported not built ("mobile"), though the pages are responsive -------
+
+def test_responsive_mobile_is_the_built_small_screen_layout_bug():
+    spec = rule_based_spec("Track expenses with an amount. It must be responsive on mobile.")
+    assert spec.clauses[1].status != "not_built"
+    spec = rule_based_spec("Ứng dụng quản lý chi tiêu responsive mobile")
+    assert spec.clauses[0].status == "mapped"
+    spec = rule_based_spec("Track expenses with an amount. Also a native mobile app.")
+    assert spec.clauses[1].status == "not_built"   # a mobile app is still not built

@@ -1,5 +1,7 @@
 """Board layouts the generator does not build: "a task manager with three columns: tasks,
-meetings and backburner", "a kanban board", "move tasks between the columns".
+meetings and backburner", "a kanban board", "move tasks between the columns" — and the
+small-screen layout it does build ("responsive mobile": every page has the viewport tag and a
+small-screen stylesheet rule, so "mobile" next to "responsive" is that layout, not a mobile app).
 
 The generated app lists each record type on one page (a table, one column per field); it has no
 board whose lanes hold records and no moving a record from lane to lane. Such a clause must not
@@ -73,3 +75,21 @@ def _lane_names(toks: list[Tok], i: int) -> list[int]:
         out.append(k)
         k += 1
     return out
+
+
+_RESPONSIVE_LINKS = lx._words("on for in and / , the a")
+
+
+def mark_responsive_mobile(toks: list[Tok]) -> None:
+    """ "responsive mobile", "mobile responsive", "responsive on mobile": the built layout."""
+    for i, t in enumerate(toks):
+        if t.used or t.w not in ("mobile", "phone", "phones", "tablet", "tablets"):
+            continue
+        for step in (-1, 1):
+            k = i + step
+            while 0 <= k < len(toks) and toks[k].clause == t.clause and toks[k].w in _RESPONSIVE_LINKS \
+                    and abs(k - i) < 3:
+                k += step
+            if 0 <= k < len(toks) and toks[k].clause == t.clause and toks[k].w == "responsive":
+                _use(t, "context")
+                break

@@ -33,7 +33,7 @@ from harness.offline.spec.field_passes import (find_column_lists, find_field_bul
                                                find_status_of)
 from harness.offline.spec.fields import read_enum
 from harness.offline.spec.framing import mark_framing
-from harness.offline.spec.layout import find_board_layouts
+from harness.offline.spec.layout import find_board_layouts, mark_responsive_mobile
 from harness.offline.spec.mark_states import mark_field_states, mark_opposite_states
 from harness.offline.spec.record_lists import mark_app_collections
 from harness.offline.spec.stack_asks import find_stack_asks
@@ -65,6 +65,7 @@ def rule_based_spec(request: str) -> AppSpec:
     status_enums = _find_status_enums(toks)
     complete_idx = _find_feature_words(toks, p)
     find_board_layouts(toks, p)
+    mark_responsive_mobile(toks)
     find_stack_asks(toks)
     find_field_lists(toks, p)
     mark_app_collections(toks)
