@@ -196,3 +196,18 @@ def test_responsive_mobile_is_the_built_small_screen_layout_bug():
     assert spec.clauses[0].status == "mapped"
     spec = rule_based_spec("Track expenses with an amount. Also a native mobile app.")
     assert spec.clauses[1].status == "not_built"   # a mobile app is still not built
+
+
+# --- 54: 'quản lý chi tiêu' invented an 'expense' record beside 'Transactions (income/expense)' ---
+
+def test_a_record_that_is_an_enum_value_of_another_is_that_value_bug():
+    spec = rule_based_spec("An expense management app. Transactions (income/expense) with an amount.")
+    assert [e.name for e in spec.data_model] == ["transaction"]
+    assert spec.clauses[0].status == "mapped"
+    spec = rule_based_spec("Ứng dụng quản lý chi tiêu; Transactions (income/expense)")
+    assert [e.name for e in spec.data_model] == ["transaction"]
+
+
+def test_a_record_with_its_own_fields_stays_even_when_it_is_also_an_enum_value():
+    spec = rule_based_spec("Track tickets with a type (bug/feature). Bugs have a severity and a title.")
+    assert sorted(e.name for e in spec.data_model) == ["bug", "ticket"]

@@ -23,6 +23,7 @@ from harness.offline.spec.booking import find_availability, find_booked_resource
 from harness.offline.spec.build import Parsed, build_spec
 from harness.offline.spec.clauses import split_clauses
 from harness.offline.spec.entities import find_entities, mark_brands
+from harness.offline.spec.enum_entities import drop_enum_value_entities
 from harness.offline.spec.feature_phrases import (find_checkbox_selection, find_keyword_search,
                                                   find_overview_totals)
 from harness.offline.spec.media_fields import find_media_fields
@@ -86,6 +87,7 @@ def rule_based_spec(request: str) -> AppSpec:
     find_about_fields(toks, mentions, p)
     find_detail_fields(toks, mentions, p)
     find_media_fields(toks, mentions, p)
+    drop_enum_value_entities(toks, mentions, p)
     _attach_workflows(toks, mentions, status_enums, p)
     fields_of = {e: [it.words[-1] for it in p.fields.get(e, [])] + ["name", "title"] for e in p.entities}
     p.features = find_features(toks, mentions, fields_of, built_features())

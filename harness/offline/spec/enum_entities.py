@@ -1,0 +1,36 @@
+"""A record type that is only one value of another record's choice: "Transactions
+(income/expense)" in "a personal expense management app" — the expenses are the transactions of
+type expense, not a second table beside them.
+
+An entity is dropped when its name is an enum value of a field of another entity and nothing
+else was said about it: no fields of its own, no parent, no children. Its mentions then belong
+to that field ("chi tiêu" in "quản lý chi tiêu" reads as the expense type of transactions).
+"""
+
+from __future__ import annotations
+
+from harness.offline.spec import lexicon as lx
+from harness.offline.spec.tokens import Tok
+
+
+def drop_enum_value_entities(toks: list[Tok], mentions: dict[int, str], p) -> None:
+    """Remove entities that are an enum value of another entity's field (see the module doc)."""
+    values: dict[str, str] = {}
+    for owner, items in p.fields.items():
+        for it in items:
+            for v in it.enum_values:
+                values.setdefault(lx.singularize(v.lower()), owner)
+    for name in list(p.entities):
+        owner = values.get(name)
+        if owner is None or owner == name or owner not in p.plurals or p.fields.get(name) \
+                or name in p.parents or name in p.parents.values():
+            continue
+        p.entities.remove(name)
+        p.plurals.pop(name, None)
+        p.fields.pop(name, None)
+        p.entity_rules.pop(name, None)
+        for i in [i for i, n in mentions.items() if n == name]:
+            del mentions[i]
+        for t in toks:
+            if t.role == f"entity:{name}":
+                t.role = f"field:{owner}"
