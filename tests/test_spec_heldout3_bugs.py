@@ -211,3 +211,17 @@ def test_a_record_that_is_an_enum_value_of_another_is_that_value_bug():
 def test_a_record_with_its_own_fields_stays_even_when_it_is_also_an_enum_value():
     spec = rule_based_spec("Track tickets with a type (bug/feature). Bugs have a severity and a title.")
     assert sorted(e.name for e in spec.data_model) == ["bug", "ticket"]
+
+
+# --- the class of 49's false claim, found by scanning mapped clauses (request 45) ----------------
+
+def test_listed_field_words_no_rule_read_are_not_built_not_mapped_bug():
+    clause = rule_based_spec("Manage cars. Include fields for car details such as year, make, and model.").clauses[1]
+    assert clause.status == "not_built"
+    assert all(f'"{w}"' in clause.reason for w in ("year", "make", "model"))
+
+
+def test_listed_fields_a_field_rule_read_stay_mapped():
+    spec = rule_based_spec("Manage books with details such as title and author.")
+    assert spec.clauses[0].status == "mapped"
+    assert [f.ident for f in spec.data_model[0].fields] == ["title", "author"]

@@ -58,6 +58,10 @@ def account_clauses(toks: list[Tok], clauses: list[str]) -> list[ClauseAccount]:
             name = t.role.split(":", 1)[1]
             if name not in acc.stacks:
                 acc.stacks.append(name)
+        elif t.role == "unexplained":   # listed field words no rule read (listed_fields.py)
+            word = t.orig or t.w
+            if word.lower() not in (u.lower() for u in acc.unknown):
+                acc.unknown.append(word)
         elif t.role and t.role != "context" and not t.role.endswith(":"):
             if t.role not in acc.roles:
                 acc.roles.append(t.role)

@@ -35,6 +35,7 @@ from harness.offline.spec.field_passes import (find_column_lists, find_field_bul
 from harness.offline.spec.fields import read_enum
 from harness.offline.spec.framing import mark_framing
 from harness.offline.spec.layout import find_board_layouts, mark_responsive_mobile
+from harness.offline.spec.listed_fields import mark_listed_field_words
 from harness.offline.spec.mark_states import mark_field_states, mark_opposite_states
 from harness.offline.spec.record_lists import mark_app_collections
 from harness.offline.spec.stack_asks import find_stack_asks
@@ -98,6 +99,7 @@ def rule_based_spec(request: str) -> AppSpec:
     find_checkbox_selection(toks, p)
     mark_qualifiers(toks, p)
     mark_opposite_states(toks, p)
+    mark_listed_field_words(toks)
     mark_framing(toks, clauses, NEVER_IGNORED)
     p.accounts = account_clauses(toks, clauses)
     for clause, reason in p.blocked:
