@@ -225,3 +225,23 @@ def test_listed_fields_a_field_rule_read_stay_mapped():
     spec = rule_based_spec("Manage books with details such as title and author.")
     assert spec.clauses[0].status == "mapped"
     assert [f.ident for f in spec.data_model[0].fields] == ["title", "author"]
+
+
+# --- 52: 'register each transaction by taking a invoice photo' -----------------------------------
+
+def test_register_a_record_is_recording_it_not_sign_up_bug():
+    spec = rule_based_spec("An app to help me register each receipt with an amount.")
+    assert spec.auth is False and [e.name for e in spec.data_model] == ["receipt"]
+    for text in ("Users register an account and track expenses with an amount.",
+                 "Users can register and log in to track expenses with an amount.",
+                 "Users track expenses with an amount and register their blood type."):
+        assert rule_based_spec(text).auth is True, text
+
+
+def test_taking_a_photo_is_not_built_and_no_photo_record_bug():
+    spec = rule_based_spec("Track receipts with an amount. I add each receipt by taking a receipt photo.")
+    assert [e.name for e in spec.data_model] == ["receipt"]
+    clause = spec.clauses[1]
+    assert clause.status == "not_built" and clause.reason.startswith("taking or uploading a picture")
+    spec = rule_based_spec("Track dishes with a name. Each dish has a photo.")   # a shown picture is a field
+    assert all(c.status == "mapped" for c in spec.clauses)

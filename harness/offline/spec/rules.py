@@ -21,8 +21,9 @@ from harness.offline.spec.about_fields import find_about_fields, find_detail_fie
 from harness.offline.spec.accounting import NEVER_IGNORED, account_clauses
 from harness.offline.spec.booking import find_availability, find_booked_resources
 from harness.offline.spec.build import Parsed, build_spec
+from harness.offline.spec.capture import find_picture_capture
 from harness.offline.spec.clauses import split_clauses
-from harness.offline.spec.entities import find_entities, mark_brands
+from harness.offline.spec.entities import find_entities, is_noun, mark_brands
 from harness.offline.spec.enum_entities import drop_enum_value_entities
 from harness.offline.spec.feature_phrases import (find_checkbox_selection, find_keyword_search,
                                                   find_overview_totals)
@@ -69,6 +70,7 @@ def rule_based_spec(request: str) -> AppSpec:
     find_board_layouts(toks, p)
     mark_responsive_mobile(toks)
     find_stack_asks(toks)
+    find_picture_capture(toks, p)
     find_field_lists(toks, p)
     mark_app_collections(toks)
     cancel_idx = _mark_cancel(toks)
@@ -211,6 +213,8 @@ def _find_feature_words(toks: list[Tok], p: Parsed) -> list[int]:
             if _negated(toks, i, lx.AUTH):   # "available without registration and login"
                 _use(t, "context")
                 continue
+            if w == "register" and _registers_a_record(toks, i):
+                continue   # "register each transaction": recording a record, not signing up
             p.auth, role = True, "auth"
         elif w in lx.DASHBOARD:
             p.dashboard, role = True, "dashboard"
@@ -255,6 +259,25 @@ def _negated(toks: list[Tok], i: int, group: frozenset[str]) -> bool:
         if toks[j].clause != toks[i].clause or not (w in group or w in _NEGATION_SKIP):
             return False
     return False
+
+
+_REGISTER_SKIP = lx.DETERMINERS | lx.ADJECTIVES | lx.DOMAIN_AREAS | lx._words("their his her my our your each every new")
+
+
+def _registers_a_record(toks: list[Tok], i: int) -> bool:
+    """ "register financial transaction", "register each transaction": the verb's object is a
+    record; "register an account", "register and log in", "register as a member" and "register
+    their blood type" (a column of the user's profile) stay sign-up."""
+    j = i + 1
+    while _word(toks, j) in _REGISTER_SKIP:
+        j += 1
+    k = j
+    while k < len(toks) and toks[k].clause == toks[i].clause and is_noun(toks, k) and k - j < 3:
+        k += 1
+    if k == j:
+        return False
+    head = _word(toks, k) if _word(toks, k) in lx.FIELD_VOCAB else toks[k - 1].w   # "blood type"
+    return not ({head, lx.singularize(head)} & (lx.AUTH | rl.ACCOUNT_WORDS | rl.ACTOR_WORDS | lx.FIELD_VOCAB))
 
 
 def _auth_context(toks: list[Tok], i: int) -> bool:
