@@ -19,7 +19,8 @@ from harness.offline.spec import lexicon as lx
 # expected feature text -> what in the spec shows it was built; the first pattern that matches decides
 FEATURE_KINDS = (
     (r"double.?book|overlap", "no_double_booking"), (r"\bexport|\bcsv", "csv_export"),
-    (r"\bsearch|\bfind\b|\bfilter\w* .*\bkeywords?\b", "search"), (r"\bfilter", "filter"), (r"\bsort|\border(ed)? by", "sort"),
+    (r"\bsearch|\bfind\b|\bfilter\w* .*\bkeywords?\b", "search"), (r"\bfilter", "filter"),
+    (r"\bsort|\border(ed)? by", "sort"),
     (r"\btotal|\bsum\b|\bsums\b|\bbalance", "aggregate"), (r"\bcount|number of|how many", "status_counts"),
     (r"own data|their own|per.user|ownership|only their", "ownership"),
     (r"log ?in|sign.?up|sign.?in|authenticat|account|register|registration", "auth"),

