@@ -13,6 +13,11 @@ def fields(spec, entity: str) -> dict[str, str]:
     return {f.name: f.kind for f in spec.entity(entity).fields}
 
 
+def columns(spec, entity: str) -> dict[str, str]:
+    """JSON key (column ident) -> kind of one entity of the spec."""
+    return {f.ident: f.kind for f in spec.entity(entity).fields}
+
+
 def names(spec) -> list[str]:
     return [e.name for e in spec.data_model]
 
@@ -70,12 +75,16 @@ VI_ROOMS = ("Quản lý phòng và sinh viên. Thêm phòng: Ghi nhận thông t
 
 def test_vietnamese_field_words_are_fields_and_a_status_list_keeps_the_users_words():
     spec = parse_request(VI_ROOMS)
-    assert fields(spec, "room") == {"name": "short_text", "room number": "short_text",
-                                    "room type": "short_text", "capacity": "integer", "status": "enum"}
+    assert columns(spec, "room") == {"name": "short_text", "room_number": "short_text",
+                                     "room_type": "short_text", "capacity": "integer", "status": "enum"}
+    # labelled in the user's words; the JSON keys and columns are the English ones
+    assert fields(spec, "room") == {"tên": "short_text", "số phòng": "short_text", "loại phòng": "short_text",
+                                    "sức chứa": "integer", "trạng thái": "enum"}
     room = spec.entity("room")   # states a room is in (not a `type`, not a one-way workflow)
-    assert next(f.enum_values for f in room.fields if f.name == "status") == ["còn trống", "đã thuê"]
+    assert next(f.enum_values for f in room.fields if f.ident == "status") == ["còn trống", "đã thuê"]
     assert (room.workflow, room.has_status) == ([], False)
-    assert {"student number": "short_text", "birth date": "date"}.items() <= fields(spec, "student").items()
+    assert {"mã số sinh viên": "short_text", "ngày sinh": "date"}.items() <= fields(spec, "student").items()
+    assert {"student_number": "short_text", "birth_date": "date"}.items() <= columns(spec, "student").items()
     assert all(c.status == "mapped" for c in spec.clauses)
 
 
@@ -85,7 +94,7 @@ def test_a_field_named_after_another_records_key_is_a_reference_to_it():
     ref = next(f for f in spec.entity("student").fields if f.name == "room number")
     assert (ref.kind, ref.ref) == ("reference", "room")
     assert fields(spec, "room")["room number"] == "short_text"   # the room's own number stays text
-    assert fields(parse_request(VI_ROOMS), "student")["room number"] == "reference"
+    assert columns(parse_request(VI_ROOMS), "student")["room_number"] == "reference"
 
 
 def test_a_record_heading_before_information_in_parentheses_owns_the_list():
@@ -194,16 +203,18 @@ def test_photos_in_a_field_list_are_a_photo_link_not_a_record_in_english_and_vie
     spec = parse_request("Products with photos, a name and a price.")
     assert names(spec) == ["product"] and fields(spec, "product")["photo"] == "url"
     vi = parse_request("Quản lý sản phẩm gồm tên, giá, số lượng, hình ảnh và mô tả.")
-    assert names(vi) == ["product"] and fields(vi, "product")["photo"] == "url"
+    assert names(vi) == ["product"] and columns(vi, "product")["photo"] == "url"
     assert names(parse_request("An app to manage photos and albums.")) == ["album", "photo"]   # records stay
 
 
 def test_vietnamese_person_fields_and_an_enum_in_the_users_words():
     spec = parse_request("Ứng dụng quản lý sinh viên: họ tên, ngày sinh, giới tính, địa chỉ, số điện thoại, email.")
-    assert fields(spec, "student") == {"full name": "short_text", "birth date": "date", "gender": "short_text",
-                                       "address": "long_text", "phone": "phone", "email": "email"}
+    assert columns(spec, "student") == {"full_name": "short_text", "birth_date": "date", "gender": "short_text",
+                                        "address": "long_text", "phone": "phone", "email": "email"}
+    assert list(fields(spec, "student")) == ["họ tên", "ngày sinh", "giới tính", "địa chỉ", "số điện thoại",
+                                             "email"]
     tasks = parse_request("Quản lý công việc với tiêu đề, hạn chót, độ ưu tiên (thấp, trung bình, cao).")
-    priority = next(f for f in tasks.entity("task").fields if f.name == "priority")
+    priority = next(f for f in tasks.entity("task").fields if f.ident == "priority")
     assert (priority.kind, priority.enum_values) == ("enum", ["thấp", "trung bình", "cao"])
 
 

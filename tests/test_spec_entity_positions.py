@@ -116,7 +116,7 @@ def test_vietnamese_income_and_spending_are_records_and_a_category_list_is_colum
                            "Cho phép người dùng thêm các khoản chi gồm các thông tin như số tiền, danh mục, mô tả.")
     assert {e.name for e in spec.data_model} == {"income", "expense"}
     expense = next(e for e in spec.data_model if e.name == "expense")
-    assert "category" in {f.name for f in expense.fields}
+    assert "category" in {f.ident for f in expense.fields}   # labelled "danh mục" (the user's word)
 
 
 def test_the_objects_of_include_are_records():

@@ -103,9 +103,15 @@ def test_seed_example_gives_the_documented_requirements():
 
 def test_vietnamese_seed_matches_the_english_one():
     en, vi = rule_based_spec(SEED_EN), rule_based_spec(SEED_VI)
-    for part in ("requirements", "data_model", "pages", "stack", "auth", "must_have",
+    for part in ("requirements", "pages", "stack", "auth", "must_have",
                  "acceptance_criteria", "explicit_non_goals", "app_type"):
         assert getattr(vi, part) == getattr(en, part), part
+    # the same tables and columns; only the labels are in the request's language (#14)
+    assert [e.model_copy(update={"fields": [f.model_copy(update={"name": f.ident}) for f in e.fields]})
+            for e in vi.data_model] == \
+           [e.model_copy(update={"fields": [f.model_copy(update={"name": f.ident}) for f in e.fields]})
+            for e in en.data_model]
+    assert [f.name for f in vi.entity("project").fields] == ["tên", "mô tả"]
 
 
 def test_vietnamese_syllable_without_diacritics_is_not_an_english_noun():

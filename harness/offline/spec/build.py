@@ -135,8 +135,9 @@ def _fields(p: Parsed, name: str, idents: dict[str, str]) -> list[EntityField]:
         if target:
             if target != p.parents.get(name) and target in idents \
                     and not any(f.ident == field_ident(item.label) for f in out):
-                out.append(EntityField(name=item.label, ident=field_ident(item.label), type="int",
-                                       kind="reference", ref=idents[target]))
+                out.append(EntityField(name=item.own if p.vi and item.own else item.label,
+                                       ident=field_ident(item.label), type="int", kind="reference",
+                                       ref=idents[target]))
             continue   # names another entity: its parent (a relation) or a reference to it
         if len(words) > 1 and words[-1] == "flag":   # "paid flag" -> paid (bool)
             words, hint = words[:-1], "bool"
@@ -146,7 +147,7 @@ def _fields(p: Parsed, name: str, idents: dict[str, str]) -> list[EntityField]:
         if (ident in drop or "_".join(words) in drop) and not (ident == "status" and item.enum_values) \
                 or any(f.ident == ident for f in out):
             continue   # a status with its values is the record's status column (any move allowed)
-        out.append(_field(words, hint, item, ident, name))
+        out.append(_field(words, hint, item, ident, name, p.vi))
     out += implied_fields(name, out)
     if len(out) > MAX_FIELDS:
         p.notes.append(f"{name}: {len(out) - MAX_FIELDS} more fields ignored (cap {MAX_FIELDS})")
@@ -157,14 +158,19 @@ def _fields(p: Parsed, name: str, idents: dict[str, str]) -> list[EntityField]:
         out[named] = out[named].model_copy(update={"required": True})   # "a first name, last name": no extra name
     if not any(f.type == "str" and f.required and f.kind in (None, "short_text") for f in out):
         word = _display_word(name)
+        label = {"name": "tên", "title": "tiêu đề"}[word] if p.vi else word   # the request's language
         if not any(f.ident == word for f in out):
-            out.insert(0, EntityField(name=word, ident=word, type="str", required=True, kind="short_text"))
+            out.insert(0, EntityField(name=label, ident=word, type="str", required=True, kind="short_text"))
     if not p.fields.get(name):
-        out.append(EntityField(name="description", ident="description", type="text", kind="long_text"))
+        out.append(EntityField(name="mô tả" if p.vi else "description", ident="description", type="text",
+                               kind="long_text"))
     return out
 
 
-def _field(words: list[str], hint: str | None, item: FieldItem, ident: str, record: str) -> EntityField:
+def _field(words: list[str], hint: str | None, item: FieldItem, ident: str, record: str,
+           vi: bool = False) -> EntityField:
+    """The field of `item`; a Vietnamese request keeps the user's words as its label ("số phòng"),
+    its identifier (JSON key, column) is the English one ("room_number")."""
     kind, ftype = kind_in_record(words, record)
     if hint:
         ftype = hint
@@ -174,7 +180,8 @@ def _field(words: list[str], hint: str | None, item: FieldItem, ident: str, reco
     elif item.min_value is not None and kind not in ("rating", "integer", "money", "decimal"):
         kind, ftype = "rating", "int"
     required = item.required is True or (item.required is None and ident in ("title", "name") and ftype == "str")
-    return EntityField(name=" ".join(words), ident=ident, type=ftype, required=required, kind=kind,
+    return EntityField(name=item.own if vi and item.own else " ".join(words), ident=ident, type=ftype,
+                       required=required, kind=kind,
                        enum_values=item.enum_values, min_value=item.min_value, max_value=item.max_value)
 
 
@@ -255,7 +262,7 @@ def _requirements(p: Parsed, entities: list[DataEntity]) -> list[tuple[str, str 
 
 def _entity_reqs(e: DataEntity, by_ident: dict[str, DataEntity]) -> list[tuple[str, str, str, str]]:
     seg = slug(e.plural)
-    display = next(f.name for f in e.fields if f.type == "str" and f.required)
+    display = next(f.ident for f in e.fields if f.type == "str" and f.required)   # the JSON key
     out = [("crud", e.ident, f"Users can create, list, view, update and delete {e.plural}",
             f"POST /api/{seg} returns 201; GET /api/{seg} lists the created {e.plural}; GET, PUT "
             f"and DELETE /api/{seg}/{{id}} return 200, 200 and 204; an unknown id returns 404 and "

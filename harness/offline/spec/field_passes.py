@@ -86,7 +86,8 @@ def find_field_lists(toks: list[Tok], p: Parsed) -> None:
         links: list[int] = []
         if kinds and p.vi and _word(toks, j - 1) in _STATUS_WORDS:   # "trạng thái phòng (còn trống, đã thuê)"
             name = singular_name(toks[j].w)   # states the record can be in, any move allowed (no arrows)
-            p.fields.setdefault(name, []).append(FieldItem(words=["status"], enum_values=kinds[0]))
+            p.fields.setdefault(name, []).append(FieldItem(words=["status"], enum_values=kinds[0],
+                                                           own=toks[j - 1].orig.lower()))
             for k in range(j - 1, kinds[1]):
                 if k != j:
                     _use(toks[k], f"field:{name}")

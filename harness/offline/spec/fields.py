@@ -31,6 +31,7 @@ class FieldItem:
     enum_values: list[str] = field(default_factory=list)
     min_value: float | None = None
     max_value: float | None = None
+    own: str = ""                                # the user's words when they are no English ("số phòng")
 
     @property
     def label(self) -> str:
@@ -170,6 +171,14 @@ def read_enum(toks: list[Tok], j: int, own: bool = True) -> tuple[list[str], int
     return list(dict.fromkeys(values)), k + (1 if close else 0)
 
 
+def _own_words(toks: list[Tok], idx: list[int], words: list[str]) -> str:
+    """The words the user wrote for a field read from Vietnamese ("số phòng" for "room number"),
+    "" when they wrote English."""
+    named = set(words)
+    own = [toks[k].orig for k in idx if toks[k].w in named and toks[k].orig]
+    return " ".join(own).lower() if any(not w.isascii() for w in own) else ""
+
+
 def _value(toks: list[Tok], own: bool) -> str:
     """One value in the user's own words when they wrote Vietnamese, else the normalized words."""
     if own and any(not t.orig.isascii() for t in toks):
@@ -291,6 +300,7 @@ def parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozenset
         if len(cur.words) >= 3 and all(w in lx.FIELD_VOCAB for w in cur.words):
             items.extend(FieldItem(words=ws) for ws in _split_run(cur.words))
         else:
+            cur.own = _own_words(toks, idx, words)
             items.append(cur)
         consumed.extend(idx)
         words.clear(), idx.clear()
