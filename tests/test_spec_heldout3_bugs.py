@@ -245,3 +245,11 @@ def test_taking_a_photo_is_not_built_and_no_photo_record_bug():
     assert clause.status == "not_built" and clause.reason.startswith("taking or uploading a picture")
     spec = rule_based_spec("Track dishes with a name. Each dish has a photo.")   # a shown picture is a field
     assert all(c.status == "mapped" for c in spec.clauses)
+
+
+# --- 50: 'add players and add / remove point' invented a 'point' record and claimed it built ------
+
+def test_points_added_to_a_score_are_no_record_and_not_built_bug():
+    spec = rule_based_spec("An app to count the score of a card game. I can add players and add / remove points.")
+    assert [e.name for e in spec.data_model] == ["player"]
+    assert spec.clauses[1].status == "not_built" and '"points"' in spec.clauses[1].reason

@@ -123,6 +123,9 @@ NOUN_ING = _words("""
 # States a record is in ("overdue tracking", "pending payments"): never a record type, yet still
 # a word that asks for something (they are not ADJECTIVES, which ask for nothing).
 STATE_WORDS = _words("overdue late pending expired unpaid outstanding overdrawn")
+# Amounts counted on a record ("add / remove points" of a player's score): a quantity, never a record
+# type, and still an ask (adding to a count is more than editing the record).
+QUANTITY_WORDS = _words("point points")
 NOUN_LY = _words("family supply assembly reply ally fly butterfly lily rally belly jelly")
 PEOPLE_SUBJECTS = _words("people person customers clients members students employees")
 

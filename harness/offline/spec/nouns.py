@@ -13,6 +13,7 @@ FIELD_WORDS = (lx.INT_WORDS | lx.FLOAT_WORDS | lx.DATE_WORDS | lx.DATETIME_WORDS
 _NON_ENTITY = (lx.FUNCTION | lx.META | lx.ADJECTIVES | lx.DOMAIN_AREAS | lx.FIELD_ONLY | rl.UI_WORDS
                | rl.PARTICLES | rl.CAPABILITY_NOUNS | rl.STORAGE_WORDS | (rl.ACTOR_WORDS - {"member", "members"})
                | lx.DETERMINERS | lx.QUANTIFIERS | lx.NEG_CONTRACTIONS | lx.STATE_WORDS
+               | lx.QUANTITY_WORDS
                | rl.CONTEXT_WORDS - {"project", "note", "notes", "item", "items", "entry", "entries",
                                     "customer", "customers", "client", "clients", "team", "idea",
                                     "ideas", "friend", "friends", "member", "people", "person"})
