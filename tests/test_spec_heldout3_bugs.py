@@ -253,3 +253,9 @@ def test_points_added_to_a_score_are_no_record_and_not_built_bug():
     spec = rule_based_spec("An app to count the score of a card game. I can add players and add / remove points.")
     assert [e.name for e in spec.data_model] == ["player"]
     assert spec.clauses[1].status == "not_built" and '"points"' in spec.clauses[1].reason
+
+
+def test_an_empty_section_heading_keeps_its_words():
+    spec = rule_based_spec("Track tasks with a title.\nIntegrations:\nMisc:\n- tasks can be deleted")
+    assert _clause(spec, "Integrations:").status == "not_built"
+    assert _clause(spec, "Misc:").status == "context"

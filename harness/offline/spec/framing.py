@@ -2,7 +2,7 @@
 asks that follow it ("Non-functional:", "User flows:") and an instruction to whoever writes the
 spec ("Do not add technical details", "keep it fully product-focused").
 
-A heading is a short clause ending in ":" with more clauses after it; the lines under it carry
+A heading is a short clause ending in ":" with a clause that is no heading after it; the lines under it carry
 the asks, the heading only groups them. A heading that names something the generator does not
 build ("Reports:", "Notifications:") keeps that word unexplained. An instruction to the spec
 writer speaks about the spec's own content (technical or implementation details, a product
@@ -35,10 +35,16 @@ def is_writer_instruction(clause: str) -> bool:
     return bool(_NO_TECH.match(text) or _FOCUS.match(text))
 
 
-def is_heading(clause: str, index: int, count: int) -> bool:
-    """A short "Title:" clause with clauses after it."""
+def _title_like(clause: str) -> bool:
     text = clause.strip()
-    return text.endswith(":") and index < count - 1 and len(re.findall(r"[\w'-]+", text)) <= _HEADING_WORDS
+    return text.endswith(":") and len(re.findall(r"[\w'-]+", text)) <= _HEADING_WORDS
+
+
+def is_heading(clauses: list[str], index: int) -> bool:
+    """A short "Title:" clause heading at least one clause that is not itself a title (an empty
+    section, "Integrations:" right before "Misc:", heads nothing and keeps its words)."""
+    nxt = clauses[index + 1] if index + 1 < len(clauses) else None
+    return _title_like(clauses[index]) and nxt is not None and not _title_like(nxt)
 
 
 def mark_framing(toks: list[Tok], clauses: list[str], never: frozenset[str]) -> None:
@@ -46,7 +52,7 @@ def mark_framing(toks: list[Tok], clauses: list[str], never: frozenset[str]) -> 
     `never` in a heading stays unexplained; a heading whose words a rule recognised, "Products:"
     over its fields, is left as it is)."""
     claimed = {t.clause for t in toks if t.used and t.role and t.role != "context" and not t.role.endswith(":")}
-    headings = {k for k, c in enumerate(clauses) if is_heading(c, k, len(clauses)) and k not in claimed}
+    headings = {k for k, c in enumerate(clauses) if is_heading(clauses, k) and k not in claimed}
     writer = {k for k, c in enumerate(clauses) if is_writer_instruction(c)}
     for t in toks:
         if t.used or t.clause not in headings | writer:
