@@ -91,9 +91,11 @@ def runtime_step(ctx: RunContext, agent: str = "verifier") -> RuntimeResult:
     from harness.verification.runtime import verify_runtime
 
     steps, source, hint, entry = runtime_inputs(ctx)
-    runtime = take(ctx) or verify_runtime(ctx.workspace, steps=steps, task_hint=hint, entry=entry)
+    runtime = take(ctx)
+    if runtime is None:
+        runtime = verify_runtime(ctx.workspace, steps=steps, task_hint=hint, entry=entry)
+        ctx.subprocess_ms += runtime.duration_ms  # an adopted check ran within the last task's suite time
     runtime.evidence.insert(0, f"probes: {len(steps)} from the {source}")
-    ctx.subprocess_ms += runtime.duration_ms
     ctx.state.runtime = runtime
     ctx.store.write_artifact(ctx.run_id, "runtime", runtime)
     ctx.events.emit("runtime", runtime.status, agent=agent, tool="uvicorn", duration_ms=runtime.duration_ms,
