@@ -10,6 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from harness.offline.spec import lexicon as lx
+from harness.offline.spec.enum_values import ENUM_HEADS as _ENUM_HEADS
+from harness.offline.spec.enum_values import read_enum  # also read by rules, field_passes
+from harness.offline.spec.enum_values import YES_NO as _YES_NO
+from harness.offline.spec.enum_values import own_words as _own_words
+from harness.offline.spec.enum_values import value_run as _value_run
+from harness.offline.spec.enum_values import yes_no_aside as _yes_no_aside
 from harness.offline.spec.list_parts import PRONOUNS as _PRONOUNS
 from harness.offline.spec.list_parts import past_link as _past_link
 from harness.offline.spec.list_parts import read_range, scale as _scale
@@ -17,8 +23,6 @@ from harness.offline.spec.list_parts import share_head as _share_head
 from harness.offline.spec.tokens import Tok
 
 _MAX_WORD = 40
-_MAX_ENUM = 12
-ENUM_SEPARATORS = frozenset({",", "/", "or", "and", "|"})
 
 
 @dataclass
@@ -140,52 +144,6 @@ def _modifier(toks: list[Tok], j: int) -> bool:
     return w in lx.VERBS and nxt in _WHEN_HEADS or w in _PERIODS and lx.singularize(nxt) in lx.FIELD_VOCAB
 
 
-def read_enum(toks: list[Tok], j: int, own: bool = True) -> tuple[list[str], int]:
-    """Values of "(a, b, c)" or ": a / b / c" starting at j (the "(" or ":"); ([], j) if none.
-    `own`: values of a list written in Vietnamese in the user's words ("còn trống", "cao"), not
-    the English the rules read; else the English words."""
-    close = ")" if toks[j].w == "(" else None
-    groups: list[list[Tok]] = []
-    k, cur = j + 1, []
-    while k < len(toks) and len(groups) <= _MAX_ENUM:
-        w = toks[k].w
-        if close and w == close:
-            break
-        if w in ENUM_SEPARATORS or w in ("->", "→"):
-            if cur:
-                groups.append(cur)
-                cur = []
-        elif w in ("etc", "etcetera") and cur and (close is None or _word(toks, k + 1) == close):
-            pass   # "(meat, chicken, vegetarian etc)": the values named, not a value "etc"
-        elif w and (w[0].isalnum()) and len(cur) < 3 and not toks[k].used:
-            cur.append(toks[k])
-        else:
-            break
-        k += 1
-    if cur:
-        groups.append(cur)
-    if len(groups) < 2 or (close and (k >= len(toks) or toks[k].w != close)):
-        return [], j
-    vi = own and any(not t.orig.isascii() for g in groups for t in g)
-    values = [" ".join(t.orig.lower() for t in g if t.orig) if vi else " ".join(t.w for t in g) for g in groups]
-    return list(dict.fromkeys(values)), k + (1 if close else 0)
-
-
-def _own_words(toks: list[Tok], idx: list[int], words: list[str]) -> str:
-    """The words the user wrote for a field read from Vietnamese ("số phòng" for "room number"),
-    "" when they wrote English."""
-    named = set(words)
-    own = [toks[k].orig for k in idx if toks[k].w in named and toks[k].orig]
-    return " ".join(own).lower() if any(not w.isascii() for w in own) else ""
-
-
-def _value(toks: list[Tok], own: bool) -> str:
-    """One value in the user's own words when they wrote Vietnamese, else the normalized words."""
-    if own and any(not t.orig.isascii() for t in toks):
-        return " ".join(t.orig.lower() for t in toks if t.orig)
-    return " ".join(t.w for t in toks)
-
-
 _BY_PARTICIPLES = lx._words("paid made done sent held owned written built run kept brought bought sold")
 DETAIL_WORDS = lx._words("details detail information info data fields attributes properties")
 _DETAIL_WORDS = DETAIL_WORDS
@@ -211,36 +169,6 @@ def _aside(toks: list[Tok], j: int) -> tuple[list[str], int]:
 
 
 _MEDIA_PLURALS = lx._words("photos images pictures")
-_YES_NO = lx._words("yes no true false y n")
-# Columns whose values are often listed right after them, without parentheses.
-_ENUM_HEADS = lx._words("priority level type category size severity difficulty gender frequency kind grade tier")
-
-
-def _yes_no_aside(toks: list[Tok], j: int) -> bool:
-    values, end = read_enum(toks, j, own=False)
-    return len(values) == 2 and set(values) <= _YES_NO
-
-
-def _value_run(toks: list[Tok], j: int) -> tuple[list[str], int] | None:
-    """ "low, medium or high" / "low/medium/high" at j: one-word values that are no column names,
-    up to the end of the item; (values, end) when there are two or more."""
-    values, k = [], j
-    slash = _word(toks, j + 1) == "/"
-    while k < len(toks) and toks[k].w.isalpha() and not toks[k].used and toks[k].w not in lx.FIELD_VOCAB \
-            and toks[k].w not in lx.FUNCTION and len(values) < 12:
-        values.append(_value([toks[k]], True))
-        sep = _word(toks, k + 1)
-        if sep == "/" or not slash and sep in (",", "or"):
-            k += 2
-            continue
-        k += 1
-        break
-    else:
-        return None
-    if len(values) < 2 or _word(toks, k) not in lx.SEPARATORS | {".", "", ")"} \
-            or _word(toks, k - 2) not in ("or", "/"):
-        return None   # the last value follows "or" or "/": "low, medium or high"
-    return list(dict.fromkeys(values)), k
 _OF_HEADS = lx._words("date time place country city method mode proof year day month")
 _IS = lx._words("is are was were")
 _COLUMN_MODIFIERS = lx._words("main primary secondary")

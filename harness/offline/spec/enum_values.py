@@ -1,0 +1,94 @@
+"""Enum values in a request: "(a, b, c)", ": a / b / c", "a priority of low, medium or high",
+"priority low/medium/high", a "(yes/no)" aside; a Vietnamese list keeps the user's own words
+("còn trống", "cao"), and so does a Vietnamese field's label ("số phòng").
+"""
+
+from __future__ import annotations
+
+from harness.offline.spec import lexicon as lx
+from harness.offline.spec.tokens import Tok
+
+_MAX_ENUM = 12
+ENUM_SEPARATORS = frozenset({",", "/", "or", "and", "|"})
+
+
+def _word(toks: list[Tok], i: int) -> str:
+    return toks[i].w if 0 <= i < len(toks) else ""
+
+
+def read_enum(toks: list[Tok], j: int, own: bool = True) -> tuple[list[str], int]:
+    """Values of "(a, b, c)" or ": a / b / c" starting at j (the "(" or ":"); ([], j) if none.
+    `own`: values of a list written in Vietnamese in the user's words ("còn trống", "cao"), not
+    the English the rules read; else the English words."""
+    close = ")" if toks[j].w == "(" else None
+    groups: list[list[Tok]] = []
+    k, cur = j + 1, []
+    while k < len(toks) and len(groups) <= _MAX_ENUM:
+        w = toks[k].w
+        if close and w == close:
+            break
+        if w in ENUM_SEPARATORS or w in ("->", "→"):
+            if cur:
+                groups.append(cur)
+                cur = []
+        elif w in ("etc", "etcetera") and cur and (close is None or _word(toks, k + 1) == close):
+            pass   # "(meat, chicken, vegetarian etc)": the values named, not a value "etc"
+        elif w and (w[0].isalnum()) and len(cur) < 3 and not toks[k].used:
+            cur.append(toks[k])
+        else:
+            break
+        k += 1
+    if cur:
+        groups.append(cur)
+    if len(groups) < 2 or (close and (k >= len(toks) or toks[k].w != close)):
+        return [], j
+    vi = own and any(not t.orig.isascii() for g in groups for t in g)
+    values = [" ".join(t.orig.lower() for t in g if t.orig) if vi else " ".join(t.w for t in g) for g in groups]
+    return list(dict.fromkeys(values)), k + (1 if close else 0)
+
+
+def own_words(toks: list[Tok], idx: list[int], words: list[str]) -> str:
+    """The words the user wrote for a field read from Vietnamese ("số phòng" for "room number"),
+    "" when they wrote English."""
+    named = set(words)
+    own = [toks[k].orig for k in idx if toks[k].w in named and toks[k].orig]
+    return " ".join(own).lower() if any(not w.isascii() for w in own) else ""
+
+
+def _value(toks: list[Tok], own: bool) -> str:
+    """One value in the user's own words when they wrote Vietnamese, else the normalized words."""
+    if own and any(not t.orig.isascii() for t in toks):
+        return " ".join(t.orig.lower() for t in toks if t.orig)
+    return " ".join(t.w for t in toks)
+
+
+YES_NO = lx._words("yes no true false y n")
+# Columns whose values are often listed right after them, without parentheses.
+ENUM_HEADS = lx._words("priority level type category size severity difficulty gender frequency kind grade tier")
+
+
+def yes_no_aside(toks: list[Tok], j: int) -> bool:
+    values, end = read_enum(toks, j, own=False)
+    return len(values) == 2 and set(values) <= YES_NO
+
+
+def value_run(toks: list[Tok], j: int) -> tuple[list[str], int] | None:
+    """ "low, medium or high" / "low/medium/high" at j: one-word values that are no column names,
+    up to the end of the item; (values, end) when there are two or more."""
+    values, k = [], j
+    slash = _word(toks, j + 1) == "/"
+    while k < len(toks) and toks[k].w.isalpha() and not toks[k].used and toks[k].w not in lx.FIELD_VOCAB \
+            and toks[k].w not in lx.FUNCTION and len(values) < 12:
+        values.append(_value([toks[k]], True))
+        sep = _word(toks, k + 1)
+        if sep == "/" or not slash and sep in (",", "or"):
+            k += 2
+            continue
+        k += 1
+        break
+    else:
+        return None
+    if len(values) < 2 or _word(toks, k) not in lx.SEPARATORS | {".", "", ")"} \
+            or _word(toks, k - 2) not in ("or", "/"):
+        return None   # the last value follows "or" or "/": "low, medium or high"
+    return list(dict.fromkeys(values)), k
