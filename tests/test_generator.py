@@ -23,6 +23,7 @@ from harness.offline.generator.units import (
 )
 from harness.models.spec import AppSpec, DataEntity, EntityField, Page, Requirement
 from helpers import write_files
+from warm_suites import WarmSuites
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -96,11 +97,6 @@ def child_env() -> dict[str, str]:
     return {**env, "PYTHONDONTWRITEBYTECODE": "1"}
 
 
-def pytest_cmd(*args: str) -> list[str]:
-    return [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-            "-W", "error::DeprecationWarning", *args]
-
-
 def run_script(root: Path, code: str) -> subprocess.CompletedProcess:
     """Run `code` in a fresh interpreter inside the generated workspace (harness importable)."""
     env = {**child_env(), "APP_DB_PATH": str(root / "probe.db"), "APP_PASSWORD_HASH_ITERATIONS": "1000",
@@ -120,36 +116,45 @@ def closure(units: dict[str, BuildUnit], key: str) -> list[str]:
 
 # ---- the generated suites pass ------------------------------------------------------------------
 
+@pytest.fixture(scope="module")
+def suites(tmp_path_factory):
+    """Generated suites run as the harness verifies them: forked by warm workers (tests/warm_suites.py)."""
+    pool = WarmSuites(tmp_path_factory.mktemp("suites"), lanes=2)
+    yield pool
+    pool.close()
+
+
+PYTEST_ARGS = ("-q", "-p", "no:cacheprovider", "-W", "error::DeprecationWarning")
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(SPECS))
-def test_generated_suite_passes_without_warnings(name, tmp_path):
-    root = write_files(generate_files(SPECS[name]()), tmp_path / "ws")
-    result = subprocess.run(pytest_cmd(), cwd=root, env=child_env(), capture_output=True, text=True,
-                            timeout=300)
-    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
+def test_generated_suite_passes_without_warnings(name, suites):
+    root = write_files(generate_files(SPECS[name]()), suites.base / f"whole_{name}")
+    result = suites.run(root, *PYTEST_ARGS)
+    assert result.exit_code == 0, result.stdout[-4000:] + result.stderr[-2000:]
     summary = result.stdout.strip().splitlines()[-1]
     assert " passed" in summary and "warning" not in summary and "skipped" not in summary
 
 
 @pytest.mark.slow
-def test_each_seed_unit_passes_with_only_its_dependencies(tmp_path):
+def test_each_seed_unit_passes_with_only_its_dependencies(suites):
     spec = seed_spec()
     units = {u.key: u for u in build_units(spec)}
-    procs = {}
+    jobs = {}
     for key, unit in units.items():
         if key == "acceptance":  # the whole suite: covered by the test above
             continue
-        root = tmp_path / key.replace(":", "_")
+        root = suites.base / ("unit_" + key.replace(":", "_"))
         for k in [*closure(units, key), key]:
             write_files(generate_unit(spec, k), root)
         assert unit.verification[0].startswith("python -m pytest -q tests/")
-        args = unit.verification[0].split()[4:]
-        procs[key] = subprocess.Popen(pytest_cmd(*args), cwd=root, env=child_env(),
-                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    for key, proc in procs.items():
-        out, _ = proc.communicate(timeout=300)
-        assert proc.returncode == 0, f"{key}:\n{out[-3000:]}"
-        assert " passed" in out.strip().splitlines()[-1], key
+        jobs[key] = (root, (*PYTEST_ARGS, *unit.verification[0].split()[4:]))
+    results = suites.run_all(jobs)  # two at a time, each in its own workspace with only its closure
+    assert list(results) == [k for k in units if k != "acceptance"]
+    for key, result in results.items():
+        assert result.exit_code == 0, f"{key}:\n{result.stdout[-3000:]}{result.stderr[-1000:]}"
+        assert " passed" in result.stdout.strip().splitlines()[-1], key
 
 
 # ---- unit layout --------------------------------------------------------------------------------

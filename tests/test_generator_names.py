@@ -2,14 +2,12 @@
 
 A hypothesis property compiles every generated module and exercises the generated SQL
 (src/models.py only needs the standard library, so it runs in-process); a handful of nasty specs
-run their whole generated suite in a subprocess.
+run their whole generated suite in pytest, forked by a warm worker inside the sandbox as the harness
+verifies a workspace (tests/warm_suites.py).
 """
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
@@ -22,6 +20,7 @@ from harness.offline.generator.samples import sample
 from harness.offline.generator.naming import unique_idents
 from harness.offline.generator.units import build_units, generate_files
 from harness.models.spec import AppSpec, DataEntity, EntityField, Page, Requirement
+from warm_suites import WarmSuites
 
 TRICKY = [
     "class", "order", "group", "user", "from", "select", "table", "where", "id", "status",
@@ -149,16 +148,21 @@ NASTY = {
 }
 
 
+@pytest.fixture(scope="module")
+def suites(tmp_path_factory):
+    """Generated suites run as the harness verifies them: forked by a warm worker (tests/warm_suites.py)."""
+    pool = WarmSuites(tmp_path_factory.mktemp("suites"))
+    yield pool
+    pool.close()
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(NASTY))
-def test_nasty_names_generated_suite_passes(name, tmp_path):
+def test_nasty_names_generated_suite_passes(name, suites):
+    root = suites.base / name
     for rel, text in generate_files(NASTY[name]).items():
-        target = tmp_path / rel
+        target = root / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("APP_", "HARNESS_", "PYTEST_"))}
-    result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-W", "error::DeprecationWarning"],
-        cwd=tmp_path, env={**env, "PYTHONDONTWRITEBYTECODE": "1"}, capture_output=True, text=True,
-        timeout=300)
-    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
+    result = suites.run(root, "-q", "-p", "no:cacheprovider", "-W", "error::DeprecationWarning")
+    assert result.exit_code == 0, result.stdout[-4000:] + result.stderr[-2000:]

@@ -1,10 +1,9 @@
 """Issue 8: the rule-based path builds real, verified apps beyond Todo — and fails honestly."""
 
 import json
-import subprocess
-import sys
 
 import pytest
+from warm_suites import WarmSuites
 
 from harness.agents.planner import fallback_plan
 from harness.agents.spec_agent import SpecAgent
@@ -25,20 +24,27 @@ def spec_of(request):
     return SpecAgent(MockProvider()).generate(request)
 
 
-def verify_generated(spec, tmp_path):
+@pytest.fixture(scope="module")
+def suites(tmp_path_factory):
+    """Generated suites run as the harness verifies them: forked by a warm worker (tests/warm_suites.py)."""
+    pool = WarmSuites(tmp_path_factory.mktemp("suites"))
+    yield pool
+    pool.close()
+
+
+def verify_generated(spec, suites, name):
     """Write the generated app and run its whole suite once through the evidence plugin."""
     plan = fallback_plan(spec)
     assert validate_spec(spec) == [] and validate_plan(plan.tasks, spec) == []
-    ws = tmp_path / "ws"
+    ws = suites.base / name / "ws"
     for rel, text in generate_files(spec).items():
         (ws / rel).parent.mkdir(parents=True, exist_ok=True)
         (ws / rel).write_text(text)
-    evidence = tmp_path / "evidence.json"
+    evidence = suites.base / name / "evidence.json"   # under the sandbox's writable root
     reqs = ",".join(r.id for r in spec.requirements)
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:hypothesispytest",
-                           "--harness-evidence", str(evidence),
-                           "--harness-reqs", reqs], cwd=ws, capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stdout[-3000:]
+    proc = suites.run(ws, "-q", "-p", "no:cacheprovider", "-p", "no:hypothesispytest",
+                      "--harness-evidence", str(evidence), "--harness-reqs", reqs)
+    assert proc.exit_code == 0, proc.stdout[-3000:] + proc.stderr[-1000:]
     return json.loads(evidence.read_text()), ws
 
 
@@ -70,15 +76,15 @@ def test_vietnamese_seed_builds_the_same_app():
     ("a library system with books, members and loans with login", {"book", "member", "loan"}, True),
     ("a recipe API with ingredients", {"recipe", "ingredient"}, False),
 ])
-def test_other_domains_build_and_verify(tmp_path, request_text, entities, auth):
+def test_other_domains_build_and_verify(suites, request_text, entities, auth):
     spec = spec_of(request_text)
     assert {e.ident for e in spec.data_model} == entities and spec.auth is auth
-    evidence, _ = verify_generated(spec, tmp_path)
+    evidence, _ = verify_generated(spec, suites, "_".join(sorted(entities)))
     assert evidence["gate"]["passed"], evidence["gate"]
     assert {v["status"] for v in evidence["requirements"].values()} == {"verified"}
 
 
-def test_auth_app_hashes_passwords_and_isolates_users(tmp_path):
+def test_auth_app_hashes_passwords_and_isolates_users(suites):
     spec = spec_of("a notes app with login")
     files = generate_files(spec)
     auth = files["src/auth.py"]
@@ -86,7 +92,7 @@ def test_auth_app_hashes_passwords_and_isolates_users(tmp_path):
     assert "secrets.token_urlsafe" in auth
     tests = "\n".join(v for k, v in files.items() if k.startswith("tests/"))
     assert "401" in tests and "other" in tests.lower()
-    evidence, ws = verify_generated(spec, tmp_path)
+    evidence, ws = verify_generated(spec, suites, "notes_with_login")
     assert evidence["gate"]["passed"]
     db_files = list(ws.rglob("*.db"))
     assert not db_files, "tests must use a temporary database"

@@ -20,6 +20,7 @@ from harness.offline.field_kinds import KINDS
 from harness.offline.generator import generate_files
 from harness.offline.spec_file import load_spec_file, with_requirements
 from helpers import write_files
+from warm_suites import WarmSuites
 
 ROOT = Path(__file__).parents[1]
 EXAMPLE = ROOT / "examples" / "club_bookings.toml"
@@ -168,31 +169,36 @@ def test_builder_new_spec_builds_the_example_and_its_workspace_passes_its_tests_
 
 
 @pytest.fixture(scope="module")
-def seed_workspace(tmp_path_factory):
+def seed_suites(tmp_path_factory):
+    """The seed request's generated workspace and a warm worker (tests/warm_suites.py) to run its tests."""
     from harness.offline.spec import parse_request
 
     spec = parse_request("Build me a task management web app with authentication, projects, tasks, "
                          "and a dashboard.")
-    return write_files(generate_files(spec), tmp_path_factory.mktemp("seed"))
+    pool = WarmSuites(tmp_path_factory.mktemp("seed"))
+    yield write_files(generate_files(spec), pool.base / "ws"), pool
+    pool.close()
 
 
 @pytest.mark.slow
-def test_generated_app_throttles_repeated_failed_logins(seed_workspace):
+def test_generated_app_throttles_repeated_failed_logins(seed_suites):
     """#16: 30 wrong passwords gave 30 x 401; now the 6th is a 429 with Retry-After (the
     generated test drives the real router with a fake clock, no sleeping)."""
-    result = _run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rA",
-                   "tests/test_auth.py", "-k", "throttled or lockout_is_bounded"], seed_workspace)
-    assert result.returncode == 0, result.stdout[-3000:]
+    workspace, suites = seed_suites
+    result = suites.run(workspace, "-q", "-p", "no:cacheprovider", "-rA", "tests/test_auth.py",
+                        "-k", "throttled or lockout_is_bounded")
+    assert result.exit_code == 0, result.stdout[-3000:]
     assert "PASSED tests/test_auth.py::test_repeated_failed_logins_are_throttled_with_429" in result.stdout
     assert "PASSED tests/test_auth.py::test_login_lockout_is_bounded" in result.stdout
 
 
 @pytest.mark.slow
-def test_generated_openapi_lists_the_error_responses(seed_workspace):
+def test_generated_openapi_lists_the_error_responses(seed_suites):
     """#16: the OpenAPI document omitted the 401/404/409/422 answers the routes give."""
-    result = _run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rA",
-                   "tests/test_health.py", "-k", "openapi_documents"], seed_workspace)
-    assert result.returncode == 0, result.stdout[-3000:]
+    workspace, suites = seed_suites
+    result = suites.run(workspace, "-q", "-p", "no:cacheprovider", "-rA", "tests/test_health.py",
+                        "-k", "openapi_documents")
+    assert result.exit_code == 0, result.stdout[-3000:]
     assert "PASSED tests/test_health.py::test_openapi_documents_the_error_responses" in result.stdout
 
 

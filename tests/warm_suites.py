@@ -1,0 +1,88 @@
+"""Generated suites run the way the harness verifies a workspace: `python -m pytest ARGS` forked by a
+warm verification worker (harness/sandbox/warm.py) inside the sandbox, cold (runner.execute, the
+same containment) when the worker cannot serve it — exactly the harness's own rule.
+
+Tests that run many generated suites (every unit of the seed app, the nasty-name apps, other
+domains) pay pytest's and fastapi's imports once per worker instead of once per suite.
+test_warm_worker proves that a warm and a cold run of the same workspace give the same outcomes
+and evidence, so the suites' verdicts do not depend on it. The workspaces live under `base` (the
+sandbox's writable root); evidence files a suite writes must be under it too.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from pathlib import Path
+
+from harness.sandbox import runner, warm
+from harness.verification.verifier import verification_env
+
+SUITE_ENV = verification_env("")  # what the verifier gives a verification command (no run)
+
+
+class WarmSuites:
+    """Up to `lanes` warm workers over `base`; `run` serves one suite, `run_all` several in parallel."""
+
+    def __init__(self, base: Path, lanes: int = 1):
+        self.base = Path(base)
+        self.lanes = lanes
+        self._idle: list[warm.WarmWorker | None] = [None] * lanes
+        self._lock = threading.Lock()
+        self.runners: list[str] = []  # "warm" / "cold" per suite run, for the curious
+
+    def run(self, root: Path, *args: str, timeout_s: float = 300, lane: int = 0) -> runner.ExecResult:
+        """`python -m pytest ARGS` with cwd `root` (under base): its ExecResult (stdout/stderr tails)."""
+        argv = [sys.executable, "-m", "pytest", *args]
+        worker = self._worker(lane)
+        if worker is not None and warm.eligible(argv, root, worker.covers):
+            result = warm.execute_warm(worker, argv, cwd=root, env=SUITE_ENV, timeout_s=timeout_s)
+            if result is not None:
+                self._record("warm")
+                return result
+            self._idle[lane] = None  # it crashed and was discarded: the next suite starts a new one
+        self._record("cold")
+        return runner.execute(argv, workspace=self.base, cwd=root, env=SUITE_ENV, timeout_s=timeout_s)
+
+    def run_all(self, jobs: dict[str, tuple[Path, tuple[str, ...]]], timeout_s: float = 300) -> dict[str, runner.ExecResult]:
+        """{name: (root, args)} -> {name: ExecResult}, `lanes` suites at a time."""
+        names = list(jobs)
+        results: dict[str, runner.ExecResult] = {}
+
+        def lane_loop(lane: int) -> None:
+            while True:
+                with self._lock:
+                    if not names:
+                        return
+                    name = names.pop(0)
+                root, args = jobs[name]
+                results[name] = self.run(root, *args, timeout_s=timeout_s, lane=lane)
+
+        threads = [threading.Thread(target=lane_loop, args=(lane,)) for lane in range(self.lanes)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        return {name: results[name] for name in jobs}
+
+    def close(self) -> None:
+        for lane, worker in enumerate(self._idle):
+            if worker is not None:
+                warm.discard(worker)
+            self._idle[lane] = None
+
+    def _worker(self, lane: int) -> warm.WarmWorker | None:
+        if not warm.warm_enabled():
+            return None
+        worker = self._idle[lane]
+        if worker is None or not worker.alive():
+            try:
+                worker = warm.WarmWorker(self.base, SUITE_ENV)
+            except (RuntimeError, runner.SpawnError, OSError):
+                return None
+            self._idle[lane] = worker
+        return worker
+
+    def _record(self, how: str) -> None:
+        with self._lock:
+            self.runners.append(how)
