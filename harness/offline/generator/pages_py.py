@@ -7,6 +7,7 @@ routes and the form handlers, which call the API handlers so every rule holds fo
 
 from __future__ import annotations
 
+from harness.offline.generator.api_features import filters
 from harness.offline.generator.appmodel import AppModel, Column, Entity
 from harness.offline.generator.codegen import doc, fill, lit, module
 from harness.offline.generator.templates_dir import template
@@ -84,7 +85,39 @@ def _section(app: AppModel, e: Entity) -> str:
         lines.append(f"        states={lit(e.states)},")
     if e.has("search"):
         lines.append("        search=True,")
+    page_filters = _page_filters(app, e)
+    if page_filters:
+        lines += ["        filters=(", *page_filters, "        ),"]
     return "\n".join(lines + ["    ),"])
+
+
+_STATUS_LABEL = {"vi": "Trạng thái"}
+
+
+def _page_filters(app: AppModel, e: Entity) -> list[str]:
+    """A PageFilter per equality filter of the list route (enum, yes/no, status, parent, reference):
+    the page offers the filters the API has; ranges stay API-only (`?<column>_min=` / `_max=`)."""
+    columns = {c.ident: c for c in e.columns}
+    out = []
+    for f in filters(e):
+        if f.kind != "equal":
+            continue
+        if f.column == "status":
+            args = [lit("status"), lit(_STATUS_LABEL.get(app.language, "Status")), lit("enum"),
+                    f"options={lit(tuple(e.states))}"]
+        elif f.column == e.fk:
+            parent = app.entity(e.parent)
+            args = [lit(e.fk), lit(parent.name[:1].upper() + parent.name[1:]), lit("reference"),
+                    f"ref={lit(e.parent)}"]
+        else:
+            c = columns[f.column]
+            args = [lit(c.ident), lit(c.label), lit(c.kind)]
+            if c.kind == "enum":
+                args.append(f"options={lit(tuple(c.values))}")
+            elif c.kind == "reference":
+                args.append(f"ref={lit(c.ref)}")
+        out.append(f"            PageFilter({', '.join(args)}),")
+    return out
 
 
 def page_routes(app: AppModel) -> list[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from harness.offline.generator.api_features import filters
 from harness.offline.generator.api_py import collection_url
 from harness.offline.generator.appmodel import AppModel, Entity
 from harness.offline.generator.samples import body
@@ -24,6 +25,8 @@ _COMPLETE = template("pages_tests/complete.tmpl")
 _EDIT_DELETE = template("pages_tests/edit_delete.tmpl")
 
 _AUTH = template("pages_tests/auth.tmpl")
+
+_FILTER = template("pages_tests/filter.tmpl")
 
 
 def form_fields(e: Entity) -> dict[str, str]:
@@ -77,6 +80,9 @@ def test_pages_py(app: AppModel, req_ids: tuple[str, ...]) -> str:
         chunks.append(fill(_EDIT_DELETE, marks=m, ident=escapable.ident, slug=escapable.slug,
                            col=lit(escapable.display.ident), url=collection_url(escapable),
                            page=lit(route_showing(app, escapable.ident))))
+    filtered = _page_filter_case(app)
+    if filtered:
+        chunks.append(fill(_FILTER, marks=m, **filtered))
     for e in app.entities:
         if e.has_status and not e.workflow:
             chunks.append(fill(_COMPLETE, marks=m, ident=e.ident, slug=e.slug, url=collection_url(e)))
@@ -87,6 +93,26 @@ def test_pages_py(app: AppModel, req_ids: tuple[str, ...]) -> str:
         chunks.append(fill(_AUTH, marks=m, password=lit(TEST_PASSWORD), secret_setup=secret,
                            home=lit("/dashboard" if app.has_dashboard else "/")))
     return module(*chunks)
+
+
+def _page_filter_case(app: AppModel) -> dict[str, str] | None:
+    """A list page filter to test: the first enum (two values) or yes/no filter of an entity with a
+    text display column, with a value that keeps one record and one that drops the other."""
+    for e in app.entities:
+        if not (e.display and e.display.type in ("str", "text")):
+            continue
+        for c in e.columns:
+            if not any(f.column == c.ident and f.kind == "equal" for f in filters(e)):
+                continue
+            if c.kind == "enum" and len(c.values) >= 2:
+                keep, drop, param = lit(c.values[0]), lit(c.values[1]), lit(c.values[0])
+            elif c.kind == "boolean":
+                keep, drop, param = "True", "False", lit("true")
+            else:
+                continue
+            return {"ident": e.ident, "col": lit(e.display.ident), "field": lit(c.ident), "keep": keep,
+                    "drop": drop, "param": param, "page": lit(route_showing(app, e.ident))}
+    return None
 
 
 def _multiline(mapping: dict) -> str:
