@@ -21,11 +21,19 @@ COLLECTION_NOUNS = lx._words("watchlist watchlists wishlist wishlists")
 def mark_app_collections(toks: list[Tok]) -> None:
     """Mark the collection noun of "<record> <watchlist> <app head>" (and its other mentions)."""
     names = {t.w for i, t in enumerate(toks) if t.w in COLLECTION_NOUNS and not t.used
-             and _record_word(toks, i - 1) and toks[i - 1].clause == t.clause and _word(toks, i + 1) in lx.APP_HEADS}
+             and _record_word(toks, i - 1) and toks[i - 1].clause == t.clause and _names_the_app(toks, i)}
     singular = {lx.singularize(w) for w in names}
     for t in toks:
         if not t.used and t.w in COLLECTION_NOUNS and lx.singularize(t.w) in singular:
             _use(t, "context")
+
+
+def _names_the_app(toks: list[Tok], i: int) -> bool:
+    """ "<record> watchlist app", or the request's title: "A movie watchlist: each movie has …"."""
+    if _word(toks, i + 1) in lx.APP_HEADS:
+        return True
+    start = next((k for k in range(len(toks)) if toks[k].w[:1].isalnum()), 0)
+    return _word(toks, i + 1) in (":", "") and i - start <= 3 and toks[start].clause == toks[i].clause == 0
 
 
 def _record_word(toks: list[Tok], i: int) -> bool:

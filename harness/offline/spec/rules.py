@@ -72,8 +72,8 @@ def rule_based_spec(request: str) -> AppSpec:
     mark_responsive_mobile(toks)
     find_stack_asks(toks)
     find_picture_capture(toks, p)
+    mark_app_collections(toks)   # before the field lists: "A movie watchlist: each movie has …" is no record
     find_field_lists(toks, p)
-    mark_app_collections(toks)
     cancel_idx = _mark_cancel(toks)
     mentions = find_entities(toks, p, MAX_ENTITIES)
     if find_column_lists(toks, mentions, p) + find_field_bullets(toks, mentions, p) \
