@@ -107,6 +107,7 @@ def test_an_entity_tasks_context_carries_its_entity_and_the_ones_it_references_o
     spec = AppSpec.model_validate(base)
     seen = lambda t: [e["ident"] for e in build_context(t, spec, [])["spec"]["data_model"]]  # noqa: E731
     assert seen(task(kind="entity:order")) == ["customer", "order"]
+    assert seen(task(kind="entity:customer")) == ["customer", "order"]  # an order points at it
     assert seen(task(kind="entity:invoice")) == ["invoice"]
     assert seen(task(kind="pages")) == ["customer", "order", "invoice"]  # it wires every entity
     assert seen(task(kind="entity:unknown")) == ["customer", "order", "invoice"]

@@ -46,14 +46,18 @@ def build_context(task: Task, spec: AppSpec, dep_results: list[VerificationResul
 
 def task_entities(task: Task, spec: AppSpec) -> list:
     """The entities a task's context carries: an entity task (`kind` "entity:<ident>") gets its own
-    entity and the ones it points at (parent, reference fields), so its prompt does not grow with
-    the size of the data model; any other task (schema, pages, app, tests) wires every entity."""
+    entity, the ones it points at (parent, reference fields) and the ones pointing at it (children,
+    references: its delete must restrict or cascade), so its prompt does not grow with the size of
+    the data model; any other task (schema, pages, app, tests) wires every entity."""
     kind, _, ident = task.kind.partition(":")
     by_ident = {e.ident: e for e in spec.data_model}
     if kind != "entity" or ident not in by_ident:
         return list(spec.data_model)
-    own = by_ident[ident]
-    wanted = {ident, *([own.parent] if own.parent else []), *(f.ref for f in own.fields if f.ref)}
+
+    def points_at(e) -> set[str]:
+        return {*([e.parent] if e.parent else []), *(f.ref for f in e.fields if f.ref)}
+
+    wanted = {ident, *points_at(by_ident[ident])} | {e.ident for e in spec.data_model if ident in points_at(e)}
     return [e for e in spec.data_model if e.ident in wanted]
 
 
