@@ -52,7 +52,7 @@ PRELOAD: dict[str, tuple[str, ...]] = {
 }
 # Modules a kept pytest plugin imports during every session, which pytest assertion-rewrites
 # (they belong to a pytest11 distribution): the worker computes their rewritten code once
-# (warm_worker.RewriteMemo, while its first child runs) instead of importing them. A missing or renamed one only costs time.
+# (RewriteMemo in warm_rewrite.py, while the first child runs) instead of importing them. A missing or renamed one only costs time.
 REWRITE_ONCE: tuple[str, ...] = (
     "anyio.pytest_plugin", "anyio._backends._asyncio", "anyio._backends._trio", "anyio._core._sockets",
     "anyio._core._streams", "anyio._core._resources", "anyio.abc._sockets", "anyio.abc._eventloop",

@@ -14,7 +14,7 @@ descendant (the worker is their subreaper). Reply: {"exit_code", "timed_out"}.
 Usage: python warm_worker.py CONTROL_FD MODULE... [--rewrite MODULE...]
 
 Modules after `--rewrite` are not imported: their assertion-rewritten code is computed once, while
-the first child runs, and handed to each later child's pytest (see RewriteMemo).
+the first child runs, and handed to each later child's pytest (RewriteMemo in warm_rewrite.py).
 """
 
 import ctypes
@@ -59,80 +59,21 @@ def preload(modules):
     return done
 
 
-class RewriteMemo:
-    """Assertion-rewritten code of third-party plugin modules, computed here exactly as pytest would.
+def _sibling(name):
+    """A stdlib-only module beside this script, loaded by its path under a private name: the
+    script's directory is never on sys.path (nothing is imported from it on the workspace's behalf)."""
+    import importlib.util
 
-    pytest marks every module of a pytest11 plugin's distribution for assertion rewriting, so each
-    session re-parses, rewrites and compiles the same third-party files (anyio's plugin pulls in its
-    asyncio backend: ~0.3-1 s a session). The worker cannot import them (a preloaded module is not
-    rewritten), but it can compute the rewritten code: `rewrite_asserts` + `compile`, as pytest's
-    `_rewrite_test` does, whose output depends only on the source bytes, the path and the
-    `enable_assertion_pass_hook` ini option. After `install()`, the children's `_rewrite_test`
-    answers from the memo when the file still has the same bytes and the option is off; anything
-    else is rewritten as usual. Modules already imported here, or whose package is not, are skipped.
-    The worker fills the memo one module at a time while it waits for a child (`step`), so building
-    it never delays a command: the children forked after that get it.
-    """
-
-    def __init__(self, modules):
-        self.pending = list(modules)
-        self.memo = {}
-
-    def install(self):
-        from _pytest.assertion import rewrite
-
-        memo, real = self.memo, rewrite._rewrite_test
-
-        def _rewrite_test(fn, config):
-            hit = memo.get(str(fn))
-            if hit is not None and not (config is not None and config.getini("enable_assertion_pass_hook")):
-                try:
-                    with open(fn, "rb") as f:
-                        same = f.read() == hit[1]
-                except OSError:
-                    same = False
-                if same:
-                    return hit[0], hit[2]
-            return real(fn, config)
-
-        rewrite._rewrite_test = _rewrite_test
-        return self
-
-    def step(self):
-        """Memoize the next pending module; False when none is left."""
-        import ast
-        import importlib.util
-
-        from _pytest.assertion import rewrite
-
-        if not self.pending:
-            return False
-        name = self.pending.pop(0)
-        top, _, rest = name.partition(".")
-        pkg = sys.modules.get(top)
-        if not rest or name in sys.modules or pkg is None or not getattr(pkg, "__path__", None):
-            return True
-        base = os.path.join(list(pkg.__path__)[0], *rest.split("."))
-        path = base + ".py" if os.path.isfile(base + ".py") else os.path.join(base, "__init__.py")
-        try:
-            with open(path, "rb") as f:
-                source = f.read()
-            tree = ast.parse(source, filename=path)
-            rewrite.rewrite_asserts(tree, source, path, None)
-            self.memo[path] = (importlib.util.source_hash(source), source,
-                               compile(tree, path, "exec", dont_inherit=True))
-        except (OSError, SyntaxError, ValueError):
-            pass
-        return True
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), name + ".py")
+    spec = importlib.util.spec_from_file_location("_harness_" + name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-def memoize_rewrites(modules):
-    """Install a memo of `modules` and fill it now; the paths memoized."""
-    memo = RewriteMemo(modules).install()
-    while memo.step():
-        pass
-    return sorted(memo.memo)
-
+_rewrite = _sibling("warm_rewrite")   # the pytest assertion-rewriting side: RewriteMemo and friends
+RewriteMemo = _rewrite.RewriteMemo
+memoize_rewrites = _rewrite.memoize_rewrites
 
 _MEMO = None  # the worker's RewriteMemo (None: no rewriting to memoize)
 
@@ -330,7 +271,7 @@ def _child(request, fds, ready_w):
         _fresh_stdio()
         os.environ.update(request["env"])
         sys.path.insert(0, request["cwd"])
-        _quiet_preloaded_rewrite_warning(set(sys.modules))
+        _rewrite.quiet_preloaded_rewrite_warning(set(sys.modules))
         sys.argv = ["-m", *request["args"]]
         os.write(ready_hi, b"ok")
         os.close(ready_hi)
@@ -344,20 +285,6 @@ def _child(request, fds, ready_w):
             pass
     finally:
         _exit(code)
-
-
-def _quiet_preloaded_rewrite_warning(preloaded):
-    """A preloaded plugin or plugin dependency (pytest_harness, anyio) cannot be marked for assertion
-    rewriting; a cold run would rewrite asserts inside it. Say nothing about those modules only."""
-    from _pytest.assertion.rewrite import AssertionRewritingHook
-
-    warn = AssertionRewritingHook._warn_already_imported
-
-    def _warn_unless_preloaded(self, name):
-        if name not in preloaded:
-            warn(self, name)
-
-    AssertionRewritingHook._warn_already_imported = _warn_unless_preloaded
 
 
 def _fresh_stdio():
