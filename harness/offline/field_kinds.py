@@ -86,7 +86,7 @@ KINDS: dict[FieldKind, KindEntry] = {entry.kind: entry for entry in (
     KindEntry("long_text",
               (_words("description", "notes", "note", "details", "comment", "comments", "bio",
                       "content", "body", "instructions", "steps", "directions", "ingredients", "address", "summary",
-                      "message", "reason", "feedback", "review", "information", "info", "references",
+                      "message", "reason", "feedback", "review", "information", "info", "references", "text",
                       "mo ta", "ghi chu", "noi dung",
                       "dia chi"),),
               "text", "TEXT", "LongText | None", "RequiredLongText", "str", "textarea",
@@ -94,7 +94,7 @@ KINDS: dict[FieldKind, KindEntry] = {entry.kind: entry for entry in (
     KindEntry("integer",
               (_words("quantity", "qty", "count", "number of", "hours", "minutes", "age", "capacity",
                       "seats", "servings", "calories", "reps", "sets", "pages", "points", "year",
-                      "duration", "stock", "floor", "guests", "so luong"),
+                      "duration", "stock", "floor", "guests", "interval", "so luong"),
                r"^\s(?:daily\s)?steps\s$"),   # a step count; "preparation steps" are text
               "int", "INTEGER", "Count | None", "Count", "int", 'type="number" step="1" min="0"',
               (7, 8), (-1, "many", 1.5)),

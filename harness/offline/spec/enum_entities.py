@@ -34,3 +34,41 @@ def drop_enum_value_entities(toks: list[Tok], mentions: dict[int, str], p) -> No
         for t in toks:
             if t.role == f"entity:{name}":
                 t.role = f"field:{owner}"
+
+
+_BACK_REFERENCES = frozenset({"the", "its", "their", "this", "that", "his", "her", "each"})
+
+
+def drop_field_head_entities(toks: list[Tok], mentions: dict[int, str], p) -> None:
+    """Remove an entity that only refers back to another entity's field: "... exceed the entered
+    frequency" after "a plant with a watering frequency". Dropped only when every mention is
+    singular after "the"/"its" (participles between are allowed) and nothing else was said of it."""
+    heads: dict[str, str] = {}
+    for owner, items in p.fields.items():
+        for it in items:
+            if it.words:
+                heads.setdefault(lx.singularize(it.words[-1]), owner)
+    for name in list(p.entities):
+        owner = heads.get(name)
+        if owner is None or owner == name or p.fields.get(name) or name in p.parents or name in p.parents.values():
+            continue
+        spots = [i for i, n in mentions.items() if n == name]
+        if not spots or not all(_refers_back(toks, i) for i in spots):
+            continue
+        p.entities.remove(name)
+        p.plurals.pop(name, None)
+        p.entity_rules.pop(name, None)
+        for i in spots:
+            del mentions[i]
+        for t in toks:
+            if t.role == f"entity:{name}":
+                t.role = f"field:{owner}"
+
+
+def _refers_back(toks: list[Tok], i: int) -> bool:
+    if lx.singularize(toks[i].w) != toks[i].w:
+        return False
+    j = i - 1
+    while j >= 0 and (toks[j].w.endswith("ed") or toks[j].w in ("given", "chosen", "set")):
+        j -= 1   # "the entered frequency", "the chosen interval"
+    return j >= 0 and toks[j].w in _BACK_REFERENCES

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec.build import Parsed
+from harness.offline.spec.by_entering import BY_VERBS, by_entering
 from harness.offline.spec.entities import is_noun, singular_name
 from harness.offline.spec.fields import DETAIL_WORDS, FieldItem, parse_field_list, read_enum, read_range
 from harness.offline.spec.genitive_fields import find_genitive_fields
@@ -38,7 +39,7 @@ def find_field_lists(toks: list[Tok], p: Parsed) -> None:
                 _add_fields(toks, p, i, t, items, consumed)
                 t.used, t.role = False, ""   # the noun itself stays an entity position
             continue
-        if t.used or (t.w not in _TRIGGERS and t.w not in _VERB_TRIGGERS):
+        if t.used or (t.w not in _TRIGGERS and t.w not in _VERB_TRIGGERS and t.w not in BY_VERBS):
             continue
         intro = intro_list(toks, i) if t.w == ":" and _word(toks, i + 1) == "." else None
         if intro:   # "List of the recipes, with some key information:" + "Recipe ID, Brand, ..."
@@ -47,6 +48,12 @@ def find_field_lists(toks: list[Tok], p: Parsed) -> None:
             _add_fields(toks, p, j, t, items, consumed)
             continue
         j = i - 1
+        by = by_entering(toks, i)
+        if by is not None:   # "Add plants to your collection by entering name, species, and ..."
+            items, consumed = parse_field_list(toks, i + 1, False, _STOPS)
+            if items:
+                _add_fields(toks, p, by, t, items, consumed)
+            continue
         if t.w in _VERB_TRIGGERS:   # "a booking form to choose date and time"
             while j >= 0 and (toks[j].w in lx.FILLER or toks[j].w in ("to", "for", ",") or toks[j].w in _FORM_WORDS):
                 j -= 1

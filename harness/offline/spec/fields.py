@@ -127,7 +127,12 @@ def _ing_compound(toks: list[Tok], j: int, stops: frozenset[str]) -> bool:
     w, nxt = toks[j].w, _word(toks, j + 1)
     return w.endswith("ing") and len(w) > 4 and w not in stops and w not in lx.FUNCTION and (
         (nxt in lx.FIELD_VOCAB or lx.singularize(nxt) in lx.FIELD_VOCAB) and field_word(nxt, stops)
-        or nxt in DETAIL_WORDS)   # "billing information"
+        or nxt in DETAIL_WORDS   # "billing information"
+        or nxt in _ING_HEADS and field_word(nxt, stops))   # "watering interval", "feeding schedule"
+
+
+_ING_HEADS = lx._words("interval frequency schedule period cycle rate level limit goal target count "
+                       "number duration distance amount temperature speed location method")
 
 
 _WHEN_HEADS = lx.DATE_WORDS | lx.DATETIME_WORDS
@@ -141,7 +146,11 @@ def _modifier(toks: list[Tok], j: int) -> bool:
     ends = after in lx.SEPARATORS or after in (".", "", ")", "(")
     if not ends or not w.isalpha() or w in lx.FUNCTION:
         return False
-    return w in lx.VERBS and nxt in _WHEN_HEADS or w in _PERIODS and lx.singularize(nxt) in lx.FIELD_VOCAB
+    return w in lx.VERBS and nxt in _WHEN_HEADS or w in _PERIODS and lx.singularize(nxt) in lx.FIELD_VOCAB \
+        or w in lx.META and nxt in _COUNT_HEADS   # "page count", "page number": a count of the UI word
+
+
+_COUNT_HEADS = lx._words("count number total")
 
 
 _BY_PARTICIPLES = lx._words("paid made done sent held owned written built run kept brought bought sold")
@@ -224,6 +233,9 @@ def parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozenset
         if strict and sing not in known and last not in known and head not in known \
                 and kind_for_name(words)[0] == "short_text":
             return False   # strict: a known column word, or one the kind registry types ("points")
+        if len(words) >= 2 and last == "number" and cur.hint in ("int", "float"):
+            words.pop()   # "a watering frequency number in days": the frequency, counted in days
+            last, sing = words[-1], lx.singularize(words[-1])
         cur.words = words[:-1] + [last if last in keep_plural or counted else sing]
         if len(cur.words) >= 3 and all(w in lx.FIELD_VOCAB for w in cur.words):
             items.extend(FieldItem(words=ws) for ws in _split_run(cur.words))
@@ -324,6 +336,9 @@ def parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozenset
             break
         elif t.w in lx.DETERMINERS or t.w in lx.FIELD_SKIP:
             idx.append(j)
+        elif not words and t.w in ("text", "textual") and field_word(_word(toks, j + 1), stops) \
+                and _word(toks, j + 2) in lx.SEPARATORS | {".", "", ")", "("}:
+            idx.append(j)   # "a text nickname": the kind of the field, not part of its name
         elif t.w == "of" and words == ["number"] and field_word(_word(toks, j + 1), stops):
             words.append(t.w)   # "number of people": one integer field
             idx.append(j)

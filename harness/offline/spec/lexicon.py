@@ -68,7 +68,7 @@ VERB_NOUNS = _words("""
 """)
 
 META = _words("""
-    app apps application applications web webapp website websites site sites system systems
+    app apps application applications web webapp website websites site sites system systems utility
     platform platforms tool tools service services portal software program programs api apis rest
     restful backend frontend server database databases db sqlite fastapi python html css javascript
     json crud management manager managers tracker trackers tracking organizer organiser planner
@@ -86,6 +86,7 @@ META = _words("""
 
 ADJECTIVES = _words("""
     simple basic small tiny minimal minimalist new own easy nice modern clean quick fast full fully
+    numeric numerical textual manual manually strictly
     various different shared public private online offline secure responsive beautiful pretty real
     little big large great good best better main related due daily weekly monthly yearly current
     recent upcoming past future important urgent free custom dynamic static interactive intuitive
@@ -105,6 +106,7 @@ DOMAIN_AREAS = _words("""
     home household family kitchen gym fitness health hotel farm church bank banking ecommerce
     commerce retail marketplace blog wiki portfolio agency salon spa pharmacy dental medical legal
     logistics travel sales marketing helpdesk education music productivity dormitory dorm hostel
+    care gardening hydration wellness
 """)
 
 # Used only when no entity was named: the record type an area implies.
@@ -169,7 +171,7 @@ STACK_NAMES = {"vite": "Vite", "nuxt": "Nuxt", "nuxtjs": "Nuxt", "sveltekit": "S
 # Head words of an app name: "recipe API", "expense tracker" (also used for titles).
 APP_HEADS = _words("""
     app application api system manager tracker platform tool website site service portal planner
-    organizer organiser game backend webapp management web list
+    organizer organiser game backend webapp management web list utility
 """)
 TITLE_HEADS = _words("""
     app application api system manager tracker platform tool website site service portal planner
@@ -194,7 +196,7 @@ FIELD_ONLY = _words("""
 """)
 INT_WORDS = _words("""
     count quantity qty stock age year rating priority score level rank capacity seats servings
-    minutes hours calories pages number floor
+    minutes hours calories pages number floor interval
 """)
 FLOAT_WORDS = _words("""
     price amount cost weight height total balance salary budget rate fee distance latitude
@@ -258,7 +260,10 @@ PHRASES = {
 UNIT_TYPES = {"minutes": "int", "hours": "int", "seconds": "int", "days": "int", "weeks": "int",
               "kg": "float", "km": "float", "dollars": "float", "usd": "float", "euros": "float",
               "eur": "float", "meters": "float", "cm": "float", "grams": "float", "pounds": "float",
-              "lbs": "float", "miles": "float", "percent": "float", "liters": "float"}
+              "lbs": "float", "miles": "float", "percent": "float", "liters": "float",
+              "kilograms": "float", "kilometers": "float", "kilometres": "float", "inches": "float",
+              "centimeters": "float", "centimetres": "float", "ounces": "float", "litres": "float",
+              "feet": "float", "metres": "float", "months": "int", "years": "int"}
 HYPHEN_FORMS = {"timecard": "time entry", "timecards": "time entries", "timesheet": "time entry",
                 "timesheets": "time entries", "time-card": "time entry", "time-sheet": "time entry",
                 "to-do": "todo", "to-dos": "todos", "e-mail": "email", "log-in": "login",

@@ -25,7 +25,7 @@ from harness.offline.spec.capture import find_picture_capture
 from harness.offline.spec.clauses import split_clauses
 from harness.offline.spec.entities import find_entities, mark_brands
 from harness.offline.spec.register_verb import registers_a_record
-from harness.offline.spec.enum_entities import drop_enum_value_entities
+from harness.offline.spec.enum_entities import drop_enum_value_entities, drop_field_head_entities
 from harness.offline.spec.feature_phrases import (find_checkbox_selection, find_keyword_search,
                                                   find_overview_totals)
 from harness.offline.spec.media_fields import find_media_fields
@@ -35,6 +35,7 @@ from harness.offline.spec.field_passes import (find_column_lists, find_field_bul
                                                find_mark_as_fields, find_period_fields, find_ratings,
                                                find_status_of)
 from harness.offline.spec.fields import read_enum
+from harness.offline.spec.bullet_labels import mark_bullet_labels
 from harness.offline.spec.framing import mark_framing
 from harness.offline.spec.layout import find_board_layouts, mark_responsive_mobile
 from harness.offline.spec.listed_fields import mark_listed_field_words
@@ -65,6 +66,7 @@ def rule_based_spec(request: str) -> AppSpec:
         shown = ", ".join(dict.fromkeys(ignored[:10]))
         p.notes.append(f"words not in the Vietnamese lexicon were ignored: {shown}")
     mark_brands(toks)
+    mark_bullet_labels(toks)
     _mark_self_intro(toks)
     status_enums = _find_status_enums(toks)
     complete_idx = _find_feature_words(toks, p)
@@ -92,6 +94,7 @@ def rule_based_spec(request: str) -> AppSpec:
     find_detail_fields(toks, mentions, p)
     find_media_fields(toks, mentions, p)
     drop_enum_value_entities(toks, mentions, p)
+    drop_field_head_entities(toks, mentions, p)
     _attach_workflows(toks, mentions, status_enums, p)
     fields_of = {e: [it.words[-1] for it in p.fields.get(e, [])] + ["name", "title"] for e in p.entities}
     p.features = find_features(toks, mentions, fields_of, built_features())
@@ -229,6 +232,8 @@ def _find_feature_words(toks: list[Tok], p: Parsed) -> list[int]:
             p.frameworks.append(lx.FRAMEWORKS[w])
             role = f"stack:{lx.FRAMEWORKS[w]}"
         elif w in lx.PAGE_WORDS:
+            if _word(toks, i + 1) in ("count", "number", "numbers", "counts") and _word(toks, i - 1) != "the":
+                continue   # "page count", "page number": a column of a book, not the app's pages
             p.pages = True
             p.settings = p.settings or w == "settings"
             role = "stack:settings page" if w == "settings" else "pages"

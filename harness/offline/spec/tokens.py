@@ -105,7 +105,29 @@ def _merge_phrases(toks: list[Tok]) -> list[Tok]:
         if pair in lx.PHRASES:
             out.append(Tok(lx.PHRASES[pair], f"{toks[i].orig} {toks[i + 1].orig}".strip()))
             i += 2
+        elif pair and pair[0] in _JOURNALS and pair[1] in ("entry", "entries"):
+            out.append(Tok(" ".join(pair), f"{toks[i].orig} {toks[i + 1].orig}"))   # "journal entries"
+            i += 2
+        elif pair and _entry_of(*pair):   # "a plant entry", "book entries": plants, books
+            plural = pair[1] == "entries"
+            out.append(Tok(lx.pluralize(pair[0]) if plural else pair[0], f"{toks[i].orig} {toks[i + 1].orig}"))
+            i += 2
         else:
             out.append(toks[i])
             i += 1
     return out
+
+
+_JOURNALS = lx._words("journal diary log logbook ledger guestbook")
+# Records whose entries are the records themselves ("a journal entry" is one record of a journal).
+_ENTRY_CONTAINERS = lx._words("journal diary log logbook ledger blog guestbook guest register dictionary "
+                              "glossary catalog catalogue calendar time data manual duplicate new first last "
+                              "single multiple each every latest recent previous next empty")
+
+
+def _entry_of(word: str, head: str) -> bool:
+    """Whether "<word> entry" names a record of `word` ("plant entry" -> a plant)."""
+    return head in ("entry", "entries") and word.isalpha() and word.isascii() and len(word) > 2 \
+        and lx.singularize(word) == word and word not in _ENTRY_CONTAINERS and word not in lx.FUNCTION \
+        and word not in lx.META and word not in lx.ADJECTIVES and word not in lx.DETERMINERS \
+        and word not in lx.QUANTIFIERS and not word.endswith(("ing", "ed", "ly"))

@@ -1,0 +1,36 @@
+"""Fields named by how a record is filled in: "Add plants to your collection by entering name,
+species, and watering interval", "Register a pet by typing a name, a breed and a weight".
+
+The verb after "by" introduces the record's fields; the record is the object of the clause's
+verb before "by", past a destination ("to your collection", "to the list") that is the app's
+container, not the record.
+"""
+
+from __future__ import annotations
+
+from harness.offline.spec import lexicon as lx
+from harness.offline.spec.entities import is_noun
+from harness.offline.spec.tokens import Tok
+
+BY_VERBS = frozenset({"entering", "typing", "providing", "inputting", "giving", "specifying", "filling",
+                      "supplying", "adding", "choosing", "selecting", "picking", "recording", "noting"})
+_DESTINATION = frozenset({"to", "into", "in", "onto", "on"})
+_POSSESSIVE = lx.DETERMINERS | frozenset({"your", "my", "our", "their", "his", "her", "its"})
+
+
+def by_entering(toks: list[Tok], i: int) -> int | None:
+    """Index of the record whose fields follow the "by <verb>ing" at i, or None."""
+    if toks[i].w not in BY_VERBS or i < 2 or toks[i - 1].w != "by":
+        return None
+    j = i - 2
+    dest = j
+    while dest >= 0 and dest > i - 6 and toks[dest].w.isalpha() and toks[dest].w not in _DESTINATION \
+            and toks[dest].clause == toks[i].clause:
+        dest -= 1   # "to your plant collection", "to the list"
+    if dest >= 0 and toks[dest].w in _DESTINATION and dest < j:
+        j = dest - 1
+    while j >= 0 and toks[j].w in lx.FILLER:
+        j -= 1
+    if j < 0 or toks[j].clause != toks[i].clause or not is_noun(toks, j):
+        return None
+    return j
