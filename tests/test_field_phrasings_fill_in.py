@@ -65,3 +65,20 @@ def test_a_back_reference_to_a_field_is_no_record():
 def test_care_of_a_record_is_the_app_area_not_a_record():
     spec = parse_request("A tool for logging pet care: add pets with a name and a breed.")
     assert names(spec) == ["pet"]
+
+
+def clause_status(spec, start: str) -> str:
+    return next(c.status for c in spec.clauses if c.text.startswith(start))
+
+
+def test_what_the_app_says_it_does_not_do_asks_for_nothing():
+    spec = parse_request("An app to manage fish with a name. It does not provide automatic feeding or push "
+                         "notifications.")
+    assert clause_status(spec, "It does not") == "context"
+    inline = parse_request("An app to manage fish with a name. This app is a log for fish and does not automate feeding.")
+    assert not [c for c in inline.clauses if c.status == "not_built"]
+
+
+def test_a_rule_the_app_must_enforce_is_no_disclaimer():
+    spec = parse_request("An app to manage invoices with an amount. The app does not allow deleting paid invoices.")
+    assert clause_status(spec, "The app does not allow") != "context"

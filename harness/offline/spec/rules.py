@@ -36,6 +36,7 @@ from harness.offline.spec.field_passes import (find_column_lists, find_field_bul
                                                find_status_of)
 from harness.offline.spec.fields import read_enum
 from harness.offline.spec.bullet_labels import mark_bullet_labels
+from harness.offline.spec.disclaimers import mark_disclaimers
 from harness.offline.spec.framing import mark_framing
 from harness.offline.spec.layout import find_board_layouts, mark_responsive_mobile
 from harness.offline.spec.listed_fields import mark_listed_field_words
@@ -67,6 +68,7 @@ def rule_based_spec(request: str) -> AppSpec:
         p.notes.append(f"words not in the Vietnamese lexicon were ignored: {shown}")
     mark_brands(toks)
     mark_bullet_labels(toks)
+    mark_disclaimers(toks)
     _mark_self_intro(toks)
     status_enums = _find_status_enums(toks)
     complete_idx = _find_feature_words(toks, p)
