@@ -3,15 +3,21 @@
 The harness compiles every mutant into a scratch copy of the workspace behind a guard
 (`__harness_mutant__ == id`, resolved through builtins; see harness/audit/mutator.py) and passes
 `--harness-mutants=PLAN.json`: {"nonce", "seconds", "order": [[req, id, [nodeid, ...]], ...],
-"result": "RESULT.json"}. After collection (the code is imported once) this plugin replaces the
+"result": "RESULT.json", "method", "test_s": {nodeid: seconds}}. After collection (the code is imported once) this plugin replaces the
 test loop: each mutant runs in a forked child that sets the guard and runs only the
 requirement's tests that ran the mutated line, stopping at the first failure. A child that fails
 kills the mutant; one that passes lets it survive; one that outlives its time limit is killed and
 counts as killed (the mutant hangs). Nothing new starts after `seconds`, except the remaining
 mutants of a requirement whose judged mutants all survived (so the time box never decides that
-verdict), and those only until GRACE_FACTOR x `seconds`. First a baseline fork
-runs every planned test on the original code; a test that fails there never judges a mutant.
-The result file maps "req:id" to passed/failed/timeout/error/unjudged, plus the baseline. With
+verdict), and those only until GRACE_FACTOR x `seconds`.
+
+A test that fails on the original code never judges a mutant. Two methods (`"method"` in the plan):
+`baseline-first` (the reference) runs every planned test on the original code in a fork before
+the mutants, and each mutant's time limit is TIMEOUT_FACTOR x that run; `confirm` (the harness's
+default, when the plan gives each planned test's evidence duration as `"test_s"`) runs the
+mutants first, each limited to TIMEOUT_FACTOR x its own tests' evidence durations, then confirms
+on the original code only the tests the verdicts rest on (mutation_confirm.py) — the same
+verdicts. The result file maps "req:id" to passed/failed/timeout/error/unjudged, plus the baseline. With
 `--harness-mutants-digest-fd=N` the file's sha256 goes to the inherited fd N once written (as the
 evidence plugin does for its document), so the harness rejects a result the code under test
 rewrote afterwards (an atexit handler, a leftover process).
@@ -29,6 +35,8 @@ from pathlib import Path
 
 import pytest
 from _pytest.runner import runtestprotocol
+
+from pytest_harness.mutation_confirm import MutantRun, to_confirm, verdict, without
 
 GUARD = "__harness_mutant__"
 MIN_TIMEOUT_S = 3.0
@@ -74,18 +82,38 @@ def _run_child(items: list[pytest.Item], mutant_id: int, stop_at_failure: bool =
         return 2, failed
 
 
-def _wait(pid: int, timeout_s: float) -> int | None:
-    """The child's exit code, or None after killing it at the time limit."""
-    deadline = time.monotonic() + timeout_s
+def _wait(pid: int, timeout_s: float | None, read_fd: int) -> tuple[int | None, bytes]:
+    """(the child's exit code, or None after killing it at the time limit; what it wrote to `read_fd`).
+    The pipe is drained while waiting, so a child writing a long report never blocks on it."""
+    deadline = None if timeout_s is None else time.monotonic() + timeout_s
+    os.set_blocking(read_fd, False)
+    chunks: list[bytes] = []
+    code: int | None = None
     while True:
+        _drain(read_fd, chunks)
         done, status = os.waitpid(pid, os.WNOHANG)
         if done:
-            return os.waitstatus_to_exitcode(status)
-        if time.monotonic() >= deadline:
+            code = os.waitstatus_to_exitcode(status)
+            break
+        if deadline is not None and time.monotonic() >= deadline:
             os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
-            return None
+            break
         time.sleep(POLL_S)
+    _drain(read_fd, chunks)
+    os.close(read_fd)
+    return code, b"".join(chunks)
+
+
+def _drain(fd: int, chunks: list[bytes]) -> None:
+    while True:
+        try:
+            data = os.read(fd, 1 << 16)
+        except BlockingIOError:
+            return
+        if not data:
+            return
+        chunks.append(data)
 
 
 def _fork() -> int:
@@ -95,30 +123,36 @@ def _fork() -> int:
     return os.fork()
 
 
-def run_one(items: list[pytest.Item], mutant_id: int, timeout_s: float) -> str:
-    """passed / failed / timeout / error for one fork running `items` with the guard at `mutant_id`."""
-    pid = _fork()
-    if pid == 0:  # pragma: no cover - the child leaves through os._exit
-        os._exit(_run_child(items, mutant_id)[0])
-    code = _wait(pid, timeout_s)
-    return {None: "timeout", 0: "passed", 1: "failed"}.get(code, "error")
-
-
-def run_baseline(items: list[pytest.Item], timeout_s: float) -> tuple[str, list[str]]:
-    """Every planned test once on the original code, in a fork: (status, the node ids that failed)."""
+def fork_run(items: list[pytest.Item], mutant_id: int, timeout_s: float,
+             stop_at_failure: bool = True) -> tuple[str, list[str]]:
+    """(passed / failed / timeout / error, the node ids that failed) of one fork running `items`
+    with the guard at `mutant_id` (0: the original code)."""
     read_fd, write_fd = os.pipe()
     pid = _fork()
     if pid == 0:  # pragma: no cover - the child leaves through os._exit
         os.close(read_fd)
-        code, failed = _run_child(items, 0, stop_at_failure=False)
-        os.write(write_fd, json.dumps(failed).encode())
+        code, failed = _run_child(items, mutant_id, stop_at_failure)
+        data = json.dumps(failed).encode()
+        while data:
+            data = data[os.write(write_fd, data):]
         os._exit(code)
     os.close(write_fd)
-    code = _wait(pid, timeout_s)
-    with os.fdopen(read_fd, "rb") as fh:
-        raw = fh.read()
-    failed = json.loads(raw) if raw else []
+    code, raw = _wait(pid, timeout_s, read_fd)
+    try:
+        failed = json.loads(raw) if raw else []
+    except ValueError:
+        failed = []
     return {None: "timeout", 0: "passed", 1: "failed"}.get(code, "error"), failed
+
+
+def run_one(items: list[pytest.Item], mutant_id: int, timeout_s: float) -> str:
+    """passed / failed / timeout / error for one fork running `items` with the guard at `mutant_id`."""
+    return fork_run(items, mutant_id, timeout_s)[0]
+
+
+def run_baseline(items: list[pytest.Item], timeout_s: float) -> tuple[str, list[str]]:
+    """Every given test once on the original code, in a fork: (status, the node ids that failed)."""
+    return fork_run(items, 0, timeout_s, stop_at_failure=False)
 
 
 def admit(elapsed: float, seconds: float, results: dict[str, str], rid: str) -> str:
@@ -138,19 +172,15 @@ def _only_survivors(results: dict[str, str], rid: str) -> bool:
     return bool(mine) and all(r == "passed" for r in mine)
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_runtestloop(session: pytest.Session) -> bool | None:
-    path = session.config.getoption("harness_mutants")
-    if not path:
-        return None
-    plan = json.loads(Path(path).read_text(encoding="utf-8"))
+def baseline_first(plan: dict, by_id: dict[str, pytest.Item]) -> dict:
+    """The reference method: every planned test on the original code, then each mutant without the
+    tests that failed there, its time limit TIMEOUT_FACTOR x the baseline's duration."""
     started = time.monotonic()
-    by_id = {item.nodeid: item for item in session.items}
     planned = sorted({n for _, _, tests in plan["order"] for n in tests if n in by_id})
     status, broken = run_baseline([by_id[n] for n in planned], max(plan["seconds"], MIN_TIMEOUT_S))
     limit = max(MIN_TIMEOUT_S, TIMEOUT_FACTOR * (time.monotonic() - started))
     baseline = {"status": status, "failed": broken, "tests": len(planned),
-                "duration_s": round(time.monotonic() - started, 3)}
+                "duration_s": round(time.monotonic() - started, 3), "method": "baseline-first"}
     results: dict[str, str] = {}
     durations: dict[str, float] = {}
     for rid, mutant_id, tests in plan["order"]:
@@ -163,8 +193,98 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
         t0 = time.monotonic()
         results[f"{rid}:{mutant_id}"] = run_one(items, mutant_id, limit) if items else "unjudged"
         durations[f"{rid}:{mutant_id}"] = round(time.monotonic() - t0, 3)
-    text = json.dumps({"nonce": plan["nonce"], "results": results, "durations": durations, "baseline": baseline,
-                       "duration_s": round(time.monotonic() - started, 3)})
+    return {"results": results, "durations": durations, "baseline": baseline,
+            "duration_s": round(time.monotonic() - started, 3)}
+
+
+def can_confirm(plan: dict, by_id: dict[str, pytest.Item]) -> bool:
+    """The confirm method needs each planned test's duration (from the evidence) for its time limits."""
+    test_s = plan.get("test_s") or {}
+    return all((test_s.get(n) or 0) > 0 for _, _, tests in plan["order"] for n in tests if n in by_id)
+
+
+def child_limit(nodeids: list[str], test_s: dict[str, float]) -> float:
+    """A mutant child's time limit: TIMEOUT_FACTOR x what its tests took in the evidence session."""
+    return max(MIN_TIMEOUT_S, TIMEOUT_FACTOR * sum(test_s[n] for n in nodeids))
+
+
+def confirm_after(plan: dict, by_id: dict[str, pytest.Item]) -> dict:
+    """The default method (mutation_confirm.py): the mutants first, then only the tests their
+    verdicts rest on, on the original code; a verdict that rested on a test failing there is
+    judged again without it. Same verdicts as baseline_first, fewer tests run."""
+    started, test_s = time.monotonic(), plan["test_s"]
+    planned = {n for _, _, tests in plan["order"] for n in tests if n in by_id}
+    mutant_of: dict[str, int] = {}
+    runs: dict[str, MutantRun] = {}
+    results: dict[str, str] = {}
+    durations: dict[str, float] = {}
+
+    def judge(key: str, nodeids: list[str], again: bool = False) -> None:
+        t0 = time.monotonic()
+        status, failed = fork_run([by_id[n] for n in nodeids], mutant_of[key], child_limit(nodeids, test_s))
+        runs[key] = MutantRun(nodeids, status, failed, again)
+        results[key] = status
+        durations[key] = round(durations.get(key, 0.0) + time.monotonic() - t0, 3)
+
+    for rid, mutant_id, tests in plan["order"]:
+        decision = admit(time.monotonic() - started, plan["seconds"], results, rid)
+        if decision == "stop":
+            break
+        if decision == "skip":
+            continue
+        key, nodeids = f"{rid}:{mutant_id}", [n for n in tests if n in by_id]
+        mutant_of[key] = mutant_id
+        if nodeids:
+            judge(key, nodeids)
+        else:
+            results[key] = "unjudged"
+    status, broken, confirmed, spent = "passed", set(), set(), 0.0
+    while True:
+        need = to_confirm(runs, confirmed)
+        if need:
+            t0 = time.monotonic()
+            got, failed = run_baseline([by_id[n] for n in need], max(plan["seconds"], MIN_TIMEOUT_S))
+            spent += time.monotonic() - t0
+            confirmed.update(need)
+            broken.update(failed)
+            if got == "timeout":  # as when the baseline comes first: nothing is judged
+                status, results, runs = "timeout", {}, {}
+                break
+            status = "error" if "error" in (got, status) else ("failed" if broken else "passed")
+        again = [key for key, run in runs.items() if verdict(run, broken) is None]
+        for key in again:
+            judge(key, without(runs[key], broken), again=True)
+        if not again and not to_confirm(runs, confirmed):
+            break
+    for key, run in runs.items():
+        results[key] = verdict(run, broken) or run.status
+    baseline = {"status": status, "failed": sorted(broken), "tests": len(confirmed), "planned": len(planned),
+                "duration_s": round(spent, 3), "method": "confirm"}
+    return {"results": results, "durations": durations, "baseline": baseline,
+            "duration_s": round(time.monotonic() - started, 3)}
+
+
+def share_basetemp(config: pytest.Config) -> None:
+    """Create the session's temporary root before forking: every child then makes its tmp_path
+    under it, instead of numbering (and pruning) a root of its own (~10 ms a child)."""
+    factory = getattr(config, "_tmp_path_factory", None)
+    if factory is not None:
+        factory.getbasetemp()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtestloop(session: pytest.Session) -> bool | None:
+    path = session.config.getoption("harness_mutants")
+    if not path:
+        return None
+    plan = json.loads(Path(path).read_text(encoding="utf-8"))
+    by_id = {item.nodeid: item for item in session.items}
+    if plan.get("method") == "confirm" and can_confirm(plan, by_id):
+        share_basetemp(session.config)
+        outcome = confirm_after(plan, by_id)
+    else:
+        outcome = baseline_first(plan, by_id)
+    text = json.dumps({"nonce": plan["nonce"], **outcome})
     Path(plan["result"]).write_text(text, encoding="utf-8")
     digest_fd = session.config.getoption("harness_mutants_digest_fd")
     if digest_fd is not None:

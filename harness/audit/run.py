@@ -42,11 +42,15 @@ CRASH_MARKER = "audit:running"  # HARNESS_CRASH_AT hook: SIGKILL with the scratc
 _STARTUP_S = 60.0            # allowance for the sandboxed pytest to start and collect
 
 
+METHODS = ("confirm", "baseline-first")  # see pytest_harness/mutation_runner.py; the first is the default
+
+
 @dataclass(frozen=True)
 class AuditBudget:
     max_mutants: int = DEFAULT_MAX_MUTANTS
     seconds: float = DEFAULT_SECONDS
     seed: int = DEFAULT_SEED
+    method: str = METHODS[0]   # "baseline-first": the reference method (every planned test first, rewritten asserts)
 
 
 def current_audit(store: RunStore, run_id: str, evidence: dict | None) -> dict | None:
@@ -125,10 +129,22 @@ def _take_prepared(scratch: Path) -> bool:
     return scratch.is_dir() and not scratch.is_symlink() and not any(scratch.iterdir())
 
 
-def _command(plan_path: Path, plan: AuditPlan, digest_fd: int) -> str:
+def _command(plan_path: Path, plan: AuditPlan, digest_fd: int, method: str = METHODS[0]) -> str:
+    """The audit session's pytest command. The confirm method skips assertion rewriting (`--assert=plain`):
+    a rewritten assert fails exactly when the plain one does, only its message differs, and the
+    runner reports a failure by its one-line exception anyway; rewriting the test modules cost the
+    session ~0.3-0.5 s of its start."""
     files = sorted({n.split("::")[0] for tests in plan.tests.values() for n in tests})
-    return shlex.join(["pytest", "-q", "-p", "pytest_harness.mutation_runner", "-p", "no:warnings",
+    plain = ["--assert=plain"] if method == "confirm" else []
+    return shlex.join(["pytest", "-q", *plain, "-p", "pytest_harness.mutation_runner", "-p", "no:warnings",
                        f"--harness-mutants={plan_path}", f"--harness-mutants-digest-fd={digest_fd}", *files])
+
+
+def evidence_seconds(evidence: dict, plan: AuditPlan) -> dict[str, float]:
+    """{planned test: its duration (setup + call + teardown) in the evidence session}: the confirm
+    method's time limits (a test without one makes the runner use the baseline-first method)."""
+    tests = evidence.get("tests") or {}
+    return {n: float((tests.get(n) or {}).get("duration_s") or 0.0) for ts in plan.tests.values() for n in ts}
 
 
 def _read_result(result_path: Path, sent: str) -> dict:
@@ -142,7 +158,8 @@ def _read_result(result_path: Path, sent: str) -> dict:
     return json.loads(result_path.read_text(encoding="utf-8"))
 
 
-def _run_mutants(store: RunStore, state: RunState, plan: AuditPlan, budget: AuditBudget) -> tuple[dict, str]:
+def _run_mutants(store: RunStore, state: RunState, plan: AuditPlan, budget: AuditBudget,
+                 test_s: dict[str, float]) -> tuple[dict, str]:
     """({"REQ:id": result}, command) from one sandboxed pytest session over the scratch copy."""
     from harness.verification.evidence_inputs import DigestPipe
     from harness.verification.verifier import run_command
@@ -155,9 +172,10 @@ def _run_mutants(store: RunStore, state: RunState, plan: AuditPlan, budget: Audi
     (scratch / PLAN_DIR).mkdir()
     plan_path, result_path = scratch / PLAN_DIR / "plan.json", scratch / PLAN_DIR / "result.json"
     plan_path.write_text(json.dumps({"nonce": nonce, "seconds": budget.seconds, "order": plan.order(),
-                                     "tests": plan.tests, "result": str(result_path)}), encoding="utf-8")
+                                     "tests": plan.tests, "result": str(result_path), "method": budget.method,
+                                     "test_s": test_s}), encoding="utf-8")
     pipe = DigestPipe()
-    command = _command(plan_path, plan, pipe.write_fd)
+    command = _command(plan_path, plan, pipe.write_fd, budget.method)
     crash_hook(CRASH_MARKER)
     try:
         try:
@@ -226,14 +244,17 @@ def audit_run(store: RunStore, state: RunState, budget: AuditBudget = AuditBudge
     plan = make_plan(evidence, workspace, budget.max_mutants, budget.seed)
     events.emit("audit", "started", agent="auditor", tool="mutation", mutants=len(plan.chosen),
                 requirements=sorted(plan.mutants))
-    results, command = _run_mutants(store, state, plan, budget) if plan.chosen else ({}, "")
+    results, command = ({}, "")
+    if plan.chosen:
+        results, command = _run_mutants(store, state, plan, budget, evidence_seconds(evidence, plan))
     after = snapshot_files(workspace)["digest"]
     if after != before:  # cannot happen by design (only the scratch copy is mutated): say so loudly
         raise RunDataError(f"the workspace of run {run_id} changed during the audit; re-verify it")
     reqs = summarize(plan, results)
     doc = {"schema_version": SCHEMA_VERSION, "run_id": run_id, "evidence_digest": evidence["snapshot"].get("digest"),
            "workspace_digest": before, "seed": budget.seed, "max_mutants": budget.max_mutants,
-           "seconds": budget.seconds, "command": command, "duration_ms": int((time.monotonic() - started) * 1000),
+           "seconds": budget.seconds, "method": (results.get("baseline") or {}).get("method", budget.method),
+           "command": command, "duration_ms": int((time.monotonic() - started) * 1000),
            "complete": all(r["not_run"] == 0 for r in reqs.values()), "baseline": results.get("baseline"),
            "mutant_s": results.get("durations", {}),
            "requirements": reqs}

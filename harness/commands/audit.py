@@ -9,7 +9,7 @@ from harness.models.enums import RunStatus
 
 def budget_from(args):
     """The AuditBudget of --max-mutants / --seconds (InputError for non-positive values)."""
-    from harness.audit.run import AuditBudget, DEFAULT_MAX_MUTANTS, DEFAULT_SECONDS
+    from harness.audit.run import METHODS, AuditBudget, DEFAULT_MAX_MUTANTS, DEFAULT_SECONDS
 
     mutants = DEFAULT_MAX_MUTANTS if getattr(args, "max_mutants", None) is None else args.max_mutants
     seconds = DEFAULT_SECONDS if getattr(args, "seconds", None) is None else args.seconds
@@ -17,7 +17,7 @@ def budget_from(args):
         raise InputError("--max-mutants must be at least 1")
     if not seconds > 0:
         raise InputError("--seconds must be positive")
-    return AuditBudget(max_mutants=mutants, seconds=seconds)
+    return AuditBudget(max_mutants=mutants, seconds=seconds, method=getattr(args, "method", None) or METHODS[0])
 
 
 def cmd_audit(args) -> int:
@@ -65,13 +65,17 @@ def audit_verdict(reqs: dict[str, dict]) -> tuple[str, list[str]]:
 
 
 def _audit_arguments(p) -> None:
-    from harness.audit.run import DEFAULT_MAX_MUTANTS, DEFAULT_SECONDS
+    from harness.audit.run import METHODS, DEFAULT_MAX_MUTANTS, DEFAULT_SECONDS
 
     run_id_options(p)
     p.add_argument("--max-mutants", type=int, default=None,
                    help=f"mutants per requirement (default {DEFAULT_MAX_MUTANTS})")
     p.add_argument("--seconds", type=float, default=None,
                    help=f"time box of the mutant runs (default {DEFAULT_SECONDS:g})")
+    p.add_argument("--method", choices=METHODS, default=None,
+                   help="confirm (default): the mutants first, then only the tests a verdict rests on, on the "
+                        "original code; baseline-first: every planned test on the original code first (the "
+                        "reference: same verdicts, slower)")
 
 
 AUDIT = Command("audit", "mutation audit: do each requirement's tests fail when its code is broken?",

@@ -1,0 +1,103 @@
+"""#19: the audit's confirm method (mutants first, then only the tests a verdict rests on, on the
+original code) gives the verdicts of the baseline-first method (every planned test on the original
+code first) — per mutant, per requirement in audit.json, in the review and the matrix — on real
+Todo runs with planted weak tests, and still catches a scratch setup the tests fail in.
+"""
+
+import ast
+import json
+
+import pytest
+
+from run_copies import cli, harness_run, row
+from test_audit import BLIND_BODY
+from test_evidence_proves import _marked, replace_bodies
+
+# Passes in the workspace, fails in the audit's scratch copy (which leaves *.db files out).
+NEEDS_FIXTURE = "assert (__import__('pathlib').Path(__file__).parent / 'fixture.db').is_file()"
+
+
+def _prefix_bodies(workspace, rid: str, statement: str) -> list[str]:
+    """Put `statement` first in every test marked `rid`; the node ids changed."""
+    changed = []
+    for path in sorted((workspace / "tests").glob("test_*.py")):
+        tree = ast.parse(path.read_text())
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef) and _marked(node, rid):
+                node.body[:0] = ast.parse(statement).body
+                changed.append(f"{path.relative_to(workspace).as_posix()}::{node.name}")
+        path.write_text(ast.unparse(tree) + "\n")
+    return changed
+
+
+def _audit(capsys, store, run_id, method):
+    """(exit code, audit.json, what the review and the matrix say) after `builder audit --method`."""
+    code, out, err = cli(capsys, "audit", run_id, "--runs-dir", str(store.base), "--method", method)
+    doc = json.loads(store.artifact_path(run_id, "audit").read_text())
+    review = json.loads(store.artifact_path(run_id, "review").read_text())
+    matrix = store.read_matrix(run_id)
+    said = {"overall": review["overall_status"],
+            "requirements": {r["id"]: (r["status"], r.get("missing")) for r in review["requirements"]},
+            "matrix": {rid: (row(matrix, rid).status, row(matrix, rid).mutation) for rid in doc["requirements"]},
+            "lines": [line for line in out.splitlines() if line.startswith(("  audit ", "REQ-", "not audited", "AUDIT"))]}
+    return code, doc, said
+
+
+def _verdicts(doc) -> dict:
+    """audit.json's per-requirement results and per-mutant verdicts (not its timings)."""
+    return {rid: {**{k: v for k, v in r.items() if k != "details"},
+                  "details": [{k: d[k] for k in ("id", "file", "line", "kind", "description", "result")}
+                              for d in r["details"]]}
+            for rid, r in doc["requirements"].items()}
+
+
+def _strip_timing(said: dict) -> dict:
+    return {**said, "lines": [line.split("  (")[0] for line in said["lines"]]}
+
+
+@pytest.mark.slow
+def test_planted_weak_and_blind_tests_get_the_same_verdicts_from_both_methods(fresh_todo_run, tmp_path, capsys):
+    store, run_id = fresh_todo_run
+    workspace = store.workspace(run_id)
+    assert replace_bodies(workspace, "REQ-004", "assert True")   # proves nothing: weak, never audited
+    assert replace_bodies(workspace, "REQ-003", BLIND_BODY)      # a real check that cannot see REQ-003's code
+    harness_run(run_id, store.base, tmp_path)                    # fresh evidence of the planted tests
+    statuses = {rid: r["status"] for rid, r in store.read_workspace_evidence(run_id)["requirements"].items()}
+    assert statuses["REQ-004"] == "weak" and statuses["REQ-003"] == "verified", statuses
+
+    code_ref, ref, said_ref = _audit(capsys, store, run_id, "baseline-first")
+    code_new, new, said_new = _audit(capsys, store, run_id, "confirm")
+
+    assert (code_new, _verdicts(new), _strip_timing(said_new)) == (code_ref, _verdicts(ref), _strip_timing(said_ref))
+    assert code_new == 1 and said_new["overall"] == "FAIL"
+    blind = new["requirements"]["REQ-003"]
+    assert blind["mutants"] >= 1 and blind["killed"] == 0 and blind["survived"]
+    assert "REQ-003: tests do not detect a broken implementation: 0/" in "\n".join(said_new["lines"])
+    assert said_new["matrix"]["REQ-003"][0] == "FAIL"
+    assert new["requirements"]["REQ-004"]["skipped"].startswith("not verified (weak")
+    assert all(new["requirements"][rid]["killed"] >= 1 for rid in ("REQ-001", "REQ-002"))
+    assert (ref["method"], new["method"]) == ("baseline-first", "confirm")
+    assert new["baseline"]["status"] == "passed" and new["baseline"]["tests"] <= ref["baseline"]["tests"]
+
+
+@pytest.mark.slow
+def test_a_test_failing_only_in_the_scratch_copy_never_kills_a_mutant(fresh_todo_run, tmp_path, capsys):
+    store, run_id = fresh_todo_run
+    workspace = store.workspace(run_id)
+    (workspace / "tests" / "fixture.db").write_bytes(b"not copied into the scratch copy")
+    broken = _prefix_bodies(workspace, "REQ-004", NEEDS_FIXTURE)
+    assert broken
+    harness_run(run_id, store.base, tmp_path)
+    assert store.read_workspace_evidence(run_id)["requirements"]["REQ-004"]["status"] == "verified"
+
+    code_ref, ref, said_ref = _audit(capsys, store, run_id, "baseline-first")
+    code_new, new, said_new = _audit(capsys, store, run_id, "confirm")
+
+    assert (code_new, _verdicts(new), _strip_timing(said_new)) == (code_ref, _verdicts(ref), _strip_timing(said_ref))
+    entry = new["requirements"]["REQ-004"]
+    assert entry["killed"] == 0 and entry["mutants"] == 0
+    assert entry["skipped"] == "its tests did not pass on the unmutated copy"
+    assert {d["result"] for d in entry["details"]} == {"unjudged"}
+    assert new["baseline"]["status"] == "failed" and set(new["baseline"]["failed"]) <= set(broken)
+    assert new["baseline"]["failed"]
+    assert all(new["requirements"][rid]["killed"] >= 1 for rid in ("REQ-001", "REQ-002", "REQ-003"))
