@@ -151,7 +151,11 @@ def ratio_line(build_s: float, audit_s: float, floor_s: float) -> str:
 def runner_counts(results) -> str:
     """`5 warm, 1 reused`: how the build's verification commands were served."""
     kinds = ["reused" if r.reused_from else (r.runner or "?") for r in results]
-    return ", ".join(f"{kinds.count(k)} {k}" for k in sorted(set(kinds)))
+    line = ", ".join(f"{kinds.count(k)} {k}" for k in sorted(set(kinds)))
+    carried = [r for r in results if r.carried and not r.reused_from]
+    if carried:  # the whole-suite session's tests the task sessions had already proved (carry.py)
+        line += "; " + ", ".join(f"{r.task_id}: {r.carried} of {r.tests} tests carried" for r in carried)
+    return line
 
 
 def bench_scale(sizes: list[int]) -> int:

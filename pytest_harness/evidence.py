@@ -214,10 +214,15 @@ def make_document(*, run_id: str | None, complete: bool, session: Mapping, snaps
                   tests: Mapping[str, Mapping], expected: Sequence[str] | None,
                   marker_errors: Sequence[Mapping], collection_errors: Sequence[Mapping],
                   proofs: Mapping[str, Mapping] | None, req_files: Mapping[str, Sequence[str]] | None = None,
-                  forgery: Sequence[Mapping] = (), measurement_error: str | None = None) -> dict:
-    """The whole evidence document; `proofs` ({nodeid: proof}) is None when nothing was measured."""
+                  forgery: Sequence[Mapping] = (), measurement_error: str | None = None,
+                  carried: Mapping[str, Mapping] | None = None) -> dict:
+    """The whole evidence document; `proofs` ({nodeid: proof}) is None when nothing was measured;
+    `carried` ({nodeid: entry with its proof and `carried_from`}) are tests an earlier session ran
+    on the same inputs (carry.py), joined as they were recorded there."""
     if proofs is not None:
         tests = {nodeid: {**entry, **proofs.get(nodeid, _NO_RUN_PROOF)} for nodeid, entry in tests.items()}
+    if carried:
+        tests = {**tests, **{nodeid: dict(entry) for nodeid, entry in carried.items()}}
     tests = dict(sorted(tests.items()))
     unknown = unknown_errors(tests, expected)
     errors = sorted([*marker_errors, *unknown], key=lambda err: (err["nodeid"], str(err["value"]), err["error"]))

@@ -23,7 +23,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_harness import __version__, coverage_map, evidence, forgery, gate, measure, outputs, settings, xdist_support
+from pytest_harness import (__version__, carry_hooks, coverage_map, evidence, forgery, gate, measure, outputs, read_set,
+                            settings, xdist_support)
 from pytest_harness.junit import JUnitProperties
 from pytest_harness.settings import Settings
 from pytest_harness.snapshot import snapshot_files
@@ -53,6 +54,9 @@ class HarnessState:
     worker_payloads: list[dict] = field(default_factory=list)
     document: dict | None = None
     write_error: str | None = None
+    reads: read_set.Recorder | None = None   # what the session read (carry_hooks.py), None when not recorded
+    carry: object | None = None              # carry.CarryState once collection decided what was carried
+    carrier: carry_hooks.CarryHooks | None = None
 
 
 STATE_KEY = pytest.StashKey[HarnessState]()
@@ -89,6 +93,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="re-verify the stored run's workspace in a subprocess instead of collecting here")
     group.addoption("--harness-runs-dir", dest="harness_runs_dir", metavar="DIR", default=None,
                     help=f'runs directory for --harness-run (env {ENV_RUNS_DIR}, default "{DEFAULT_RUNS_DIR}")')
+    carry_hooks.add_option(parser)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_load_initial_conftests(early_config: pytest.Config) -> None:
+    """Runs before any conftest is imported: an evidence session starts recording its read set."""
+    carry_hooks.start_recording(early_config)
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -122,10 +133,16 @@ def pytest_configure(config: pytest.Config) -> None:
             "and ini file from there (pytest-dev/pytest#8846)"), stacklevel=2)
     if config.getoption("xmlpath", None):
         config.pluginmanager.register(JUnitProperties(resolved.id_pattern), "harness-junit")
+    recording = resolved.active and not xdist_support.is_worker(config) and not xdist_support.is_controller(config)
+    reads = carry_hooks.take_recorder(config, keep=recording)
     if not resolved.active:
         return
-    config.stash[STATE_KEY] = HarnessState(settings=resolved)
-    config.pluginmanager.register(Recorder(config), "harness-recorder")
+    state = config.stash[STATE_KEY] = HarnessState(settings=resolved, reads=reads)
+    recorder = Recorder(config)
+    config.pluginmanager.register(recorder, "harness-recorder")
+    if recording:
+        state.carrier = carry_hooks.CarryHooks(config, state, recorder._link)
+        config.pluginmanager.register(state.carrier, "harness-carry")
 
 
 class Recorder:
@@ -154,9 +171,10 @@ class Recorder:
         state.started = time.perf_counter()
         state.sites = measure.SiteCache(session.config.rootpath)
         if not xdist_support.is_worker(self.config):
-            state.snapshot = _take_snapshot(session.config.rootpath)
-            state.forgery = forgery.scan_files(session.config.rootpath, state.snapshot.get("files", {}),
-                                               on_tree=state.sites.seed)
+            with read_set.paused():
+                state.snapshot = _take_snapshot(session.config.rootpath)
+                state.forgery = forgery.scan_files(session.config.rootpath, state.snapshot.get("files", {}),
+                                                   on_tree=state.sites.seed)
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         """Runs after each collector (on an xdist controller: per failed worker collector)."""
@@ -178,9 +196,12 @@ class Recorder:
         self.state.collected = len(session.items)
         for item in session.items:
             self.state.tests[item.nodeid] = evidence.make_test_entry(self._link(item))
+        if self.state.reads is not None:
+            self.state.reads.mark_collected()
         if coverage_map.available() and not xdist_support.is_controller(self.config):
-            self.state.coverage = coverage_map.PhaseCoverage(session.config.rootpath)
-            self.state.coverage.start()
+            with read_set.paused():
+                self.state.coverage = coverage_map.PhaseCoverage(session.config.rootpath)
+                self.state.coverage.start()
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         """Runs after each setup/call/teardown phase (on an xdist controller: per worker report)."""
@@ -231,6 +252,8 @@ class Recorder:
         """Runs once at session end, before other plugins': a worker hands its share to the controller;
         others write the files and send the document's digest."""
         state = self.state
+        if state.reads is not None:
+            state.reads.stop()
         self._measure()
         if xdist_support.is_worker(self.config):
             self.config.workeroutput[xdist_support.WORKEROUTPUT_KEY] = xdist_support.worker_payload(
@@ -251,14 +274,19 @@ class Recorder:
 
     def _document(self, state: HarnessState, exitstatus: int) -> dict:
         versions = {"pytest": pytest.__version__, "python": platform.python_version(), "plugin": __version__}
+        carried = state.carry.carried if state.carry is not None else {}
+        session = evidence.make_session(exitstatus, state.collected + len(carried),
+                                        time.perf_counter() - state.started, versions)
+        if carried:
+            session["carried"] = len(carried)
         document = evidence.make_document(
-            run_id=state.settings.run_id, complete=True,
-            session=evidence.make_session(exitstatus, state.collected,
-                                          time.perf_counter() - state.started, versions),
+            run_id=state.settings.run_id, complete=True, session=session,
             snapshot=state.snapshot, tests=state.tests, expected=state.settings.expected,
             marker_errors=state.marker_errors, collection_errors=state.collection_errors,
             proofs=state.proofs, req_files=state.settings.req_files, forgery=state.forgery,
-            measurement_error=state.measurement_error)
+            measurement_error=state.measurement_error, carried=carried)
+        if state.carrier is not None:
+            document.update(state.carrier.document_parts(state.snapshot))
         if os.environ.get(ENV_ISOLATION):
             document["isolation"] = os.environ[ENV_ISOLATION]
         return gate.annotate(document, state.settings.titles, state.settings.fail_under)

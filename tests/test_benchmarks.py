@@ -44,6 +44,9 @@ def test_runner_counts_name_reused_evidence_apart_from_warm_and_cold():
                                   reused_from=reused)
     assert runner_counts([r("warm"), r("warm"), r("cold"), r("warm", "evidence/T-b001-1.json")]) == \
         "1 cold, 1 reused, 2 warm"
+    suite = r("warm").model_copy(update={"task_id": "TASK-005", "tests": 25, "carried": 17})
+    assert runner_counts([r("warm"), suite, suite.model_copy(update={"reused_from": "evidence/x.json"})]) == \
+        "1 reused, 2 warm; TASK-005: 17 of 25 tests carried"
 
 
 def test_scale_summary_reports_marginal_cost_between_sizes_and_prompt_growth():

@@ -25,10 +25,13 @@ def _clean_harness_env(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def comparable(doc: dict) -> dict:
-    """The document minus what differs between any two runs: durations and the capture files."""
+    """The document minus what differs between any two runs: durations and the capture files, and
+    what records how the session ran rather than what it found (its options and read set: carry.py)."""
     doc = json.loads(json.dumps(doc))
     doc["session"].pop("duration_s")
     doc.pop("snapshot")
+    doc.pop("carry_key", None)
+    doc.pop("read_set", None)
     for entry in doc["tests"].values():
         entry.pop("duration_s")
     return doc

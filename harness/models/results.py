@@ -28,6 +28,9 @@ class VerificationResult(BaseModel):
     batch: int = 0                     # increases with every recorded verification round of the run
     runner: Literal["warm", "cold"] | None = None  # how `command` ran: a forked warm worker child or a fresh process
     reused_from: str | None = None     # run-relative evidence of the identical earlier run this result adopts
+    tests: int | None = None           # tests in its evidence document (run + carried), when it has one
+    carried: int = 0                   # of those, carried from earlier documents instead of run (carry.py)
+    carried_from: list[str] = Field(default_factory=list)  # run-relative documents they were carried from
 
 
 class RequirementResult(BaseModel):

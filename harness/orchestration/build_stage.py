@@ -23,7 +23,10 @@ def task_status_line(task: Task, status: TaskStatus, results: list[VerificationR
     ms = sum(r.duration_ms for r in results)
     failed = next((r for r in results if r.status == "FAIL"), None)
     why = f" ({failed.failure_type.value if failed.failure_type else 'FAIL'})" if failed else ""
-    return f"  {task.id} {status.value:<9} {task.description[:60]}{why} [{ms} ms]{extra}"
+    from harness.verification.carry_inputs import carry_note
+
+    carried = "".join(carry_note(r) for r in results)
+    return f"  {task.id} {status.value:<9} {task.description[:60]}{why} [{ms} ms]{carried}{extra}"
 
 
 def dependency_results(ctx: RunContext, task: Task) -> list[VerificationResult]:

@@ -57,7 +57,10 @@ def verify_stage(ctx: RunContext) -> Done:
     result = verify_workspace_step(ctx)
     how = f"runner: {result.runner}" + (f", evidence reused from {result.reused_from}: same command, same files"
                                           if result.reused_from else "")
-    ctx.say(f"  workspace suite: {result.command} ({how}) → exit_code {result.exit_code} [{result.duration_ms} ms]")
+    from harness.verification.carry_inputs import carry_note
+
+    ctx.say(f"  workspace suite: {result.command} ({how}) → exit_code {result.exit_code} [{result.duration_ms} ms]"
+            f"{carry_note(result)}")
     if result.status == "PASS" and ctx.audit is not None:
         from harness.audit.run import prestart_audit_worker
 

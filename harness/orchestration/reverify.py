@@ -50,7 +50,9 @@ def _needs_reverify(ctx: RunContext, task: Task) -> bool:
 
 def result_line(r: VerificationResult) -> str:
     """`command → exit_code N`, plus why it failed when that is not the exit code (e.g. evidence rejected)."""
-    line = f"{r.command} → exit_code {r.exit_code}"
+    from harness.verification.carry_inputs import carry_note
+
+    line = f"{r.command} → exit_code {r.exit_code}{carry_note(r)}"
     if r.status == "FAIL":
         why = r.diagnostics.get("summary") or ("timed out" if r.timed_out else "")
         line += f" — FAIL: {why}" if why else " — FAIL"

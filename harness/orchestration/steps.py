@@ -29,6 +29,7 @@ def _error(r: VerificationResult) -> str:
 
 def verify_task_step(ctx: RunContext, task: Task, attempt: int = 0) -> list[VerificationResult]:
     """Run the task's verification commands with fresh evidence; record and log every result."""
+    from harness.verification.carry_inputs import carry_inputs
     from harness.verification.evidence_inputs import requirement_files
     from harness.verification.verifier import verify_task
 
@@ -36,7 +37,8 @@ def verify_task_step(ctx: RunContext, task: Task, attempt: int = 0) -> list[Veri
     batch = max((r.batch for r in ctx.state.verification_results), default=0) + 1
     results = verify_task(task, ctx.workspace, evidence_dir=ctx.store.evidence_dir(ctx.run_id), reqs=reqs,
                           run_id=ctx.run_id, attempt=attempt, tag=f"b{batch:03d}",
-                          req_files=requirement_files(ctx.state.spec, ctx.state.plan.tasks))
+                          req_files=requirement_files(ctx.state.spec, ctx.state.plan.tasks),
+                          carry=carry_inputs(ctx.state.verification_results, ctx.store.run_dir(ctx.run_id)))
     ctx.record_verification(results)
     for r in results:
         ctx.events.emit("verify", r.status, agent="verifier", task_id=task.id, tool=r.command,
@@ -63,8 +65,11 @@ def verify_workspace_step(ctx: RunContext, agent: str = "verifier") -> Verificat
         except OSError:
             result = None
     if result is None:
+        from harness.verification.carry_inputs import carry_inputs
+
         result = verify_workspace(ctx.workspace, evidence_path=evidence_path, reqs=reqs, run_id=ctx.run_id,
-                                  evidence_rel=WORKSPACE_EVIDENCE, req_files=req_files)
+                                  evidence_rel=WORKSPACE_EVIDENCE, req_files=req_files,
+                                  carry=carry_inputs(ctx.state.verification_results, ctx.store.run_dir(ctx.run_id)))
     ctx.record_verification([result])
     ctx.events.emit("verify", result.status, agent=agent, task_id="", tool=result.command,
                     duration_ms=result.duration_ms, error="" if result.status == "PASS" else

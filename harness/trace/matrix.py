@@ -11,6 +11,7 @@ from harness.models.tasks import Task
 from harness.models.trace import MatrixRow, TraceMatrix
 from harness.trace import evidence_checks
 from harness.trace.verdict import row_status
+from harness.verification.carry_inputs import carry_note
 from harness.utils.workspace_layout import implementation_files, is_test_file
 
 def stale_files(evidence: dict | None, workspace: Path) -> list[str]:
@@ -61,11 +62,13 @@ def requirement_row(req, tasks: list[Task], statuses: dict, latest: dict, eviden
             missing.append(f"{t.id} verification did not pass")
         for r in runs:
             if r.status == "PASS" and st == TaskStatus.COMPLETED:
-                proof.append(f"{r.command} → exit_code {r.exit_code}")
+                proof.append(f"{r.command} → exit_code {r.exit_code}{carry_note(r)}")
     missing += [*voided, *_evidence_missing(req.id, ev_req, evidence, tests)]
     missing += evidence_checks.mutation_lines(audit, req.id)
     if evidence and ev_req.get("status") == "verified":
-        proof += [f"{n} passed" for n in tests if evidence.get("tests", {}).get(n, {}).get("outcome") == "passed"]
+        entries = evidence.get("tests", {})
+        proof += [f"{n} passed" + (f" (carried from {entries[n]['carried_from']})" if entries[n].get("carried_from") else "")
+                  for n in tests if entries.get(n, {}).get("outcome") == "passed"]
     mutation = evidence_checks.mutation_figure(audit, req.id)
     if mutation and mutation["killed"]:
         proof.append(f"mutation audit: {mutation['killed']}/{mutation['total']} mutants killed")

@@ -14,6 +14,8 @@ from harness.models.results import VerificationResult
 from harness.models.tasks import Task
 from harness.sandbox import warm
 from harness.sandbox.local import DEFAULT_TIMEOUT_S, LocalSandbox
+from harness.verification.carry_inputs import carried_counts, stage
+from harness.verification.reuse import is_whole_suite
 from harness.verification.evidence_inputs import NO_DIGEST, DigestPipe, document_digest, req_files_arg
 
 DEFAULT_COMMAND = "pytest -q"
@@ -31,7 +33,8 @@ def _requirements(workspace: Path | None) -> str:
 
 
 def command_argv(command: str, evidence_path: Path | None, reqs: list[str], workspace: Path | None = None,
-                 req_files: dict[str, list[str]] | None = None, digest_fd: int | None = None) -> list[str]:
+                 req_files: dict[str, list[str]] | None = None, digest_fd: int | None = None,
+                 carry_args: list[str] = ()) -> list[str]:
     """The argv actually run: our interpreter for python/pytest, plugin flags for pytest runs.
 
     Installed pytest plugins the workspace did not ask for (the harness's own dev tools, e.g.
@@ -58,6 +61,7 @@ def command_argv(command: str, evidence_path: Path | None, reqs: list[str], work
             extra += req_files_arg(req_files)
             if digest_fd is not None:
                 extra.append(f"--harness-digest-fd={digest_fd}")
+            extra += carry_args  # earlier documents it may carry passing tests from (carry_inputs.py)
         argv = argv + extra
     return argv
 
@@ -76,8 +80,12 @@ def redact_paths(text: str, workspace: Path, evidence_path: Path | None) -> str:
 def run_command(command: str, workspace: Path, *, task_id: str, evidence_path: Path | None = None,
                 reqs: list[str] | None = None, run_id: str = "", timeout_s: float = DEFAULT_TIMEOUT_S,
                 attempt: int = 0, evidence_rel: str | None = None,
-                req_files: dict[str, list[str]] | None = None, pass_fds: tuple[int, ...] = ()) -> VerificationResult:
+                req_files: dict[str, list[str]] | None = None, pass_fds: tuple[int, ...] = (),
+                carry: list | None = None) -> VerificationResult:
     """Execute one verification command in the workspace and turn the outcome into data.
+
+    `carry` (carry_inputs.CarryInput) are earlier documents a whole-suite session may carry passing
+    tests from; the result counts the tests its document holds and how many were carried.
 
     A pytest run with evidence gets a digest pipe (an inherited fd); a document whose bytes differ
     from the digest the plugin sent, or one without a digest, fails the command: it changed after
@@ -88,7 +96,7 @@ def run_command(command: str, workspace: Path, *, task_id: str, evidence_path: P
     sandbox = LocalSandbox(workspace)
     pipe = DigestPipe() if evidence_path is not None else None
     res, runner_used, pipe = _execute(sandbox, command, evidence_path, reqs or [], run_id, timeout_s, req_files,
-                                      pipe, pass_fds)
+                                      pipe, pass_fds, carry or [])
     digest, rejected = _check_digest(pipe, evidence_path, command)
     if isinstance(res, str):
         return VerificationResult(task_id=task_id, status="FAIL", command=command, exit_code=2,
@@ -104,7 +112,8 @@ def run_command(command: str, workspace: Path, *, task_id: str, evidence_path: P
         stderr = f"{stderr.rstrip()}\nharness: {rejected}".lstrip()
     if not ok:
         diag = {**diag, "stderr_tail": (stderr or stdout)[-1500:]}
-    return VerificationResult(evidence_digest=digest,
+    tests, carried, carried_from = carried_counts(evidence_path if digest and not rejected else None)
+    return VerificationResult(evidence_digest=digest, tests=tests, carried=carried, carried_from=carried_from,
         task_id=task_id, status="PASS" if ok else "FAIL", command=command, exit_code=res.exit_code,
         stdout=stdout[-TAIL:], stderr=stderr[-TAIL:], duration_ms=res.duration_ms,
         failure_type=ftype if not ok else None, timed_out=res.timed_out,
@@ -119,7 +128,7 @@ def verification_env(run_id: str) -> dict[str, str]:
 
 def _execute(sandbox: LocalSandbox, command: str, evidence_path: Path | None, reqs: list[str],
              run_id: str, timeout_s: float, req_files: dict[str, list[str]] | None, pipe: DigestPipe | None,
-             pass_fds: tuple[int, ...] = ()):
+             pass_fds: tuple[int, ...] = (), carry: list = ()):
     """Run `command` contained, warm when it can (see harness/sandbox/warm.py), else cold.
 
     (ExecResult or the message of an invalid command, "warm"/"cold", the digest pipe of the attempt
@@ -150,8 +159,9 @@ def _execute(sandbox: LocalSandbox, command: str, evidence_path: Path | None, re
         # scratch directory and the harness moves the document into place afterwards.
         outbox = worker.outbox() if mode == "warm" else Path(tempfile.mkdtemp(prefix="harness-out-"))
         try:
+            carry_args = stage(list(carry), outbox) if evidence_path is not None and carry else []
             argv = command_argv(command, outbox / "evidence.json" if evidence_path else None, reqs, sandbox.root,
-                                req_files, pipe.write_fd if pipe else None)
+                                req_files, pipe.write_fd if pipe else None, carry_args)
             if mode == "warm":
                 res = warm.execute_warm(worker, argv, cwd=sandbox.root, env=env, timeout_s=timeout_s, pass_fds=fds)
             else:
@@ -181,8 +191,10 @@ def _check_digest(pipe: DigestPipe | None, evidence_path: Path | None, command: 
 
 def verify_task(task: Task, workspace: Path, *, evidence_dir: Path | None = None, reqs: list[str] | None = None,
                 run_id: str = "", attempt: int = 0, timeout_s: float = DEFAULT_TIMEOUT_S,
-                tag: str | None = None, req_files: dict[str, list[str]] | None = None) -> list[VerificationResult]:
+                tag: str | None = None, req_files: dict[str, list[str]] | None = None,
+                carry: list | None = None) -> list[VerificationResult]:
     """Run every verification command of `task` (default `pytest -q`); one result per command.
+    A whole-suite command gets `carry` (earlier documents, see carry_inputs.py).
 
     Evidence goes to `<evidence_dir>/<task>-<tag>-<n>.json`; pass a fresh `tag` per verification
     round so a rebuilt task never overwrites the evidence an earlier result points at.
@@ -194,14 +206,14 @@ def verify_task(task: Task, workspace: Path, *, evidence_dir: Path | None = None
         rel = f"{evidence_dir.name}/{name}" if evidence_dir is not None else None
         results.append(run_command(command, workspace, task_id=task.id, evidence_path=path, reqs=reqs,
                                    run_id=run_id, timeout_s=timeout_s, attempt=attempt, evidence_rel=rel,
-                                   req_files=req_files))
+                                   req_files=req_files, carry=carry if is_whole_suite(command) else None))
     return results
 
 
 def verify_workspace(workspace: Path, *, evidence_path: Path | None = None, reqs: list[str] | None = None,
                      run_id: str = "", evidence_rel: str | None = None, timeout_s: float = DEFAULT_TIMEOUT_S,
-                     req_files: dict[str, list[str]] | None = None) -> VerificationResult:
+                     req_files: dict[str, list[str]] | None = None, carry: list | None = None) -> VerificationResult:
     """Project-level check: the workspace's whole pytest suite, once."""
     return run_command(DEFAULT_COMMAND, workspace, task_id="WORKSPACE", evidence_path=evidence_path,
                        reqs=reqs, run_id=run_id, timeout_s=timeout_s, evidence_rel=evidence_rel,
-                       req_files=req_files)
+                       req_files=req_files, carry=carry)
