@@ -7,8 +7,9 @@ reference method runs every planned test on the original code first. The default
 mutants first and then confirms, in one fork, only the tests whose outcome a verdict rests on:
 
 - a killed mutant: the test that failed first (the child stops there);
-- a surviving mutant: every test it ran (a survivor whose tests all fail on the original is
-  unjudged, as with the baseline first);
+- a surviving mutant: one of its tests passing on the original code (with none it is unjudged,
+  as with the baseline first): one confirmed, or being confirmed, for another verdict, else its
+  fastest test not confirmed yet;
 - a timeout or an internal error: every test it ran (which one hung is unknown);
 - a mutant judged again: every test it ran.
 
@@ -27,35 +28,48 @@ from dataclasses import dataclass
 class MutantRun:
     """One fork's run of a mutant: the tests it was given, its status, the tests that failed."""
 
-    items: list[str]
+    items: list[str]       # fastest first (the plan's order)
     status: str            # passed / failed / timeout / error
     failed: list[str]      # in order; a stopping child reports only the first
-    again: bool = False    # a run judged again: its first kill rested on a test failing on the original
+    again: bool = False    # judged again: its first kill rested on a test that fails on the original
 
 
-def rests_on(run: MutantRun) -> list[str]:
-    """The tests whose outcome on the original code `run`'s verdict depends on. A run judged again
-    rests on all its tests: its tests fail on the original code, so the next may too (a broken
-    scratch setup), and confirming them one round at a time would take a fork per test."""
+def needs(run: MutantRun, confirmed: set[str], broken: set[str], wanted: set[str] = frozenset()) -> set[str]:
+    """The tests to run on the original code before `run` has its verdict (`confirmed`: run there
+    already, `broken`: the ones that failed there, `wanted`: being confirmed for other verdicts).
+    A run judged again rests on all its tests: they fail on the original code, so the next may too
+    (a broken scratch setup), and confirming them one at a time would take a fork per test."""
     if run.status == "failed" and run.failed and not run.again:
-        return run.failed[:1]
-    return list(run.items)
+        return set(run.failed[:1]) - confirmed
+    if run.status == "passed":
+        if any(n not in broken and (n in confirmed or n in wanted) for n in run.items):
+            return set()
+        return set([n for n in run.items if n not in confirmed][:1])
+    return set(run.items) - confirmed
 
 
-def to_confirm(runs: dict[str, MutantRun], confirmed: set[str]) -> list[str]:
-    """The tests no confirmation has run yet that some verdict rests on, sorted (the baseline's order)."""
-    return sorted({n for run in runs.values() for n in rests_on(run)} - confirmed)
+def to_confirm(runs: dict[str, MutantRun], confirmed: set[str], broken: set[str] = frozenset()) -> list[str]:
+    """What the next confirmation fork runs, sorted (the baseline's order): what kills, timeouts and
+    errors rest on, then for each survivor a test of its own only when none of those will do."""
+    wanted: set[str] = set()
+    for run in runs.values():
+        if run.status != "passed":
+            wanted |= needs(run, confirmed, broken)
+    for run in runs.values():
+        if run.status == "passed":
+            wanted |= needs(run, confirmed, broken, wanted)
+    return sorted(wanted)
 
 
 def verdict(run: MutantRun, broken: set[str]) -> str | None:
-    """The final verdict given the tests that fail on the original code; None: judge it again
-    without them (its outcome came from, or may have come from, such a test)."""
+    """The final verdict of a run that `needs` nothing more, given the tests that fail on the
+    original code; None: judge it again without them (its outcome came, or may have come, from one)."""
     kept = [n for n in run.items if n not in broken]
     if not kept:
         return "unjudged"
     if run.status == "passed":
-        return "passed"      # the kept tests passed too: what the baseline-first run would have seen
-    if run.status == "failed" and run.failed:
+        return "passed"      # a kept test passes on the original: the baseline-first run saw it survive
+    if run.status == "failed" and run.failed and not run.again:
         return None if run.failed[0] in broken else "failed"
     return run.status if len(kept) == len(run.items) else None
 
