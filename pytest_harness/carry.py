@@ -219,10 +219,10 @@ def select(items: list, link, sources: list[Source], *, key: dict, root: Path, n
         if source.document is not None and source.refused is None:
             source.refused = document_problem(source.document, key=key, root=root, now=now, sys_path=sys_path)
     by_id = {item.nodeid: item for item in items}
+    supplier: dict[str, str] = {}
     for source in sources:
         if source.refused is not None:
             continue
-        took = False
         for nodeid, entry in (source.document.get("tests") or {}).items():
             item = by_id.get(nodeid)
             if item is None or entry.get("outcome") != "passed" or entry.get("failure"):
@@ -230,9 +230,8 @@ def select(items: list, link, sources: list[Source], *, key: dict, root: Path, n
             if sorted(set(link(item))) != sorted(entry.get("reqs") or []):
                 continue
             state.carried[nodeid] = {**entry, "carried_from": entry.get("carried_from") or source.label}
-            took = True
-        if took:
-            state.used.append(source.label)
+            supplier[nodeid] = source.label
+    state.used = [s.label for s in sources if s.label in set(supplier.values())]
     return state
 
 

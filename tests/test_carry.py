@@ -284,3 +284,24 @@ def test_an_offline_todo_build_carries_what_the_task_sessions_proved_and_complet
     assert planned & set(carried), "the audit plans mutants against carried tests' lines too"
     audit = json.loads(store.artifact_path(ctx.run_id, "audit").read_text())
     assert audit["complete"] and sum(r["killed"] for r in audit["requirements"].values()) > 0
+
+
+def test_the_last_document_holding_a_test_supplies_it_and_only_suppliers_are_joined(tmp_path):
+    from types import SimpleNamespace
+
+    def doc(label_tests, module):
+        return {"complete": True, "trusted": True, "carry_key": {"k": 1}, "snapshot": {"files": {}},
+                "read_set": {"version": carry.read_set.VERSION, "unsafe": [], "files": {}, "sys_path": ["x"],
+                             "modules": [module]},
+                "tests": {n: {"outcome": outcome, "reqs": [], "failure": None} for n, outcome in label_tests}}
+    sources = [carry.Source("A", doc([("t1", "passed"), ("t2", "passed")], "a")),
+               carry.Source("B", doc([("t1", "passed"), ("t2", "failed")], "b")),
+               carry.Source("C", doc([("t3", "passed")], "c"))]
+    items = [SimpleNamespace(nodeid=n) for n in ("t1", "t2")]
+    state = carry.select(items, lambda item: [], sources, key={"k": 1}, root=tmp_path, now={}, sys_path=["x"])
+    assert {n: e["carried_from"] for n, e in state.carried.items()} == {"t1": "B", "t2": "A"}
+    assert state.used == ["A", "B"]  # C offered nothing collected now
+    own = {"files": {}, "dirs": {}, "metadata_dirs": {}, "globs": {}, "modules": ["own"]}
+    assert carry.joined_read_set(own, sources, state.used)["modules"] == ["a", "b", "own"]
+    assert carry.select(items, lambda item: [], sources, key={"k": 2}, root=tmp_path, now={},
+                        sys_path=["x"]).carried == {}
