@@ -8,6 +8,7 @@ files only (never library code), once per file.
 from __future__ import annotations
 
 import ast
+import os
 from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 
@@ -24,6 +25,23 @@ def is_test_code(rel: str) -> bool:
             or name.endswith("_test.py") or any(part in _TEST_DIRS for part in path.parts[:-1]))
 
 
+# Check sites of test files the warm worker parsed before forking (forgery.prime), by absolute
+# path: (tree, sites). `seed` uses an entry only for that very tree object, i.e. the same source.
+_PRIMED: dict[str, tuple[ast.Module, list[Site]]] = {}
+
+
+def remember_sites(path: str, rel: str, tree: ast.Module) -> None:
+    """Record the check sites of a parsed test file (others are ignored) for later sessions."""
+    if is_test_code(rel) and rel.endswith(".py"):
+        _PRIMED[path] = (tree, sites_in_tree(tree))
+    else:
+        _PRIMED.pop(path, None)
+
+
+def forget_sites(path: str) -> None:
+    _PRIMED.pop(path, None)
+
+
 class SiteCache:
     """Check sites per test file under `root`: seeded from the session-start parse, else parsed on first use."""
 
@@ -34,7 +52,8 @@ class SiteCache:
     def seed(self, rel: str, tree: ast.Module) -> None:
         """Record the sites of a test file already parsed (other files are ignored)."""
         if is_test_code(rel) and rel.endswith(".py"):
-            self._sites[rel] = sites_in_tree(tree)
+            hit = _PRIMED.get(os.path.join(os.path.abspath(self.root), rel))
+            self._sites[rel] = hit[1] if hit is not None and hit[0] is tree else sites_in_tree(tree)
 
     def sites(self, rel: str) -> list[Site]:
         if rel not in self._sites:

@@ -263,6 +263,38 @@ def test_the_forgery_scan_uses_primed_trees_only_for_unchanged_sources(tmp_path,
     assert sorted(forgery._PARSED) == [str(tmp_path / "src" / "a.py")]
 
 
+def test_primed_findings_and_check_sites_are_used_only_for_unchanged_sources(tmp_path, monkeypatch):
+    """The worker's prime also scans each module and finds its check sites once (they were redone
+    by every session: ~0.2 s at 20 entities); a session uses them only for the same source."""
+    from pytest_harness import forgery, measure
+    from pytest_harness.snapshot import snapshot_files
+
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_a.py").write_text("def test_a():\n    assert 1 + 1 == 2\n")
+    (tmp_path / "tests" / "conftest.py").write_text("import atexit\n")
+    files = snapshot_files(tmp_path)["files"]
+    cold_sites = measure.SiteCache(tmp_path)
+    cold = forgery.scan_files(tmp_path, files, on_tree=cold_sites.seed)  # nothing primed yet
+    monkeypatch.setattr(forgery, "_PARSED", {})
+    monkeypatch.setattr(measure, "_PRIMED", {})
+    assert forgery.prime(tmp_path) == 2
+    scans, site_scans = [], []
+    real_scan, real_sites = forgery.scan_tree, measure.sites_in_tree
+    monkeypatch.setattr(forgery, "scan_tree", lambda rel, tree: scans.append(rel) or real_scan(rel, tree))
+    monkeypatch.setattr(measure, "sites_in_tree", lambda tree: site_scans.append(tree) or real_sites(tree))
+    warm_sites = measure.SiteCache(tmp_path)
+    warm = forgery.scan_files(tmp_path, files, on_tree=warm_sites.seed)
+    assert (scans, site_scans) == ([], [])
+    assert warm == cold and [f["what"] for f in warm] == ["imports atexit"]
+    assert warm_sites.sites("tests/test_a.py") == cold_sites.sites("tests/test_a.py") != []
+    (tmp_path / "tests" / "test_a.py").write_text("import atexit\n\n\ndef test_a():\n    assert True\n")
+    changed_sites = measure.SiteCache(tmp_path)
+    changed = forgery.scan_files(tmp_path, files, on_tree=changed_sites.seed)
+    assert scans == ["tests/test_a.py"] and len(site_scans) == 1  # only the changed file, anew
+    assert [f["file"] for f in changed] == ["tests/conftest.py", "tests/test_a.py"]
+    assert [s.fake for s in changed_sites.sites("tests/test_a.py")] != [s.fake for s in warm_sites.sites("tests/test_a.py")]
+
+
 @pytest.mark.slow
 def test_a_forging_file_added_between_warm_sessions_is_found_by_the_next_one(tmp_path, workers):
     ws = small_workspace(tmp_path, GC_FROZEN)

@@ -58,10 +58,15 @@ REWRITE_ONCE: tuple[str, ...] = (
     "anyio._core._streams", "anyio._core._resources", "anyio.abc._sockets", "anyio.abc._eventloop",
     "anyio.abc._subprocesses", "anyio.abc._testing", "anyio.streams", "anyio.streams.memory",
     "anyio.streams.stapled", "anyio.streams.tls")
+# Modules a preloaded package imports lazily in every session: FastAPI imports pydantic.v1 when it
+# builds the first route (~75-190 ms a session). Best effort: one that fails or warns is left to
+# the child, as before, and never makes a command run cold.
+LAZY_IMPORTS: tuple[str, ...] = ("pydantic.v1",)
 # Our plugin and what it imports. Preloaded plugins must hold no `assert` (they are not rewritten;
 # test_warm_worker checks it) and no module-level state (each child gets them as imported) except
 # pure caches the worker fills itself: pytest_harness.forgery's parse cache (`prime`, called before
-# each evidence session is forked; a tree is used only for the exact source it was parsed from).
+# each evidence session is forked; a tree is used only for the exact source it was parsed from)
+# and pytest_harness.measure's check sites of those trees.
 HARNESS_DEPS = ("pytest_harness.plugin", "coverage", "coverage.control", "sqlite3", "tomllib", "json", "ast", "hashlib")
 _NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 
@@ -92,7 +97,7 @@ class WarmWorker:
         self.workspace = Path(os.path.realpath(workspace))
         self.env = dict(env)
         self.outroot = Path(tempfile.mkdtemp(prefix="harness-warm-"))
-        modules = [m for mods in PRELOAD.values() for m in mods] + list(HARNESS_DEPS)
+        modules = [m for mods in PRELOAD.values() for m in mods] + list(HARNESS_DEPS) + list(LAZY_IMPORTS)
         self._sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.log = tempfile.TemporaryFile()
         try:
