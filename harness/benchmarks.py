@@ -183,6 +183,7 @@ def bench_scale(sizes: list[int]) -> int:
             entity = max(sizes_seen.entity, default=0)
             print(f"{n:>3} {status:<6} {total_ms / 1000:7.2f}s {total_ms / 1000 / n:9.2f}s  "
                   f"{most:>7}/{mean:<7}  {entity:>11}  {stages}  llm tokens {ctx.state.llm_tokens}", flush=True)
+            print(f"    {session_line(ctx.state)}", flush=True)
             if status != "PASS":  # a failed build is no measure of the cost of an entity
                 worst = EXIT_BUILD_FAILED
                 continue
@@ -192,6 +193,18 @@ def bench_scale(sizes: list[int]) -> int:
     for line in scale_summary(totals, prompts, entity_prompts):
         print(line)
     return worst
+
+
+def session_line(state) -> str:
+    """`pytest sessions: entity tasks 1.52s mean (20, 30.4s), whole suite 41.2s, all 80.1s`: what
+    the build's verification sessions took (duration_ms of each result; reused ones cost nothing)."""
+    kinds = {t.id: t.kind for t in (state.plan.tasks if state.plan else [])}
+    ran = [r for r in state.verification_results if not r.reused_from]
+    entity = [r.duration_ms / 1000 for r in ran if kinds.get(r.task_id, "").startswith("entity")]
+    suite = [r.duration_ms / 1000 for r in ran if r.command.split() in (["pytest", "-q"], ["python", "-m", "pytest", "-q"])]
+    mean = f"{sum(entity) / len(entity):.2f}s mean ({len(entity)}, {sum(entity):.1f}s)" if entity else "none"
+    return (f"pytest sessions: entity tasks {mean}, whole suite {suite[-1]:.1f}s" if suite else
+            f"pytest sessions: entity tasks {mean}, no whole suite") + f", all {sum(r.duration_ms for r in ran) / 1000:.1f}s"
 
 
 def scale_summary(totals: dict[int, float], prompts: dict[int, int],

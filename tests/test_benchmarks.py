@@ -60,6 +60,33 @@ def test_scale_summary_reports_marginal_cost_between_sizes_and_prompt_growth():
     assert with_entity[2] == "builder prompt size, largest entity task (chars): 500 at N=1, 700 at N=5, 700 at N=20 (+40%)"
 
 
+def test_session_line_gives_entity_sessions_and_the_last_whole_suite_apart_from_reused_results():
+    from harness.benchmarks import session_line
+    from harness.models.results import VerificationResult
+    from harness.models.run import RunState
+    from harness.models.tasks import Plan, Task
+
+    def result(task_id, command, ms, reused=None):
+        return VerificationResult(task_id=task_id, status="PASS", command=command, exit_code=0,
+                                  duration_ms=ms, reused_from=reused)
+
+    state = RunState(run_id="r", trace_id="t", user_request="u",
+                     plan=Plan(tasks=[Task(id="TASK-001", description="models", kind="models"),
+                                           Task(id="TASK-002", description="a", kind="entity:a"),
+                                           Task(id="TASK-003", description="b", kind="entity:b"),
+                                           Task(id="TASK-004", description="app", kind="acceptance")]))
+    state.verification_results = [
+        result("TASK-001", "python -m pytest -q tests/test_models.py", 1000),
+        result("TASK-002", "python -m pytest -q tests/test_api_a.py", 1500),
+        result("TASK-003", "python -m pytest -q tests/test_api_b.py", 2500),
+        result("TASK-004", "python -m pytest -q", 9000),
+        result("WORKSPACE", "pytest -q", 0, reused="evidence/TASK-004.json")]
+    assert session_line(state) == ("pytest sessions: entity tasks 2.00s mean (2, 4.0s), whole suite 9.0s, "
+                                   "all 14.0s")
+    state.verification_results = state.verification_results[:1]
+    assert session_line(state) == "pytest sessions: entity tasks none, no whole suite, all 1.0s"
+
+
 def test_prompt_sizes_records_the_prompts_the_builder_assembles(todo_run):
     from harness.agents import builder
     from harness.benchmarks import _prompt_sizes
