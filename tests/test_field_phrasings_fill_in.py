@@ -82,3 +82,17 @@ def test_what_the_app_says_it_does_not_do_asks_for_nothing():
 def test_a_rule_the_app_must_enforce_is_no_disclaimer():
     spec = parse_request("An app to manage invoices with an amount. The app does not allow deleting paid invoices.")
     assert clause_status(spec, "The app does not allow") != "context"
+
+
+def test_a_record_form_with_fields_for_a_list_gives_the_records_fields():
+    spec = parse_request("A trip form with fields for destination, numeric budget, and season selection.")
+    assert names(spec) == ["trip"]
+    assert {"destination": "short_text", "budget": "money", "season": "short_text"}.items() <= fields(spec, "trip").items()
+    plain = parse_request("A trip form with destination, budget and date.")
+    assert {"destination": "short_text", "budget": "money", "date": "date"}.items() <= fields(plain, "trip").items()
+
+
+def test_fields_named_before_the_record_they_belong_to():
+    spec = parse_request("Manage trips. Input fields for destination, budget, and date for each trip.")
+    assert {"destination": "short_text", "budget": "money", "date": "date"}.items() <= fields(spec, "trip").items()
+    assert not [c for c in spec.clauses if c.status == "not_built"]

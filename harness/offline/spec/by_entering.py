@@ -34,3 +34,27 @@ def by_entering(toks: list[Tok], i: int) -> int | None:
     if j < 0 or toks[j].clause != toks[i].clause or not is_noun(toks, j):
         return None
     return j
+
+
+_EACH = frozenset({"each", "every", "a", "an"})
+
+
+def fields_for_each(toks: list[Tok], i: int, parse) -> tuple[int, list, list[int]] | None:
+    """ "Input fields for title, amount, and date for each entry": (the record's index, the field
+    items, consumed indices) when the fields come before the record they belong to."""
+    if toks[i].used or toks[i].w not in ("fields", "inputs") or _at(toks, i + 1) != "for":
+        return None
+    items, consumed = parse(i + 2)
+    if len(items) < 2:
+        return None
+    k = max(consumed) + 1
+    if _at(toks, k) not in ("for", "per", "of", "on") or _at(toks, k + 1) not in _EACH | {"per"} and _at(toks, k) != "per":
+        return None
+    r = k + 1 if _at(toks, k) == "per" else k + 2
+    if r >= len(toks) or toks[r].clause != toks[i].clause or not is_noun(toks, r):
+        return None
+    return r, items, [i, i + 1, *consumed, k, k + 1]
+
+
+def _at(toks: list[Tok], i: int) -> str:
+    return toks[i].w if 0 <= i < len(toks) else ""

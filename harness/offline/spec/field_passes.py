@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec.build import Parsed
-from harness.offline.spec.by_entering import BY_VERBS, by_entering
+from harness.offline.spec.by_entering import BY_VERBS, by_entering, fields_for_each
 from harness.offline.spec.entities import is_noun, singular_name
 from harness.offline.spec.fields import DETAIL_WORDS, FieldItem, parse_field_list, read_enum, read_range
 from harness.offline.spec.genitive_fields import find_genitive_fields
@@ -38,6 +38,10 @@ def find_field_lists(toks: list[Tok], p: Parsed) -> None:
             if len(items) >= 2:   # "record each plant's name, species and watering date"
                 _add_fields(toks, p, i, t, items, consumed)
                 t.used, t.role = False, ""   # the noun itself stays an entity position
+            continue
+        ahead = fields_for_each(toks, i, lambda k: parse_field_list(toks, k, False, _STOPS))
+        if ahead is not None:   # "Input fields for title, amount, and date for each entry"
+            _add_fields(toks, p, ahead[0], t, ahead[1], ahead[2])
             continue
         if t.used or (t.w not in _TRIGGERS and t.w not in _VERB_TRIGGERS and t.w not in BY_VERBS):
             continue
@@ -69,7 +73,9 @@ def find_field_lists(toks: list[Tok], p: Parsed) -> None:
         while j >= 0 and (toks[j].w in lx.FILLER or t.w == "(" and not toks[j].w and toks[j].orig):
             j -= 1   # "sinh viên đang thuê trọ (tên, ...)": words the lexicon ignored before "("
         action = None
-        if j > 0 and toks[j].w in lx.ACTION_NOUNS and is_noun(toks, j - 1):
+        if j > 0 and toks[j].w in _FORM_WORDS and is_noun(toks, j - 1) and t.w in lx.LOOSE_TRIGGERS:
+            action, j = j, j - 1   # "an expense form with title, amount and date": the expense's fields
+        elif j > 0 and toks[j].w in lx.ACTION_NOUNS and is_noun(toks, j - 1):
             action, j = j, j - 1   # "habit creation with a name": the habit has the name
         elif j > 0 and t.w != ":" and (toks[j].w in _RECORD_VIEWS or toks[j].w == "," and _word(toks, j - 1)
                                        in _RECORD_VIEWS) and is_noun(toks, j - 1 - (toks[j].w == ",")):

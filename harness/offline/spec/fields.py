@@ -151,6 +151,7 @@ def _modifier(toks: list[Tok], j: int) -> bool:
 
 
 _COUNT_HEADS = lx._words("count number total")
+_CHOICE_UI = lx._words("selection selector dropdown picker")
 
 
 _BY_PARTICIPLES = lx._words("paid made done sent held owned written built run kept brought bought sold")
@@ -334,9 +335,15 @@ def parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozenset
             j += 1
         elif not t.w[0].isalnum():
             break
+        elif not words and t.w in ("fields", "field", "inputs") and _word(toks, j + 1) == "for" \
+                and field_word(_word(toks, j + 2), stops):
+            idx.extend((j, j + 1))   # "with fields for title, amount and date"
+            j += 1
         elif t.w in lx.DETERMINERS or t.w in lx.FIELD_SKIP:
             idx.append(j)
-        elif not words and t.w in ("text", "textual") and field_word(_word(toks, j + 1), stops) \
+        elif words and t.w in _CHOICE_UI and _word(toks, j + 1) in lx.SEPARATORS | {".", "", ")", "("}:
+            idx.append(j)   # "category selection", "status dropdown": the field, chosen from a list
+        elif not words and t.w in ("text", "textual", "numeric", "numerical") and field_word(_word(toks, j + 1), stops) \
                 and _word(toks, j + 2) in lx.SEPARATORS | {".", "", ")", "("}:
             idx.append(j)   # "a text nickname": the kind of the field, not part of its name
         elif t.w == "of" and words == ["number"] and field_word(_word(toks, j + 1), stops):
