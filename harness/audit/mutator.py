@@ -52,10 +52,11 @@ def _short(node: ast.AST, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def _annotation_ids(tree: ast.AST) -> set[int]:
-    """Nodes inside annotations: evaluated at definition time, never by a test's call."""
+def _annotation_ids(tree: ast.AST, nodes: list[ast.AST] | None = None) -> set[int]:
+    """Nodes inside annotations: evaluated at definition time, never by a test's call
+    (`nodes`: every node of `tree`, when the caller walked it already)."""
     roots: list[ast.AST] = []
-    for node in ast.walk(tree):
+    for node in ast.walk(tree) if nodes is None else nodes:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             roots += [a.annotation for a in (*node.args.args, *node.args.posonlyargs, *node.args.kwonlyargs,
                                              node.args.vararg, node.args.kwarg) if a and a.annotation]
@@ -65,9 +66,9 @@ def _annotation_ids(tree: ast.AST) -> set[int]:
     return {id(sub) for root in roots for sub in ast.walk(root)}
 
 
-def _docstring_ids(tree: ast.AST) -> set[int]:
+def _docstring_ids(tree: ast.AST, nodes: list[ast.AST] | None = None) -> set[int]:
     out = set()
-    for node in ast.walk(tree):
+    for node in ast.walk(tree) if nodes is None else nodes:
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
             first = node.body[0]
             if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
@@ -103,9 +104,10 @@ def _sites(node: ast.AST, describe: bool = True) -> list[tuple[str, int, str]]:
 def candidates(source: str, lines: set[int] | None = None) -> list[Mutant]:
     """Every mutant of `source` whose node starts on one of `lines` (all lines when None), in order."""
     tree = ast.parse(source)
-    skip = _annotation_ids(tree) | _docstring_ids(tree)
+    nodes = list(ast.walk(tree))  # one walk for the skip sets and the sites
+    skip = _annotation_ids(tree, nodes) | _docstring_ids(tree, nodes)
     found = []
-    for node in ast.walk(tree):
+    for node in nodes:
         if id(node) in skip or not hasattr(node, "lineno") or (lines is not None and node.lineno not in lines):
             continue
         for kind, index, text in _sites(node):
