@@ -224,12 +224,12 @@ class Recorder:
         """(files of workspace modules imported, directories workspace packages import from)."""
         files, dirs = set(), set()
         for module in list(sys.modules.values()):
-            rel = self._rel(getattr(module, "__file__", None)) if isinstance(
-                getattr(module, "__file__", None), str) else None
+            file = getattr(module, "__file__", None)
+            rel = self._rel(file) if isinstance(file, str) else None
             if rel is not None and not self._skipped(rel):
                 files.add(rel)
-            for entry in list(getattr(module, "__path__", None) or ()) if not isinstance(
-                    getattr(module, "__path__", None), str) else ():
+            paths = getattr(module, "__path__", None)
+            for entry in [] if paths is None or isinstance(paths, str) else list(paths):
                 drel = self._rel(entry) if isinstance(entry, str) else None
                 if drel is not None:
                     dirs.add(drel)

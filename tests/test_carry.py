@@ -305,3 +305,14 @@ def test_the_last_document_holding_a_test_supplies_it_and_only_suppliers_are_joi
     assert carry.joined_read_set(own, sources, state.used)["modules"] == ["a", "b", "own"]
     assert carry.select(items, lambda item: [], sources, key={"k": 2}, root=tmp_path, now={},
                         sys_path=["x"]).carried == {}
+
+
+@pytest.mark.slow
+def test_without_evidence_the_plugin_installs_no_hook(tmp_path):
+    """A user's own pytest run with the plugin but no --harness-evidence: no recorder, no audit hook."""
+    ws = workspace(tmp_path, {"tests/conftest.py": (
+        "def pytest_unconfigure(config):\n    from pytest_harness import read_set\n"
+        "    print('HOOK', read_set._installed, read_set._active)\n")})
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider", "-p", "no:metadata"],
+                          cwd=ws, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "HOOK False None" in done.stdout, done.stdout

@@ -69,6 +69,9 @@ def test_xdist_document_equals_the_serial_document(pytester, tmp_path):
         assert result.ret == 1
         docs[name] = json.loads(out.read_text())
     assert docs["xdist"]["session"]["collected"] == 13
+    # the controller did not see the workers' reads: nothing may ever be carried from it (carry.py)
+    assert any("xdist" in why for why in docs["xdist"]["read_set"]["unsafe"])
+    assert not any("xdist" in why for why in docs["serial"]["read_set"]["unsafe"])
     assert docs["xdist"]["requirements"]["REQ-001"]["status"] == "verified"
     assert comparable(docs["xdist"]) == comparable(docs["serial"])
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # one writer, no temp files
