@@ -15,6 +15,8 @@ Usage: python warm_worker.py CONTROL_FD MODULE... [--rewrite MODULE...]
 
 Modules after `--rewrite` are not imported: their assertion-rewritten code is computed once, while
 the first child runs, and handed to each later child's pytest (RewriteMemo in warm_rewrite.py).
+The workspace's test modules a session may collect are rewritten the same way before it is forked,
+once per version of their bytes (verification runs with PYTHONDONTWRITEBYTECODE=1: no pytest pyc).
 """
 
 import ctypes
@@ -157,6 +159,7 @@ def serve_one(request, fds):
     tmpdir = tempfile.mkdtemp(prefix="harness-child-", dir=BASE_TMP)
     if any(a.startswith("--harness-evidence") for a in request["args"]):
         _prime_parse_cache(request["cwd"])
+    tests = _prime_test_rewrites(request)
     # Everything the worker holds (preloaded modules, the rewrite memo) goes to the permanent
     # generation: a child's collections never traverse it (pytest's gc.collect() at unconfigure
     # took ~0.2 s a session over the preloaded heap) and its pages stay shared with the worker.
@@ -170,7 +173,7 @@ def serve_one(request, fds):
     os.close(ready_w)
     for fd in fds:
         os.close(fd)
-    memoized = len(_MEMO.memo) if _MEMO is not None else 0  # what this child got at fork time
+    memoized = _MEMO.plugin_count() if _MEMO is not None else 0  # what this child got at fork time
     status = _wait(pid, request["timeout_s"], _MEMO.step if _MEMO is not None else None)
     timed_out = status is None
     if timed_out:
@@ -189,7 +192,8 @@ def serve_one(request, fds):
     code = exit_code(status) if status is not None else None
     if not set_up.startswith(b"ok"):  # the child never became pytest: not the command's outcome
         return {"setup_failed": set_up.decode("utf-8", "replace") or "child died during setup"}
-    return {"exit_code": None if timed_out else code, "timed_out": timed_out, "memoized_rewrites": memoized}
+    return {"exit_code": None if timed_out else code, "timed_out": timed_out, "memoized_rewrites": memoized,
+            "rewritten_tests": tests}
 
 
 def _prime_parse_cache(cwd):
@@ -202,6 +206,17 @@ def _prime_parse_cache(cwd):
             prime(cwd)
         except Exception:  # noqa: BLE001
             pass
+
+
+def _prime_test_rewrites(request):
+    """Memoize the rewritten code of the test modules this session may collect (RewriteMemo.
+    prime_tests); how many were rewritten now. A failure only costs the child the rewriting."""
+    if _MEMO is None:
+        return 0
+    try:
+        return _MEMO.prime_tests(request["cwd"], list(request["args"]))
+    except Exception:  # noqa: BLE001
+        return 0
 
 
 def exit_code(status):

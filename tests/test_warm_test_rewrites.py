@@ -1,0 +1,104 @@
+"""The warm worker rewrites the workspace's test modules once per version of their bytes (#19).
+
+Verification runs with PYTHONDONTWRITEBYTECODE=1 (no pytest pyc whose mtime+size check could
+hand a session stale code), so every session re-parsed, assertion-rewrote and compiled every test
+file it collected: at 20 entities ~0.35 s a test_api file, several seconds for the whole suite.
+`RewriteMemo.prime_tests` does it in the worker before a session is forked, and a child's pytest
+uses the memo only for a file with the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+import pytest
+
+from harness.sandbox import warm
+
+PRIME_CHECK = r'''
+import importlib.util, json, os, sys
+from pathlib import Path
+spec = importlib.util.spec_from_file_location("warm_worker", sys.argv[1])
+ww = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(ww)
+from _pytest.assertion import rewrite
+real = rewrite._rewrite_test
+root = Path(sys.argv[2])
+memo = ww.RewriteMemo([]).install()
+
+class Cfg:
+    def getini(self, name):
+        return False if name == "enable_assertion_pass_hook" else None
+
+def code(fn, fun):
+    return fun(Path(fn), Cfg())[1]
+
+out = {"named": memo.prime_tests(str(root), ["-q", "-p", "no:cacheprovider", "tests/test_a.py::test_a"]),
+       "again": memo.prime_tests(str(root), ["-q", "tests/test_a.py"]),
+       "plain": memo.prime_tests(str(root), ["-q", "--assert=plain"]),
+       "whole_suite": memo.prime_tests(str(root), ["-q"])}
+out["memoized"] = sorted(str(Path(p).relative_to(root)) for p in memo.tests)
+out["plugin_count"] = memo.plugin_count()
+out["identical"] = all(code(p, rewrite._rewrite_test) == code(p, real) for p in memo.tests)
+a = root / "tests" / "test_a.py"
+a.write_text(a.read_text().replace("== 2", "!= 2"))
+out["changed_file_rewritten_anew"] = code(a, rewrite._rewrite_test) == code(a, real) != memo.memo[str(a)][2]
+out["changed_again"] = memo.prime_tests(str(root), ["-q"])
+print(json.dumps(out))
+'''
+
+
+def workspace(tmp_path):
+    ws = tmp_path / "ws"
+    (ws / "tests").mkdir(parents=True)
+    (ws / "pytest.ini").write_text("[pytest]\ntestpaths = tests\n")
+    (ws / "tests" / "conftest.py").write_text("import pytest\n\n\n@pytest.fixture\ndef two():\n    return 2\n")
+    (ws / "tests" / "test_a.py").write_text("def test_a(two):\n    assert 1 + 1 == 2\n")
+    (ws / "tests" / "test_b.py").write_text("def test_b(two):\n    assert two * 1 == 2\n")
+    (ws / "tests" / "helper.py").write_text("X = 1\n")  # not a test module: never rewritten
+    return ws
+
+
+def test_prime_tests_memoizes_what_the_session_may_collect_exactly_as_pytest_would(tmp_path):
+    ws = workspace(tmp_path)
+    proc = subprocess.run([sys.executable, "-c", PRIME_CHECK, str(warm.WORKER_SCRIPT), str(ws)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert (out["named"], out["again"], out["plain"], out["whole_suite"]) == (2, 0, 0, 1)
+    assert out["memoized"] == ["tests/conftest.py", "tests/test_a.py", "tests/test_b.py"]
+    assert out["plugin_count"] == 0 and out["identical"] and out["changed_file_rewritten_anew"]
+    assert out["changed_again"] == 1
+
+
+def serve(worker, ws, *args):
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args]
+        reply = worker.run(argv, ws, {}, 60, out.fileno(), err.fileno(), ())
+        out.seek(0)
+        return reply, out.read().decode()
+
+
+@pytest.mark.slow
+def test_a_test_changed_to_the_same_size_and_mtime_between_warm_sessions_runs_its_new_code(tmp_path):
+    """The memo is keyed by the file's bytes, not by mtime and size (what a pytest pyc checks)."""
+    ws = workspace(tmp_path)
+    worker = warm.WarmWorker(ws, {"PYTHONDONTWRITEBYTECODE": "1"})
+    try:
+        first, first_out = serve(worker, ws, "tests/test_a.py")
+        second, _ = serve(worker, ws, "tests/test_a.py")
+        a = ws / "tests" / "test_a.py"
+        stat = a.stat()
+        a.write_text(a.read_text().replace("== 2", "!= 2"))  # same size
+        os.utime(a, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+        third, third_out = serve(worker, ws, "tests/test_a.py")
+    finally:
+        worker.stop()
+    assert (first["exit_code"], first["rewritten_tests"]) == (0, 2), first_out
+    assert (second["exit_code"], second["rewritten_tests"]) == (0, 0)
+    assert third["exit_code"] == 1 and third["rewritten_tests"] == 1
+    assert "1 failed" in third_out and "!= 2" in third_out  # the new code ran, with its explanation
