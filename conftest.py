@@ -13,17 +13,17 @@ from fake_openai_server import fake_openai_server  # noqa: F401  (fixture; tests
 # imported twice in one process, so it is loaded once here, outside every in-process run.
 import coverage  # noqa: E402,F401
 
-from helpers import TODO as TODO_REQUEST, warm_workers_stopped_after  # noqa: E402
+from helpers import SEED as SEED_REQUEST, TODO as TODO_REQUEST, warm_workers_stopped_after  # noqa: E402
 
 # The slow lane: modules whose every test builds an app, starts servers or drives the CLI in a
-# subprocess, and every test that needs a shared build (`todo_run`, `fresh_todo_run`, `crashed_todo_run`).
+# subprocess, and every test that needs a shared build (SLOW_FIXTURES).
 # Other tests of a second or more carry @pytest.mark.slow themselves.
 SLOW_MODULES = frozenset({
     "test_resume", "test_resume_errors", "test_inject_cli", "test_trace", "test_repair", "test_capabilities",
     "test_demo_run", "test_benchmarks", "test_llm_e2e", "test_review_runtime", "test_offline_apps",
     "test_containment", "test_verifier", "test_runtime",
 })
-SLOW_FIXTURES = frozenset({"todo_run", "fresh_todo_run", "crashed_todo_run", "resumed_crashed_run"})
+SLOW_FIXTURES = frozenset({"todo_run", "fresh_todo_run", "crashed_todo_run", "resumed_crashed_run", "seed_run"})
 
 
 # pytest's default basetemp lives in /tmp/pytest-of-<user>, shared by every pytest run of that user
@@ -35,12 +35,30 @@ SLOW_FIXTURES = frozenset({"todo_run", "fresh_todo_run", "crashed_todo_run", "re
 PRIVATE_BASETEMP_PREFIX = "abh-tests-"
 
 
+# Assertion rewriting is for the test modules. pytest also marks for it every module of every
+# distribution with a pytest11 entry point — this package's own (harness, pytest_harness: the
+# editable install's egg-info lists them), hypothesis, anyio — and, without a bytecode cache (a
+# clean clone, or PYTHONDONTWRITEBYTECODE=1 as on this machine), rewrites each from source in every
+# session: ~300 modules, ~2/3 of the collection's CPU here (`--collect-only`: 9.4 s user vs 2.9 s
+# with --assert=plain, 2026-12-01 load 5.7). Their own asserts are invariants, not test checks,
+# so they are imported as plain modules. Modules imported before pytest_configure (the plugins)
+# are rewritten as before.
+NOT_TEST_CODE = ("harness", "pytest_harness", "hypothesis", "anyio")
+
+
+def _rewrite_only_test_code(config) -> None:
+    marked = getattr(getattr(config.pluginmanager, "rewrite_hook", None), "_must_rewrite", None)
+    if isinstance(marked, set):  # pytest's AssertionRewritingHook (absent with --assert=plain)
+        marked.difference_update(NOT_TEST_CODE)
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_configure(config):
     """Before the tmpdir plugin reads --basetemp: a private one unless the caller gave one."""
     if config.option.basetemp is None and not hasattr(config, "workerinput"):
         config.option.basetemp = tempfile.mkdtemp(prefix=PRIVATE_BASETEMP_PREFIX)
         config.stash[OWN_BASETEMP] = config.option.basetemp
+    _rewrite_only_test_code(config)
 
 
 OWN_BASETEMP = pytest.StashKey[str]()
@@ -98,6 +116,20 @@ def todo_run(tmp_path_factory):
     return store, ctx
 
 
+@pytest.fixture(scope="session")
+def seed_run(tmp_path_factory):
+    """One real offline build of the seed request (auth, projects, tasks, dashboard) without the
+    mutation audit, shared read-only: (store, ctx). Its build is tests/test_offline_apps.py's test;
+    tests/test_typed_apps.py reads the generated tests' outcomes from its evidence."""
+    from harness.orchestration.pipeline import new_run
+    from harness.providers.mock import MockProvider
+    from harness.state.store import RunStore
+
+    store = RunStore(tmp_path_factory.mktemp("seed") / "runs")
+    ctx = new_run(store, SEED_REQUEST, MockProvider(), say=lambda _line: None, audit=None)
+    return store, ctx
+
+
 @pytest.fixture
 def fresh_todo_run(tmp_path, todo_run):
     """A private copy of the finished Todo run that a test may modify: (store, run_id)."""
@@ -146,8 +178,9 @@ def resumed_crashed_run(tmp_path_factory, crashed_todo_run):
     run = runs / "crashy"
     before = snapshot(run)
     lock_text = (run / "run.lock").read_text() if (run / "run.lock").exists() else None
-    first = subprocess.Popen(builder_argv("resume", "crashy", "--runs-dir", runs), stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True, env=clean_env())
+    # --no-audit: nothing here asserts on the audit (test_audit resumes a copy into its audit)
+    first = subprocess.Popen(builder_argv("resume", "crashy", "--runs-dir", runs, "--no-audit"),
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=clean_env())
     first_line = first.stdout.readline()  # printed while the first resume holds the run lock
     second = builder("resume", "crashy", "--runs-dir", runs)
     rest, first_err = first.communicate(timeout=300)

@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 TODO = "Build a Simple Todo App with add/list/complete"
+SEED = "Build me a task management web app with authentication, projects, tasks, and a dashboard."
 
 
 def clean_env(extra: dict | None = None) -> dict:

@@ -40,6 +40,28 @@ def harness_run(run_id: str, runs_dir: Path, cwd: Path) -> subprocess.CompletedP
                            str(runs_dir)], cwd=cwd, capture_output=True, text=True, timeout=180)
 
 
+def harness_run_in_process(run_id: str, runs_dir: Path, cwd: Path, capsys) -> subprocess.CompletedProcess:
+    """`pytest --harness-run <id> --harness-runs-dir <dir>` through `pytest.main` in this interpreter:
+    the same option parsing, plugin hook (pytest_harness.plugin.pytest_cmdline_main) and re-verifier
+    as `harness_run`, whose verification commands run in the same sandboxed subprocesses, without
+    a new interpreter's start (~2-3 s of imports a call on this machine). `harness_run` itself stays
+    the real subprocess; test_trace and test_demo_run use it."""
+    import os
+
+    import pytest
+
+    capsys.readouterr()
+    here = os.getcwd()
+    os.chdir(cwd)
+    try:  # -s: the re-verifier prints while pytest's own capture is suspended, as in the subprocess
+        code = pytest.main(["-s", "-p", "no:cacheprovider", "--harness-run", run_id,
+                            "--harness-runs-dir", str(runs_dir)])
+    finally:
+        os.chdir(here)
+    out, err = capsys.readouterr()
+    return subprocess.CompletedProcess(["pytest", "--harness-run", run_id], int(code), out, err)
+
+
 def strip_markers(workspace: Path, req_id: str) -> list[str]:
     """Remove every `@pytest.mark.req('<req_id>')` line from the workspace tests; files changed."""
     line = re.compile(rf"^[ \t]*@pytest\.mark\.req\(['\"]{req_id}['\"]\)[ \t]*\n", re.M)

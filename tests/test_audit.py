@@ -1,16 +1,17 @@
 """#15 (e) mutation evidence: `builder audit` and the build's audit stage on real Todo runs.
 
 The audit mutates a scratch copy, never the workspace: every test compares file hashes before and
-after, and one kills `builder new` with SIGKILL while the mutants are in place, then resumes.
+after, and one kills a real builder with SIGKILL while the mutants are in place, then resumes.
 """
 
 import json
+import shutil
 import subprocess
 
 import pytest
 
-from resume_helpers import TODO, builder, builder_argv, clean_env
-from run_copies import cli, harness_run, row, workspace_hashes
+from resume_helpers import builder, builder_argv, clean_env
+from run_copies import cli, harness_run_in_process, row, workspace_hashes
 from test_evidence_proves import replace_bodies
 
 # Runs the requirement's code, then checks only an unrelated endpoint: it cannot see a broken todo.
@@ -66,7 +67,7 @@ def test_builder_audit_kills_a_mutant_of_every_requirement_and_changes_no_file(f
 def test_tests_that_cannot_detect_a_broken_implementation_are_not_pass(fresh_todo_run, tmp_path, capsys):
     store, run_id = fresh_todo_run
     assert replace_bodies(store.workspace(run_id), "REQ-003", BLIND_BODY)
-    proc = harness_run(run_id, store.base, tmp_path)  # fresh evidence: REQ-003 is executed and checked
+    proc = harness_run_in_process(run_id, store.base, tmp_path, capsys)  # fresh evidence: REQ-003 is executed and checked
     assert "REQ-003: PASS" in proc.stdout, proc.stdout[-3000:]
     code, out, _ = cli(capsys, "audit", run_id, "--runs-dir", str(store.base))
     assert code == 1
@@ -96,18 +97,22 @@ def test_builder_audit_errors(fresh_todo_run, capsys):
 
 
 @pytest.mark.slow
-def test_sigkill_during_the_audit_then_resume_leaves_the_workspace_unchanged(tmp_path):
+def test_sigkill_during_the_audit_then_resume_leaves_the_workspace_unchanged(tmp_path, crashed_todo_run):
+    """The builder killed inside the audit is a real `builder resume` of a private copy of the shared
+    crashed run (conftest.py: `builder new` SIGKILLed after TASK-002), which builds the other tasks,
+    verifies and starts the audit; a second `builder resume` finishes the run."""
     runs = tmp_path / "runs"
-    proc = subprocess.run(builder_argv("new", TODO, "--runs-dir", runs, "--run-id", "killed"), capture_output=True,
+    shutil.copytree(crashed_todo_run.run, runs / "crashy")
+    proc = subprocess.run(builder_argv("resume", "crashy", "--runs-dir", runs), capture_output=True,
                           text=True, timeout=600, env=clean_env({"HARNESS_CRASH_AT": "audit:running"}))
     assert proc.returncode == -9, proc.stdout[-2000:] + proc.stderr[-2000:]
-    run = runs / "killed"
+    run = runs / "crashy"
     verified = json.loads((run / "evidence" / "workspace.json").read_text())["snapshot"]["files"]
     assert workspace_hashes(run / "workspace") == verified
     scratch = run / "audit-workspace"
     mutated = [f for f, h in workspace_hashes(scratch).items() if f in verified and verified[f] != h]
     assert mutated and all(f.startswith("src/") for f in mutated)  # the mutants were in place when it died
-    resumed = builder("resume", "killed", "--runs-dir", runs, timeout=600)
+    resumed = builder("resume", "crashy", "--runs-dir", runs, timeout=600)
     assert resumed.returncode == 0, resumed.stdout[-3000:] + resumed.stderr[-2000:]
     assert "audit REQ-001" in resumed.stdout and "BUILD COMPLETE" in resumed.stdout
     assert workspace_hashes(run / "workspace") == verified

@@ -22,7 +22,8 @@ def test_plugin_overhead_line_on_a_strict_markers_project(tmp_path, capsys, monk
     for name, text in PROJECT.items():
         (tmp_path / name).write_text(text)
     monkeypatch.setenv("HARNESS_FAIL_UNDER", "100")  # the baseline must not record either
-    assert main(["bench", "--plugin-overhead", str(tmp_path), "--rounds", "1"]) == 0
+    # --pytest-arg: without the hypothesis plugin, which imports hypothesis at the end of each run (~1-2 s)
+    assert main(["bench", "--plugin-overhead", str(tmp_path), "--rounds", "1", "--pytest-arg=-pno:hypothesispytest"]) == 0
     line = capsys.readouterr().out.strip()
     assert re.fullmatch(rf"plugin overhead  {tmp_path.name}: 2 tests, plugin inert \d+\.\d\ds, with evidence "
                         r"\d+\.\d\ds \([+-]\d+\.\d%\), CPU \d+\.\d\ds -> \d+\.\d\ds \(\d+\.\d\dx\), median of 1 rounds, exit codes baseline=0, evidence=0", line), line

@@ -219,7 +219,8 @@ def test_live_syntax_error_run_classifies_as_code_error(tmp_path: Path) -> None:
     sb.write_file("src/__init__.py", "")
     sb.write_file("src/main.py", "def broken(:\n    pass\n")
     sb.write_file("tests/test_main.py", "from src.main import broken\n\ndef test_x():\n    assert broken\n")
-    result = sb.execute([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:harness"],
+    result = sb.execute([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:harness",
+                         "-p", "no:hypothesispytest"],  # its plugin imports hypothesis at the end: ~1-2 s
                         env={"PYTHONDONTWRITEBYTECODE": "1"}, timeout_s=60)
     assert result.exit_code == 2
     assert classify(result.stdout, result.stderr, result.exit_code) is F.CODE_ERROR

@@ -20,6 +20,7 @@ import pytest
 from harness.sandbox import isolation_label
 from harness.sandbox.isolation import BWRAP, NONE
 from harness.verification.verifier import run_command
+from helpers import warm_workers_stopped_after
 
 pytestmark = pytest.mark.slow  # every test runs a real pytest session in the sandbox
 
@@ -67,14 +68,11 @@ def test_attack():
 '''
 
 
-@pytest.fixture(params=["bwrap", "none"])
-def isolation(request, monkeypatch) -> str:
+@pytest.fixture(scope="module", params=["bwrap", "none"])
+def isolation(request) -> str:
     if request.param == "bwrap" and shutil.which("bwrap") is None:
         pytest.skip("bubblewrap is not installed (CI installs it)")
-    monkeypatch.setenv("HARNESS_SANDBOX", "auto" if request.param == "bwrap" else "none")
-    expected = BWRAP if request.param == "bwrap" else NONE
-    assert isolation_label() == expected
-    return expected
+    return BWRAP if request.param == "bwrap" else NONE
 
 
 def _procs_with_arg(arg: str) -> list[int]:
@@ -100,29 +98,36 @@ def _gone(arg: str, within_s: float = 3.0) -> bool:
     return True
 
 
-@pytest.fixture
-def attacked(tmp_path, monkeypatch, isolation):
-    """Run the attack test in a run-shaped directory; (report, result, run_dir, sleep arg, key)."""
-    key = f"sk-containment-{uuid.uuid4().hex}"
-    monkeypatch.setenv("OPENAI_API_KEY", key)
-    for name in ("DATABASE_URL", "SECRET", "SSH_AUTH_SOCK", "SLACK_WEBHOOK_URL"):
-        monkeypatch.setenv(name, key)
-    secret = tmp_path / "outside" / "secret.txt"
-    secret.parent.mkdir()
-    secret.write_text("host secret")
-    run_dir = tmp_path / "runs" / "run_attack"
-    ws = run_dir / "workspace"
-    (ws / "tests").mkdir(parents=True)
-    (run_dir / "events.log").write_text("")
-    sleep_arg = f"{1000 + uuid.uuid4().int % 10**6 / 1000:.3f}"
-    with socket.socket() as listener:
-        listener.bind(("127.0.0.1", 0))
-        listener.listen()
-        code = (f"SECRET = {str(secret)!r}\nRUN_DIR = {str(run_dir)!r}\nPORT = {listener.getsockname()[1]}\n"
-                f"SLEEP = {sleep_arg!r}\n" + ATTACK)
-        (ws / "tests" / "test_attack.py").write_text(code)
-        result = run_command("pytest -q", ws, task_id="TASK-001", evidence_path=run_dir / "evidence" / "e.json",
-                             reqs=[], run_id="run_attack")
+@pytest.fixture(scope="module")
+def attacked(tmp_path_factory, isolation):
+    """The attack test run once per isolation mode in a run-shaped directory; every test below reads
+    what that one run did (they were a run each): (report, result, run_dir, sleep arg, key)."""
+    with pytest.MonkeyPatch.context() as mp, warm_workers_stopped_after():
+        for name in [n for n in os.environ if n.startswith(("OPENAI_", "HARNESS_"))]:
+            mp.delenv(name)  # module scope: set up before the autouse env scrubber of conftest.py
+        mp.setenv("HARNESS_SANDBOX", "auto" if isolation == BWRAP else "none")
+        assert isolation_label() == isolation
+        key = f"sk-containment-{uuid.uuid4().hex}"
+        mp.setenv("OPENAI_API_KEY", key)
+        for name in ("DATABASE_URL", "SECRET", "SSH_AUTH_SOCK", "SLACK_WEBHOOK_URL"):
+            mp.setenv(name, key)
+        tmp_path = tmp_path_factory.mktemp("attack")
+        secret = tmp_path / "outside" / "secret.txt"
+        secret.parent.mkdir()
+        secret.write_text("host secret")
+        run_dir = tmp_path / "runs" / "run_attack"
+        ws = run_dir / "workspace"
+        (ws / "tests").mkdir(parents=True)
+        (run_dir / "events.log").write_text("")
+        sleep_arg = f"{1000 + uuid.uuid4().int % 10**6 / 1000:.3f}"
+        with socket.socket() as listener:
+            listener.bind(("127.0.0.1", 0))
+            listener.listen()
+            code = (f"SECRET = {str(secret)!r}\nRUN_DIR = {str(run_dir)!r}\nPORT = {listener.getsockname()[1]}\n"
+                    f"SLEEP = {sleep_arg!r}\n" + ATTACK)
+            (ws / "tests" / "test_attack.py").write_text(code)
+            result = run_command("pytest -q", ws, task_id="TASK-001", evidence_path=run_dir / "evidence" / "e.json",
+                                 reqs=[], run_id="run_attack")
     report = json.loads((ws / "report.json").read_text())
     return report, result, run_dir, sleep_arg, key
 

@@ -18,9 +18,11 @@ import uuid
 from pathlib import Path
 
 import pytest
-from fake_openai_server import FakeOpenAIServer
-from test_llm_e2e import TASKS, TODO, cli, file_map, note_answer, plan_answer, spec_answer, task_answer
+from fake_openai_server import FakeOpenAIServer, error
+from test_llm_e2e import (TASKS, TODO, all_run_files, cli, events, file_map, llm_events, note_answer, plan_answer,
+                          spec_answer, task_answer)
 
+from harness.models.enums import RunStatus
 from harness.sandbox.procs import ENV_SCOPE, scope_of
 from harness.state.store import RunStore
 
@@ -53,26 +55,72 @@ def mode(request) -> dict[str, str]:
     return {"HARNESS_SANDBOX": "auto" if request.param == "bwrap" else "none"}
 
 
+# The generated suite also checks its own environment (a file it wrote would not be part of the build).
+ENV_CHECK = ('\n\n@pytest.mark.req("REQ-001")\ndef test_environment_has_no_key():\n'
+             '    import os\n'
+             '    assert "PATH" in os.environ\n'
+             '    assert not [k for k in os.environ if k.startswith("OPENAI_") or os.environ[k].startswith("sk-")]\n')
+
+
 @pytest.mark.slow
 def test_cli_build_key_is_unreadable_from_every_process_a_generated_test_sees(tmp_path, mode):
+    """One real LLM `builder new` per isolation mode proves both containment and test_llm_e2e's
+    scenarios 1 and 4 (they were two builds): valid spec, plan and working file maps, the first
+    request rate limited with Retry-After -> BUILD COMPLETE; every model call is an llm event with
+    model and tokens; the API key is in no file of the run (the environment dump included) and not
+    readable from any process a generated test sees. The bwrap build keeps the mutation audit (the
+    build a user gets by default, as the scenario-1 build had); the none build is not about it."""
     key = f"sk-test-{uuid.uuid4().hex}"  # unique: other builds on this host may run with a shared test key
     models_test = file_map("TASK-001")["tests/test_models.py"]
-    with FakeOpenAIServer([spec_answer(), plan_answer(),
-                           task_answer("TASK-001", **{"tests/test_models.py": models_test + SNOOP}),
+    assert "import pytest" in models_test
+    audit = [] if mode["HARNESS_SANDBOX"] == "auto" else ["--no-audit"]
+    with FakeOpenAIServer([error(429, "slow down", retry_after=0), spec_answer(), plan_answer(),
+                           task_answer("TASK-001", **{"tests/test_models.py": models_test + ENV_CHECK + SNOOP}),
                            *[task_answer(t) for t in TASKS[1:]], note_answer()]) as server:
-        proc = cli(["new", TODO, "--runs-dir", str(tmp_path / "runs"), "--run-id", "snoop", "--no-audit"], tmp_path,
-                   OPENAI_API_KEY=key, OPENAI_BASE_URL=server.url, **mode)
-        assert all(r.headers["authorization"] == f"Bearer {key}" for r in server.requests)  # key still used
+        proc = cli(["new", TODO, "--runs-dir", str(tmp_path / "runs"), "--run-id", "snoop", *audit], tmp_path,
+                   OPENAI_API_KEY=key, OPENAI_BASE_URL=server.url, OPENAI_MODEL="fake-model-1", **mode)
+        requests = list(server.requests)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    snoop = json.loads((tmp_path / "runs" / "snoop" / "workspace" / "__pycache__" / "snoop.json").read_text())
+    assert "BUILD COMPLETE" in proc.stdout
+    assert len(requests) == 1 + 2 + len(TASKS) + 1 and server.pending == 0   # 429, spec, plan, tasks, note
+    assert all(r.headers["authorization"] == f"Bearer {key}" for r in requests)  # the key is still used
+    assert all(r.body["model"] == "fake-model-1" for r in requests)
+    assert requests[0].body == requests[1].body        # the rate-limited request was retried as is
+
+    store = RunStore(tmp_path / "runs")
+    state = store.load("snoop")
+    assert state.status == RunStatus.PASS and state.plan.source == "llm"
+    evs = events(store, "snoop")
+    calls = llm_events(evs)
+    assert [e["agent"] for e in calls] == ["spec_agent", "planner", *["builder"] * len(TASKS), "reviewer"]
+    assert [e["task_id"] for e in calls if e["agent"] == "builder"] == TASKS
+    assert all(e["model"] == "fake-model-1" and e["status"] == "ok" for e in calls)
+    assert [e["tokens"] for e in calls] == [100] * (2 + len(TASKS)) + [None]   # the note had no usage
+    assert state.llm_calls == len(calls) and state.llm_tokens == 100 * (2 + len(TASKS))
+    assert sum(e["tokens"] or 0 for e in evs) == state.llm_tokens      # counted once, on the llm events
+    assert [e["tool"] for e in evs if e["stage"] == "build" and e["status"] == "completed"] == ["llm"] * len(TASKS)
+    assert not [e for e in evs if e["status"] == "fallback"]
+
+    run_dir = store.run_dir("snoop")
+    assert "test_environment_has_no_key" in (run_dir / "workspace" / "tests/test_models.py").read_text()
+    files = all_run_files(run_dir)
+    assert len(files) > 30
+    secret = key.removeprefix("sk-test-").encode()
+    for path in files:
+        data = path.read_bytes()
+        assert key.encode() not in data and secret not in data, path
+    assert secret.decode() not in proc.stdout + proc.stderr
+
+    snoop = json.loads((run_dir / "workspace" / "__pycache__" / "snoop.json").read_text())
     assert "OPENAI_API_KEY" not in snoop["env"] and key not in json.dumps(snoop["env"])
     assert key not in snoop["parent"]
     holders = [pid for pid, env in snoop["environs"].items() if key in env]
     assert snoop["environs"] and not holders, [Path(f"/proc/{pid}/cmdline").read_bytes()[:200] for pid in holders]
     label = "bubblewrap" if mode["HARNESS_SANDBOX"] == "auto" else "none (install bubblewrap)"
     assert f"isolation: {label}" in proc.stdout
-    review = json.loads((tmp_path / "runs" / "snoop" / "review.json").read_text())
+    review = json.loads((run_dir / "review.json").read_text())
     assert review["isolation"] == label
+    assert (store.read_audit("snoop") is None) == bool(audit)
 
 
 def _scoped(scope: str, needle: bytes = b"") -> list[int]:
@@ -103,13 +151,18 @@ def _wait_for(predicate, within_s: float) -> bool:
 
 
 @pytest.mark.slow
-def test_sigkill_of_builder_at_the_runtime_check_leaves_no_server_and_resume_completes(tmp_path, mode):
+def test_sigkill_of_builder_at_the_runtime_check_leaves_no_server_and_resume_completes(tmp_path, mode,
+                                                                                      crashed_todo_run):
+    """The builder killed is a real `builder resume` of a private copy of the shared crashed run
+    (conftest.py: `builder new` SIGKILLed after TASK-002), which builds TASK-003..005 and starts the
+    runtime check in this mode; a second `builder resume` then finishes the run."""
     runs = tmp_path / "runs"
-    scope = scope_of(runs / "killed" / "workspace")
+    shutil.copytree(crashed_todo_run.run, runs / "crashy")
+    scope = scope_of(runs / "crashy" / "workspace")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "HARNESS_"))}
     script = Path(sys.executable).parent / "builder"
     argv = [str(script)] if script.is_file() else [sys.executable, "-m", "harness.cli"]
-    builder = subprocess.Popen([*argv, "new", TODO, "--runs-dir", str(runs), "--run-id", "killed"], cwd=tmp_path,
+    builder = subprocess.Popen([*argv, "resume", "crashy", "--runs-dir", str(runs)], cwd=tmp_path,
                                env={**env, **mode}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         assert _wait_for(lambda: _scoped(scope, b"uvicorn"), within_s=240), "the runtime check never started"
@@ -117,7 +170,7 @@ def test_sigkill_of_builder_at_the_runtime_check_leaves_no_server_and_resume_com
         builder.send_signal(signal.SIGKILL)
         builder.wait()
     assert _wait_for(lambda: not _scoped(scope), within_s=5), f"left running: {_scoped(scope)}"
-    resumed = cli(["resume", "killed", "--runs-dir", str(runs), "--no-audit"], tmp_path, **mode)  # not about the audit
+    resumed = cli(["resume", "crashy", "--runs-dir", str(runs), "--no-audit"], tmp_path, **mode)  # not about the audit
     assert resumed.returncode == 0, resumed.stdout[-3000:] + resumed.stderr[-3000:]
-    assert RunStore(runs).load("killed").runtime.status == "PASS"
+    assert RunStore(runs).load("crashy").runtime.status == "PASS"
     assert not _scoped(scope)

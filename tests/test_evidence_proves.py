@@ -2,7 +2,9 @@
 
 Each test takes a private copy of a real offline Todo build, tampers with its workspace the way a
 careless or adversarial model could, and asserts that `pytest --harness-run` and
-`builder trace --fail-under 100` both refuse it, naming the reason.
+`builder trace --fail-under 100` both refuse it, naming the reason. `--harness-run` goes through
+`pytest.main` in this interpreter (run_copies.harness_run_in_process); its verification commands
+run in real sandboxed subprocesses as always, and test_trace runs it as a subprocess.
 """
 
 import ast
@@ -10,7 +12,7 @@ import re
 
 import pytest
 
-from run_copies import cli, harness_run, row
+from run_copies import cli, harness_run_in_process, row
 
 XSS_REGRESSION = ("from html import escape\n", "escape = str  # regression: values no longer escaped\n")
 FLIP_HOOK = '''
@@ -61,7 +63,7 @@ def replace_bodies(workspace, rid: str, body: str) -> list[str]:
 
 def _judge(store, run_id, tmp_path, capsys):
     """(harness-run process, trace exit code, trace stdout)."""
-    proc = harness_run(run_id, store.base, tmp_path)
+    proc = harness_run_in_process(run_id, store.base, tmp_path, capsys)
     code, out, _ = cli(capsys, "trace", run_id, "--runs-dir", str(store.base), "--fail-under", "100")
     return proc, code, out
 
@@ -146,7 +148,7 @@ def test_unowned_root_conftest_makes_every_requirement_stale(fresh_todo_run, tmp
     code, out, _ = cli(capsys, "trace", run_id, "--runs-dir", str(store.base), "--fail-under", "100")
     assert code == 1 and "evidence stale: conftest.py" in out
     assert "coverage: 0/4" in out
-    proc = harness_run(run_id, store.base, tmp_path)
+    proc = harness_run_in_process(run_id, store.base, tmp_path, capsys)
     assert proc.returncode == 1 and "conftest.py is not part of the build (no task owns it)" in proc.stdout
 
 

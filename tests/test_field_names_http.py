@@ -97,8 +97,8 @@ def test_filter_by_a_text_field_was_silently_ignored_bug(tmp_path):
     source = (workspace / "src" / "api_court.py").read_text()
     assert "location: Annotated[str | None, Query(max_length=200)] = None" in source
     assert "class_: Annotated[str | None, Query(max_length=200, alias='class')] = None" in source
-    result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rA",
-                             "tests/test_api_court.py", "-k", "filter"], cwd=workspace, capture_output=True,
+    result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:hypothesispytest",
+                             "-rA", "tests/test_api_court.py", "-k", "filter"], cwd=workspace, capture_output=True,
                             text=True, timeout=600)
     assert result.returncode == 0, result.stdout[-3000:]
     assert "PASSED tests/test_api_court.py::test_filter_by_location" in result.stdout

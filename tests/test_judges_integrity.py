@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from run_copies import cli, harness_run
+from run_copies import cli, harness_run_in_process
 
 
 def _files(run_dir):
@@ -44,12 +44,12 @@ def test_judging_command_exits_3_on_a_damaged_run(fresh_todo_run, capsys, damage
 
 
 @pytest.mark.slow
-def test_harness_run_exits_3_when_a_checkpoint_is_deleted(fresh_todo_run, tmp_path):
+def test_harness_run_exits_3_when_a_checkpoint_is_deleted(fresh_todo_run, tmp_path, capsys):
     store, run_id = fresh_todo_run
     run_dir = store.run_dir(run_id)
     _delete_a_checkpoint(run_dir)
     before = _files(run_dir)
-    proc = harness_run(run_id, store.base, tmp_path)
+    proc = harness_run_in_process(run_id, store.base, tmp_path, capsys)
     assert proc.returncode == 3, proc.stdout[-2000:] + proc.stderr[-2000:]
     assert "checkpoint" in proc.stderr and "PASS" not in proc.stdout
     assert _files(run_dir) == before

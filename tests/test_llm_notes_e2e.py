@@ -18,7 +18,6 @@ import pytest
 from fake_openai_server import FakeOpenAIServer
 from notes_model import REQUEST, NotesModel
 
-from harness.audit.run import AuditBudget
 from harness.models.enums import RunStatus, TaskStatus
 from harness.orchestration.pipeline import new_run
 from harness.providers.budget import Budget, MeteredProvider
@@ -37,12 +36,12 @@ def provider(server: FakeOpenAIServer) -> MeteredProvider:
     return MeteredProvider(EnvOpenAICompatibleProvider(environ=environ), Budget())
 
 
-def build(tmp_path: Path, model: NotesModel, audit: bool = False):
-    """The whole build against the model; with the mutation audit only where the test is about the
-    finished app as a user gets it (the plain build), not for the tests of one agent behaviour."""
+def build(tmp_path: Path, model: NotesModel):
+    """The whole build against the model, without the mutation audit: these are tests of agent
+    behaviour; the audit of the model's own tests is in the CLI build (the last test)."""
     store = RunStore(tmp_path / "runs")
     with FakeOpenAIServer(responder=model) as server:
-        ctx = new_run(store, REQUEST, provider(server), say=lambda line: None, audit=AuditBudget() if audit else None)
+        ctx = new_run(store, REQUEST, provider(server), say=lambda line: None, audit=None)
         requests = list(server.requests)
     return store, ctx, requests, read_events(store.run_dir(ctx.run_id) / "events.log")
 
@@ -70,9 +69,8 @@ def assert_complete_with_the_models_own_app(ctx, model: NotesModel, evs: list[di
 @pytest.mark.slow
 def test_notes_app_by_a_model_that_does_not_know_the_generator_builds_complete(tmp_path):
     model = NotesModel()
-    store, ctx, requests, evs = build(tmp_path, model, audit=True)
+    _, ctx, requests, evs = build(tmp_path, model)
     assert_complete_with_the_models_own_app(ctx, model, evs)
-    assert store.read_audit(ctx.run_id) is not None   # the model's own tests were audited too
     assert model.calls == ["spec", "plan", "build", "build", "build", "review"]
     # what the builder of the API task was shown: the contract and its dependencies' code
     api = json.loads(requests[4].body["messages"][-1]["content"].split("Context:\n", 1)[1].split("\n\nWorkspace contract", 1)[0])
@@ -90,19 +88,27 @@ def test_notes_app_by_a_model_that_does_not_know_the_generator_builds_complete(t
         ("REQ-001", "PASS"), ("REQ-002", "PASS"), ("REQ-003", "PASS")]
 
 
+@pytest.fixture(scope="module")
+def prose_behind_a_json_schema_refusal(tmp_path_factory):
+    """One build for the next two tests (each was a build of its own): every answer wrapped in prose,
+    fences and a think block, by a server that refuses `json_schema` response formats. Parsing an
+    answer does not depend on the response format it was asked in (openai_http: the caller parses)."""
+    model = NotesModel(prose=True, reject_json_schema=True)
+    _, ctx, requests, evs = build(tmp_path_factory.mktemp("prose"), model)
+    return model, ctx, requests, evs
+
+
 @pytest.mark.slow
-def test_answers_wrapped_in_prose_fences_and_think_blocks_still_build(tmp_path):
-    model = NotesModel(prose=True)
-    _, ctx, requests, evs = build(tmp_path, model)
+def test_answers_wrapped_in_prose_fences_and_think_blocks_still_build(prose_behind_a_json_schema_refusal):
+    model, ctx, requests, evs = prose_behind_a_json_schema_refusal
     assert_complete_with_the_models_own_app(ctx, model, evs)
     assert model.calls == ["spec", "plan", "build", "build", "build", "review"]   # no retry was needed
     assert requests[0].body["messages"][-1]["content"].count("User request") == 1
 
 
 @pytest.mark.slow
-def test_server_rejecting_json_schema_still_builds_because_the_schema_is_in_the_text(tmp_path):
-    model = NotesModel(reject_json_schema=True)
-    _, ctx, requests, evs = build(tmp_path, model)
+def test_server_rejecting_json_schema_still_builds_because_the_schema_is_in_the_text(prose_behind_a_json_schema_refusal):
+    model, ctx, requests, evs = prose_behind_a_json_schema_refusal
     assert_complete_with_the_models_own_app(ctx, model, evs)
     assert model.rejected == 1                                   # rejected once, then remembered
     assert requests[1].body["response_format"] == {"type": "json_object"}
@@ -183,4 +189,8 @@ def test_fake_server_cli_serves_the_notes_model_for_builder_new(tmp_path):
         server.wait(timeout=10)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert "BUILD COMPLETE" in proc.stdout
-    assert (tmp_path / "runs" / "notes" / "workspace" / "src" / "search.py").is_file()
+    workspace = tmp_path / "runs" / "notes" / "workspace"
+    assert (workspace / "src" / "search.py").is_file()
+    assert RunStore(tmp_path / "runs").read_audit("notes") is not None   # the model's own tests were audited too
+    assert {p.relative_to(workspace).as_posix() for p in workspace.rglob("*")   # and the audit left only them
+            if p.is_file() and "__pycache__" not in p.parts} == NOTES_FILES

@@ -3,6 +3,7 @@
 import json
 
 import pytest
+from helpers import SEED
 from warm_suites import WarmSuites
 
 from harness.agents.planner import fallback_plan
@@ -16,7 +17,6 @@ from harness.state.store import RunStore
 from harness.validation.plan_validator import validate_plan
 from harness.validation.spec_validator import validate_spec
 
-SEED = "Build me a task management web app with authentication, projects, tasks, and a dashboard."
 SEED_VI = "Xây dựng ứng dụng web quản lý công việc có đăng nhập, dự án, công việc và bảng điều khiển"
 
 
@@ -48,9 +48,9 @@ def verify_generated(spec, suites, name):
     return json.loads(evidence.read_text()), ws
 
 
-def test_seed_example_builds_offline_to_build_complete(tmp_path):
-    # about the rule-based build of the seed app, not the audit (the club spec build and test_audit audit)
-    ctx = new_run(RunStore(tmp_path / "runs"), SEED, MockProvider(), say=lambda _l: None, audit=None)
+def test_seed_example_builds_offline_to_build_complete(seed_run):
+    # about the rule-based build of the seed app (conftest.py: seed_run, without the audit; test_audit audits)
+    _, ctx = seed_run
     st = ctx.state
     assert st.review.overall_status == "PASS" and st.runtime.status == "PASS"
     caps = {r.capability for r in st.spec.requirements}

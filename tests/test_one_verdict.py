@@ -2,7 +2,7 @@
 one verdict on one run, because they all read the reviewer's decision (review.json / the matrix)."""
 
 import pytest
-from run_copies import cli, harness_run, strip_markers
+from run_copies import cli, harness_run_in_process, strip_markers
 
 from harness.benchmarks import quick_checks
 from harness.orchestration.context import RunContext
@@ -11,7 +11,7 @@ from harness.providers.mock import MockProvider
 
 def verdicts(store, run_id, capsys, tmp_path) -> dict[str, bool]:
     d = str(store.base)
-    harness = harness_run(run_id, store.base, tmp_path).returncode == 0
+    harness = harness_run_in_process(run_id, store.base, tmp_path, capsys).returncode == 0
     review = cli(capsys, "review", run_id, "--runs-dir", d)[0] == 0
     trace = cli(capsys, "trace", run_id, "--runs-dir", d)[0] == 0
     state = store.load(run_id)

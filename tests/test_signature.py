@@ -90,7 +90,9 @@ def _run_failing_pytest(workdir: Path) -> tuple[str, int | None, str, str]:
     sb.write_file("tests/test_main.py", "from src.main import total\n\n"
                   "def test_total():\n    assert total([1]) == 1\n\ndef test_ok():\n    assert True\n")
     # The command names the absolute workspace path, as the verifier's evidence flag does.
-    command = f"{sys.executable} -m pytest -p no:cacheprovider -p no:harness --rootdir={sb.root}"
+    # -p no:hypothesispytest: that plugin imports all of hypothesis at the end of a session (~1-2 s here)
+    command = (f"{sys.executable} -m pytest -p no:cacheprovider -p no:harness -p no:hypothesispytest "
+               f"--rootdir={sb.root}")
     result = sb.execute(command, env={"PYTHONDONTWRITEBYTECODE": "1"}, timeout_s=60)
     return command, result.exit_code, result.stderr, result.stdout
 

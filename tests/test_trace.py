@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import sys
 
-from run_copies import cli, copy_run, harness_run, row, strip_markers
+from run_copies import cli, copy_run, harness_run, harness_run_in_process, row, strip_markers
 
 from harness.models.enums import TaskStatus
 from harness.models.results import ReviewReport, VerificationResult
@@ -151,7 +151,7 @@ def test_deleting_models_py_fails_the_requirements_of_its_task(fresh_todo_run, c
     per_req = json.loads((store.run_dir(run_id) / "requirements" / "REQ-001.json").read_text())
     assert per_req["status"] == "FAIL" and per_req["files"]["src/models.py"] is None
     # The CI gate re-verifies for real and names the failing requirements.
-    proc = harness_run(run_id, store.base, tmp_path)
+    proc = harness_run_in_process(run_id, store.base, tmp_path, capsys)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "REQ-001: FAIL" in proc.stdout and "src/models.py missing" in proc.stdout
     assert "HARNESS RUN FAIL" in proc.stdout
@@ -218,7 +218,7 @@ def test_gate_fails_on_uncovered_and_weak_requirements(fresh_todo_run, capsys, t
     assert strip_markers(ws, "REQ-003")                      # REQ-003: only a test that asserts nothing
     api_tests = ws / "tests" / "test_api_todo.py"
     api_tests.write_text(api_tests.read_text() + "\n\n@pytest.mark.req('REQ-003')\ndef test_placeholder():\n    pass\n")
-    proc = harness_run(run_id, store.base, tmp_path)
+    proc = harness_run_in_process(run_id, store.base, tmp_path, capsys)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     matrix = json.loads(store.artifact_path(run_id, "matrix").read_text())
     assert row(matrix, "REQ-002").missing == ["no passing test marked REQ-002"]

@@ -3,7 +3,10 @@ warm verification worker (harness/sandbox/warm.py) inside the sandbox, cold (run
 same containment) when the worker cannot serve it — exactly the harness's own rule.
 
 Tests that run many generated suites (every unit of the seed app, the nasty-name apps, other
-domains) pay pytest's and fastapi's imports once per worker instead of once per suite.
+domains) pay pytest's and fastapi's imports once per worker instead of once per suite. As the
+verifier does (harness/verification/plugins.py), every installed pytest plugin the workspace's
+requirements.txt does not bring is disabled (`-p no:NAME`): the hypothesis plugin alone imported
+hypothesis, ~73 modules assertion-rewritten from source, at the end of every suite (~1-2 s here).
 test_warm_worker proves that a warm and a cold run of the same workspace give the same outcomes
 and evidence, so the suites' verdicts do not depend on it. The workspaces live under `base` (the
 sandbox's writable root); evidence files a suite writes must be under it too.
@@ -16,6 +19,7 @@ import threading
 from pathlib import Path
 
 from harness.sandbox import runner, warm
+from harness.verification.plugins import disable_args
 from harness.verification.verifier import verification_env
 
 SUITE_ENV = verification_env("")  # what the verifier gives a verification command (no run)
@@ -33,7 +37,9 @@ class WarmSuites:
 
     def run(self, root: Path, *args: str, timeout_s: float = 300, lane: int = 0) -> runner.ExecResult:
         """`python -m pytest ARGS` with cwd `root` (under base): its ExecResult (stdout/stderr tails)."""
-        argv = [sys.executable, "-m", "pytest", *args]
+        requirements = root / "requirements.txt"
+        argv = [sys.executable, "-m", "pytest", *args,
+                *disable_args(requirements.read_text(encoding="utf-8") if requirements.is_file() else "")]
         worker = self._worker(lane)
         if worker is not None and warm.eligible(argv, root, worker.covers):
             result = warm.execute_warm(worker, argv, cwd=root, env=SUITE_ENV, timeout_s=timeout_s)
