@@ -128,13 +128,19 @@ def test_bad_requests_are_one_line_usage_errors(tmp_path, capsys, args):
 
 
 @pytest.mark.slow
-def test_corrupt_run_is_exit_3(fresh_todo_run):
+def test_corrupt_run_is_exit_3(fresh_todo_run, capsys):
+    """`review` as a real process (its only subprocess case); status, trace and resume in-process
+    (`main`, the console script's code path; their processes are the usage-error cases above)."""
     store, run_id = fresh_todo_run
     (store.run_dir(run_id) / "state.json").write_text("{")
-    for cmd in ("status", "trace", "review", "resume"):
-        proc = run_cli(cmd, run_id, "--runs-dir", str(store.base))
-        assert_one_line_error(proc, 3)
-        assert "state.json" in proc.stderr
+    proc = run_cli("review", run_id, "--runs-dir", str(store.base))
+    assert_one_line_error(proc, 3)
+    assert "state.json" in proc.stderr
+    for cmd in ("status", "trace", "resume"):
+        code = main([cmd, run_id, "--runs-dir", str(store.base)])
+        out, err = capsys.readouterr()
+        assert_one_line_error(subprocess.CompletedProcess(cmd, code, out, err), 3)
+        assert "state.json" in err
 
 
 @pytest.mark.slow
