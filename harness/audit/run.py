@@ -114,6 +114,9 @@ def prestart_audit_worker(store: RunStore, run_id: str) -> None:
 
 def release_audit_worker(store: RunStore, run_id: str) -> None:
     """Stop a prestarted audit worker the audit never used (the run ended first) and remove its directory."""
+    from harness.audit.ahead import wait
+
+    wait(run_id)  # an audit started beside the runtime check ends first (harness/audit/ahead.py)
     scratch = store.audit_scratch(run_id)
     if os.path.realpath(scratch) in _PREPARED:
         _PREPARED.discard(os.path.realpath(scratch))

@@ -1,5 +1,8 @@
 """The pipeline's AUDIT stage: between VERIFY (+ runtime) and REVIEW, resumable.
 
+VERIFY starts the audit beside its runtime check once the workspace suite passed
+(start_beside_runtime, harness/audit/ahead.py); this stage then takes that result.
+
 Both AUDIT and REVIEW resume from REVIEW_DONE, AUDIT first. It audits when the run's latest
 evidence has no audit yet, so a run killed mid-audit audits again on resume (the scratch copy is
 rebuilt; the workspace was never touched); it ends with an `audit_completed` checkpoint. Skipped
@@ -25,13 +28,44 @@ def audit_intro(ctx) -> str:
             f"per requirement, time box {ctx.audit.seconds:g}s)")
 
 
+def start_beside_runtime(ctx) -> None:
+    """From VERIFY, once the workspace suite passed: start the audit of its evidence now, so it
+    overlaps the runtime check (harness/audit/ahead.py); the AUDIT stage takes its result."""
+    if ctx.audit is not None and needs_audit(ctx):
+        from harness.audit import ahead
+        from harness.audit.run import prestart_audit_worker
+
+        prestart_audit_worker(ctx.store, ctx.run_id)  # already started beside the last task, normally
+        ahead.start(ctx.store, ctx.state, ctx.audit)
+
+
+def _taken(ctx) -> dict | None:
+    """audit.json of the audit started beside the runtime check, when it audited the latest evidence."""
+    from harness.audit import ahead
+
+    started = ahead.take(ctx.run_id)
+    if started is None:
+        return None
+    if started.error is not None:
+        raise started.error
+    evidence = ctx.store.read_workspace_evidence(ctx.run_id)
+    current = current_audit(ctx.store, ctx.run_id, evidence)
+    if started.doc is None or current is None or current.get("evidence_digest") != started.doc["evidence_digest"]:
+        return None
+    for line in started.lines:
+        ctx.say(line)
+    return started.doc
+
+
 def audit_stage(ctx) -> Done:
-    """Audit within ctx.audit's bounds."""
+    """Audit within ctx.audit's bounds (or take the audit VERIFY started beside the runtime check)."""
     if ctx.audit is None:
         return Done("skipped")
-    if not needs_audit(ctx):
+    doc = _taken(ctx)
+    if doc is None and not needs_audit(ctx):
         return Done("already audited" if ctx.store.read_audit(ctx.run_id) else "nothing to audit (no complete evidence)")
-    doc = audit_run(ctx.store, ctx.state, ctx.audit, say=ctx.say)
+    if doc is None:
+        doc = audit_run(ctx.store, ctx.state, ctx.audit, say=ctx.say)
     reqs = doc["requirements"].values()
     killed, judged = sum(r["killed"] for r in reqs), sum(r["mutants"] for r in reqs)
     blind = sorted(rid for rid, r in doc["requirements"].items() if r["mutants"] and not r["killed"])

@@ -62,9 +62,9 @@ def verify_stage(ctx: RunContext) -> Done:
     ctx.say(f"  workspace suite: {result.command} ({how}) → exit_code {result.exit_code} [{result.duration_ms} ms]"
             f"{carry_note(result)}")
     if result.status == "PASS" and ctx.audit is not None:
-        from harness.audit.run import prestart_audit_worker
+        from harness.orchestration.audit_stage import start_beside_runtime
 
-        prestart_audit_worker(ctx.store, ctx.run_id)  # its imports overlap the runtime check
+        start_beside_runtime(ctx)  # the audit of this evidence overlaps the runtime check
     runtime = runtime_step(ctx)
     ctx.say(f"  {runtime_line(runtime, duration=True)}")
     # runtime_completed makes REVIEW_DONE durable: a resume goes on to REVIEW.
