@@ -27,7 +27,10 @@ def format_for(path_suffix: str) -> str:
 
 
 def _test_lines(req: Mapping, tests: Mapping[str, Mapping]) -> list[str]:
-    return [f"{nodeid} ({tests.get(nodeid, {}).get('outcome', 'not_run')})" for nodeid in req["tests"]]
+    def label(entry: Mapping) -> str:
+        carried = entry.get("carried_from")
+        return entry.get("outcome", "not_run") + (f", carried from {carried}" if carried else "")
+    return [f"{nodeid} ({label(tests.get(nodeid, {}))})" for nodeid in req["tests"]]
 
 
 def _md_cell(text: str) -> str:

@@ -316,3 +316,14 @@ def test_without_evidence_the_plugin_installs_no_hook(tmp_path):
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider", "-p", "no:metadata"],
                           cwd=ws, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and "HOOK False None" in done.stdout, done.stdout
+
+
+def test_the_plugin_report_says_which_tests_were_carried():
+    from pytest_harness import report
+
+    doc = {"requirements": {"REQ-001": {"status": "verified", "tests": ["t::a", "t::b"], "counts": {}, "weak": [],
+                                        "weak_reasons": {}, "files": []}},
+           "tests": {"t::a": {"outcome": "passed", "carried_from": "evidence/TASK-001.json"},
+                     "t::b": {"outcome": "passed"}}, "session": {"collected": 2}, "gate": {"passed": True, "reasons": []}}
+    text = report.render_markdown(doc)
+    assert "t::a (passed, carried from evidence/TASK-001.json)" in text and "t::b (passed)" in text
