@@ -7,6 +7,9 @@ Each test carries its proof, measured during its call phase only: `checks` (real
 in test code: asserts that are no tautology, pytest.raises/warns, self.assert*), `fake_checks`
 (tautologies it executed, named), `executed` ({implementation file: lines run}) and `lines`
 (the line numbers). All are null when nothing was measured (coverage.py unavailable): unknown.
+A test carried from an earlier session (carry.py) is that session's entry, copied, plus
+`carried_from` (the earlier document); the document's `carried` block and `read_set` say what was
+carried and what this session read.
 
 Requirement status, first match wins:
   uncovered  no test links to it;
