@@ -64,6 +64,10 @@ def time_split(ctx, total_ms: float) -> list[str]:
     if "AUDIT" in ctx.timings:
         lines.append(f"  audit share {ctx.timings['AUDIT'] / 1000:.2f}s of {total_ms / 1000:.2f}s "
                      f"({100 * ctx.timings['AUDIT'] / max(total_ms, 1):.1f}% of the build)")
+        wall_ms = (ctx.store.read_audit(ctx.run_id) or {}).get("duration_ms")
+        if wall_ms:  # the audit starts beside the runtime check (harness/audit/ahead.py)
+            lines.append(f"  audit wall time {wall_ms / 1000:.2f}s, {max(0, wall_ms - ctx.timings['AUDIT']) / 1000:.2f}s "
+                         f"of it beside the runtime check, before the AUDIT stage")
     lines.append(f"  total   {total_ms / 1000:6.2f}s  subprocesses (pytest, uvicorn) {sub / 1000:.2f}s  "
                  f"harness overhead {overhead / 1000:.2f}s ({100 * overhead / max(total_ms, 1):.1f}%)")
     return lines

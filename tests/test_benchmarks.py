@@ -27,6 +27,14 @@ def test_time_split_reports_overhead_percentage(todo_run):
     assert "harness overhead" in lines[-1] and "(50.0%)" in lines[-1]
 
 
+def test_time_split_shows_the_audits_wall_time_beside_its_stage(todo_run):
+    store, ctx = todo_run
+    wall = store.read_audit(ctx.run_id)["duration_ms"] / 1000
+    lines = time_split(ctx, total_ms=ctx.subprocess_ms * 2)
+    shown = next(line for line in lines if line.startswith("  audit wall time"))
+    assert shown.startswith(f"  audit wall time {wall:.2f}s, ") and "beside the runtime check" in shown
+
+
 def test_ratio_line_gives_the_build_with_and_without_the_audit_and_its_share():
     from harness.benchmarks import ratio_line
 
