@@ -170,10 +170,12 @@ def bench_scale(sizes: list[int]) -> int:
     totals: dict[int, float] = {}
     prompts: dict[int, int] = {}
     entity_prompts: dict[int, int] = {}
+    cpus: dict[int, float] = {}
     for n in sizes:
         nouns = SCALE_NOUNS[:n]
         request = "Build a CRUD API for " + (", ".join(nouns[:-1]) + " and " + nouns[-1] if n > 1 else nouns[0])
         with tempfile.TemporaryDirectory(prefix="builder-scale-") as tmp, _prompt_sizes() as sizes_seen:
+            cpu_before = cpu_seconds()
             try:
                 ctx, total_ms, _ = _build(request, Path(tmp) / "runs")
             except HarnessError as exc:
@@ -187,14 +189,16 @@ def bench_scale(sizes: list[int]) -> int:
             entity = max(sizes_seen.entity, default=0)
             print(f"{n:>3} {status:<6} {total_ms / 1000:7.2f}s {total_ms / 1000 / n:9.2f}s  "
                   f"{most:>7}/{mean:<7}  {entity:>11}  {stages}  llm tokens {ctx.state.llm_tokens}", flush=True)
-            print(f"    {session_line(ctx.state)}", flush=True)
+            cpu = cpu_seconds() - cpu_before
+            print(f"    {session_line(ctx.state)}; cpu {cpu:.1f}s", flush=True)
             if status != "PASS":  # a failed build is no measure of the cost of an entity
                 worst = EXIT_BUILD_FAILED
                 continue
             totals[n] = total_ms / 1000
             prompts[n] = most
             entity_prompts[n] = entity
-    for line in scale_summary(totals, prompts, entity_prompts):
+            cpus[n] = cpu
+    for line in scale_summary(totals, prompts, entity_prompts, cpus):
         print(line)
     return worst
 
@@ -211,8 +215,17 @@ def session_line(state) -> str:
             f"pytest sessions: entity tasks {mean}, no whole suite") + f", all {sum(r.duration_ms for r in ran) / 1000:.1f}s"
 
 
+def cpu_seconds() -> float:
+    """CPU seconds of this process and of every process it has reaped (the warm workers, their
+    forked sessions, uvicorn): a build's figure moves less with the machine's load than its wall time."""
+    import resource
+
+    own, reaped = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + reaped.ru_utime + reaped.ru_stime
+
+
 def scale_summary(totals: dict[int, float], prompts: dict[int, int],
-                  entity_prompts: dict[int, int] | None = None) -> list[str]:
+                  entity_prompts: dict[int, int] | None = None, cpus: dict[int, float] | None = None) -> list[str]:
     """Marginal cost per added entity (overall and between neighbouring sizes) and prompt growth
     (the largest task's; and the largest entity task's, one entity's CRUD), over the sizes whose
     build passed."""
@@ -222,6 +235,10 @@ def scale_summary(totals: dict[int, float], prompts: dict[int, int],
     lo, hi = sizes[0], sizes[-1]
     steps = ", ".join(f"{a}->{b}: {(totals[b] - totals[a]) / (b - a):.2f}s" for a, b in zip(sizes, sizes[1:]))
     lines = [f"marginal cost per added entity ({lo}->{hi}): {(totals[hi] - totals[lo]) / (hi - lo):.2f}s  ({steps})"]
+    if cpus and lo in cpus and hi in cpus:
+        cpu_steps = ", ".join(f"{a}->{b}: {(cpus[b] - cpus[a]) / (b - a):.2f}s" for a, b in zip(sizes, sizes[1:])
+                              if a in cpus and b in cpus)
+        lines.append(f"marginal CPU per added entity ({lo}->{hi}): {(cpus[hi] - cpus[lo]) / (hi - lo):.2f}s  ({cpu_steps})")
     if prompts.get(lo) and prompts.get(hi):
         lines.append(f"builder prompt size, largest task (chars): {prompts[lo]} at N={lo}, {prompts[hi]} at N={hi} "
                      f"({100 * (prompts[hi] - prompts[lo]) / prompts[lo]:+.0f}%)")

@@ -68,6 +68,17 @@ def test_scale_summary_reports_marginal_cost_between_sizes_and_prompt_growth():
     assert with_entity[2] == "builder prompt size, largest entity task (chars): 500 at N=1, 700 at N=5, 700 at N=20 (+40%)"
 
 
+def test_scale_summary_reports_the_marginal_cpu_per_entity_when_measured():
+    from harness.benchmarks import cpu_seconds, scale_summary
+
+    lines = scale_summary({1: 10.0, 5: 14.0, 20: 29.0}, {}, None, {1: 8.0, 5: 12.0, 20: 42.0})
+    assert lines[1] == "marginal CPU per added entity (1->20): 1.79s  (1->5: 1.00s, 5->20: 2.00s)"
+    assert not any("CPU" in line for line in scale_summary({1: 10.0, 5: 14.0}, {}))
+    before = cpu_seconds()
+    sum(i * i for i in range(200_000))
+    assert cpu_seconds() > before
+
+
 def test_session_line_gives_entity_sessions_and_the_last_whole_suite_apart_from_reused_results():
     from harness.benchmarks import session_line
     from harness.models.results import VerificationResult

@@ -16,7 +16,8 @@ Usage: python warm_worker.py CONTROL_FD MODULE... [--rewrite MODULE...]
 Modules after `--rewrite` are not imported: their assertion-rewritten code is computed once, while
 the first child runs, and handed to each later child's pytest (RewriteMemo in warm_rewrite.py).
 The workspace's test modules a session may collect are rewritten the same way before it is forked,
-once per version of their bytes (verification runs with PYTHONDONTWRITEBYTECODE=1: no pytest pyc).
+once per version of their bytes (verification runs with PYTHONDONTWRITEBYTECODE=1: no pyc), and its
+other modules compiled (CompileMemo in warm_compile.py).
 """
 
 import ctypes
@@ -78,6 +79,7 @@ RewriteMemo = _rewrite.RewriteMemo
 memoize_rewrites = _rewrite.memoize_rewrites
 
 _MEMO = None  # the worker's RewriteMemo (None: no rewriting to memoize)
+_COMPILED = _sibling("warm_compile").CompileMemo()  # the workspace's compiled modules, by path and bytes
 
 
 def _children_table():
@@ -160,6 +162,10 @@ def serve_one(request, fds):
     if any(a.startswith("--harness-evidence") for a in request["args"]):
         _prime_parse_cache(request["cwd"])
     tests = _prime_test_rewrites(request)
+    try:
+        _COMPILED.prime(request["cwd"])
+    except Exception:  # noqa: BLE001 - a failure only costs the child the compiling
+        pass
     # Everything the worker holds (preloaded modules, the rewrite memo) goes to the permanent
     # generation: a child's collections never traverse it (pytest's gc.collect() at unconfigure
     # took ~0.2 s a session over the preloaded heap) and its pages stay shared with the worker.
@@ -358,6 +364,7 @@ def main(argv):
     args = argv[2:]
     cut = args.index("--rewrite") if "--rewrite" in args else len(args)
     imported = preload(args[:cut])
+    _COMPILED.install()
     global _MEMO
     if "_pytest.assertion.rewrite" in imported and args[cut + 1:]:
         _MEMO = RewriteMemo(args[cut + 1:]).install()  # filled while the first child runs
