@@ -145,3 +145,26 @@ def test_compiled_modules_come_from_the_memo_only_for_the_same_bytes(tmp_path):
     assert out["memoized"] == ["pkgy/__init__.py", "pkgy/calc.py"]
     assert out["from_memo"] and out["value"] == 1
     assert out["reloaded_value"] == 2  # new bytes with the old size and mtime: compiled anew
+
+
+@pytest.mark.slow
+def test_a_module_changed_to_the_same_size_and_mtime_between_warm_sessions_runs_its_new_code(tmp_path):
+    ws = workspace(tmp_path)
+    (ws / "src").mkdir()
+    (ws / "src" / "__init__.py").write_text("")
+    (ws / "src" / "calc.py").write_text("def double(x):\n    return x * 2\n")
+    (ws / "tests" / "test_calc.py").write_text(
+        "from src.calc import double\n\n\ndef test_double():\n    assert double(2) == 4\n")
+    (ws / "pytest.ini").write_text("[pytest]\ntestpaths = tests\npythonpath = .\n")
+    worker = warm.WarmWorker(ws, {"PYTHONDONTWRITEBYTECODE": "1"})
+    try:
+        first, first_out = serve(worker, ws, "tests/test_calc.py")
+        calc = ws / "src" / "calc.py"
+        stat = calc.stat()
+        calc.write_text(calc.read_text().replace("x * 2", "x + 3"))  # same size
+        os.utime(calc, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+        second, second_out = serve(worker, ws, "tests/test_calc.py")
+    finally:
+        worker.stop()
+    assert first["exit_code"] == 0, first_out
+    assert second["exit_code"] == 1 and "1 failed" in second_out  # double(2) is now 5
