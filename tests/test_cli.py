@@ -4,6 +4,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -189,7 +190,9 @@ def test_status_under_runs_dir_names_paths_under_that_directory_not_runs(fresh_t
 
 @pytest.mark.slow
 def test_python_m_harness_cli_is_equivalent_to_builder():
-    a = subprocess.run(["builder", "--version"], capture_output=True, text=True)
+    # the console script installed beside this interpreter (an unactivated venv has it off PATH)
+    script = Path(sys.executable).with_name("builder")
+    a = subprocess.run([str(script) if script.exists() else "builder", "--version"], capture_output=True, text=True)
     b = run_cli("--version")
     assert a.stdout == b.stdout and a.returncode == b.returncode == 0
 
