@@ -199,7 +199,10 @@ def test_a_task_killed_mid_build_is_reset_to_pending_and_rebuilt_alone(chain):
     assert snap["state"]["task_results"]["TASK-003"] == "RUNNING"
     assert snap["names"][-1] == "009-task_started-TASK-003.json"
     proc, after = chain["last_task"]
-    assert "TASK-003 interrupted, back to PENDING" in proc.stdout.splitlines()[0]
+    # the first line besides the sweep's report ("killed N process(es) left running by an interrupted
+    # builder" when the killed builder's warm worker had not died yet: timing; seen in a full run)
+    said = [line for line in proc.stdout.splitlines() if not line.startswith("killed ")]
+    assert "TASK-003 interrupted, back to PENDING" in said[0], proc.stdout[:600]
     resumed_at = max(i for i, e in enumerate(after["events"]) if e["status"] == "resumed")
     rebuilt = [e["task_id"] for e in after["events"][resumed_at:] if e["stage"] == "build" and e["status"] == "started"]
     assert rebuilt == ["TASK-003", "TASK-004", "TASK-005"]
