@@ -12,13 +12,14 @@ from harness.offline.spec import lexicon as lx
 from harness.offline.spec.build import Parsed
 from harness.offline.spec.by_entering import BY_VERBS, by_entering, fields_for_each
 from harness.offline.spec.entities import is_noun, singular_name
-from harness.offline.spec.fields import DETAIL_WORDS, FieldItem, parse_field_list, read_enum, read_range
+from harness.offline.spec.fields import DETAIL_WORDS, FieldItem, parse_field_list, read_enum
 from harness.offline.spec.genitive_fields import find_genitive_fields
 from harness.offline.spec.list_subjects import COLUMN_WORDS as _COLUMN_WORDS
 from harness.offline.spec.list_subjects import heading_record as _heading_record
 from harness.offline.spec.list_subjects import intro_list
 from harness.offline.spec.pass_helpers import STOPS as _STOPS
 from harness.offline.spec.period_fields import find_frequency, find_period_fields  # noqa: F401 (re-export)
+from harness.offline.spec.rating_fields import find_ratings  # noqa: F401 (re-export)
 from harness.offline.spec.pass_helpers import nearest as _nearest
 from harness.offline.spec.pass_helpers import use as _use
 from harness.offline.spec.pass_helpers import word as _word
@@ -246,34 +247,6 @@ def _add_fields(toks: list[Tok], p: Parsed, j: int, trigger: Tok, items: list, c
     _use(trigger, f"field:{name}")
     for k in consumed:
         _use(toks[k], f"field:{name}")
-
-
-def find_ratings(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None:
-    """ "rate recipes from 1 to 5 stars", "a 1-5 star rating": a rating field with its range."""
-    for i, t in enumerate(toks):
-        if t.used or t.w not in ("rate", "rating", "ratings", "stars", "star", "score"):
-            continue
-        rng, end = None, i
-        for j in range(i + 1, min(i + 6, len(toks))):
-            rng = read_range(toks, j)
-            if rng:
-                break
-        if rng is None and i >= 2:
-            rng = read_range(toks, i - 3) or read_range(toks, i - 2) or read_range(toks, i - 1)
-        if rng is None:
-            continue
-        entity = _nearest(toks, i, mentions)
-        if entity is None:
-            continue
-        low, high, end = rng
-        start = min(i, next((k for k in range(max(0, i - 4), i) if read_range(toks, k)), i))
-        for k in range(start, max(end, i + 1)):
-            if not toks[k].used:
-                _use(toks[k], f"field:{entity}")
-        items = p.fields.setdefault(entity, [])
-        if not any(it.label == "rating" for it in items):
-            items.append(FieldItem(words=["rating"], min_value=low, max_value=high))
-        p.field_clauses.setdefault(entity, []).append(t.clause)
 
 
 _BY_TRIGGERS = frozenset({"filter", "filters", "filtered", "filtering", "sort", "sorts", "sorted", "sorting",
