@@ -23,7 +23,8 @@ SLOW_MODULES = frozenset({
     "test_demo_run", "test_benchmarks", "test_llm_e2e", "test_review_runtime", "test_offline_apps",
     "test_containment", "test_verifier", "test_runtime",
 })
-SLOW_FIXTURES = frozenset({"todo_run", "fresh_todo_run", "crashed_todo_run", "resumed_crashed_run", "seed_run"})
+SLOW_FIXTURES = frozenset({"todo_run", "fresh_todo_run", "crashed_todo_run", "resumed_crashed_run", "seed_run",
+                           "repaired_inject_run", "looped_inject_run"})
 
 
 # pytest's default basetemp lives in /tmp/pytest-of-<user>, shared by every pytest run of that user
@@ -83,11 +84,14 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.slow)
 
 
+OFFLINE_ENV_SCRUBBED = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "HARNESS_CRASH_AT",
+                        "HARNESS_MAX_LLM_CALLS", "HARNESS_MAX_TOKENS", "HARNESS_MAX_MINUTES", "HARNESS_RUNS_DIR")
+
+
 @pytest.fixture(autouse=True)
 def _offline_env(monkeypatch):
     """No test sees a real key or endpoint from the developer's shell."""
-    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "HARNESS_CRASH_AT",
-                 "HARNESS_MAX_LLM_CALLS", "HARNESS_MAX_TOKENS", "HARNESS_MAX_MINUTES", "HARNESS_RUNS_DIR"):
+    for name in OFFLINE_ENV_SCRUBBED:
         monkeypatch.delenv(name, raising=False)
 
 
@@ -141,6 +145,35 @@ def fresh_todo_run(tmp_path, todo_run):
     target = tmp_path / "runs"
     shutil.copytree(store.run_dir(ctx.run_id), target / ctx.run_id)
     return RunStore(target), ctx.run_id
+
+
+def _scrubbed_inject(tmp_path_factory, todo_run, name: str, *inject_args: str):
+    """run_copies.injected_copy with the environment _offline_env gives a test (session fixtures run
+    before it) and the warm workers it starts stopped afterwards."""
+    from run_copies import injected_copy
+
+    with pytest.MonkeyPatch.context() as env, warm_workers_stopped_after():
+        for var in OFFLINE_ENV_SCRUBBED:
+            env.delenv(var, raising=False)
+        return injected_copy(todo_run, tmp_path_factory.mktemp(name) / "runs", *inject_args)
+
+
+@pytest.fixture(scope="session")
+def repaired_inject_run(tmp_path_factory, todo_run):
+    """`builder inject <todo run> syntax-error --file src/main.py` on a private copy of the shared Todo
+    run, repaired by the generator (TASK-004 COMPLETED again, review PASS), shared read-only by
+    test_inject_cli.py and test_capabilities.py (they asserted the same inject twice): see
+    run_copies.injected_copy for what it holds."""
+    return _scrubbed_inject(tmp_path_factory, todo_run, "inject_repaired", "syntax-error", "--file", "src/main.py")
+
+
+@pytest.fixture(scope="session")
+def looped_inject_run(tmp_path_factory, todo_run):
+    """The same inject with --no-op-repair: LOOP DETECTED, TASK-004 FAILED, TASK-005 BLOCKED, review
+    FAIL; shared read-only by test_inject_cli.py, test_capabilities.py and test_report_page.py (which
+    renders a copy of it)."""
+    return _scrubbed_inject(tmp_path_factory, todo_run, "inject_looped", "syntax-error", "--file", "src/main.py",
+                            "--no-op-repair")
 
 
 @pytest.fixture(scope="session")

@@ -81,3 +81,28 @@ def row(matrix, req_id: str):
 
     typed = matrix if isinstance(matrix, TraceMatrix) else TraceMatrix.model_validate(matrix)
     return typed.row(req_id)
+
+
+def injected_copy(todo_run, base: Path, *inject_args: str):
+    """A private copy of the shared Todo run (conftest.todo_run) under `base` after a real in-process
+    `builder inject <run> INJECT_ARGS --runs-dir base`, for tests that read what the inject left
+    (conftest.py: repaired_inject_run, looped_inject_run). Returns .store, .run_id, .code, .out, .err
+    of the inject and, from before it, .before (workspace_hashes) and .before_files ({relpath: sha256}
+    of every file in the workspace)."""
+    import contextlib
+    import io
+    from types import SimpleNamespace
+
+    from harness.cli import main
+    from harness.utils.fileio import sha256_file
+
+    src_store, ctx = todo_run
+    store = copy_run(src_store, ctx.run_id, base)
+    ws = store.workspace(ctx.run_id)
+    before = workspace_hashes(ws)
+    before_files = {p.relative_to(ws).as_posix(): sha256_file(p) for p in ws.rglob("*") if p.is_file()}
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["inject", ctx.run_id, *inject_args, "--runs-dir", str(base)])
+    return SimpleNamespace(store=store, run_id=ctx.run_id, code=code, out=out.getvalue(), err=err.getvalue(),
+                           before=before, before_files=before_files)

@@ -4,17 +4,11 @@ import json
 
 from harness.models import AppSpec, ReviewReport
 from harness.models.enums import FailureType, TaskStatus
-from harness.orchestration.inject import inject_and_repair
-from harness.providers.mock import MockProvider
 from harness.state.checkpoints import CheckpointLog
 from harness.utils.events import read_events
 from harness.utils.fileio import sha256_file
 from harness.validation.plan_validator import validate_plan
 from harness.validation.spec_validator import validate_spec
-
-
-def quiet(_line):
-    return None
 
 
 def test_valid_spec_and_valid_dag(todo_run):
@@ -76,34 +70,36 @@ def test_checkpoints_traceability_review_runtime_and_final_project(todo_run):
     assert (run / "workspace" / "src" / "main.py").exists()
 
 
-def test_failures_localized_classified_repaired_and_bounded(fresh_todo_run):
-    store, run_id = fresh_todo_run
+def test_failures_localized_classified_repaired_and_bounded(repaired_inject_run):
+    """The shared `builder inject ... syntax-error --file src/main.py` (conftest.py: repaired_inject_run,
+    which test_inject_cli.py reads too; it is inject_and_repair with the generator as the repairer)."""
+    injected = repaired_inject_run
+    store, run_id = injected.store, injected.run_id
     ws = store.workspace(run_id)
-    before = {p.relative_to(ws).as_posix(): sha256_file(p) for p in ws.rglob("*") if p.is_file()}
-    ctx = inject_and_repair(store, run_id, "syntax-error", "src/main.py", MockProvider(), say=quiet)
-    owner = next(t for t in ctx.state.plan.tasks if "src/main.py" in t.files_touched)
-    failing = [r for r in ctx.state.verification_results if r.task_id == owner.id and r.status == "FAIL"]
+    state = store.load(run_id)
+    owner = next(t for t in state.plan.tasks if "src/main.py" in t.files_touched)
+    failing = [r for r in state.verification_results if r.task_id == owner.id and r.status == "FAIL"]
     assert failing and failing[0].failure_type == FailureType.CODE_ERROR
     assert failing[0].diagnostics.get("file") == "src/main.py"
-    assert ctx.state.task_results[owner.id] == TaskStatus.COMPLETED
-    assert 1 <= ctx.state.repair_attempts[owner.id] <= 3
+    assert state.task_results[owner.id] == TaskStatus.COMPLETED
+    assert 1 <= state.repair_attempts[owner.id] <= 3
     after = {p.relative_to(ws).as_posix(): sha256_file(p) for p in ws.rglob("*") if p.is_file()}
-    assert after == before  # repaired back to the generated file, nothing else touched
-    assert ctx.state.review.overall_status == "PASS"
+    assert after == injected.before_files  # repaired back to the generated file, nothing else touched
+    assert state.review.overall_status == "PASS"
 
 
-def test_loop_detection_escalates_and_blocks_dependents(fresh_todo_run):
-    store, run_id = fresh_todo_run
-    ctx = inject_and_repair(store, run_id, "syntax-error", "src/models.py", MockProvider(),
-                            no_op_repair=True, say=quiet)
-    owner = next(t for t in ctx.state.plan.tasks if "src/models.py" in t.files_touched)
-    assert ctx.state.task_results[owner.id] == TaskStatus.FAILED
-    assert ctx.state.repair_attempts[owner.id] <= 3
-    dependents = [t.id for t in ctx.state.plan.tasks if owner.id in t.depends_on]
-    assert dependents and all(ctx.state.task_results[d] == TaskStatus.BLOCKED for d in dependents)
+def test_loop_detection_escalates_and_blocks_dependents(looped_inject_run):
+    """The shared inject with --no-op-repair (conftest.py: looped_inject_run)."""
+    store, run_id = looped_inject_run.store, looped_inject_run.run_id
+    state = store.load(run_id)
+    owner = next(t for t in state.plan.tasks if "src/main.py" in t.files_touched)
+    assert state.task_results[owner.id] == TaskStatus.FAILED
+    assert state.repair_attempts[owner.id] <= 3
+    dependents = [t.id for t in state.plan.tasks if owner.id in t.depends_on]
+    assert dependents and all(state.task_results[d] == TaskStatus.BLOCKED for d in dependents)
     report = json.loads((store.run_dir(run_id) / "failures" / f"{owner.id}.json").read_text())
     assert report["reason"].startswith("LOOP DETECTED") and max(report["signatures"].values()) == 3
-    assert ctx.state.review.overall_status == "FAIL"
+    assert state.review.overall_status == "FAIL"
 
 
 def test_crash_resume_does_not_rerun_completed_tasks(resumed_crashed_run):

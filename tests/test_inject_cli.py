@@ -9,10 +9,10 @@ from run_copies import cli, workspace_hashes
 from harness.models.enums import TaskStatus
 
 
-def test_inject_syntax_error_is_repaired_with_a_readable_trail(fresh_todo_run, capsys):
-    store, run_id = fresh_todo_run
-    before = workspace_hashes(store.workspace(run_id))
-    code, out, _ = cli(capsys, "inject", run_id, "syntax-error", "--file", "src/main.py", "--runs-dir", str(store.base))
+def test_inject_syntax_error_is_repaired_with_a_readable_trail(repaired_inject_run):
+    """The shared inject (conftest.py: repaired_inject_run, also read by test_capabilities.py)."""
+    injected = repaired_inject_run
+    store, run_id, code, out, before = injected.store, injected.run_id, injected.code, injected.out, injected.before
     assert code == 0, out
     assert "mutation audit skipped (inject does not audit; `builder audit " in out   # not "--no-audit"
     assert "--no-audit" not in out
@@ -35,15 +35,16 @@ def test_inject_syntax_error_is_repaired_with_a_readable_trail(fresh_todo_run, c
     assert 1 <= state.repair_attempts["TASK-004"] <= 3
     failing = [r for r in state.verification_results if r.task_id == "TASK-004" and r.status == "FAIL"]
     assert failing and failing[0].failure_type.value == "CODE_ERROR"
+    assert failing[0].diagnostics.get("file") == "src/main.py"
     saved = json.loads(store.artifact_path(run_id, "verification").read_text())["results"]
     assert any(r["task_id"] == "TASK-004" and r["diagnostics"].get("stderr_tail") for r in saved)
 
 
-def test_no_op_repair_detects_the_loop_and_escalates(fresh_todo_run, capsys):
-    store, run_id = fresh_todo_run
+def test_no_op_repair_detects_the_loop_and_escalates(looped_inject_run, capsys):
+    """The shared inject with --no-op-repair (conftest.py: looped_inject_run, read-only here)."""
+    injected = looped_inject_run
+    store, run_id, code, out = injected.store, injected.run_id, injected.code, injected.out
     d = str(store.base)
-    code, out, _ = cli(capsys, "inject", run_id, "syntax-error", "--file", "src/main.py", "--no-op-repair",
-                       "--runs-dir", d)
     assert code == 1
     assert "LOOP DETECTED" in out and "ESCALATE TASK-004" in out
     assert "TASK-005 BLOCKED" in out and "TASK-004 FAILED" in out and "BUILD FAILED" in out

@@ -129,11 +129,14 @@ def _chromium(tmp_path: Path, page: Path, *flags: str) -> subprocess.CompletedPr
 
 @pytest.mark.slow
 @needs_chromium
-def test_report_renders_every_requirement_in_headless_chromium(fresh_todo_run, tmp_path, capsys):
-    store, run_id = fresh_todo_run
-    assert main(["inject", run_id, "syntax-error", "--file", "src/models.py", "--no-op-repair",
-                 "--runs-dir", str(store.base)]) == 1
-    capsys.readouterr()
+def test_report_renders_every_requirement_in_headless_chromium(looped_inject_run, tmp_path, capsys):
+    """The page of a private copy of the shared escalated run (conftest.py: looped_inject_run, a real
+    `builder inject ... --no-op-repair`: LOOP DETECTED, a FAIL review)."""
+    from run_copies import copy_run
+
+    assert looped_inject_run.code == 1
+    run_id = looped_inject_run.run_id
+    store = copy_run(looped_inject_run.store, run_id, tmp_path / "runs")
     assert main(["report", run_id, "--runs-dir", str(store.base)]) == 0
     page = store.html_report(run_id)
     assert capsys.readouterr().out.strip() == f"report: {page}"
