@@ -16,6 +16,7 @@ import signal
 import pytest
 
 from fake_openai_server import FakeOpenAIServer, answer
+from harness.state.store import RunStore
 from harness.utils.fileio import sha256_file
 from resume_helpers import TODO, assert_contiguous, assert_history_kept, builder, snapshot, starts, unswept
 
@@ -119,12 +120,14 @@ CHAIN = [  # (label, HARNESS_CRASH_AT for a `builder resume`, expected exit code
 def chain(tmp_path_factory):
     """step label -> (process, snapshot after it). Step 'budget' is a real exit-75 `builder new`:
     SPEC spends the two calls (an unusable answer and its one corrective retry, then the rule-based
-    spec), so the budget runs out at PLAN's first call, after the spec_created checkpoint."""
+    spec), so the budget runs out at PLAN's first call, after the spec_created checkpoint. The run is
+    started with --no-audit (nothing here is about the audit; test_audit kills and resumes one), which
+    every resume of the chain must keep."""
     runs = tmp_path_factory.mktemp("chain") / "runs"
     run = runs / "chain"
     steps = {}
     with FakeOpenAIServer([answer("this is not a spec"), answer("still not json")]) as server:
-        proc = builder("new", TODO, "--runs-dir", runs, "--run-id", "chain", "--max-llm-calls", "2",
+        proc = builder("new", TODO, "--runs-dir", runs, "--run-id", "chain", "--max-llm-calls", "2", "--no-audit",
                        env={"OPENAI_API_KEY": "k", "OPENAI_BASE_URL": server.url, "OPENAI_MODEL": "m"})
     steps["budget"] = (proc, snapshot(run))
     for label, crash_at, _ in CHAIN:
@@ -172,8 +175,18 @@ def test_a_budget_stop_inside_spec_is_saved_and_resumable_from_the_start(tmp_pat
     resumed = builder("resume", "early", "--runs-dir", runs, env={"HARNESS_CRASH_AT": "spec_created"})
     assert resumed.returncode == KILLED, resumed.stdout + resumed.stderr
     assert resumed.stdout.startswith("resuming run early at CREATED (last checkpoint none)")
+    snap = snapshot(runs / "early")
+    assert snap["names"] == ["001-spec_created.json"] and snap["state"]["spec"] is not None
+    # the hook fires for the spec stage too (it checkpoints through the store, not a RunContext), and a
+    # run killed at spec_created resumes into the plan (this was its own `builder new` killed there)
+    assert snap["state"]["status"] == "SPEC_DONE" and snap["state"]["plan"] is None
+    proc = builder("resume", "early", "--runs-dir", runs, env={"HARNESS_CRASH_AT": "plan_created"})
+    assert proc.returncode == KILLED, proc.stdout + proc.stderr
+    assert proc.stdout.startswith("resuming run early at SPEC_DONE (last checkpoint 001-spec_created)")
     after = snapshot(runs / "early")
-    assert after["names"] == ["001-spec_created.json"] and after["state"]["spec"] is not None
+    assert after["names"] == ["001-spec_created.json", "002-plan_created.json"]
+    assert after["bytes"]["001-spec_created.json"] == snap["bytes"]["001-spec_created.json"]
+    assert after["state"]["status"] == "PLAN_DONE" and len(after["state"]["task_results"]) == 5
 
 
 def test_a_run_killed_after_plan_created_continues_with_the_build(chain):
@@ -225,6 +238,9 @@ def test_resume_after_the_runtime_check_goes_straight_to_review(chain):
     assert unswept(proc.stdout).startswith("resuming run chain at REVIEW_DONE"), proc.stdout[:600]
     assert "[4/6] VERIFY" not in proc.stdout and "[6/6] REVIEW" in proc.stdout
     assert "BUILD COMPLETE  run chain" in proc.stdout and "Runtime: YES" in proc.stdout
+    # bug: resume of a `new --no-audit` run audited it (the flag was not stored in state)
+    assert "mutation audit skipped (the run was started with --no-audit)" in proc.stdout
+    assert RunStore(chain["_run"].parent).read_audit("chain") is None
     assert after["verification"] == before["verification"]  # nothing re-verified
     assert sum(n.endswith("-runtime_completed.json") for n in after["names"]) == 1
     assert after["names"][-1].endswith("-review_completed.json")
@@ -268,20 +284,3 @@ def test_a_finished_run_has_nothing_to_resume_and_is_left_untouched(chain):
     assert "run chain already finished with PASS; nothing to resume" in proc.stdout
     assert "BUILD COMPLETE" in proc.stdout
     assert after["tree"] == chain["final"][1]["tree"]
-
-
-def test_a_kill_at_spec_created_resumes_into_the_plan(tmp_path):
-    """The hook fires for the spec stage too (it checkpoints through the store, not a RunContext)."""
-    runs = tmp_path / "runs"
-    proc = builder("new", TODO, "--runs-dir", runs, "--run-id", "early", env={"HARNESS_CRASH_AT": "spec_created"})
-    assert proc.returncode == KILLED, proc.stdout + proc.stderr
-    snap = snapshot(runs / "early")
-    assert snap["state"]["status"] == "SPEC_DONE" and snap["state"]["plan"] is None
-    assert snap["names"] == ["001-spec_created.json"]
-    proc = builder("resume", "early", "--runs-dir", runs, env={"HARNESS_CRASH_AT": "plan_created"})
-    assert proc.returncode == KILLED, proc.stdout + proc.stderr
-    assert proc.stdout.startswith("resuming run early at SPEC_DONE (last checkpoint 001-spec_created)")
-    after = snapshot(runs / "early")
-    assert after["names"] == ["001-spec_created.json", "002-plan_created.json"]
-    assert after["bytes"]["001-spec_created.json"] == snap["bytes"]["001-spec_created.json"]
-    assert after["state"]["status"] == "PLAN_DONE" and len(after["state"]["task_results"]) == 5
