@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from fake_openai_server import FakeOpenAIServer, answer, error, hang
@@ -95,29 +96,51 @@ def all_run_files(run_dir: Path) -> list[Path]:
 # tests/test_containment_cli.py::test_cli_build_key_is_unreadable_from_every_process_a_generated_test_sees.
 
 
-# ---- (2) ----------------------------------------------------------------------------------------
+# ---- (2) + (5) ----------------------------------------------------------------------------------
+# One run is both scenarios (they were two whole builds): the planner's calls hang until the timeout
+# and its retry too -> exit 75 after the spec; the resume gets a plan and a syntax error in the first
+# file map, which one LLM repair fixes, and finishes PASS.
 
-def test_syntax_error_in_the_first_file_map_is_fixed_by_one_llm_repair(tmp_path):
-    store = RunStore(tmp_path / "runs")
+@pytest.fixture(scope="module")
+def hung_then_repaired(tmp_path_factory):
+    """The failed `new_run` (.caught, .failed_state, .latest, .failed_events, .failed_requests) and the
+    `resume_run` that finished it (.ctx, .requests: every request of the run, .resumed: the resume's)."""
+    store = RunStore(tmp_path_factory.mktemp("hung") / "runs")
     good = file_map("TASK-001")["src/models.py"]
-    with FakeOpenAIServer([spec_answer(), plan_answer(),
-                           task_answer("TASK-001", **{"src/models.py": BROKEN + good}),
-                           answer(json.dumps({"src/models.py": good}), USAGE),
-                           *[task_answer(t) for t in TASKS[1:]], note_answer()]) as server:
-        ctx = new_run(store, TODO, provider(server), say=quiet, audit=None)  # not about the audit
+    with FakeOpenAIServer([spec_answer(), hang(3), hang(3)]) as server:
+        with pytest.raises(ProviderUnavailableError) as caught:
+            new_run(store, TODO, provider(server, HARNESS_LLM_TIMEOUT_S="1", HARNESS_LLM_MAX_RETRIES="1"),
+                    run_id="hung", say=quiet)
+        failed_requests = len(server.requests)
+        failed_state, latest = store.resume("hung")     # state and checkpoints agree
+        failed_events = events(store, "hung")
+
+        server.push(plan_answer(), task_answer("TASK-001", **{"src/models.py": BROKEN + good}),
+                    answer(json.dumps({"src/models.py": good}), USAGE),
+                    *[task_answer(t) for t in TASKS[1:]], note_answer())
+        ctx = resume_run(store, "hung", provider(server), say=quiet, audit=None)  # not about the audit
         requests = list(server.requests)
+    return SimpleNamespace(store=store, caught=caught, failed_requests=failed_requests, failed_state=failed_state,
+                           latest=latest, failed_events=failed_events, ctx=ctx, requests=requests,
+                           resumed=requests[failed_requests:], good=good)
+
+
+def test_syntax_error_in_the_first_file_map_is_fixed_by_one_llm_repair(hung_then_repaired):
+    run = hung_then_repaired
+    ctx, resumed = run.ctx, run.resumed
     assert ctx.state.status == RunStatus.PASS
     assert ctx.state.repair_attempts == {"TASK-001": 1}
-    assert len(requests) == 2 + len(TASKS) + 1 + 1
-    assert "def broken(:" in requests[3].body["messages"][-1]["content"]   # the repair saw the broken file
-    evs = events(store, ctx.run_id)
-    assert [e["agent"] for e in llm_events(evs)][:5] == ["spec_agent", "planner", "builder", "repair_agent", "builder"]
+    assert len(resumed) == 1 + len(TASKS) + 1 + 1                        # plan, tasks, the repair, the note
+    assert "def broken(:" in resumed[2].body["messages"][-1]["content"]   # the repair saw the broken file
+    evs = events(run.store, ctx.run_id)
+    answered = [e["agent"] for e in llm_events(evs) if e["status"] != "error"]   # not the hung planner calls
+    assert answered[:5] == ["spec_agent", "planner", "builder", "repair_agent", "builder"]
     [attempt] = [e for e in evs if e["stage"] == "repair" and e["status"].startswith("attempt")]
     assert attempt["task_id"] == "TASK-001" and attempt["tool"] == "llm"
     assert attempt["detail"]["files_changed"] == ["src/models.py"]
     first = [r for r in ctx.state.verification_results if r.task_id == "TASK-001"]
     assert [r.status for r in first] == ["FAIL", "PASS"]
-    assert (ctx.workspace / "src/models.py").read_text() == good
+    assert (ctx.workspace / "src/models.py").read_text() == run.good
 
 
 # ---- (3) ----------------------------------------------------------------------------------------
@@ -151,31 +174,25 @@ def test_prose_and_broken_json_everywhere_fall_back_to_the_deterministic_path(tm
     assert sum(e["tokens"] or 0 for e in llm_events(evs)) == ctx.state.llm_tokens == 100 * requests
 
 
-# ---- (5) ----------------------------------------------------------------------------------------
+# ---- (5) (its run: hung_then_repaired, above) ----------------------------------------------------
 
-def test_hanging_server_times_out_retries_then_exit_75_and_the_run_resumes(tmp_path):
-    store = RunStore(tmp_path / "runs")
-    with FakeOpenAIServer([spec_answer(), hang(3), hang(3)]) as server:
-        with pytest.raises(ProviderUnavailableError) as caught:
-            new_run(store, TODO, provider(server, HARNESS_LLM_TIMEOUT_S="1", HARNESS_LLM_MAX_RETRIES="1"),
-                    run_id="hung", say=quiet)
-        assert caught.value.exit_code == EXIT_TEMPFAIL
-        assert "timed out" in str(caught.value) and "2 attempts" in str(caught.value)
-        assert len(server.requests) == 3
-        state, latest = store.resume("hung")     # state and checkpoints agree
-        assert state.status == RunStatus.FAIL and "unavailable" in state.error
-        assert state.spec is not None and state.plan is None and latest["event"] == "spec_created"
-        assert state.llm_calls == 2 and state.llm_tokens == 100
-        [failed] = [e for e in llm_events(events(store, "hung")) if e["status"] == "error"]
-        assert failed["agent"] == "planner" and failed["tokens"] is None and "timed out" in failed["error"]
+def test_hanging_server_times_out_retries_then_exit_75_and_the_run_resumes(hung_then_repaired):
+    run = hung_then_repaired
+    caught, state, latest = run.caught, run.failed_state, run.latest
+    assert caught.value.exit_code == EXIT_TEMPFAIL
+    assert "timed out" in str(caught.value) and "2 attempts" in str(caught.value)
+    assert run.failed_requests == 3
+    assert state.status == RunStatus.FAIL and "unavailable" in state.error
+    assert state.spec is not None and state.plan is None and latest["event"] == "spec_created"
+    assert state.llm_calls == 2 and state.llm_tokens == 100
+    [failed] = [e for e in llm_events(run.failed_events) if e["status"] == "error"]
+    assert failed["agent"] == "planner" and failed["tokens"] is None and "timed out" in failed["error"]
 
-        server.push(plan_answer(), *[task_answer(t) for t in TASKS], note_answer())
-        ctx = resume_run(store, "hung", provider(server), say=quiet, audit=None)  # not about the audit
-        resumed = server.requests[3:]
+    ctx, resumed = run.ctx, run.resumed
     assert ctx.state.status == RunStatus.PASS and ctx.state.error == ""
     assert resumed[0].body["messages"][0]["content"] == PLANNER_SYSTEM      # the spec was not asked again
     assert not [r for r in resumed if r.body["messages"][0]["content"] == SPEC_SYSTEM]
-    assert ctx.state.llm_calls == 2 + 1 + len(TASKS) + 1
+    assert ctx.state.llm_calls == 2 + 1 + len(TASKS) + 1 + 1              # ... + the repair's call
 
 
 # ---- (6) ----------------------------------------------------------------------------------------
