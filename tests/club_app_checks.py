@@ -1,7 +1,9 @@
 """HTTP checks run inside a generated workspace of examples/club_bookings.toml (cwd = workspace):
 the validation cases of issue #14 one by one, then a fuzzing pass over every route (malformed
 JSON, wrong types, huge strings, unknown ids) that must never answer 5xx. Prints one line per
-failed check and exits 1 when any failed; `python club_app_checks.py` from the workspace."""
+failed check and exits 1 when any failed; `python club_app_checks.py` from the workspace. With a
+spec.json there (the example's AppSpec), the runtime check's round-trip probe runs first, as
+tests/test_typed_apps.py's SMOKE_ALL does it."""
 
 from __future__ import annotations
 
@@ -30,6 +32,8 @@ def check(name: str, ok: bool, detail: object = "") -> None:
 
 def main() -> int:
     with TestClient(app) as client:
+        if os.path.exists("spec.json"):
+            round_trip(client)
         creds = {"username": "checker", "password": "checker-password"}
         client.post("/api/auth/register", json=creds)
         token = client.post("/api/auth/login", json=creds).json()["token"]
@@ -105,6 +109,26 @@ def validation_cases(client, h) -> None:
     check("CSV export", r.status_code == 200 and len(rows) == 2 and rows[0]["status"] == "completed", r.text)
 
 
+def round_trip(client) -> None:
+    """The runtime check's probe steps (harness.offline.generator.round_trip_steps) with their own
+    login, as the harness runs them against the app."""
+    from harness.models.spec import AppSpec
+    from harness.offline.generator import round_trip_steps
+    from harness.offline.generator.probes import resolve
+
+    spec = AppSpec.model_validate_json(open("spec.json", encoding="utf-8").read())
+    captured: dict = {}
+    for step in round_trip_steps(spec):
+        path, body, headers = resolve(step, captured)
+        r = client.request(step.method, path, json=body, headers=headers)
+        check(f"round trip: {step.name}", r.status_code == step.expect_status, (r.status_code, r.text[:300]))
+        if r.status_code != step.expect_status:
+            return
+        for name, key in step.capture.items():
+            captured[name] = r.json()[key]
+    check("round trip captured values", bool(captured), captured)
+
+
 def fuzz(client, h) -> None:
     """Every route of the OpenAPI document with hostile input: never a 5xx."""
     paths = client.get("/openapi.json").json()["paths"]
@@ -114,8 +138,8 @@ def fuzz(client, h) -> None:
     ids = ["1", "0", "-1", str(2**40), str(10**30), "abc", "%00", "1.5"]
     for template, methods in sorted(paths.items()):
         for method in methods:
-            for value in ids:
-                url = template.replace("{item_id}", value).replace("{parent_id}", value)
+            # each distinct URL once: a route without an id would get the same request 8 times
+            for url in dict.fromkeys(template.replace("{item_id}", v).replace("{parent_id}", v) for v in ids):
                 for body in (hostile_bodies if method in ("post", "put") else [None]):
                     r = client.request(method.upper(), url, content=body,
                                        headers={**h, "Content-Type": "application/json"})
