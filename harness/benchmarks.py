@@ -20,6 +20,12 @@ SCALE_NOUNS = ["products", "suppliers", "customers", "orders", "invoices", "ship
 REQUIRED_ARTIFACTS = ("spec", "tasks", "verification", "review")
 
 
+def scale_request(n: int) -> str:
+    """`Build a CRUD API for products, suppliers and customers` for n = 3 (n ≤ len(SCALE_NOUNS))."""
+    nouns = SCALE_NOUNS[:n]
+    return "Build a CRUD API for " + (", ".join(nouns[:-1]) + " and " + nouns[-1] if n > 1 else nouns[0])
+
+
 def _build(request: str, runs: Path):
     from harness.orchestration.pipeline import new_run
 
@@ -172,8 +178,7 @@ def bench_scale(sizes: list[int]) -> int:
     entity_prompts: dict[int, int] = {}
     cpus: dict[int, float] = {}
     for n in sizes:
-        nouns = SCALE_NOUNS[:n]
-        request = "Build a CRUD API for " + (", ".join(nouns[:-1]) + " and " + nouns[-1] if n > 1 else nouns[0])
+        request = scale_request(n)
         with tempfile.TemporaryDirectory(prefix="builder-scale-") as tmp, _prompt_sizes() as sizes_seen:
             cpu_before = cpu_seconds()
             try:
@@ -200,6 +205,11 @@ def bench_scale(sizes: list[int]) -> int:
             cpus[n] = cpu
     for line in scale_summary(totals, prompts, entity_prompts, cpus):
         print(line)
+    if prompts:
+        from harness.agents.builder import PROMPT_BUDGET_CHARS
+
+        print(f"builder prompt budget: {PROMPT_BUDGET_CHARS} characters, the whole prompt (largest seen: "
+              f"{max(prompts.values())})")
     return worst
 
 
@@ -284,6 +294,35 @@ def _prompt_sizes():
         finally:
             builder.build_prompt = real
     return _cm()
+
+
+def assembled_prompts(n: int, budget: int | None = None) -> list[tuple[object, str]]:
+    """(task, builder prompt) for every task of the n-entity scale request's offline plan, without a
+    build: each prompt assembled as the builder would (`build_prompt`) over a workspace holding what
+    the tasks before it wrote (the generator's units, in plan order) and PASS results of its
+    dependencies. Seconds instead of the minutes of `builder bench --scale`'s full builds."""
+    from harness.agents import builder
+    from harness.agents.planner import fallback_plan
+    from harness.agents.spec_agent import SpecAgent
+    from harness.models.results import VerificationResult
+    from harness.offline.generator import generate_unit
+
+    spec = SpecAgent(MockProvider()).fallback(scale_request(n))
+    plan = fallback_plan(spec)
+    out, results = [], []
+    extra = {} if budget is None else {"budget": budget}
+    with tempfile.TemporaryDirectory(prefix="builder-prompts-") as tmp:
+        workspace = Path(tmp)
+        for task in plan.tasks:
+            deps = [r for r in results if r.task_id in task.depends_on]
+            out.append((task, builder.build_prompt(task, spec, deps, plan, workspace, **extra)))
+            for rel, text in generate_unit(spec, task.kind).items():
+                path = workspace / rel
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(text)
+            results.append(VerificationResult(task_id=task.id, status="PASS", exit_code=0,
+                                              command=task.verification[0] if task.verification else "pytest -q"))
+    return out
 
 
 def run_bench(quick: bool = False, scale: list[int] | None = None) -> int:

@@ -146,7 +146,8 @@ def test_dependency_context_is_transitive_full_within_budget_and_interfaces_beyo
     roomy = dependency_context(api, plan, tmp_path)
     assert set(roomy["dependency_files"]) == {"src/store.py", "src/search.py"} and not roomy["dependency_interfaces"]
     assert roomy["own_files"] == {"src/main.py": "app = None  # the previous build\n"}   # a rebuild sees its files
-    assert [d["description"] for d in roomy["dependency_tasks"]] == ["search", "storage"]
+    assert roomy["dependency_tasks"] == ["TASK-002 search: src/search.py; REQ-001",
+                                         "TASK-001 storage: src/store.py; REQ-001"]
     tight = dependency_context(api, plan, tmp_path, budget=800)
     assert set(tight["dependency_files"]) == {"src/search.py"}
     assert "def connect(path=None)" in tight["dependency_interfaces"]["src/store.py"]

@@ -6,8 +6,10 @@ import json
 from pathlib import Path
 
 from harness.agents.ask import AnswerUnusableError, ask
-from harness.agents.builder_context import dependency_context
+from harness.agents.builder_context import (CODE_KEYS, dependency_code, dependency_lines, dependency_tasks,
+                                            own_files)
 from harness.agents.contract import CONTRACT
+from harness.agents.data_model_text import FORMAT as DATA_MODEL_FORMAT, entity_line
 from harness.agents.file_map import parse_file_map
 from harness.errors import HarnessError
 from harness.models.results import VerificationResult
@@ -23,25 +25,71 @@ SYSTEM = (
 )
 
 
+PROMPT_BUDGET_CHARS = 40_000     # the whole builder prompt, ~10k tokens (4 characters a token)
+
+
 def build_context(task: Task, spec: AppSpec, dep_results: list[VerificationResult], plan: Plan | None = None,
-                  workspace: Path | None = None) -> dict:
-    """What the builder may see: the task, its requirements, a spec summary, the dependency tasks
-    with their files (or interfaces) and results, and on a rebuild the task's own current files."""
+                  workspace: Path | None = None, budget: int = PROMPT_BUDGET_CHARS) -> dict:
+    """What the builder may see, the whole prompt within `budget` characters: the task, its
+    requirements, a spec summary (an entity task's entities as JSON, every other task's data model
+    one line an entity), the dependency tasks one line each with their results, the allowed files,
+    the verification commands, on a rebuild the task's own current files — none of these is ever
+    cut — and the dependency code in what is left of the budget (`dependency_code`: whole, as
+    interfaces, as names, by rank), with a note of what was left out."""
     reqs = [r.model_dump(include={"id", "text", "acceptance"}) for r in spec.requirements if r.id in task.requirements]
+    entities = task_entities(task, spec)
+    if is_entity_task(task, spec):
+        data_model: dict = {"data_model": [e.model_dump(mode="json") for e in entities]}
+    else:  # it wires every entity: all of them, compactly
+        data_model = {"data_model": [entity_line(e) for e in entities], "data_model_format": DATA_MODEL_FORMAT}
     context = {
         "task": task.model_dump(include={"id", "description", "depends_on", "requirements"}),
         "requirements": reqs,
-        "spec": {"app_type": spec.app_type, "stack": spec.stack.model_dump(), "auth": spec.auth,
-                 "data_model": [e.model_dump(mode="json") for e in task_entities(task, spec)]},
-        "dependency_results": [{"task_id": r.task_id, "status": r.status, "command": r.command,
-                                "exit_code": r.exit_code} for r in dep_results],
+        "spec": {"app_type": spec.app_type, "stack": spec.stack.model_dump(), "auth": spec.auth, **data_model},
+        "dependency_tasks": dependency_lines(dependency_tasks(task, plan), dep_results),
         "allowed_files": list(task.files_touched),
         "verification": list(task.verification),
     }
     if plan is not None and plan.entry:
         context["entry"] = plan.entry
-    context.update(dependency_context(task, plan, workspace))
-    return context
+    own = {"own_files": own_files(task, workspace)}
+
+    def assemble(code: dict) -> dict:
+        return {**context, "left_out": left_out_note(code, budget), **code, **own}
+
+    empty = {key: ({} if key != "dependency_not_shown" else []) for key in CODE_KEYS}
+    code_budget = budget - len(render_prompt(assemble(empty)))
+    while True:   # the note names what was not shown: measure the result, shrink the code budget if over
+        code = dependency_code(task, plan, workspace, max(0, code_budget))
+        full = assemble(code)
+        over = len(render_prompt(full)) - budget
+        if over <= 0 or code_budget <= 0:
+            return full
+        code_budget -= over
+
+
+def left_out_note(code: dict, budget: int) -> str:
+    """What the prompt did not show and how to treat it; "nothing" when every file is whole."""
+    cut = code["dependency_interfaces"] or code["dependency_names"] or code["dependency_not_shown"]
+    if not cut:
+        return "nothing: every dependency file is shown whole in dependency_files"
+    return (f"To keep this prompt within {budget} characters, dependency code is shown at three depths: "
+            "dependency_files whole; dependency_interfaces as outlines (imports, assignments, classes and "
+            "function signatures with their first docstring line: the bodies exist and work); "
+            "dependency_names as one line of top-level names; dependency_not_shown lists the files not "
+            "shown at all. Every file listed in dependency_tasks exists and works as its task describes. "
+            "This is all the context there is: write the task's files from it, using the names and "
+            "signatures shown, and ask nothing about what was left out.")
+
+
+def render_prompt(context: dict) -> str:
+    return "Context:\n" + json.dumps(context, indent=1) + f"\n\n{CONTRACT}\n\nReturn the file map."
+
+
+def is_entity_task(task: Task, spec: AppSpec) -> bool:
+    """An entity task (`kind` "entity:<ident>" of an entity of the spec) builds one entity's CRUD."""
+    kind, _, ident = task.kind.partition(":")
+    return kind == "entity" and any(e.ident == ident for e in spec.data_model)
 
 
 def task_entities(task: Task, spec: AppSpec) -> list:
@@ -62,9 +110,8 @@ def task_entities(task: Task, spec: AppSpec) -> list:
 
 
 def build_prompt(task: Task, spec: AppSpec, dep_results: list[VerificationResult], plan: Plan | None = None,
-                 workspace: Path | None = None) -> str:
-    return ("Context:\n" + json.dumps(build_context(task, spec, dep_results, plan, workspace), indent=1)
-            + f"\n\n{CONTRACT}\n\nReturn the file map.")
+                 workspace: Path | None = None, budget: int = PROMPT_BUDGET_CHARS) -> str:
+    return render_prompt(build_context(task, spec, dep_results, plan, workspace, budget))
 
 
 class BuildOutcome:

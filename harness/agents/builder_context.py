@@ -1,16 +1,25 @@
-"""What the builder sees of the code it builds on: dependency files within a budget, else their
-interfaces (classes and functions with signatures and docstrings, via `ast`, in the spirit of
-Aider's repo map), the dependency tasks' descriptions, and on a rebuild the task's own files."""
+"""What the builder sees of the code it builds on, within a character budget: the dependency tasks
+as one line each, their files ranked by what the task most needs — what its own files import (a
+test file: the conftest.py above it, and one example test), then what most other dependency files import, then the
+nearest dependencies — and shown whole, as interfaces or as names (`code_outline`, in the spirit of
+Aider's repo map) while they fit; on a rebuild, the task's own files."""
 
 from __future__ import annotations
 
-import ast
+import json
 from pathlib import Path
 
+from harness.agents.code_outline import imported_paths, interface, names
+from harness.models.results import VerificationResult
 from harness.models.tasks import Plan, Task
 
-CONTEXT_BUDGET_CHARS = 32_000     # ~8k tokens of dependency code (4 characters a token)
+__all__ = ["CONTEXT_BUDGET_CHARS", "OWN_FILE_CHARS", "FULL_FILE_CHARS", "dependency_tasks", "dependency_lines",
+           "dependency_code", "dependency_context", "interface", "names", "read"]
+
+CONTEXT_BUDGET_CHARS = 32_000     # dependency code alone, when no whole-prompt budget is given
 OWN_FILE_CHARS = 12_000
+FULL_FILE_CHARS = 12_000          # a larger dependency file is shown as its interface
+CODE_KEYS = ("dependency_files", "dependency_interfaces", "dependency_names", "dependency_not_shown")
 
 
 def dependency_tasks(task: Task, plan: Plan | None) -> list[Task]:
@@ -28,47 +37,19 @@ def dependency_tasks(task: Task, plan: Plan | None) -> list[Task]:
     return [by_id[t] for t in order]
 
 
-def interface(path: str, source: str) -> str:
-    """The public outline of a Python file: docstring line, names assigned, classes and functions
-    with their signatures and first docstring line. Other files: their first lines."""
-    if not path.endswith(".py"):
-        return "\n".join(source.splitlines()[:15])
-    try:
-        tree = ast.parse(source)
-    except SyntaxError as exc:
-        return f"# does not parse: {exc.msg} (line {exc.lineno})"
-    lines = [f'"""{_doc(tree)}"""'] if _doc(tree) else []
-    for node in tree.body:
-        lines += _outline(node, "")
-    return "\n".join(lines)
+def dependency_lines(deps: list[Task], results: list[VerificationResult]) -> list[str]:
+    """One line a dependency task: `TASK-002 search: src/search.py; REQ-001; PASS `cmd` exit 0`
+    (its latest verification result when there is one); results of tasks not in `deps` follow."""
+    latest = {r.task_id: r for r in results}
 
+    def result(tid: str) -> str:
+        r = latest.get(tid)
+        return f"; {r.status} `{r.command}` exit {r.exit_code}" if r is not None else ""
 
-def _doc(node) -> str:
-    doc = ast.get_docstring(node)
-    return doc.strip().splitlines()[0] if doc else ""
-
-
-def _outline(node: ast.AST, indent: str) -> list[str]:
-    if isinstance(node, (ast.Import, ast.ImportFrom)):
-        return [indent + ast.unparse(node)] if not indent else []
-    if isinstance(node, (ast.Assign, ast.AnnAssign)):
-        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-        names = [ast.unparse(t) for t in targets]
-        value = ast.unparse(node.value) if node.value is not None else ""
-        return [f"{indent}{' = '.join(names)} = {value[:80]}"]
-    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        prefix = "async def" if isinstance(node, ast.AsyncFunctionDef) else "def"
-        decorators = [f"{indent}@{ast.unparse(d)}" for d in node.decorator_list]
-        returns = f" -> {ast.unparse(node.returns)}" if node.returns else ""
-        doc = f'  # {_doc(node)}' if _doc(node) else ""
-        return decorators + [f"{indent}{prefix} {node.name}({ast.unparse(node.args)}){returns}: ...{doc}"]
-    if isinstance(node, ast.ClassDef):
-        bases = f"({', '.join(ast.unparse(b) for b in node.bases)})" if node.bases else ""
-        out = [f"{indent}class {node.name}{bases}:" + (f'  # {_doc(node)}' if _doc(node) else "")]
-        for child in node.body:
-            out += _outline(child, indent + "    ")
-        return out
-    return []
+    lines = [f"{d.id} {d.description}: {', '.join(d.files_touched) or 'no files'}"
+             f"; {', '.join(d.requirements) or 'no requirements'}{result(d.id)}" for d in deps]
+    known = {d.id for d in deps}
+    return lines + [f"{tid}:{result(tid)[1:]}" for tid in latest if tid not in known]
 
 
 def read(workspace: Path | None, rel: str) -> str | None:
@@ -79,29 +60,84 @@ def read(workspace: Path | None, rel: str) -> str | None:
     return LocalSandbox(workspace).read_if_file(rel)
 
 
-def dependency_context(task: Task, plan: Plan | None, workspace: Path | None,
-                       budget: int = CONTEXT_BUDGET_CHARS) -> dict:
-    """{"dependency_tasks", "dependency_files", "dependency_interfaces", "own_files"} for the prompt."""
-    deps = dependency_tasks(task, plan)
-    files: dict[str, str] = {}
-    outlines: dict[str, str] = {}
-    left = budget
-    pending: list[tuple[str, str]] = []
-    for dep in deps:
+def own_files(task: Task, workspace: Path | None) -> dict[str, str]:
+    """On a rebuild, the task's own current files (each cut at OWN_FILE_CHARS)."""
+    return {rel: text[:OWN_FILE_CHARS] for rel in task.files_touched
+            if (text := read(workspace, rel)) is not None and text.strip()}
+
+
+def entry_cost(key: str, value) -> int:
+    """Characters `"key": value,` adds to the prompt's JSON (indent=1, two levels deep)."""
+    return len(json.dumps(key)) + len(json.dumps(value)) + 6
+
+
+def _is_test_module(rel: str) -> bool:
+    base = rel.rsplit("/", 1)[-1]
+    return base.startswith("test_") and base.endswith(".py")
+
+
+def dependency_code(task: Task, plan: Plan | None, workspace: Path | None, budget: int) -> dict:
+    """The dependency files within `budget` characters of JSON: every non-test file's names first
+    (in rank order, while they fit), then in rank order each file whole (≤ FULL_FILE_CHARS), else
+    its interface, as far as the budget goes; what has no room is listed by path only."""
+    candidates: dict[str, str] = {}
+    for dep in dependency_tasks(task, plan):
         for rel in dep.files_touched:
             text = read(workspace, rel)
-            if text is None or rel in files or rel in task.files_touched:
-                continue
-            if len(text) <= left:
-                files[rel], left = text, left - len(text)
-            else:
-                pending.append((rel, text))
-    for rel, text in pending:      # over budget: interfaces, while they fit
-        outline = interface(rel, text)
-        if len(outline) <= left:
-            outlines[rel], left = outline, left - len(outline)
-    own = {rel: text[:OWN_FILE_CHARS] for rel in task.files_touched
-           if (text := read(workspace, rel)) is not None and text.strip()}
-    return {"dependency_tasks": [{"id": d.id, "description": d.description, "files": list(d.files_touched),
-                                  "requirements": list(d.requirements)} for d in deps],
-            "dependency_files": files, "dependency_interfaces": outlines, "own_files": own}
+            if text is not None and rel not in candidates and rel not in task.files_touched:
+                candidates[rel] = text
+    known = set(candidates)
+    own = own_files(task, workspace)
+    wanted: set[str] = set()          # what the task's own files import (a new test file: its conftest)
+    for rel in task.files_touched:
+        wanted |= imported_paths(rel, own.get(rel, ""), known)
+    if any(_is_test_module(rel) for rel in task.files_touched):   # a task writing tests: one example
+        wanted |= {rel for rel in [example_test(task, plan, candidates)] if rel}
+    users: dict[str, int] = dict.fromkeys(known, 0)
+    for rel, text in candidates.items():
+        for used in imported_paths(rel, text, known):
+            users[used] += 1
+    position = {rel: n for n, rel in enumerate(candidates)}      # nearest dependency first
+    ranked = sorted(candidates, key=lambda r: (r not in wanted, -users[r], position[r]))
+
+    left = budget
+    shown_names: dict[str, str] = {}
+    for rel in ranked:
+        if not _is_test_module(rel):
+            line = names(rel, candidates[rel])
+            if entry_cost(rel, line) <= left:
+                shown_names[rel], left = line, left - entry_cost(rel, line)
+    files: dict[str, str] = {}
+    outlines: dict[str, str] = {}
+    for rel in ranked:
+        text = candidates[rel]
+        freed = entry_cost(rel, shown_names[rel]) if rel in shown_names else 0
+        if len(text) <= FULL_FILE_CHARS and entry_cost(rel, text) - freed <= left:
+            files[rel], left = text, left - entry_cost(rel, text) + freed
+        elif len(outline := interface(rel, text)) < len(text) and entry_cost(rel, outline) - freed <= left:
+            outlines[rel], left = outline, left - entry_cost(rel, outline) + freed
+        else:
+            continue
+        shown_names.pop(rel, None)
+    not_shown = [rel for rel in ranked if rel not in files and rel not in outlines and rel not in shown_names]
+    return {"dependency_files": files, "dependency_interfaces": outlines, "dependency_names": shown_names,
+            "dependency_not_shown": not_shown}
+
+
+def example_test(task: Task, plan: Plan | None, candidates: dict[str, str]) -> str | None:
+    """The test module of the latest direct dependency that has one small enough to show whole:
+    how this workspace's tests are written, for a task that writes tests."""
+    by_id = {t.id: t for t in (plan.tasks if plan else [])}
+    for tid in sorted((d for d in task.depends_on if d in by_id), reverse=True):
+        for rel in by_id[tid].files_touched:
+            if _is_test_module(rel) and rel in candidates and len(candidates[rel]) <= FULL_FILE_CHARS:
+                return rel
+    return None
+
+
+def dependency_context(task: Task, plan: Plan | None, workspace: Path | None,
+                       budget: int = CONTEXT_BUDGET_CHARS, results: list[VerificationResult] | None = None) -> dict:
+    """{"dependency_tasks", "dependency_files", "dependency_interfaces", "dependency_names",
+    "dependency_not_shown", "own_files"}, the dependency code within `budget`."""
+    return {"dependency_tasks": dependency_lines(dependency_tasks(task, plan), results or []),
+            **dependency_code(task, plan, workspace, budget), "own_files": own_files(task, workspace)}
