@@ -171,7 +171,9 @@ def test_stale_file_flips_pass_until_reverified(fresh_todo_run, capsys, tmp_path
     assert [r.status for r in report.requirements] == ["FAIL", "FAIL", "FAIL", "PASS"]
     assert stale in out
     (tmp_path / "elsewhere").mkdir()
-    proc = harness_run(run_id, store.base, tmp_path / "elsewhere")
+    # in-process (pytest.main, the same plugin hook and re-verifier): the real `python -m pytest
+    # --harness-run` subprocess is test_demo_run's PASS and test_unknown_run_id_is_one_line_exit_4's
+    proc = harness_run_in_process(run_id, store.base, tmp_path / "elsewhere", capsys)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "HARNESS RUN PASS: 4/4 requirements" in proc.stdout
     assert "re-verified TASK-002: COMPLETED" in proc.stdout
