@@ -20,6 +20,21 @@ def run_cli(*args, cwd=None, env=None):
                           cwd=cwd, env=full_env, timeout=300)
 
 
+def run_main(*args) -> subprocess.CompletedProcess:
+    """`builder ARGS` in-process (`main`, the console script's code path, argparse's exits included):
+    its exit code, stdout and stderr as a CompletedProcess."""
+    import contextlib
+    import io
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main([str(a) for a in args])
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else 1
+    return subprocess.CompletedProcess(["builder", *args], code, out.getvalue(), err.getvalue())
+
+
 def assert_one_line_error(proc, code):
     assert proc.returncode == code, (proc.returncode, proc.stdout, proc.stderr)
     lines = [line for line in proc.stderr.splitlines() if line.strip()]
@@ -94,16 +109,16 @@ def test_out_of_scope_request_fails_honestly(tmp_path):
     assert "3D racing game" in proc.stdout
 
 
-@pytest.mark.slow
 def test_help_and_version():
-    assert run_cli("--version").stdout.startswith("builder ")
-    helptext = run_cli("--help").stdout
+    """In-process (argparse prints and exits the same way); the real process's --version is below."""
+    version = run_main("--version")
+    assert version.returncode == 0 and version.stdout.startswith("builder ")
+    helptext = run_main("--help").stdout
     for word in ("new", "resume", "logs", "status", "runs", "trace", "review", "bench", "exit codes", "75"):
         assert word in helptext
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("args, code", [
+USAGE_ERRORS = [
     (["frobnicate"], 2),
     (["new"], 2),
     (["new", "todo", "--bogus-flag"], 2),
@@ -111,9 +126,27 @@ def test_help_and_version():
     (["logs", "run_nothere"], 4),
     (["resume", "run_nothere"], 4),
     (["trace", "../etc"], 2),
-])
+]
+# as real processes: an argparse error (exit 2) and a missing run (exit 4); every case in-process below
+USAGE_ERRORS_AS_PROCESSES = [(["new", "todo", "--bogus-flag"], 2), (["resume", "run_nothere"], 4)]
+
+
+def _usage_argv(args, tmp_path):
+    return [*args, "--runs-dir", str(tmp_path / "runs")] if args[0] not in ("frobnicate",) else args
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("args, code", USAGE_ERRORS_AS_PROCESSES)
 def test_usage_errors_are_one_line(tmp_path, args, code):
-    proc = run_cli(*args, "--runs-dir", str(tmp_path / "runs")) if args[0] not in ("frobnicate",) else run_cli(*args)
+    proc = run_cli(*_usage_argv(args, tmp_path))
+    assert_one_line_error(proc, code)
+    assert not (tmp_path / "runs").exists() or not any((tmp_path / "runs").iterdir())
+
+
+@pytest.mark.parametrize("args, code", USAGE_ERRORS)
+def test_usage_errors_are_one_line_in_process(tmp_path, args, code):
+    """The same cases through `main` (the console script's code path): one stderr line, the exit code."""
+    proc = run_main(*_usage_argv(args, tmp_path))
     assert_one_line_error(proc, code)
     assert not (tmp_path / "runs").exists() or not any((tmp_path / "runs").iterdir())
 
@@ -197,6 +230,7 @@ def test_python_m_harness_cli_is_equivalent_to_builder():
     a = subprocess.run([str(script) if script.exists() else "builder", "--version"], capture_output=True, text=True)
     b = run_cli("--version")
     assert a.stdout == b.stdout and a.returncode == b.returncode == 0
+    assert b.stdout.startswith("builder ")
 
 
 def test_logs_follow_prints_existing_and_new_events_until_interrupted(fresh_todo_run):
