@@ -187,3 +187,14 @@ def test_at_20_entities_the_wiring_tasks_see_every_entity_and_the_shared_modules
             assert [r["id"] for r in context["requirements"]] == task.requirements
             shown = {**context["dependency_files"], **context["dependency_interfaces"]}
             assert "src/models.py" in shown and "tests/conftest.py" in context["dependency_files"]
+
+
+def test_the_planners_spec_summary_carries_every_entity_as_a_line_and_every_requirement():
+    from harness.agents.planner import Planner
+    from harness.providers.mock import MockProvider
+
+    spec = rich_spec()
+    prompt = Planner(MockProvider()).prompt(spec)
+    summary = json.loads(prompt.split("Spec:\n", 1)[1].split("\n\nWorkspace contract", 1)[0])
+    assert [parse_line(line) for line in summary["data_model"]] == [e.model_dump(mode="json") for e in spec.data_model]
+    assert [r["id"] for r in summary["requirements"]] == [r.id for r in spec.requirements]

@@ -87,10 +87,9 @@ def dependency_code(task: Task, plan: Plan | None, workspace: Path | None, budge
             if text is not None and rel not in candidates and rel not in task.files_touched:
                 candidates[rel] = text
     known = set(candidates)
-    own = own_files(task, workspace)
     wanted: set[str] = set()          # what the task's own files import (a new test file: its conftest)
     for rel in task.files_touched:
-        wanted |= imported_paths(rel, own.get(rel, ""), known)
+        wanted |= imported_paths(rel, read(workspace, rel) or "", known)
     if any(_is_test_module(rel) for rel in task.files_touched):   # a task writing tests: one example
         wanted |= {rel for rel in [example_test(task, plan, candidates)] if rel}
     users: dict[str, int] = dict.fromkeys(known, 0)
