@@ -198,3 +198,46 @@ def test_the_planners_spec_summary_carries_every_entity_as_a_line_and_every_requ
     summary = json.loads(prompt.split("Spec:\n", 1)[1].split("\n\nWorkspace contract", 1)[0])
     assert [parse_line(line) for line in summary["data_model"]] == [e.model_dump(mode="json") for e in spec.data_model]
     assert [r["id"] for r in summary["requirements"]] == [r.id for r in spec.requirements]
+
+
+def names_taken(source: str, modules: set[str]) -> set[tuple[str, str]]:
+    """(module path, name) a file takes from the workspace modules of `modules`: `from src.m import
+    x` gives (src/m.py, x); `from src import m` then `m.x` gives (src/m.py, x)."""
+    import ast
+
+    tree, taken, aliases = ast.parse(source), set(), {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "src":
+            stem = node.module.replace(".", "/")
+            for alias in node.names:
+                if f"{stem}/{alias.name}.py" in modules:
+                    aliases[alias.asname or alias.name] = f"{stem}/{alias.name}.py"
+                else:
+                    taken.add((f"{stem}.py" if stem != "src" else "src/__init__.py", alias.name))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases:
+            taken.add((aliases[node.value.id], node.attr))
+    return {(module, name) for module, name in taken if module in modules}
+
+
+@pytest.mark.slow
+def test_at_20_entities_every_name_the_reference_build_takes_from_a_dependency_is_in_its_prompt(scale_prompts):
+    """What a model needs to write each task's files, measured on the generator's own files for the
+    task: every name they import from a dependency's module is shown in that module's entry (whole,
+    interface or names), so nothing a working build needs was cut."""
+    from harness.agents.spec_agent import SpecAgent
+    from harness.benchmarks import scale_request
+    from harness.offline.generator import generate_unit
+    from harness.providers.mock import MockProvider
+
+    spec = SpecAgent(MockProvider()).fallback(scale_request(20))
+    missing = []
+    for task, prompt in scale_prompts[20]:
+        context = context_of(prompt)
+        shown = {**context["dependency_names"], **context["dependency_interfaces"], **context["dependency_files"]}
+        modules = set(shown) | set(context["dependency_not_shown"])
+        for path, text in generate_unit(spec, task.kind).items():
+            if path.endswith(".py"):
+                missing += [f"{task.id} {path}: {m} {n}" for m, n in names_taken(text, modules | set(task.files_touched))
+                            if m in modules and not re.search(rf"\b{re.escape(n)}\b", shown.get(m, ""))]
+    assert missing == []
