@@ -221,3 +221,14 @@ def resumed_crashed_run(tmp_path_factory, crashed_todo_run):
                            new_out=crashed_todo_run.stdout, before=before, lock_text=lock_text, first=first,
                            out=first_line + rest, err=first_err, second=second, after=snapshot(run))
 
+
+
+# wt20b (#19): a copy of the shared Todo run audited once per session by `builder audit --max-mutants 3`,
+# read by tests/test_audit.py and tests/test_audit_trust.py (tests/judged_copies.py: audited_copy).
+# Read-only: a test that modifies a run takes fresh_todo_run.
+@pytest.fixture(scope="session")
+def audited_todo_copy(todo_run, tmp_path_factory):
+    from judged_copies import audited_copy
+
+    return audited_copy(todo_run, tmp_path_factory.mktemp("audited"))
+

@@ -10,19 +10,9 @@ import subprocess
 
 import pytest
 
-from resume_helpers import builder, builder_argv, clean_env
+from resume_helpers import builder_argv, clean_env
+from judged_copies import BLIND_BODY, replace_bodies
 from run_copies import cli, harness_run_in_process, row, workspace_hashes
-from test_evidence_proves import replace_bodies
-
-# Runs the requirement's code, then checks only an unrelated endpoint: it cannot see a broken todo.
-BLIND_BODY = """
-from fastapi.testclient import TestClient
-from src.main import app
-client = TestClient(app, raise_server_exceptions=False)
-client.post('/api/todos', json={'title': 'x'})
-client.post('/api/todos/1/complete')
-assert client.get('/health').status_code == 200
-"""
 
 
 def _audit(store, run_id):
@@ -44,14 +34,12 @@ def test_the_build_audits_every_requirement_before_review(todo_run):
 
 
 @pytest.mark.slow
-def test_builder_audit_kills_a_mutant_of_every_requirement_and_changes_no_file(fresh_todo_run, capsys):
-    store, run_id = fresh_todo_run
-    before = workspace_hashes(store.workspace(run_id))
-    store.artifact_path(run_id, "audit").unlink()
-    code, out, err = cli(capsys, "audit", run_id, "--runs-dir", str(store.base), "--max-mutants", "3")
-    assert code == 0, out + err
-    assert "AUDIT PASS" in out
-    assert workspace_hashes(store.workspace(run_id)) == before
+def test_builder_audit_kills_a_mutant_of_every_requirement_and_changes_no_file(audited_todo_copy):
+    """`builder audit --max-mutants 3` of a copy without audit.json (conftest: audited_todo_copy)."""
+    store, run_id, done = audited_todo_copy.store, audited_todo_copy.run_id, audited_todo_copy.audit
+    assert done.code == 0, done.out + done.err
+    assert "AUDIT PASS" in done.out
+    assert workspace_hashes(store.workspace(run_id)) == audited_todo_copy.before
     assert not store.audit_scratch(run_id).exists()
     audit = _audit(store, run_id)
     for rid, entry in audit["requirements"].items():
@@ -97,10 +85,10 @@ def test_builder_audit_errors(fresh_todo_run, capsys):
 
 
 @pytest.mark.slow
-def test_sigkill_during_the_audit_then_resume_leaves_the_workspace_unchanged(tmp_path, crashed_todo_run):
+def test_sigkill_during_the_audit_then_resume_leaves_the_workspace_unchanged(tmp_path, crashed_todo_run, capsys):
     """The builder killed inside the audit is a real `builder resume` of a private copy of the shared
     crashed run (conftest.py: `builder new` SIGKILLed after TASK-002), which builds the other tasks,
-    verifies and starts the audit; a second `builder resume` finishes the run."""
+    verifies and starts the audit; a second `builder resume` (in-process) finishes the run."""
     runs = tmp_path / "runs"
     shutil.copytree(crashed_todo_run.run, runs / "crashy")
     proc = subprocess.run(builder_argv("resume", "crashy", "--runs-dir", runs), capture_output=True,
@@ -112,9 +100,9 @@ def test_sigkill_during_the_audit_then_resume_leaves_the_workspace_unchanged(tmp
     scratch = run / "audit-workspace"
     mutated = [f for f, h in workspace_hashes(scratch).items() if f in verified and verified[f] != h]
     assert mutated and all(f.startswith("src/") for f in mutated)  # the mutants were in place when it died
-    resumed = builder("resume", "crashy", "--runs-dir", runs, timeout=600)
-    assert resumed.returncode == 0, resumed.stdout[-3000:] + resumed.stderr[-2000:]
-    assert "audit REQ-001" in resumed.stdout and "BUILD COMPLETE" in resumed.stdout
+    code, out, err = cli(capsys, "resume", "crashy", "--runs-dir", str(runs))  # in-process: the killed one was real
+    assert code == 0, out[-3000:] + err[-2000:]
+    assert "audit REQ-001" in out and "BUILD COMPLETE" in out
     assert workspace_hashes(run / "workspace") == verified
     assert not scratch.exists()
     audit = json.loads((run / "audit.json").read_text())

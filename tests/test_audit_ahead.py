@@ -12,6 +12,10 @@ from harness.errors import RunDataError
 from harness.orchestration.audit_stage import _taken
 
 
+# What the audit found does not matter after the first take, only when it ran: one mutant a requirement.
+ONE_MUTANT = AuditBudget(max_mutants=1)
+
+
 def _ctx(store, run_id):
     said: list[str] = []
     return SimpleNamespace(store=store, run_id=run_id, say=said.append), said
@@ -21,7 +25,7 @@ def _ctx(store, run_id):
 def test_the_audit_stage_takes_the_audit_started_ahead_only_for_the_latest_evidence(fresh_todo_run):
     store, run_id = fresh_todo_run
     store.artifact_path(run_id, "audit").unlink()
-    ahead.start(store, store.load(run_id), AuditBudget())
+    ahead.start(store, store.load(run_id), AuditBudget(max_mutants=2))
     ctx, said = _ctx(store, run_id)
     doc = _taken(ctx)
     assert doc == json.loads(store.artifact_path(run_id, "audit").read_text())
@@ -30,10 +34,10 @@ def test_the_audit_stage_takes_the_audit_started_ahead_only_for_the_latest_evide
         f"  audit {rid}: {r['killed']}/{r['mutants']} mutants killed" for rid, r in doc["requirements"].items()]
     assert ahead.take(run_id) is None                  # taken once
 
-    ahead.start(store, store.load(run_id), AuditBudget())
+    ahead.start(store, store.load(run_id), ONE_MUTANT)
     ahead.wait(run_id)                                 # finished and forgotten: nothing to take
     assert _taken(_ctx(store, run_id)[0]) is None
-    ahead.start(store, store.load(run_id), AuditBudget())
+    ahead.start(store, store.load(run_id), ONE_MUTANT)
     path = store.workspace_evidence(run_id)
     newer = json.loads(path.read_text())
     newer["snapshot"]["digest"] = "sha256:" + "0" * 64     # the evidence moved on meanwhile

@@ -9,9 +9,8 @@ import json
 
 import pytest
 
-from run_copies import cli, harness_run, row
-from test_audit import BLIND_BODY
-from test_evidence_proves import _marked, replace_bodies
+from judged_copies import BLIND_BODY, Step, _marked, artifacts, replace_bodies
+from run_copies import cli, harness_run_in_process, row
 
 # Passes in the workspace, fails in the audit's scratch copy (which leaves *.db files out).
 NEEDS_FIXTURE = "assert (__import__('pathlib').Path(__file__).parent / 'fixture.db').is_file()"
@@ -30,17 +29,20 @@ def _prefix_bodies(workspace, rid: str, statement: str) -> list[str]:
     return changed
 
 
+def _said(step) -> dict:
+    """What the review and the matrix say, and the audit's lines, after one `builder audit --method`."""
+    doc, review, matrix = step.artifacts["audit"], step.artifacts["review"], step.artifacts["matrix"]
+    return {"overall": review["overall_status"],
+            "requirements": {r["id"]: (r["status"], r.get("missing")) for r in review["requirements"]},
+            "matrix": {rid: (row(matrix, rid).status, row(matrix, rid).mutation) for rid in doc["requirements"]},
+            "lines": [line for line in step.out.splitlines() if line.startswith(("  audit ", "REQ-", "not audited", "AUDIT"))]}
+
+
 def _audit(capsys, store, run_id, method):
     """(exit code, audit.json, what the review and the matrix say) after `builder audit --method`."""
     code, out, err = cli(capsys, "audit", run_id, "--runs-dir", str(store.base), "--method", method)
-    doc = json.loads(store.artifact_path(run_id, "audit").read_text())
-    review = json.loads(store.artifact_path(run_id, "review").read_text())
-    matrix = store.read_matrix(run_id)
-    said = {"overall": review["overall_status"],
-            "requirements": {r["id"]: (r["status"], r.get("missing")) for r in review["requirements"]},
-            "matrix": {rid: (row(matrix, rid).status, row(matrix, rid).mutation) for rid in doc["requirements"]},
-            "lines": [line for line in out.splitlines() if line.startswith(("  audit ", "REQ-", "not audited", "AUDIT"))]}
-    return code, doc, said
+    step = Step(code, out, err, artifacts(store, run_id, "audit", "review", "matrix"))
+    return code, step.artifacts["audit"], _said(step)
 
 
 def _verdicts(doc) -> dict:
@@ -61,7 +63,7 @@ def test_planted_weak_and_blind_tests_get_the_same_verdicts_from_both_methods(fr
     workspace = store.workspace(run_id)
     assert replace_bodies(workspace, "REQ-004", "assert True")   # proves nothing: weak, never audited
     assert replace_bodies(workspace, "REQ-003", BLIND_BODY)      # a real check that cannot see REQ-003's code
-    harness_run(run_id, store.base, tmp_path)                    # fresh evidence of the planted tests
+    harness_run_in_process(run_id, store.base, tmp_path, capsys)  # fresh evidence of the planted tests
     statuses = {rid: r["status"] for rid, r in store.read_workspace_evidence(run_id)["requirements"].items()}
     assert statuses["REQ-004"] == "weak" and statuses["REQ-003"] == "verified", statuses
 
@@ -87,7 +89,7 @@ def test_a_test_failing_only_in_the_scratch_copy_never_kills_a_mutant(fresh_todo
     (workspace / "tests" / "fixture.db").write_bytes(b"not copied into the scratch copy")
     broken = _prefix_bodies(workspace, "REQ-004", NEEDS_FIXTURE)
     assert broken
-    harness_run(run_id, store.base, tmp_path)
+    harness_run_in_process(run_id, store.base, tmp_path, capsys)
     assert store.read_workspace_evidence(run_id)["requirements"]["REQ-004"]["status"] == "verified"
 
     code_ref, ref, said_ref = _audit(capsys, store, run_id, "baseline-first")

@@ -5,16 +5,22 @@ careless or adversarial model could, and asserts that `pytest --harness-run` and
 `builder trace --fail-under 100` both refuse it, naming the reason. `--harness-run` goes through
 `pytest.main` in this interpreter (run_copies.harness_run_in_process); its verification commands
 run in real sandboxed subprocesses as always, and test_trace runs it as a subprocess.
+
+Tamperings that cannot mask each other share one copy, judged once per module (`judged`): weak
+bodies planted on requirements whose tests are disjoint (REQ-004's tests share none with
+REQ-001..003; REQ-002's and REQ-003's do, so they never share a copy; REQ-001 stays untouched in
+every copy), and the two findings of the forgery scan, each asserted on its own file's line.
 """
 
-import ast
 import re
+from dataclasses import dataclass
 
 import pytest
 
+import judged_copies
+from judged_copies import Step, replace_bodies, req_line
 from run_copies import cli, harness_run_in_process, row
 
-XSS_REGRESSION = ("from html import escape\n", "escape = str  # regression: values no longer escaped\n")
 FLIP_HOOK = '''
 
 @pytest.hookimpl(hookwrapper=True)
@@ -44,23 +50,6 @@ getattr(_mod, "reg" + "ister")(_forge)
 '''
 
 
-def _marked(node: ast.FunctionDef, rid: str) -> bool:
-    return any(rid in ast.unparse(d) for d in node.decorator_list)
-
-
-def replace_bodies(workspace, rid: str, body: str) -> list[str]:
-    """Replace the body of every test marked `rid` with `body`; the nodeids changed."""
-    changed = []
-    for path in sorted((workspace / "tests").glob("test_*.py")):
-        tree = ast.parse(path.read_text())
-        for node in tree.body:
-            if isinstance(node, ast.FunctionDef) and _marked(node, rid):
-                node.body = ast.parse(body).body
-                changed.append(f"{path.relative_to(workspace).as_posix()}::{node.name}")
-        path.write_text(ast.unparse(tree) + "\n")
-    return changed
-
-
 def _judge(store, run_id, tmp_path, capsys):
     """(harness-run process, trace exit code, trace stdout)."""
     proc = harness_run_in_process(run_id, store.base, tmp_path, capsys)
@@ -68,58 +57,106 @@ def _judge(store, run_id, tmp_path, capsys):
     return proc, code, out
 
 
+PROVE_NOTHING = {  # body -> the reason harness-run gives for it
+    "assert True": "no real check (only tests/",
+    "assert 1 == 1\nx = [1]\nassert x == x\nassert 'a' in 'a'": "no real check (only tests/",
+    "pass": "no real check (no assert",
+}
+# A test that really fails; planted in tests/, it re-runs only the whole suite (a changed src/ module
+# would also re-run its task's verification and the runtime check).
+A_REAL_FAILURE = "assert sum([1, 1]) == 3, 'a real failure for the forger to hide'"
+RUNS_NONE_OF_ITS_CODE = "value = {'done': True}\nassert value['done'] is True"
+
+
+def _weak_a(ws):
+    assert replace_bodies(ws, "REQ-002", "assert True") and replace_bodies(ws, "REQ-004", "pass")
+
+
+def _weak_b(ws):
+    assert replace_bodies(ws, "REQ-004", "assert 1 == 1\nx = [1]\nassert x == x\nassert 'a' in 'a'")
+    assert replace_bodies(ws, "REQ-003", RUNS_NONE_OF_ITS_CODE)
+
+
+def _forgery_scan(ws):
+    """An outcome-flipping conftest hook hiding a really failing test, and an atexit import in src/."""
+    assert replace_bodies(ws, "REQ-004", A_REAL_FAILURE)
+    with (ws / "tests" / "conftest.py").open("a") as fh:
+        fh.write(FLIP_HOOK)
+    models = ws / "src" / "models.py"
+    models.write_text(models.read_text() + "\nimport atexit\natexit.register(lambda: None)\n")
+
+
+TAMPER = {"weak_a": _weak_a, "weak_b": _weak_b, "forgery_scan": _forgery_scan}
+
+
+@dataclass
+class Judged:
+    harness: object  # the harness-run's CompletedProcess
+    trace: Step      # `builder trace --fail-under 100` after it, with matrix.json then
+
+
+@pytest.fixture(scope="module")
+def judged(todo_run, tmp_path_factory):
+    """judged(name): a private copy tampered by TAMPER[name], judged once per module (lazily)."""
+    done: dict[str, Judged] = {}
+
+    def _judged(name: str) -> Judged:
+        if name not in done:
+            base = tmp_path_factory.mktemp(name)
+            store, run_id = judged_copies.private_copy(todo_run, base)
+            TAMPER[name](store.workspace(run_id))
+            proc = judged_copies.harness_run(run_id, store.base, base)
+            code, out, err = judged_copies.cli("trace", run_id, "--runs-dir", store.base, "--fail-under", "100")
+            done[name] = Judged(proc, Step(code, out, err, judged_copies.artifacts(store, run_id, "matrix")))
+        return done[name]
+    return _judged
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("body, reason", [
-    ("assert True", "no real check (only tests/"),
-    ("assert 1 == 1\nx = [1]\nassert x == x\nassert 'a' in 'a'", "no real check (only tests/"),
-    ("pass", "no real check (no assert"),
+@pytest.mark.parametrize("copy, rid, body", [
+    ("weak_a", "REQ-002", "assert True"),
+    ("weak_b", "REQ-004", "assert 1 == 1\nx = [1]\nassert x == x\nassert 'a' in 'a'"),
+    ("weak_a", "REQ-004", "pass"),
 ])
-def test_tests_that_prove_nothing_make_their_requirement_weak(fresh_todo_run, tmp_path, capsys, body, reason):
-    store, run_id = fresh_todo_run
-    assert replace_bodies(store.workspace(run_id), "REQ-002", body)
-    proc, code, out = _judge(store, run_id, tmp_path, capsys)
+def test_tests_that_prove_nothing_make_their_requirement_weak(judged, copy, rid, body):
+    done = judged(copy)
+    proc, line = done.harness, req_line(done.harness.stdout, rid)
     assert proc.returncode == 1, proc.stdout[-3000:]
-    assert "REQ-002: FAIL" in proc.stdout and reason in proc.stdout
-    assert code == 1 and "weak:" in out
-    matrix = store.read_artifact(run_id, "matrix")
-    assert row(matrix, "REQ-002").status == "FAIL"
+    assert line.startswith(f"{rid}: FAIL") and PROVE_NOTHING[body] in line, line
+    assert done.trace.code == 1 and "weak:" in done.trace.out
+    matrix = done.trace.artifacts["matrix"]
+    assert row(matrix, rid).status == "FAIL"
     assert row(matrix, "REQ-001").status == "PASS"  # untouched requirements keep their evidence
 
 
 @pytest.mark.slow
-def test_tests_that_run_none_of_the_requirements_code_are_weak(fresh_todo_run, tmp_path, capsys):
-    store, run_id = fresh_todo_run
-    replace_bodies(store.workspace(run_id), "REQ-003", "value = {'done': True}\nassert value['done'] is True")
-    proc, code, out = _judge(store, run_id, tmp_path, capsys)
+def test_tests_that_run_none_of_the_requirements_code_are_weak(judged):
+    done = judged("weak_b")
     # REQ-003's implementation files (the generator's shared modules among them since #14)
-    none_of = re.search(r"executed none of ([^\n]*)", proc.stdout)
-    assert proc.returncode == 1 and none_of, proc.stdout
+    none_of = re.search(r"executed none of ([^;\n]*)", req_line(done.harness.stdout, "REQ-003"))
+    assert done.harness.returncode == 1 and none_of, done.harness.stdout
     assert {"src/api_todo.py", "src/models.py"} <= set(none_of.group(1).split(", ")), none_of.group(1)
-    assert code == 1
+    assert done.trace.code == 1 and row(done.trace.artifacts["matrix"], "REQ-003").status == "FAIL"
 
 
 @pytest.mark.slow
-def test_outcome_flipping_conftest_hook_is_detected(fresh_todo_run, tmp_path, capsys):
-    store, run_id = fresh_todo_run
-    ws = store.workspace(run_id)
-    pages = ws / "src" / "pages.py"
-    pages.write_text(pages.read_text().replace(*XSS_REGRESSION))
-    with (ws / "tests" / "conftest.py").open("a") as fh:
-        fh.write(FLIP_HOOK)
-    proc, code, out = _judge(store, run_id, tmp_path, capsys)
+def test_outcome_flipping_conftest_hook_is_detected(judged):
+    done = judged("forgery_scan")
+    proc = done.harness
     assert proc.returncode != 0
     assert "evidence untrusted: tests/conftest.py:" in proc.stdout and "pytest_runtest_makereport" in proc.stdout
     assert "HARNESS RUN FAIL: 0/4" in proc.stdout
-    assert code == 1 and "pytest_runtest_makereport" in out
+    assert done.trace.code == 1 and "pytest_runtest_makereport" in done.trace.out
 
 
 @pytest.mark.slow
 def test_atexit_rewrite_of_the_evidence_is_rejected_by_its_digest(fresh_todo_run, tmp_path, capsys):
+    """The forger (in a test module: test files re-run only the whole suite) turns a failing
+    session's document into a passing one after the session ended."""
     store, run_id = fresh_todo_run
     ws = store.workspace(run_id)
-    for module in (ws / "src").glob("*.py"):   # pages, page_parts and ui escape since #14
-        module.write_text(module.read_text().replace(*XSS_REGRESSION))
-    with (ws / "tests" / "conftest.py").open("a") as fh:
+    assert replace_bodies(ws, "REQ-004", A_REAL_FAILURE)
+    with (ws / "tests" / "test_pages.py").open("a") as fh:
         fh.write(ATEXIT_REWRITE)
     proc, code, out = _judge(store, run_id, tmp_path, capsys)
     assert proc.returncode != 0
@@ -130,13 +167,10 @@ def test_atexit_rewrite_of_the_evidence_is_rejected_by_its_digest(fresh_todo_run
 
 
 @pytest.mark.slow
-def test_atexit_handler_is_flagged_by_the_scan(fresh_todo_run, tmp_path, capsys):
-    store, run_id = fresh_todo_run
-    src = store.workspace(run_id) / "src" / "models.py"
-    src.write_text(src.read_text() + "\nimport atexit\natexit.register(lambda: None)\n")
-    proc, code, out = _judge(store, run_id, tmp_path, capsys)
+def test_atexit_handler_is_flagged_by_the_scan(judged):
+    proc = judged("forgery_scan").harness
     assert proc.returncode != 0 and "evidence untrusted: src/models.py:" in proc.stdout
-    assert "imports atexit" in proc.stdout and code == 1
+    assert "imports atexit" in proc.stdout and judged("forgery_scan").trace.code == 1
 
 
 @pytest.mark.slow
