@@ -241,3 +241,23 @@ def test_at_20_entities_every_name_the_reference_build_takes_from_a_dependency_i
                 missing += [f"{task.id} {path}: {m} {n}" for m, n in names_taken(text, modules | set(task.files_touched))
                             if m in modules and not re.search(rf"\b{re.escape(n)}\b", shown.get(m, ""))]
     assert missing == []
+
+
+def test_the_budget_comes_from_harness_prompt_budget_chars_for_a_small_context_model(tmp_path, monkeypatch):
+    from harness.agents.builder import Builder, prompt_budget
+    from harness.errors import ProviderConfigError
+    from harness.providers.mock import MockProvider
+    from harness.sandbox.local import LocalSandbox
+    from harness.tools.file_tools import FileTools
+
+    assert prompt_budget({}) == PROMPT_BUDGET_CHARS == 40_000
+    for bad in ("lots", "0", "-5"):
+        with pytest.raises(ProviderConfigError, match="HARNESS_PROMPT_BUDGET_CHARS"):
+            prompt_budget({"HARNESS_PROMPT_BUDGET_CHARS": bad})
+    plan = workspace_plan(tmp_path, {f"src/m{n}.py": 3000 for n in range(10)})
+    monkeypatch.setenv("HARNESS_PROMPT_BUDGET_CHARS", "9000")
+    llm = MockProvider(script=[json.dumps({"src/main.py": "app = None\n"})])
+    Builder(llm).build(plan.tasks[1], valid_todo(), FileTools(LocalSandbox(tmp_path), ["src/main.py"]), plan=plan,
+                       workspace=tmp_path)
+    sent = llm.calls[0]
+    assert len(sent) <= 9000 and "within 9000 characters" in sent and "dependency_not_shown" in sent

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+from collections.abc import Mapping
 from pathlib import Path
 
 from harness.agents.ask import AnswerUnusableError, ask
@@ -11,12 +13,13 @@ from harness.agents.builder_context import (CODE_KEYS, dependency_code, dependen
 from harness.agents.contract import CONTRACT
 from harness.agents.data_model_text import FORMAT as DATA_MODEL_FORMAT, entity_line
 from harness.agents.file_map import parse_file_map
-from harness.errors import HarnessError
+from harness.errors import HarnessError, ProviderConfigError
 from harness.models.results import VerificationResult
 from harness.models.spec import AppSpec
 from harness.models.tasks import Plan, Task
 from harness.providers.base import LLMProvider
 from harness.tools.file_tools import FileTools
+from harness.utils.env_numbers import env_number
 
 SYSTEM = (
     "You are the builder of an app-building harness. Implement exactly one task. Output ONLY a JSON "
@@ -26,6 +29,14 @@ SYSTEM = (
 
 
 PROMPT_BUDGET_CHARS = 40_000     # the whole builder prompt, ~10k tokens (4 characters a token)
+ENV_PROMPT_BUDGET = "HARNESS_PROMPT_BUDGET_CHARS"
+
+
+def prompt_budget(env: Mapping[str, str] | None = None) -> int:
+    """The builder prompt's budget: HARNESS_PROMPT_BUDGET_CHARS (for a model with a small context
+    window), else PROMPT_BUDGET_CHARS; ProviderConfigError for a value that is not a positive int."""
+    return env_number(os.environ if env is None else env, ENV_PROMPT_BUDGET, PROMPT_BUDGET_CHARS, int,
+                      error=ProviderConfigError)
 
 
 def build_context(task: Task, spec: AppSpec, dep_results: list[VerificationResult], plan: Plan | None = None,
@@ -133,7 +144,7 @@ class Builder:
         """Write the task's files; PermissionError for a path outside the allowlist; HarnessError
         when the model's answer stays unusable and this run has no offline fallback."""
         offline = plan is None or plan.offline_fallback
-        prompt = build_prompt(task, spec, dep_results or [], plan, workspace)
+        prompt = build_prompt(task, spec, dep_results or [], plan, workspace, prompt_budget())
         try:
             answer = ask(self.llm, "builder", prompt, parse_file_map,
                          (lambda: deterministic_files(task, spec)) if offline else None,
