@@ -15,9 +15,12 @@ _WILL_VERIFY = frozenset({RunStatus.CREATED, RunStatus.SPEC_DONE, RunStatus.PLAN
 
 
 def prestart_worker(ctx) -> None:
-    """Start `ctx`'s verification worker now when the run still has tasks or the suite to verify."""
+    """Start `ctx`'s verification worker now when the run still has tasks or the suite to verify,
+    and read the installed pytest plugins' metadata beside it (harness/verification/plugins.py)."""
     from harness.sandbox.warm import prestart
+    from harness.verification.plugins import prefetch
     from harness.verification.verifier import verification_env
 
     if ctx.state.status in _WILL_VERIFY:
         prestart(ctx.workspace, verification_env(ctx.run_id))
+        prefetch()
