@@ -195,6 +195,7 @@ def bench_scale(sizes: list[int]) -> int:
     totals: dict[int, float] = {}
     prompts: dict[int, int] = {}
     entity_prompts: dict[int, int] = {}
+    entity_roles: dict[int, tuple[int, int]] = {}
     cpus: dict[int, float] = {}
     for n in sizes:
         request = scale_request(n)
@@ -221,8 +222,9 @@ def bench_scale(sizes: list[int]) -> int:
             totals[n] = total_ms / 1000
             prompts[n] = most
             entity_prompts[n] = entity
+            entity_roles[n] = (sizes_seen.entity[0] if sizes_seen.entity else 0, max(sizes_seen.entity[1:], default=0))
             cpus[n] = cpu
-    for line in scale_summary(totals, prompts, entity_prompts, cpus):
+    for line in scale_summary(totals, prompts, entity_prompts, cpus) + entity_role_lines(entity_roles):
         print(line)
     if prompts:
         from harness.agents.builder import PROMPT_BUDGET_CHARS
@@ -277,6 +279,21 @@ def scale_summary(totals: dict[int, float], prompts: dict[int, int],
         first, last = entity[min(entity)], entity[max(entity)]
         lines.append(f"builder prompt size, largest entity task (chars): {shown} ({100 * (last - first) / first:+.0f}%)")
     return lines
+
+
+def entity_role_lines(roles: dict[int, tuple[int, int]]) -> list[str]:
+    """The entity tasks' prompts like for like: the first entity task (it writes the shared helpers
+    and has no sibling to read, the only one at N=1) and the largest of the others, per size."""
+    first = {n: a for n, (a, _) in sorted(roles.items()) if a}
+    others = {n: b for n, (_, b) in sorted(roles.items()) if b}
+    if len(first) < 2:
+        return []
+    line = ("builder prompt size, first entity task (chars): " + ", ".join(f"{v} at N={n}" for n, v in first.items()))
+    if len(others) >= 2:
+        lo, hi = others[min(others)], others[max(others)]
+        line += ("; the other entity tasks' largest: " + ", ".join(f"{v} at N={n}" for n, v in others.items())
+                 + f" ({100 * (hi - lo) / lo:+.0f}%)")
+    return [line]
 
 
 class PromptSizes(list):

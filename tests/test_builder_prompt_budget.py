@@ -261,3 +261,13 @@ def test_the_budget_comes_from_harness_prompt_budget_chars_for_a_small_context_m
                        workspace=tmp_path)
     sent = llm.calls[0]
     assert len(sent) <= 9000 and "within 9000 characters" in sent and "dependency_not_shown" in sent
+
+
+def test_the_scale_bench_compares_the_first_entity_task_and_the_others_like_for_like():
+    from harness.benchmarks import entity_role_lines
+
+    assert entity_role_lines({1: (19836, 0), 5: (19000, 39916), 20: (15483, 39593)}) == [
+        "builder prompt size, first entity task (chars): 19836 at N=1, 19000 at N=5, 15483 at N=20; "
+        "the other entity tasks' largest: 39916 at N=5, 39593 at N=20 (-1%)"]
+    assert entity_role_lines({1: (19836, 0)}) == []
+    assert entity_role_lines({1: (100, 0), 5: (90, 0)}) == ["builder prompt size, first entity task (chars): 100 at N=1, 90 at N=5"]
