@@ -1,8 +1,9 @@
 """#16 containment through the real `builder` CLI: the API key and a SIGKILLed builder.
 
-Both run under bubblewrap and with HARNESS_SANDBOX=none: the key must be unreadable from any
-process a generated test can see (its own environment, `/proc/<ppid>/environ`, every visible
-`/proc/*/environ`), and a builder SIGKILLed during the runtime check must leave no server.
+Under bubblewrap and with HARNESS_SANDBOX=none (one LLM build each: the none build is also the
+token-budget stop and resume): the key must be unreadable from any process a generated test can
+see (its own environment, `/proc/<ppid>/environ`, every visible `/proc/*/environ`), and a builder
+SIGKILLed during the runtime check must leave no server.
 """
 
 from __future__ import annotations
@@ -19,10 +20,11 @@ from pathlib import Path
 
 import pytest
 from fake_openai_server import FakeOpenAIServer, error
-from test_llm_e2e import (TASKS, TODO, all_run_files, cli, events, file_map, llm_events, note_answer, plan_answer,
-                          spec_answer, task_answer)
+from test_llm_e2e import (PLAN, TASKS, TODO, USAGE, all_run_files, cli, events, file_map, llm_events, note_answer,
+                          plan_answer, spec_answer, task_answer)
 
-from harness.models.enums import RunStatus
+from harness.errors import EXIT_TEMPFAIL
+from harness.models.enums import RunStatus, TaskStatus
 from harness.sandbox.procs import ENV_SCOPE, scope_of
 from harness.state.store import RunStore
 
@@ -62,23 +64,50 @@ ENV_CHECK = ('\n\n@pytest.mark.req("REQ-001")\ndef test_environment_has_no_key()
              '    assert not [k for k in os.environ if k.startswith("OPENAI_") or os.environ[k].startswith("sk-")]\n')
 
 
-@pytest.mark.slow
-def test_cli_build_key_is_unreadable_from_every_process_a_generated_test_sees(tmp_path, mode):
-    """One real LLM `builder new` per isolation mode proves both containment and test_llm_e2e's
-    scenarios 1 and 4 (they were two builds): valid spec, plan and working file maps, the first
-    request rate limited with Retry-After -> BUILD COMPLETE; every model call is an llm event with
-    model and tokens; the API key is in no file of the run (the environment dump included) and not
-    readable from any process a generated test sees. The bwrap build keeps the mutation audit (the
-    build a user gets by default, as the scenario-1 build had); the none build is not about it."""
-    key = f"sk-test-{uuid.uuid4().hex}"  # unique: other builds on this host may run with a shared test key
+def _key_is_unreadable(run_dir: Path, key: str, output: str, label: str) -> None:
+    """The key is in no file of the run and none of the builder's output, and no process the generated
+    test saw (its environment, its parent's, every visible /proc/*/environ) held it."""
+    assert "test_environment_has_no_key" in (run_dir / "workspace" / "tests/test_models.py").read_text()
+    files = all_run_files(run_dir)
+    assert len(files) > 30
+    secret = key.removeprefix("sk-test-").encode()
+    for path in files:
+        data = path.read_bytes()
+        assert key.encode() not in data and secret not in data, path
+    assert secret.decode() not in output
+
+    snoop = json.loads((run_dir / "workspace" / "__pycache__" / "snoop.json").read_text())
+    assert "OPENAI_API_KEY" not in snoop["env"] and key not in json.dumps(snoop["env"])
+    assert key not in snoop["parent"]
+    holders = [pid for pid, env in snoop["environs"].items() if key in env]
+    assert snoop["environs"] and not holders, [Path(f"/proc/{pid}/cmdline").read_bytes()[:200] for pid in holders]
+    assert f"isolation: {label}" in output
+    review = json.loads((run_dir / "review.json").read_text())
+    assert review["isolation"] == label
+
+
+def _snooping_models_test() -> str:
     models_test = file_map("TASK-001")["tests/test_models.py"]
     assert "import pytest" in models_test
-    audit = [] if mode["HARNESS_SANDBOX"] == "auto" else ["--no-audit"]
+    return models_test + ENV_CHECK + SNOOP
+
+
+@pytest.mark.slow
+def test_cli_build_key_is_unreadable_from_every_process_a_generated_test_sees(tmp_path):
+    """One real LLM `builder new` under bubblewrap proves containment and test_llm_e2e's scenarios 1
+    and 4: valid spec, plan and working file maps, the first request rate limited with Retry-After ->
+    BUILD COMPLETE; every model call is an llm event with model and tokens; the API key is in no file
+    of the run (the environment dump included) and not readable from any process a generated test
+    sees. It keeps the mutation audit (the build a user gets by default, as the scenario-1 build had).
+    Without bubblewrap (HARNESS_SANDBOX=none) the same containment is the next test's build."""
+    if shutil.which("bwrap") is None:
+        pytest.skip("bubblewrap is not installed (CI installs it)")
+    key = f"sk-test-{uuid.uuid4().hex}"  # unique: other builds on this host may run with a shared test key
     with FakeOpenAIServer([error(429, "slow down", retry_after=0), spec_answer(), plan_answer(),
-                           task_answer("TASK-001", **{"tests/test_models.py": models_test + ENV_CHECK + SNOOP}),
+                           task_answer("TASK-001", **{"tests/test_models.py": _snooping_models_test()}),
                            *[task_answer(t) for t in TASKS[1:]], note_answer()]) as server:
-        proc = cli(["new", TODO, "--runs-dir", str(tmp_path / "runs"), "--run-id", "snoop", *audit], tmp_path,
-                   OPENAI_API_KEY=key, OPENAI_BASE_URL=server.url, OPENAI_MODEL="fake-model-1", **mode)
+        proc = cli(["new", TODO, "--runs-dir", str(tmp_path / "runs"), "--run-id", "snoop"], tmp_path,
+                   OPENAI_API_KEY=key, OPENAI_BASE_URL=server.url, OPENAI_MODEL="fake-model-1", HARNESS_SANDBOX="auto")
         requests = list(server.requests)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert "BUILD COMPLETE" in proc.stdout
@@ -100,27 +129,56 @@ def test_cli_build_key_is_unreadable_from_every_process_a_generated_test_sees(tm
     assert sum(e["tokens"] or 0 for e in evs) == state.llm_tokens      # counted once, on the llm events
     assert [e["tool"] for e in evs if e["stage"] == "build" and e["status"] == "completed"] == ["llm"] * len(TASKS)
     assert not [e for e in evs if e["status"] == "fallback"]
+    _key_is_unreadable(store.run_dir("snoop"), key, proc.stdout + proc.stderr, "bubblewrap")
+    assert store.read_audit("snoop") is not None
 
-    run_dir = store.run_dir("snoop")
-    assert "test_environment_has_no_key" in (run_dir / "workspace" / "tests/test_models.py").read_text()
-    files = all_run_files(run_dir)
-    assert len(files) > 30
-    secret = key.removeprefix("sk-test-").encode()
-    for path in files:
-        data = path.read_bytes()
-        assert key.encode() not in data and secret not in data, path
-    assert secret.decode() not in proc.stdout + proc.stderr
 
-    snoop = json.loads((run_dir / "workspace" / "__pycache__" / "snoop.json").read_text())
-    assert "OPENAI_API_KEY" not in snoop["env"] and key not in json.dumps(snoop["env"])
-    assert key not in snoop["parent"]
-    holders = [pid for pid, env in snoop["environs"].items() if key in env]
-    assert snoop["environs"] and not holders, [Path(f"/proc/{pid}/cmdline").read_bytes()[:200] for pid in holders]
-    label = "bubblewrap" if mode["HARNESS_SANDBOX"] == "auto" else "none (install bubblewrap)"
-    assert f"isolation: {label}" in proc.stdout
-    review = json.loads((run_dir / "review.json").read_text())
-    assert review["isolation"] == label
-    assert (store.read_audit("snoop") is None) == bool(audit)
+@pytest.mark.slow
+def test_token_budget_crossed_mid_build_exits_75_and_resume_finishes_without_rebuilding(tmp_path):
+    """test_llm_e2e's scenario 6 through the real CLI, and the containment above without bubblewrap
+    (HARNESS_SANDBOX=none; they were two whole LLM builds): `builder new --max-tokens 450` stops with
+    exit 75 after TASK-003's answer, `builder resume --max-tokens 10000 --no-audit` finishes without
+    rebuilding TASK-001..003; the key is unreadable from every process a generated test sees (the
+    last whole-suite session runs beside the runtime check's server) and in no file of the run."""
+    key = f"sk-test-{uuid.uuid4().hex}"
+    runs = tmp_path / "runs"
+    mode = {"HARNESS_SANDBOX": "none"}
+    with FakeOpenAIServer([spec_answer(), plan_answer(),
+                           task_answer("TASK-001", **{"tests/test_models.py": _snooping_models_test()}),
+                           *[task_answer(t) for t in TASKS[1:]], note_answer(USAGE)]) as server:
+        env = {"OPENAI_API_KEY": key, "OPENAI_BASE_URL": server.url, **mode}
+        first = cli(["new", TODO, "--runs-dir", str(runs), "--run-id", "budget", "--max-tokens", "450"], tmp_path, **env)
+        assert first.returncode == EXIT_TEMPFAIL, first.stdout[-2000:] + first.stderr[-2000:]
+        assert "budget exceeded: 500 tokens (max 450)" in first.stderr
+        assert "builder resume budget" in first.stderr and "Traceback" not in first.stderr
+        assert len(server.requests) == 5          # spec, plan, TASK-001..003; TASK-004 was never asked
+
+        store = RunStore(runs)
+        state, _ = store.resume("budget")
+        assert state.status == RunStatus.FAIL and state.error.startswith("budget exceeded: ")
+        assert (state.llm_calls, state.llm_tokens) == (5, 500)
+        assert [state.task_results[t] for t in TASKS[:3]] == [TaskStatus.COMPLETED] * 3
+        assert state.task_results["TASK-004"] != TaskStatus.COMPLETED
+        done_files = [store.workspace("budget") / p for t in PLAN.tasks[:3] for p in t.files_touched]
+        stamps = {p: p.stat().st_mtime_ns for p in done_files}
+
+        second = cli(["resume", "budget", "--runs-dir", str(runs), "--max-tokens", "10000", "--no-audit"], tmp_path,
+                     **env)  # about the token budget and resume, not the audit
+        assert second.returncode == 0, second.stdout[-2000:] + second.stderr[-2000:]
+        assert "BUILD COMPLETE" in second.stdout
+        assert len(server.requests) == 5 + 3      # TASK-004, TASK-005, the reviewer note
+        assert all(r.headers["authorization"] == f"Bearer {key}" for r in server.requests)
+
+    state = store.load("budget")
+    assert state.status == RunStatus.PASS and (state.llm_calls, state.llm_tokens) == (8, 800)
+    assert {p: p.stat().st_mtime_ns for p in done_files} == stamps
+    evs = events(store, "budget")
+    resumed_at = max(i for i, e in enumerate(evs) if e["stage"] == "run" and e["status"] == "resumed")
+    rebuilt = [e["task_id"] for e in evs[resumed_at:] if e["stage"] == "build" and e["status"] == "started"]
+    assert rebuilt == ["TASK-004", "TASK-005"]
+    assert sum(e["tokens"] or 0 for e in llm_events(evs)) == 800
+    output = first.stdout + first.stderr + second.stdout + second.stderr
+    _key_is_unreadable(store.run_dir("budget"), key, output, "none (install bubblewrap)")
 
 
 def _scoped(scope: str, needle: bytes = b"") -> list[int]:
