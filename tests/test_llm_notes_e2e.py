@@ -2,8 +2,9 @@
 
 The scripted NotesModel (tests/notes_model.py) answers every agent for a markdown notes app with
 tags and full-text search, using only what each prompt shows; its files are hand-written, never
-the generator's. Every test is a whole build over real HTTP (a local OpenAI-compatible server on
-127.0.0.1) with real pytest runs and a real uvicorn for the runtime check.
+the generator's. Every test but the last (the fake server's own CLI) is a whole build over real
+HTTP (a local OpenAI-compatible server on 127.0.0.1) with real pytest runs and a real uvicorn for
+the runtime check.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from fake_openai_server import FakeOpenAIServer
@@ -38,7 +40,7 @@ def provider(server: FakeOpenAIServer) -> MeteredProvider:
 
 def build(tmp_path: Path, model: NotesModel):
     """The whole build against the model, without the mutation audit: these are tests of agent
-    behaviour; the audit of the model's own tests is in the CLI build (the last test)."""
+    behaviour; the audit of the model's own tests is in the CLI build (the first test)."""
     store = RunStore(tmp_path / "runs")
     with FakeOpenAIServer(responder=model) as server:
         ctx = new_run(store, REQUEST, provider(server), say=lambda line: None, audit=None)
@@ -66,11 +68,32 @@ def assert_complete_with_the_models_own_app(ctx, model: NotesModel, evs: list[di
     assert not [c for c in runtime.checks if "/api/notes" in c.detail]   # never the generator's routes
 
 
+def builder_argv() -> list[str]:
+    script = Path(sys.executable).parent / "builder"    # the console script of this interpreter
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "harness.cli"]
+
+
 @pytest.mark.slow
 def test_notes_app_by_a_model_that_does_not_know_the_generator_builds_complete(tmp_path):
+    """A real `builder new` (subprocess, with the mutation audit a user gets) against the model served
+    in this process, so its calls and requests can be read: BUILD COMPLETE with the model's own app,
+    its own tests audited, and the audit leaves only the model's files. (This and the fake server's
+    CLI test below were two whole builds of the same app with the same model.)"""
     model = NotesModel()
-    _, ctx, requests, evs = build(tmp_path, model)
-    assert_complete_with_the_models_own_app(ctx, model, evs)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "HARNESS_"))}
+    with FakeOpenAIServer(responder=model) as server:
+        proc = subprocess.run(builder_argv() + ["new", REQUEST, "--runs-dir", str(tmp_path / "runs"), "--run-id", "notes"],
+                              cwd=tmp_path, env={**env, "OPENAI_BASE_URL": server.url, "OPENAI_API_KEY": KEY,
+                                                 "HARNESS_LLM_TIMEOUT_S": "30"},
+                              capture_output=True, text=True, timeout=400)
+        requests = list(server.requests)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert "BUILD COMPLETE" in proc.stdout
+    store = RunStore(tmp_path / "runs")
+    ctx = SimpleNamespace(state=store.load("notes"), workspace=store.workspace("notes"), run_id="notes")
+    evs = read_events(store.run_dir("notes") / "events.log")
+    assert_complete_with_the_models_own_app(ctx, model, evs)   # workspace: the model's files only, after the audit
+    assert store.read_audit("notes") is not None   # the model's own tests were audited too
     assert model.calls == ["spec", "plan", "build", "build", "build", "review"]
     # what the builder of the API task was shown: the contract and its dependencies' code
     api = json.loads(requests[4].body["messages"][-1]["content"].split("Context:\n", 1)[1].split("\n\nWorkspace contract", 1)[0])
@@ -170,27 +193,32 @@ def test_unusable_builder_answer_in_a_model_plan_fails_the_task_and_blocks_depen
 
 @pytest.mark.slow
 def test_fake_server_cli_serves_the_notes_model_for_builder_new(tmp_path):
-    """The documented way to try the LLM path: `python tests/fake_openai_server.py --model notes`
-    in one process, `builder new` against it in another -> BUILD COMPLETE."""
+    """The documented way to try the LLM path: `python tests/fake_openai_server.py --model notes` in one
+    process answers the harness's agents with the notes model (here the spec and plan stages over
+    real HTTP). `builder new` against that model ending BUILD COMPLETE is the first test's build
+    (the same model, the same server class, served in the test process)."""
+    from helpers import run_spec_stage
+
+    from harness.orchestration.context import RunContext
+    from harness.orchestration.pipeline import STAGES, run_stage
+
     tests_dir = Path(__file__).resolve().parent
     server = subprocess.Popen([sys.executable, str(tests_dir / "fake_openai_server.py"), "--port", "0",
                                "--model", "notes"], stdout=subprocess.PIPE, text=True, cwd=tmp_path)
     try:
         line = server.stdout.readline()
         url = line.split("serving ", 1)[1].split(" ", 1)[0]
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "HARNESS_"))}
-        script = Path(sys.executable).parent / "builder"
-        argv = [str(script)] if script.is_file() else [sys.executable, "-m", "harness.cli"]
-        proc = subprocess.run(argv + ["new", REQUEST, "--runs-dir", str(tmp_path / "runs"), "--run-id", "notes"],
-                              cwd=tmp_path, env={**env, "OPENAI_BASE_URL": url, "OPENAI_API_KEY": "x"},
-                              capture_output=True, text=True, timeout=400)
+        assert f'OPENAI_BASE_URL={url} OPENAI_API_KEY=x builder new "{REQUEST}"' in line
+        llm = MeteredProvider(EnvOpenAICompatibleProvider(environ={"OPENAI_API_KEY": "x", "OPENAI_BASE_URL": url}),
+                              Budget())
+        store = RunStore(tmp_path / "runs")
+        store.create_run(REQUEST, run_id="notes")
+        spec = run_spec_stage(store, "notes", llm)
+        ctx = RunContext(store=store, state=store.load("notes"), llm=llm, say=lambda _line: None)
+        run_stage(ctx, 2, STAGES[1])
     finally:
         server.terminate()
         server.wait(timeout=10)
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    assert "BUILD COMPLETE" in proc.stdout
-    workspace = tmp_path / "runs" / "notes" / "workspace"
-    assert (workspace / "src" / "search.py").is_file()
-    assert RunStore(tmp_path / "runs").read_audit("notes") is not None   # the model's own tests were audited too
-    assert {p.relative_to(workspace).as_posix() for p in workspace.rglob("*")   # and the audit left only them
-            if p.is_file() and "__pycache__" not in p.parts} == NOTES_FILES
+    assert [e.ident for e in spec.data_model] == ["note"] and len(spec.requirements) == 3
+    assert ctx.state.plan.source == "llm" and len(ctx.state.plan.tasks) == 3
+    assert {p for t in ctx.state.plan.tasks for p in t.files_touched} == NOTES_FILES
