@@ -11,7 +11,9 @@ import pytest
 from pytest_harness import checks, forgery, measure
 
 pytest_plugins = ["pytester"]
-FAST = ("-p", "no:hypothesispytest", "-p", "no:cacheprovider")
+# anyio's and xdist's plugins have nothing to do with these tests (anyio's costs ~0.4 s of CPU a
+# session: its modules are assertion-rewritten from source without a bytecode cache).
+FAST = ("-p", "no:hypothesispytest", "-p", "no:cacheprovider", "-p", "no:anyio", "-p", "no:xdist")
 
 
 @pytest.mark.parametrize("source, real, fake", [

@@ -17,8 +17,10 @@ pytest_plugins = ["pytester"]
 
 CANONICAL = Path(__file__).parent / "data" / "plugin_canonical.py"
 ALL_REQS = ",".join(f"REQ-{n:03d}" for n in range(1, 11))
-# Importing hypothesis costs >1 s per subprocess here and has nothing to do with these tests.
-FAST = ("-p", "no:hypothesispytest", "-p", "no:cacheprovider")
+# Importing hypothesis costs >1 s per subprocess here and has nothing to do with these tests; nor
+# have anyio's plugin (its modules assertion-rewritten from source in every session without a
+# bytecode cache, ~0.4 s of CPU) and xdist's (test_plugin_outputs runs the plugin under xdist).
+FAST = ("-p", "no:hypothesispytest", "-p", "no:cacheprovider", "-p", "no:anyio", "-p", "no:xdist")
 
 
 @pytest.fixture(autouse=True)
@@ -265,7 +267,9 @@ def test_session_that_dies_leaves_the_previous_document_untouched(pytester, tmp_
     """)
     out = tmp_path / "e.json"
     out.write_text("previous")
-    result = pytester.runpytest_subprocess(*FAST, "--harness-evidence", str(out))
+    # the `=` form: with an existing PATH outside the project the space form makes pytest's rootdir
+    # (which the plugin snapshots) the common parent, the whole basetemp (test_plugin_gate: #8846)
+    result = pytester.runpytest_subprocess(*FAST, f"--harness-evidence={out}")
     assert result.ret == 9
     assert out.read_text() == "previous"
     assert [p.name for p in tmp_path.iterdir()] == ["e.json"]

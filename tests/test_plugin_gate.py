@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,7 +16,9 @@ from pytest_harness.settings import Raw, validate_fail_under, validate_pattern
 
 pytest_plugins = ["pytester"]
 
-FAST = ("-p", "no:hypothesispytest", "-p", "no:cacheprovider", "-p", "no:xdist")
+# anyio's plugin has nothing to do with these tests (~0.4 s of CPU a session: its modules are
+# assertion-rewritten from source without a bytecode cache).
+FAST = ("-p", "no:hypothesispytest", "-p", "no:cacheprovider", "-p", "no:xdist", "-p", "no:anyio")
 HARNESS_ENV = ("HARNESS_EVIDENCE_PATH", "HARNESS_REQS", "HARNESS_RUN_ID", "HARNESS_REQUIREMENTS_FILE",
                "HARNESS_ID_PATTERN", "HARNESS_FAIL_UNDER", "HARNESS_REPORT")
 MARKED = """
@@ -222,18 +226,29 @@ def test_id_pattern_from_ini_rejects_ids_outside_it(pytester, tmp_path):
 
 
 @pytest.mark.slow
-def test_bug_8846_equals_form_outside_the_project_keeps_the_project_ini(pytester, tmp_path_factory):
+def test_bug_8846_equals_form_outside_the_project_keeps_the_project_ini(tmp_path_factory):
     """pytest-dev/pytest#8846: `--harness-evidence PATH` (space form) with PATH outside the
-    project makes pytest pick its rootdir/ini from PATH; the documented `=` form keeps them."""
-    pytester.makepyfile(test_app=MARKED)
-    pytester.makeini("[pytest]\nharness_reqs = AUTH-001,AUTH-002,AUTH-003\n")
-    out = tmp_path_factory.mktemp("elsewhere") / "e.json"
+    project makes pytest pick its rootdir/ini from PATH; the documented `=` form keeps them.
+    The project and PATH share a parent of their own: the trap's rootdir, which the plugin then
+    snapshots and scans (under pytester, the common parent was the whole basetemp)."""
+    base = tmp_path_factory.mktemp("trap_8846")
+    project = base / "project"
+    project.mkdir()
+    (project / "test_app.py").write_text(MARKED)
+    (project / "pytest.ini").write_text("[pytest]\nharness_reqs = AUTH-001,AUTH-002,AUTH-003\n")
+    out = base / "elsewhere" / "e.json"
+    out.parent.mkdir()
     out.write_text("{}")  # the trap needs an existing path: a second run in CI
-    result = pytester.runpytest_subprocess(*FAST, f"--harness-evidence={out}")
+
+    def pytest_run(*args):
+        return subprocess.run([sys.executable, "-m", "pytest", *FAST, *args], cwd=project, capture_output=True,
+                              text=True, timeout=300)
+
+    result = pytest_run(f"--harness-evidence={out}")
     assert sorted(json.loads(out.read_text())["requirements"]) == ["AUTH-001", "AUTH-002", "AUTH-003"]
-    assert "use --harness-evidence=PATH" not in result.stdout.str()
-    warned = pytester.runpytest_subprocess(*FAST, "--harness-evidence", str(out))
-    assert "use --harness-evidence=PATH" in warned.stdout.str() + warned.stderr.str()
+    assert "use --harness-evidence=PATH" not in result.stdout
+    warned = pytest_run("--harness-evidence", str(out))
+    assert "use --harness-evidence=PATH" in warned.stdout + warned.stderr
 
 
 def test_plugin_stays_inert_with_only_ini_ids(pytester):

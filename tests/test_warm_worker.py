@@ -50,26 +50,6 @@ def cold(monkeypatch):
     warm.stop_workers()
 
 
-@pytest.mark.slow
-def test_cold_and_warm_runs_of_the_demo_workspace_give_the_same_evidence(tmp_path, cold):
-    ws = tmp_path / "ws"
-    shutil.copytree(DEMO_WORKSPACE, ws)
-    cold(True)
-    cold_result, cold_doc = run(ws, tmp_path, "cold")
-    cold(False)
-    warm_result, warm_doc = run(ws, tmp_path, "warm")
-    again, again_doc = run(ws, tmp_path, "again")
-    assert (cold_result.runner, warm_result.runner, again.runner) == ("cold", "warm", "warm")
-    assert cold_result.command == warm_result.command == "python -m pytest -q tests"
-    assert cold_result.status == warm_result.status == again.status
-    assert cold_result.exit_code == warm_result.exit_code == again.exit_code
-    assert outcomes(cold_doc) == outcomes(warm_doc) == outcomes(again_doc)
-    assert outcomes(cold_doc)["tests"]  # the demo suite really ran
-    assert warm_result.evidence_digest and warm_result.evidence_digest != "none"
-    summary = [line for line in warm_result.stdout.splitlines() if " passed" in line]
-    assert summary and "warning" not in summary[-1]  # no rewrite warning for preloaded modules
-
-
 MIXED = '''import pytest
 
 
@@ -98,48 +78,6 @@ def test_error(broken):
 '''
 
 
-@pytest.mark.slow
-def test_failing_suite_has_the_same_outcomes_exit_code_and_failure_type_warm_and_cold(tmp_path, cold):
-    ws = small_workspace(tmp_path, MIXED)
-    cold(True)
-    c, c_doc = run(ws, tmp_path, "cold")
-    cold(False)
-    w, w_doc = run(ws, tmp_path, "warm")
-    assert (c.runner, w.runner) == ("cold", "warm")
-    assert (c.status, c.exit_code, c.failure_type) == (w.status, w.exit_code, w.failure_type) == (
-        "FAIL", 1, c.failure_type)
-    assert outcomes(c_doc) == outcomes(w_doc)
-    assert "assert [1, 2] == [1, 3]" in w.stdout  # assertion rewriting is on in the child
-
-
-@pytest.mark.slow
-def test_child_sees_a_fresh_workspace_module_each_time(tmp_path, cold):
-    """No leftover sys.modules between children: a changed workspace module is imported anew."""
-    ws = small_workspace(tmp_path, "from src.value import VALUE\n\n\ndef test_value():\n    assert VALUE == 1\n")
-    (ws / "src").mkdir()
-    (ws / "src" / "__init__.py").write_text("")
-    (ws / "src" / "value.py").write_text("VALUE = 1\n")
-    cold(False)
-    first, _ = run(ws, tmp_path, "one")
-    (ws / "src" / "value.py").write_text("VALUE = 2\n")
-    second, _ = run(ws, tmp_path, "two")
-    assert (first.runner, first.status) == ("warm", "PASS")
-    assert (second.runner, second.status) == ("warm", "FAIL")
-
-
-@pytest.mark.slow
-def test_non_pytest_command_and_unknown_requirement_run_cold(tmp_path, cold):
-    cold(False)
-    ws = small_workspace(tmp_path, "def test_ok():\n    pass\n", requirements="fastapi>=0.110\nleftpad==1\n")
-    by_requirement, _ = run(ws, tmp_path, "req")
-    (ws / "requirements.txt").write_text("fastapi>=0.110\npytest>=8\n")
-    script, _ = run(ws, tmp_path, "script", command="python -c print(42)")
-    pytest_run, _ = run(ws, tmp_path, "pt")
-    assert (by_requirement.runner, by_requirement.status) == ("cold", "PASS")
-    assert (script.runner, script.status, script.stdout.strip()) == ("cold", "PASS", "42")
-    assert (pytest_run.runner, pytest_run.status) == ("warm", "PASS")
-
-
 KILLS_ITS_WORKER = '''import os
 import signal
 import sys
@@ -152,32 +90,6 @@ def test_kills_the_worker_once():
         marker.unlink()
         os.kill(os.getppid(), signal.SIGKILL)
 '''
-
-
-@pytest.mark.slow
-def test_crashed_worker_is_replaced_and_its_command_retried_cold(tmp_path, cold):
-    cold(False)
-    ws = small_workspace(tmp_path, KILLS_ITS_WORKER)
-    (ws / "kill_worker_once").write_text("")
-    crashed, doc = run(ws, tmp_path, "crash")
-    assert (crashed.runner, crashed.status) == ("cold", "PASS")  # retried cold after the worker died
-    assert [t["outcome"] for t in outcomes(doc)["tests"].values()] == ["passed"]
-    after, _ = run(ws, tmp_path, "after")
-    assert (after.runner, after.status) == ("warm", "PASS")  # a new worker took over
-
-
-@pytest.mark.slow
-def test_worker_killed_between_commands_is_replaced(tmp_path, cold):
-    cold(False)
-    ws = small_workspace(tmp_path, "def test_ok():\n    pass\n")
-    first, _ = run(ws, tmp_path, "one")
-    worker = warm.worker_for(ws, {"PYTHONDONTWRITEBYTECODE": "1", "HARNESS_RUN_ID": "", "PYTHONUNBUFFERED": "1"})
-    os.kill(worker.proc.pid, signal.SIGKILL)
-    worker.proc.wait(10)
-    second, _ = run(ws, tmp_path, "two")
-    assert (first.runner, second.runner, second.status) == ("warm", "warm", "PASS")
-    assert warm.worker_for(ws, {"PYTHONDONTWRITEBYTECODE": "1", "HARNESS_RUN_ID": "",
-                                "PYTHONUNBUFFERED": "1"}) is not worker
 
 
 HANGS_WITH_A_DETACHED_GRANDCHILD = '''import subprocess
@@ -193,20 +105,152 @@ def test_hangs():
 '''
 
 
+PROBES = {  # one small workspace (no requirements.txt: no third-party plugin), a command a file
+    "pytest.ini": INI + "pythonpath = .\n",
+    "tests/test_mixed.py": MIXED,
+    "tests/test_dies.py": "import os\nimport signal\n\n\ndef test_dies():\n    os.kill(os.getpid(), signal.SIGKILL)\n",
+    "tests/test_hangs.py": HANGS_WITH_A_DETACHED_GRANDCHILD,
+    "tests/test_kills_its_worker.py": KILLS_ITS_WORKER,
+    "tests/test_value.py": "from src.value import VALUE\n\n\ndef test_value():\n    assert VALUE == 1\n",
+    "src/__init__.py": "",
+    "src/value.py": "VALUE = 1\n",
+}
+WORKER_ENV = {"PYTHONDONTWRITEBYTECODE": "1", "HARNESS_RUN_ID": "", "PYTHONUNBUFFERED": "1"}  # run_command's
+
+
+def probe(name: str) -> str:
+    return f"python -m pytest -q tests/test_{name}.py"
+
+
+@pytest.fixture(scope="module")
+def sequence(tmp_path_factory):
+    """A copy of the demo workspace and a workspace of PROBES, and the commands every test below
+    asserts on, run once per module in this order: .runs {name: (result, evidence path)},
+    .sleepers (processes left after each timed-out run), .killed/.replaced (the worker SIGKILLed
+    between commands, the one that served the next command). The probes' warm commands share one
+    worker but after the two kills the tests make on purpose: 4 worker starts instead of 11."""
+    from types import SimpleNamespace
+
+    from helpers import warm_workers_stopped_after
+
+    tmp = tmp_path_factory.mktemp("warm_vs_cold")
+    demo = tmp / "demo"
+    shutil.copytree(DEMO_WORKSPACE, demo)
+    ws = tmp / "ws"
+    for rel, text in PROBES.items():
+        (ws / rel).parent.mkdir(parents=True, exist_ok=True)
+        (ws / rel).write_text(text)
+    done = SimpleNamespace(runs={}, sleepers={})
+
+    def go(name, command, workspace=ws, **kw):
+        done.runs[name] = run(workspace, tmp, name, command, **kw)
+        return done.runs[name][0]
+
+    with pytest.MonkeyPatch.context() as mp, warm_workers_stopped_after():
+        mp.setenv(warm.ENV_WARM, "0")
+        go("demo_cold", "python -m pytest -q tests", demo)
+        mp.setenv(warm.ENV_WARM, "1")
+        go("demo_warm", "python -m pytest -q tests", demo)   # its worker's first command
+        go("demo_again", "python -m pytest -q tests", demo)
+        for mode in ("cold", "warm"):
+            mp.setenv(warm.ENV_WARM, "0" if mode == "cold" else "1")
+            go(f"mixed_{mode}", probe("mixed"))
+            go(f"dies_{mode}", probe("dies"))
+            go(f"hangs_{mode}", probe("hangs"), timeout_s=4)
+            done.sleepers[mode] = _alive_sleepers(ws)
+        go("hangs_co", "python -m pytest -q --co tests/test_hangs.py")
+        # a workspace module changed between two children is imported anew
+        go("value_one", probe("value"))
+        (ws / "src" / "value.py").write_text("VALUE = 2\n")
+        go("value_two", probe("value"))
+        # the worker SIGKILLed between two commands is replaced
+        (ws / "src" / "value.py").write_text("VALUE = 1\n")
+        done.killed = warm.worker_for(ws, WORKER_ENV)
+        os.kill(done.killed.proc.pid, signal.SIGKILL)
+        done.killed.proc.wait(10)
+        go("after_kill", probe("value"))
+        done.replaced = warm.worker_for(ws, WORKER_ENV)
+        # a child that kills its worker: retried cold, then a new worker
+        (ws / "kill_worker_once").write_text("")
+        go("crash", probe("kills_its_worker"))
+        go("after_crash", probe("kills_its_worker"))
+        # a requirement the worker did not import, or not a pytest run: cold
+        (ws / "requirements.txt").write_text("fastapi>=0.110\nleftpad==1\n")
+        go("by_requirement", probe("value"))
+        (ws / "requirements.txt").write_text("fastapi>=0.110\npytest>=8\n")
+        go("script", "python -c print(42)")
+        go("pytest_again", probe("value"))
+    return done
+
+
 @pytest.mark.slow
-def test_timeout_kills_the_child_and_what_it_detached_as_a_cold_run_does(tmp_path, cold):
-    ws = small_workspace(tmp_path, HANGS_WITH_A_DETACHED_GRANDCHILD)
-    results = {}
-    for mode in ("cold", "warm"):
-        cold(mode == "cold")
-        results[mode], _ = run(ws, tmp_path, mode, timeout_s=4)
-        assert not _alive_sleepers(ws)
-    c, w = results["cold"], results["warm"]
+def test_cold_and_warm_runs_of_the_demo_workspace_give_the_same_evidence(sequence):
+    (cold_result, cold_doc), (warm_result, warm_doc), (again, again_doc) = (
+        sequence.runs[name] for name in ("demo_cold", "demo_warm", "demo_again"))
+    assert (cold_result.runner, warm_result.runner, again.runner) == ("cold", "warm", "warm")
+    assert cold_result.command == warm_result.command == "python -m pytest -q tests"
+    assert cold_result.status == warm_result.status == again.status
+    assert cold_result.exit_code == warm_result.exit_code == again.exit_code
+    assert outcomes(cold_doc) == outcomes(warm_doc) == outcomes(again_doc)
+    assert outcomes(cold_doc)["tests"]  # the demo suite really ran
+    assert warm_result.evidence_digest and warm_result.evidence_digest != "none"
+    summary = [line for line in warm_result.stdout.splitlines() if " passed" in line]
+    assert summary and "warning" not in summary[-1]  # no rewrite warning for preloaded modules
+
+
+@pytest.mark.slow
+def test_failing_suite_has_the_same_outcomes_exit_code_and_failure_type_warm_and_cold(sequence):
+    (c, c_doc), (w, w_doc) = sequence.runs["mixed_cold"], sequence.runs["mixed_warm"]
+    assert (c.runner, w.runner) == ("cold", "warm")
+    assert (c.status, c.exit_code, c.failure_type) == (w.status, w.exit_code, w.failure_type) == (
+        "FAIL", 1, c.failure_type)
+    assert outcomes(c_doc) == outcomes(w_doc)
+    assert len(outcomes(w_doc)["tests"]) == 4  # the probe's own tests only
+    assert "assert [1, 2] == [1, 3]" in w.stdout  # assertion rewriting is on in the child
+
+
+@pytest.mark.slow
+def test_child_sees_a_fresh_workspace_module_each_time(sequence):
+    """No leftover sys.modules between children: a changed workspace module is imported anew."""
+    first, second = sequence.runs["value_one"][0], sequence.runs["value_two"][0]
+    assert (first.runner, first.status) == ("warm", "PASS")
+    assert (second.runner, second.status) == ("warm", "FAIL")
+
+
+@pytest.mark.slow
+def test_non_pytest_command_and_unknown_requirement_run_cold(sequence):
+    by_requirement, script, pytest_run = (sequence.runs[n][0] for n in ("by_requirement", "script", "pytest_again"))
+    assert (by_requirement.runner, by_requirement.status) == ("cold", "PASS")
+    assert (script.runner, script.status, script.stdout.strip()) == ("cold", "PASS", "42")
+    assert (pytest_run.runner, pytest_run.status) == ("warm", "PASS")
+
+
+@pytest.mark.slow
+def test_crashed_worker_is_replaced_and_its_command_retried_cold(sequence):
+    crashed, doc = sequence.runs["crash"]
+    assert (crashed.runner, crashed.status) == ("cold", "PASS")  # retried cold after the worker died
+    assert [t["outcome"] for t in outcomes(doc)["tests"].values()] == ["passed"]
+    after = sequence.runs["after_crash"][0]
+    assert (after.runner, after.status) == ("warm", "PASS")  # a new worker took over
+
+
+@pytest.mark.slow
+def test_worker_killed_between_commands_is_replaced(sequence):
+    before, after = sequence.runs["value_one"][0], sequence.runs["after_kill"][0]
+    assert (before.runner, after.runner, after.status) == ("warm", "warm", "PASS")
+    assert sequence.killed.proc.returncode is not None  # it really died
+    assert sequence.replaced is not sequence.killed and sequence.replaced is not None
+
+
+@pytest.mark.slow
+def test_timeout_kills_the_child_and_what_it_detached_as_a_cold_run_does(sequence):
+    c, w = sequence.runs["hangs_cold"][0], sequence.runs["hangs_warm"][0]
+    assert sequence.sleepers == {"cold": [], "warm": []}
     assert (c.runner, w.runner) == ("cold", "warm")
     assert (c.timed_out, c.exit_code, c.status) == (w.timed_out, w.exit_code, w.status) == (True, None, "FAIL")
     assert c.failure_type == w.failure_type
     assert "command timed out after 4s" in w.stderr
-    again, _ = run(ws, tmp_path, "after", command="python -m pytest -q --co")
+    again = sequence.runs["hangs_co"][0]
     assert (again.runner, again.timed_out) == ("warm", False)  # the worker survived its child's timeout
     assert "1 test collected" in again.stdout
 
@@ -223,6 +267,15 @@ def _alive_sleepers(ws: Path) -> list[int]:
             if b"time.sleep(300)" in cmd:
                 alive.append(int(name))
     return alive
+
+
+@pytest.mark.slow
+def test_a_child_killed_by_a_signal_reports_the_cold_exit_code(sequence):
+    """bwrap reports a death by SIGKILL as 137 and Popen as -9: the warm child must say the same."""
+    codes = {mode: (r.runner, r.exit_code, r.status) for mode in ("cold", "warm")
+             for r in [sequence.runs[f"dies_{mode}"][0]]}
+    assert codes["cold"][1] == codes["warm"][1] and codes["cold"][1] in (137, -9)
+    assert (codes["cold"][0], codes["warm"][0]) == ("cold", "warm")
 
 
 def test_requirement_names_are_normalised_and_options_ignored():
@@ -249,20 +302,6 @@ def test_verification_json_keeps_the_real_command_with_the_runner_beside_it(todo
     assert results and all(r["runner"] in ("warm", "cold") for r in results)
     assert all(r["command"].startswith(("python -m pytest", "pytest")) for r in results)
     assert not any(sys.executable in r["command"] or "--harness-evidence" in r["command"] for r in results)
-
-
-@pytest.mark.slow
-def test_a_child_killed_by_a_signal_reports_the_cold_exit_code(tmp_path, cold):
-    """bwrap reports a death by SIGKILL as 137 and Popen as -9: the warm child must say the same."""
-    ws = small_workspace(tmp_path, "import os\nimport signal\n\n\ndef test_dies():\n"
-                                   "    os.kill(os.getpid(), signal.SIGKILL)\n")
-    codes = {}
-    for mode in ("cold", "warm"):
-        cold(mode == "cold")
-        result, _ = run(ws, tmp_path, mode)
-        codes[mode] = (result.runner, result.exit_code, result.status)
-    assert codes["cold"][1] == codes["warm"][1] and codes["cold"][1] in (137, -9)
-    assert (codes["cold"][0], codes["warm"][0]) == ("cold", "warm")
 
 
 @pytest.mark.parametrize("module", ["pytest_harness", "pytest_timeout"])
