@@ -126,13 +126,23 @@ def assert_gone(pid: int) -> None:
         os.killpg(pid, 0)
 
 
-def test_healthy_app_passes_round_trip_and_leaves_nothing_behind(tmp_path):
-    ws = make_app(tmp_path / "ws")
+@pytest.fixture(scope="module")
+def healthy_run(tmp_path_factory):
+    """One real uvicorn run of the healthy app for the three tests of a passing check below (each was a
+    server of its own): the round trip, a captured id filled into a later body (create child), and
+    /env with OPENAI_API_KEY set in the harness's environment. (workspace, its files before, result)."""
+    ws = make_app(tmp_path_factory.mktemp("healthy") / "ws")
     before = files_in(ws)
-    steps = [*ROUND_TRIP, Step("env", "GET", "/env")]
+    steps = [*ROUND_TRIP, Step("env", "GET", "/env"),
+             Step("create child", "POST", "/api/children", {"item_id": "{item_id}"}, 201)]
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("OPENAI_API_KEY", "sk-test-not-for-apps")
+        result = verify_runtime(ws, steps=steps, task_hint="TASK-001")
+    return ws, before, result
 
-    result = verify_runtime(ws, steps=steps, task_hint="TASK-001")
 
+def test_healthy_app_passes_round_trip_and_leaves_nothing_behind(healthy_run):
+    ws, before, result = healthy_run
     assert result.status == "PASS", result.checks
     assert result.failure_type is None
     names = [c.name for c in result.checks]
@@ -245,10 +255,9 @@ def test_node_entry_without_npm_is_environment_error(tmp_path, monkeypatch):
     assert result.failure_type == FailureType.ENVIRONMENT_ERROR
 
 
-def test_secrets_do_not_reach_the_app(tmp_path, monkeypatch):
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-for-apps")
-    ws = make_app(tmp_path / "ws")
-    result = verify_runtime(ws, steps=[Step("env", "GET", "/env")])
+def test_secrets_do_not_reach_the_app(healthy_run):
+    """OPENAI_API_KEY was set for the shared run (healthy_run)."""
+    _, _, result = healthy_run
     assert result.status == "PASS", result.checks
     assert '"secret_present":false' in check(result, "round trip: env").detail
 
@@ -274,13 +283,10 @@ def test_free_port_is_bindable():
         sock.bind(("127.0.0.1", runtime.free_port()))
 
 
-def test_body_placeholder_is_filled_with_the_captured_value_and_type(tmp_path):
-    """Regression: a child's parent id in the body was sent as the literal "{item_id}" (422)."""
-    ws = make_app(tmp_path / "ws")
-    steps = [ROUND_TRIP[0], Step("create child", "POST", "/api/children", {"item_id": "{item_id}"}, 201)]
-
-    result = verify_runtime(ws, steps=steps)
-
+def test_body_placeholder_is_filled_with_the_captured_value_and_type(healthy_run):
+    """Regression: a child's parent id in the body was sent as the literal "{item_id}" (422). The
+    create child step is the shared run's last (healthy_run)."""
+    _, _, result = healthy_run
     assert result.status == "PASS", result.checks
     assert '"item_id":1' in check(result, "round trip: create child").detail
 
