@@ -17,6 +17,7 @@ import pytest
 
 from harness.verification.carry_inputs import CarryInput, carry_inputs, carry_note, task_range
 from harness.verification.evidence_inputs import document_digest
+from harness.verification.plugins import disable_args
 from harness.verification.verifier import run_command
 from pytest_harness import carry
 
@@ -313,7 +314,7 @@ def test_without_evidence_the_plugin_installs_no_hook(tmp_path):
     ws = workspace(tmp_path, {"tests/conftest.py": (
         "def pytest_unconfigure(config):\n    from pytest_harness import read_set\n"
         "    print('HOOK', read_set._installed, read_set._active)\n")})
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider", "-p", "no:metadata"],
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider", *disable_args("")],
                           cwd=ws, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and "HOOK False None" in done.stdout, done.stdout
 

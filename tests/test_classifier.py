@@ -17,6 +17,7 @@ import pytest
 from harness.models.enums import FailureType as F
 from harness.sandbox import LocalSandbox
 from harness.verification.classifier import classify, locate
+from harness.verification.plugins import disable_args
 
 DATA = Path(__file__).parent / "data" / "pytest_outputs"
 WORKSPACE_FILES = ["src/__init__.py", "src/main.py", "src/models.py", "tests/test_main.py",
@@ -219,8 +220,9 @@ def test_live_syntax_error_run_classifies_as_code_error(tmp_path: Path) -> None:
     sb.write_file("src/__init__.py", "")
     sb.write_file("src/main.py", "def broken(:\n    pass\n")
     sb.write_file("tests/test_main.py", "from src.main import broken\n\ndef test_x():\n    assert broken\n")
+    # the foreign plugins off as the verifier has them (hypothesis's imports hypothesis at the end: ~1-2 s)
     result = sb.execute([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:harness",
-                         "-p", "no:hypothesispytest"],  # its plugin imports hypothesis at the end: ~1-2 s
+                         *disable_args("")],
                         env={"PYTHONDONTWRITEBYTECODE": "1"}, timeout_s=60)
     assert result.exit_code == 2
     assert classify(result.stdout, result.stderr, result.exit_code) is F.CODE_ERROR

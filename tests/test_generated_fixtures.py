@@ -20,6 +20,7 @@ import pytest
 
 from harness.models.spec import AppSpec, DataEntity, EntityField, Page, Requirement
 from harness.offline.generator.units import generate_files
+from harness.verification.plugins import disable_args
 from helpers import write_files
 
 CONTRACT = '''
@@ -105,8 +106,11 @@ def books_spec() -> AppSpec:
 
 
 def run_pytest(root, *args) -> subprocess.CompletedProcess:
+    """The workspace's pytest with the plugins the verifier gives it (the foreign ones off: hypothesis's
+    alone imports hypothesis at the end of the session, ~1-2 s here)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("APP_", "HARNESS_", "PYTEST_"))}
-    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args], cwd=root,
+    plugins = disable_args((root / "requirements.txt").read_text())
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *plugins, *args], cwd=root,
                           env={**env, "PYTHONDONTWRITEBYTECODE": "1"}, capture_output=True, text=True,
                           timeout=300)
 

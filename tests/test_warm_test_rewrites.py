@@ -20,6 +20,7 @@ import tempfile
 import pytest
 
 from harness.sandbox import warm
+from harness.verification.plugins import disable_args
 
 PRIME_CHECK = r'''
 import importlib.util, json, os, sys
@@ -78,8 +79,10 @@ def test_prime_tests_memoizes_what_the_session_may_collect_exactly_as_pytest_wou
 
 
 def serve(worker, ws, *args):
+    """`python -m pytest -q ARGS` forked by `worker`, the foreign plugins off as the verifier has them
+    (hypothesis alone costs ~1 s a session here): (reply, stdout)."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args]
+        argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *disable_args(""), *args]
         reply = worker.run(argv, ws, {}, 60, out.fileno(), err.fileno(), ())
         out.seek(0)
         return reply, out.read().decode()
@@ -94,18 +97,37 @@ def edit_keeping_size_and_mtime(path, old: str, new: str) -> None:
     os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
 
 
-@pytest.mark.slow
-def test_a_test_changed_to_the_same_size_and_mtime_between_warm_sessions_runs_its_new_code(tmp_path):
-    """The memo is keyed by the file's bytes, not by mtime and size (what a pytest pyc checks)."""
-    ws = workspace(tmp_path)
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """One worker over one workspace serving, in this order: tests/test_a.py three times (the third
+    after test_a.py changed to the same size and mtime), then tests/test_calc.py twice (the second
+    after src/calc.py did). {name: (reply, stdout)}; one worker start for both tests below."""
+    ws = workspace(tmp_path_factory.mktemp("served"))
+    (ws / "src").mkdir()
+    (ws / "src" / "__init__.py").write_text("")
+    (ws / "src" / "calc.py").write_text("def double(x):\n    return x * 2\n")
+    (ws / "tests" / "test_calc.py").write_text(
+        "from src.calc import double\n\n\ndef test_double():\n    assert double(2) == 4\n")
+    (ws / "pytest.ini").write_text("[pytest]\ntestpaths = tests\npythonpath = .\n")
     worker = warm.WarmWorker(ws, {"PYTHONDONTWRITEBYTECODE": "1"})
+    done = {}
     try:
-        first, first_out = serve(worker, ws, "tests/test_a.py")
-        second, _ = serve(worker, ws, "tests/test_a.py")
+        done["test_first"] = serve(worker, ws, "tests/test_a.py")
+        done["test_second"] = serve(worker, ws, "tests/test_a.py")
         edit_keeping_size_and_mtime(ws / "tests" / "test_a.py", "== 2", "!= 2")
-        third, third_out = serve(worker, ws, "tests/test_a.py")
+        done["test_third"] = serve(worker, ws, "tests/test_a.py")
+        done["module_first"] = serve(worker, ws, "tests/test_calc.py")
+        edit_keeping_size_and_mtime(ws / "src" / "calc.py", "x * 2", "x + 3")
+        done["module_second"] = serve(worker, ws, "tests/test_calc.py")
     finally:
         worker.stop()
+    return done
+
+
+@pytest.mark.slow
+def test_a_test_changed_to_the_same_size_and_mtime_between_warm_sessions_runs_its_new_code(served):
+    """The memo is keyed by the file's bytes, not by mtime and size (what a pytest pyc checks)."""
+    (first, first_out), (second, _), (third, third_out) = (served[n] for n in ("test_first", "test_second", "test_third"))
     assert (first["exit_code"], first["rewritten_tests"]) == (0, 2), first_out
     assert (second["exit_code"], second["rewritten_tests"]) == (0, 0)
     assert third["exit_code"] == 1 and third["rewritten_tests"] == 1
@@ -154,20 +176,7 @@ def test_compiled_modules_come_from_the_memo_only_for_the_same_bytes(tmp_path):
 
 
 @pytest.mark.slow
-def test_a_module_changed_to_the_same_size_and_mtime_between_warm_sessions_runs_its_new_code(tmp_path):
-    ws = workspace(tmp_path)
-    (ws / "src").mkdir()
-    (ws / "src" / "__init__.py").write_text("")
-    (ws / "src" / "calc.py").write_text("def double(x):\n    return x * 2\n")
-    (ws / "tests" / "test_calc.py").write_text(
-        "from src.calc import double\n\n\ndef test_double():\n    assert double(2) == 4\n")
-    (ws / "pytest.ini").write_text("[pytest]\ntestpaths = tests\npythonpath = .\n")
-    worker = warm.WarmWorker(ws, {"PYTHONDONTWRITEBYTECODE": "1"})
-    try:
-        first, first_out = serve(worker, ws, "tests/test_calc.py")
-        edit_keeping_size_and_mtime(ws / "src" / "calc.py", "x * 2", "x + 3")
-        second, second_out = serve(worker, ws, "tests/test_calc.py")
-    finally:
-        worker.stop()
+def test_a_module_changed_to_the_same_size_and_mtime_between_warm_sessions_runs_its_new_code(served):
+    (first, first_out), (second, second_out) = served["module_first"], served["module_second"]
     assert first["exit_code"] == 0, first_out
     assert second["exit_code"] == 1 and "1 failed" in second_out  # double(2) is now 5

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from harness.sandbox import warm
+from harness.verification.plugins import disable_args
 from harness.verification.verifier import run_command
 
 DEMO_WORKSPACE = Path(__file__).resolve().parent.parent / "runs" / "demo_todo" / "workspace"
@@ -382,7 +383,8 @@ def test_the_worker_builds_the_rewrite_memo_while_its_first_child_runs_and_later
     try:
         for _ in range(2):
             with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-                argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"]
+                argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                        *disable_args("fastapi\npytest\n"), "tests"]  # as the verifier: anyio's plugin stays
                 replies.append(worker.run(argv, ws, {}, 60, out.fileno(), err.fileno(), ()))
     finally:
         worker.stop()
