@@ -21,6 +21,21 @@ def test_worker_heap_is_frozen():
 '''
 
 
+PRIMED = '''import os
+
+import pytest
+
+
+@pytest.mark.req("REQ-001")
+def test_this_file_was_parsed_by_the_worker(request):
+    import sys
+
+    cache = sys.modules["pytest_harness" + ".forgery"]._PARSED
+    mine = os.path.join(os.path.abspath(str(request.config.rootpath)), "tests", "test_primed.py")
+    assert mine in cache and cache[mine][1] is not None
+'''
+
+
 def small_workspace(tmp_path, body):
     ws = tmp_path / "ws"
     (ws / "tests").mkdir(parents=True)
@@ -48,17 +63,39 @@ def test_prestart_starts_nothing_when_warm_verification_is_off(tmp_path, monkeyp
     assert warm._key(tmp_path, verification_env("run_x")) not in warm._WORKERS
 
 
+@pytest.fixture(scope="module")
+def prestarted(tmp_path_factory):
+    """A worker prestarted for a small workspace (GC_FROZEN in tests/test_a.py, PRIMED in
+    tests/test_primed.py), then two commands: "first", and "second" after a forging
+    tests/conftest.py was added. One worker for the three tests that read it."""
+    from types import SimpleNamespace
+
+    from helpers import warm_workers_stopped_after
+
+    tmp = tmp_path_factory.mktemp("prestarted")
+    ws = small_workspace(tmp, GC_FROZEN)
+    (ws / "tests" / "test_primed.py").write_text(PRIMED)
+    with pytest.MonkeyPatch.context() as mp, warm_workers_stopped_after():
+        mp.setenv(warm.ENV_WARM, "1")
+        warm.prestart(ws, verification_env("run_p"))
+        key = warm._key(ws, verification_env("run_p"))
+        started = warm._WORKERS[key]
+        waited = started._ready is not None  # prestart did not wait for the imports: False
+        first, first_doc = run(ws, tmp, "first", run_id="run_p")
+        used = warm._WORKERS[key]
+        (ws / "tests" / "conftest.py").write_text("import atexit\n")
+        second, second_doc = run(ws, tmp, "second", run_id="run_p")
+    return SimpleNamespace(started=started, waited=waited, used=used, first=first, second=second,
+                           first_doc=json.loads(first_doc.read_text()), second_doc=json.loads(second_doc.read_text()))
+
+
 @pytest.mark.slow
-def test_a_prestarted_worker_serves_the_first_command_warm(tmp_path, workers):
-    ws = small_workspace(tmp_path, GC_FROZEN)
-    warm.prestart(ws, verification_env("run_p"))
-    key = warm._key(ws, verification_env("run_p"))
-    started = workers[key]
-    assert started._ready is None  # prestart did not wait for the imports
-    result, evidence = run(ws, tmp_path, "first", run_id="run_p")
+def test_a_prestarted_worker_serves_the_first_command_warm(prestarted):
+    assert prestarted.waited is False  # prestart did not wait for the imports
+    result = prestarted.first
     assert (result.runner, result.status) == ("warm", "PASS"), result.stdout + result.stderr
-    assert workers[key] is started  # the command used the prestarted worker, none other
-    doc = json.loads(evidence.read_text())
+    assert prestarted.used is prestarted.started  # the command used the prestarted worker, none other
+    doc = prestarted.first_doc
     assert doc["tests"]["tests/test_a.py::test_worker_heap_is_frozen"]["outcome"] == "passed"
 
 
@@ -296,33 +333,16 @@ def test_primed_findings_and_check_sites_are_used_only_for_unchanged_sources(tmp
 
 
 @pytest.mark.slow
-def test_a_forging_file_added_between_warm_sessions_is_found_by_the_next_one(tmp_path, workers):
-    ws = small_workspace(tmp_path, GC_FROZEN)
-    first, first_doc = run(ws, tmp_path, "one")
-    (ws / "tests" / "conftest.py").write_text("import atexit\n")
-    second, second_doc = run(ws, tmp_path, "two")
-    assert (first.runner, second.runner) == ("warm", "warm")
-    assert json.loads(first_doc.read_text())["forgery"] == []
-    assert [f["what"] for f in json.loads(second_doc.read_text())["forgery"]] == ["imports atexit"]
-
-
-PRIMED = '''import os
-
-import pytest
-
-
-@pytest.mark.req("REQ-001")
-def test_this_file_was_parsed_by_the_worker(request):
-    import sys
-
-    cache = sys.modules["pytest_harness" + ".forgery"]._PARSED
-    mine = os.path.join(os.path.abspath(str(request.config.rootpath)), "tests", "test_a.py")
-    assert mine in cache and cache[mine][1] is not None
-'''
+def test_a_forging_file_added_between_warm_sessions_is_found_by_the_next_one(prestarted):
+    assert (prestarted.first.runner, prestarted.second.runner) == ("warm", "warm")
+    first, second = ([(f["file"], f["what"]) for f in doc["forgery"]]
+                     for doc in (prestarted.first_doc, prestarted.second_doc))
+    assert first == [("tests/test_primed.py", "reaches into the harness plugin (pytest_harness)")]  # the probe's own
+    assert sorted(second) == sorted(first + [("tests/conftest.py", "imports atexit")])
 
 
 @pytest.mark.slow
-def test_a_warm_evidence_session_finds_its_workspace_modules_parsed_by_the_worker(tmp_path, workers):
-    ws = small_workspace(tmp_path, PRIMED)
-    result, _ = run(ws, tmp_path, "primed")
+def test_a_warm_evidence_session_finds_its_workspace_modules_parsed_by_the_worker(prestarted):
+    result = prestarted.first
     assert (result.runner, result.status) == ("warm", "PASS"), result.stdout + result.stderr
+    assert prestarted.first_doc["tests"]["tests/test_primed.py::test_this_file_was_parsed_by_the_worker"]["outcome"] == "passed"
