@@ -38,9 +38,9 @@ def _said(step) -> dict:
             "lines": [line for line in step.out.splitlines() if line.startswith(("  audit ", "REQ-", "not audited", "AUDIT"))]}
 
 
-def _audit(capsys, store, run_id, method):
+def _audit(capsys, store, run_id, method, *extra):
     """(exit code, audit.json, what the review and the matrix say) after `builder audit --method`."""
-    code, out, err = cli(capsys, "audit", run_id, "--runs-dir", str(store.base), "--method", method)
+    code, out, err = cli(capsys, "audit", run_id, "--runs-dir", str(store.base), "--method", method, *extra)
     step = Step(code, out, err, artifacts(store, run_id, "audit", "review", "matrix"))
     return code, step.artifacts["audit"], _said(step)
 
@@ -92,8 +92,10 @@ def test_a_test_failing_only_in_the_scratch_copy_never_kills_a_mutant(fresh_todo
     harness_run_in_process(run_id, store.base, tmp_path, capsys)
     assert store.read_workspace_evidence(run_id)["requirements"]["REQ-004"]["status"] == "verified"
 
-    code_ref, ref, said_ref = _audit(capsys, store, run_id, "baseline-first")
-    code_new, new, said_new = _audit(capsys, store, run_id, "confirm")
+    # two mutants a requirement: the point is the scratch-only failure (the test above compares the
+    # methods at the default budget)
+    code_ref, ref, said_ref = _audit(capsys, store, run_id, "baseline-first", "--max-mutants", "2")
+    code_new, new, said_new = _audit(capsys, store, run_id, "confirm", "--max-mutants", "2")
 
     assert (code_new, _verdicts(new), _strip_timing(said_new)) == (code_ref, _verdicts(ref), _strip_timing(said_ref))
     entry = new["requirements"]["REQ-004"]

@@ -18,6 +18,7 @@ from types import SimpleNamespace
 import pytest
 
 import judged_copies
+from harness.state.store import RunStore
 from resume_helpers import builder, builder_argv, clean_env, tree_digest
 from run_copies import cli, workspace_hashes
 
@@ -82,7 +83,7 @@ def killed_audit(todo_run, tmp_path_factory):
 def _copy(killed_audit, tmp_path):
     """A private copy of the killed audit's run: (store, run_id, its stale scratch copy)."""
     assert killed_audit.proc.returncode == -9, killed_audit.proc.stdout[-2000:] + killed_audit.proc.stderr[-2000:]
-    store = judged_copies.RunStore(tmp_path / "runs")
+    store = RunStore(tmp_path / "runs")
     shutil.copytree(killed_audit.runs / killed_audit.run_id, store.run_dir(killed_audit.run_id))
     run_id = killed_audit.run_id
     scratch = store.audit_scratch(run_id)

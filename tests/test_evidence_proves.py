@@ -57,24 +57,27 @@ def _judge(store, run_id, tmp_path, capsys):
     return proc, code, out
 
 
+# A test that really fails, for the forgers below to hide; planted in tests/, it makes
+# `--harness-run` re-run only the whole suite (a changed src/ module would also re-run its task's
+# verification and the runtime check).
+A_REAL_FAILURE = "assert sum([1, 1]) == 3, 'a real failure for the forger to hide'"
+ONLY_LITERALS = "assert 1 == 1\nx = [1]\nassert x == x\nassert 'a' in 'a'"
+RUNS_NONE_OF_ITS_CODE = "value = {'done': True}\nassert value['done'] is True"
 PROVE_NOTHING = {  # body -> the reason harness-run gives for it
     "assert True": "no real check (only tests/",
-    "assert 1 == 1\nx = [1]\nassert x == x\nassert 'a' in 'a'": "no real check (only tests/",
+    ONLY_LITERALS: "no real check (only tests/",
     "pass": "no real check (no assert",
 }
-# A test that really fails; planted in tests/, it re-runs only the whole suite (a changed src/ module
-# would also re-run its task's verification and the runtime check).
-A_REAL_FAILURE = "assert sum([1, 1]) == 3, 'a real failure for the forger to hide'"
-RUNS_NONE_OF_ITS_CODE = "value = {'done': True}\nassert value['done'] is True"
+# copy -> {requirement: the body planted in each of its tests}
+PLANTS = {"weak_a": {"REQ-002": "assert True", "REQ-004": "pass"},
+          "weak_b": {"REQ-004": ONLY_LITERALS, "REQ-003": RUNS_NONE_OF_ITS_CODE}}
 
 
-def _weak_a(ws):
-    assert replace_bodies(ws, "REQ-002", "assert True") and replace_bodies(ws, "REQ-004", "pass")
-
-
-def _weak_b(ws):
-    assert replace_bodies(ws, "REQ-004", "assert 1 == 1\nx = [1]\nassert x == x\nassert 'a' in 'a'")
-    assert replace_bodies(ws, "REQ-003", RUNS_NONE_OF_ITS_CODE)
+def _planted(name):
+    def tamper(ws):
+        for rid, body in PLANTS[name].items():
+            assert replace_bodies(ws, rid, body)
+    return tamper
 
 
 def _forgery_scan(ws):
@@ -86,7 +89,7 @@ def _forgery_scan(ws):
     models.write_text(models.read_text() + "\nimport atexit\natexit.register(lambda: None)\n")
 
 
-TAMPER = {"weak_a": _weak_a, "weak_b": _weak_b, "forgery_scan": _forgery_scan}
+TAMPER = {"weak_a": _planted("weak_a"), "weak_b": _planted("weak_b"), "forgery_scan": _forgery_scan}
 
 
 @dataclass
@@ -113,16 +116,12 @@ def judged(todo_run, tmp_path_factory):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("copy, rid, body", [
-    ("weak_a", "REQ-002", "assert True"),
-    ("weak_b", "REQ-004", "assert 1 == 1\nx = [1]\nassert x == x\nassert 'a' in 'a'"),
-    ("weak_a", "REQ-004", "pass"),
-])
-def test_tests_that_prove_nothing_make_their_requirement_weak(judged, copy, rid, body):
+@pytest.mark.parametrize("copy, rid", [("weak_a", "REQ-002"), ("weak_b", "REQ-004"), ("weak_a", "REQ-004")])
+def test_tests_that_prove_nothing_make_their_requirement_weak(judged, copy, rid):
     done = judged(copy)
     proc, line = done.harness, req_line(done.harness.stdout, rid)
     assert proc.returncode == 1, proc.stdout[-3000:]
-    assert line.startswith(f"{rid}: FAIL") and PROVE_NOTHING[body] in line, line
+    assert line.startswith(f"{rid}: FAIL") and PROVE_NOTHING[PLANTS[copy][rid]] in line, line
     assert done.trace.code == 1 and "weak:" in done.trace.out
     matrix = done.trace.artifacts["matrix"]
     assert row(matrix, rid).status == "FAIL"
