@@ -93,14 +93,16 @@ def test_kills_the_worker_once():
 '''
 
 
-HANGS_WITH_A_DETACHED_GRANDCHILD = '''import subprocess
+HANGS_WITH_A_DETACHED_GRANDCHILD = '''import os
+import subprocess
 import sys
 import time
 from pathlib import Path
 
 
-def test_hangs():
-    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"], start_new_session=True)
+def test_hangs():  # the workspace in the sleeper's argv: _alive_sleepers tells it from another run's
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)", os.getcwd()],
+                             start_new_session=True)
     Path("grandchild.pid").write_text(str(child.pid))
     time.sleep(300)
 '''
@@ -141,7 +143,7 @@ def sequence(tmp_path_factory):
     for rel, text in PROBES.items():
         (ws / rel).parent.mkdir(parents=True, exist_ok=True)
         (ws / rel).write_text(text)
-    done = SimpleNamespace(runs={}, sleepers={})
+    done = SimpleNamespace(runs={}, sleepers={}, workspace=ws)
 
     def go(name, command, workspace=ws, **kw):
         done.runs[name] = run(workspace, tmp, name, command, **kw)
@@ -247,6 +249,14 @@ def test_worker_killed_between_commands_is_replaced(sequence):
 def test_timeout_kills_the_child_and_what_it_detached_as_a_cold_run_does(sequence):
     c, w = sequence.runs["hangs_cold"][0], sequence.runs["hangs_warm"][0]
     assert sequence.sleepers == {"cold": [], "warm": []}
+    import subprocess  # the filter sees a sleeper of this workspace while it lives
+
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)", os.path.realpath(sequence.workspace)])
+    try:
+        assert _alive_sleepers(sequence.workspace) == [sleeper.pid]
+    finally:
+        sleeper.kill()
+        sleeper.wait()
     assert (c.runner, w.runner) == ("cold", "warm")
     assert (c.timed_out, c.exit_code, c.status) == (w.timed_out, w.exit_code, w.status) == (True, None, "FAIL")
     assert c.failure_type == w.failure_type
@@ -257,7 +267,10 @@ def test_timeout_kills_the_child_and_what_it_detached_as_a_cold_run_does(sequenc
 
 
 def _alive_sleepers(ws: Path) -> list[int]:
-    """Processes still running `time.sleep(300)` for this test (bwrap: none is visible by pid)."""
+    """Processes still running `time.sleep(300)` for this workspace (bwrap: none is visible by pid;
+    the workspace is bound at its own path, so the sleeper's argv names it: a sequence running at
+    the same time in another xdist worker has its own workspace)."""
+    mine = os.path.realpath(ws).encode()
     alive = []
     for name in os.listdir("/proc"):
         if name.isdigit():
@@ -265,7 +278,7 @@ def _alive_sleepers(ws: Path) -> list[int]:
                 cmd = Path(f"/proc/{name}/cmdline").read_bytes()
             except OSError:
                 continue
-            if b"time.sleep(300)" in cmd:
+            if b"time.sleep(300)" in cmd and mine in cmd:
                 alive.append(int(name))
     return alive
 
