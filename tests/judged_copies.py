@@ -37,17 +37,22 @@ def _marked(node: ast.FunctionDef, rid: str) -> bool:
     return any(rid in ast.unparse(d) for d in node.decorator_list)
 
 
-def replace_bodies(workspace, rid: str, body: str) -> list[str]:
-    """Replace the body of every test marked `rid` with `body`; the nodeids changed."""
+def edit_marked_tests(workspace, rid: str, edit) -> list[str]:
+    """Call `edit(node)` on every test function marked `rid` and write the files back; the node ids."""
     changed = []
     for path in sorted((workspace / "tests").glob("test_*.py")):
         tree = ast.parse(path.read_text())
         for node in tree.body:
             if isinstance(node, ast.FunctionDef) and _marked(node, rid):
-                node.body = ast.parse(body).body
+                edit(node)
                 changed.append(f"{path.relative_to(workspace).as_posix()}::{node.name}")
         path.write_text(ast.unparse(tree) + "\n")
     return changed
+
+
+def replace_bodies(workspace, rid: str, body: str) -> list[str]:
+    """Replace the body of every test marked `rid` with `body`; the nodeids changed."""
+    return edit_marked_tests(workspace, rid, lambda node: setattr(node, "body", ast.parse(body).body))
 
 
 def private_copy(todo_run, base: Path) -> tuple[RunStore, str]:

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from judged_copies import BLIND_BODY, Step, _marked, artifacts, replace_bodies
+from judged_copies import BLIND_BODY, Step, artifacts, edit_marked_tests, replace_bodies
 from run_copies import cli, harness_run_in_process, row
 
 # Passes in the workspace, fails in the audit's scratch copy (which leaves *.db files out).
@@ -18,15 +18,7 @@ NEEDS_FIXTURE = "assert (__import__('pathlib').Path(__file__).parent / 'fixture.
 
 def _prefix_bodies(workspace, rid: str, statement: str) -> list[str]:
     """Put `statement` first in every test marked `rid`; the node ids changed."""
-    changed = []
-    for path in sorted((workspace / "tests").glob("test_*.py")):
-        tree = ast.parse(path.read_text())
-        for node in tree.body:
-            if isinstance(node, ast.FunctionDef) and _marked(node, rid):
-                node.body[:0] = ast.parse(statement).body
-                changed.append(f"{path.relative_to(workspace).as_posix()}::{node.name}")
-        path.write_text(ast.unparse(tree) + "\n")
-    return changed
+    return edit_marked_tests(workspace, rid, lambda node: node.body.__setitem__(slice(0, 0), ast.parse(statement).body))
 
 
 def _said(step) -> dict:

@@ -20,7 +20,7 @@ from harness.offline.generator.samples import sample
 from harness.offline.generator.naming import unique_idents
 from harness.offline.generator.units import build_units, generate_files
 from harness.models.spec import AppSpec, DataEntity, EntityField, Page, Requirement
-from warm_suites import WarmSuites
+from warm_suites import suites  # noqa: F401  (module-scoped fixture)
 
 TRICKY = [
     "class", "order", "group", "user", "from", "select", "table", "where", "id", "status",
@@ -146,14 +146,6 @@ NASTY = {
         ("c", [("b id", "int", True), ("title", "str", True)], 1, False, "relation"),
     ], auth=True, extras=("dashboard", "pages")),
 }
-
-
-@pytest.fixture(scope="module")
-def suites(tmp_path_factory):
-    """Generated suites run as the harness verifies them: forked by a warm worker (tests/warm_suites.py)."""
-    pool = WarmSuites(tmp_path_factory.mktemp("suites"))
-    yield pool
-    pool.close()
 
 
 @pytest.mark.slow

@@ -20,7 +20,7 @@ from harness.offline.field_kinds import KINDS
 from harness.offline.generator import generate_files
 from harness.offline.spec_file import load_spec_file, with_requirements
 from helpers import write_files
-from warm_suites import WarmSuites
+from warm_suites import suites  # noqa: F401  (module-scoped fixture)
 
 ROOT = Path(__file__).parents[1]
 EXAMPLE = ROOT / "examples" / "club_bookings.toml"
@@ -175,14 +175,6 @@ def test_builder_new_spec_builds_exactly_the_spec_file_and_its_whole_suite_passe
     assert evidence["complete"] and evidence["session"]["exitstatus"] == 0
     assert evidence["session"]["collected"] == len(evidence["tests"]) > 10
     assert {t["outcome"] for t in evidence["tests"].values()} == {"passed"}
-
-
-@pytest.fixture(scope="module")
-def suites(tmp_path_factory):
-    """Generated suites run as the harness verifies them: forked by a warm worker (tests/warm_suites.py)."""
-    pool = WarmSuites(tmp_path_factory.mktemp("suites"))
-    yield pool
-    pool.close()
 
 
 @pytest.mark.slow

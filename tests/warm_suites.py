@@ -18,6 +18,8 @@ import sys
 import threading
 from pathlib import Path
 
+import pytest
+
 from harness.sandbox import runner, warm
 from harness.verification.plugins import disable_args
 from harness.verification.verifier import verification_env
@@ -92,3 +94,12 @@ class WarmSuites:
     def _record(self, how: str) -> None:
         with self._lock:
             self.runners.append(how)
+
+
+@pytest.fixture(scope="module")
+def suites(tmp_path_factory):
+    """Generated suites run as the harness verifies them: forked by a warm worker (import this
+    fixture into a test module: `from warm_suites import suites`)."""
+    pool = WarmSuites(tmp_path_factory.mktemp("suites"))
+    yield pool
+    pool.close()
