@@ -247,6 +247,8 @@ def find_entities(toks: list[Tok], p, cap: int) -> dict[int, str]:
     overflow: dict[str, None] = {}
 
     def add(i: int) -> None:
+        if not toks[i].w[:1].isalpha():   # a record type is named by a word, never ")" or "/"
+            return
         name = singular_name(toks[i].w)
         if name in p.plurals:
             return
