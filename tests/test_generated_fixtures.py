@@ -3,8 +3,8 @@
 `db_path` still gives every test a fresh database of its own with every table created — now a byte
 copy of a schema template that `models.init_db()` builds once per session, instead of creating
 every table in every test (O(entities) per test, O(entities²) per build). `make_client` opens
-each test's clients for the whole test (one event-loop thread for all their requests, closed at
-teardown) instead of starting a thread and an event loop per request, on an app built once per
+each test's clients for the whole test (one event loop, in the test's own thread, for all their
+requests, closed at teardown) instead of starting a thread and an event loop per request, on an app built once per
 test module (FastAPI builds an included router's routes on an app's first request) whose
 `app.state` is new for every test. The tests below run the generated workspace's own pytest, in
 a real subprocess, with a contract file added to it.
@@ -24,6 +24,7 @@ from harness.verification.plugins import disable_args
 from helpers import write_files
 
 CONTRACT = '''
+import asyncio
 import sqlite3
 import threading
 from contextlib import closing
@@ -38,7 +39,7 @@ probe = APIRouter()
 
 @probe.get("/loop-thread")
 async def loop_thread():
-    return {"ident": threading.get_ident()}
+    return {"ident": threading.get_ident(), "loop": id(asyncio.get_running_loop())}
 
 
 def schema(path):
@@ -68,17 +69,18 @@ def test_b_gets_a_fresh_database_of_its_own_with_every_table(db_path, schema_tem
     assert schema(db_path) == schema(fresh)  # the copy is what init_db makes
 
 
-def test_c_a_client_serves_all_its_requests_on_one_event_loop_thread(make_client):
+def test_c_a_client_serves_all_its_requests_on_one_event_loop_in_the_tests_thread(make_client):
     client = make_client(probe, api_book.router)
-    first = client.get("/loop-thread").json()["ident"]
+    first = client.get("/loop-thread").json()
+    assert first["ident"] == threading.get_ident()  # no hand-off to another thread
     assert client.post("/api/books", json={"title": "t"}).status_code == 201
-    assert client.get("/loop-thread").json()["ident"] == first
-    assert client.portal is not None
+    assert client.get("/loop-thread").json() == first
+    assert not client.is_closed
     SEEN["client"] = client
 
 
 def test_d_the_previous_tests_client_was_closed_at_its_teardown(make_client):
-    assert SEEN["client"].portal is None
+    assert SEEN["client"].is_closed and SEEN["client"].loop_closed()
     assert make_client(api_book.router).get("/api/books").json() == []
 
 
