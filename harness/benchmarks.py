@@ -188,8 +188,8 @@ def runner_counts(results) -> str:
 
 
 def bench_scale(sizes: list[int]) -> int:
-    """N-entity CRUD builds: wall time, stage times, the builder prompts' size (measured as the
-    builder assembled them, sent or not), and the marginal cost per added entity."""
+    """N-entity CRUD builds: wall time, stage times, the builder prompts' size (each task's prompt
+    assembled as the builder would for a model: `prompt_sizes`), and the marginal cost per added entity."""
     print(f"{'N':>3} {'status':<6} {'total':>8} {'per-entity':>10}  {'prompt max/mean':>15}  {'entity task':>11}  stages")
     worst = EXIT_OK
     totals: dict[int, float] = {}
@@ -199,7 +199,8 @@ def bench_scale(sizes: list[int]) -> int:
     cpus: dict[int, float] = {}
     for n in sizes:
         request = scale_request(n)
-        with tempfile.TemporaryDirectory(prefix="builder-scale-") as tmp, _prompt_sizes() as sizes_seen:
+        sizes_seen = prompt_sizes(n)
+        with tempfile.TemporaryDirectory(prefix="builder-scale-") as tmp:
             cpu_before = cpu_seconds()
             try:
                 ctx, total_ms, _ = _build(request, Path(tmp) / "runs")
@@ -304,32 +305,15 @@ class PromptSizes(list):
         self.entity: list[int] = []
 
 
-def _prompt_sizes():
-    """Record the length of every builder prompt assembled while the context is open (the offline
-    provider sends none, but the builder assembles each task's prompt as it would for a model)."""
-    import contextlib
-
-    from harness.agents import builder
-
-    @contextlib.contextmanager
-    def _cm():
-        seen = PromptSizes()
-        real = builder.build_prompt
-
-        def measured(*args, **kwargs):
-            prompt = real(*args, **kwargs)
-            seen.append(len(prompt))
-            task = args[0] if args else kwargs.get("task")
-            if getattr(task, "kind", "").startswith("entity:"):
-                seen.entity.append(len(prompt))
-            return prompt
-
-        builder.build_prompt = measured
-        try:
-            yield seen
-        finally:
-            builder.build_prompt = real
-    return _cm()
+def prompt_sizes(n: int) -> PromptSizes:
+    """The length of every builder prompt of the n-entity scale request (`assembled_prompts`: each
+    task's prompt as the builder would send it to a model; an offline build sends and assembles none)."""
+    seen = PromptSizes()
+    for task, prompt in assembled_prompts(n):
+        seen.append(len(prompt))
+        if task.kind.startswith("entity:"):
+            seen.entity.append(len(prompt))
+    return seen
 
 
 def assembled_prompts(n: int, budget: int | None = None) -> list[tuple[object, str]]:

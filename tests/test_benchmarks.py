@@ -1,6 +1,10 @@
 """`builder bench` helpers: the check table and the time split read real run data."""
 
+import pytest
+
 from harness.benchmarks import quick_checks, time_split
+from harness.providers.mock import MockProvider
+from harness.sandbox.local import LocalSandbox
 
 
 def test_quick_checks_all_pass_on_a_real_todo_run(todo_run):
@@ -106,22 +110,47 @@ def test_session_line_gives_entity_sessions_and_the_last_whole_suite_apart_from_
     assert session_line(state) == "pytest sessions: entity tasks none, no whole suite, all 1.0s"
 
 
-def test_prompt_sizes_records_the_prompts_the_builder_assembles(todo_run):
+def test_prompt_sizes_are_the_builders_prompts_of_the_scale_plan():
     from harness.agents import builder
-    from harness.benchmarks import _prompt_sizes
-    from harness.orchestration.build_stage import dependency_results
+    from harness.agents.planner import fallback_plan
+    from harness.agents.spec_agent import SpecAgent
+    from harness.benchmarks import prompt_sizes, scale_request
 
-    _, ctx = todo_run
-    task = ctx.state.plan.tasks[0]
+    seen = prompt_sizes(2)
+    plan = fallback_plan(SpecAgent(MockProvider()).fallback(scale_request(2)))
+    assert len(seen) == len(plan.tasks)
+    assert len(seen.entity) == sum(t.kind.startswith("entity:") for t in plan.tasks) == 2
+    first = plan.tasks[0]
+    assert seen[0] == len(builder.build_prompt(first, SpecAgent(MockProvider()).fallback(scale_request(2)), [],
+                                               plan, None))
+    assert all(0 < size <= builder.PROMPT_BUDGET_CHARS for size in seen)
+
+
+def test_offline_builder_assembles_no_prompt_and_still_checks_the_budget(tmp_path, monkeypatch):
+    """Regression (#19): without a model the builder assembled every task's prompt (0.7 s over the
+    20-entity build's 24 tasks) and sent none. It still rejects a bad HARNESS_PROMPT_BUDGET_CHARS."""
+    from harness.agents import builder
+    from harness.agents.planner import fallback_plan
+    from harness.agents.spec_agent import SpecAgent
+    from harness.errors import ProviderConfigError
+    from harness.tools.file_tools import FileTools
+
+    spec = SpecAgent(MockProvider()).fallback("Build a Simple Todo App with add/list/complete")
+    plan = fallback_plan(spec)
+    task = plan.tasks[0]
+    assembled = []
     real = builder.build_prompt
-    with _prompt_sizes() as seen:
-        prompt = builder.build_prompt(task, ctx.state.spec, dependency_results(ctx, task), ctx.state.plan, None)
-    assert seen == [len(prompt)] and builder.build_prompt is real
-    assert seen.entity == []  # the setup task is not an entity task
-    entity_task = next(t for t in ctx.state.plan.tasks if t.kind.startswith("entity:"))
-    with _prompt_sizes() as seen:
-        prompt = builder.build_prompt(entity_task, ctx.state.spec, [], ctx.state.plan, None)
-    assert seen.entity == [len(prompt)]
+    monkeypatch.setattr(builder, "build_prompt", lambda *a, **k: assembled.append(a[0]) or real(*a, **k))
+    written = builder.Builder(MockProvider()).build(task, spec, FileTools(LocalSandbox(tmp_path), task.files_touched), [],
+                                                    plan=plan, workspace=tmp_path)
+    assert written.source == "generator" and written.written and assembled == []
+    builder.Builder(MockProvider(script=["{}", "{}"])).build(task, spec, FileTools(LocalSandbox(tmp_path), task.files_touched),
+                                                               [], plan=plan, workspace=tmp_path)
+    assert assembled == [task]  # a (scripted) model gets the prompt
+    monkeypatch.setenv("HARNESS_PROMPT_BUDGET_CHARS", "lots")
+    with pytest.raises(ProviderConfigError):
+        builder.Builder(MockProvider()).build(task, spec, FileTools(LocalSandbox(tmp_path), task.files_touched), [], plan=plan,
+                                              workspace=tmp_path)
 
 
 def test_every_scale_noun_is_a_record_the_offline_rules_build():
