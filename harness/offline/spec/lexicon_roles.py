@@ -26,7 +26,7 @@ SUPPORTED_VERBS = ENTITY_VERBS | _words("""
     choose pick fill input type click press tap view want would say belong assign attach link
     relate associate categorize categorise group own has have having include includes containing
     called named labeled labelled set edit read kept stored tracked listed start login logout
-    signin signup sign log create tick navigate greet
+    signin signup sign log create tick navigate greet perform
 """)
 # Words that frame a request or give background; they ask for nothing themselves.
 CONTEXT_WORDS = _words("""
