@@ -142,8 +142,10 @@ def test_inthread_client_raises_the_apps_exception_or_gives_a_500():
         assert client.get("/items/x").json() == {"name": "x", "n": 1}  # still serving
 
 
-def test_inthread_client_reports_a_failed_startup():
+def test_inthread_client_reports_a_failed_startup_and_closes_its_loop():
     InThreadClient = inthread_client_class()
+    client = InThreadClient(small_app(fail_startup=True))
     with pytest.raises(RuntimeError, match="startup failed on purpose"):
-        with InThreadClient(small_app(fail_startup=True)):
+        with client:
             pass
+    assert client.is_closed and client.loop_closed()
