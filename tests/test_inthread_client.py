@@ -18,7 +18,7 @@ import warnings
 from contextlib import asynccontextmanager
 
 import pytest
-from fastapi import FastAPI, Response
+from fastapi import FastAPI, Request, Response
 from fastapi.responses import RedirectResponse, StreamingResponse
 
 with warnings.catch_warnings():  # Starlette's notice that its TestClient would rather have httpx2
@@ -84,6 +84,10 @@ def small_app(fail_startup: bool = False) -> FastAPI:
 
         return StreamingResponse(chunks(), media_type="text/csv")
 
+    @app.get("/where")
+    def where(request: Request):
+        return {"scheme": request.url.scheme, "server": list(request.scope["server"]), "client": list(request.client)}
+
     @app.get("/boom")
     def boom():
         raise ValueError("the app failed")
@@ -104,6 +108,8 @@ def exchange(client) -> list[tuple]:
         response = client.request(method, url, **kwargs)
         out.append((method, url, response.status_code, response.headers.get("content-type"),
                     response.headers.get("content-length"), response.content))
+    secure = client.get("https://testserver/where")
+    out.append(("https", secure.json()))
     first = client.get("/redirect", follow_redirects=False)
     out.append(("redirect not followed", first.status_code, first.headers["location"]))
     client.get("/set-cookie")
