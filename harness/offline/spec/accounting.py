@@ -49,8 +49,27 @@ class ClauseAccount:
         return "mapped" if self.roles else "context"
 
 
+_WINDOW_START = lx._words("last past previous")
+_WINDOW_UNITS = lx._words("day days week weeks month months year years")
+_NUMBER_WORDS = lx._words("two three four five six seven eight nine ten twelve fourteen thirty few")
+
+
+def mark_time_windows(toks: list[Tok]) -> None:
+    """ "view their last 6 days habit record": a window over the records' history is not something
+    the generated CRUD app shows; its words (each of them ignorable alone) are left unexplained."""
+    for i in range(len(toks) - 2):
+        first, number, unit = toks[i], toks[i + 1], toks[i + 2]
+        if (first.w in _WINDOW_START and unit.w in _WINDOW_UNITS and first.clause == unit.clause
+                and (number.w.isdigit() or number.w in _NUMBER_WORDS)):
+            first.used = number.used = True
+            first.role = number.role = "context"
+            unit.orig = f"{first.orig or first.w} {number.orig or number.w} {unit.orig or unit.w}"
+            unit.used, unit.role = True, "unexplained"   # reported as the phrase, once
+
+
 def account_clauses(toks: list[Tok], clauses: list[str]) -> list[ClauseAccount]:
     """One ClauseAccount per clause (same order)."""
+    mark_time_windows(toks)
     out = [ClauseAccount() for _ in clauses]
     for t in toks:
         acc = out[t.clause]

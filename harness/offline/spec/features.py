@@ -22,6 +22,9 @@ _TRIGGERS = {
 }
 _OTHER_FORMATS = lx._words("pdf excel xlsx json xml word docx ical ics png image images")
 _WINDOW = 8
+# "filter their habits by the day of the week they were added": keys the generated filters and
+# sorts never have unless the record has such a field (then it is a column, above)
+_PERIOD_KEYS = lx._words("day days week weeks weekday weekdays month months year years hour hours")
 
 
 def built_features() -> frozenset[str]:
@@ -64,6 +67,7 @@ def find_features(toks: list[Tok], mentions: dict[int, str], fields_of: dict[str
             continue
         used = [i]
         cols = []
+        by_open = False   # "by" seen and nothing it names yet
         j = i + 1
         while j < len(toks) and j < i + _WINDOW and toks[j].w not in (".", ";"):
             w = toks[j].w
@@ -71,14 +75,26 @@ def find_features(toks: list[Tok], mentions: dict[int, str], fields_of: dict[str
                      "into", "in", "a", "file", "files", "spreadsheet", "them", "it", "csv", "list",
                      "results", "of", "each") or j in mentions:
                 used.append(j)
+                by_open = (by_open or w == "by") and j not in mentions
                 if entity and w in fields_of.get(entity, []):
                     cols.append(w)
+                    by_open = False
             elif entity and (w in fields_of.get(entity, []) or lx.singularize(w) in fields_of.get(entity, [])):
                 cols.append(lx.singularize(w) if w not in fields_of.get(entity, []) else w)
                 used.append(j)
+                by_open = False
             else:
+                # only a period ("by the day of the week") is known not to be a column; another word
+                # may name a field or record type a later pass finds ("filter them by category")
+                by_open = by_open and w in _PERIOD_KEYS
                 break
             j += 1
+        if by_open and j < len(toks) and toks[j].w:
+            # "filter their habits by the day of the week they were added": by something that is
+            # neither a field nor a record type — not the feature the generator builds
+            t.used, t.role = True, "unexplained"
+            t.orig = f"{t.orig or t.w} by {toks[j].orig or toks[j].w}"
+            continue
         if guessed and not cols:
             continue
         for k in used:

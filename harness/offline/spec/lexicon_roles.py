@@ -54,7 +54,7 @@ SELF_INTRO = (("i", "am"), ("i'm", None), ("im", None), ("we", "are"), ("we're",
 # Adverbs and particles the function-word list lacks ("clock in and out", "now", "again").
 PARTICLES = _words("""
     now again off out up down away back through later soon already still even ever never always
-    often sometimes together instead anyway maybe perhaps etc onto upon across along around
+    often sometimes together instead anyway maybe perhaps etc onto upon across along around longer
     throughout toward towards whether however therefore thus
 """)
 # Presentation and capability nouns: what an app shows or does, never a table of records.
