@@ -67,9 +67,30 @@ def mark_time_windows(toks: list[Tok]) -> None:
             unit.used, unit.role = True, "unexplained"   # reported as the phrase, once
 
 
+_CAN = lx._words("can could may")
+_IN = lx._words("in part member members")
+
+
+def mark_memberships(toks: list[Tok]) -> None:
+    """ "(Users) can be in multiple Events": people belonging to records is a relation the generated
+    CRUD app does not have; "be in" is left unexplained. A record type before it ("a task can be
+    in a project") is the parent relation the app builds, and stays as it was."""
+    for i in range(1, len(toks) - 1):
+        be, where = toks[i], toks[i + 1]
+        subject = toks[i - 2] if i >= 2 and toks[i - 2].clause == be.clause else None
+        if subject is not None and subject.role.startswith("entity:"):
+            continue
+        if be.w == "be" and where.w in _IN and toks[i - 1].w in _CAN and be.clause == where.clause:
+            where.used = True
+            where.role = "context"
+            be.orig = f"{be.orig or be.w} {where.orig or where.w}"
+            be.used, be.role = True, "unexplained"
+
+
 def account_clauses(toks: list[Tok], clauses: list[str]) -> list[ClauseAccount]:
     """One ClauseAccount per clause (same order)."""
     mark_time_windows(toks)
+    mark_memberships(toks)
     out = [ClauseAccount() for _ in clauses]
     for t in toks:
         acc = out[t.clause]

@@ -41,17 +41,33 @@ def _lines(text: str) -> list[str]:
     that line: the user's editor wrapped it, the sentence goes on."""
     lines: list[str] = []
     prev_open = False
+    listing = False   # the previous line was "Events have:" (or a short item joined to it)
     for raw in plain_text(text or "").replace("\r", "\n").split("\n"):
         line = _BULLET.sub("", raw, count=1).strip()
         if not line:
             prev_open = False
             continue
+        if listing and raw.strip() != line and _is_short_item(line):
+            # "Events have:" then "- Title", "- Deadline": one list, as "Events have: Title, Deadline"
+            lines[-1] = (f"{lines[-1]} {line}" if lines[-1].endswith(":") else f"{lines[-1]}, {line}")
+            continue
+        listing = False
         if prev_open and raw.strip() == line and line[0].islower():
             lines[-1] = f"{lines[-1]} {line}"
         else:
             lines.append(line)
         prev_open = not line.endswith((".", "!", "?", ":", ";"))
+        listing = bool(_HAS_HEADER.search(line))
     return lines
+
+
+# "Events have:", "Each event has:", "A recipe contains:" — a header whose bullets are its fields
+_HAS_HEADER = re.compile(r"\b(?:has|have|contains?|includes?)(?: the following(?: fields)?)?:\s*$", re.I)
+
+
+def _is_short_item(line: str) -> bool:
+    """A bullet of a field list: a few words, no sentence of its own."""
+    return len(line.split()) <= 4 and not line.endswith((".", "!", "?", ":", ";")) and "(" not in line
 
 
 def _sentences(line: str) -> list[str]:

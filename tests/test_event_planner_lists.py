@@ -1,0 +1,36 @@
+"""Regression, from a public event-planner README's lists (github.com/LaSav/restful-aws):
+"Events have:" followed by "- Title", "- Deadline"... lost every field (each bullet was a clause
+of its own: "Title" not built, "Members" context), and "Can be in multiple Events" (users belonging
+to events) was claimed built as the events' CRUD."""
+
+from harness.offline.spec import parse_request
+
+PLANNER = ("Users can:\n- Create an Event\n- Can be in multiple Events\n- Attend an Event\nEvents have:\n"
+           "- Title\n- Description\n- Members\n- Deadline\n- Available Spaces\n")
+
+
+def test_bug_bullets_under_a_has_header_are_the_records_fields():
+    spec = parse_request("Users can create events.\nEach event has:\n- Title\n- Description\n- Deadline\n")
+    event = next(e for e in spec.data_model if e.name == "event")
+    assert {"title", "description", "deadline"} <= {f.name for f in event.fields}
+    assert [c.text for c in spec.clauses][-1] == "Each event has: Title, Description, Deadline"
+    assert all(c.status == "mapped" for c in spec.clauses)
+
+
+def test_bug_users_being_in_events_is_not_claimed_built():
+    spec = parse_request(PLANNER)
+    found = next(c for c in spec.clauses if c.text == "Can be in multiple Events")
+    assert found.status == "not_built" and '"be in"' in found.reason
+    listed = next(c for c in spec.clauses if c.text.startswith("Events have:"))
+    assert listed.status == "not_built" and '"Spaces"' in listed.reason   # the one field word not understood
+
+
+def test_a_record_in_its_parent_is_still_the_relation_that_is_built():
+    spec = parse_request("Users can create projects. A task can be in a project. Tasks can be marked done.")
+    assert next(c for c in spec.clauses if c.text.startswith("A task")).status == "mapped"
+    assert ("relation", "task") in {(r.capability, r.entity) for r in spec.requirements}
+
+
+def test_a_long_bullet_after_a_has_header_stays_a_clause():
+    spec = parse_request("A recipe has:\n- Title\n- Users can rate each recipe from 1 to 5 stars.\n")
+    assert "Users can rate each recipe from 1 to 5 stars." in [c.text for c in spec.clauses]
