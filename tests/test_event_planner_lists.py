@@ -1,4 +1,4 @@
-"""Regression, from a public event-planner README's lists (github.com/LaSav/restful-aws):
+"""Regressions from public READMEs: an event planner's lists (github.com/LaSav/restful-aws):
 "Events have:" followed by "- Title", "- Deadline"... lost every field (each bullet was a clause
 of its own: "Title" not built, "Members" context), and "Can be in multiple Events" (users belonging
 to events) was claimed built as the events' CRUD."""
@@ -34,3 +34,17 @@ def test_a_record_in_its_parent_is_still_the_relation_that_is_built():
 def test_a_long_bullet_after_a_has_header_stays_a_clause():
     spec = parse_request("A recipe has:\n- Title\n- Users can rate each recipe from 1 to 5 stars.\n")
     assert "Users can rate each recipe from 1 to 5 stars." in [c.text for c in spec.clauses]
+
+
+def test_bug_groups_with_multiple_users_is_not_claimed_built():
+    """From a public Splitwise-clone README (github.com/smitranjansingh29/NeurixAssTest): "Create groups
+    with multiple users" was claimed built as groups' CRUD; nothing puts users in a group."""
+    spec = parse_request("Features\n- Create groups with multiple users\n- Add expenses\n")
+    found = next(c for c in spec.clauses if c.text == "Create groups with multiple users")
+    assert found.status == "not_built" and '"with users"' in found.reason
+
+
+def test_an_app_with_multiple_users_still_asks_for_the_accounts_that_are_built():
+    spec = parse_request("A to-do app with multiple users. Users can add tasks.")
+    assert all(c.status == "mapped" for c in spec.clauses)
+    assert "auth" in {r.capability for r in spec.requirements}

@@ -87,10 +87,33 @@ def mark_memberships(toks: list[Tok]) -> None:
             be.used, be.role = True, "unexplained"
 
 
+_SOME = lx._words("multiple many several other their its all")
+_PEOPLE = lx._words("users members people friends participants players attendees guests")
+
+
+def mark_people_in_records(toks: list[Tok]) -> None:
+    """ "Create groups with multiple users": people as members of each record is a relation the
+    generated CRUD app does not have ("with users" is left unexplained). Only right after a record
+    type: "an app with multiple users" asks for accounts, which are built."""
+    for i in range(1, len(toks) - 1):
+        if toks[i].w != "with" or not toks[i - 1].role.startswith("entity:"):
+            continue
+        j = i + 1
+        while j < len(toks) and toks[j].w in _SOME and toks[j].clause == toks[i].clause:
+            j += 1
+        if (j < len(toks) and toks[j].w in _PEOPLE and toks[j].clause == toks[i].clause
+                and not toks[j].role.startswith("entity:")):   # members stored as records: as parsed
+            for k in range(i + 1, j + 1):
+                toks[k].used, toks[k].role = True, "context"
+            toks[i].orig = f"with {toks[j].orig or toks[j].w}"
+            toks[i].used, toks[i].role = True, "unexplained"
+
+
 def account_clauses(toks: list[Tok], clauses: list[str]) -> list[ClauseAccount]:
     """One ClauseAccount per clause (same order)."""
     mark_time_windows(toks)
     mark_memberships(toks)
+    mark_people_in_records(toks)
     out = [ClauseAccount() for _ in clauses]
     for t in toks:
         acc = out[t.clause]
