@@ -48,3 +48,13 @@ def test_an_app_with_multiple_users_still_asks_for_the_accounts_that_are_built()
     spec = parse_request("A to-do app with multiple users. Users can add tasks.")
     assert all(c.status == "mapped" for c in spec.clauses)
     assert "auth" in {r.capability for r in spec.requirements}
+
+
+def test_bug_joined_bullet_list_clause_passes_the_spec_validator():
+    """The joined clause ("Events have: Title, Deadline") is not a substring of the request; the
+    validator refused it ("is not text of the request") and the build failed at the spec stage."""
+    from harness.validation.clause_check import clause_errors
+
+    request = "Users can create events.\nEvents have:\n- Title\n- Deadline\n"
+    assert clause_errors(parse_request(request), request) == []
+    assert clause_errors(parse_request(request), "Users can create events. Events have: Venue") != []

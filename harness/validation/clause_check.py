@@ -4,6 +4,7 @@ requirements, or is marked not built with an `unsupported` requirement (issue #1
 from __future__ import annotations
 
 from harness.models.spec import AppSpec
+from harness.offline.spec.clauses import unbulleted
 from harness.utils.request_text import plain_text
 
 NO_CLAUSES = ("spec has no clauses: split the request into clauses (sentences, bullets, user stories) "
@@ -14,6 +15,11 @@ def _norm(text: str) -> str:
     return " ".join(text.lower().split())
 
 
+def _loose(text: str) -> str:
+    """Lower case, commas and runs of spaces as one space: a joined bullet list's commas are ours."""
+    return " ".join(text.lower().replace(",", " ").split())
+
+
 def clause_errors(spec: AppSpec, request: str | None = None) -> list[str]:
     """Problems of spec.clauses; `request` given: clauses are required and must quote it."""
     if not spec.clauses:
@@ -22,6 +28,7 @@ def clause_errors(spec: AppSpec, request: str | None = None) -> list[str]:
     errors, seen = [], set()
     whole = _norm(request or "")
     plain = _norm(plain_text(request or ""))   # the clause splitter reads a request's HTML as plain text
+    listed = _loose(unbulleted(request or ""))   # "Events have:" and its bullets, joined as one clause
     for c in spec.clauses:
         if c.id in seen:
             errors.append(f"duplicate clause id {c.id}")
@@ -37,6 +44,7 @@ def clause_errors(spec: AppSpec, request: str | None = None) -> list[str]:
             errors.append(f"clause {c.id} is not built but names no unsupported requirement")
         elif c.status == "context" and c.reqs:
             errors.append(f"clause {c.id} is context but lists requirements")
-        if request is not None and _norm(c.text) not in whole and _norm(c.text) not in plain:
+        if (request is not None and _norm(c.text) not in whole and _norm(c.text) not in plain
+                and _loose(c.text) not in listed):
             errors.append(f'clause {c.id} "{c.text[:60]}" is not text of the request')
     return errors

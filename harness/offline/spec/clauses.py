@@ -61,6 +61,12 @@ def _lines(text: str) -> list[str]:
     return lines
 
 
+def unbulleted(text: str) -> str:
+    """The request's lines without their bullet marks, one space apart: what a clause that joins a
+    header and its bullets ("Events have: Title, Deadline") quotes, commas aside."""
+    return " ".join(_BULLET.sub("", raw, count=1).strip() for raw in plain_text(text or "").split("\n"))
+
+
 # "Events have:", "Each event has:", "A recipe contains:" — a header whose bullets are its fields
 _HAS_HEADER = re.compile(r"\b(?:has|have|contains?|includes?)(?: the following(?: fields)?)?:\s*$", re.I)
 
