@@ -20,3 +20,13 @@ def plain_text(text: str) -> str:
     if "<" not in text:
         return text
     return html.unescape(_INLINE_TAG.sub("", _BLOCK_TAG.sub("\n", text)))
+
+
+# A line's bullet or list mark: "- ", "* ", "1. ", "(a) ", "## ".
+BULLET = re.compile(r"^\s*(?:[-*•·+>]+|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)](?=\s)|#+)\s*")
+
+
+def unbulleted(text: str) -> str:
+    """The request's lines without their bullet marks, one space apart: what a clause that joins a
+    header and its bullets ("Events have: Title, Deadline") quotes, commas aside."""
+    return " ".join(BULLET.sub("", raw, count=1).strip() for raw in plain_text(text or "").split("\n"))

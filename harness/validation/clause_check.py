@@ -4,8 +4,7 @@ requirements, or is marked not built with an `unsupported` requirement (issue #1
 from __future__ import annotations
 
 from harness.models.spec import AppSpec
-from harness.offline.spec.clauses import unbulleted
-from harness.utils.request_text import plain_text
+from harness.utils.request_text import plain_text, unbulleted
 
 NO_CLAUSES = ("spec has no clauses: split the request into clauses (sentences, bullets, user stories) "
               "and give each REQ ids (mapped), an unsupported REQ (not_built) or no REQ (context)")

@@ -9,12 +9,12 @@ from __future__ import annotations
 import re
 
 from harness.errors import SpecError
-from harness.utils.request_text import plain_text
+from harness.utils.request_text import BULLET, plain_text
 
 MAX_CLAUSES = 120          # more clauses than this: the request is refused with the cap stated
 MAX_CLAUSE_CHARS = 6000    # a longer "clause" is cut (the cut is visible in the clause text)
 
-_BULLET = re.compile(r"^\s*(?:[-*•·+>]+|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)](?=\s)|#+)\s*")
+_BULLET = BULLET
 # A sentence ends at . ! ? followed by space/end, except after common abbreviations.
 _SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)(?<!\bMr)(?<!\bDr)[.!?]+(?=\s|$)")
 _STORY = re.compile(r"^\s*as an? \w+", re.I)
@@ -59,12 +59,6 @@ def _lines(text: str) -> list[str]:
         prev_open = not line.endswith((".", "!", "?", ":", ";"))
         listing = bool(_HAS_HEADER.search(line))
     return lines
-
-
-def unbulleted(text: str) -> str:
-    """The request's lines without their bullet marks, one space apart: what a clause that joins a
-    header and its bullets ("Events have: Title, Deadline") quotes, commas aside."""
-    return " ".join(_BULLET.sub("", raw, count=1).strip() for raw in plain_text(text or "").split("\n"))
 
 
 # "Events have:", "Each event has:", "A recipe contains:" — a header whose bullets are its fields
