@@ -58,3 +58,17 @@ def test_bug_joined_bullet_list_clause_passes_the_spec_validator():
     request = "Users can create events.\nEvents have:\n- Title\n- Deadline\n"
     assert clause_errors(parse_request(request), request) == []
     assert clause_errors(parse_request(request), "Users can create events. Events have: Venue") != []
+
+
+def test_feature_bullets_under_the_app_has_stay_one_clause_each():
+    spec = parse_request("Users can add tasks.\nThe app has:\n- Login\n- Task search\n")
+    assert {"Login", "Task search"} <= {c.text for c in spec.clauses}
+
+
+def test_a_windows_newline_bullet_list_is_joined_and_passes_the_validator():
+    from harness.validation.clause_check import clause_errors
+
+    request = "Users can create events.\r\nEvents have:\r\n- Title\r\n- Deadline\r\n"
+    spec = parse_request(request)
+    assert "Events have: Title, Deadline" in [c.text for c in spec.clauses]
+    assert clause_errors(spec, request) == []

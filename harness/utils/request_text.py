@@ -29,4 +29,5 @@ BULLET = re.compile(r"^\s*(?:[-*•·+>]+|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)](?=\s)|#
 def unbulleted(text: str) -> str:
     """The request's lines without their bullet marks, one space apart: what a clause that joins a
     header and its bullets ("Events have: Title, Deadline") quotes, commas aside."""
-    return " ".join(BULLET.sub("", raw, count=1).strip() for raw in plain_text(text or "").split("\n"))
+    lines = plain_text(text or "").replace("\r", "\n").split("\n")
+    return " ".join(BULLET.sub("", raw, count=1).strip() for raw in lines)

@@ -57,12 +57,20 @@ def _lines(text: str) -> list[str]:
         else:
             lines.append(line)
         prev_open = not line.endswith((".", "!", "?", ":", ";"))
-        listing = bool(_HAS_HEADER.search(line))
+        listing = _is_record_header(line)
     return lines
 
 
 # "Events have:", "Each event has:", "A recipe contains:" — a header whose bullets are its fields
-_HAS_HEADER = re.compile(r"\b(?:has|have|contains?|includes?)(?: the following(?: fields)?)?:\s*$", re.I)
+_HAS_HEADER = re.compile(r"\b(\w+) (?:has|have|contains?)(?: the following(?: fields)?)?:\s*$", re.I)
+# ... but "The app has:", "Users have:", "It has:" list features or abilities, one clause each
+_NOT_RECORDS = frozenset("""it this that we i you they he she users user people app application apps system
+    website site web webapp tool platform portal service api backend dashboard page""".split())
+
+
+def _is_record_header(line: str) -> bool:
+    match = _HAS_HEADER.search(line)
+    return bool(match) and match.group(1).lower() not in _NOT_RECORDS
 
 
 def _is_short_item(line: str) -> bool:
