@@ -56,7 +56,8 @@ VERBS = _words("""
     describe explain perform place reserve rent hire apply approve reject submit ask respond
     monitor measure calculate compute sum estimate compare visualize analyze analyse summarize
     collect gather enter input fill choose select pick move drag drop click press prefer hold
-    deliver process view list include lets allows enables helps wants needs
+    deliver process view list include lets allows enables helps wants needs enroll enrol unenroll
+    attend subscribe unsubscribe unfollow withdraw
 """)
 
 # Nouns that are also common verbs: a plural form is a noun; a singular needs noun context.

@@ -299,8 +299,11 @@ def _find_relations(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> Non
             found.append((name, _mention_after(toks, j + 2, mentions), list(range(i + 1, j + 2))))
         elif _word(toks, j) in lx.HAVE:
             found.append((_mention_after(toks, j + 1, mentions), name, list(range(i + 1, j + 1))))
-        if _word(toks, i - 1) in ("assign", "assigns", "assigned") and _word(toks, i + 1) == "to":
-            found.append((name, _mention_after(toks, i + 2, mentions), [i - 1, i + 1]))
+        k = i - 1
+        while _word(toks, k) in lx.DETERMINERS and k > i - 3:   # "assign an instructor to a course"
+            k -= 1
+        if _word(toks, k) in ("assign", "assigns", "assigned") and _word(toks, i + 1) == "to":
+            found.append((name, _mention_after(toks, i + 2, mentions), [k, i + 1]))
         if _word(toks, i - 1) == "its":   # "open a class: its students are listed" -> student in class
             found.append((name, _owner_before(toks, i - 1, mentions), [i - 1]))
     found += find_booked_resources(toks, mentions, p)
