@@ -1,0 +1,88 @@
+"""Parent/child relations between the request's entities (one parent per entity)."""
+
+from __future__ import annotations
+
+from harness.offline.spec import lexicon as lx
+from harness.offline.spec.booking import find_booked_resources
+from harness.offline.spec.build import Parsed
+from harness.offline.spec.pass_helpers import use as _use
+from harness.offline.spec.pass_helpers import word as _word
+from harness.offline.spec.tokens import Tok
+
+
+def _mention_after(toks: list[Tok], j: int, mentions: dict[int, str]) -> str | None:
+    while j < len(toks) and toks[j].w in lx.QUANTIFIERS:
+        j += 1
+    return mentions.get(j)
+
+
+def find_relations(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None:
+    """Record each entity's parent in `p.parents` from what the request says ("tasks in a project",
+    "a comment belongs to a post", "assign an instructor to a course", "a project has tasks",
+    booked resources, a field naming another entity), one parent per entity; conflicts go to
+    `p.notes`; known pairs are implied only where nothing was said."""
+    found: list[tuple[str | None, str | None, list[int]]] = []
+    for i, name in mentions.items():
+        w1, w2 = _word(toks, i + 1), _word(toks, i + 2)
+        if w1 in ("and", "with") and w2 in ("their", "its"):
+            found.append((mentions.get(i + 3), name, [i + 1, i + 2]))
+        if w1 in ("in", "within", "inside", "under", "per") or (
+                w1 in ("for", "of") and w2 in lx.DETERMINERS | {"every"}):
+            found.append((name, _mention_after(toks, i + 2, mentions), [i + 1, i + 2]))
+        j = i + 1
+        while _word(toks, j) in lx.FILLER:
+            j += 1
+        if _word(toks, j) in lx.BELONG and _word(toks, j + 1) in ("to", "into", "under", "by", "in", "with"):
+            found.append((name, _mention_after(toks, j + 2, mentions), list(range(i + 1, j + 2))))
+        elif _word(toks, j) == "part" and _word(toks, j + 1) == "of":
+            found.append((name, _mention_after(toks, j + 2, mentions), list(range(i + 1, j + 2))))
+        elif _word(toks, j) in lx.HAVE:
+            found.append((_mention_after(toks, j + 1, mentions), name, list(range(i + 1, j + 1))))
+        k = i - 1
+        while _word(toks, k) in lx.DETERMINERS and k > i - 3:   # "assign an instructor to a course"
+            k -= 1
+        if _word(toks, k) in ("assign", "assigns", "assigned") and _word(toks, i + 1) == "to":
+            found.append((name, _mention_after(toks, i + 2, mentions), [k, i + 1]))
+        if _word(toks, i - 1) == "its":   # "open a class: its students are listed" -> student in class
+            found.append((name, _owner_before(toks, i - 1, mentions), [i - 1]))
+    found += find_booked_resources(toks, mentions, p)
+    for name in p.entities:   # a field naming another entity is a relation ("tasks with a project")
+        for item in p.fields.get(name, []):
+            if item.label in p.plurals:
+                found.append((name, item.label, []))
+    for child, parent, used in found:
+        if child is None or parent is None or child == parent:
+            continue
+        for k in used:
+            if not toks[k].used or toks[k].role == "":
+                _use(toks[k], f"relation:{child}")
+        if child in p.parents:
+            note = (f"{child} is also linked to {parent}; only one parent per entity is "
+                    f"supported ({child} belongs to {p.parents[child]})")
+        elif _is_ancestor(child, parent, p.parents):
+            note = f"{child} cannot belong to {parent}: {parent} already belongs to {child}"
+        else:
+            p.parents[child] = parent
+            p.relation_clauses.setdefault(child, toks[used[0]].clause if used else -1)
+            continue
+        if p.parents.get(child) != parent and note not in p.notes:
+            p.notes.append(note)
+    for parent, child in lx.KNOWN_PARENTS:   # implied pairs only where nothing was said
+        if child in p.plurals and parent in p.plurals and child not in p.parents \
+                and not _is_ancestor(child, parent, p.parents):
+            p.parents[child] = parent
+
+
+def _owner_before(toks: list[Tok], i: int, mentions: dict[int, str]) -> str | None:
+    """The one entity named before "its" in the same clause (None when none or several)."""
+    named = {mentions[j] for j in range(i) if j in mentions and toks[j].clause == toks[i].clause}
+    return next(iter(named)) if len(named) == 1 else None
+
+
+def _is_ancestor(node: str, of: str, parents: dict[str, str]) -> bool:
+    cur: str | None = of
+    for _ in range(len(parents) + 1):
+        if cur == node:
+            return True
+        cur = parents.get(cur) if cur else None
+    return False
