@@ -49,71 +49,8 @@ class ClauseAccount:
         return "mapped" if self.roles else "context"
 
 
-_WINDOW_START = lx._words("last past previous")
-_WINDOW_UNITS = lx._words("day days week weeks month months year years")
-_NUMBER_WORDS = lx._words("two three four five six seven eight nine ten twelve fourteen thirty few")
-
-
-def mark_time_windows(toks: list[Tok]) -> None:
-    """ "view their last 6 days habit record": a window over the records' history is not something
-    the generated CRUD app shows; its words (each of them ignorable alone) are left unexplained."""
-    for i in range(len(toks) - 2):
-        first, number, unit = toks[i], toks[i + 1], toks[i + 2]
-        if (first.w in _WINDOW_START and unit.w in _WINDOW_UNITS and first.clause == unit.clause
-                and (number.w.isdigit() or number.w in _NUMBER_WORDS)):
-            first.used = number.used = True
-            first.role = number.role = "context"
-            unit.orig = f"{first.orig or first.w} {number.orig or number.w} {unit.orig or unit.w}"
-            unit.used, unit.role = True, "unexplained"   # reported as the phrase, once
-
-
-_CAN = lx._words("can could may")
-_IN = lx._words("in part member members")
-
-
-def mark_memberships(toks: list[Tok]) -> None:
-    """ "(Users) can be in multiple Events": people belonging to records is a relation the generated
-    CRUD app does not have; "be in" is left unexplained. A record type before it ("a task can be
-    in a project") is the parent relation the app builds, and stays as it was."""
-    for i in range(1, len(toks) - 1):
-        be, where = toks[i], toks[i + 1]
-        subject = toks[i - 2] if i >= 2 and toks[i - 2].clause == be.clause else None
-        if subject is not None and subject.role.startswith("entity:"):
-            continue
-        if be.w == "be" and where.w in _IN and toks[i - 1].w in _CAN and be.clause == where.clause:
-            where.used = True
-            where.role = "context"
-            be.orig = f"{be.orig or be.w} {where.orig or where.w}"
-            be.used, be.role = True, "unexplained"
-
-
-_SOME = lx._words("multiple many several other their its all")
-_PEOPLE = lx._words("users members people friends participants players attendees guests")
-
-
-def mark_people_in_records(toks: list[Tok]) -> None:
-    """ "Create groups with multiple users": people as members of each record is a relation the
-    generated CRUD app does not have ("with users" is left unexplained). Only right after a record
-    type: "an app with multiple users" asks for accounts, which are built."""
-    for i in range(1, len(toks) - 1):
-        if toks[i].w != "with" or not toks[i - 1].role.startswith("entity:"):
-            continue
-        j = i + 1
-        while j < len(toks) and toks[j].w in _SOME and toks[j].clause == toks[i].clause:
-            j += 1
-        if (j < len(toks) and toks[j].w in _PEOPLE and toks[j].clause == toks[i].clause
-                and not toks[j].role.startswith("entity:")):   # members stored as records: as parsed
-            for k in range(i + 1, j + 1):
-                toks[k].used, toks[k].role = True, "context"
-            toks[i].orig = f"with {toks[j].orig or toks[j].w}"
-            toks[i].used, toks[i].role = True, "unexplained"
-
-
 def account_clauses(toks: list[Tok], clauses: list[str]) -> list[ClauseAccount]:
     """One ClauseAccount per clause (same order)."""
-    mark_time_windows(toks)
-    mark_memberships(toks)
-    mark_people_in_records(toks)
     out = [ClauseAccount() for _ in clauses]
     for t in toks:
         acc = out[t.clause]

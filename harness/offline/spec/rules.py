@@ -48,6 +48,7 @@ from harness.offline.spec.pass_helpers import nearest as _nearest
 from harness.offline.spec.pass_helpers import use as _use
 from harness.offline.spec.pass_helpers import word as _word
 from harness.offline.spec.tolerance import mark_qualifiers
+from harness.offline.spec.unbuilt_phrases import mark_unbuilt_phrases
 from harness.offline.spec.tokens import Tok, tokenize_clauses
 
 MAX_ENTITIES = 20      # more entities than this are ignored, said on the terminal and in the summary
@@ -110,6 +111,7 @@ def rule_based_spec(request: str) -> AppSpec:
     mark_opposite_states(toks, p)
     mark_listed_field_words(toks)
     mark_framing(toks, clauses, NEVER_IGNORED)
+    mark_unbuilt_phrases(toks)
     p.accounts = account_clauses(toks, clauses)
     for clause, reason in p.blocked:
         p.accounts[clause].blocked.append(reason)
