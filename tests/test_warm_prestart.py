@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from harness.audit.run import AuditBudget, audit_run, prestart_audit_worker, release_audit_worker
+from harness.audit.run import AuditBudget, audit_run, prestart_audit_workers, release_audit_workers
 from harness.sandbox import warm
 from harness.verification.verifier import run_command, verification_env
 
@@ -162,14 +162,17 @@ def test_the_audit_uses_the_worker_prestarted_for_its_scratch_copy(fresh_todo_ru
         real_init(self, *args, **kwargs)
 
     monkeypatch.setattr(warm.WarmWorker, "__init__", counting)
+    monkeypatch.setenv("HARNESS_AUDIT_LANES", "2")
     try:
-        prestart_audit_worker(store, run_id)
+        prestart_audit_workers(store, run_id)
         scratch = store.audit_scratch(run_id)
-        assert scratch.is_dir() and not any(scratch.iterdir())
+        assert sorted(p.name for p in scratch.iterdir()) == ["0", "1"]  # one empty directory per lane
+        assert not any(any(lane.iterdir()) for lane in scratch.iterdir())
         doc = audit_run(store, store.load(run_id), AuditBudget(max_mutants=2), say=lambda _line: None)
     finally:
         warm.stop_workers()
-    assert len(created) == 1  # the prestarted worker ran the mutants; no second one started
+    assert len(created) == 2  # the prestarted workers (one a lane) ran the mutants; no other one started
+    assert doc["lanes"] == 2
     assert all(r["killed"] >= 1 for r in doc["requirements"].values() if not r["skipped"]), doc["requirements"]
     assert not store.audit_scratch(run_id).exists()
 
@@ -178,13 +181,14 @@ def test_the_audit_uses_the_worker_prestarted_for_its_scratch_copy(fresh_todo_ru
 def test_an_audit_worker_the_run_never_used_is_stopped_and_its_directory_removed(fresh_todo_run, monkeypatch):
     store, run_id = fresh_todo_run
     monkeypatch.setenv(warm.ENV_WARM, "1")
-    prestart_audit_worker(store, run_id)
+    prestart_audit_workers(store, run_id)
     scratch = store.audit_scratch(run_id)
-    worker = warm._WORKERS[warm._key(scratch, verification_env(run_id))]
-    release_audit_worker(store, run_id)
+    lanes = sorted(scratch.iterdir())
+    workers = [warm._WORKERS[warm._key(lane, verification_env(run_id))] for lane in lanes]
+    release_audit_workers(store, run_id)
     assert not scratch.exists()
-    assert not worker.alive()
-    assert warm._key(scratch, verification_env(run_id)) not in warm._WORKERS
+    assert workers and not any(worker.alive() for worker in workers)
+    assert not any(warm._key(lane, verification_env(run_id)) in warm._WORKERS for lane in lanes)
 
 
 def _ctx(store, run_id):
@@ -234,12 +238,16 @@ def test_the_runtime_check_starts_early_only_when_every_other_task_is_completed(
 
 
 @pytest.mark.slow
-def test_the_build_uses_the_runtime_check_run_beside_its_last_task(todo_run):
+def test_the_build_uses_the_runtime_check_run_beside_the_task_that_completes_its_app(todo_run):
+    """The offline plan's last task only adds tests/test_acceptance.py: the check starts beside the
+    app task before it (runtime_ahead.completes_the_app) and says which test module came after."""
     store, ctx = todo_run
-    last = ctx.state.plan.tasks[-1].id
+    app_task, last = ctx.state.plan.tasks[-2], ctx.state.plan.tasks[-1]
+    assert last.files_touched == ["tests/test_acceptance.py"]
     assert ctx.state.runtime.status == "PASS"
     assert ctx.state.runtime.evidence[0].startswith("probes: ")
-    assert any(f"run beside {last}'s verification" in line for line in ctx.state.runtime.evidence)
+    beside = [line for line in ctx.state.runtime.evidence if f"run beside {app_task.id}'s verification" in line]
+    assert beside and beside[0].endswith("which the app does not run: tests/test_acceptance.py")
     runtime_doc = json.loads(store.artifact_path(ctx.run_id, "runtime").read_text())
     assert runtime_doc["evidence"] == ctx.state.runtime.evidence
 

@@ -387,7 +387,7 @@ def test_the_worker_memo_of_rewritten_plugin_code_is_what_pytest_would_compile(t
 
 
 @pytest.mark.slow
-def test_the_worker_builds_the_rewrite_memo_while_its_first_child_runs_and_later_children_get_it(tmp_path):
+def test_the_worker_builds_the_rewrite_memo_before_its_first_child_and_every_child_gets_it(tmp_path):
     import tempfile
 
     ws = small_workspace(tmp_path, "def test_a():\n    assert True\n", requirements="fastapi\npytest\n")
@@ -402,8 +402,9 @@ def test_the_worker_builds_the_rewrite_memo_while_its_first_child_runs_and_later
     finally:
         worker.stop()
     assert [r["exit_code"] for r in replies] == [0, 0]
-    assert replies[0]["memoized_rewrites"] == 0          # nothing delayed the first command
-    assert replies[1]["memoized_rewrites"] >= 2          # anyio's plugin and its asyncio backend at least
+    # A forked helper rewrote them while the worker imported: the first child gets the memo too.
+    assert replies[0]["memoized_rewrites"] >= 2          # anyio's plugin and its asyncio backend at least
+    assert replies[1]["memoized_rewrites"] == replies[0]["memoized_rewrites"]
 
 
 @pytest.mark.slow
@@ -422,3 +423,44 @@ def test_workers_started_inside_a_test_end_with_it_and_earlier_ones_live_on(tmp_
         assert (result.runner, result.status) == ("warm", "PASS") and inside.alive()
     assert not inside.alive() and warm.worker_for(ws, env) is not inside
     assert earlier.alive() and warm.worker_for(earlier.workspace, env) is earlier
+
+
+HELPER_CHECK = r'''
+import importlib.util, json, os, sys
+from pathlib import Path
+spec = importlib.util.spec_from_file_location("warm_worker", sys.argv[1])
+ww = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(ww)
+from _pytest.assertion import rewrite
+real = rewrite._rewrite_test
+memo = ww.RewriteMemo(sys.argv[2:])
+helper = memo.start_helper()          # before anyio is imported here, as in the worker
+import anyio  # noqa: F401 - the worker preloads the package meanwhile
+ok = memo.absorb(helper)
+memo.install()
+same = all(rewrite._rewrite_test(Path(p), None)[1] == real(Path(p), None)[1] for p in memo.memo)
+failing = ww.RewriteMemo(sys.argv[2:])
+r, w = os.pipe()
+pid = os.fork()
+if pid == 0:
+    os._exit(3)                       # a helper that died: nothing absorbed, step() fills it later
+os.close(w)
+print(json.dumps({"absorbed": ok, "names": sorted(Path(p).name for p in memo.memo), "same": same,
+                  "pending": memo.pending, "failed_absorb": failing.absorb((pid, r)),
+                  "failed_pending": failing.pending}))
+'''
+
+
+def test_the_rewrite_helper_hands_the_worker_what_pytest_would_compile_and_a_dead_helper_changes_nothing(tmp_path):
+    import subprocess
+
+    script = tmp_path / "check.py"
+    script.write_text(HELPER_CHECK)
+    modules = ["anyio.pytest_plugin", "anyio._backends._asyncio"]
+    proc = subprocess.run([sys.executable, str(script), str(warm.WORKER_SCRIPT), *modules],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["absorbed"] and out["same"] and out["pending"] == []
+    assert out["names"] == ["_asyncio.py", "pytest_plugin.py"]
+    assert out["failed_absorb"] is False and out["failed_pending"] == modules

@@ -9,7 +9,7 @@ wait for the runtime check. The AUDIT stage takes the result (`take`): it is use
 audit.json still names the digest of the run's latest evidence (`current_audit`); an audit that
 raised raises there, as it would have run there. What the audit printed is held and printed by the
 AUDIT stage in its place; its events carry their own timestamps. A run that ends before its AUDIT
-stage waits for the thread (`wait`, from release_audit_worker) before its workers stop.
+stage waits for the thread (`wait`, from release_audit_workers) before its workers stop.
 """
 
 from __future__ import annotations

@@ -16,16 +16,13 @@ older evidence is never applied to newer evidence.
 from __future__ import annotations
 
 import json
-import os
 import secrets
 import shlex
-import shutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.audit.mutator import apply
 from harness.audit.plan import DEFAULT_SEED, AuditPlan, make_plan
 from harness.errors import RunDataError
 from harness.models.run import RunState
@@ -62,82 +59,16 @@ def current_audit(store: RunStore, run_id: str, evidence: dict | None) -> dict |
     return audit
 
 
-def _prepare_scratch(workspace: Path, scratch: Path, plan: AuditPlan) -> None:
-    """Fill `scratch` (absent, or an empty directory prestart_audit_worker made) with the mutated copy."""
-    shutil.copytree(workspace, scratch, symlinks=True, dirs_exist_ok=True,
-                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache", "*.db"))
-    for rel, keys in plan.by_file().items():
-        source = (workspace / rel).read_text(encoding="utf-8")
-        (scratch / rel).write_text(apply(source, keys), encoding="utf-8")
+# The scratch copies' life cycle lives in scratch.py; these names stay importable from here.
+from harness.audit.scratch import (clear_stale_scratch, prestart_audit_workers,  # noqa: E402,F401
+                                   release_audit_workers)
 
 
-def clear_stale_scratch(store: RunStore, run_id: str) -> bool:
-    """Kill what an interrupted audit left running in the scratch copy and remove it; True if there
-    was one (an empty directory is only a prestarted worker's, see prestart_audit_worker: removed, False)."""
-    from harness.sandbox.runner import sweep_leftovers
-    from harness.sandbox.warm import stop_workers
-
-    scratch = store.audit_scratch(run_id)
-    if not scratch.exists() and not scratch.is_symlink():
-        return False
-    if scratch.is_dir() and not scratch.is_symlink():
-        copied = any(scratch.iterdir())
-        sweep_leftovers(scratch)
-        stop_workers(scratch)
-        shutil.rmtree(scratch, ignore_errors=True)
-        return copied
-    scratch.unlink(missing_ok=True)  # never follow a link out of the run directory
-    return True
-
-
-_PREPARED: set[str] = set()  # scratch directories this process created empty and started a worker for
-
-
-def prestart_audit_worker(store: RunStore, run_id: str) -> None:
-    """Create the run's empty scratch directory and start its warm worker in the background, so the
-    worker's imports overlap the runtime check instead of delaying the audit. The directory must stay
-    the same one (the worker's sandbox bound it): the audit fills it instead of recreating it."""
-    from harness.sandbox.warm import prestart
-    from harness.verification.verifier import verification_env
-
-    scratch = store.audit_scratch(run_id)
-    if os.path.realpath(scratch) in _PREPARED and scratch.is_dir():
-        return  # already prepared (and its worker started) by this process
-    clear_stale_scratch(store, run_id)
-    try:
-        scratch.mkdir()
-    except OSError:
-        return
-    _PREPARED.add(os.path.realpath(scratch))
-    prestart(scratch, verification_env(run_id))
-
-
-def release_audit_worker(store: RunStore, run_id: str) -> None:
-    """Stop a prestarted audit worker the audit never used (the run ended first) and remove its directory."""
-    from harness.audit.ahead import wait
-
-    wait(run_id)  # an audit started beside the runtime check ends first (harness/audit/ahead.py)
-    scratch = store.audit_scratch(run_id)
-    if os.path.realpath(scratch) in _PREPARED:
-        _PREPARED.discard(os.path.realpath(scratch))
-        clear_stale_scratch(store, run_id)
-
-
-def _take_prepared(scratch: Path) -> bool:
-    """True when `scratch` is the empty directory prestart_audit_worker made in this process."""
-    real = os.path.realpath(scratch)
-    if real not in _PREPARED:
-        return False
-    _PREPARED.discard(real)
-    return scratch.is_dir() and not scratch.is_symlink() and not any(scratch.iterdir())
-
-
-def _command(plan_path: Path, plan: AuditPlan, digest_fd: int, method: str = METHODS[0]) -> str:
-    """The audit session's pytest command. The confirm method skips assertion rewriting (`--assert=plain`):
+def _command(plan_path: Path, files: list[str], digest_fd: int, method: str = METHODS[0]) -> str:
+    """A lane's pytest command. The confirm method skips assertion rewriting (`--assert=plain`):
     a rewritten assert fails exactly when the plain one does, only its message differs, and the
     runner reports a failure by its one-line exception anyway; rewriting the test modules cost the
     session ~0.3-0.5 s of its start."""
-    files = sorted({n.split("::")[0] for tests in plan.tests.values() for n in tests})
     plain = ["--assert=plain"] if method == "confirm" else []
     return shlex.join(["pytest", "-q", *plain, "-p", "pytest_harness.mutation_runner", "-p", "no:warnings",
                        f"--harness-mutants={plan_path}", f"--harness-mutants-digest-fd={digest_fd}", *files])
@@ -162,46 +93,90 @@ def _read_result(result_path: Path, sent: str) -> dict:
 
 
 def _run_mutants(store: RunStore, state: RunState, plan: AuditPlan, budget: AuditBudget,
-                 test_s: dict[str, float]) -> tuple[dict, str]:
-    """({"REQ:id": result}, command) from one sandboxed pytest session over the scratch copy."""
+                 test_s: dict[str, float]) -> tuple[dict, str, int]:
+    """({"REQ:id": result, "baseline", "durations"}, the first lane's command, lanes): each lane one
+    sandboxed pytest session over its own scratch copy (scratch.py), the lanes at once (lanes.py)."""
+    from harness.audit import lanes as lanes_mod
+    from harness.audit import scratch as scratch_mod
+
+    run_id = state.run_id
+    orders = lanes_mod.split(plan, test_s, scratch_mod.lane_count())
+    dirs = scratch_mod.take_prepared(store, run_id, len(orders))
+    if dirs is None:
+        clear_stale_scratch(store, run_id)
+        store.audit_scratch(run_id).mkdir(exist_ok=True)  # a shared one (scratch.py) stays
+        dirs = scratch_mod.lane_dirs(store, run_id, len(orders))
+    workspace = store.workspace(run_id)
+    try:
+        _each(lambda lane: scratch_mod.fill_lane(workspace, lane, plan), dirs)
+        crash_hook(CRASH_MARKER)
+        outcomes = _each(lambda k: _run_lane(state, dirs[k], orders[k], plan, budget, test_s), range(len(dirs)))
+    finally:
+        scratch_mod.stop_lanes(store, run_id)
+    planned = len({n for order in orders for _, _, tests in order for n in tests})
+    merged = lanes_mod.merge([data for data, _ in outcomes], planned)
+    return ({**merged.get("results", {}), "baseline": merged.get("baseline", {}),
+             "durations": merged.get("durations", {})}, outcomes[0][1], len(dirs))
+
+
+def _each(work, items) -> list:
+    """work(item) for every item, the first in this thread and the others in threads at once; the
+    results in order. The first exception any of them raised is raised after all have ended."""
+    import threading
+
+    items = list(items)
+    results: list = [None] * len(items)
+    errors: list[BaseException | None] = [None] * len(items)
+
+    def one(i: int) -> None:
+        try:
+            results[i] = work(items[i])
+        except BaseException as exc:  # noqa: BLE001 - re-raised below, after the other lanes end
+            errors[i] = exc
+
+    threads = [threading.Thread(target=one, args=(i,), name=f"audit-lane-{i}") for i in range(1, len(items))]
+    for thread in threads:
+        thread.start()
+    if items:
+        one(0)
+    for thread in threads:
+        thread.join()
+    first = next((e for e in errors if e is not None), None)
+    if first is not None:
+        raise first
+    return results
+
+
+def _run_lane(state: RunState, lane: Path, order: list, plan: AuditPlan, budget: AuditBudget,
+              test_s: dict[str, float]) -> tuple[dict, str]:
+    """(the runner's result, the command as shown) of one lane's session over its copy."""
+    from harness.audit.lanes import lane_files
     from harness.verification.evidence_inputs import DigestPipe
     from harness.verification.verifier import run_command
 
-    scratch = store.audit_scratch(state.run_id)
-    if not _take_prepared(scratch):
-        clear_stale_scratch(store, state.run_id)
-    _prepare_scratch(store.workspace(state.run_id), scratch, plan)
     nonce = secrets.token_hex(8)
-    (scratch / PLAN_DIR).mkdir()
-    plan_path, result_path = scratch / PLAN_DIR / "plan.json", scratch / PLAN_DIR / "result.json"
-    plan_path.write_text(json.dumps({"nonce": nonce, "seconds": budget.seconds, "order": plan.order(),
+    (lane / PLAN_DIR).mkdir()
+    plan_path, result_path = lane / PLAN_DIR / "plan.json", lane / PLAN_DIR / "result.json"
+    plan_path.write_text(json.dumps({"nonce": nonce, "seconds": budget.seconds, "order": order,
                                      "tests": plan.tests, "result": str(result_path), "method": budget.method,
                                      "test_s": test_s}), encoding="utf-8")
     pipe = DigestPipe()
-    command = _command(plan_path, plan, pipe.write_fd, budget.method)
-    crash_hook(CRASH_MARKER)
+    command = _command(plan_path, lane_files(order), pipe.write_fd, budget.method)
     try:
-        try:
-            res = run_command(command, scratch, task_id="AUDIT", run_id=state.run_id,
-                              timeout_s=budget.seconds * GRACE_FACTOR + _STARTUP_S, pass_fds=(pipe.write_fd,))
-        finally:
-            sent = pipe.received()
-        try:
-            data = _read_result(result_path, sent) if result_path.is_file() else {}
-        except ValueError:
-            data = {}
-        if data.get("nonce") != nonce:
-            raise RunDataError(f"the mutation audit produced no result (exit {res.exit_code}): "
-                               f"{(res.stderr or res.stdout).strip()[-300:]}")
-        shown = command.replace(str(scratch), "<audit-workspace>").replace(
-            f"--harness-mutants-digest-fd={pipe.write_fd}", "--harness-mutants-digest-fd=<fd>")
-        return {**data.get("results", {}), "baseline": data.get("baseline", {}),
-                "durations": data.get("durations", {})}, shown
+        res = run_command(command, lane, task_id="AUDIT", run_id=state.run_id,
+                          timeout_s=budget.seconds * GRACE_FACTOR + _STARTUP_S, pass_fds=(pipe.write_fd,))
     finally:
-        from harness.sandbox.warm import stop_workers
-
-        stop_workers(scratch)  # a warm worker the verifier started for the scratch copy ends with it
-        shutil.rmtree(scratch, ignore_errors=True)
+        sent = pipe.received()
+    try:
+        data = _read_result(result_path, sent) if result_path.is_file() else {}
+    except ValueError:
+        data = {}
+    if data.get("nonce") != nonce:
+        raise RunDataError(f"the mutation audit produced no result (exit {res.exit_code}): "
+                           f"{(res.stderr or res.stdout).strip()[-300:]}")
+    shown = command.replace(str(lane), "<audit-workspace>").replace(
+        f"--harness-mutants-digest-fd={pipe.write_fd}", "--harness-mutants-digest-fd=<fd>")
+    return data, shown
 
 
 def summarize(plan: AuditPlan, results: dict[str, str]) -> dict[str, dict]:
@@ -247,9 +222,9 @@ def audit_run(store: RunStore, state: RunState, budget: AuditBudget = AuditBudge
     plan = make_plan(evidence, workspace, budget.max_mutants, budget.seed)
     events.emit("audit", "started", agent="auditor", tool="mutation", mutants=len(plan.chosen),
                 requirements=sorted(plan.mutants))
-    results, command = ({}, "")
+    results, command, lanes = ({}, "", 0)
     if plan.chosen:
-        results, command = _run_mutants(store, state, plan, budget, evidence_seconds(evidence, plan))
+        results, command, lanes = _run_mutants(store, state, plan, budget, evidence_seconds(evidence, plan))
     after = snapshot_files(workspace)["digest"]
     if after != before:  # cannot happen by design (only the scratch copy is mutated): say so loudly
         raise RunDataError(f"the workspace of run {run_id} changed during the audit; re-verify it")
@@ -257,7 +232,7 @@ def audit_run(store: RunStore, state: RunState, budget: AuditBudget = AuditBudge
     doc = {"schema_version": SCHEMA_VERSION, "run_id": run_id, "evidence_digest": evidence["snapshot"].get("digest"),
            "workspace_digest": before, "seed": budget.seed, "max_mutants": budget.max_mutants,
            "seconds": budget.seconds, "method": (results.get("baseline") or {}).get("method", budget.method),
-           "command": command, "duration_ms": int((time.monotonic() - started) * 1000),
+           "command": command, "lanes": lanes, "duration_ms": int((time.monotonic() - started) * 1000),
            "complete": all(r["not_run"] == 0 for r in reqs.values()), "baseline": results.get("baseline"),
            "mutant_s": results.get("durations", {}),
            "requirements": reqs}

@@ -33,9 +33,9 @@ def start_beside_runtime(ctx) -> None:
     overlaps the runtime check (harness/audit/ahead.py); the AUDIT stage takes its result."""
     if ctx.audit is not None and needs_audit(ctx):
         from harness.audit import ahead
-        from harness.audit.run import prestart_audit_worker
+        from harness.audit.run import prestart_audit_workers
 
-        prestart_audit_worker(ctx.store, ctx.run_id)  # already started beside the last task, normally
+        prestart_audit_workers(ctx.store, ctx.run_id)  # already started beside the last task, normally
         ahead.start(ctx.store, ctx.state, ctx.audit)
 
 

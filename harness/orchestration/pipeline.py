@@ -245,14 +245,14 @@ def _drive(ctx: RunContext) -> None:
         raise
     finally:
         ctx.save()
-        from harness.audit.run import release_audit_worker
+        from harness.audit.run import release_audit_workers
         from harness.orchestration.runtime_ahead import finish
         from harness.sandbox.warm import stop_workers
 
         finish(ctx)  # a runtime check still running beside the build ends first
 
         stop_workers(ctx.workspace)  # the run's warm verification worker ends with the run
-        release_audit_worker(ctx.store, ctx.run_id)  # so does an audit worker the audit never used
+        release_audit_workers(ctx.store, ctx.run_id)  # so does an audit worker the audit never used
 
 
 def summary_text(ctx: RunContext) -> str:

@@ -1,16 +1,19 @@
-"""The runtime check, started beside the last task's verification instead of after it.
+"""The runtime check, started beside the verification of the task that completes the app.
 
-When the last task of the plan has been built (every other task COMPLETED), its files are the
-final workspace unless its verification fails and a repair rewrites them. The runtime check only
-reads the workspace (the app runs contained, its database in a temporary directory), so it can run
-in a thread while that task's pytest session runs: the server's start (~1 s of imports) and its
-probes overlap the suite instead of following it.
+When every task of the plan but the one being verified is COMPLETED, or still to be built but
+writing only new test modules under tests/ (the offline plan's acceptance task, which follows the
+app's), the app's files are final unless a verification fails and a repair rewrites them. The
+runtime check only reads the workspace (the app runs contained, its database in a temporary
+directory), so it can run in a thread while those sessions run: the server's start (~1 s of
+imports) and its probes overlap the suites instead of following them.
 
 The result is evidence of the final workspace only if nothing changed: `RuntimeAhead` records the
-workspace's snapshot digest (the same digest the evidence documents carry) before the check
-starts, and `adopt` hands the result to the VERIFY stage only when the digest is the same then —
-after the suite, any repair and any late write. Otherwise (or when the check itself raised) VERIFY
-runs the runtime check again, as before. An adopted result says so in its evidence.
+workspace's snapshot (the same per-file hashes the evidence documents carry) before the check
+starts, and `adopt` hands the result to the VERIFY stage only when every file is the same then —
+after the suites, any repair and any late write — except test modules under tests/ added since,
+and then only a passing result (an app that needed one of them would have failed to start).
+Otherwise (or when the check itself raised) VERIFY runs the runtime check again, as before. An
+adopted result says so in its evidence, naming the test modules added after it started.
 """
 
 from __future__ import annotations
@@ -23,18 +26,40 @@ from harness.models.results import RuntimeResult
 from harness.models.tasks import Task
 
 
-def workspace_digest(workspace: Path) -> str | None:
+def workspace_snapshot(workspace: Path) -> dict | None:
     from pytest_harness.snapshot import snapshot_files
 
     try:
-        return snapshot_files(workspace)["digest"]
+        return snapshot_files(workspace)
     except OSError:
         return None
+
+
+def is_test_module(rel: str) -> bool:
+    """`tests/test_x.py`, `tests/sub/x_test.py`: a module only pytest imports (never a conftest)."""
+    parts = rel.split("/")
+    name = parts[-1]
+    return (len(parts) > 1 and parts[0] == "tests" and name.endswith(".py")
+            and (name.startswith("test_") or name.endswith("_test.py")))
 
 
 def is_last_task(ctx, task: Task) -> bool:
     """True when every other task of the plan is COMPLETED: `task` writes the final workspace."""
     return all(status == TaskStatus.COMPLETED for tid, status in ctx.state.task_results.items() if tid != task.id)
+
+
+def completes_the_app(ctx, task: Task) -> bool:
+    """True when every other task is COMPLETED or, still pending, writes only test modules under
+    tests/ that do not exist yet: after `task`, no file the app can run changes unless a repair does."""
+    others = {t.id: t for t in ctx.state.plan.tasks if t.id != task.id}
+    for tid, status in ctx.state.task_results.items():
+        if tid == task.id or status == TaskStatus.COMPLETED:
+            continue
+        later = others.get(tid)
+        if status != TaskStatus.PENDING or later is None or not later.files_touched or not all(
+                is_test_module(rel) and not (ctx.workspace / rel).exists() for rel in later.files_touched):
+            return False
+    return True
 
 
 class RuntimeAhead:
@@ -45,7 +70,7 @@ class RuntimeAhead:
 
         self.task_id = task.id
         self.workspace = ctx.workspace
-        self.digest = workspace_digest(self.workspace)
+        self.snapshot = workspace_snapshot(self.workspace)
         self.result: RuntimeResult | None = None
         self.error: BaseException | None = None
         self._inputs = runtime_inputs(ctx)
@@ -65,26 +90,42 @@ class RuntimeAhead:
         self._thread.join()
 
     def adopt(self) -> RuntimeResult | None:
-        """The result when the workspace is still exactly what it checked, else None."""
+        """The result when the workspace is still what it checked (test modules added under tests/
+        aside, and then only a PASS), else None."""
         self.wait()
-        if self.result is None or self.error is not None or self.digest is None:
+        if self.result is None or self.error is not None or self.snapshot is None:
             return None
-        if workspace_digest(self.workspace) != self.digest:
+        now = workspace_snapshot(self.workspace)
+        if now is None:
             return None
-        self.result.evidence.insert(0, f"run beside {self.task_id}'s verification on the same files "
-                                       f"(workspace snapshot {self.digest})")
+        before = self.snapshot["files"]
+        added = sorted(rel for rel in now["files"] if rel not in before)
+        if any(not is_test_module(rel) for rel in added) or (added and self.result.status != "PASS"):
+            return None
+        if {rel: h for rel, h in now["files"].items() if rel not in added} != before:
+            return None
+        line = (f"run beside {self.task_id}'s verification on the same files "
+                f"(workspace snapshot {self.snapshot['digest']})")
+        if added:
+            line += f"; test modules added since, which the app does not run: {', '.join(added)}"
+        self.result.evidence.insert(0, line)
         return self.result
 
 
 def start_if_last(ctx, task: Task) -> None:
-    """Start the runtime check beside `task`'s verification when `task` is the plan's last (and the
-    mutation audit's worker, which the audit after VERIFY uses)."""
-    if ctx.state.plan is not None and is_last_task(ctx, task) and ctx.runtime_ahead is None:
+    """Start the runtime check beside `task`'s verification when `task` completes the app
+    (`completes_the_app`); and the mutation audit's worker, which the audit after VERIFY uses, once
+    a task has completed (the verification worker's imports are over: the other core is free) or
+    beside the plan's last task."""
+    if ctx.state.plan is None:
+        return
+    if ctx.runtime_ahead is None and completes_the_app(ctx, task):
         ctx.runtime_ahead = RuntimeAhead(ctx, task)
-        if ctx.audit is not None:  # and the audit's worker imports meanwhile too
-            from harness.audit.run import prestart_audit_worker
+    if ctx.audit is not None and (is_last_task(ctx, task) or any(
+            status == TaskStatus.COMPLETED for status in ctx.state.task_results.values())):
+        from harness.audit.run import prestart_audit_workers
 
-            prestart_audit_worker(ctx.store, ctx.run_id)
+        prestart_audit_workers(ctx.store, ctx.run_id)
 
 
 def take(ctx) -> RuntimeResult | None:

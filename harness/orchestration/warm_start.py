@@ -16,11 +16,17 @@ _WILL_VERIFY = frozenset({RunStatus.CREATED, RunStatus.SPEC_DONE, RunStatus.PLAN
 
 def prestart_worker(ctx) -> None:
     """Start `ctx`'s verification worker now when the run still has tasks or the suite to verify,
-    and read the installed pytest plugins' metadata beside it (harness/verification/plugins.py)."""
+    and read the installed pytest plugins' metadata beside it (harness/verification/plugins.py). With
+    the mutation audit on, its sandbox also binds the (empty) directories of the audit's lanes it will serve."""
     from harness.sandbox.warm import prestart
     from harness.verification.plugins import prefetch
     from harness.verification.verifier import verification_env
 
     if ctx.state.status in _WILL_VERIFY:
-        prestart(ctx.workspace, verification_env(ctx.run_id))
+        also = ()
+        if ctx.audit is not None:  # the audit's lanes past the first run on this worker (audit/scratch.py)
+            from harness.audit.scratch import share_with_verification
+
+            also = tuple(share_with_verification(ctx.store, ctx.run_id))
+        prestart(ctx.workspace, verification_env(ctx.run_id), also=also)
         prefetch()

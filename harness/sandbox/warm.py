@@ -23,6 +23,7 @@ import shutil
 import socket
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -91,10 +92,14 @@ def warm_enabled() -> bool:
 class WarmWorker:
     """One live worker for one workspace; `run` serves a command or returns None when it crashed."""
 
-    def __init__(self, workspace: Path, env: Mapping[str, str], wait: bool = True):
+    def __init__(self, workspace: Path, env: Mapping[str, str], wait: bool = True, also: Iterable[Path] = ()):
         """Spawn the worker; with `wait` (default) block until it has imported everything, else the
-        first `ready()` call waits (a worker started in the background at the start of a run)."""
+        first `ready()` call waits (a worker started in the background at the start of a run).
+        `also`: directories its sandbox binds writable beside the workspace, whose commands it
+        serves too (the run's audit scratch directory, see harness/audit/scratch.py)."""
         self.workspace = Path(os.path.realpath(workspace))
+        self.also = [Path(os.path.realpath(p)) for p in also]
+        self._lock = threading.Lock()
         self.env = dict(env)
         self.outroot = Path(tempfile.mkdtemp(prefix="harness-warm-"))
         modules = [m for mods in PRELOAD.values() for m in mods] + list(HARNESS_DEPS) + list(LAZY_IMPORTS)
@@ -104,7 +109,7 @@ class WarmWorker:
             self.proc = runner.spawn([sys.executable, str(WORKER_SCRIPT), str(theirs.fileno()), *modules,
                                       "--rewrite", *REWRITE_ONCE],
                                      workspace=self.workspace, cwd=self.workspace, env=self.env,
-                                     writable=[self.outroot], stdout=self.log, stderr=self.log,
+                                     writable=[self.outroot, *self.also], stdout=self.log, stderr=self.log,
                                      pass_fds=(theirs.fileno(),))
         finally:
             theirs.close()
@@ -135,7 +140,12 @@ class WarmWorker:
 
     def run(self, argv: list[str], cwd: Path, env: Mapping[str, str], timeout_s: float,
             stdout: int, stderr: int, pass_fds: Iterable[int]) -> dict | None:
-        """Serve one command; {"exit_code", "timed_out"} or None when the worker died meanwhile."""
+        """Serve one command; {"exit_code", "timed_out"} or None when the worker died meanwhile.
+        One command at a time: a second thread waits (its reply could otherwise be the first's)."""
+        with self._lock:
+            return self._run(argv, cwd, env, timeout_s, stdout, stderr, pass_fds)
+
+    def _run(self, argv, cwd, env, timeout_s, stdout, stderr, pass_fds) -> dict | None:
         extra = list(pass_fds)
         request = {"args": argv[3:], "cwd": str(cwd), "env": dict(env), "timeout_s": timeout_s,
                    "extra_fd_targets": extra}
@@ -171,9 +181,29 @@ def _key(workspace: Path, env: Mapping[str, str]) -> tuple[str, tuple]:
     return os.path.realpath(workspace), tuple(sorted(env.items()))
 
 
+def _serving(workspace: Path, env: Mapping[str, str], wait: bool = True) -> WarmWorker | None:
+    """A live worker whose sandbox binds `workspace` beside its own (`also`), if any; ready (waited
+    for) unless `wait` is False, then only not known to have failed."""
+    real, envkey = _key(workspace, env)
+    for (_root, wenv), worker in list(_WORKERS.items()):
+        if wenv == envkey and any(real == str(d) or real.startswith(str(d) + os.sep) for d in worker.also):
+            up = worker.ready() if wait else worker._ready is not False
+            return worker if up and worker.alive() else None
+    return None
+
+
+def serves(workspace: Path, env: Mapping[str, str]) -> bool:
+    """True when a live worker of another workspace binds `workspace` too and will serve it
+    (without waiting for a worker still importing)."""
+    return _serving(workspace, env, wait=False) is not None
+
+
 def worker_for(workspace: Path, env: Mapping[str, str]) -> WarmWorker | None:
-    """The live worker for this workspace and environment, started on first use; None if it cannot start."""
+    """The live worker for this workspace and environment — its own, or one whose sandbox binds it
+    too — started on first use; None if it cannot start."""
     key = _key(workspace, env)
+    if key not in _WORKERS and (shared := _serving(workspace, env)) is not None:
+        return shared
     worker = _WORKERS.get(key)
     if worker is not None and not (worker.ready() and worker.alive()):
         discard(worker)
@@ -187,7 +217,7 @@ def worker_for(workspace: Path, env: Mapping[str, str]) -> WarmWorker | None:
     return worker
 
 
-def prestart(workspace: Path, env: Mapping[str, str]) -> None:
+def prestart(workspace: Path, env: Mapping[str, str], also: Iterable[Path] = ()) -> None:
     """Start the worker of `workspace` and `env` in the background, without waiting for its imports:
     at the start of a run, so they overlap the spec, plan and first generation instead of delaying
     the first verification. Does nothing when warm verification is off or the worker already exists;
@@ -196,7 +226,7 @@ def prestart(workspace: Path, env: Mapping[str, str]) -> None:
     if not warm_enabled() or key in _WORKERS:
         return
     try:
-        _WORKERS[key] = WarmWorker(workspace, env, wait=False)
+        _WORKERS[key] = WarmWorker(workspace, env, wait=False, also=also)
     except (RuntimeError, runner.SpawnError, OSError):
         pass
 

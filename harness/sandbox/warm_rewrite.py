@@ -24,8 +24,10 @@ class RewriteMemo:
     `enable_assertion_pass_hook` ini option. After `install()`, the children's `_rewrite_test`
     answers from the memo when the file still has the same bytes and the option is off; anything
     else is rewritten as usual. Modules already imported here, or whose package is not, are skipped.
-    The worker fills the memo one module at a time while it waits for a child (`step`), so building
-    it never delays a command: the children forked after that get it.
+    The worker fills it in a forked helper while it imports the packages (`start_helper`, `absorb`:
+    the second core does the rewriting, so the first child gets the memo too); if the helper fails,
+    it fills the memo one module at a time while it waits for a child (`step`), so building it never
+    delays a command: the children forked after that get it.
     """
 
     def __init__(self, modules):
@@ -68,6 +70,60 @@ class RewriteMemo:
             return True
         base = os.path.join(list(pkg.__path__)[0], *rest.split("."))
         self._memoize(base + ".py" if os.path.isfile(base + ".py") else os.path.join(base, "__init__.py"), test=False)
+        return True
+
+    def start_helper(self):
+        """Fork a helper that imports the pending modules' packages and memoizes them (`step`), then
+        writes the memo (marshal) to a pipe and exits; (pid, read fd), or None when fork fails. Call
+        before the worker's own imports, so both run at once; the helper runs no workspace code."""
+        import marshal
+
+        try:
+            r, w = os.pipe()
+            pid = os.fork()
+        except OSError:
+            return None
+        if pid:
+            os.close(w)
+            return pid, r
+        code = 1
+        try:
+            os.close(r)
+            for top in dict.fromkeys(name.partition(".")[0] for name in self.pending):
+                try:
+                    __import__(top)
+                except Exception:  # noqa: BLE001 - a package that does not import is not memoized
+                    pass
+            while self.step():
+                pass
+            with os.fdopen(w, "wb") as out:
+                out.write(marshal.dumps(self.memo))
+            code = 0
+        finally:
+            os._exit(code)
+
+    def absorb(self, helper):
+        """Take the helper's memo (after the worker's imports): the plugin modules' entries whose
+        module the worker did not import itself (an imported one is never rewritten in a child).
+        True when it worked; otherwise `pending` is left for `step`, as without a helper."""
+        import marshal
+
+        if helper is None:
+            return False
+        pid, fd = helper
+        try:
+            with os.fdopen(fd, "rb") as pipe:
+                data = pipe.read()
+            _pid, status = os.waitpid(pid, 0)
+            if os.waitstatus_to_exitcode(status) != 0:
+                return False
+            memo = marshal.loads(data)
+        except (OSError, EOFError, ValueError, TypeError):
+            return False
+        imported = {os.path.abspath(f) for m in list(sys.modules.values())
+                    if isinstance(f := getattr(m, "__file__", None), str)}
+        self.memo.update({path: hit for path, hit in memo.items() if path not in imported})
+        self.pending = []
         return True
 
     def prime_tests(self, root, args):

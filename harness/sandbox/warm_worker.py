@@ -13,8 +13,9 @@ descendant (the worker is their subreaper). Reply: {"exit_code", "timed_out"}.
 
 Usage: python warm_worker.py CONTROL_FD MODULE... [--rewrite MODULE...]
 
-Modules after `--rewrite` are not imported: their assertion-rewritten code is computed once, while
-the first child runs, and handed to each later child's pytest (RewriteMemo in warm_rewrite.py).
+Modules after `--rewrite` are not imported: their assertion-rewritten code is computed once, by a
+forked helper while the worker imports (or, if that fails, while the first child runs), and handed
+to each child's pytest (RewriteMemo in warm_rewrite.py).
 The workspace's test modules a session may collect are rewritten the same way before it is forked,
 once per version of their bytes (verification runs with PYTHONDONTWRITEBYTECODE=1: no pyc), and its
 other modules compiled (CompileMemo in warm_compile.py).
@@ -356,6 +357,15 @@ def _prctl(option, arg):
         pass
 
 
+def _warm_tokenize():
+    """Compile tokenize's regular expressions once here, not in every child (~8 ms a process):
+    `inspect.getsourcelines`, which FastAPI calls on each endpoint's first request and pytest on a
+    failure's traceback, tokenizes. A stdlib cache only."""
+    import tokenize
+
+    list(tokenize.generate_tokens(io.StringIO("x = 1\n").readline))
+
+
 def main(argv):
     control = socket.socket(fileno=int(argv[1]))
     if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(os.path.abspath(__file__)):
@@ -363,11 +373,17 @@ def main(argv):
     _prctl(PR_SET_CHILD_SUBREAPER, 1)
     args = argv[2:]
     cut = args.index("--rewrite") if "--rewrite" in args else len(args)
+    memo = RewriteMemo(args[cut + 1:])
+    helper = memo.start_helper() if memo.pending else None  # rewrites on the other core meanwhile
     imported = preload(args[:cut])
     _COMPILED.install()
     global _MEMO
-    if "_pytest.assertion.rewrite" in imported and args[cut + 1:]:
-        _MEMO = RewriteMemo(args[cut + 1:]).install()  # filled while the first child runs
+    if "_pytest.assertion.rewrite" in imported and memo.pending:
+        memo.absorb(helper)  # else filled while the first child runs
+        _MEMO = memo.install()
+    elif helper is not None:
+        memo.absorb(helper)  # reap it; nothing rewrites here
+    _warm_tokenize()
     gc.collect()  # the import-time garbage goes now, not in every child (serve_one freezes the rest)
     control.sendall(json.dumps({"ready": True, "imported": imported}).encode())
     while True:

@@ -1,0 +1,194 @@
+"""The audit's scratch copies: one per lane, each with its own sandbox and warm worker.
+
+The run's scratch directory (RunStore.audit_scratch) holds one directory per lane, `0`, `1`, ...:
+each is a full mutated copy of the workspace, verified by its own sandboxed pytest session, so
+the lanes share no file and a mutant's verdict never depends on what another lane runs beside
+it. `lane_count` is the number of cores, at most MAX_LANES (HARNESS_AUDIT_LANES sets it). Lane 0's
+warm worker is started early, over an empty lane directory (`prestart_audit_workers`), so its
+imports overlap the build; the audit then fills the same directory (the worker's sandbox bound it)
+instead of recreating it. The other lanes are served by the run's own verification worker, idle
+by then: when the run starts, their directories are created empty and bound (writable) into
+that worker's sandbox too (`share_with_verification`), so no second worker pays the imports on
+the two cores the build is using. A shared lane's directory is never removed while the run
+lives (the bind holds that directory): clearing it empties it. A stale scratch directory a
+killed run left — copies, processes, workers — is cleared before anything else touches it
+(`clear_stale_scratch`); generated code that wrote into it during the build loses what it wrote
+before the audit copies anything there.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+from harness.audit.mutator import apply
+from harness.audit.plan import AuditPlan
+from harness.state.store import RunStore
+
+ENV_LANES = "HARNESS_AUDIT_LANES"
+MAX_LANES = 2
+
+_PREPARED: set[str] = set()  # scratch directories this process created (empty lanes) and started workers for
+_SHARED: set[str] = set()    # scratch directories whose SHARED_LANES a live verification worker's sandbox binds
+SHARED_LANES = frozenset(str(k) for k in range(1, 4))  # the lanes served by the verification worker
+
+
+def lane_count() -> int:
+    """How many lanes the audit runs: HARNESS_AUDIT_LANES (1-4) or the cores, at most MAX_LANES."""
+    raw = os.environ.get(ENV_LANES, "").strip()
+    if raw.isdigit() and 1 <= int(raw) <= 4:
+        return int(raw)
+    return max(1, min(MAX_LANES, os.cpu_count() or 1))
+
+
+def lane_dirs(store: RunStore, run_id: str, lanes: int) -> list[Path]:
+    scratch = store.audit_scratch(run_id)
+    return [scratch / str(k) for k in range(lanes)]
+
+
+def fill_lane(workspace: Path, lane: Path, plan: AuditPlan) -> None:
+    """Fill `lane` (absent, or an empty directory prestart_audit_workers made) with the mutated copy."""
+    shutil.copytree(workspace, lane, symlinks=True, dirs_exist_ok=True,
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache", "*.db"))
+    for rel, keys in plan.by_file().items():
+        source = (workspace / rel).read_text(encoding="utf-8")
+        (lane / rel).write_text(apply(source, keys), encoding="utf-8")
+
+
+def _only_empty_lanes(scratch: Path) -> bool:
+    """True when `scratch` holds nothing but empty lane directories (a prestart's, never a copy)."""
+    for entry in scratch.iterdir():
+        if not (entry.name.isdigit() and entry.is_dir() and not entry.is_symlink() and not any(entry.iterdir())):
+            return False
+    return True
+
+
+def clear_stale_scratch(store: RunStore, run_id: str) -> bool:
+    """Kill what an interrupted audit left running in the scratch copies and remove them; True if
+    there was a copy (empty lane directories are only a prestart's, see prestart_audit_workers:
+    removed, False). In a shared scratch directory (share_with_verification) the shared lanes'
+    directories are emptied, not removed."""
+    from harness.sandbox.runner import sweep_leftovers
+    from harness.sandbox.warm import stop_workers
+
+    scratch = store.audit_scratch(run_id)
+    if not scratch.exists() and not scratch.is_symlink():
+        return False
+    if scratch.is_dir() and not scratch.is_symlink():
+        copied = not _only_empty_lanes(scratch)
+        inner = [p for p in scratch.iterdir() if p.is_dir() and not p.is_symlink()]
+        for place in (scratch, *inner):  # the scratch itself: a copy from before lanes existed
+            sweep_leftovers(place)
+            stop_workers(place)
+        if os.path.realpath(scratch) in _SHARED:
+            _empty(scratch, keep=SHARED_LANES)
+        else:
+            shutil.rmtree(scratch, ignore_errors=True)
+        return copied
+    scratch.unlink(missing_ok=True)  # never follow a link out of the run directory
+    return True
+
+
+def _empty(directory: Path, keep: frozenset[str] = frozenset()) -> None:
+    """Remove everything inside `directory` (links removed, never followed), keep the directory;
+    the subdirectories named in `keep` are emptied the same way instead of removed."""
+    for entry in directory.iterdir():
+        if entry.is_dir() and not entry.is_symlink():
+            if entry.name in keep:
+                _empty(entry)
+            else:
+                shutil.rmtree(entry, ignore_errors=True)
+        else:
+            entry.unlink(missing_ok=True)
+
+
+def share_with_verification(store: RunStore, run_id: str) -> list[Path]:
+    """At the start of a run, before its verification worker starts: the lane directories past
+    the first (SHARED_LANES), cleared and created empty, for that worker's sandbox to bind and
+    serve (none with one lane, or when they cannot be made)."""
+    lanes = lane_dirs(store, run_id, lane_count())[1:]
+    if not lanes:
+        return []
+    scratch = store.audit_scratch(run_id)
+    if os.path.realpath(scratch) not in _SHARED:
+        clear_stale_scratch(store, run_id)
+        try:
+            scratch.mkdir()
+            for lane in lanes:
+                lane.mkdir()
+        except OSError:
+            shutil.rmtree(scratch, ignore_errors=True)
+            return []
+        _SHARED.add(os.path.realpath(scratch))
+    return lanes
+
+
+def prestart_audit_workers(store: RunStore, run_id: str) -> None:
+    """Create the run's scratch directory with an empty directory per lane and start, in the
+    background, the warm worker of each lane no live worker serves yet (with a shared scratch
+    directory: lane 0's only), so its imports overlap the build instead of delaying the audit."""
+    from harness.sandbox.warm import prestart, serves
+    from harness.verification.verifier import verification_env
+
+    scratch = store.audit_scratch(run_id)
+    if os.path.realpath(scratch) in _PREPARED and scratch.is_dir():
+        return  # already prepared (and its workers started) by this process
+    clear_stale_scratch(store, run_id)
+    lanes = lane_dirs(store, run_id, lane_count())
+    try:
+        scratch.mkdir(exist_ok=os.path.realpath(scratch) in _SHARED)
+        for lane in lanes:
+            lane.mkdir(exist_ok=lane.name in SHARED_LANES and os.path.realpath(scratch) in _SHARED)
+    except OSError:
+        clear_stale_scratch(store, run_id)
+        return
+    _PREPARED.add(os.path.realpath(scratch))
+    env = verification_env(run_id)
+    for lane in lanes:
+        if not serves(lane, env):
+            prestart(lane, env)
+
+
+def release_audit_workers(store: RunStore, run_id: str) -> None:
+    """At the end of a run, after its verification worker stopped: stop prestarted audit workers the
+    audit never used and remove the scratch directory (a shared one too: nothing binds it now)."""
+    from harness.audit.ahead import wait
+
+    wait(run_id)  # an audit started beside the runtime check ends first (harness/audit/ahead.py)
+    scratch = store.audit_scratch(run_id)
+    real = os.path.realpath(scratch)
+    if real in _PREPARED or real in _SHARED:
+        _PREPARED.discard(real)
+        _SHARED.discard(real)
+        clear_stale_scratch(store, run_id)
+
+
+def take_prepared(store: RunStore, run_id: str, lanes: int) -> list[Path] | None:
+    """The lane directories prestart_audit_workers made in this process, still empty and as many as
+    `lanes` (else None: the audit clears the scratch directory and starts afresh)."""
+    scratch = store.audit_scratch(run_id)
+    real = os.path.realpath(scratch)
+    if real not in _PREPARED:
+        return None
+    _PREPARED.discard(real)
+    dirs = lane_dirs(store, run_id, lanes)
+    if not (scratch.is_dir() and not scratch.is_symlink() and _only_empty_lanes(scratch)
+            and sorted(p.name for p in scratch.iterdir()) == sorted(p.name for p in dirs)):
+        return None
+    return dirs
+
+
+def stop_lanes(store: RunStore, run_id: str) -> None:
+    """After the audit: stop the lanes' own workers and remove the copies (a shared scratch
+    directory is emptied; release_audit_workers removes it at the end of the run)."""
+    from harness.sandbox.warm import stop_workers
+
+    scratch = store.audit_scratch(run_id)
+    if scratch.is_dir() and not scratch.is_symlink():
+        for lane in scratch.iterdir():
+            stop_workers(lane)
+        if os.path.realpath(scratch) in _SHARED:
+            _empty(scratch, keep=SHARED_LANES)
+            return
+    shutil.rmtree(scratch, ignore_errors=True)

@@ -1,0 +1,150 @@
+"""The mutation audit in lanes (harness/audit/lanes.py, scratch.py): each lane its own copy and
+session, a requirement's mutants in one lane, the same verdicts as one lane; the lanes past the
+first served by the run's verification worker through a directory its sandbox binds."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import pytest
+
+from harness.audit import lanes, scratch
+from harness.audit.plan import AuditPlan
+
+
+def _plan(costs: dict[str, list[float]]) -> tuple[AuditPlan, dict[str, float]]:
+    """A plan whose requirement R has one mutant per listed cost, each run by one test of that cost."""
+    plan, test_s, next_id = AuditPlan(), {}, 1
+    for rid, mutant_costs in costs.items():
+        plan.mutants[rid] = []
+        for cost in mutant_costs:
+            node = f"tests/test_{rid.lower()}.py::test_{next_id}"
+            plan.mutants[rid].append(next_id)
+            plan.runs[(rid, next_id)] = [node]
+            plan.tests.setdefault(rid, []).append(node)
+            test_s[node] = cost
+            next_id += 1
+    return plan, test_s
+
+
+def test_split_keeps_every_mutant_of_a_requirement_in_one_lane_balanced_and_in_plan_order():
+    plan, test_s = _plan({"REQ-001": [1.0, 1.0], "REQ-002": [0.5], "REQ-003": [0.4, 0.4], "REQ-004": [0.1]})
+    cut = lanes.split(plan, test_s, 2)
+    assert len(cut) == 2
+    owners = [{rid for rid, _, _ in lane} for lane in cut]
+    assert owners[0].isdisjoint(owners[1]) and owners[0] | owners[1] == set(plan.mutants)
+    assert owners[0] == {"REQ-001"}            # the heaviest requirement alone; the rest balance it
+    order = plan.order()
+    for lane in cut:                           # each lane keeps the plan's round-robin order
+        assert lane == [entry for entry in order if entry in lane]
+    assert lanes.split(plan, test_s, 2) == cut  # the same split every time
+    assert lanes.split(plan, test_s, 1) == [order]
+    assert len(lanes.split(_plan({"REQ-001": [1.0]})[0], {}, 2)) == 1  # no empty lane
+
+
+def test_merge_takes_each_lanes_verdicts_and_the_worst_baseline():
+    one = {"results": {"REQ-001:1": "failed"}, "durations": {"REQ-001:1": 0.1},
+           "baseline": {"status": "passed", "failed": [], "tests": 2, "duration_s": 0.2, "method": "confirm"}}
+    two = {"results": {"REQ-002:2": "passed"}, "durations": {"REQ-002:2": 0.3},
+           "baseline": {"status": "failed", "failed": ["t::b"], "tests": 3, "duration_s": 0.1, "method": "confirm"}}
+    merged = lanes.merge([one, two], planned=6)
+    assert merged["results"] == {"REQ-001:1": "failed", "REQ-002:2": "passed"}
+    assert merged["baseline"] == {"status": "failed", "failed": ["t::b"], "tests": 5, "planned": 6,
+                                  "duration_s": 0.3, "method": "confirm", "lanes": 2}
+    assert lanes.merge([one], planned=6) is one
+
+
+def test_lane_count_follows_the_environment_and_the_cores(monkeypatch):
+    monkeypatch.setenv(scratch.ENV_LANES, "1")
+    assert scratch.lane_count() == 1
+    monkeypatch.setenv(scratch.ENV_LANES, "9")   # out of range: the default
+    assert 1 <= scratch.lane_count() <= scratch.MAX_LANES
+    monkeypatch.setenv(scratch.ENV_LANES, "2")
+    assert scratch.lane_count() == 2
+
+
+def _verdicts(store, run_id) -> dict:
+    doc = json.loads(store.artifact_path(run_id, "audit").read_text())
+    return {(rid, d["id"]): d["result"] for rid, entry in doc["requirements"].items() for d in entry["details"]}, doc
+
+
+@pytest.mark.slow
+def test_two_lanes_judge_every_mutant_as_one_lane_does(fresh_todo_run, monkeypatch):
+    from harness.audit.run import AuditBudget, audit_run
+
+    store, run_id = fresh_todo_run
+    results = {}
+    for n in (1, 2):
+        monkeypatch.setenv(scratch.ENV_LANES, str(n))
+        audit_run(store, store.load(run_id), AuditBudget(), say=lambda _line: None)
+        results[n] = _verdicts(store, run_id)
+        assert not store.audit_scratch(run_id).exists()
+    assert results[1][0] == results[2][0] and len(results[2][0]) >= 8
+    assert results[1][1]["lanes"] == 1 and results[2][1]["lanes"] == 2
+    assert results[2][1]["baseline"]["status"] == "passed"
+
+
+@pytest.mark.slow
+def test_the_verification_worker_serves_the_shared_lane_and_what_the_build_wrote_there_is_gone(tmp_path, monkeypatch):
+    """Regression: with the lanes' directory under the verification worker's binds, both lanes
+    picked that one worker and two threads shared its socket (each could read the other's reply)."""
+    from harness.sandbox import warm
+    from harness.state.store import RunStore
+    from harness.verification.verifier import verification_env
+
+    monkeypatch.setenv(scratch.ENV_LANES, "2")
+    monkeypatch.setenv(warm.ENV_WARM, "1")
+    store = RunStore(tmp_path / "runs")
+    run_id = "run_lanes"
+    workspace = store.workspace(run_id)
+    workspace.mkdir(parents=True)
+    (workspace / "requirements.txt").write_text("pytest\n")
+    env = verification_env(run_id)
+    shared = scratch.share_with_verification(store, run_id)
+    assert shared == [store.audit_scratch(run_id) / "1"] and shared[0].is_dir()
+    try:
+        warm.prestart(workspace, env, also=shared)
+        (shared[0] / "planted.py").write_text("x = 1\n")      # what generated code could leave there
+        scratch.prestart_audit_workers(store, run_id)
+        lane0, lane1 = scratch.take_prepared(store, run_id, 2)
+        assert not any(lane1.iterdir())                        # emptied, the same directory (still bound)
+        own = warm.worker_for(workspace, env)
+        assert warm.worker_for(lane1, env) is own              # the verification worker serves lane 1
+        assert warm.worker_for(lane0, env) is not own          # lane 0 has its own worker
+        assert warm.serves(lane1, env) and not warm.serves(lane0, env)
+    finally:
+        warm.stop_workers()
+        scratch.release_audit_workers(store, run_id)
+    assert not store.audit_scratch(run_id).exists()
+
+
+@pytest.mark.slow
+def test_one_worker_answers_two_threads_each_with_its_own_reply(tmp_path):
+    """WarmWorker.run serializes: a reply is read by the thread whose request it answers."""
+    import sys
+    import tempfile
+
+    from harness.sandbox import warm
+
+    ws = tmp_path / "ws"
+    (ws / "tests").mkdir(parents=True)
+    (ws / "requirements.txt").write_text("pytest\n")
+    (ws / "tests" / "test_a.py").write_text("def test_ok():\n    pass\n")
+    (ws / "tests" / "test_b.py").write_text("def test_bad():\n    assert False\n")
+    worker = warm.WarmWorker(ws, {"PYTHONDONTWRITEBYTECODE": "1"})
+    codes = {}
+    try:
+        def one(name: str) -> None:
+            with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+                argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"tests/{name}"]
+                codes[name] = worker.run(argv, ws, {}, 60, out.fileno(), err.fileno(), ())["exit_code"]
+
+        threads = [threading.Thread(target=one, args=(name,)) for name in ("test_a.py", "test_b.py")]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        worker.stop()
+    assert codes == {"test_a.py": 0, "test_b.py": 1}
