@@ -148,3 +148,37 @@ def test_one_worker_answers_two_threads_each_with_its_own_reply(tmp_path):
     finally:
         worker.stop()
     assert codes == {"test_a.py": 0, "test_b.py": 1}
+
+
+def test_lanes_are_filled_from_sources_mutated_once_in_the_calling_thread(tmp_path, monkeypatch):
+    """Regression: two lanes ran the AST mutator in two threads at once, and CPython 3.11 raised
+    `SystemError: AST constructor recursion depth mismatch` (the full suite caught it once)."""
+    from harness.audit import mutator
+
+    workspace = tmp_path / "ws"
+    (workspace / "src").mkdir(parents=True)
+    (workspace / "src" / "m.py").write_text("def f(x):\n    return x + 1\n")
+    plan = AuditPlan()
+    threads = []
+    real_apply = mutator.apply
+
+    def recording(source, keys):
+        threads.append(threading.current_thread().name)
+        return real_apply(source, keys)
+
+    monkeypatch.setattr(scratch, "apply", recording)
+    site = mutator.candidates((workspace / "src" / "m.py").read_text())
+    assert site
+    from harness.audit.plan import Chosen
+
+    plan.chosen[1] = Chosen(id=1, file="src/m.py", mutant=site[0])
+    mutated = scratch.mutated_sources(workspace, plan)
+    lanes_ = [tmp_path / "lane0", tmp_path / "lane1"]
+    workers = [threading.Thread(target=scratch.fill_lane, args=(workspace, lane, mutated)) for lane in lanes_]
+    for t in workers:
+        t.start()
+    for t in workers:
+        t.join()
+    assert threads == [threading.current_thread().name]   # parsed once, here
+    assert all((lane / "src" / "m.py").read_text() == mutated["src/m.py"] for lane in lanes_)
+    assert "__harness_mutant__" in mutated["src/m.py"]

@@ -108,7 +108,8 @@ def _run_mutants(store: RunStore, state: RunState, plan: AuditPlan, budget: Audi
         dirs = scratch_mod.lane_dirs(store, run_id, len(orders))
     workspace = store.workspace(run_id)
     try:
-        _each(lambda lane: scratch_mod.fill_lane(workspace, lane, plan), dirs)
+        mutated = scratch_mod.mutated_sources(workspace, plan)  # in this thread (see there)
+        _each(lambda lane: scratch_mod.fill_lane(workspace, lane, mutated), dirs)
         crash_hook(CRASH_MARKER)
         outcomes = _each(lambda k: _run_lane(state, dirs[k], orders[k], plan, budget, test_s), range(len(dirs)))
     finally:

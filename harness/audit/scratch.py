@@ -47,13 +47,21 @@ def lane_dirs(store: RunStore, run_id: str, lanes: int) -> list[Path]:
     return [scratch / str(k) for k in range(lanes)]
 
 
-def fill_lane(workspace: Path, lane: Path, plan: AuditPlan) -> None:
-    """Fill `lane` (absent, or an empty directory prestart_audit_workers made) with the mutated copy."""
+def mutated_sources(workspace: Path, plan: AuditPlan) -> dict[str, str]:
+    """{file: its source with the plan's mutants compiled in behind their guards}. Call it in one
+    thread: CPython 3.11's ast module is not safe to use from two threads at once (seen here as
+    `SystemError: AST constructor recursion depth mismatch` when two lanes parsed concurrently)."""
+    return {rel: apply((workspace / rel).read_text(encoding="utf-8"), keys) for rel, keys in plan.by_file().items()}
+
+
+def fill_lane(workspace: Path, lane: Path, mutated: dict[str, str]) -> None:
+    """Fill `lane` (absent, or an empty directory prestart_audit_workers made) with the mutated
+    copy: the workspace's files, then the `mutated_sources` over their originals (files only, so
+    lanes may be filled from threads)."""
     shutil.copytree(workspace, lane, symlinks=True, dirs_exist_ok=True,
                     ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache", "*.db"))
-    for rel, keys in plan.by_file().items():
-        source = (workspace / rel).read_text(encoding="utf-8")
-        (lane / rel).write_text(apply(source, keys), encoding="utf-8")
+    for rel, text in mutated.items():
+        (lane / rel).write_text(text, encoding="utf-8")
 
 
 def _only_empty_lanes(scratch: Path) -> bool:
