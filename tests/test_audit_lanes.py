@@ -119,37 +119,6 @@ def test_the_verification_worker_serves_the_shared_lane_and_what_the_build_wrote
     assert not store.audit_scratch(run_id).exists()
 
 
-@pytest.mark.slow
-def test_one_worker_answers_two_threads_each_with_its_own_reply(tmp_path):
-    """WarmWorker.run serializes: a reply is read by the thread whose request it answers."""
-    import sys
-    import tempfile
-
-    from harness.sandbox import warm
-
-    ws = tmp_path / "ws"
-    (ws / "tests").mkdir(parents=True)
-    (ws / "requirements.txt").write_text("pytest\n")
-    (ws / "tests" / "test_a.py").write_text("def test_ok():\n    pass\n")
-    (ws / "tests" / "test_b.py").write_text("def test_bad():\n    assert False\n")
-    worker = warm.WarmWorker(ws, {"PYTHONDONTWRITEBYTECODE": "1"})
-    codes = {}
-    try:
-        def one(name: str) -> None:
-            with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-                argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"tests/{name}"]
-                codes[name] = worker.run(argv, ws, {}, 60, out.fileno(), err.fileno(), ())["exit_code"]
-
-        threads = [threading.Thread(target=one, args=(name,)) for name in ("test_a.py", "test_b.py")]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-    finally:
-        worker.stop()
-    assert codes == {"test_a.py": 0, "test_b.py": 1}
-
-
 def test_lanes_are_filled_from_sources_mutated_once_in_the_calling_thread(tmp_path, monkeypatch):
     """Regression: two lanes ran the AST mutator in two threads at once, and CPython 3.11 raised
     `SystemError: AST constructor recursion depth mismatch` (the full suite caught it once)."""

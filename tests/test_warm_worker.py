@@ -464,3 +464,30 @@ def test_the_rewrite_helper_hands_the_worker_what_pytest_would_compile_and_a_dea
     assert out["absorbed"] and out["same"] and out["pending"] == []
     assert out["names"] == ["_asyncio.py", "pytest_plugin.py"]
     assert out["failed_absorb"] is False and out["failed_pending"] == modules
+
+
+@pytest.mark.slow
+def test_one_worker_answers_two_threads_each_with_its_own_reply(tmp_path):
+    """WarmWorker.run serves one command at a time: each thread reads the reply to its own request
+    (regression: the audit's lanes once shared one worker's socket from two threads)."""
+    import tempfile
+    import threading
+
+    ws = small_workspace(tmp_path, "def test_ok():\n    pass\n\n\ndef test_bad():\n    assert False\n")
+    worker = warm.WarmWorker(ws, {"PYTHONDONTWRITEBYTECODE": "1"})
+    codes = {}
+
+    def one(name: str) -> None:
+        with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+            argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"tests/test_a.py::{name}"]
+            codes[name] = worker.run(argv, ws, {}, 60, out.fileno(), err.fileno(), ())["exit_code"]
+
+    try:
+        threads = [threading.Thread(target=one, args=(name,)) for name in ("test_ok", "test_bad")]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        worker.stop()
+    assert codes == {"test_ok": 0, "test_bad": 1}
