@@ -151,3 +151,18 @@ def test_lanes_are_filled_from_sources_mutated_once_in_the_calling_thread(tmp_pa
     assert threads == [threading.current_thread().name]   # parsed once, here
     assert all((lane / "src" / "m.py").read_text() == mutated["src/m.py"] for lane in lanes_)
     assert "__harness_mutant__" in mutated["src/m.py"]
+
+
+def test_a_plan_with_fewer_lanes_takes_the_first_prepared_ones_and_keeps_their_workers(tmp_path, monkeypatch):
+    """Regression: a one-requirement plan (one lane) found two prepared lane directories, rejected
+    them, and cleared the scratch directory — stopping the prestarted worker it then had to restart."""
+    from harness.state.store import RunStore
+
+    monkeypatch.setenv(scratch.ENV_LANES, "2")
+    store, run_id = RunStore(tmp_path / "runs"), "run_fewer"
+    store.audit_scratch(run_id).mkdir(parents=True)
+    for lane in scratch.lane_dirs(store, run_id, 2):
+        lane.mkdir()
+    scratch._PREPARED.add(str(store.audit_scratch(run_id).resolve()))
+    assert scratch.take_prepared(store, run_id, 1) == [store.audit_scratch(run_id) / "0"]
+    assert scratch.take_prepared(store, run_id, 1) is None  # taken once

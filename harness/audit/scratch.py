@@ -173,8 +173,9 @@ def release_audit_workers(store: RunStore, run_id: str) -> None:
 
 
 def take_prepared(store: RunStore, run_id: str, lanes: int) -> list[Path] | None:
-    """The lane directories prestart_audit_workers made in this process, still empty and as many as
-    `lanes` (else None: the audit clears the scratch directory and starts afresh)."""
+    """The first `lanes` of the lane directories prestart_audit_workers made in this process, all
+    still empty (a plan with fewer lanes leaves the others unused; else None: the audit clears the
+    scratch directory and starts afresh)."""
     scratch = store.audit_scratch(run_id)
     real = os.path.realpath(scratch)
     if real not in _PREPARED:
@@ -182,7 +183,7 @@ def take_prepared(store: RunStore, run_id: str, lanes: int) -> list[Path] | None
     _PREPARED.discard(real)
     dirs = lane_dirs(store, run_id, lanes)
     if not (scratch.is_dir() and not scratch.is_symlink() and _only_empty_lanes(scratch)
-            and sorted(p.name for p in scratch.iterdir()) == sorted(p.name for p in dirs)):
+            and all(d.is_dir() and not d.is_symlink() for d in dirs)):
         return None
     return dirs
 
