@@ -358,9 +358,8 @@ def _prctl(option, arg):
 
 
 def _warm_tokenize():
-    """Compile tokenize's regular expressions once here, not in every child (~8 ms a process):
-    `inspect.getsourcelines`, which FastAPI calls on each endpoint's first request and pytest on a
-    failure's traceback, tokenizes. A stdlib cache only."""
+    """Compile tokenize's patterns here, not in every child (~8 ms each): `inspect.getsourcelines`
+    (FastAPI, on an endpoint's first request; pytest, on a traceback) tokenizes. A stdlib cache."""
     import tokenize
 
     list(tokenize.generate_tokens(io.StringIO("x = 1\n").readline))
