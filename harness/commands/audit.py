@@ -71,7 +71,7 @@ def _audit_arguments(p) -> None:
     p.add_argument("--max-mutants", type=int, default=None,
                    help=f"mutants per requirement (default {DEFAULT_MAX_MUTANTS})")
     p.add_argument("--seconds", type=float, default=None,
-                   help=f"time box of the mutant runs (default {DEFAULT_SECONDS:g})")
+                   help=f"time box of each audit lane's mutant runs (default {DEFAULT_SECONDS:g})")
     p.add_argument("--method", choices=METHODS, default=None,
                    help="confirm (default): the mutants first, then only the tests a verdict rests on, on the "
                         "original code; baseline-first: every planned test on the original code first (the "
