@@ -112,8 +112,8 @@ def _run_mutants(store: RunStore, state: RunState, plan: AuditPlan, budget: Audi
         _each(lambda lane: scratch_mod.fill_lane(workspace, lane, mutated), dirs)
         crash_hook(CRASH_MARKER)
         outcomes = _each(lambda k: _run_lane(state, dirs[k], orders[k], plan, budget, test_s), range(len(dirs)))
-    finally:
-        scratch_mod.stop_lanes(store, run_id)
+    finally:  # the lanes' own workers, anything still running in the copies, and the copies go
+        clear_stale_scratch(store, run_id)  # (a shared lane's directory is emptied, see scratch.py)
     planned = len({n for order in orders for _, _, tests in order for n in tests})
     merged = lanes_mod.merge([data for data, _ in outcomes], planned)
     return ({**merged.get("results", {}), "baseline": merged.get("baseline", {}),

@@ -186,18 +186,3 @@ def take_prepared(store: RunStore, run_id: str, lanes: int) -> list[Path] | None
             and all(d.is_dir() and not d.is_symlink() for d in dirs)):
         return None
     return dirs
-
-
-def stop_lanes(store: RunStore, run_id: str) -> None:
-    """After the audit: stop the lanes' own workers and remove the copies (a shared scratch
-    directory is emptied; release_audit_workers removes it at the end of the run)."""
-    from harness.sandbox.warm import stop_workers
-
-    scratch = store.audit_scratch(run_id)
-    if scratch.is_dir() and not scratch.is_symlink():
-        for lane in scratch.iterdir():
-            stop_workers(lane)
-        if os.path.realpath(scratch) in _SHARED:
-            _empty(scratch, keep=SHARED_LANES)
-            return
-    shutil.rmtree(scratch, ignore_errors=True)

@@ -120,8 +120,8 @@ class RewriteMemo:
             memo = marshal.loads(data)
         except (OSError, EOFError, ValueError, TypeError):
             return False
-        imported = {os.path.abspath(f) for m in list(sys.modules.values())
-                    if isinstance(f := getattr(m, "__file__", None), str)}
+        imported = {os.path.abspath(f) for m in list(sys.modules.values())  # vars(): never a module __getattr__
+                    if isinstance(f := vars(m).get("__file__"), str)}
         self.memo.update({path: hit for path, hit in memo.items() if path not in imported})
         self.pending = []
         return True
