@@ -251,12 +251,16 @@ def test_timeout_kills_the_child_and_what_it_detached_as_a_cold_run_does(sequenc
     assert sequence.sleepers == {"cold": [], "warm": []}
     import subprocess  # the filter sees a sleeper of this workspace while it lives
 
-    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)", os.path.realpath(sequence.workspace)])
+    # right after the fork /proc shows the parent's argv: wait until the sleeper says it runs
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; print('up', flush=True); time.sleep(300)",
+                                os.path.realpath(sequence.workspace)], stdout=subprocess.PIPE, text=True)
     try:
+        assert sleeper.stdout.readline() == "up\n"
         assert _alive_sleepers(sequence.workspace) == [sleeper.pid]
     finally:
         sleeper.kill()
         sleeper.wait()
+        sleeper.stdout.close()
     assert (c.runner, w.runner) == ("cold", "warm")
     assert (c.timed_out, c.exit_code, c.status) == (w.timed_out, w.exit_code, w.status) == (True, None, "FAIL")
     assert c.failure_type == w.failure_type
