@@ -134,6 +134,34 @@ def test_state_json_is_valid_json_with_schema_version(runs_dir):
     assert data["schema_version"] == 1 and data["user_request"] == "todo"
 
 
+def test_state_json_is_the_text_the_python_encoder_wrote_and_reads_back(runs_dir):
+    """state.json is written by pydantic's encoder: the text json.dumps(indent=2) gave (non-ASCII,
+    escapes, nesting); a float below 1e-4 is spelled 0.000015, not 1.5e-05: the same JSON value."""
+    from pydantic import BaseModel
+
+    from harness.utils.fileio import atomic_write_json, dump_json
+
+    store = RunStore(runs_dir)
+    state = store.create_run("Quản lý công việc — tasks ✓ \"quoted\" \\ back\tslash")
+    state.error = "línea\nsegunda \u2028 sep"
+    store.save(state)
+    path = runs_dir / state.run_id / "state.json"
+    assert path.read_text(encoding="utf-8") == dump_json(state.model_dump(mode="json"))
+    assert store.load(state.run_id) == state
+
+    class Doc(BaseModel):
+        ratio: float = 1.5e-05
+        big: float = 12345678.125
+        whole: float = 3.0
+        none: None = None
+        items: list[dict] = [{"a": [], "b": {}, "c": [1, {"d": True}]}]
+
+    atomic_write_json(runs_dir / "doc.json", Doc())
+    text, old = (runs_dir / "doc.json").read_text(encoding="utf-8"), dump_json(Doc().model_dump(mode="json"))
+    assert json.loads(text) == json.loads(old) == Doc().model_dump(mode="json")
+    assert text.replace("0.000015", "1.5e-05") == old
+
+
 def _interrupted_commit(store, state, event="runtime_completed"):
     """What a SIGKILL right after RunStore.checkpoint's commit point (state.json saved) leaves."""
     log = store.checkpoints(state.run_id)

@@ -68,7 +68,7 @@ class RunStore(RunLayout):
     def save(self, state: RunState) -> None:
         """Rewrite state.json atomically."""
         state.updated_at = now_iso()
-        atomic_write_json(self.state_path(state.run_id), state.model_dump(mode="json"))
+        atomic_write_json(self.state_path(state.run_id), state)
 
     def load(self, run_id: str) -> RunState:
         """Load and validate state.json; RunDataError (one line, naming the file) when it is unusable."""
@@ -106,8 +106,7 @@ class RunStore(RunLayout):
 
     def write_artifact(self, run_id: str, name: str, data: BaseModel | dict | list) -> Path:
         path = self.artifact_path(run_id, name)
-        payload = data.model_dump(mode="json") if isinstance(data, BaseModel) else data
-        atomic_write_json(path, payload)
+        atomic_write_json(path, data)
         return path
 
     def read_artifact(self, run_id: str, name: str):
@@ -122,7 +121,7 @@ class RunStore(RunLayout):
 
     def write_json(self, path: Path, data: BaseModel | dict | list) -> Path:
         """Atomically write a document at a path this layout handed out (failure/requirement reports)."""
-        atomic_write_json(path, data.model_dump(mode="json") if isinstance(data, BaseModel) else data)
+        atomic_write_json(path, data)
         return path
 
     def read_json(self, path: Path) -> dict | None:

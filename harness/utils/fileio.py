@@ -30,7 +30,14 @@ def dump_json(data) -> str:
 
 
 def atomic_write_json(path: Path, data) -> None:
-    atomic_write_text(path, dump_json(data))
+    """`data` is JSON-ready, or a pydantic model: pydantic's own encoder writes the text of
+    `dump_json(model.model_dump(mode="json"))` at a quarter of the cost (state.json is rewritten
+    at every step of a run); only a float below 1e-4 is spelled differently (0.000015 for 1.5e-05),
+    the same JSON value."""
+    if hasattr(data, "model_dump_json"):
+        atomic_write_text(path, data.model_dump_json(indent=2) + "\n")
+    else:
+        atomic_write_text(path, dump_json(data))
 
 
 def sha256_file(path: Path) -> str:
