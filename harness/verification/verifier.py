@@ -41,6 +41,7 @@ def command_argv(command: str, evidence_path: Path | None, reqs: list[str], work
     hypothesis at ~1 s of import per run) are disabled: see harness/verification/plugins.py.
     """
     from harness.verification.plugins import disable_args
+    from harness.verification.pytest_root import root_args
 
     argv = shlex.split(command)
     if not argv:
@@ -51,6 +52,8 @@ def command_argv(command: str, evidence_path: Path | None, reqs: list[str], work
         argv = [sys.executable, *argv[1:]]
     if is_pytest(argv):
         extra = ["-p", "no:cacheprovider", *disable_args(_requirements(workspace))]
+        if workspace is not None:
+            extra += root_args(workspace, argv[3:] if argv[1:3] == ["-m", "pytest"] else argv[1:])
         if not any(a.startswith("--timeout") for a in argv):
             extra.append(f"--timeout={PER_TEST_TIMEOUT_S}")
         if evidence_path is not None:
