@@ -93,6 +93,26 @@ def test_on_a_daily_or_weekly_basis_is_a_frequency_with_those_values():
     assert [c.status for c in spec.clauses] == ["mapped", "mapped"]
 
 
+def test_choose_how_often_is_a_frequency_field_of_the_record():
+    """good-habit-tracker (github.com/Tucker-Gilligan): "how often" was an ignorable adverb, so the
+    clause was claimed as built by the habit CRUD and its completion, with no frequency anywhere."""
+    spec = parse_request("An app to manage habits. As a user, I can choose how often I want to complete my habit.")
+    assert fields(spec, "habit")["frequency"] == "short_text"
+    assert statuses(spec) == ["mapped", "mapped"]
+
+
+def test_choose_if_i_want_to_is_the_ask_not_the_reason_of_a_user_story():
+    """Regression (good-habit-tracker): "if" after a choice verb was read as a user story's reason,
+    so "choose if I want to increase or decrease the frequency of this habit" became context that
+    asks for nothing; it is an ask the offline rules cannot build."""
+    spec = parse_request("An app to manage habits. As a user, I can choose if I want to increase or "
+                         "decrease the frequency of this habit.")
+    clause = spec.clauses[1]
+    assert clause.status == "not_built" and '"increase", "decrease"' in clause.reason
+    reason = parse_request("An app to manage tasks. As a user, I want to delete a task if it was added by mistake.")
+    assert statuses(reason) == ["mapped", "mapped"]  # a reason after the ask stays context
+
+
 def test_a_field_list_continues_over_a_hard_wrapped_line_but_not_over_a_sentence_end():
     wrapped = parse_request("An app to manage recipes with a title, a\ncooking time and a difficulty.")
     assert {"cooking time", "difficulty"} <= set(fields(wrapped, "recipe"))

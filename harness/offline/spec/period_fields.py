@@ -13,8 +13,12 @@ from harness.offline.spec.tokens import Tok
 
 
 def find_frequency(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None:
-    """ "track a habit on a daily or weekly basis": a frequency field with those values."""
+    """ "track a habit on a daily or weekly basis": a frequency field with those values; "choose
+    how often I want to complete my habit": a frequency field of the record the clause names."""
     for i, t in enumerate(toks):
+        if t.w == "often" and _word(toks, i - 1) == "how" and not t.used:
+            _how_often(toks, i, mentions, p)
+            continue
         if t.used or t.w != "basis" or i < 4:
             continue
         k = i - 1
@@ -34,6 +38,17 @@ def find_frequency(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None
         for x in range(k - 1, i + 1):
             if not toks[x].used:
                 _use(toks[x], f"field:{entity}")
+
+
+def _how_often(toks: list[Tok], i: int, mentions: dict[int, str], p: Parsed) -> None:
+    entity = _nearest(toks, i, mentions, reach=10)
+    if entity is None:
+        return
+    items = p.fields.setdefault(entity, [])
+    if all(it.label != "frequency" for it in items):
+        items.append(FieldItem(words=["frequency"]))
+    for x in (i - 1, i):
+        _use(toks[x], f"field:{entity}")
 
 
 _FREQUENCIES = frozenset({"daily", "weekly", "monthly", "yearly", "annual", "hourly", "quarterly",

@@ -58,6 +58,9 @@ NO_ENTITY_MESSAGE = ("no data entity recognized in the request; name what the ap
                      "e.g. 'tasks' or 'products'")
 
 _STATUS_WORDS = frozenset({"status", "state", "stage", "statuses", "states", "stages"})
+# "choose if I want to increase or decrease ...": after these "if" is "whether" — the ask itself
+_CHOICE_VERBS = lx._words("choose decide select pick specify indicate set say tell know see check ask determine "
+                          "confirm show toggle")
 
 
 def rule_based_spec(request: str) -> AppSpec:
@@ -172,6 +175,8 @@ def _mark_self_intro(toks: list[Tok]) -> None:
                or (t.w == "as" and _word(toks, k + 1) in ("a", "an"))}
     for i in range(len(toks)):
         why = toks[i].w in ("if", "because", "since") or (toks[i].w == "in" and _word(toks, i + 1) == "case")
+        if toks[i].w == "if" and _word(toks, i - 1) in _CHOICE_VERBS:   # "choose if I want to ...": whether
+            why = False
         if why and toks[i].clause in stories:   # "... if it was added by mistake": the reason, not the ask
             k = i
             while k < len(toks) and toks[k].clause == toks[i].clause and toks[k].w not in (".", ","):
