@@ -20,6 +20,7 @@ from harness.offline.spec import lexicon as lx
 FEATURE_KINDS = (
     (r"double.?book|overlap", "no_double_booking"), (r"\bexport|\bcsv", "csv_export"),
     (r"\bsearch|\bfind\b|\bfilter\w* .*\bkeywords?\b", "search"), (r"\bfilter", "filter"),
+    (r"\bnewest\b|\blatest first|\bmost recent (?:\w+ )?first|reverse chronological", "newest_first"),
     (r"\bsort|\border(ed)? by", "sort"),
     (r"\btotal|\bsum\b|\bsums\b|\bbalance", "aggregate"), (r"\bcount|number of|how many", "status_counts"),
     (r"own data|their own|per.user|ownership|only their", "ownership"),

@@ -59,6 +59,9 @@ FEATURES: dict[FeatureKind, FeatureEntry] = {entry.kind: entry for entry in (
                  "a slot is unique per resource: overlapping time ranges are refused with 409",
                  True, False, ("date", "time", "datetime"), ("src/api_<entity>.py",),
                  "POST the same slot twice -> 201 then 409", True),
+    FeatureEntry("newest_first", "the list shows the newest records first: by the record's date, else by "
+                 "when it was added", True, False, (), ("src/models.py", "src/api_<entity>.py"),
+                 "GET /api/<plural> after adding records out of date order", True),
     FeatureEntry("ownership", "each user sees and changes only their own records", False, True, (),
                  ("src/auth.py", "src/models.py", "src/api_<entity>.py"),
                  "a second user's GET of the first user's record -> 404", True),
@@ -72,6 +75,7 @@ REQ_TEXTS: dict[str, str] = {
     "csv_export": "Users can export {plural} as CSV",
     "no_double_booking": "A {name} cannot be booked twice for the same slot",
     "ownership": "Each user only sees their own {plural}",
+    "newest_first": "Users see {plural} listed newest first",
 }
 
 

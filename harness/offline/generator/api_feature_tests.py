@@ -47,12 +47,15 @@ _COUNTS = template("api_feature_tests/counts.tmpl")
 
 _BOOKING = template("api_feature_tests/booking.tmpl")
 
+_NEWEST = template("api_feature_tests/newest.tmpl")
+
 
 def feature_tests(app: AppModel, e: Entity, fallback: tuple[str, ...]) -> list[str]:
     """The test functions of every feature the entity has."""
     out: list[str] = []
     builders = {"search": _search, "filter": _filters, "sort": _sort, "csv_export": _csv,
-                "aggregate": _totals, "status_counts": _counts, "no_double_booking": _booking}
+                "aggregate": _totals, "status_counts": _counts, "no_double_booking": _booking,
+                "newest_first": _newest}
     for kind, _opts in e.features:
         if kind in builders:
             out += builders[kind](e, marks(feature_req_ids(e, kind, fallback)))
@@ -107,6 +110,26 @@ def _sort(e: Entity, mark: str) -> list[str]:
     ascending = "[first, second]" if first[column.ident] < second[column.ident] else "[second, first]"
     return [fill(_SORT, marks=mark, ident=e.ident, first=lit(first), second=lit(second),
                  key=lit(column.ident), ascending=ascending)]
+
+
+def _newest(e: Entity, mark: str) -> list[str]:
+    """Records whose list order tells newest-first from both id orders: by date, the newer date,
+    the older, the newer again (expected: the third, the first, the second); an entity whose slot
+    cannot be booked twice gets the newer then the older. Without a date column the last added
+    comes first."""
+    key = e.newest_key
+    if key == "id":
+        bodies, expected = ["{}", "{}", "{}"], "[third, second, first]"
+    else:
+        column = next(c for c in e.plain if c.ident == key)
+        a, b = _pair(e, column)
+        newer, older = (b, a) if b[key] > a[key] else (a, b)
+        bodies, expected = [lit(newer), lit(older), lit(newer)], "[third, first, second]"
+        if e.has("no_double_booking"):
+            bodies, expected = bodies[:2], "[first, second]"
+    names = ("first", "second", "third")
+    creates = "\n".join(f"    {n} = create_{e.ident}(client, headers, **{b})" for n, b in zip(names, bodies))
+    return [fill(_NEWEST, marks=mark, creates=creates, expected=expected)]
 
 
 def _csv(e: Entity, mark: str) -> list[str]:

@@ -78,10 +78,14 @@ def list_params(app: AppModel, e: Entity) -> tuple[str, str]:
     if e.has("search"):
         params.append("q: Annotated[str | None, Query(max_length=200)] = None")
         args.append("q=q")
-    if e.has("sort"):
+    newest = e.newest_key
+    if e.has("sort"):   # newest_first: the default order is the newest first
         keys = ", ".join(lit(k) for k in sort_keys(e))
-        params += [f"sort: Literal[{keys}] = \"id\"", 'order: Literal["asc", "desc"] = "asc"']
+        params += [f"sort: Literal[{keys}] = {lit(newest or 'id')}",
+                   'order: Literal["asc", "desc"] = ' + ('"desc"' if newest else '"asc"')]
         args += ["sort=sort", "order=order"]
+    elif newest:
+        args += [f"sort={lit(newest)}", 'order="desc"']
     equal, ranges = [], []
     for f in filters(e):
         if f.kind == "text":

@@ -55,6 +55,7 @@ def test_api_py(app: AppModel, e: Entity, fallback: tuple[str, ...] = ()) -> str
         list_marks=marks(e.req_ids("list", "crud") or fallback),
         crud_marks=marks(e.req_ids("crud", "other") or fallback),
         all_marks=marks(e.req_ids() or fallback), invalid_checks=_invalid_checks(e),
+        listed="[second, first]" if e.newest_key else "[first, second]",   # same date: the last added first
         status_check=f'assert created["status"] == {lit(e.states[0])}' if e.has_status else ""))
     if e.has_status and not e.workflow:
         chunks.append(fill(_COMPLETE, marks=marks(e.req_ids("complete") or fallback), ident=e.ident))

@@ -100,6 +100,14 @@ class Entity:
         return next((opts for kind, opts in self.features if kind == feature), {})
 
     @property
+    def newest_key(self) -> str | None:
+        """newest_first: the column lists order by, descending — the record's first date or
+        date-time column, else its id (the last added first); None without the feature."""
+        if not self.has("newest_first"):
+            return None
+        return next((c.ident for c in self.plain if c.kind in ("date", "datetime")), "id")
+
+    @property
     def refs(self) -> tuple[Column, ...]:
         """The reference columns (foreign keys to other entities besides the parent)."""
         return tuple(c for c in self.columns if c.kind == "reference")

@@ -72,6 +72,9 @@ def _table(e: Entity, auth: bool) -> str:
     where_owner = f' WHERE {q("owner_id")} = ?' if auth else ""
     select = "SELECT " + ", ".join(q(c) for c in _select_columns(e)) + f" FROM {t}"
     columns = ([e.fk] if e.fk else []) + [c.ident for c in e.columns]
+    newest = e.newest_key
+    order = f"{q(newest)} DESC, {q('id')} DESC" if newest and newest != "id" else \
+        f"{q('id')} DESC" if newest else q("id")
     update_columns = columns + (["status"] if e.has_status else [])
     insert_cols = columns + ["created_at"] + (["owner_id"] if auth else [])
     sql = {
@@ -80,7 +83,7 @@ def _table(e: Entity, auth: bool) -> str:
         "insert_sql": f"INSERT INTO {t} (" + ", ".join(q(c) for c in insert_cols) + ") VALUES ("
                       + ", ".join("?" for _ in insert_cols) + ")",
         "get_sql": f"{select} WHERE {q('id')} = ?{owner}",
-        "list_sql": f"{select}{where_owner} ORDER BY {q('id')} LIMIT ? OFFSET ?",
+        "list_sql": f"{select}{where_owner} ORDER BY {order} LIMIT ? OFFSET ?",
         "update_sql": f"UPDATE {t} SET " + ", ".join(f"{q(c)} = ?" for c in update_columns)
                       + f" WHERE {q('id')} = ?{owner}",
         "delete_sql": f"DELETE FROM {t} WHERE {q('id')} = ?{owner}",
@@ -89,7 +92,7 @@ def _table(e: Entity, auth: bool) -> str:
     if not update_columns:  # nothing writable: a no-op update keeps the SQL valid
         sql["update_sql"] = f"UPDATE {t} SET {q('id')} = {q('id')} WHERE {q('id')} = ?{owner}"
     if e.fk:
-        sql["children_sql"] = f"{select} WHERE {q(e.fk)} = ?{owner} ORDER BY {q('id')} LIMIT ? OFFSET ?"
+        sql["children_sql"] = f"{select} WHERE {q(e.fk)} = ?{owner} ORDER BY {order} LIMIT ? OFFSET ?"
     if e.has_status:
         sql["status_sql"] = f"UPDATE {t} SET {q('status')} = ? WHERE {q('id')} = ?{owner}"
         sql["status_count_sql"] = f"SELECT {q('status')}, COUNT(*) FROM {t}{where_owner} GROUP BY {q('status')}"

@@ -49,6 +49,7 @@ class Parsed:
     entity_rules: dict[str, str] = field(default_factory=dict)   # entity -> the position rule that found it
     unsupported: list[tuple[str, str]] = field(default_factory=list)   # (clause text, reason)
     blocked: list[tuple[int, str]] = field(default_factory=list)   # (clause, why a recognised ask is not built)
+    app_name: str = ""                                           # "a tracker called Pennywise"
     auth: bool = False
     dashboard: bool = False
     pages: bool = False
@@ -314,6 +315,8 @@ def _pages(p: Parsed, entities: list[DataEntity]) -> list[Page]:
 def _title(p: Parsed, entities: list[DataEntity]) -> str:
     """The app-name phrase before the first head noun ("a Simple Todo App with ..."), else a name
     made from the entities or the unsupported feature."""
+    if p.app_name:
+        return p.app_name[:80]
     words = p.title_words
     head = None if p.vi else next((i for i, (w, _o) in enumerate(words) if w in lx.TITLE_HEADS), None)
     if head is not None:

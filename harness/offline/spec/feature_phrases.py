@@ -90,3 +90,68 @@ def find_checkbox_selection(toks: list[Tok], p) -> None:
         use(t, "context")
         if (t.clause, SELECTION_REASON) not in p.blocked:
             p.blocked.append((t.clause, SELECTION_REASON))
+
+
+_NEWEST = lx._words("newest latest recent")
+_FIRST = lx._words("first")
+_ON_TOP = lx._words("top")
+
+
+def _newest_span(toks: list[Tok], i: int) -> int:
+    """The index after "newest first" / "newest on top" / "most recent first" / "newest to
+    oldest" starting at i, or -1 ("the latest version" asks for nothing of the kind)."""
+    w = toks[i].w
+    if w not in _NEWEST or (w == "recent" and word(toks, i - 1) != "most"):
+        return -1
+    j = i + 1
+    if word(toks, j) in ("ones", "one", "entries", "items", "records"):   # "newest ones first"
+        j += 1
+    if word(toks, j) in _FIRST:
+        return j + 1
+    if word(toks, j) == "on" and word(toks, j + 1) in _ON_TOP:
+        return j + 2
+    if word(toks, j) == "to" and word(toks, j + 1) == "oldest":
+        return j + 2
+    return -1
+
+
+_PENDING = "newest:"   # a newest-first phrase waiting for its record type (find_newest_first)
+
+
+def mark_newest_phrases(toks: list[Tok]) -> None:
+    """Reserve "newest first" / "most recent first" / "newest to oldest" / "in reverse
+    chronological order" before the field and entity passes read "latest" as a column or
+    "newest" as a record type."""
+    for i, t in enumerate(toks):
+        if t.used:
+            continue
+        end = _newest_span(toks, i)
+        if end < 0 and t.w == "reverse" and word(toks, i + 1) == "chronological":
+            end = i + 2 + (word(toks, i + 2) == "order")
+        if end < 0:
+            continue
+        for j in range(i - (t.w == "recent"), end):
+            if not toks[j].used:
+                use(toks[j], _PENDING)
+
+
+def find_newest_first(toks: list[Tok], mentions: dict[int, str], p) -> list[tuple[str, str | None, list[str], int]]:
+    """newest_first for "see a list of all their expenses, newest first", "posts are shown with the
+    most recent first": the one record type of the clause (or of the clause before, pointed back
+    to; or the request's only one) is listed newest first. A phrase without one is left unexplained."""
+    found = []
+    for i, t in enumerate(toks):
+        if t.role != _PENDING or (i > 0 and toks[i - 1].role == _PENDING and toks[i - 1].clause == t.clause):
+            continue
+        span = [j for j in range(i, len(toks)) if toks[j].clause == t.clause]
+        span = span[:next((k for k, j in enumerate(span) if toks[j].role != _PENDING), len(span))]
+        before = {toks[j].w for j in range(i) if toks[j].clause == t.clause}
+        named = _clause_mentions(toks, i, mentions) or _referred_back(toks, i, before, mentions) or list(
+            dict.fromkeys(x.role[7:] for x in toks if x.clause == t.clause and x.role.startswith("entity:")))
+        if not named and len(p.entities) == 1:
+            named = list(p.entities)
+        for j in span:
+            toks[j].used, toks[j].role = (True, f"feature:newest_first:{named[0]}") if len(named) == 1 else (False, "")
+        if len(named) == 1:
+            found.append(("newest_first", named[0], [], t.clause))
+    return found

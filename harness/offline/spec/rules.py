@@ -19,6 +19,7 @@ from harness.offline.spec import lexicon as lx
 from harness.offline.spec import lexicon_roles as rl
 from harness.offline.spec.about_fields import find_about_fields, find_detail_fields
 from harness.offline.spec.accounting import NEVER_IGNORED, account_clauses
+from harness.offline.spec.app_name import mark_app_name
 from harness.offline.spec.booking import find_availability
 from harness.offline.spec.build import Parsed, build_spec
 from harness.offline.spec.capture import find_picture_capture
@@ -28,7 +29,8 @@ from harness.offline.spec.register_verb import registers_a_record
 from harness.offline.spec.relations import find_relations
 from harness.offline.spec.enum_entities import drop_enum_value_entities, drop_field_head_entities
 from harness.offline.spec.feature_phrases import (find_checkbox_selection, find_keyword_search,
-                                                  find_overview_totals)
+                                                  find_newest_first, find_overview_totals,
+                                                  mark_newest_phrases)
 from harness.offline.spec.media_fields import find_media_fields
 from harness.offline.spec.features import built_features, find_features, find_workflow_chains
 from harness.offline.spec.field_passes import (find_column_lists, find_field_bullets, find_field_lists,
@@ -71,9 +73,11 @@ def rule_based_spec(request: str) -> AppSpec:
     if ignored:
         shown = ", ".join(dict.fromkeys(ignored[:10]))
         p.notes.append(f"words not in the Vietnamese lexicon were ignored: {shown}")
+    p.app_name = mark_app_name(toks)
     mark_brands(toks)
     mark_bullet_labels(toks)
     mark_disclaimers(toks)
+    mark_newest_phrases(toks)
     _mark_self_intro(toks)
     status_enums = _find_status_enums(toks)
     complete_idx = _find_feature_words(toks, p)
@@ -106,7 +110,7 @@ def rule_based_spec(request: str) -> AppSpec:
     fields_of = {e: [it.words[-1] for it in p.fields.get(e, [])] + ["name", "title"] for e in p.entities}
     p.features = find_features(toks, mentions, fields_of, built_features())
     p.features += find_availability(toks, mentions, p) + find_keyword_search(toks, mentions) \
-        + find_overview_totals(toks, mentions, p)
+        + find_overview_totals(toks, mentions, p) + find_newest_first(toks, mentions, p)
     _find_status(toks, mentions, complete_idx, p)
     _find_cancel(toks, mentions, cancel_idx, p)
     find_checkbox_selection(toks, p)

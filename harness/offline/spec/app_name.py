@@ -1,0 +1,37 @@
+"""The app's own name: "a personal expense tracker called Pennywise", "an app named Habit Hero".
+
+The name after "called" / "named" / "titled" right behind an app head (app, tracker, tool, …) asks
+for nothing but a title: its words are context, and the spec's title is the name. A name is one
+to three capitalised words; "called" without one ("a list called favourites") is left to the
+other rules.
+"""
+
+from __future__ import annotations
+
+from harness.offline.spec import lexicon as lx
+from harness.offline.spec.tokens import Tok
+
+_NAMING = frozenset({"called", "named", "titled"})
+_REACH = 3        # tokens between the app head and "called"
+_MAX_WORDS = 3
+
+
+def mark_app_name(toks: list[Tok]) -> str:
+    """Mark the first app name as context and return it ("" when the request names none)."""
+    for i, t in enumerate(toks):
+        if t.w not in _NAMING or t.used:
+            continue
+        heads = [k for k in range(max(0, i - _REACH), i) if toks[k].w in lx.APP_HEADS and toks[k].clause == t.clause]
+        if not heads:
+            continue
+        j, name = i + 1, []
+        while j < len(toks) and toks[j].clause == t.clause and len(name) < _MAX_WORDS \
+                and toks[j].orig[:1].isupper() and toks[j].orig[:1].isalpha():
+            name.append(j)
+            j += 1
+        if not name:
+            continue
+        for k in (i, *name):
+            toks[k].used, toks[k].role = True, "context"
+        return " ".join(toks[k].orig for k in name)
+    return ""
