@@ -15,6 +15,14 @@ import coverage  # noqa: E402,F401
 
 from helpers import SEED as SEED_REQUEST, TODO as TODO_REQUEST, warm_workers_stopped_after  # noqa: E402
 
+# A suite started as a background job of a non-interactive shell (`pytest -q &`, nohup) inherits
+# SIGINT ignored, and so did every `builder` the tests start: the Ctrl+C tests then saw a build
+# finish (exit 0, not 130). A handled signal is reset to its default in an exec'd child.
+import signal  # noqa: E402
+
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
 # The slow lane: modules whose every test builds an app, starts servers or drives the CLI in a
 # subprocess, and every test that needs a shared build (SLOW_FIXTURES).
 # Other tests of a second or more carry @pytest.mark.slow themselves.

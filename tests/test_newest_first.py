@@ -34,6 +34,15 @@ def test_newest_first_phrases_are_the_feature_and_their_clause_is_built(request_
     assert all(c.status != "not_built" for c in spec.clauses), [(c.text, c.reason) for c in spec.clauses]
 
 
+def test_an_optional_field_in_a_list_makes_the_others_required():
+    """Pennywise: "an amount, a category (…), a date, and an optional note" — the amount, category
+    and date were optional, so an expense without an amount was stored (201)."""
+    fields = {f.ident: f.required for f in rule_based_spec(PENNYWISE).entity("expense").fields}
+    assert (fields["amount"], fields["category"], fields["date"], fields["note"]) == (True, True, True, False)
+    plain = rule_based_spec("An app to manage expenses with an amount, a category and a date.")
+    assert not any(f.required for f in plain.entity("expense").fields if f.ident != "name")
+
+
 def test_the_latest_version_or_recent_alone_is_no_newest_first():
     for text in ("A notes app that always runs the latest version.", "Track tasks and show recent tasks."):
         assert "newest_first" not in {f.kind for f in rule_based_spec(text).features}

@@ -160,7 +160,19 @@ def parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozenset
                      keep_plural: frozenset[str] = PLURAL_FIELDS,
                      links: list[int] | None = None) -> tuple[list[FieldItem], list[int]]:
     """The field items from `start` up to the first word that is no field; consumed indices.
-    `links` (when given) receives the indices of record nouns the list named between its fields."""
+    `links` (when given) receives the indices of record nouns the list named between its fields.
+    A list that calls some of its fields optional ("an amount, a date and an optional note") asks
+    for the others: they are required (a yes/no field always has a value: it stays as it is)."""
+    items, consumed = _parse_field_list(toks, start, strict, stops, keep_plural, links)
+    if len(items) > 1 and any(it.required is False for it in items):
+        for it in items:
+            if it.required is None and it.hint != "bool" and it.words[-1:] != ["flag"]:
+                it.required = True
+    return items, consumed
+
+
+def _parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozenset[str],
+                      keep_plural: frozenset[str], links: list[int] | None) -> tuple[list[FieldItem], list[int]]:
     items: list[FieldItem] = []
     consumed: list[int] = []
     words: list[str] = []
