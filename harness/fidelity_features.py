@@ -20,6 +20,8 @@ from harness.offline.spec import lexicon as lx
 FEATURE_KINDS = (
     (r"double.?book|overlap", "no_double_booking"), (r"\bexport|\bcsv", "csv_export"),
     (r"\bsearch|\bfind\b|\bfilter\w* .*\bkeywords?\b", "search"), (r"\bfilter", "filter"),
+    (r"\bpersist(?:s|ed)?\b|\b(?:kept|saved|stays?|survives?) (?:after|across) (?:a |the )?(?:refresh|reload|restart)",
+     "persistence"),
     (r"\bnewest\b|\blatest first|\bmost recent (?:\w+ )?first|reverse chronological", "newest_first"),
     (r"\bsort|\border(ed)? by", "sort"),
     (r"\btotal|\bsum\b|\bsums\b|\bbalance", "aggregate"), (r"\bcount|number of|how many", "status_counts"),

@@ -63,7 +63,7 @@ def specs(draw) -> AppSpec:
                                    ident=ident, fields=fields, parent=parent, workflow=workflow,
                                    on_parent_delete=draw(st.sampled_from(["restrict", "cascade"]))))
     kinds = draw(st.lists(st.sampled_from(["search", "filter", "sort", "csv_export", "aggregate",
-                                           "status_counts", "no_double_booking", "newest_first"]),
+                                           "status_counts", "no_double_booking", "newest_first", "persistence"]),
                                  max_size=4, unique=True))
     features = [Feature(kind=k, entity=draw(st.sampled_from([e.ident for e in entities]))) for k in kinds]
     spec = AppSpec(title="Property app", auth=draw(st.booleans()), data_model=entities, features=features)

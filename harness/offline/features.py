@@ -62,6 +62,10 @@ FEATURES: dict[FeatureKind, FeatureEntry] = {entry.kind: entry for entry in (
     FeatureEntry("newest_first", "the list shows the newest records first: by the record's date, else by "
                  "when it was added", True, False, (), ("src/models.py", "src/api_<entity>.py"),
                  "GET /api/<plural> after adding records out of date order", True),
+    FeatureEntry("persistence", "records live in the SQLite file, sessions too: the app started afresh on it "
+                 "lists what was saved, for the same login", True, False, (), ("src/models.py",),
+                 "restart the app on the same database: GET /api/<plural> with the same token lists the record",
+                 True),
     FeatureEntry("ownership", "each user sees and changes only their own records", False, True, (),
                  ("src/auth.py", "src/models.py", "src/api_<entity>.py"),
                  "a second user's GET of the first user's record -> 404", True),
@@ -76,6 +80,7 @@ REQ_TEXTS: dict[str, str] = {
     "no_double_booking": "A {name} cannot be booked twice for the same slot",
     "ownership": "Each user only sees their own {plural}",
     "newest_first": "Users see {plural} listed newest first",
+    "persistence": "Saved {plural} are kept after a refresh, a new login or a restart",
 }
 
 

@@ -12,6 +12,7 @@ from harness.offline.generator.appmodel import Column, Entity, AppModel
 from harness.offline.generator.samples import sample
 from harness.offline.generator.codegen import fill, lit, marks
 from harness.offline.generator.templates_dir import template
+from harness.offline.generator.testkit import lineage_idents, router_imports, routers
 
 def feature_req_ids(e: Entity, kind: str, fallback: tuple[str, ...]) -> tuple[str, ...]:
     """The entity's requirements that ask for feature `kind`, else its CRUD ones."""
@@ -49,10 +50,16 @@ _BOOKING = template("api_feature_tests/booking.tmpl")
 
 _NEWEST = template("api_feature_tests/newest.tmpl")
 
+_PERSISTENCE = template("api_feature_tests/persistence.tmpl")
+
 
 def feature_tests(app: AppModel, e: Entity, fallback: tuple[str, ...]) -> list[str]:
     """The test functions of every feature the entity has."""
     out: list[str] = []
+    if e.has("persistence"):   # the restarted app is made of the test module's own routers
+        idents = lineage_idents(app, e)
+        out.append(fill(_PERSISTENCE, marks=marks(feature_req_ids(e, "persistence", fallback)), ident=e.ident,
+                        imports=router_imports(idents, app.auth), routers=routers(idents, app.auth)))
     builders = {"search": _search, "filter": _filters, "sort": _sort, "csv_export": _csv,
                 "aggregate": _totals, "status_counts": _counts, "no_double_booking": _booking,
                 "newest_first": _newest}

@@ -109,6 +109,9 @@ _FEATURE_TEXT = {
     "no_double_booking": ("A {name} cannot be booked twice for the same slot",
                           "creating an overlapping {name} returns 409"),
     "ownership": ("Each user only sees their own {plural}", "another user's {plural} return 404"),
+    "persistence": ("Saved {plural} are kept after a refresh, a new login or a restart",
+                    "a {name} created through the API is listed by the app started afresh on the same "
+                    "database, for the same login"),
     "newest_first": ("Users see {plural} listed newest first",
                      "GET /api/{seg} lists {plural} by their date, newest first (the last added first on the same "
                      "date or without one)"),

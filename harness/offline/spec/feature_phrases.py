@@ -116,42 +116,82 @@ def _newest_span(toks: list[Tok], i: int) -> int:
 
 
 _PENDING = "newest:"   # a newest-first phrase waiting for its record type (find_newest_first)
+_PERSIST_PENDING = "persist:"   # a persistence phrase waiting for its record type (find_persistence)
+_PERSIST = lx._words("persist persists persisted")
+_KEEP = lx._words("kept stay stays survive survives remain remains")
+_AFTER = lx._words("after across between through")
+_EVENTS = lx._words("refresh refreshes refreshing reload reloads reloading restart restarts restarting reboot "
+                    "login logins logout logouts session sessions visit visits")
+_EVENT_LINKS = lx._words("a an the page and or every each")
+
+
+def _reserve(toks: list[Tok], start: int, end: int, pending: str) -> None:
+    for j in range(start, end):
+        if not toks[j].used:
+            use(toks[j], pending)
+
+
+def _persistence_span(toks: list[Tok], i: int) -> int:
+    """The index after "persist(s) [after a refresh and login]" / "stay after a restart" at i, or -1
+    ("kept" / "stay" alone say nothing about restarts: "tasks stay on the board")."""
+    w = toks[i].w
+    if w not in _PERSIST | _KEEP:
+        return -1
+    j = i + 1
+    if word(toks, j) in _AFTER:
+        k = j + 1
+        while word(toks, k) in _EVENT_LINKS | _EVENTS and toks[k].clause == toks[i].clause:
+            k += 1
+        if any(toks[x].w in _EVENTS for x in range(j, k)):
+            return k
+    return j if w in _PERSIST else -1
 
 
 def mark_newest_phrases(toks: list[Tok]) -> None:
     """Reserve "newest first" / "most recent first" / "newest to oldest" / "in reverse
-    chronological order" before the field and entity passes read "latest" as a column or
-    "newest" as a record type."""
+    chronological order", and "persist after a refresh" / "stay after a restart", before the
+    field and entity passes read "latest" as a column or "newest" / "persist" as a record type."""
     for i, t in enumerate(toks):
         if t.used:
             continue
         end = _newest_span(toks, i)
         if end < 0 and t.w == "reverse" and word(toks, i + 1) == "chronological":
             end = i + 2 + (word(toks, i + 2) == "order")
-        if end < 0:
-            continue
-        for j in range(i - (t.w == "recent"), end):
-            if not toks[j].used:
-                use(toks[j], _PENDING)
+        if end >= 0:
+            _reserve(toks, i - (t.w == "recent"), end, _PENDING)
+        elif (end := _persistence_span(toks, i)) >= 0:
+            _reserve(toks, i, end, _PERSIST_PENDING)
 
 
-def find_newest_first(toks: list[Tok], mentions: dict[int, str], p) -> list[tuple[str, str | None, list[str], int]]:
-    """newest_first for "see a list of all their expenses, newest first", "posts are shown with the
-    most recent first": the one record type of the clause (or of the clause before, pointed back
-    to; or the request's only one) is listed newest first. A phrase without one is left unexplained."""
+def _resolve(toks: list[Tok], mentions: dict[int, str], p, pending: str,
+             kind: str) -> list[tuple[str, str | None, list[str], int]]:
+    """Each reserved phrase gets the one record type of its clause (or of the clause before, pointed
+    back to; or the request's only one) as feature `kind`; a phrase without one is left unexplained."""
     found = []
     for i, t in enumerate(toks):
-        if t.role != _PENDING or (i > 0 and toks[i - 1].role == _PENDING and toks[i - 1].clause == t.clause):
+        if t.role != pending or (i > 0 and toks[i - 1].role == pending and toks[i - 1].clause == t.clause):
             continue
         span = [j for j in range(i, len(toks)) if toks[j].clause == t.clause]
-        span = span[:next((k for k, j in enumerate(span) if toks[j].role != _PENDING), len(span))]
+        span = span[:next((k for k, j in enumerate(span) if toks[j].role != pending), len(span))]
         before = {toks[j].w for j in range(i) if toks[j].clause == t.clause}
         named = _clause_mentions(toks, i, mentions) or _referred_back(toks, i, before, mentions) or list(
             dict.fromkeys(x.role[7:] for x in toks if x.clause == t.clause and x.role.startswith("entity:")))
         if not named and len(p.entities) == 1:
             named = list(p.entities)
         for j in span:
-            toks[j].used, toks[j].role = (True, f"feature:newest_first:{named[0]}") if len(named) == 1 else (False, "")
+            toks[j].used, toks[j].role = (True, f"feature:{kind}:{named[0]}") if len(named) == 1 else (False, "")
         if len(named) == 1:
-            found.append(("newest_first", named[0], [], t.clause))
+            found.append((kind, named[0], [], t.clause))
     return found
+
+
+def find_newest_first(toks: list[Tok], mentions: dict[int, str], p) -> list[tuple[str, str | None, list[str], int]]:
+    """newest_first for "see a list of all their expenses, newest first", "posts are shown with the
+    most recent first": the record type is listed newest first."""
+    return _resolve(toks, mentions, p, _PENDING, "newest_first")
+
+
+def find_persistence(toks: list[Tok], mentions: dict[int, str], p) -> list[tuple[str, str | None, list[str], int]]:
+    """persistence for "save all expenses so they persist after refresh and login", "notes stay
+    after a restart": the record type is kept in the database, which a fresh start of the app reads."""
+    return _resolve(toks, mentions, p, _PERSIST_PENDING, "persistence")

@@ -30,7 +30,7 @@ from harness.offline.spec.relations import find_relations
 from harness.offline.spec.enum_entities import drop_enum_value_entities, drop_field_head_entities
 from harness.offline.spec.feature_phrases import (find_checkbox_selection, find_keyword_search,
                                                   find_newest_first, find_overview_totals,
-                                                  mark_newest_phrases)
+                                                  find_persistence, mark_newest_phrases)
 from harness.offline.spec.media_fields import find_media_fields
 from harness.offline.spec.features import built_features, find_features, find_workflow_chains
 from harness.offline.spec.field_passes import (find_column_lists, find_field_bullets, find_field_lists,
@@ -110,7 +110,8 @@ def rule_based_spec(request: str) -> AppSpec:
     fields_of = {e: [it.words[-1] for it in p.fields.get(e, [])] + ["name", "title"] for e in p.entities}
     p.features = find_features(toks, mentions, fields_of, built_features())
     p.features += find_availability(toks, mentions, p) + find_keyword_search(toks, mentions) \
-        + find_overview_totals(toks, mentions, p) + find_newest_first(toks, mentions, p)
+        + find_overview_totals(toks, mentions, p) + find_newest_first(toks, mentions, p) \
+        + find_persistence(toks, mentions, p)
     _find_status(toks, mentions, complete_idx, p)
     _find_cancel(toks, mentions, cancel_idx, p)
     find_checkbox_selection(toks, p)
