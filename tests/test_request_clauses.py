@@ -138,3 +138,17 @@ def test_workflows_become_ordered_states(request_text):
 def test_vietnamese_unknown_words_make_the_clause_not_built():
     spec = parse_request("Ứng dụng quản lý sách và khủng long")
     assert spec.clauses[0].status == "not_built" and "khủng" in spec.clauses[0].reason
+
+
+def test_the_head_of_an_unexplained_compound_is_no_record_type():
+    """Regression (vue-starter's inventory example): "keep track of stock levels across locations"
+    and "stats showing stock levels" made a `level` CRUD (a PASS requirement nobody asked for)
+    while "stock" stayed unexplained; now "levels" is unexplained with it."""
+    spec = parse_request("An inventory app to keep track of stock levels across locations.\n"
+                         "- Product catalog — full CRUD for products\n"
+                         "- Dashboard — real stats showing stock levels")
+    assert [e.ident for e in spec.data_model] == ["product"]
+    assert '"levels"' in spec.clauses[0].reason and spec.clauses[0].status == "not_built"
+    # one mention of the record on its own is enough to keep it
+    kept = parse_request("An app to manage products and stock levels. Users create, edit and delete levels.")
+    assert {"product", "level"} <= {e.ident for e in kept.data_model}

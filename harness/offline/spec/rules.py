@@ -24,6 +24,7 @@ from harness.offline.spec.booking import find_availability
 from harness.offline.spec.build import Parsed, build_spec
 from harness.offline.spec.capture import find_picture_capture
 from harness.offline.spec.clauses import split_clauses
+from harness.offline.spec.compound_heads import drop_compound_heads
 from harness.offline.spec.entities import find_entities, mark_brands
 from harness.offline.spec.register_verb import registers_a_record
 from harness.offline.spec.relations import find_relations
@@ -124,6 +125,7 @@ def rule_based_spec(request: str) -> AppSpec:
     for clause, reason in p.blocked:
         p.accounts[clause].blocked.append(reason)
     _drop_unasked_entities(toks, p)
+    drop_compound_heads(toks, p)
     if not p.entities:
         raise SpecError(_nothing_message(p))
     return build_spec(p)
