@@ -107,6 +107,21 @@ def test_fieldtypes_helpers():
     assert ft.iso(datetime.date(2024, 1, 2)) == "2024-01-02" and ft.iso(3) == 3
 
 
+def test_an_enum_value_in_any_letter_case_is_that_value():
+    """Pennywise: "a category (Food, Transport, …)" made the values food, transport, … and the
+    API refused the user's own spelling "Food" (422)."""
+    from typing import Annotated, Literal
+
+    from pydantic import TypeAdapter, ValidationError
+
+    ft = _load("src/fieldtypes.py", "skeleton_fieldtypes3")
+    choice = TypeAdapter(Annotated[Literal["food", "fun"], ft.AnyCase])
+    assert [choice.validate_python(v) for v in ("Food", "FUN", "food")] == ["food", "fun", "food"]
+    for bad in ("Rent", 3, None):
+        with pytest.raises(ValidationError):
+            choice.validate_python(bad)
+
+
 @pytest.mark.slow
 def test_ui_labels_cover_the_same_words_in_every_language():
     ui = _load("src/ui.py", "skeleton_ui")

@@ -31,6 +31,8 @@ _WORKFLOW = template("api_tests/workflow.tmpl")
 
 _AUTH = template("api_tests/auth.tmpl")
 
+_ANY_CASE = template("api_tests/any_case.tmpl")
+
 
 def test_api_py(app: AppModel, e: Entity, fallback: tuple[str, ...] = ()) -> str:
     """The text of tests/test_api_<ident>.py."""
@@ -62,6 +64,13 @@ def test_api_py(app: AppModel, e: Entity, fallback: tuple[str, ...] = ()) -> str
     if e.parent:
         chunks.append(fill(_RELATION, marks=marks(e.req_ids("relation") or fallback), parent=e.parent,
                            fk=lit(e.fk), on_delete=_on_delete(e)))
+    choice = next((c for c in e.plain if c.kind == "enum" and len(c.bounds.values) > 1
+                   and all(v.isalpha() and v.lower() == v for v in c.bounds.values[:2])), None)
+    if choice is not None:   # "Food" is "food"
+        first, second = choice.bounds.values[:2]
+        chunks.append(fill(_ANY_CASE, marks=marks(e.req_ids("crud", "create") or fallback), ident=e.ident,
+                           key=lit(choice.ident), shouted=lit(first.upper()), value=lit(first),
+                           titled=lit(second.title()), other=lit(second)))
     for c in [c for c in e.plain if c.unique][:1]:
         chunks.append(fill(_UNIQUE, marks=marks(e.req_ids("crud", "create") or fallback),
                            field=c.ident, key=lit(c.ident), ident=e.ident))
