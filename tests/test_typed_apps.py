@@ -66,7 +66,8 @@ def specs(draw) -> AppSpec:
                                            "status_counts", "no_double_booking", "newest_first", "persistence"]),
                                  max_size=4, unique=True))
     features = [Feature(kind=k, entity=draw(st.sampled_from([e.ident for e in entities]))) for k in kinds]
-    spec = AppSpec(title="Property app", auth=draw(st.booleans()), data_model=entities, features=features)
+    spec = AppSpec(title="Property app", auth=draw(st.booleans()), login=draw(st.sampled_from(["username", "email"])),
+                   data_model=entities, features=features)
     return with_requirements(spec, dashboard=draw(st.booleans()))
 
 

@@ -118,6 +118,7 @@ class AppSpec(BaseModel):
     title: str = ""
     stack: Stack = Field(default_factory=Stack)
     auth: bool = False
+    login: Literal["username", "email"] = "username"   # what an account signs in with
     pages: list[Page] = Field(default_factory=list)
     components: list[Component] = Field(default_factory=list)
     data_model: list[DataEntity] = Field(default_factory=list)

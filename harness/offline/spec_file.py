@@ -2,6 +2,7 @@
 
     title = "Tennis club"
     auth = true                    # accounts + per-user ownership
+    login = "email"                # accounts sign in with an e-mail address (default "username")
     dashboard = true
     language = "en"                # or "vi"
 
@@ -37,7 +38,7 @@ from harness.offline.generator.naming import field_ident, py_ident
 from harness.validation.spec_validator import validate_spec
 
 
-_TOP = {"title", "auth", "dashboard", "language", "entities"}
+_TOP = {"title", "auth", "login", "dashboard", "language", "entities"}
 _ENTITY = {"name", "plural", "fields", "parent", "on_parent_delete", "workflow", "transitions",
            "features"}
 _FIELD = {"name", "kind", "required", "values", "min", "max", "ref", "unique"}
@@ -106,10 +107,17 @@ def load_spec_file(path: str | Path) -> AppSpec:
     entities = [_entity(reader, raw, i) for i, raw in enumerate(entities_raw)]
     _check_links(reader, entities)
     spec = AppSpec(title=reader.typed(data, "title", str, "", None) or "Generated app",
-                   auth=bool(reader.typed(data, "auth", bool, "", None)),
+                   auth=bool(reader.typed(data, "auth", bool, "", None)), login=_login(reader, data),
                    language=_language(reader, data), data_model=[e for e, _ in entities],
                    features=[f for _, fs in entities for f in fs])
     return _with_requirements(reader, spec, bool(reader.typed(data, "dashboard", bool, "", None)))
+
+
+def _login(reader: "_Reader", data: dict) -> str:
+    login = reader.typed(data, "login", str, "", None) or "username"
+    if login not in ("username", "email"):
+        reader.fail("login", 'must be "username" or "email"', "login", None, login)
+    return login
 
 
 def _toml_error(path: Path, exc: Exception) -> str:

@@ -74,7 +74,8 @@ def analyse(spec: AppSpec) -> AppModel:
     return AppModel(
         title=display_text(spec.title) or "Generated app", auth=auth, entities=ordered,
         pages=_page_routes(spec, set(raw), auth, has_dashboard),
-        supported=tuple(supported), unsupported=tuple(unsupported), language=spec.language)
+        supported=tuple(supported), unsupported=tuple(unsupported), language=spec.language,
+        email_login=auth and spec.login == "email")
 
 
 def _plural_name(entity: Any) -> str:

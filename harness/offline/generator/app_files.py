@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 
 from harness.errors import HarnessError
+from harness.offline.generator import email_login
 from harness.offline.generator.acceptance_py import test_acceptance_py
 from harness.offline.generator.api_py import api_py
 from harness.offline.generator.api_tests import test_api_py
@@ -32,6 +33,8 @@ def render_file(app: AppModel, path: str, req_ids: tuple[str, ...]) -> str:
     Every Python file is parsed first: a generator bug is a GeneratorError naming file and line,
     never a broken file in the workspace."""
     text = _render(app, path, req_ids)
+    if app.email_login:
+        text = email_login.rewrite(path, text)
     if path.endswith(".py"):
         try:
             ast.parse(text, filename=path)

@@ -159,6 +159,7 @@ class AppModel:
     supported: tuple[Requirement, ...]
     unsupported: tuple[Requirement, ...]
     language: str = "en"
+    email_login: bool = False   # accounts are e-mail addresses (email_login.py)
 
     def entity(self, ident: str) -> Entity:
         return next(e for e in self.entities if e.ident == ident)

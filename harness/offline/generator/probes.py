@@ -17,6 +17,7 @@ from typing import Any
 
 from harness.offline.generator.api_py import collection_url
 from harness.offline.generator.analyse import analyse
+from harness.offline.generator.email_login import email_address
 from harness.offline.generator.samples import body
 from harness.models.spec import AppSpec
 
@@ -40,9 +41,11 @@ def round_trip_steps(spec: AppSpec) -> list[ProbeStep]:
     app = analyse(spec)
     steps: list[ProbeStep] = []
     if app.auth:
+        user = ({"email": email_address(PROBE_USER["username"]), "password": PROBE_USER["password"]}
+                if app.email_login else dict(PROBE_USER))
         steps += [
-            ProbeStep("register", "POST", "/api/auth/register", dict(PROBE_USER), 201, {}, False),
-            ProbeStep("login", "POST", "/api/auth/login", dict(PROBE_USER), 200, {"token": "token"}, False),
+            ProbeStep("register", "POST", "/api/auth/register", dict(user), 201, {}, False),
+            ProbeStep("login", "POST", "/api/auth/login", dict(user), 200, {"token": "token"}, False),
         ]
     if not app.supported:
         return steps  # nothing is generated for a spec the offline generator cannot build

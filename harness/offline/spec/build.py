@@ -51,6 +51,7 @@ class Parsed:
     blocked: list[tuple[int, str]] = field(default_factory=list)   # (clause, why a recognised ask is not built)
     app_name: str = ""                                           # "a tracker called Pennywise"
     auth: bool = False
+    login_email: bool = False                                    # accounts sign in with an e-mail address
     dashboard: bool = False
     pages: bool = False
     web: bool = False
@@ -76,6 +77,7 @@ def build_spec(p: Parsed) -> AppSpec:
             title=_title(p, entities),
             stack=Stack(frontend=HTML_FRONTEND if p.pages else "FastAPI"),
             auth=p.auth and bool(entities),
+            login="email" if p.login_email and p.auth and entities else "username",
             pages=pages,
             data_model=entities,
             features=feature_models(p, {e.name: e for e in entities}),
@@ -233,10 +235,13 @@ def _join(items: list[str]) -> str:
 def _requirements(p: Parsed, entities: list[DataEntity]) -> list[tuple[str, str | None, str, str]]:
     reqs: list[tuple[str, str | None, str, str]] = []
     if p.auth and entities:
+        with_email = " with an e-mail address and a password" if p.login_email else ""
         reqs.append(("auth", None,
-                     "Users can register, log in and log out (authentication); every data route "
+                     f"Users can register, log in{with_email} and log out (authentication); every data route "
                      "requires a bearer token and each user only sees their own records",
-                     "POST /api/auth/register returns 201, POST /api/auth/login returns a bearer "
+                     "POST /api/auth/register returns 201" + (" (a malformed e-mail address returns 422)"
+                                                               if p.login_email else "")
+                     + ", POST /api/auth/login returns a bearer "
                      "token, GET /api/auth/me returns the current user, data routes return 401 "
                      "without a token and another user's records return 404"))
     by_ident = {e.ident: e for e in entities}

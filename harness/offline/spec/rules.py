@@ -43,6 +43,7 @@ from harness.offline.spec.bullet_labels import mark_bullet_labels
 from harness.offline.spec.disclaimers import mark_disclaimers
 from harness.offline.spec.framing import mark_framing
 from harness.offline.spec.layout import find_board_layouts, mark_responsive_mobile
+from harness.offline.spec.login_with import mark_email_login
 from harness.offline.spec.listed_fields import mark_listed_field_words
 from harness.offline.spec.mark_states import mark_field_states, mark_opposite_states
 from harness.offline.spec.record_lists import mark_app_collections
@@ -82,6 +83,7 @@ def rule_based_spec(request: str) -> AppSpec:
     _mark_self_intro(toks)
     status_enums = _find_status_enums(toks)
     complete_idx = _find_feature_words(toks, p)
+    mark_email_login(toks, p)
     find_board_layouts(toks, p)
     mark_responsive_mobile(toks)
     find_stack_asks(toks)

@@ -1,0 +1,39 @@
+"""What an account signs in with: "Email and password login", "sign up with your email and a
+password", "users log in via email" make the accounts e-mail addresses (`AppSpec.login`).
+
+An e-mail word in a clause that asks for accounts is the login when the clause also names the
+password or puts the word right at the sign-in ("log in with email"). Sending e-mail is something
+else and stays unexplained: "reset the password by email", "email reminders", "verify the email".
+"""
+
+from __future__ import annotations
+
+from harness.offline.spec import lexicon as lx
+from harness.offline.spec.pass_helpers import use, word
+from harness.offline.spec.tokens import Tok
+
+_EMAIL = lx._words("email emails")
+_PASSWORD = lx._words("password passwords")
+_AT = lx._words("with via using by")
+_SENDING = lx._words("reset resets forgot forgotten verify verifies verification verified confirm confirmation "
+                     "notification notifications notify reminder reminders alert alerts digest send sends sent "
+                     "invite invites invitation newsletter receive receives")
+
+
+def mark_email_login(toks: list[Tok], p) -> None:
+    """Mark the e-mail (and password) words of a sign-in clause as auth; p.login_email."""
+    by_clause: dict[int, list[int]] = {}
+    for i, t in enumerate(toks):
+        by_clause.setdefault(t.clause, []).append(i)
+    for idx in by_clause.values():
+        words = {toks[i].w for i in idx}
+        if not any(toks[i].role == "auth" for i in idx) or words & _SENDING:
+            continue
+        emails = [i for i in idx if toks[i].w in _EMAIL and not toks[i].used]
+        near = [i for i in emails if word(toks, i - 1) in _AT or words & _PASSWORD]
+        if not near:
+            continue
+        p.login_email = True
+        for i in idx:
+            if not toks[i].used and (toks[i].w in _EMAIL or toks[i].w in _PASSWORD):
+                use(toks[i], "auth")
