@@ -152,3 +152,22 @@ def test_the_head_of_an_unexplained_compound_is_no_record_type():
     # one mention of the record on its own is enough to keep it
     kept = parse_request("An app to manage products and stock levels. Users create, edit and delete levels.")
     assert {"product", "level"} <= {e.ident for e in kept.data_model}
+
+
+LIBRARY = """As an library user, I want to see a list of books that are in the library, before I go to the library. - GET request
+
+As a library manager, when I have a new book, I want to add it to the library.  - POST request
+
+As library user, when I am interested in a book, I want to see the title and author of that book
+"""
+
+
+def test_library_stories_with_method_notes_a_before_reason_and_fields_of_that_book():
+    """github.com/alfasoftware/library's key stories: "GET request" / "POST request" were not built
+    ("request" unexplained), "before I go to the library" failed the first story, and "the title
+    and author of that book" left both words unexplained (no author field)."""
+    spec = parse_request(LIBRARY)
+    assert [c.status for c in spec.clauses] == ["mapped", "context", "mapped", "context", "mapped"]
+    assert [f.ident for f in spec.entity("book").fields] == ["title", "author"]
+    kept = parse_request("An app to manage notes. GET requests are logged to a file.")
+    assert kept.clauses[1].status == "not_built"   # more than a method note: an ask

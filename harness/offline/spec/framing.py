@@ -7,7 +7,8 @@ the asks, the heading only groups them. A heading that names something the gener
 build ("Reports:", "Notifications:") keeps that word unexplained. An instruction to the spec
 writer speaks about the spec's own content (technical or implementation details, a product
 focus); a clause that asks the app for something ("do not show technical errors to users") is
-not one. Both are marked context; everything else is left to the accounting.
+not one. A bare HTTP-method note after a user story ("GET request") says which method the story
+is. All three are marked context; everything else is left to the accounting.
 """
 
 from __future__ import annotations
@@ -27,6 +28,11 @@ _NO_TECH = re.compile(r"^(?:please\s+)?(?:do\s+not|don'?t|never|avoid|no\s+need\
 _FOCUS = re.compile(r"^(?:please\s+)?(?:keep|make)\s+(?:it|this|the\s+spec\w*|everything|the\s+document)\s+"
                     r"(?:\w+\s+)?(?:product|business|user|non-technical)[\s-]*(?:focused|oriented|centric|level)?\W*$"
                     r"|^(?:please\s+)?focus\s+on\s+(?:the\s+)?what\b.*\bnot\s+(?:the\s+)?how\b", re.I)
+
+
+# "- GET request" after a user story (alfasoftware/library): which HTTP method the story is; the
+# story carries the ask and the API serves every method of its records
+_HTTP_NOTE = re.compile(r"^(?:a\s+|an\s+)?(?:GET|POST|PUT|PATCH|DELETE)\s+(?:request|endpoint|call|route|method)s?\W*$")
 
 
 def is_writer_instruction(clause: str) -> bool:
@@ -53,7 +59,7 @@ def mark_framing(toks: list[Tok], clauses: list[str], never: frozenset[str]) -> 
     over its fields, is left as it is)."""
     claimed = {t.clause for t in toks if t.used and t.role and t.role != "context" and not t.role.endswith(":")}
     headings = {k for k, c in enumerate(clauses) if is_heading(clauses, k) and k not in claimed}
-    writer = {k for k, c in enumerate(clauses) if is_writer_instruction(c)}
+    writer = {k for k, c in enumerate(clauses) if is_writer_instruction(c) or _HTTP_NOTE.match(c.strip())}
     for t in toks:
         if t.used or t.clause not in headings | writer:
             continue

@@ -183,7 +183,7 @@ def _mark_self_intro(toks: list[Tok]) -> None:
     stories = {t.clause for k, t in enumerate(toks) if (t.w == "i" and _word(toks, k + 1) in ("want", "need"))
                or (t.w == "as" and _word(toks, k + 1) in ("a", "an"))}
     for i in range(len(toks)):
-        why = toks[i].w in ("if", "because", "since") or (toks[i].w == "in" and _word(toks, i + 1) == "case")
+        why = toks[i].w in ("if", "because", "since", "before") or (toks[i].w == "in" and _word(toks, i + 1) == "case")
         if toks[i].w == "if" and _word(toks, i - 1) in _CHOICE_VERBS:   # "choose if I want to ...": whether
             why = False
         if why and toks[i].clause in stories:   # "... if it was added by mistake": the reason, not the ask
