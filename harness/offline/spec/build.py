@@ -159,7 +159,9 @@ def _fields(p: Parsed, name: str, idents: dict[str, str]) -> list[EntityField]:
                  None)
     if not any(f.type == "str" and f.required and f.kind in (None, "short_text") for f in out) and named is not None:
         out[named] = out[named].model_copy(update={"required": True})   # "a first name, last name": no extra name
-    if not any(f.type == "str" and f.required and f.kind in (None, "short_text") for f in out):
+    asked = any(it.required is not None for it in p.fields.get(name, []))   # "optional" / "required" said
+    if not any(f.type == "str" and f.required and f.kind in (None, "short_text") for f in out) \
+            and not (asked and any(f.required for f in out)):   # the user's own required fields: no extra name
         word = _display_word(name)
         label = {"name": "tên", "title": "tiêu đề"}[word] if p.vi else word   # the request's language
         if not any(f.ident == word for f in out):
@@ -268,7 +270,8 @@ def _requirements(p: Parsed, entities: list[DataEntity]) -> list[tuple[str, str 
 
 def _entity_reqs(e: DataEntity, by_ident: dict[str, DataEntity]) -> list[tuple[str, str, str, str]]:
     seg = slug(e.plural)
-    display = next(f.ident for f in e.fields if f.type == "str" and f.required)   # the JSON key
+    display = next((f.ident for f in e.fields if f.type == "str" and f.required),
+                   next((f.ident for f in e.fields if f.required), "id"))   # a required JSON key
     out = [("crud", e.ident, f"Users can create, list, view, update and delete {e.plural}",
             f"POST /api/{seg} returns 201; GET /api/{seg} lists the created {e.plural}; GET, PUT "
             f"and DELETE /api/{seg}/{{id}} return 200, 200 and 204; an unknown id returns 404 and "
