@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.offline.features import can_build, feature_of_text
+from harness.offline.features import can_build
 from harness.offline.generator import generate_files
 from harness.offline.spec.rules import rule_based_spec
 from harness.offline.spec_file import load_spec_file
@@ -16,22 +16,6 @@ from warm_suites import suites  # noqa: F401  (module-scoped fixture)
 PENNYWISE = ("The user can add an expense with an amount, a category (Food, Transport, Bills), a date, and an "
              "optional note, and see a list of all their expenses, newest first, with the option to edit or "
              "delete each one.")
-
-
-@pytest.mark.parametrize("request_text, entity", [
-    (PENNYWISE, "expense"),
-    ("A blog app. Posts are shown with the most recent first.", "post"),
-    ("An app to manage workouts. Workouts are listed newest to oldest.", "workout"),
-    ("An app to manage notes. Show my notes in reverse chronological order.", "note"),
-    ("An app to manage books. List the books with the latest ones first.", "book"),
-])
-def test_newest_first_phrases_are_the_feature_and_their_clause_is_built(request_text, entity):
-    spec = rule_based_spec(request_text)
-    ident = spec.entity(entity).ident
-    assert [(f.kind, f.entity) for f in spec.features] == [("newest_first", ident)]
-    req = next(r for r in spec.requirements if r.capability == "feature")
-    assert feature_of_text(req.text) == "newest_first" and "newest first" in req.acceptance
-    assert all(c.status != "not_built" for c in spec.clauses), [(c.text, c.reason) for c in spec.clauses]
 
 
 def test_an_optional_field_in_a_list_makes_the_others_required():

@@ -6,26 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from harness.offline.features import feature_of_text
 from harness.offline.generator import generate_files
 from harness.offline.spec.rules import rule_based_spec
 from harness.offline.spec_file import load_spec_file
 from helpers import write_files
 from warm_suites import suites  # noqa: F401  (module-scoped fixture)
-
-
-@pytest.mark.parametrize("request_text, entity", [
-    ("An app to manage expenses. Save all expenses so they persist after refresh and login.", "expense"),
-    ("A notes app: notes stay after a restart of the server.", "note"),
-    ("Users keep a list of books; books persist.", "book"),
-])
-def test_persistence_phrases_are_the_feature_and_their_clause_is_built(request_text, entity):
-    spec = rule_based_spec(request_text)
-    ident = spec.entity(entity).ident
-    assert ("persistence", ident) in [(f.kind, f.entity) for f in spec.features]
-    req = next(r for r in spec.requirements if r.capability == "feature")
-    assert feature_of_text(req.text) == "persistence" and "started afresh" in req.acceptance
-    assert all(c.status != "not_built" for c in spec.clauses), [(c.text, c.reason) for c in spec.clauses]
 
 
 def test_stay_without_an_after_phrase_and_without_a_reload_are_no_persistence():

@@ -4,6 +4,9 @@ its clause is marked not built (with the reason) when it does not."""
 
 from __future__ import annotations
 
+import pytest
+
+from harness.offline.features import feature_of_text
 from harness.offline.spec.feature_phrases import SELECTION_REASON
 from harness.offline.spec.rules import rule_based_spec
 
@@ -96,3 +99,24 @@ def test_basic_styling_maps_to_the_pages_requirement():
     pages = next(r.id for r in spec.requirements if r.capability == "pages")
     clause = _clause(spec, "Some basic styling")
     assert clause.status == "mapped" and pages in clause.reqs
+
+
+@pytest.mark.parametrize("request_text, kind, entity", [
+    ("An expense app: the user sees a list of all their expenses, newest first.", "newest_first", "expense"),
+    ("A blog app. Posts are shown with the most recent first.", "newest_first", "post"),
+    ("An app to manage workouts. Workouts are listed newest to oldest.", "newest_first", "workout"),
+    ("An app to manage notes. Show my notes in reverse chronological order.", "newest_first", "note"),
+    ("An app to manage books. List the books with the latest ones first.", "newest_first", "book"),
+    ("An app to manage expenses. Save all expenses so they persist after refresh and login.", "persistence",
+     "expense"),
+    ("A notes app: notes stay after a restart of the server.", "persistence", "note"),
+    ("Users keep a list of books; books persist.", "persistence", "book"),
+])
+def test_newest_first_and_persistence_phrases_are_the_feature_and_their_clause_is_built(request_text, kind, entity):
+    """Pennywise's "newest first" and "persist after refresh and login", in other words too
+    (spec/feature_phrases.py); "newest" and "persist" were read as record types before."""
+    spec = rule_based_spec(request_text)
+    assert (kind, spec.entity(entity).ident) in _features(spec)
+    req = next(r for r in spec.requirements if r.capability == "feature" and feature_of_text(r.text) == kind)
+    assert {"newest_first": "newest first", "persistence": "started afresh"}[kind] in req.acceptance
+    assert all(c.status != "not_built" for c in spec.clauses), [(c.text, c.reason) for c in spec.clauses]

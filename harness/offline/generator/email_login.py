@@ -3,7 +3,7 @@ username variant of the generated files, rewritten.
 
 The generated auth module, its pages, its tables and its tests speak of a `username`; an app whose
 request asks for e-mail logins gets the same files with the account field named `email`, checked
-as an address (at most 254 characters, one "@", a dot in the domain), and the tests' users are
+as an address (the app's own `Email` type of src/fieldtypes.py, lower-cased), and the tests' users are
 addresses (alice -> alice@example.com). Names too short to be addresses ("al", "x") stay: they
 are the tests' invalid inputs, and stay invalid.
 """
@@ -12,16 +12,15 @@ from __future__ import annotations
 
 import re
 
-EMAIL_PATTERN = r"^[^@\s]+@[^@\s]+\.[^@\s.]+$"
 # files that name the account field (tests/test_pages*.py too)
 ACCOUNT_FILES = frozenset({"src/auth.py", "src/ui.py", "src/pages.py", "src/models.py", "tests/conftest.py",
                            "tests/test_auth.py", "tests/test_acceptance.py", "tests/test_models.py"})
 TEST_USERS = ("alice", "bobby", "bob", "carol", "nobody", "probe_user")
 _EXACT = (
     ("username: str = Field(min_length=3, max_length=50)",   # one account per address, whatever its case
-     f'email: Annotated[str, Field(min_length=3, max_length=254, pattern=r"{EMAIL_PATTERN}"), '
-     'AfterValidator(str.lower)]'),
-    ("from pydantic import BaseModel, Field", "from pydantic import AfterValidator, BaseModel, Field"),
+     "email: Annotated[Email, AfterValidator(str.lower)]"),
+    ("from pydantic import BaseModel, Field\n", "from pydantic import AfterValidator, BaseModel, Field\n"),
+    ("from src.models import get_db, now\n", "from src.fieldtypes import Email\nfrom src.models import get_db, now\n"),
     ('username, password = form.get("username", ""), form.get("password", "")',
      'username, password = form.get("username", "").strip().lower(), form.get("password", "")'),
     ('<input name="username" required minlength="3" maxlength="50">',

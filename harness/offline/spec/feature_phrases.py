@@ -147,7 +147,7 @@ def _persistence_span(toks: list[Tok], i: int) -> int:
     return j if w in _PERSIST else -1
 
 
-def mark_newest_phrases(toks: list[Tok]) -> None:
+def reserve_feature_phrases(toks: list[Tok]) -> None:
     """Reserve "newest first" / "most recent first" / "newest to oldest" / "in reverse
     chronological order", and "persist after a refresh" / "stay after a restart", before the
     field and entity passes read "latest" as a column or "newest" / "persist" as a record type."""

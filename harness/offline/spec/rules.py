@@ -31,7 +31,7 @@ from harness.offline.spec.relations import find_relations
 from harness.offline.spec.enum_entities import drop_enum_value_entities, drop_field_head_entities
 from harness.offline.spec.feature_phrases import (find_checkbox_selection, find_keyword_search,
                                                   find_newest_first, find_overview_totals,
-                                                  find_persistence, mark_newest_phrases)
+                                                  find_persistence, reserve_feature_phrases)
 from harness.offline.spec.media_fields import find_media_fields
 from harness.offline.spec.features import built_features, find_features, find_workflow_chains
 from harness.offline.spec.field_passes import (find_column_lists, find_field_bullets, find_field_lists,
@@ -79,7 +79,7 @@ def rule_based_spec(request: str) -> AppSpec:
     mark_brands(toks)
     mark_bullet_labels(toks)
     mark_disclaimers(toks)
-    mark_newest_phrases(toks)
+    reserve_feature_phrases(toks)
     _mark_self_intro(toks)
     status_enums = _find_status_enums(toks)
     complete_idx = _find_feature_words(toks, p)
