@@ -171,3 +171,14 @@ def test_library_stories_with_method_notes_a_before_reason_and_fields_of_that_bo
     assert [f.ident for f in spec.entity("book").fields] == ["title", "author"]
     kept = parse_request("An app to manage notes. GET requests are logged to a file.")
     assert kept.clauses[1].status == "not_built"   # more than a method note: an ask
+
+
+def test_a_lone_plural_bullet_and_rest_time_are_asks_not_context_or_the_rest_api():
+    """Regression (github.com/Wendi-WL/workout-tracker: "information such as: - weight - sets - reps
+    - rest time"): "sets" was context (a verb form, dropped silently) and "rest time" was mapped to
+    the REST API's health requirement (claimed built)."""
+    spec = parse_request("A workout app.\n- sets\n- rest time")
+    assert [(c.status, c.reason.split(";")[0]) for c in spec.clauses[1:]] == [
+        ("not_built", 'no offline rule understands "sets"'), ("not_built", 'no offline rule understands "rest"')]
+    api = parse_request("A todo app with a REST API.\n- edit")
+    assert [c.status for c in api.clauses] == ["mapped", "mapped"]   # the REST API and a lone verb stay built

@@ -27,7 +27,7 @@ _IGNORABLE = (lx.FUNCTION | lx.DETERMINERS | lx.FILLER | lx.MODALS | lx.REL_PRON
 _NEVER_IGNORED = lx._words("calendar chart charts graph graphs map maps report reports export "
                            "import notification notifications reminder reminders email emails "
                            "analytics realtime history admin admins administrator administrators "
-                           "role roles permission permissions")
+                           "role roles permission permissions rest")   # "rest time": no REST API
 NEVER_IGNORED = _NEVER_IGNORED
 _ACTIONS = rl.ENTITY_VERBS | lx._words("complete finish mark")
 
@@ -71,7 +71,21 @@ def account_clauses(toks: list[Tok], clauses: list[str]) -> list[ClauseAccount]:
                 acc.unknown.append(word)
         if not t.used and (t.w in _ACTIONS or rl.verb_base(t.w) in _ACTIONS):
             acc.actions = True
+    for t in _lone_plurals(toks):   # a bullet "- sets" names a thing: it was context, dropped silently
+        word = t.orig or t.w
+        if word.lower() not in (u.lower() for u in out[t.clause].unknown):
+            out[t.clause].unknown.append(word)
     return out
+
+
+def _lone_plurals(toks: list[Tok]) -> list[Tok]:
+    """The unconsumed word of each one-word clause that is a plural noun read as a verb ("sets")."""
+    words: dict[int, list[Tok]] = {}
+    for t in toks:
+        if t.w[:1].isalpha():
+            words.setdefault(t.clause, []).append(t)
+    return [ts[0] for ts in words.values() if len(ts) == 1 and not ts[0].used and ts[0].w.endswith("s")
+            and lx.singularize(ts[0].w) != ts[0].w and rl.is_supported_verb(ts[0].w)]
 
 
 def _content(t: Tok) -> bool:

@@ -63,6 +63,7 @@ NO_ENTITY_MESSAGE = ("no data entity recognized in the request; name what the ap
 
 _STATUS_WORDS = frozenset({"status", "state", "stage", "statuses", "states", "stages"})
 # "choose if I want to increase or decrease ...": after these "if" is "whether" — the ask itself
+_REST_PERIODS = lx._words("time times period periods day days interval intervals timer minutes seconds")
 _CHOICE_VERBS = lx._words("choose decide select pick specify indicate set say tell know see check ask determine "
                           "confirm show toggle")
 
@@ -256,7 +257,7 @@ def _find_feature_words(toks: list[Tok], p: Parsed) -> list[int]:
             p.pages = True
             p.settings = p.settings or w == "settings"
             role = "stack:settings page" if w == "settings" else "pages"
-        elif w in lx.API_WORDS:
+        elif w in lx.API_WORDS and not (w == "rest" and _word(toks, i + 1) in _REST_PERIODS):   # "rest time"
             p.api = True
             role = "stack:GraphQL" if w == "graphql" else "api"
         elif w in lx.OTHER_BACKENDS:
