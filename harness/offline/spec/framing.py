@@ -35,6 +35,12 @@ _FOCUS = re.compile(r"^(?:please\s+)?(?:keep|make)\s+(?:it|this|the\s+spec\w*|ev
 _HTTP_NOTE = re.compile(r"^(?:a\s+|an\s+)?(?:GET|POST|PUT|PATCH|DELETE)\s+(?:request|endpoint|call|route|method)s?\W*$")
 
 
+# "Decide on fields that a book should have": the builder chooses the record's fields; the record
+# type stays the ask (its entity), the rest of the words are the instruction
+_FIELD_CHOICE = re.compile(r"^(?:please\s+)?(?:decide|choose|pick|define)\s+(?:on\s+|upon\s+)?(?:the\s+|which\s+|what\s+)?"
+                           r"(?:fields|attributes|properties|columns|details)\b", re.I)
+
+
 def is_writer_instruction(clause: str) -> bool:
     """Whether the clause tells the spec writer how to write ("Do not add technical details")."""
     text = " ".join(clause.split()).rstrip(".!;")
@@ -60,7 +66,12 @@ def mark_framing(toks: list[Tok], clauses: list[str], never: frozenset[str]) -> 
     claimed = {t.clause for t in toks if t.used and t.role and t.role != "context" and not t.role.endswith(":")}
     headings = {k for k, c in enumerate(clauses) if is_heading(clauses, k) and k not in claimed}
     writer = {k for k, c in enumerate(clauses) if is_writer_instruction(c) or _HTTP_NOTE.match(c.strip())}
+    choices = {k for k, c in enumerate(clauses) if _FIELD_CHOICE.match(c.strip())
+               and any(t.clause == k and t.role.startswith("entity:") for t in toks)}
     for t in toks:
+        if t.clause in choices and not t.role.startswith("entity:"):
+            t.used, t.role = True, "context"
+            continue
         if t.used or t.clause not in headings | writer:
             continue
         if t.clause in headings and t.clause not in writer and (t.w in never or lx.singularize(t.w) in never):

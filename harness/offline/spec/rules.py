@@ -52,6 +52,7 @@ from harness.offline.spec.pass_helpers import nearest as _nearest
 from harness.offline.spec.pass_helpers import use as _use
 from harness.offline.spec.pass_helpers import word as _word
 from harness.offline.spec.tolerance import mark_qualifiers
+from harness.offline.spec.outline_heads import mark_entity_heads, mark_title_line
 from harness.offline.spec.unbuilt_phrases import mark_unbuilt_phrases
 from harness.offline.spec.tokens import Tok, tokenize_clauses
 
@@ -76,7 +77,7 @@ def rule_based_spec(request: str) -> AppSpec:
     if ignored:
         shown = ", ".join(dict.fromkeys(ignored[:10]))
         p.notes.append(f"words not in the Vietnamese lexicon were ignored: {shown}")
-    p.app_name = mark_app_name(toks)
+    p.app_name = mark_app_name(toks) or mark_title_line(toks, clauses)
     mark_brands(toks)
     mark_bullet_labels(toks)
     mark_disclaimers(toks)
@@ -123,7 +124,8 @@ def rule_based_spec(request: str) -> AppSpec:
     mark_opposite_states(toks, p)
     mark_listed_field_words(toks)
     mark_framing(toks, clauses, NEVER_IGNORED)
-    mark_unbuilt_phrases(toks)
+    mark_entity_heads(toks, p.entities)
+    mark_unbuilt_phrases(toks, p.parents)
     p.accounts = account_clauses(toks, clauses)
     for clause, reason in p.blocked:
         p.accounts[clause].blocked.append(reason)
@@ -270,6 +272,7 @@ def _find_feature_words(toks: list[Tok], p: Parsed) -> list[int]:
     return complete_idx
 
 
+_ACCOUNT_VERBS = lx._words("create creates creating add adds register registers")
 _NEGATED_REACH = 6
 _NEGATION_SKIP = lx._words("and or , / a an any the need needs needed require requires required requiring to "
                            "for of user users")
@@ -290,7 +293,9 @@ def _negated(toks: list[Tok], i: int, group: frozenset[str]) -> bool:
 def _auth_context(toks: list[Tok], i: int) -> bool:
     """ "user accounts", "users log in": the word asks for login, not "users can add recipes"."""
     near = {_word(toks, j) for j in range(i - 2, i + 4)}
-    return bool(near & (lx.AUTH - {"user", "users"})) or _word(toks, i - 1) in ("multiple", "different")
+    before = _word(toks, i - 2) if _word(toks, i - 1) in ("a", "an", "new") else _word(toks, i - 1)
+    return bool(near & (lx.AUTH - {"user", "users"})) or _word(toks, i - 1) in ("multiple", "different") \
+        or before in _ACCOUNT_VERBS   # "Create a user": an account, under the login the request asks for
 
 
 def _attach_workflows(toks: list[Tok], mentions: dict[int, str], status_enums: list, p: Parsed) -> None:

@@ -5,6 +5,7 @@ accounting reads the "unexplained" role: accounting.py)."""
 from __future__ import annotations
 
 from harness.offline.spec import lexicon as lx
+from harness.offline.spec import lexicon_roles as rl
 from harness.offline.spec.tokens import Tok
 
 _WINDOW_START = lx._words("last past previous")
@@ -16,11 +17,21 @@ _SOME = lx._words("multiple many several other their its all")
 _PEOPLE = lx._words("users members people friends participants players attendees guests")
 
 
-def mark_unbuilt_phrases(toks: list[Tok]) -> None:
-    """Every pass below, in order (after the other passes, before the clauses are accounted)."""
+_NEG_MODALS = lx._words("can't cant cannot mustn't mustnt shouldn't shouldnt mayn't")
+_NOT_AFTER = lx._words("can could must should may")
+_OTHERS = lx._words("other others other's others' else else's")
+_MOVES = lx._words("add adds adding remove removes removing put puts move moves moving")
+_MOVE_TO = lx._words("to from into onto in out")
+
+
+def mark_unbuilt_phrases(toks: list[Tok], parents: dict[str, str] | None = None) -> None:
+    """Every pass below, in order (after the other passes, before the clauses are accounted);
+    `parents` are the relations the spec builds (child -> parent)."""
     mark_time_windows(toks)
     mark_memberships(toks)
     mark_people_in_records(toks)
+    mark_restrictions(toks)
+    mark_collection_moves(toks, parents or {})
 
 
 def _report(head: Tok, rest: list[Tok], phrase: str) -> None:
@@ -71,3 +82,72 @@ def mark_people_in_records(toks: list[Tok]) -> None:
         if (j < len(toks) and toks[j].w in _PEOPLE and toks[j].clause == toks[i].clause
                 and not toks[j].role.startswith("entity:")):
             _report(toks[i], toks[i + 1:j + 1], f"with {_text(toks[j])}")
+
+
+def _negation_at(toks: list[Tok], i: int) -> int:
+    """How many tokens the negated modal at i spans ("can't": 1, "can not": 2), 0 when none."""
+    if toks[i].w in _NEG_MODALS:
+        return 1
+    if toks[i].w in _NOT_AFTER and i + 1 < len(toks) and toks[i + 1].w == "not" and toks[i + 1].clause == toks[i].clause:
+        return 2
+    return 0
+
+
+def mark_restrictions(toks: list[Tok]) -> None:
+    """ "A user can't add more than a single review to a book", "A review cannot be deleted": a rule
+    the app must enforce. Its words are each read as CRUD ("add", "review", "book") and the clause
+    was claimed built although nothing enforces the rule. A negated modal before a verb acting on
+    records (create, add, edit, delete, book, ...; "be deleted") and that verb are
+    reported as the phrase, unless a feature the generator builds consumed the clause ("cannot be
+    booked twice": no_double_booking) or another pass read the negation (a disclaimer, "no login").
+    Under a login, a restriction on other people's records ("can't edit other users' tasks") is the
+    isolation the app builds: it is the login's requirement."""
+    for i in range(len(toks) - 1):
+        span = _negation_at(toks, i)
+        if not span or toks[i].used and toks[i].role:
+            continue
+        clause = toks[i].clause
+        if any(t.clause == clause and t.role.startswith("feature:") for t in toks):
+            continue
+        words = [t for t in toks[i + span:i + span + 3] if t.clause == clause and t.w[:1].isalpha()]
+        if not words:
+            continue
+        verb = words[1] if words[0].w == "be" and len(words) > 1 else words[0]
+        if not rl.is_entity_verb(verb.w):   # "it shouldn't run in the cloud": no rule on the records
+            continue
+        end = toks.index(verb)
+        others = [t for t in toks if t.clause == clause and t.w in _OTHERS]
+        if others and any(t.role == "auth" for t in toks):
+            # "users can't edit other users' tasks": the login's isolation, which the app builds
+            for t in (*toks[i:end + 1], *others):
+                t.used, t.role = True, "auth"
+            continue
+        _report(toks[i], toks[i + 1:end + 1], " ".join(_text(t) for t in toks[i:end + 1]))
+
+
+def mark_collection_moves(toks: list[Tok], parents: dict[str, str]) -> None:
+    """ "add/remove a book from a shelf": a record put into and taken out of another record is a
+    collection the generated app does not keep unless the first belongs to the second (a task in
+    its project: the reference the app builds). The move is reported as the phrase."""
+    for i, t in enumerate(toks):
+        if t.w not in _MOVES:
+            continue
+        j = i + 1
+        while j < len(toks) and (toks[j].w in _MOVES or toks[j].w in ("/", "or", "and")) and toks[j].clause == t.clause:
+            j += 1
+        while j < len(toks) and toks[j].w in lx.DETERMINERS | lx.QUANTIFIERS and toks[j].clause == t.clause:
+            j += 1
+        if j >= len(toks) or not toks[j].role.startswith("entity:") or toks[j].clause != t.clause:
+            continue
+        k = j + 1
+        if k >= len(toks) or toks[k].w not in _MOVE_TO or toks[k].clause != t.clause:
+            continue
+        m = k + 1
+        while m < len(toks) and toks[m].w in lx.DETERMINERS | lx.QUANTIFIERS and toks[m].clause == t.clause:
+            m += 1
+        if m >= len(toks) or not toks[m].role.startswith("entity:") or toks[m].clause != t.clause:
+            continue
+        child, holder = toks[j].role[7:], toks[m].role[7:]
+        if child == holder or parents.get(child) == holder:
+            continue
+        _report(toks[k], toks[i:k], " ".join(_text(x) for x in toks[i:m + 1]))
