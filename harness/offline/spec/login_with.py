@@ -37,3 +37,5 @@ def mark_email_login(toks: list[Tok], p) -> None:
         for i in idx:
             if not toks[i].used and (toks[i].w in _EMAIL or toks[i].w in _PASSWORD):
                 use(toks[i], "auth")
+                if word(toks, i + 1) in ("address", "addresses") and not toks[i + 1].used:
+                    use(toks[i + 1], "auth")   # "an account with my name, email address and password"

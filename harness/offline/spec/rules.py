@@ -18,6 +18,7 @@ from harness.models.spec import AppSpec
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec import lexicon_roles as rl
 from harness.offline.spec.about_fields import find_about_fields, find_detail_fields
+from harness.offline.spec.account_rules import mark_account_rules
 from harness.offline.spec.accounting import NEVER_IGNORED, account_clauses
 from harness.offline.spec.app_name import mark_app_name
 from harness.offline.spec.booking import find_availability
@@ -27,7 +28,9 @@ from harness.offline.spec.clauses import split_clauses
 from harness.offline.spec.compound_heads import drop_compound_heads
 from harness.offline.spec.entities import find_entities, mark_brands
 from harness.offline.spec.register_verb import registers_a_record
+from harness.offline.spec.record_words import merge_record_word_entities
 from harness.offline.spec.relations import find_relations
+from harness.offline.spec.required_fields import mark_required_statements
 from harness.offline.spec.enum_entities import drop_enum_value_entities, drop_field_head_entities
 from harness.offline.spec.feature_phrases import (find_checkbox_selection, find_keyword_search,
                                                   find_newest_first, find_overview_totals,
@@ -111,6 +114,7 @@ def rule_based_spec(request: str) -> AppSpec:
     find_media_fields(toks, mentions, p)
     drop_enum_value_entities(toks, mentions, p)
     drop_field_head_entities(toks, mentions, p)
+    merge_record_word_entities(toks, mentions, p)
     _attach_workflows(toks, mentions, status_enums, p)
     fields_of = {e: [it.words[-1] for it in p.fields.get(e, [])] + ["name", "title"] for e in p.entities}
     p.features = find_features(toks, mentions, fields_of, built_features())
@@ -123,6 +127,8 @@ def rule_based_spec(request: str) -> AppSpec:
     mark_qualifiers(toks, p)
     mark_opposite_states(toks, p)
     mark_listed_field_words(toks)
+    mark_account_rules(toks, clauses, p.auth, p.login_email)
+    mark_required_statements(toks, clauses, p)
     mark_framing(toks, clauses, NEVER_IGNORED)
     mark_entity_heads(toks, p.entities)
     mark_unbuilt_phrases(toks, p.parents)
@@ -207,10 +213,17 @@ def _mark_self_intro(toks: list[Tok]) -> None:
                 while j < len(toks) and toks[j].w in lx.DETERMINERS | lx.ADJECTIVES:
                     j += 1
                 k = j
-                while k < len(toks) and k - j < 3 and toks[k].w[:1].isalpha() and not rl.is_supported_verb(toks[k].w) \
-                        and toks[k].w not in lx.FUNCTION:
+                while k < len(toks) and k - j < 3 and toks[k].w[:1].isalpha() and toks[k].w not in lx.FUNCTION \
+                        and (not rl.is_supported_verb(toks[k].w) or _compound_actor(toks, k)):
                     _use(toks[k], "context")
                     k += 1
+
+
+def _compound_actor(toks: list[Tok], k: int) -> bool:
+    """ "as a book lender": a noun that is also a verb, modifying the actor noun after it."""
+    nxt = toks[k + 1] if k + 1 < len(toks) else None
+    return (toks[k].w in lx.VERB_NOUNS and nxt is not None and nxt.clause == toks[k].clause and nxt.w[:1].isalpha()
+            and nxt.w not in lx.FUNCTION and not rl.is_supported_verb(nxt.w))
 
 
 def _find_status_enums(toks: list[Tok]) -> list[tuple[int, list[str]]]:

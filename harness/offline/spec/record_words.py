@@ -1,0 +1,71 @@
+"""A word for "the record of" after a record type: "book listings", "job listings", "book records".
+
+"I want to create a book listing on my account with a title, author, genre and ISBN number" asks for
+books; the head noun made a second `listing` record type with an invented name, and the clause's
+fields, which the book has, were reported as words no rule understood. When every mention of such
+an entity comes right after a mention of another record type, it is that record type: its mentions
+become the other's, its fields move over, and the words of those clauses that name the other
+record's fields are its fields.
+"""
+
+from __future__ import annotations
+
+from harness.offline.spec import lexicon as lx
+from harness.offline.spec import lexicon_roles as rl
+from harness.offline.spec.tokens import Tok
+
+RECORD_WORDS = frozenset({"listing", "record", "entry", "item"})
+
+
+_NOUN_BEFORE = lx._words("all every each any some my our your their his her its new")
+_NOT_OWNERS = lx.FUNCTION | lx.DETERMINERS | lx.QUANTIFIERS | lx.ADJECTIVES | lx.META | lx.AUTH
+
+
+def _owner_word(toks: list[Tok], i: int, name: str) -> str | None:
+    """The record type named right before the record word at i ("book" in "book listings")."""
+    if i == 0 or toks[i - 1].clause != toks[i].clause:
+        return None
+    before = toks[i - 1]
+    if before.role == f"entity:{name}":   # read as the compound's modifier ("job listings" -> listing)
+        return lx.singularize(before.w) if before.w.isalpha() and before.w not in _NOT_OWNERS else None
+    if not before.w.isalpha() or before.w in _NOT_OWNERS or before.used and not before.role.startswith("entity:"):
+        return None
+    if rl.is_supported_verb(before.w) and not before.role.startswith("entity:"):
+        # "Track listings" is a verb; "create book listings", "a book listing" a noun
+        two = toks[i - 2] if i >= 2 and toks[i - 2].clause == before.clause else None
+        if two is None or not (two.w in lx.DETERMINERS | lx.QUANTIFIERS | _NOUN_BEFORE or rl.is_supported_verb(two.w)):
+            return None
+    return before.role[7:] if before.role.startswith("entity:") else lx.singularize(before.w)
+
+
+def merge_record_word_entities(toks: list[Tok], mentions: dict[int, str], p) -> None:
+    for name in [e for e in p.entities if e in RECORD_WORDS]:
+        spots = [i for i, n in mentions.items() if n == name]
+        owners = {_owner_word(toks, i, name) for i in spots}
+        if not spots or len(owners) != 1 or None in owners or name in p.parents or name in p.parents.values():
+            continue
+        owner = owners.pop()
+        if owner == name:
+            continue
+        at = p.entities.index(name)
+        p.entities.remove(name)
+        if owner not in p.entities:   # "job listings": the record type is the job
+            p.entities.insert(at, owner)
+            p.plurals[owner] = lx.pluralize(owner)
+            if name in p.entity_rules:
+                p.entity_rules[owner] = p.entity_rules[name]
+        p.plurals.pop(name, None)
+        p.entity_rules.pop(name, None)
+        moved = p.fields.pop(name, [])
+        have = {it.label for it in p.fields.get(owner, [])}
+        p.fields.setdefault(owner, []).extend(it for it in moved if it.label not in have)
+        labels = {lx.singularize(it.label) for it in p.fields.get(owner, []) if len(it.words) == 1}
+        clauses = {toks[i].clause for i in spots}
+        for i in spots:
+            mentions[i] = owner
+            toks[i - 1].used, toks[i - 1].role = True, f"entity:{owner}"
+        for t in toks:
+            if t.role == f"entity:{name}":
+                t.role = f"entity:{owner}"
+            elif t.clause in clauses and not t.used and lx.singularize(t.w) in labels:
+                t.used, t.role = True, f"field:{owner}"

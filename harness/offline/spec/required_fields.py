@@ -1,0 +1,64 @@
+"""Which of a record's fields must be filled, said in a clause of its own: "Title and author should be
+mandatory", "I want all book listings to have at least a title and an author", "The amount is
+required". The fields were read elsewhere ("a book listing with a title, author, genre and ISBN");
+this clause makes them required (the app answers 422 without them) instead of being reported as
+words no rule understood. Only fields one record type has are marked; a list naming a field no
+record has is left to the other rules.
+"""
+
+from __future__ import annotations
+
+import re
+
+from harness.offline.spec import lexicon as lx
+from harness.offline.spec.tokens import Tok
+
+_REQUIRED = r"(?:mandatory|required|compulsory|obligatory|a must)"
+_PATTERNS = (
+    re.compile(r"^(?:the\s+)?(?P<list>[\w\s,'-]+?)\s+(?:should|must|shall|will|need\s+to|needs\s+to|has\s+to|have\s+to)\s+"
+               rf"be\s+{_REQUIRED}\b", re.I),
+    re.compile(rf"^(?:the\s+)?(?P<list>[\w\s,'-]+?)\s+(?:is|are)\s+(?:always\s+)?{_REQUIRED}\b", re.I),
+    re.compile(r"\b(?:have|has|need|needs|require|requires|contain|contains)\s+at\s+least\s+(?P<list>[\w\s,'-]+?)\s*[.!]?$",
+               re.I),
+)
+_SPLIT = re.compile(r"\s*(?:,|\band\b|\bor\b|&)\s*", re.I)
+_LEADING = re.compile(r"^(?:a|an|the|its|their|his|her|one)\s+", re.I)
+
+
+def required_labels(clause: str) -> list[str]:
+    """The field labels a "... should be mandatory" / "have at least ..." clause names ([] if none)."""
+    text = " ".join(clause.split()).rstrip(".!")
+    for pattern in _PATTERNS:
+        found = pattern.search(text)
+        if found:
+            parts = [_LEADING.sub("", part.strip()).lower() for part in _SPLIT.split(found.group("list"))]
+            return [part for part in parts if part]
+    return []
+
+
+def _owner(labels: list[str], fields: dict) -> str | None:
+    """The one record type that has a field for every label."""
+    owners = [name for name, items in fields.items()
+              if all(any(_same(label, item.label) for item in items) for label in labels)]
+    return owners[0] if len(owners) == 1 else None
+
+
+def _same(label: str, field_label: str) -> bool:
+    return label == field_label or lx.singularize(label) == lx.singularize(field_label)
+
+
+def mark_required_statements(toks: list[Tok], clauses: list[str], p) -> None:
+    """Set the named fields required on their record type and mark the clause's words as its."""
+    for k, clause in enumerate(clauses):
+        labels = required_labels(clause)
+        if not labels or any(len(label.split()) > 3 for label in labels):
+            continue
+        owner = _owner(labels, p.fields)
+        if owner is None:
+            continue
+        for item in p.fields[owner]:
+            if any(_same(label, item.label) for label in labels):
+                item.required = True
+        for t in toks:
+            if t.clause == k and t.w and (not t.used or t.role in ("", "context", "unexplained")):
+                t.used, t.role = True, f"field:{owner}"
