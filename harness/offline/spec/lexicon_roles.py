@@ -16,7 +16,7 @@ def _words(text: str) -> frozenset[str]:
 ENTITY_VERBS = _words("""
     manage track store record log list keep organize organise catalog catalogue catalogs maintain
     handle add create save enter browse edit delete remove view update register book schedule
-    collect administer administrate rate post take crud include fetch retrieve
+    collect administer administrate rate post take crud include fetch retrieve submit
 """)
 # Verbs the generated CRUD app performs, or that only frame the ask ("I want", "users can").
 SUPPORTED_VERBS = ENTITY_VERBS | _words("""
@@ -36,6 +36,7 @@ CONTEXT_WORDS = _words("""
     notes scope background context details detail here there list item items basic core main key
     things user users person people someone team everyone anyone customer customers client clients
     myself yourself ourselves friend friends family me idea concept mvp version phase
+    acceptance criteria criterion scenario scenarios
     v1 first initial prototype demo bonus optional extras nice technology technologies tech
 """)
 # UI and layout vocabulary: served as the generated pages, never tables.

@@ -69,3 +69,28 @@ def merge_record_word_entities(toks: list[Tok], mentions: dict[int, str], p) -> 
                 t.role = f"entity:{owner}"
             elif t.clause in clauses and not t.used and lx.singularize(t.w) in labels:
                 t.used, t.role = True, f"field:{owner}"
+
+
+ACTOR_MODIFIERS = frozenset({"staff"})
+_ACTOR_HEADS = frozenset({"member", "person"})
+
+
+def drop_actor_entities(toks: list[Tok], mentions: dict[int, str], p) -> None:
+    """ "Staff members can add new books", "a staff member schedules the meeting": who may act, a
+    role the generated app does not have, not a record type (a `member` CRUD nobody asked for made
+    the staff-only clauses look built). A member entity every mention of which follows "staff" is
+    dropped; "staff" stays a word no rule understands, so those clauses are reported not built."""
+    for name in [e for e in p.entities if e in _ACTOR_HEADS]:
+        spots = [i for i, n in mentions.items() if n == name]
+        if not spots or not all(i > 0 and toks[i - 1].w in ACTOR_MODIFIERS for i in spots):
+            continue
+        if name in p.parents.values():
+            continue
+        p.entities.remove(name)
+        for table in (p.plurals, p.fields, p.entity_rules, p.parents, p.workflows):
+            table.pop(name, None)
+        for i in spots:
+            del mentions[i]
+        for t in toks:
+            if t.role == f"entity:{name}" or t.role == f"field:{name}" or t.role == f"relation:{name}":
+                t.used, t.role = (True, "context") if lx.singularize(t.w) == name else (False, "")

@@ -46,6 +46,7 @@ def find_relations(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None
         if _word(toks, i - 1) == "its":   # "open a class: its students are listed" -> student in class
             found.append((name, _owner_before(toks, i - 1, mentions), [i - 1]))
     found += find_booked_resources(toks, mentions, p)
+    found += _references(toks, mentions)
     for name in p.entities:   # a field naming another entity is a relation ("tasks with a project")
         for item in p.fields.get(name, []):
             if item.label in p.plurals:
@@ -71,6 +72,27 @@ def find_relations(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None
         if child in p.plurals and parent in p.plurals and child not in p.parents \
                 and not _is_ancestor(child, parent, p.parents):
             p.parents[child] = parent
+
+
+_REFERENCE = frozenset({"reference", "references", "link", "links"})
+_REFERENCE_SKIP = lx.DETERMINERS | frozenset({"both", "and", ",", "each", "of", "user", "users", "account"})
+
+
+def _references(toks: list[Tok], mentions: dict[int, str]) -> list[tuple[str | None, str | None, list[int]]]:
+    """ "this review should be saved ... with a reference to both the user and the book": the
+    record named before "reference to" belongs to each record type after it (the user is the
+    login's owner, which every record has)."""
+    found = []
+    for i, t in enumerate(toks):
+        if t.w not in _REFERENCE or toks[i + 1:i + 2] == [] or toks[i + 1].w != "to":
+            continue
+        child = next((mentions[j] for j in range(i - 1, -1, -1) if j in mentions and toks[j].clause == t.clause), None)
+        j = i + 2
+        while j < len(toks) and toks[j].clause == t.clause and (toks[j].w in _REFERENCE_SKIP or j in mentions):
+            if j in mentions:
+                found.append((child, mentions[j], [i, i + 1]))
+            j += 1
+    return found
 
 
 def _owner_before(toks: list[Tok], i: int, mentions: dict[int, str]) -> str | None:

@@ -28,7 +28,7 @@ from harness.offline.spec.clauses import split_clauses
 from harness.offline.spec.compound_heads import drop_compound_heads
 from harness.offline.spec.entities import find_entities, mark_brands
 from harness.offline.spec.register_verb import registers_a_record
-from harness.offline.spec.record_words import merge_record_word_entities
+from harness.offline.spec.record_words import drop_actor_entities, merge_record_word_entities
 from harness.offline.spec.relations import find_relations
 from harness.offline.spec.required_fields import mark_required_statements
 from harness.offline.spec.enum_entities import drop_enum_value_entities, drop_field_head_entities
@@ -44,6 +44,7 @@ from harness.offline.spec.field_passes import (find_column_lists, find_field_bul
 from harness.offline.spec.fields import read_enum
 from harness.offline.spec.bullet_labels import mark_bullet_labels
 from harness.offline.spec.disclaimers import mark_disclaimers
+from harness.offline.spec.field_mentions import mark_field_mentions
 from harness.offline.spec.framing import mark_framing
 from harness.offline.spec.layout import find_board_layouts, mark_responsive_mobile
 from harness.offline.spec.login_with import mark_email_login
@@ -115,6 +116,7 @@ def rule_based_spec(request: str) -> AppSpec:
     drop_enum_value_entities(toks, mentions, p)
     drop_field_head_entities(toks, mentions, p)
     merge_record_word_entities(toks, mentions, p)
+    drop_actor_entities(toks, mentions, p)
     _attach_workflows(toks, mentions, status_enums, p)
     fields_of = {e: [it.words[-1] for it in p.fields.get(e, [])] + ["name", "title"] for e in p.entities}
     p.features = find_features(toks, mentions, fields_of, built_features())
@@ -131,6 +133,7 @@ def rule_based_spec(request: str) -> AppSpec:
     mark_required_statements(toks, clauses, p)
     mark_framing(toks, clauses, NEVER_IGNORED)
     mark_entity_heads(toks, p.entities)
+    mark_field_mentions(toks, p.fields)
     mark_unbuilt_phrases(toks, p.parents)
     p.accounts = account_clauses(toks, clauses)
     for clause, reason in p.blocked:

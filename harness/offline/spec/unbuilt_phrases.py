@@ -17,6 +17,7 @@ _SOME = lx._words("multiple many several other their its all")
 _PEOPLE = lx._words("users members people friends participants players attendees guests")
 
 
+_AHEAD = lx._words("upcoming future forthcoming")
 _NEG_MODALS = lx._words("can't cant cannot mustn't mustnt shouldn't shouldnt mayn't")
 _NOT_AFTER = lx._words("can could must should may")
 _OTHERS = lx._words("other others other's others' else else's")
@@ -31,6 +32,7 @@ def mark_unbuilt_phrases(toks: list[Tok], parents: dict[str, str] | None = None)
     mark_memberships(toks)
     mark_people_in_records(toks)
     mark_restrictions(toks)
+    mark_upcoming(toks)
     mark_collection_moves(toks, parents or {})
 
 
@@ -151,3 +153,18 @@ def mark_collection_moves(toks: list[Tok], parents: dict[str, str]) -> None:
         if child == holder or parents.get(child) == holder:
             continue
         _report(toks[k], toks[i:k], " ".join(_text(x) for x in toks[i:m + 1]))
+
+
+def mark_upcoming(toks: list[Tok]) -> None:
+    """ "a schedule of upcoming book club meetings", "a list of future meetings": only the records
+    still ahead, which the generated list (every record) does not pick out."""
+    for i, t in enumerate(toks):
+        if t.w not in _AHEAD or t.used:
+            continue
+        j = i + 1
+        while j < len(toks) and j - i <= 3 and toks[j].clause == t.clause and not toks[j].role.startswith("entity:"):
+            j += 1
+        if j < len(toks) and toks[j].clause == t.clause and toks[j].role.startswith("entity:") and j - i <= 3:
+            while j + 1 < len(toks) and toks[j + 1].clause == t.clause and toks[j + 1].role.startswith("entity:"):
+                j += 1   # "upcoming book club meetings": the compound's last noun is the record
+            _report(t, [x for x in toks[i + 1:j] if not x.used], " ".join(_text(x) for x in toks[i:j + 1]))
