@@ -15,8 +15,6 @@ _CAN = lx._words("can could may")
 _IN = lx._words("in part member members")
 _SOME = lx._words("multiple many several other their its all")
 _PEOPLE = lx._words("users members people friends participants players attendees guests")
-
-
 _AHEAD = lx._words("upcoming future forthcoming")
 _NEG_MODALS = lx._words("can't cant cannot mustn't mustnt shouldn't shouldnt mayn't")
 _NOT_AFTER = lx._words("can could must should may")
@@ -111,13 +109,13 @@ def mark_restrictions(toks: list[Tok]) -> None:
         clause = toks[i].clause
         if any(t.clause == clause and t.role.startswith("feature:") for t in toks):
             continue
-        words = [t for t in toks[i + span:i + span + 3] if t.clause == clause and t.w[:1].isalpha()]
+        words = [k for k in range(i + span, min(i + span + 3, len(toks)))
+                 if toks[k].clause == clause and toks[k].w[:1].isalpha()]
         if not words:
             continue
-        verb = words[1] if words[0].w == "be" and len(words) > 1 else words[0]
-        if not rl.is_entity_verb(verb.w):   # "it shouldn't run in the cloud": no rule on the records
+        end = words[1] if toks[words[0]].w == "be" and len(words) > 1 else words[0]   # "cannot be deleted"
+        if not rl.is_entity_verb(toks[end].w):   # "it shouldn't run in the cloud": no rule on the records
             continue
-        end = toks.index(verb)
         others = [t for t in toks if t.clause == clause and t.w in _OTHERS]
         if others and any(t.role == "auth" for t in toks):
             # "users can't edit other users' tasks": the login's isolation, which the app builds
@@ -127,6 +125,22 @@ def mark_restrictions(toks: list[Tok]) -> None:
         _report(toks[i], toks[i + 1:end + 1], " ".join(_text(t) for t in toks[i:end + 1]))
 
 
+def _past(toks: list[Tok], j: int, words: frozenset[str], clause: int) -> int:
+    """The first index from j whose token is not one of `words` (or leaves the clause)."""
+    while j < len(toks) and toks[j].clause == clause and toks[j].w in words:
+        j += 1
+    return j
+
+
+def _entity_at(toks: list[Tok], j: int, clause: int) -> str | None:
+    ok = j < len(toks) and toks[j].clause == clause and toks[j].role.startswith("entity:")
+    return toks[j].role[7:] if ok else None
+
+
+_MOVE_LINKS = _MOVES | {"/", "or", "and"}
+_ARTICLES = lx.DETERMINERS | lx.QUANTIFIERS
+
+
 def mark_collection_moves(toks: list[Tok], parents: dict[str, str]) -> None:
     """ "add/remove a book from a shelf": a record put into and taken out of another record is a
     collection the generated app does not keep unless the first belongs to the second (a task in
@@ -134,23 +148,14 @@ def mark_collection_moves(toks: list[Tok], parents: dict[str, str]) -> None:
     for i, t in enumerate(toks):
         if t.w not in _MOVES:
             continue
-        j = i + 1
-        while j < len(toks) and (toks[j].w in _MOVES or toks[j].w in ("/", "or", "and")) and toks[j].clause == t.clause:
-            j += 1
-        while j < len(toks) and toks[j].w in lx.DETERMINERS | lx.QUANTIFIERS and toks[j].clause == t.clause:
-            j += 1
-        if j >= len(toks) or not toks[j].role.startswith("entity:") or toks[j].clause != t.clause:
-            continue
+        j = _past(toks, _past(toks, i + 1, _MOVE_LINKS, t.clause), _ARTICLES, t.clause)
+        child = _entity_at(toks, j, t.clause)
         k = j + 1
-        if k >= len(toks) or toks[k].w not in _MOVE_TO or toks[k].clause != t.clause:
+        if child is None or k >= len(toks) or toks[k].w not in _MOVE_TO or toks[k].clause != t.clause:
             continue
-        m = k + 1
-        while m < len(toks) and toks[m].w in lx.DETERMINERS | lx.QUANTIFIERS and toks[m].clause == t.clause:
-            m += 1
-        if m >= len(toks) or not toks[m].role.startswith("entity:") or toks[m].clause != t.clause:
-            continue
-        child, holder = toks[j].role[7:], toks[m].role[7:]
-        if child == holder or parents.get(child) == holder:
+        m = _past(toks, k + 1, _ARTICLES, t.clause)
+        holder = _entity_at(toks, m, t.clause)
+        if holder is None or child == holder or parents.get(child) == holder:
             continue
         _report(toks[k], toks[i:k], " ".join(_text(x) for x in toks[i:m + 1]))
 
