@@ -102,17 +102,24 @@ def test_the_verification_worker_serves_the_shared_lane_and_what_the_build_wrote
     (workspace / "requirements.txt").write_text("pytest\n")
     env = verification_env(run_id)
     shared = scratch.share_with_verification(store, run_id)
-    assert shared == [store.audit_scratch(run_id) / "1"] and shared[0].is_dir()
+    assert shared == [store.audit_scratch(run_id) / "0", store.audit_scratch(run_id) / "1"]
+    assert all(lane.is_dir() for lane in shared)
     try:
         warm.prestart(workspace, env, also=shared)
-        (shared[0] / "planted.py").write_text("x = 1\n")      # what generated code could leave there
+        (shared[1] / "planted.py").write_text("x = 1\n")      # what generated code could leave there
+        created = []
+        real_init = warm.WarmWorker.__init__
+        monkeypatch.setattr(warm.WarmWorker, "__init__",
+                            lambda self, *a, **kw: (created.append(a[0]), real_init(self, *a, **kw))[1])
         scratch.prestart_audit_workers(store, run_id)
+        assert created == []                                   # every lane is bound: no lane worker starts
         lane0, lane1 = scratch.take_prepared(store, run_id, 2)
         assert not any(lane1.iterdir())                        # emptied, the same directory (still bound)
         own = warm.worker_for(workspace, env)
-        assert warm.worker_for(lane1, env) is own              # the verification worker serves lane 1
-        assert warm.worker_for(lane0, env) is not own          # lane 0 has its own worker
-        assert warm.serves(lane1, env) and not warm.serves(lane0, env)
+        twins = [warm.worker_for(lane, env) for lane in (lane0, lane1)]
+        assert all(isinstance(t, warm.ClonedWorker) and t.parent is own for t in twins)  # clones serve the lanes
+        assert twins[0] is not twins[1] and warm.worker_for(lane0, env) is twins[0]
+        assert created == [] and warm.serves(lane0, env) and warm.serves(lane1, env)
     finally:
         warm.stop_workers()
         scratch.release_audit_workers(store, run_id)

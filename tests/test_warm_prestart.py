@@ -2,6 +2,8 @@
 what a warm child no longer pays for (the worker's heap in every gc pass, coverage's origin stack)."""
 
 import json
+import os
+from pathlib import Path
 
 import pytest
 
@@ -171,7 +173,8 @@ def test_the_audit_uses_the_worker_prestarted_for_its_scratch_copy(fresh_todo_ru
         doc = audit_run(store, store.load(run_id), AuditBudget(max_mutants=2), say=lambda _line: None)
     finally:
         warm.stop_workers()
-    assert len(created) == 2  # the prestarted workers (one a lane) ran the mutants; no other one started
+    lane0 = store.audit_scratch(run_id) / "0"
+    assert created == [lane0]  # lane 0's prestarted worker and its clone (lane 1) ran the mutants; no other one started
     assert doc["lanes"] == 2
     assert all(r["killed"] >= 1 for r in doc["requirements"].values() if not r["skipped"]), doc["requirements"]
     assert not store.audit_scratch(run_id).exists()
@@ -184,11 +187,13 @@ def test_an_audit_worker_the_run_never_used_is_stopped_and_its_directory_removed
     prestart_audit_workers(store, run_id)
     scratch = store.audit_scratch(run_id)
     lanes = sorted(scratch.iterdir())
-    workers = [warm._WORKERS[warm._key(lane, verification_env(run_id))] for lane in lanes]
+    env = verification_env(run_id)
+    first = warm._WORKERS[warm._key(lanes[0], env)]  # the first lane's worker; the others bound beside it
+    assert all(warm.serves(lane, env) for lane in lanes[1:]) and first.also == [Path(os.path.realpath(lane)) for lane in lanes[1:]]
     release_audit_workers(store, run_id)
     assert not scratch.exists()
-    assert workers and not any(worker.alive() for worker in workers)
-    assert not any(warm._key(lane, verification_env(run_id)) in warm._WORKERS for lane in lanes)
+    assert not first.alive()
+    assert not any(warm._key(lane, env) in warm._WORKERS for lane in lanes)
 
 
 def _ctx(store, run_id):

@@ -3,17 +3,18 @@
 The run's scratch directory (RunStore.audit_scratch) holds one directory per lane, `0`, `1`, ...:
 each is a full mutated copy of the workspace, verified by its own sandboxed pytest session, so
 the lanes share no file and a mutant's verdict never depends on what another lane runs beside
-it. `lane_count` is the number of cores, at most MAX_LANES (HARNESS_AUDIT_LANES sets it). Lane 0's
-warm worker is started early, over an empty lane directory (`prestart_audit_workers`), so its
-imports overlap the build; the audit then fills the same directory (the worker's sandbox bound it)
-instead of recreating it. The other lanes are served by the run's own verification worker, idle
-by then: when the run starts, their directories are created empty and bound (writable) into
-that worker's sandbox too (`share_with_verification`), so no second worker pays the imports on
-the two cores the build is using. A shared lane's directory is never removed while the run
-lives (the bind holds that directory): clearing it empties it. A stale scratch directory a
-killed run left — copies, processes, workers — is cleared before anything else touches it
-(`clear_stale_scratch`); generated code that wrote into it during the build loses what it wrote
-before the audit copies anything there.
+it. `lane_count` is the number of cores, at most MAX_LANES (HARNESS_AUDIT_LANES sets it). When the
+run starts, the lanes' directories are created empty and bound (writable) into the sandbox of the
+run's verification worker (`share_with_verification`); the audit fills the same directories (never
+recreates them) and each lane is served by a clone of that worker, forked inside its sandbox
+(harness/sandbox/warm.py: `WarmWorker.clone`) — the lanes run at once and no lane pays a worker's
+imports again on the two cores the build is using. Without a live verification worker (`builder
+audit` of a finished run) the first lane's worker is started early (`prestart_audit_workers`)
+with the other lanes bound beside it, served by its clones. A shared lane's directory is never
+removed while the run lives (the bind holds that directory): clearing it empties it. A stale
+scratch directory a killed run left — copies, processes, workers — is cleared before anything
+else touches it (`clear_stale_scratch`); generated code that wrote into it during the build loses
+what it wrote before the audit copies anything there.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ MAX_LANES = 2
 
 _PREPARED: set[str] = set()  # scratch directories this process created (empty lanes) and started workers for
 _SHARED: set[str] = set()    # scratch directories whose SHARED_LANES a live verification worker's sandbox binds
-SHARED_LANES = frozenset(str(k) for k in range(1, 4))  # the lanes served by the verification worker
+SHARED_LANES = frozenset(str(k) for k in range(4))  # the lanes bound into the verification worker's sandbox
 
 
 def lane_count() -> int:
@@ -112,10 +113,10 @@ def _empty(directory: Path, keep: frozenset[str] = frozenset()) -> None:
 
 
 def share_with_verification(store: RunStore, run_id: str) -> list[Path]:
-    """At the start of a run, before its verification worker starts: the lane directories past
-    the first (SHARED_LANES), cleared and created empty, for that worker's sandbox to bind and
-    serve (none with one lane, or when they cannot be made)."""
-    lanes = lane_dirs(store, run_id, lane_count())[1:]
+    """At the start of a run, before its verification worker starts: the lane directories
+    (SHARED_LANES), cleared and created empty, for that worker's sandbox to bind and its clones to
+    serve (none when they cannot be made)."""
+    lanes = lane_dirs(store, run_id, lane_count())
     if not lanes:
         return []
     scratch = store.audit_scratch(run_id)
@@ -133,9 +134,10 @@ def share_with_verification(store: RunStore, run_id: str) -> list[Path]:
 
 
 def prestart_audit_workers(store: RunStore, run_id: str) -> None:
-    """Create the run's scratch directory with an empty directory per lane and start, in the
-    background, the warm worker of each lane no live worker serves yet (with a shared scratch
-    directory: lane 0's only), so its imports overlap the build instead of delaying the audit."""
+    """Create the run's scratch directory with an empty directory per lane and, when no live
+    worker binds them (no verification worker shares them), start in the background the first
+    such lane's worker with the others bound beside it (they are served by its clones), so its
+    imports overlap the build instead of delaying the audit."""
     from harness.sandbox.warm import prestart, serves
     from harness.verification.verifier import verification_env
 
@@ -153,9 +155,9 @@ def prestart_audit_workers(store: RunStore, run_id: str) -> None:
         return
     _PREPARED.add(os.path.realpath(scratch))
     env = verification_env(run_id)
-    for lane in lanes:
-        if not serves(lane, env):
-            prestart(lane, env)
+    unserved = [lane for lane in lanes if not serves(lane, env)]
+    if unserved:
+        prestart(unserved[0], env, also=unserved[1:])
 
 
 def release_audit_workers(store: RunStore, run_id: str) -> None:

@@ -24,7 +24,7 @@ def prestart_worker(ctx) -> None:
 
     if ctx.state.status in _WILL_VERIFY:
         also = ()
-        if ctx.audit is not None:  # the audit's lanes past the first run on this worker (audit/scratch.py)
+        if ctx.audit is not None:  # the audit's lanes run on clones of this worker (audit/scratch.py)
             from harness.audit.scratch import share_with_verification
 
             also = tuple(share_with_verification(ctx.store, ctx.run_id))

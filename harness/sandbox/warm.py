@@ -100,6 +100,7 @@ class WarmWorker:
         self.workspace = Path(os.path.realpath(workspace))
         self.also = [Path(os.path.realpath(p)) for p in also]
         self._lock = threading.Lock()
+        self._ready_lock = threading.Lock()
         self.env = dict(env)
         self.outroot = Path(tempfile.mkdtemp(prefix="harness-warm-"))
         modules = [m for mods in PRELOAD.values() for m in mods] + list(HARNESS_DEPS) + list(LAZY_IMPORTS)
@@ -115,6 +116,7 @@ class WarmWorker:
             theirs.close()
         self.imported: set[str] = set()
         self.covers: set[str] = set()
+        self.clones: list[WarmWorker] = []
         self._ready: bool | None = None  # None: its ready message has not been read yet
         if wait and not self.ready():
             tail = self.log_tail()      # read before stop() closes the log
@@ -122,13 +124,15 @@ class WarmWorker:
             raise RuntimeError(f"warm worker did not start: {tail}")
 
     def ready(self) -> bool:
-        """Wait (once) for the worker's ready message; False when it never came."""
-        if self._ready is None:
-            reply = self._reply(READY_TIMEOUT_S)
-            self._ready = bool(reply and reply.get("ready"))
-            if self._ready:
-                self.imported = set(reply["imported"])
-                self.covers = {name for name, mods in PRELOAD.items() if all(m in self.imported for m in mods)}
+        """Wait (once) for the worker's ready message; False when it never came. Two threads may ask
+        at once (two audit lanes finding the same prestarted worker): one reads, the other waits."""
+        with self._ready_lock:
+            if self._ready is None:
+                reply = self._reply(READY_TIMEOUT_S)
+                self._ready = bool(reply and reply.get("ready"))
+                if self._ready:
+                    self.imported = set(reply["imported"])
+                    self.covers = {name for name, mods in PRELOAD.items() if all(m in self.imported for m in mods)}
         return self._ready
 
     def outbox(self) -> Path:
@@ -163,14 +167,70 @@ class WarmWorker:
             return None
         return json.loads(data) if data else None
 
+    def clone(self, workspace: Path) -> WarmWorker | None:
+        """A second worker for `workspace` (a directory this worker's sandbox binds, `also`), forked
+        from this one: the same sandbox, imports and memos, so it costs a fork, not a start-up, and
+        serves its commands while this one serves others (the audit's lanes). None when it failed."""
+        mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        with self._lock:
+            try:
+                socket.send_fds(self._sock, [json.dumps({"clone": True}).encode()], [theirs.fileno()])
+                reply = self._reply(READY_TIMEOUT_S)
+            except OSError:
+                reply = None
+            finally:
+                theirs.close()
+        if not (reply and "clone" in reply):
+            mine.close()
+            return None
+        twin = ClonedWorker(self, workspace, mine)
+        if not twin.ready():
+            twin.stop()
+            return None
+        self.clones.append(twin)
+        return twin
+
     def log_tail(self) -> str:
         return runner._tail(self.log)[-500:]
 
     def stop(self) -> None:
-        """End the worker and everything it started; remove its scratch directory."""
+        """End the worker, its clones and everything it started; remove its scratch directory."""
+        for twin in self.clones:
+            twin.stop()
         self._sock.close()
         self.proc.stop()
         self.log.close()
+        shutil.rmtree(self.outroot, ignore_errors=True)
+
+
+class ClonedWorker(WarmWorker):
+    """A worker forked inside a live worker's sandbox (`WarmWorker.clone`): it runs in the parent's
+    process tree and sandbox (`proc`, `log` are the parent's), answers on its own socket, and ends
+    when that closes — or with the parent."""
+
+    def __init__(self, parent: WarmWorker, workspace: Path, sock: socket.socket):  # noqa: D107 - no spawn
+        self.parent = parent
+        self.workspace = Path(os.path.realpath(workspace))
+        self.also: list[Path] = []
+        self.clones: list[WarmWorker] = []
+        self._lock = threading.Lock()
+        self._ready_lock = threading.Lock()
+        self.env = parent.env
+        self.outroot = Path(tempfile.mkdtemp(prefix="clone-", dir=parent.outroot))
+        self._sock = sock
+        self.log = parent.log
+        self.proc = parent.proc
+        self.imported: set[str] = set()
+        self.covers: set[str] = set()
+        self._ready = None
+
+    def alive(self) -> bool:
+        return self._sock.fileno() != -1 and self.parent.alive()
+
+    def stop(self) -> None:
+        if self in self.parent.clones:
+            self.parent.clones.remove(self)
+        self._sock.close()
         shutil.rmtree(self.outroot, ignore_errors=True)
 
 
@@ -186,7 +246,8 @@ def _serving(workspace: Path, env: Mapping[str, str], wait: bool = True) -> Warm
     for) unless `wait` is False, then only not known to have failed."""
     real, envkey = _key(workspace, env)
     for (_root, wenv), worker in list(_WORKERS.items()):
-        if wenv == envkey and any(real == str(d) or real.startswith(str(d) + os.sep) for d in worker.also):
+        binds = any(real == str(d) or real.startswith(str(d) + os.sep) for d in worker.also)
+        if wenv == envkey and binds and not isinstance(worker, ClonedWorker):
             up = worker.ready() if wait else worker._ready is not False
             return worker if up and worker.alive() else None
     return None
@@ -199,11 +260,16 @@ def serves(workspace: Path, env: Mapping[str, str]) -> bool:
 
 
 def worker_for(workspace: Path, env: Mapping[str, str]) -> WarmWorker | None:
-    """The live worker for this workspace and environment — its own, or one whose sandbox binds it
-    too — started on first use; None if it cannot start."""
+    """The live worker for this workspace and environment — its own, or a clone of one whose sandbox
+    binds it too (`also`: the audit's lanes, each served beside the others) — started on first
+    use; None if it cannot start."""
     key = _key(workspace, env)
     if key not in _WORKERS and (shared := _serving(workspace, env)) is not None:
-        return shared
+        twin = shared.clone(workspace)  # its own server: the binding worker may be serving another lane
+        if twin is None:
+            return shared
+        _WORKERS[key] = twin
+        return twin
     worker = _WORKERS.get(key)
     if worker is not None and not (worker.ready() and worker.alive()):
         discard(worker)
@@ -232,9 +298,9 @@ def prestart(workspace: Path, env: Mapping[str, str], also: Iterable[Path] = ())
 
 
 def discard(worker: WarmWorker) -> None:
-    """Stop `worker` and forget it (a crashed worker is replaced on the next command)."""
+    """Stop `worker` (and its clones) and forget it (a crashed worker is replaced on the next command)."""
     for key, live in list(_WORKERS.items()):
-        if live is worker:
+        if live is worker or (isinstance(live, ClonedWorker) and live.parent is worker):
             del _WORKERS[key]
     worker.stop()
 

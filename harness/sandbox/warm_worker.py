@@ -83,61 +83,24 @@ _MEMO = None  # the worker's RewriteMemo (None: no rewriting to memoize)
 _COMPILED = _sibling("warm_compile").CompileMemo()  # the workspace's compiled modules, by path and bytes
 
 
-def _children_table():
-    table = {}
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            raw = open(f"/proc/{name}/stat").read()
-        except OSError:
-            continue
-        fields = raw.rsplit(")", 1)[1].split()
-        table[int(name)] = (int(fields[1]), fields[0])
-    return table
+_procs = _sibling("warm_procs")      # the worker's process tree: descendants, sweeps
+_CLONES = set()                     # pids of the live clones forked from this worker (serve_clone)
+
+
+def _clones():
+    """The live clones (an ended one is forgotten once it is reaped: pids are not reused this soon)."""
+    _CLONES.intersection_update(pid for pid in list(_CLONES) if os.path.exists(f"/proc/{pid}"))
+    return frozenset(_CLONES)
 
 
 def descendants():
-    """Live (non-zombie) pids below this worker."""
-    me, table = os.getpid(), _children_table()
-    found, stack = set(), [me]
-    while stack:
-        parent = stack.pop()
-        for pid, (ppid, _state) in table.items():
-            if ppid == parent and pid not in found:
-                found.add(pid)
-                stack.append(pid)
-    return {pid for pid in found if table[pid][1] != "Z"}
-
-
-def _signal_all(pids, sig):
-    for pid in pids:
-        try:
-            os.kill(pid, sig)
-        except (ProcessLookupError, PermissionError):
-            pass
-
-
-def _reap_all():
-    while True:
-        try:
-            pid, _status = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid == 0:
-            return
+    """Live (non-zombie) pids below this worker, its clones' subtrees left out."""
+    return _procs.descendants(_clones())
 
 
 def sweep():
-    """SIGKILL every descendant until none is left; reap them."""
-    for _ in range(20):
-        pids = descendants()
-        if not pids:
-            break
-        _signal_all(pids, signal.SIGKILL)
-        time.sleep(POLL_S)
-        _reap_all()
-    _reap_all()
+    """SIGKILL every descendant (not a clone's) until none is left; reap them."""
+    _procs.sweep(_clones())
 
 
 def _wait(pid, timeout_s, idle=None):
@@ -184,7 +147,7 @@ def serve_one(request, fds):
     status = _wait(pid, request["timeout_s"], _MEMO.step if _MEMO is not None else None)
     timed_out = status is None
     if timed_out:
-        _signal_all(descendants(), signal.SIGTERM)
+        _procs.signal_all(descendants(), signal.SIGTERM)
         status = _wait(pid, TERM_GRACE_S)
         try:
             os.killpg(pid, signal.SIGKILL)
@@ -384,6 +347,11 @@ def main(argv):
         memo.absorb(helper)  # reap it; nothing rewrites here
     _warm_tokenize()
     gc.collect()  # the import-time garbage goes now, not in every child (serve_one freezes the rest)
+    return serve(control, imported)
+
+
+def serve(control, imported):
+    """Say ready, then serve the requests on `control` until the harness closes it."""
     control.sendall(json.dumps({"ready": True, "imported": imported}).encode())
     while True:
         try:
@@ -392,8 +360,38 @@ def main(argv):
             return 0
         if not data:
             return 0
-        reply = serve_one(json.loads(data), list(fds))
+        request = json.loads(data)
+        if request.get("clone"):
+            reply = serve_clone(control, list(fds), imported)
+        else:
+            reply = serve_one(request, list(fds))
         control.sendall(json.dumps(reply).encode())
+
+
+def serve_clone(control, fds, imported):
+    """Fork a clone: a second worker in this sandbox, with these imports and memos, serving the
+    socket passed in `fds` (the harness holds its other end) — another directory this sandbox binds
+    served at the same time as this one's, without a second start-up. The clone is its children's
+    subreaper, dies with this worker (PDEATHSIG; under bwrap the whole PID namespace does) and
+    ends when the harness closes its socket. Reply: {"clone": pid}."""
+    if len(fds) != 1:
+        for fd in fds:
+            os.close(fd)
+        return {"clone_failed": "expected one socket"}
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            control.close()
+            _CLONES.clear()
+            _prctl(PR_SET_CHILD_SUBREAPER, 1)
+            _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+            code = serve(socket.socket(fileno=fds[0]), imported)
+        finally:
+            os._exit(code)
+    os.close(fds[0])
+    _CLONES.add(pid)
+    return {"clone": pid}
 
 
 if __name__ == "__main__":
