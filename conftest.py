@@ -2,11 +2,25 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
 import pytest
+
+# Bytecode caches for the suite's own code. With PYTHONDONTWRITEBYTECODE=1 in the shell (as on this
+# machine) no process of the suite ever cached a module: every xdist worker compiled and
+# assertion-rewrote every test module from source, and every `builder`, harness subprocess and
+# sandboxed worker compiled the harness and the plugin again (`pytest --collect-only -n 0`:
+# 6.7-7.5 s with no cache against 2.3-2.5 s with one, 2026-12-03). The suite writes them (in the
+# checkout's __pycache__ directories, which .gitignore covers; the sandbox's host is read-only, so a
+# sandboxed process only reads what the suite wrote). Generated workspaces stay clean: the harness
+# gives verification, the runtime check and the audit PYTHONDONTWRITEBYTECODE=1 itself
+# (tests/test_verifier.py, tests/test_runtime.py check it).
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 from fake_openai_server import fake_openai_server  # noqa: F401  (fixture; tests/ is on pythonpath)
 
 # pytester's in-process runs drop modules first imported inside them; coverage's C tracer cannot be
