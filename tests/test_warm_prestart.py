@@ -359,3 +359,24 @@ def test_a_warm_evidence_session_finds_its_workspace_modules_parsed_by_the_worke
     result = prestarted.first
     assert (result.runner, result.status) == ("warm", "PASS"), result.stdout + result.stderr
     assert prestarted.first_doc["tests"]["tests/test_primed.py::test_this_file_was_parsed_by_the_worker"]["outcome"] == "passed"
+
+
+def test_a_request_the_spec_stage_turns_down_starts_no_worker_bug(tmp_path, monkeypatch):
+    """Every run that failed at SPEC (nothing buildable, a rejected key) spawned a verification
+    worker it never used: ~0.7 s of imports, 24 of the suite's ~130 workers served no command."""
+    from harness.cli import main
+
+    monkeypatch.setenv(warm.ENV_WARM, "1")
+    created = []
+    real_init = warm.WarmWorker.__init__
+
+    def counting(self, *args, **kwargs):
+        created.append(args[0])
+        real_init(self, *args, **kwargs)
+
+    monkeypatch.setattr(warm.WarmWorker, "__init__", counting)
+    assert main(["new", "Build a 3D racing game", "--runs-dir", str(tmp_path), "--run-id", "r1"]) == 1
+    assert created == []
+    assert main(["new", "Build a Simple Todo App with add/list/complete", "--runs-dir", str(tmp_path),
+                 "--run-id", "r2", "--no-audit"]) == 0
+    assert [Path(ws).parent.name for ws in created] == ["r2"]  # a buildable request still gets its worker

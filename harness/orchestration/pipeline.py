@@ -117,10 +117,18 @@ def run_stage(ctx: RunContext, n: int, stage: Stage) -> None:
         ctx.say(f"{' ' * 12} {note}")
 
 
-def advance(ctx: RunContext) -> RunState:
-    """Run, in order, every stage the run's status says is still to do; the one place transitions happen."""
+def advance(ctx: RunContext, prestart: bool = False) -> RunState:
+    """Run, in order, every stage the run's status says is still to do; the one place transitions happen.
+    `prestart`: start the run's verification worker in the background before the first stage after
+    SPEC, so its imports overlap PLAN and the first generation — a request the spec stage turns
+    down (nothing buildable, a rejected key) starts none."""
     for n, stage in enumerate(STAGES, start=1):
         if ctx.state.status in stage.resumes_from:
+            if prestart and stage is not STAGES[0]:
+                from harness.orchestration.warm_start import prestart_worker
+
+                prestart_worker(ctx)  # stopped in _drive's `finally`
+                prestart = False
             run_stage(ctx, n, stage)
     return ctx.state
 
@@ -230,11 +238,8 @@ def _resume_point(state: RunState, latest: dict | None) -> RunStatus:
 
 
 def _drive(ctx: RunContext) -> None:
-    from harness.orchestration.warm_start import prestart_worker
-
     try:
-        prestart_worker(ctx)  # its imports overlap SPEC/PLAN/generation (stopped in `finally`)
-        advance(ctx)
+        advance(ctx, prestart=True)
     except HarnessError as exc:
         # Budget/endpoint failures (exit 75) end FAIL too, but resumable: resume_run restarts from
         # the last completed step, and the error names the budget so the user knows what to raise.

@@ -1,9 +1,11 @@
-"""Start the run's warm verification worker in the background before the first stage.
+"""Start the run's warm verification worker in the background before the first stage after SPEC.
 
 The worker's imports (pytest, the plugin, fastapi/pydantic/httpx: ~1-2 s) used to sit on the
-critical path of the first task's verification; started when the run starts, they overlap the
-spec, the plan and the first task's generation. A run that will verify nothing more (a resume at
-REVIEW) starts none. See harness/sandbox/warm.py (`prestart`).
+critical path of the first task's verification; started once the spec is there
+(pipeline.advance), they overlap the plan and the first task's generation. A run that will verify
+nothing more (a resume at REVIEW) starts none, and neither does a request the spec stage turns
+down (until the sixth pass every such run started a worker it never used).
+See harness/sandbox/warm.py (`prestart`).
 """
 
 from __future__ import annotations
