@@ -151,11 +151,9 @@ def test_coverage_start_skips_the_origin_stack_and_puts_it_back(tmp_path):
     assert lines == {"t::one": {"mod.py": {2, 3}}}  # and measurement is unchanged
 
 
-@pytest.mark.slow
-def test_the_audit_uses_the_worker_prestarted_for_its_scratch_copy(fresh_todo_run, monkeypatch):
-    store, run_id = fresh_todo_run
-    monkeypatch.setenv(warm.ENV_WARM, "1")
-    store.artifact_path(run_id, "audit").unlink()
+@pytest.fixture
+def worker_starts(monkeypatch):
+    """The workspace of every WarmWorker started (not a clone: those fork inside a running worker)."""
     created = []
     real_init = warm.WarmWorker.__init__
 
@@ -164,6 +162,15 @@ def test_the_audit_uses_the_worker_prestarted_for_its_scratch_copy(fresh_todo_ru
         real_init(self, *args, **kwargs)
 
     monkeypatch.setattr(warm.WarmWorker, "__init__", counting)
+    return created
+
+
+@pytest.mark.slow
+def test_the_audit_uses_the_worker_prestarted_for_its_scratch_copy(fresh_todo_run, monkeypatch, worker_starts):
+    store, run_id = fresh_todo_run
+    monkeypatch.setenv(warm.ENV_WARM, "1")
+    store.artifact_path(run_id, "audit").unlink()
+    created = worker_starts
     monkeypatch.setenv("HARNESS_AUDIT_LANES", "2")
     try:
         prestart_audit_workers(store, run_id)
@@ -361,20 +368,14 @@ def test_a_warm_evidence_session_finds_its_workspace_modules_parsed_by_the_worke
     assert prestarted.first_doc["tests"]["tests/test_primed.py::test_this_file_was_parsed_by_the_worker"]["outcome"] == "passed"
 
 
-def test_a_request_the_spec_stage_turns_down_starts_no_worker_bug(tmp_path, monkeypatch):
+@pytest.mark.slow
+def test_a_request_the_spec_stage_turns_down_starts_no_worker_bug(tmp_path, monkeypatch, worker_starts):
     """Every run that failed at SPEC (nothing buildable, a rejected key) spawned a verification
     worker it never used: ~0.7 s of imports, 24 of the suite's ~130 workers served no command."""
     from harness.cli import main
 
     monkeypatch.setenv(warm.ENV_WARM, "1")
-    created = []
-    real_init = warm.WarmWorker.__init__
-
-    def counting(self, *args, **kwargs):
-        created.append(args[0])
-        real_init(self, *args, **kwargs)
-
-    monkeypatch.setattr(warm.WarmWorker, "__init__", counting)
+    created = worker_starts
     assert main(["new", "Build a 3D racing game", "--runs-dir", str(tmp_path), "--run-id", "r1"]) == 1
     assert created == []
     assert main(["new", "Build a Simple Todo App with add/list/complete", "--runs-dir", str(tmp_path),
