@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import shutil
 import sys
-import tempfile
 import time
 import urllib.request
 from pathlib import Path
 
 from harness.sandbox.local import LocalSandbox
+from harness.utils import own_tmp
 from harness.verification.runtime import HOST, free_port
 
 STARTUP_TIMEOUT_S = 30.0
@@ -35,7 +35,7 @@ def pytest_floor_s(workspace: Path) -> float:
 
 def uvicorn_floor_s(workspace: Path, app: str = "src.main:app") -> float:
     """Seconds from starting uvicorn on the workspace's app to its first /health 200."""
-    tmp = Path(tempfile.mkdtemp(prefix="harness-floor-"))
+    tmp = own_tmp.make("floor")
     port = free_port()
     started = time.monotonic()
     try:

@@ -25,6 +25,7 @@ from typing import IO, Any
 from harness.sandbox import procs
 from harness.sandbox.env import child_env
 from harness.sandbox.isolation import BWRAP, NONE, bwrap_argv, bwrap_path
+from harness.utils import own_tmp
 
 OUTPUT_TAIL_CHARS = 4000
 DEFAULT_TIMEOUT_S = 120.0
@@ -177,7 +178,7 @@ def spawn(argv: list[str], *, workspace: Path, cwd: Path | None = None, env: Map
     workdir = Path(os.path.realpath(cwd or workspace))
     bwrap = bwrap_path()
     spawn_id = uuid.uuid4().hex
-    scratch = Path(tempfile.mkdtemp(prefix="harness-sbx-"))
+    scratch = own_tmp.make("sbx")
     (scratch / "home").mkdir()
     (scratch / "tmp").mkdir()
     try:

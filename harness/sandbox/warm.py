@@ -30,6 +30,7 @@ from pathlib import Path
 
 from harness.sandbox import runner
 from harness.sandbox.runner import ExecResult
+from harness.utils import own_tmp
 
 ENV_WARM = "HARNESS_WARM"  # "0": every command runs cold
 WORKER_SCRIPT = Path(__file__).with_name("warm_worker.py")
@@ -102,7 +103,7 @@ class WarmWorker:
         self._lock = threading.Lock()
         self._ready_lock = threading.Lock()
         self.env = dict(env)
-        self.outroot = Path(tempfile.mkdtemp(prefix="harness-warm-"))
+        self.outroot = own_tmp.make("warm")
         modules = [m for mods in PRELOAD.values() for m in mods] + list(HARNESS_DEPS) + list(LAZY_IMPORTS)
         self._sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.log = tempfile.TemporaryFile()

@@ -12,7 +12,6 @@ import shutil
 import socket
 import sqlite3
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,7 @@ from harness.models.enums import FailureType
 from harness.models.results import RuntimeCheck, RuntimeResult
 from harness.sandbox.local import LocalSandbox
 from harness.sandbox.runner import SandboxProcess, SpawnError
+from harness.utils import own_tmp
 from harness.utils.workspace_layout import workspace_files
 from harness.verification.http_probe import HttpResponse, request
 
@@ -106,7 +106,7 @@ def verify_runtime(workspace: Path, steps: list | None = None, startup_timeout_s
     if _port_accepts(port):
         rec.check("port accepts", False, f"port {port} was already in use before the app started")
         return rec.result(started, FailureType.CONFIG_ERROR, f"port {port} is taken by another process; retry")
-    tmp = Path(tempfile.mkdtemp(prefix="harness-runtime-"))
+    tmp = own_tmp.make("runtime")
     proc: SandboxProcess | None = None
     stage = "not started"
     try:

@@ -14,6 +14,7 @@ from harness.models.results import VerificationResult
 from harness.models.tasks import Task
 from harness.sandbox import warm
 from harness.sandbox.local import DEFAULT_TIMEOUT_S, LocalSandbox
+from harness.utils import own_tmp
 from harness.verification.carry_inputs import carried_counts, stage
 from harness.verification.reuse import is_whole_suite
 from harness.verification.evidence_inputs import NO_DIGEST, DigestPipe, document_digest, req_files_arg
@@ -21,7 +22,7 @@ from harness.verification.evidence_inputs import NO_DIGEST, DigestPipe, document
 DEFAULT_COMMAND = "pytest -q"
 PER_TEST_TIMEOUT_S = 60
 TAIL = 4000
-_OUTBOX = re.compile(re.escape(tempfile.gettempdir()) + r"/(?:harness-warm-\w+/)?harness-out-\w+/evidence\.json")
+_OUTBOX = re.compile(re.escape(tempfile.gettempdir()) + r"/(?:harness-warm-[\w-]+/(?:clone-\w+/)?)?harness-out-[\w-]+/evidence\.json")
 
 
 def is_pytest(argv: list[str]) -> bool:
@@ -160,7 +161,7 @@ def _execute(sandbox: LocalSandbox, command: str, evidence_path: Path | None, re
             fds = (pipe.write_fd, *pass_fds)
         # The run directory is not writable from inside the sandbox: the plugin writes into a bound
         # scratch directory and the harness moves the document into place afterwards.
-        outbox = worker.outbox() if mode == "warm" else Path(tempfile.mkdtemp(prefix="harness-out-"))
+        outbox = worker.outbox() if mode == "warm" else own_tmp.make("out")
         try:
             carry_args = stage(list(carry), outbox) if evidence_path is not None and carry else []
             argv = command_argv(command, outbox / "evidence.json" if evidence_path else None, reqs, sandbox.root,
