@@ -126,6 +126,22 @@ def _warm_workers_end_with_their_test():
 
 
 @pytest.fixture
+def worker_starts(monkeypatch):
+    """The workspace of every WarmWorker started (not a clone: those fork inside a running worker)."""
+    created = []
+    from harness.sandbox import warm
+
+    real_init = warm.WarmWorker.__init__
+
+    def counting(self, *args, **kwargs):
+        created.append(args[0])
+        real_init(self, *args, **kwargs)
+
+    monkeypatch.setattr(warm.WarmWorker, "__init__", counting)
+    return created
+
+
+@pytest.fixture
 def runs_dir(tmp_path) -> Path:
     return tmp_path / "runs"
 

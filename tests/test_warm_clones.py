@@ -39,12 +39,9 @@ def bound(tmp_path, monkeypatch):
 
 
 @pytest.mark.slow
-def test_each_bound_directory_gets_its_own_clone_and_no_worker_starts(bound, monkeypatch):
+def test_each_bound_directory_gets_its_own_clone_and_no_worker_starts(bound, worker_starts):
     ws, lanes = bound
-    started = []
-    real_init = warm.WarmWorker.__init__
-    monkeypatch.setattr(warm.WarmWorker, "__init__", lambda self, *a, **kw: (started.append(a[0]),
-                                                                           real_init(self, *a, **kw))[1])
+    started = worker_starts
     own = warm.worker_for(ws, ENV)
     twins = [warm.worker_for(lane, ENV) for lane in lanes]
     assert started == []  # the parent was prestarted; the lanes cost a fork each
@@ -105,3 +102,20 @@ def test_two_lanes_asking_a_prestarted_worker_at_once_both_get_it_bug(bound):
         thread.join()
     own = warm.worker_for(ws, ENV)
     assert all(isinstance(got[lane.name], warm.ClonedWorker) and got[lane.name].parent is own for lane in lanes)
+
+
+@pytest.mark.slow
+def test_a_dead_clone_of_a_live_worker_is_replaced_by_a_new_clone_not_a_worker_bug(bound, worker_starts):
+    """Regression: a lane whose clone had ended (its socket closed) while the binding worker lived
+    on started a whole new worker and sandbox for that lane instead of forking another clone."""
+    ws, (lane0, _lane1) = bound
+    (lane0 / "tests").mkdir()
+    (lane0 / "tests" / "test_a.py").write_text(PASSING)
+    own = warm.worker_for(ws, ENV)
+    first = warm.worker_for(lane0, ENV)
+    first._sock.close()  # the clone's end: it exits when its socket closes
+    started = worker_starts
+    second = warm.worker_for(lane0, ENV)
+    assert started == [] and isinstance(second, warm.ClonedWorker) and second.parent is own
+    assert second is not first and first not in own.clones
+    assert _pytest(second, lane0).exit_code == 0

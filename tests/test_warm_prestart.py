@@ -151,20 +151,6 @@ def test_coverage_start_skips_the_origin_stack_and_puts_it_back(tmp_path):
     assert lines == {"t::one": {"mod.py": {2, 3}}}  # and measurement is unchanged
 
 
-@pytest.fixture
-def worker_starts(monkeypatch):
-    """The workspace of every WarmWorker started (not a clone: those fork inside a running worker)."""
-    created = []
-    real_init = warm.WarmWorker.__init__
-
-    def counting(self, *args, **kwargs):
-        created.append(args[0])
-        real_init(self, *args, **kwargs)
-
-    monkeypatch.setattr(warm.WarmWorker, "__init__", counting)
-    return created
-
-
 @pytest.mark.slow
 def test_the_audit_uses_the_worker_prestarted_for_its_scratch_copy(fresh_todo_run, monkeypatch, worker_starts):
     store, run_id = fresh_todo_run

@@ -265,16 +265,16 @@ def worker_for(workspace: Path, env: Mapping[str, str]) -> WarmWorker | None:
     binds it too (`also`: the audit's lanes, each served beside the others) — started on first
     use; None if it cannot start."""
     key = _key(workspace, env)
-    if key not in _WORKERS and (shared := _serving(workspace, env)) is not None:
+    worker = _WORKERS.get(key)
+    if worker is not None and not (worker.ready() and worker.alive()):
+        discard(worker)  # a dead clone of a live worker is replaced by a new clone below
+        worker = None
+    if worker is None and (shared := _serving(workspace, env)) is not None:
         twin = shared.clone(workspace)  # its own server: the binding worker may be serving another lane
         if twin is None:
             return shared
         _WORKERS[key] = twin
         return twin
-    worker = _WORKERS.get(key)
-    if worker is not None and not (worker.ready() and worker.alive()):
-        discard(worker)
-        worker = None
     if worker is None:
         try:
             worker = WarmWorker(workspace, env)
