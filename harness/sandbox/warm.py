@@ -56,10 +56,13 @@ PRELOAD: dict[str, tuple[str, ...]] = {
 # (they belong to a pytest11 distribution): the worker computes their rewritten code once
 # (RewriteMemo in warm_rewrite.py, while the first child runs) instead of importing them. A missing or renamed one only costs time.
 REWRITE_ONCE: tuple[str, ...] = (
-    "anyio.pytest_plugin", "anyio._backends._asyncio", "anyio._backends._trio", "anyio._core._sockets",
+    "anyio.pytest_plugin", "anyio._backends", "anyio._backends._asyncio", "anyio._backends._trio", "anyio._core._sockets",
     "anyio._core._streams", "anyio._core._resources", "anyio.abc._sockets", "anyio.abc._eventloop",
     "anyio.abc._subprocesses", "anyio.abc._testing", "anyio.streams", "anyio.streams.memory",
     "anyio.streams.stapled", "anyio.streams.tls")
+# Kept plugins' entry modules the worker imports with that rewritten code once the memo is built
+# (RewriteMemo.import_rewritten), so a child finds them imported, rewritten as in a cold session.
+IMPORT_REWRITTEN: tuple[str, ...] = ("anyio.pytest_plugin",)
 # Modules a preloaded package imports lazily in every session: FastAPI imports pydantic.v1 when it
 # builds the first route (~75-190 ms a session). Best effort: one that fails or warns is left to
 # the child, as before, and never makes a command run cold.
@@ -109,7 +112,7 @@ class WarmWorker:
         self.log = tempfile.TemporaryFile()
         try:
             self.proc = runner.spawn([sys.executable, str(WORKER_SCRIPT), str(theirs.fileno()), *modules,
-                                      "--rewrite", *REWRITE_ONCE],
+                                      "--rewrite", *REWRITE_ONCE, "--import-rewritten", *IMPORT_REWRITTEN],
                                      workspace=self.workspace, cwd=self.workspace, env=self.env,
                                      writable=[self.outroot, *self.also], stdout=self.log, stderr=self.log,
                                      pass_fds=(theirs.fileno(),))

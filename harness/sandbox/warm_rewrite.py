@@ -172,6 +172,85 @@ class RewriteMemo:
         return 1
 
 
+    def import_rewritten(self, name):
+        """Import plugin module `name` here as a cold session's pytest imports it: every module it
+        pulls in that the memo holds runs the memo's rewritten code (`_MemoFinder`). The children
+        then find it imported instead of re-running ~15 modules a session (anyio's plugin and its
+        asyncio backend: ~40-80 ms each). The names it imported; none (and nothing kept) when the
+        import failed, warned (a cold session would show that warning) or imported a module of a
+        memoized package without the memo's code (it would not be rewritten, unlike a cold run's)."""
+        import warnings
+
+        before = set(sys.modules)
+        finder = _MemoFinder(self.memo)
+        sys.meta_path.insert(0, finder)
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                __import__(name)
+            ok = not caught
+        except Exception:  # noqa: BLE001 - a plugin that does not import is simply left to the children
+            ok = False
+        finally:
+            sys.meta_path.remove(finder)
+        new = [m for m in list(sys.modules) if m not in before]
+        packages = {_package_of(path) for path in self.memo} - {""}
+        unrewritten = [m for m in new if m not in finder.served
+                       and _package_of(getattr(sys.modules[m], "__file__", None) or "") in packages]
+        if ok and not unrewritten and name in finder.served:
+            return new
+        for m in new:
+            sys.modules.pop(m, None)
+        return []
+
+
+class _MemoFinder:
+    """A meta-path finder that loads a module whose file the memo holds (same bytes) from the memo's
+    rewritten code; `served` names the modules it loaded. Any other module: the usual finders."""
+
+    def __init__(self, memo):
+        self.memo = memo
+        self.served = set()
+
+    def find_spec(self, fullname, path=None, target=None):
+        import importlib.machinery
+        import importlib.util
+
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+        origin = getattr(spec, "origin", None)
+        hit = self.memo.get(origin) if origin else None
+        if hit is None:
+            return None
+        try:
+            with open(origin, "rb") as f:
+                if f.read() != hit[1]:
+                    return None
+        except OSError:
+            return None
+        return importlib.util.spec_from_file_location(
+            fullname, origin, loader=_MemoLoader(hit[2], self.served),
+            submodule_search_locations=spec.submodule_search_locations)
+
+
+class _MemoLoader:
+    def __init__(self, code, served):
+        self.code, self.served = code, served
+
+    def create_module(self, spec):
+        return None
+
+    def exec_module(self, module):
+        exec(self.code, module.__dict__)
+        self.served.add(module.__name__)
+
+
+def _package_of(path):
+    """The top-level directory below site-packages a module file belongs to ('' when unknown)."""
+    parts = os.path.abspath(path).split(os.sep) if path else []
+    return next((parts[i + 1] for i in range(len(parts) - 1, -1, -1)
+                 if parts[i] in ("site-packages", "dist-packages") and i + 1 < len(parts)), "")
+
+
 def memoize_rewrites(modules):
     """Install a memo of `modules` and fill it now; the paths memoized."""
     memo = RewriteMemo(modules).install()

@@ -11,11 +11,13 @@ The worker waits with the request's timeout, then ends the child the way the san
 command: SIGTERM to everything it started, SIGKILL after a grace period, and a sweep of every
 descendant (the worker is their subreaper). Reply: {"exit_code", "timed_out"}.
 
-Usage: python warm_worker.py CONTROL_FD MODULE... [--rewrite MODULE...]
+Usage: python warm_worker.py CONTROL_FD MODULE... [--rewrite MODULE...] [--import-rewritten MODULE...]
 
 Modules after `--rewrite` are not imported: their assertion-rewritten code is computed once, by a
 forked helper while the worker imports (or, if that fails, while the first child runs), and handed
-to each child's pytest (RewriteMemo in warm_rewrite.py).
+to each child's pytest (RewriteMemo in warm_rewrite.py). Modules after `--import-rewritten` (a kept
+plugin's entry module) are then imported here with that rewritten code, as a cold session would
+import them, so no child imports them again.
 The workspace's test modules a session may collect are rewritten the same way before it is forked,
 once per version of their bytes (verification runs with PYTHONDONTWRITEBYTECODE=1: no pyc), and its
 other modules compiled (CompileMemo in warm_compile.py).
@@ -334,6 +336,8 @@ def main(argv):
         del sys.path[0]  # the script's own directory: never import from it on the workspace's behalf
     _prctl(PR_SET_CHILD_SUBREAPER, 1)
     args = argv[2:]
+    late = args.index("--import-rewritten") if "--import-rewritten" in args else len(args)
+    args, import_rewritten = args[:late], args[late + 1:]
     cut = args.index("--rewrite") if "--rewrite" in args else len(args)
     memo = RewriteMemo(args[cut + 1:])
     helper = memo.start_helper() if memo.pending else None  # rewrites on the other core meanwhile
@@ -341,7 +345,9 @@ def main(argv):
     _COMPILED.install()
     global _MEMO
     if "_pytest.assertion.rewrite" in imported and memo.pending:
-        memo.absorb(helper)  # else filled while the first child runs
+        if memo.absorb(helper):  # else filled while the first child runs
+            for name in import_rewritten:
+                imported += memo.import_rewritten(name)
         _MEMO = memo.install()
     elif helper is not None:
         memo.absorb(helper)  # reap it; nothing rewrites here

@@ -1,0 +1,74 @@
+"""#19: the worker imports the kept anyio plugin with pytest's rewritten code (RewriteMemo.
+import_rewritten), so a session finds it imported; what a test sees of it is what a cold run shows."""
+
+import json
+import sys
+
+from harness.sandbox import warm
+from test_warm_worker import run, small_workspace  # noqa: E402 - tests/ is on pythonpath
+
+PROBE = '''
+import json, os, sys
+
+def test_probe(request):
+    mod = sys.modules["anyio.pytest_plugin"]
+    backend = sys.modules["anyio._backends._asyncio"]
+    seen = {"registered": request.config.pluginmanager.get_plugin("anyio") is mod,
+            "plugin_rewritten": "@pytest_ar" in vars(mod),
+            "backend_rewritten": "@pytest_ar" in vars(backend),
+            "file": os.path.basename(mod.__file__)}
+    with open(os.environ["PROBE_OUT"], "w") as out:
+        json.dump(seen, out)
+'''
+
+
+def _probe(ws, tmp_path, monkeypatch, warm_on, name):
+    monkeypatch.setenv(warm.ENV_WARM, "1" if warm_on else "0")
+    out = ws / f"{name}.json"
+    (ws / "tests" / "conftest.py").write_text(f"import os\nos.environ['PROBE_OUT'] = {str(out)!r}\n")
+    result, _ = run(ws, tmp_path, name)
+    assert result.status == "PASS", result.stdout + result.stderr
+    return result.runner, json.loads(out.read_text())
+
+
+def test_a_warm_session_sees_the_anyio_plugin_registered_and_rewritten_as_a_cold_one_does(tmp_path, monkeypatch):
+    ws = small_workspace(tmp_path, PROBE, requirements="fastapi\npytest\n")
+    cold_runner, cold = _probe(ws, tmp_path, monkeypatch, False, "cold")
+    warm_runner, warm_seen = _probe(ws, tmp_path, monkeypatch, True, "warm")
+    assert (cold_runner, warm_runner) == ("cold", "warm")
+    assert cold == warm_seen == {"registered": True, "plugin_rewritten": True, "backend_rewritten": True,
+                                 "file": "pytest_plugin.py"}
+
+
+def test_the_worker_imports_the_plugin_once_and_only_with_the_memos_code(tmp_path):
+    """import_rewritten keeps nothing when a module of the memoized package would load without the
+    memo's code (here: its backend left out of the memo), and keeps the import when all of it has."""
+    import subprocess
+
+    script = tmp_path / "check.py"
+    script.write_text(IMPORT_CHECK)
+    full = list(warm.REWRITE_ONCE)
+    partial = [m for m in full if m != "anyio._backends._asyncio"]
+    outs = []
+    for modules in (partial, full):
+        proc = subprocess.run([sys.executable, str(script), str(warm.WORKER_SCRIPT), *modules],
+                              capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 0, proc.stderr
+        outs.append(json.loads(proc.stdout))
+    assert outs[0] == {"imported": [], "in_sys_modules": False}
+    assert "anyio.pytest_plugin" in outs[1]["imported"] and "anyio._backends._asyncio" in outs[1]["imported"]
+    assert outs[1]["in_sys_modules"] is True
+
+
+IMPORT_CHECK = r'''
+import importlib.util, json, sys
+spec = importlib.util.spec_from_file_location("warm_worker", sys.argv[1])
+ww = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(ww)
+import fastapi  # noqa: F401 - preloaded by the worker, and with it the anyio modules it needs
+memo = ww.RewriteMemo(sys.argv[2:])
+while memo.step():
+    pass
+got = memo.import_rewritten("anyio.pytest_plugin")
+print(json.dumps({"imported": sorted(got), "in_sys_modules": "anyio.pytest_plugin" in sys.modules}))
+'''
