@@ -250,6 +250,7 @@ PHRASES = {
     ("line", "item"): "line item", ("line", "items"): "line items",
     ("order", "item"): "order item", ("order", "items"): "order items",
     ("menu", "item"): "menu item", ("menu", "items"): "menu items",
+    ("inventory", "item"): "inventory item", ("inventory", "items"): "inventory items",
     ("time", "entry"): "time entry", ("time", "entries"): "time entries",
     ("time", "card"): "time entry", ("time", "cards"): "time entries",   # one clock-in..clock-out span
     ("time", "sheet"): "time entry", ("time", "sheets"): "time entries",

@@ -26,6 +26,7 @@ from harness.offline.spec.build import Parsed, build_spec
 from harness.offline.spec.capture import find_picture_capture
 from harness.offline.spec.clauses import split_clauses
 from harness.offline.spec.compound_heads import drop_compound_heads
+from harness.offline.spec.list_collectives import mark_list_collectives
 from harness.offline.spec.entities import find_entities, mark_brands
 from harness.offline.spec.register_verb import registers_a_record
 from harness.offline.spec.record_words import drop_actor_entities, merge_record_word_entities
@@ -94,6 +95,7 @@ def rule_based_spec(request: str) -> AppSpec:
     mark_responsive_mobile(toks)
     find_stack_asks(toks)
     find_picture_capture(toks, p)
+    mark_list_collectives(toks)  # "recipes, ingredients, and inventory": inventory items
     mark_app_collections(toks)   # before the field lists: "A movie watchlist: each movie has …" is no record
     find_field_lists(toks, p)
     cancel_idx = _mark_cancel(toks)
