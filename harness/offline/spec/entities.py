@@ -24,7 +24,7 @@ _HEAD_AFTER = lx.APP_HEADS | lx._words("management tracking tracker manager cata
 _LIST_AFTER_HEAD = lx._words("with for of including")
 # What a game comes "with" (slot machines, levels, boards) are parts of the game, not records.
 _GAME_HEADS = lx._words("game games")
-_SKIP = lx.DETERMINERS | lx.QUANTIFIERS | lx.ADJECTIVES | lx._words("of their my our your his her new")
+_SKIP = lx.DETERMINERS | lx.QUANTIFIERS | lx.ADJECTIVES | lx._words("of their my our your his her new all")
 _SEP = lx._words(", and or & / plus")
 _PARENT_PREP = lx._words("in within inside under per")
 _SUBJECT_NEXT = (lx.FIELD_TRIGGERS | lx.BELONG | lx.HAVE | lx.MODALS | _PARENT_PREP
@@ -53,12 +53,17 @@ def _verb_like(toks: list[Tok], j: int) -> bool:
     return bool(w) and (rl.is_supported_verb(w) or w in lx.VERBS) and not is_noun(toks, j)
 
 
+def _owner(toks: list[Tok], k: int) -> bool:
+    """ "the user's recipes", "all users' recipes": a possessive account holder reads like "their"."""
+    return toks[k].possessive and lx.singularize(toks[k].w) in rl.ACTOR_WORDS and is_noun(toks, k + 1)
+
+
 def _np_heads(toks: list[Tok], j: int) -> list[int]:
     """Head indices of a (coordinated) noun phrase list starting at j."""
     heads: list[int] = []
     while j < len(toks) and len(heads) < 1000:
         k = j
-        while k < len(toks) and (toks[k].w in _SKIP or toks[k].w.isdigit()
+        while k < len(toks) and (toks[k].w in _SKIP or toks[k].w.isdigit() or _owner(toks, k)
                                  or (toks[k].w == "/" and _word(toks, k + 1) in _SKIP)
                                  or (toks[k].w in _FIELD_WORDS and not toks[k].used and is_noun(toks, k + 1)
                                      and toks[k + 1].clause == toks[k].clause)):   # "total income"

@@ -16,7 +16,8 @@ from harness.offline.generator.naming import ascii_fold
 
 _LINK_RE = re.compile(r"(?:https?://|www\.)\S+|[\w.+-]+@[\w-]+\.[\w.]+")
 LINK = "@link"      # a URL or e-mail address: context, never a name
-_TOKEN_RE = re.compile(r"\w+(?:[-'’.]\w+)*|->|=>|→|[,;:.!?()/&+|]")
+# A plural possessive keeps its apostrophe ("users' recipes"), so the owner reads as one.
+_TOKEN_RE = re.compile(r"\w+(?:[-'’.]\w+)*(?:(?<=s)['’](?=\s+\w))?|->|=>|→|[,;:.!?()/&+|]")
 
 
 @dataclass
@@ -28,6 +29,7 @@ class Tok:
     role: str = ""      # what consumed it: "entity:task", "field:task", "auth", "context" ...
     brand: bool = False  # a capitalised unknown word inside a lowercase clause (Stripe, Notion)
     acronym: bool = False  # "GIF", "PDF" outside an all-capitals clause: a format, never a record
+    possessive: bool = False  # "user's", "users'": the word owns what follows it
 
 
 def tokenize(request: str, vi: bool | None = None) -> tuple[list[Tok], bool, list[str]]:
@@ -38,17 +40,29 @@ def tokenize(request: str, vi: bool | None = None) -> tuple[list[Tok], bool, lis
         vi = any(ch in vlx.VI_MARKERS for ch in text.lower())
     links = _LINK_RE.findall(text)
     text = _LINK_RE.sub(" \x00 ", text)
-    raw = [r for r in _TOKEN_RE.findall(text.replace("\x00", " LINKTOKEN "))]
+    text = text.replace("\x00", " LINKTOKEN ")
+    raw = [_unquoted(text, m) for m in _TOKEN_RE.finditer(text)]
     ignored: list[str] = []
-    toks = _map_vietnamese(raw, ignored) if vi else [Tok(ascii_fold(r.lower()), r) for r in raw]
+    # ascii_fold drops a curly apostrophe: "user’s" read as "users"
+    toks = _map_vietnamese(raw, ignored) if vi else [Tok(ascii_fold(r.lower().replace("’", "'")), r) for r in raw]
     for t in toks:
         if t.orig == "LINKTOKEN":
             t.w, t.orig = LINK, links.pop(0) if links else ""
             continue
         t.w = lx.HYPHEN_FORMS.get(t.w, "->" if t.w in ("=>", "→") else t.w)
         if t.w.endswith(("'s", "’s")):
-            t.w = t.w[:-2]
+            t.w, t.possessive = t.w[:-2], True
+        elif t.w.endswith(("s'", "s’")):
+            t.w, t.possessive = t.w[:-1], True
     return _merge_phrases(toks), vi, ignored
+
+
+def _unquoted(text: str, match: re.Match) -> str:
+    """A token without the closing quote of a quoted word ("'projects' and"): no possessive."""
+    token = match.group()
+    if token[-1:] in ("'", "’") and match.start() > 0 and text[match.start() - 1] in "'’‘":
+        return token[:-1]
+    return token
 
 
 def tokenize_clauses(clauses: list[str]) -> tuple[list[Tok], bool, list[str]]:
