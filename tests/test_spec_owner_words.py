@@ -34,3 +34,14 @@ def test_a_quoted_plural_is_no_possessive():
     toks, _, _ = tokenize("Manage 'projects' and 'tasks'.")
     assert [t.possessive for t in toks if t.w in ("projects", "tasks")] == [False, False]
     assert {e.name for e in rule_based_spec("Manage 'projects' and 'tasks'.").data_model} == {"project", "task"}
+
+
+@pytest.mark.parametrize("request_text, auth", [
+    ("An app that keeps track of all users' recipes and ingredients.", True),
+    ("An app that keeps track of each user's recipes and ingredients.", True),
+    ("An app that keeps track of the user's recipes and ingredients.", False),
+])
+def test_records_owned_by_many_account_holders_ask_for_accounts_bug(request_text, auth):
+    """ "all users' recipes" asks for per-user data: accounts (the generated app isolates users);
+    "the user's recipes" can describe a one-person app, as "their recipes" does."""
+    assert rule_based_spec(request_text).auth is auth
