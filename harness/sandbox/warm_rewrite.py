@@ -171,7 +171,6 @@ class RewriteMemo:
             self.tests.add(path)
         return 1
 
-
     def import_rewritten(self, name):
         """Import plugin module `name` here as a cold session's pytest imports it: every module it
         pulls in that the memo holds runs the memo's rewritten code (`_MemoFinder`). The children

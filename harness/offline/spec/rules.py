@@ -309,14 +309,14 @@ def _negated(toks: list[Tok], i: int, group: frozenset[str]) -> bool:
 
 
 def _auth_context(toks: list[Tok], i: int) -> bool:
-    """ "user accounts", "users log in": the word asks for login, not "users can add recipes"."""
+    """ "user accounts", "users log in": the word asks for login, not "users can add recipes".
+    "Create a user" is an account, under the login the request asks for; "all users' recipes",
+    "each user's notes" are records owned by account holders."""
     near = {_word(toks, j) for j in range(i - 2, i + 4)}
     before = _word(toks, i - 2) if _word(toks, i - 1) in ("a", "an", "new") else _word(toks, i - 1)
     return bool(near & (lx.AUTH - {"user", "users"})) or _word(toks, i - 1) in ("multiple", "different") \
         or before in _ACCOUNT_VERBS \
         or toks[i].possessive and (toks[i].w == "users" or _word(toks, i - 1) in ("each", "every"))
-    # "Create a user": an account, under the login the request asks for; "all users' recipes",
-    # "each user's notes": records owned by account holders
 
 
 def _attach_workflows(toks: list[Tok], mentions: dict[int, str], status_enums: list, p: Parsed) -> None:
