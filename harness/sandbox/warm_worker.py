@@ -86,6 +86,7 @@ _COMPILED = _sibling("warm_compile").CompileMemo()  # the workspace's compiled m
 
 
 _procs = _sibling("warm_procs")      # the worker's process tree: descendants, sweeps
+_fds = _sibling("warm_fds")          # a child's inherited fds: placed at their numbers, the rest closed
 _CLONES = set()                     # pids of the live clones forked from this worker (serve_clone)
 
 
@@ -160,7 +161,7 @@ def serve_one(request, fds):
             status = _wait(pid, 60)
     sweep()
     shutil.rmtree(tmpdir, ignore_errors=True)
-    set_up = _read_all(ready_r)
+    set_up = _fds.read_all(ready_r)
     code = exit_code(status) if status is not None else None
     if not set_up.startswith(b"ok"):  # the child never became pytest: not the command's outcome
         return {"setup_failed": set_up.decode("utf-8", "replace") or "child died during setup"}
@@ -198,45 +199,6 @@ def exit_code(status):
     return os.waitstatus_to_exitcode(status)
 
 
-def _read_all(fd):
-    chunks = []
-    os.set_blocking(fd, False)
-    try:
-        while chunk := os.read(fd, 65536):
-            chunks.append(chunk)
-    except BlockingIOError:
-        pass
-    finally:
-        os.close(fd)
-    return b"".join(chunks)
-
-
-def _place_fds(fds, targets, keep=()):
-    """dup2 each received fd onto its target number; close everything else above stderr."""
-    high = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 256) for fd in fds]
-    for fd in fds:
-        os.close(fd)
-    for fd, target in zip(high, targets):
-        os.dup2(fd, target, inheritable=target > 2)
-    keep = set(targets) | {0, 1, 2} | set(keep)
-    for fd in high:
-        if fd not in keep:
-            os.close(fd)
-    for fd in _open_fds():
-        if fd not in keep:
-            try:
-                os.close(fd)
-            except OSError:
-                pass
-
-
-def _open_fds():
-    try:
-        return [int(n) for n in os.listdir("/proc/self/fd")]
-    except OSError:
-        return []
-
-
 def _child(request, fds, ready_w):
     """Become `python -m pytest ARGS` in the workspace; exit with its code.
 
@@ -254,7 +216,7 @@ def _child(request, fds, ready_w):
         devnull = os.open(os.devnull, os.O_RDONLY)
         ready_hi = fcntl.fcntl(ready_w, fcntl.F_DUPFD_CLOEXEC, 256)
         os.close(ready_w)
-        _place_fds([devnull, *fds], [0, 1, 2, *request["extra_fd_targets"]], keep=(ready_hi,))
+        _fds.place([devnull, *fds], [0, 1, 2, *request["extra_fd_targets"]], keep=(ready_hi,))
         _fresh_stdio()
         os.environ.update(request["env"])
         sys.path.insert(0, request["cwd"])
