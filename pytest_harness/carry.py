@@ -105,6 +105,18 @@ def load_source(value: str, base: Path) -> Source:
     return Source(label, document=doc)
 
 
+def plugin_label(dist) -> str:
+    """`name==version` of a plugin's distribution (pluggy's DistFacade), read from its
+    `NAME-VERSION.dist-info` directory's name when it has one: asking for project_name and version
+    parses its METADATA twice, ~2 ms each, and the key is computed in every session."""
+    name = getattr(getattr(getattr(dist, "_dist", None), "_path", None), "name", "")
+    stem = name[: -len(".dist-info")] if isinstance(name, str) and name.endswith(".dist-info") else ""
+    project, dash, version = stem.partition("-")
+    if project and dash and version and "-" not in version:
+        return f"{project}=={version}"
+    return f"{dist.project_name}=={dist.version}"
+
+
 def carry_key(config, settings) -> dict:
     """Everything besides the workspace's files that could change a test's outcome."""
     from pytest_harness import __version__
@@ -113,7 +125,7 @@ def carry_key(config, settings) -> dict:
     # the harness_* settings that matter are in the key resolved (run id, ids, files, id pattern)
     options = {k: repr(v) for k, v in sorted(vars(config.option).items())
                if k not in _NEUTRAL_OPTIONS and not k.startswith("harness_")}
-    plugins = sorted({f"{dist.project_name}=={dist.version}" for _, dist in config.pluginmanager.list_plugin_distinfo()})
+    plugins = sorted({plugin_label(dist) for _, dist in config.pluginmanager.list_plugin_distinfo()})
     env = hashlib.sha256(json.dumps({k: v for k, v in os.environ.items() if k not in _VOLATILE_ENV},
                                     sort_keys=True).encode()).hexdigest()
     return {"run_id": settings.run_id, "expected": settings.expected, "req_files": settings.req_files,

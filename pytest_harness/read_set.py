@@ -128,6 +128,10 @@ class Recorder:
         """The workspace-relative POSIX path of a path argument, None outside the workspace/for fds."""
         if isinstance(path, int) or path is None:
             return None
+        if (isinstance(path, str) and path.startswith(_INSTALL_PREFIXES) and not path.startswith(self.prefix)
+                and path != self.root and "/./" not in path and "/../" not in path and "//" not in path
+                and not path.endswith(("/.", "/.."))):
+            return None  # already normal (what normpath would give), under the interpreter's own files
         try:
             text = os.fsdecode(os.fspath(path))
         except TypeError:

@@ -20,7 +20,8 @@ plugin's entry module) are then imported here with that rewritten code, as a col
 import them, so no child imports them again.
 The workspace's test modules a session may collect are rewritten the same way before it is forked,
 once per version of their bytes (verification runs with PYTHONDONTWRITEBYTECODE=1: no pyc), and its
-other modules compiled (CompileMemo in warm_compile.py).
+other modules compiled (CompileMemo in warm_compile.py). The installed distributions' metadata
+and sysconfig's install paths, which every session reads alike, are memoized (warm_metadata.py).
 """
 
 import ctypes
@@ -29,6 +30,7 @@ import gc
 import io
 import json
 import os
+import select
 import shutil
 import signal
 import socket
@@ -108,16 +110,34 @@ def sweep():
 
 def _wait(pid, timeout_s, idle=None):
     """The child's wait status, or None if it still runs after `timeout_s`; `idle()` (short work,
-    False when there is none left) runs instead of sleeping between polls."""
+    False when there is none left) runs instead of sleeping between polls. With nothing left to
+    do it waits on the child's pidfd, so its exit is seen at once, not up to POLL_S later."""
     deadline = time.monotonic() + timeout_s
-    while True:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            return status
-        if time.monotonic() >= deadline:
-            return None
-        if idle is None or not idle():
-            time.sleep(POLL_S)
+    pidfd = _pidfd(pid)
+    try:
+        while True:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                return status
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            if idle is None or not idle():
+                if pidfd is None:
+                    time.sleep(min(POLL_S, left))
+                else:
+                    select.select([pidfd], [], [], min(1.0, left))
+    finally:
+        if pidfd is not None:
+            os.close(pidfd)
+
+
+def _pidfd(pid):
+    """A pidfd of `pid` (readable once it exits), or None where the kernel has none (< 5.3)."""
+    try:
+        return os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return None
 
 
 def serve_one(request, fds):
@@ -305,6 +325,12 @@ def main(argv):
     helper = memo.start_helper() if memo.pending else None  # rewrites on the other core meanwhile
     imported = preload(args[:cut])
     _COMPILED.install()
+    try:
+        metadata = _sibling("warm_metadata")
+        metadata.MetadataMemo().install()
+        metadata.memoize_install_paths()
+    except Exception:  # noqa: BLE001 - without the memos, children read the metadata themselves
+        pass
     global _MEMO
     if "_pytest.assertion.rewrite" in imported and memo.pending:
         if memo.absorb(helper):  # else filled while the first child runs
