@@ -88,6 +88,12 @@ def _lone_plurals(toks: list[Tok]) -> list[Tok]:
             and lx.singularize(ts[0].w) != ts[0].w and rl.is_supported_verb(ts[0].w)]
 
 
+def asks_something(t: Tok) -> bool:
+    """Whether an unconsumed token is a word that asks for something (its clause is not built
+    while no rule consumes it)."""
+    return _content(t)
+
+
 def _content(t: Tok) -> bool:
     """Whether an unconsumed token is a word that asks for something."""
     w = t.w

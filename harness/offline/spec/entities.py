@@ -105,6 +105,8 @@ def _positions(toks: list[Tok], p) -> list[tuple[int, str]]:
             out += [(h, "object") for h in _np_heads(toks, j)]
         elif w == "track" and _word(toks, i + 1) == "of":
             out += [(h, "object") for h in _np_heads(toks, i + 2)]
+        elif w in lx.FEEDBACK_VERBS and not t.used:   # "leave comments on their workouts"
+            out += [(h, "object") for h in _np_heads(toks, i + 1) if toks[h].w in lx.FEEDBACK_NOUNS]
         elif w in ("each", "every") and is_noun(toks, i + 1) and _word(toks, i + 2) in _SUBJECT_NEXT \
                 and not _has_login(toks, i + 2):
             out.append((i + 1, "each"))

@@ -8,6 +8,7 @@ otherwise its words stay unconsumed and the clause is reported not built.
 from __future__ import annotations
 
 from harness.offline.spec import lexicon as lx
+from harness.offline.spec.accounting import asks_something
 from harness.offline.spec.tokens import Tok
 
 # trigger word -> feature kind
@@ -19,12 +20,16 @@ _TRIGGERS = {
     "exports": "csv_export", "exporting": "csv_export", "total": "aggregate", "totals": "aggregate",
     "sum": "aggregate", "sums": "aggregate", "overlapping": "no_double_booking",
     "overlap": "no_double_booking", "overlaps": "no_double_booking",
+    "organized": "sort", "organised": "sort", "ordered": "sort", "arranged": "sort",
 }
+# Triggers that ask for an order only with "by" after them ("organize your tasks" is managing them).
+_BY_ONLY = frozenset({"organized", "organised", "ordered", "arranged"})
 _OTHER_FORMATS = lx._words("pdf excel xlsx json xml word docx ical ics png image images")
 _WINDOW = 8
 # "filter their habits by the day of the week they were added": keys the generated filters and
 # sorts never have unless the record has such a field (then it is a column, above)
 _PERIOD_KEYS = lx._words("day days week weeks weekday weekdays month months year years hour hours")
+_STATUS_WORDS = lx._words("status state stage statuses states stages")   # a later pass gives the record one
 
 
 def built_features() -> frozenset[str]:
@@ -47,12 +52,17 @@ def feature_blocker(feature, spec) -> str:
 
 
 def find_features(toks: list[Tok], mentions: dict[int, str], fields_of: dict[str, list[str]],
-                  built: frozenset[str]) -> list[tuple[str, str | None, list[str], int]]:
-    """(kind, entity, field idents, clause) per recognised feature; consumes its words."""
+                  built: frozenset[str], field_words: dict[str, set[str]] | None = None,
+                  ) -> list[tuple[str, str | None, list[str], int]]:
+    """(kind, entity, field idents, clause) per recognised feature; consumes its words.
+    `field_words`: every word of each record's field labels ("due" of "due date")."""
+    field_words = field_words or {}
     found: list[tuple[str, str | None, list[str], int]] = []
     for i, t in enumerate(toks):
         kind = _TRIGGERS.get(t.w)
         if t.used or kind is None:
+            continue
+        if t.w in _BY_ONLY and _word(toks, i + 1) != "by":
             continue
         if t.w == "double" or _word(toks, i - 1) == "double":
             kind = "no_double_booking"
@@ -68,6 +78,8 @@ def find_features(toks: list[Tok], mentions: dict[int, str], fields_of: dict[str
         used = [i]
         cols = []
         by_open = False   # "by" seen and nothing it names yet
+        in_by = False     # "by" seen: what follows names the columns
+        missing = None    # a field word after "by" that the record does not have ("sorted by rating")
         j = i + 1
         while j < len(toks) and j < i + _WINDOW and toks[j].w not in (".", ";"):
             w = toks[j].w
@@ -76,6 +88,7 @@ def find_features(toks: list[Tok], mentions: dict[int, str], fields_of: dict[str
                      "results", "of", "each") or j in mentions:
                 used.append(j)
                 by_open = (by_open or w == "by") and j not in mentions
+                in_by = in_by or w == "by"
                 if entity and w in fields_of.get(entity, []):
                     cols.append(w)
                     by_open = False
@@ -83,12 +96,25 @@ def find_features(toks: list[Tok], mentions: dict[int, str], fields_of: dict[str
                 cols.append(lx.singularize(w) if w not in fields_of.get(entity, []) else w)
                 used.append(j)
                 by_open = False
+            elif kind == "sort" and in_by and w in lx.WHEN_WORDS:
+                used.append(j)
+                by_open = False
             else:
                 # only a period ("by the day of the week") is known not to be a column; another word
-                # may name a field or record type a later pass finds ("filter them by category")
+                # may name a field or record type a later pass finds ("filter them by category"). A
+                # field word the accounting lets pass ("rating" reads as the verb "rate") that is no
+                # column of the record is an order or filter the generator does not build.
+                if in_by and lx.singularize(w) in lx.FIELD_VOCAB and w not in _STATUS_WORDS \
+                        and w not in field_words.get(entity, ()) and not asks_something(toks[j]):
+                    missing = j
                 by_open = by_open and w in _PERIOD_KEYS
                 break
             j += 1
+        if missing is not None:
+            # "sorted by time or rating" where no record has a rating: not the order the user asked for
+            t.used, t.role = True, "unexplained"
+            t.orig = f"{t.orig or t.w} by {toks[missing].orig or toks[missing].w}"
+            continue
         if by_open and j < len(toks) and toks[j].w:
             # "filter their habits by the day of the week they were added": by something that is
             # neither a field nor a record type — not the feature the generator builds

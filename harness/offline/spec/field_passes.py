@@ -19,6 +19,7 @@ from harness.offline.spec.list_subjects import heading_record as _heading_record
 from harness.offline.spec.list_subjects import intro_list
 from harness.offline.spec.pass_helpers import STOPS as _STOPS
 from harness.offline.spec.period_fields import find_frequency, find_period_fields  # noqa: F401 (re-export)
+from harness.offline.spec.filter_fields import find_filter_fields  # noqa: F401 (re-export)
 from harness.offline.spec.rating_fields import find_ratings  # noqa: F401 (re-export)
 from harness.offline.spec.pass_helpers import nearest as _nearest
 from harness.offline.spec.pass_helpers import use as _use
@@ -247,53 +248,6 @@ def _add_fields(toks: list[Tok], p: Parsed, j: int, trigger: Tok, items: list, c
     _use(trigger, f"field:{name}")
     for k in consumed:
         _use(toks[k], f"field:{name}")
-
-
-_BY_TRIGGERS = frozenset({"filter", "filters", "filtered", "filtering", "sort", "sorts", "sorted", "sorting",
-                          "group", "grouped", "order", "ordered"})
-_BY_WORDS = frozenset({"by", "on", "criteria", "such", "as", "like", "their", "its", "the", "based",
-                       "fields", "e.g", "eg", "including"})
-# Words of a filter list that ask for search or a range, not a column ("keywords", "date ranges").
-_RANGE_WORDS = frozenset({"range", "ranges"})
-_SEARCH_WORDS = frozenset({"keyword", "keywords", "term", "terms", "text", "query", "queries", "criteria",
-                           "criterion", "name", "names"})
-
-
-def find_filter_fields(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> int:
-    """ "filter courts by location", "sort expenses based on criteria such as date ranges,
-    categories": the columns a filter or sort names are fields of its record."""
-    found = 0
-    for i, t in enumerate(toks):
-        if t.used or t.w not in _BY_TRIGGERS:
-            continue
-        m = i + 1
-        while m < len(toks) and toks[m].w in lx.DETERMINERS | {"their", "all", "the"}:
-            m += 1
-        entity = mentions.get(m)
-        if entity is None or _word(toks, m + 1) not in ("by", "based"):
-            continue
-        k = m + 1
-        while k < len(toks) and toks[k].w in _BY_WORDS and not toks[k].used:
-            k += 1
-        plural_ok = frozenset(toks[x].w for x in range(k, min(k + 24, len(toks))))   # "by categories"
-        items, consumed = parse_field_list(toks, k, False, _STOPS, plural_ok)
-        kept, dropped = [], set()
-        for it in items:
-            words = it.words[:-1] if len(it.words) > 1 and it.words[-1] in _RANGE_WORDS else it.words
-            words = words[:-1] + [lx.singularize(words[-1])]
-            if words[-1] not in _SEARCH_WORDS and " ".join(words) not in p.plurals:
-                kept.append(FieldItem(words=words, enum_values=it.enum_values))
-            else:   # "specific keywords" asks for a search: its words stay for the accounting
-                dropped |= set(it.words) | {w + "s" for w in it.words}
-        if not kept:
-            continue
-        have = p.fields.setdefault(entity, [])
-        have.extend(it for it in kept if all(h.label != it.label for h in have))
-        for x in [*range(m + 1, k), *consumed]:
-            if not toks[x].used and lx.singularize(toks[x].w) not in dropped and toks[x].w not in dropped:
-                _use(toks[x], f"field:{entity}")
-        found += 1
-    return found
 
 
 def find_status_of(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None:

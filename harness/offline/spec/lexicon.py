@@ -39,6 +39,18 @@ NEG_CONTRACTIONS = _words("""
     weren't werent shouldn't shouldnt wouldn't wouldnt couldn't couldnt haven't havent hasn't hasnt
     hadn't hadnt mustn't mustnt needn't neednt
 """)
+# What people leave on a record ("leave comments on their workouts", "write a review of a book"):
+# a record of its own, belonging to the record it is left on (relations.py).
+FEEDBACK_NOUNS = _words("comment comments review reviews reply replies feedback remark remarks")
+FEEDBACK_VERBS = _words("leave leaves leaving left write writes writing wrote post posts posting")
+# "sorted by time": by when each record was added — created_at, a sort key of every record.
+WHEN_WORDS = _words("time date created creation added newest oldest recency")
+# Pronoun + auxiliary contractions ("any workouts they've saved", "we're adding"): function words,
+# like the pronoun and auxiliary they stand for.
+PRONOUN_CONTRACTIONS = frozenset(f"{pronoun}'{aux}" for pronoun in (
+    "i", "you", "we", "they", "he", "she", "it", "that", "there", "who", "what", "here", "where")
+    for aux in ("ve", "re", "ll", "d", "s", "m"))
+FUNCTION = FUNCTION | PRONOUN_CONTRACTIONS
 MODALS = _words("can could should will would may might must to who that") | NEG_CONTRACTIONS
 NEGATIONS = _words("without no not never nor neither cannot") | NEG_CONTRACTIONS
 # Key columns of a table written into a request ("id (PK)", "category_id (FK)"); every generated

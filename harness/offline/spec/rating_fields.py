@@ -3,6 +3,7 @@ record a rating field bounded by that range."""
 
 from __future__ import annotations
 
+from harness.offline.spec import lexicon as lx
 from harness.offline.spec.build import Parsed
 from harness.offline.spec.fields import FieldItem, read_range
 from harness.offline.spec.pass_helpers import nearest as _nearest
@@ -10,8 +11,25 @@ from harness.offline.spec.pass_helpers import use as _use
 from harness.offline.spec.tokens import Tok
 
 
+# "users can rate the workouts they do": the verb with its record and no range is a 1-5 rating,
+# the scale a developer would give it (before, "rate" read as "manage" and no rating was built).
+DEFAULT_LOW, DEFAULT_HIGH = 1, 5
+
+
+def _rated_record(toks: list[Tok], i: int, mentions: dict[int, str]) -> str | None:
+    """The record the verb "rate(s)" at `i` takes as its object ("rate the workouts"), else None
+    (the noun: "the hourly rate for employees", "rating" without a range)."""
+    if toks[i].w not in ("rate", "rates"):
+        return None
+    j = i + 1
+    while j < len(toks) and toks[j].w in lx.DETERMINERS | {"all", "their", "his", "her"}:
+        j += 1
+    return mentions.get(j)
+
+
 def find_ratings(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None:
-    """ "rate recipes from 1 to 5 stars", "a 1-5 star rating": a rating field with its range."""
+    """ "rate recipes from 1 to 5 stars", "a 1-5 star rating": a rating field with its range;
+    "rate the workouts they do": a 1-5 rating."""
     for i, t in enumerate(toks):
         if t.used or t.w not in ("rate", "rating", "ratings", "stars", "star", "score"):
             continue
@@ -22,12 +40,13 @@ def find_ratings(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None:
                 break
         if rng is None and i >= 2:
             rng = read_range(toks, i - 3) or read_range(toks, i - 2) or read_range(toks, i - 1)
-        if rng is None:
+        rated = _rated_record(toks, i, mentions) if rng is None else None
+        if rng is None and rated is None:
             continue
-        entity = _nearest(toks, i, mentions)
+        entity = rated or _nearest(toks, i, mentions)
         if entity is None:
             continue
-        low, high, end = rng
+        low, high, end = rng or (DEFAULT_LOW, DEFAULT_HIGH, i + 1)
         start = min(i, next((k for k in range(max(0, i - 4), i) if read_range(toks, k)), i))
         for k in range(start, max(end, i + 1)):
             if not toks[k].used:

@@ -38,6 +38,8 @@ def find_relations(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None
             found.append((name, _mention_after(toks, j + 2, mentions), list(range(i + 1, j + 2))))
         elif _word(toks, j) in lx.HAVE:
             found.append((_mention_after(toks, j + 1, mentions), name, list(range(i + 1, j + 1))))
+        if toks[i].w in lx.FEEDBACK_NOUNS and w1 in ("on", "to", "of", "about"):
+            found.append((name, _mention_after(toks, i + 2, mentions), [i + 1] + _feedback_verb(toks, i)))
         k = i - 1
         while _word(toks, k) in lx.DETERMINERS and k > i - 3:   # "assign an instructor to a course"
             k -= 1
@@ -72,6 +74,14 @@ def find_relations(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None
         if child in p.plurals and parent in p.plurals and child not in p.parents \
                 and not _is_ancestor(child, parent, p.parents):
             p.parents[child] = parent
+
+
+def _feedback_verb(toks: list[Tok], i: int) -> list[int]:
+    """The verb a feedback record is left with ("leave", "write" before "comments"), as a list."""
+    k = i - 1
+    while k >= 0 and toks[k].w in lx.DETERMINERS and k > i - 3:
+        k -= 1
+    return [k] if k >= 0 and toks[k].w in lx.FEEDBACK_VERBS and toks[k].clause == toks[i].clause else []
 
 
 _REFERENCE = frozenset({"reference", "references", "link", "links"})

@@ -1,0 +1,77 @@
+"""Columns a filter or sort names: "filter courts by location", "sort expenses based on criteria
+such as date ranges, categories", "the workout log can be sorted by time or rating" — the named
+columns become fields of the record (a sort by time is by when records were added: created_at)."""
+
+from __future__ import annotations
+
+from harness.offline.spec import lexicon as lx
+from harness.offline.spec.build import Parsed
+from harness.offline.spec.fields import FieldItem, parse_field_list
+from harness.offline.spec.pass_helpers import STOPS as _STOPS
+from harness.offline.spec.pass_helpers import use as _use
+from harness.offline.spec.pass_helpers import word as _word
+from harness.offline.spec.tokens import Tok
+
+_BY_TRIGGERS = frozenset({"filter", "filters", "filtered", "filtering", "sort", "sorts", "sorted", "sorting",
+                          "group", "grouped", "order", "ordered", "organized", "organised", "arranged"})
+_SORTS = frozenset({"sort", "sorts", "sorted", "sorting", "order", "ordered", "organized", "organised", "arranged"})
+_PASSIVE = frozenset({"be", "is", "are", "been", "get", "gets"})
+_BY_WORDS = frozenset({"by", "on", "criteria", "such", "as", "like", "their", "its", "the", "based",
+                       "fields", "e.g", "eg", "including"})
+# Words of a filter list that ask for search or a range, not a column ("keywords", "date ranges").
+_RANGE_WORDS = frozenset({"range", "ranges"})
+_SEARCH_WORDS = frozenset({"keyword", "keywords", "term", "terms", "text", "query", "queries", "criteria",
+                           "criterion", "name", "names"})
+
+
+def find_filter_fields(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> int:
+    """ "filter courts by location", "sort expenses based on criteria such as date ranges,
+    categories": the columns a filter or sort names are fields of its record."""
+    found = 0
+    for i, t in enumerate(toks):
+        if t.used or t.w not in _BY_TRIGGERS:
+            continue
+        m = i + 1
+        while m < len(toks) and toks[m].w in lx.DETERMINERS | {"their", "all", "the"}:
+            m += 1
+        entity = mentions.get(m)
+        if entity is None and _word(toks, i - 1) in _PASSIVE:
+            # "the workout log can be sorted by time or rating": the record named before the verb
+            m, entity = i, _mention_before(toks, i, mentions)
+        if entity is None or _word(toks, m + 1) not in ("by", "based"):
+            continue
+        k = m + 1
+        while k < len(toks) and toks[k].w in _BY_WORDS and not toks[k].used:
+            k += 1
+        plural_ok = frozenset(toks[x].w for x in range(k, min(k + 24, len(toks))))   # "by categories"
+        items, consumed = parse_field_list(toks, k, False, _STOPS, plural_ok)
+        kept, dropped = [], set()
+        for it in items:
+            words = it.words[:-1] if len(it.words) > 1 and it.words[-1] in _RANGE_WORDS else it.words
+            words = words[:-1] + [lx.singularize(words[-1])]
+            if t.w in _SORTS and len(words) == 1 and words[0] in lx.WHEN_WORDS:
+                dropped |= set(words)   # the order records were added in: created_at
+                continue
+            if words[-1] not in _SEARCH_WORDS and " ".join(words) not in p.plurals:
+                kept.append(FieldItem(words=words, enum_values=it.enum_values))
+            else:   # "specific keywords" asks for a search: its words stay for the accounting
+                dropped |= set(it.words) | {w + "s" for w in it.words}
+        if not kept:
+            continue
+        have = p.fields.setdefault(entity, [])
+        have.extend(it for it in kept if all(h.label != it.label for h in have))
+        for x in [*range(m + 1, k), *consumed]:
+            if not toks[x].used and lx.singularize(toks[x].w) not in dropped and toks[x].w not in dropped:
+                _use(toks[x], f"field:{entity}")
+        found += 1
+    return found
+
+
+def _mention_before(toks: list[Tok], i: int, mentions: dict[int, str]) -> str | None:
+    """The record named last before `i` in its clause ("the workout log can be sorted")."""
+    for j in range(i - 1, max(-1, i - 8), -1):
+        if toks[j].clause != toks[i].clause:
+            return None
+        if j in mentions:
+            return mentions[j]
+    return None
