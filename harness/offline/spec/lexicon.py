@@ -99,7 +99,7 @@ META = _words("""
 
 ADJECTIVES = _words("""
     simple basic small tiny minimal minimalist new own easy nice modern clean quick fast full fully
-    numeric numerical textual manual manually strictly
+    numeric numerical textual manual manually strictly spent
     various different shared public private online offline secure responsive beautiful pretty real
     little big large great good best better main related due daily weekly monthly yearly current
     recent upcoming past future important urgent free custom dynamic static interactive intuitive

@@ -32,6 +32,7 @@ def mark_unbuilt_phrases(toks: list[Tok], parents: dict[str, str] | None = None)
     mark_restrictions(toks)
     mark_upcoming(toks)
     mark_collection_moves(toks, parents or {})
+    mark_time_logs(toks)
 
 
 def _report(head: Tok, rest: list[Tok], phrase: str) -> None:
@@ -173,3 +174,28 @@ def mark_upcoming(toks: list[Tok]) -> None:
             while j + 1 < len(toks) and toks[j + 1].clause == t.clause and toks[j + 1].role.startswith("entity:"):
                 j += 1   # "upcoming book club meetings": the compound's last noun is the record
             _report(t, [x for x in toks[i + 1:j] if not x.used], " ".join(_text(x) for x in toks[i:j + 1]))
+
+
+_LOG_VERBS = lx._words("log logs logged logging track tracks tracked tracking record records recorded recording")
+_TIME_AMOUNTS = lx._words("time hours hour minutes minute")
+_SPENT = lx._words("spent worked used")
+_AGAINST = lx._words("against on for to per toward towards")
+
+
+def mark_time_logs(toks: list[Tok]) -> None:
+    """ "log time against assessments", "track time spent on projects", "log hours on each task":
+    time entries kept per record are records the generated app does not have (the words are each
+    harmless alone: "time" frames, "log" manages, so the clause read as built with nothing for it)."""
+    for i, t in enumerate(toks):
+        if t.w not in _LOG_VERBS:
+            continue
+        j = _past(toks, i + 1, _ARTICLES, t.clause)
+        if j >= len(toks) or toks[j].w not in _TIME_AMOUNTS or toks[j].clause != t.clause:
+            continue
+        k = _past(toks, j + 1, _SPENT, t.clause)
+        if k >= len(toks) or toks[k].w not in _AGAINST or toks[k].clause != t.clause:
+            continue
+        m = _past(toks, k + 1, _ARTICLES, t.clause)
+        if _entity_at(toks, m, t.clause) is None:
+            continue
+        _report(toks[j], [toks[x] for x in range(i, m) if x != j], " ".join(_text(x) for x in toks[i:m + 1]))
