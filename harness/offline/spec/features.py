@@ -59,7 +59,7 @@ def find_features(toks: list[Tok], mentions: dict[int, str], fields_of: dict[str
     field_words = field_words or {}
     found: list[tuple[str, str | None, list[str], int]] = []
     for i, t in enumerate(toks):
-        kind = _TRIGGERS.get(t.w)
+        kind = _TRIGGERS.get(t.w) or _viewed_by(toks, i, mentions)
         if t.used or kind is None:
             continue
         if t.w in _BY_ONLY and _word(toks, i + 1) != "by":
@@ -162,6 +162,19 @@ def find_workflow_chains(toks: list[Tok], mentions: dict[int, str]) -> list[tupl
             out.append((entity, list(dict.fromkeys(states))))
         i = max(k, i + 1)
     return out
+
+
+_VIEWS = lx._words("view views viewing see show shows showing display displays list lists browse")
+
+
+def _viewed_by(toks: list[Tok], i: int, mentions: dict[int, str]) -> str | None:
+    """ "View orders by status": a list of the records narrowed by a column — the filter; else None."""
+    if toks[i].w not in _VIEWS:
+        return None
+    j = i + 1
+    while _word(toks, j) in lx.DETERMINERS | {"all"}:
+        j += 1
+    return "filter" if j in mentions and _word(toks, j + 1) == "by" else None
 
 
 def _word(toks: list[Tok], i: int) -> str:
