@@ -322,3 +322,21 @@ def test_bad_command_strings_return_data(sb: LocalSandbox) -> None:
     assert sb.execute("").exit_code == 127
     unbalanced = sb.execute("echo 'unclosed")
     assert unbalanced.exit_code == 2 and "invalid command" in unbalanced.stderr
+
+
+def test_wait_returns_when_the_leader_exits_and_times_out_while_it_runs_without_reaping_it(tmp_path: Path):
+    """SandboxProcess.wait (pidfd, since the eighth pass of #19): True once the leader exits, with
+    its exit status still there for stop(); False after the timeout while it runs."""
+    from harness.sandbox import runner
+
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    quick = runner.spawn([PY, "-c", "import sys; sys.exit(3)"], workspace=ws)
+    assert quick.wait(60) is True and not quick.alive()
+    assert quick.stop() == 3   # not reaped by wait: stop() still reads its exit code
+    slow = runner.spawn([PY, "-c", "import signal; signal.pause()"], workspace=ws)   # runs until stopped
+    try:
+        assert slow.wait(0.2) is False and slow.alive()
+    finally:
+        slow.stop()
+    assert not slow.alive()

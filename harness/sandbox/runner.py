@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import os
 import shlex
+import select
 import shutil
 import signal
 import subprocess
@@ -99,13 +100,26 @@ class SandboxProcess:
             return False
 
     def wait(self, timeout_s: float | None = None) -> bool:
-        """Wait up to `timeout_s` for the leader to exit; True when it did (it is not reaped yet)."""
+        """Wait up to `timeout_s` for the leader to exit; True when it did (it is not reaped yet).
+        It waits on the leader's pidfd (readable once it exits: seen at once, not up to POLL_S
+        later), or polls where the kernel has none."""
         deadline = None if timeout_s is None else time.monotonic() + max(timeout_s, 0.0)
-        while self.alive():
-            if deadline is not None and time.monotonic() >= deadline:
-                return False
-            time.sleep(POLL_S)
-        return True
+        pidfd = _pidfd(self.pid)
+        try:
+            while self.alive():
+                left = None if deadline is None else deadline - time.monotonic()
+                if left is not None and left <= 0:
+                    return False
+                step = POLL_S if pidfd is None else 1.0
+                step = step if left is None else min(step, left)
+                if pidfd is None:
+                    time.sleep(step)
+                else:
+                    select.select([pidfd], [], [], step)
+            return True
+        finally:
+            if pidfd is not None:
+                os.close(pidfd)
 
     def stop(self, grace_s: float = TERM_GRACE_S) -> int | None:
         """SIGTERM, then SIGKILL after `grace_s`; kill every leftover; the leader's exit code."""
@@ -244,3 +258,11 @@ def _tail(fh: IO[bytes], limit: int = OUTPUT_TAIL_CHARS) -> str:
     size = fh.seek(0, os.SEEK_END)
     fh.seek(max(0, size - limit * 4))
     return fh.read().decode("utf-8", errors="replace")[-limit:]
+
+
+def _pidfd(pid: int) -> int | None:
+    """A pidfd of our unreaped child `pid`, or None (no pidfd_open: kernel < 5.3, or it is gone)."""
+    try:
+        return os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return None
