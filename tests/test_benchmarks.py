@@ -166,12 +166,19 @@ def test_every_scale_noun_is_a_record_the_offline_rules_build():
     assert [c.status for c in spec.clauses] == ["mapped"]
 
 
-def test_floor_lines_show_every_floor_sample_and_compare_with_their_mean(todo_run):
-    from harness.benchmarks import floor_lines, mean_floor
+def test_floor_lines_show_every_floor_sample_and_compare_with_their_medians(todo_run):
+    from harness.benchmarks import floor_lines, median_floor
 
     _, ctx = todo_run
-    floor = mean_floor([(6.0, 2.0), (8.0, 4.0)])
-    assert floor == (7.0, 3.0, [8.0, 12.0])
-    lines = floor_lines(floor, [("warm", ctx, 20000.0)])
-    assert "= 10.00s (mean of 2 samples, one after each build: 8.00s, 12.00s)" in lines[0]
-    assert "with audit  20.00s = 2.00x floor (10.00s)" in lines[1]
+    floor = median_floor([(6.0, 2.0), (8.0, 4.0), (30.0, 9.0)])   # one slow sample moves no median
+    assert floor == (8.0, 4.0, [8.0, 12.0, 39.0])
+    lines = floor_lines(floor, [("warm", ctx, 24000.0)])
+    assert "= 12.00s (medians of 3 samples, one after each build: 8.00s, 12.00s, 39.00s)" in lines[0]
+    assert "with audit  24.00s = 2.00x floor (12.00s)" in lines[1]
+
+
+def test_the_warm_figure_is_the_median_build_not_the_first_or_the_fastest():
+    from harness.benchmarks import median_build
+
+    builds = [("first", 6200.0, []), ("fast", 5200.0, []), ("middle", 5500.0, [])]
+    assert median_build(builds)[0] == "middle"

@@ -78,6 +78,9 @@ def test_sorted_by_time_is_the_order_records_were_added_in():
     assert [(f.kind, f.fields) for f in spec.features] == [("sort", [])] and statuses(spec) == ["mapped", "mapped"]
     dated = rule_based_spec("Users can create tasks with a due date. Tasks can be sorted by due date.")
     assert statuses(dated) == ["mapped", "mapped"]
+    active = rule_based_spec("Users can create tasks and sort tasks by date.")   # as before: a date field
+    assert "date" in {f.ident for f in entity(active, "task").fields}
+    assert [(f.kind, f.fields) for f in active.features] == [("sort", ["date"])]
 
 
 @pytest.mark.parametrize("text, child, parent", [

@@ -15,6 +15,7 @@ from harness.offline.spec.tokens import Tok
 _BY_TRIGGERS = frozenset({"filter", "filters", "filtered", "filtering", "sort", "sorts", "sorted", "sorting",
                           "group", "grouped", "order", "ordered", "organized", "organised", "arranged"})
 _SORTS = frozenset({"sort", "sorts", "sorted", "sorting", "order", "ordered", "organized", "organised", "arranged"})
+_NEW_SORTS = frozenset({"organized", "organised", "arranged"})
 _PASSIVE = frozenset({"be", "is", "are", "been", "get", "gets"})
 _BY_WORDS = frozenset({"by", "on", "criteria", "such", "as", "like", "their", "its", "the", "based",
                        "fields", "e.g", "eg", "including"})
@@ -40,6 +41,9 @@ def find_filter_fields(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> 
             m, entity = i, _mention_before(toks, i, mentions)
         if entity is None or _word(toks, m + 1) not in ("by", "based"):
             continue
+        # "can be sorted by time", "organized by date": when the records were added (created_at);
+        # the active "sort tasks by date" keeps giving the record that field, as before
+        by_added = t.w in _SORTS and (m == i or t.w in _NEW_SORTS)
         k = m + 1
         while k < len(toks) and toks[k].w in _BY_WORDS and not toks[k].used:
             k += 1
@@ -49,7 +53,7 @@ def find_filter_fields(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> 
         for it in items:
             words = it.words[:-1] if len(it.words) > 1 and it.words[-1] in _RANGE_WORDS else it.words
             words = words[:-1] + [lx.singularize(words[-1])]
-            if t.w in _SORTS and len(words) == 1 and words[0] in lx.WHEN_WORDS:
+            if by_added and len(words) == 1 and words[0] in lx.WHEN_WORDS:
                 dropped |= set(words)   # the order records were added in: created_at
                 continue
             if words[-1] not in _SEARCH_WORDS and " ".join(words) not in p.plurals:
