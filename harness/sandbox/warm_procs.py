@@ -5,9 +5,11 @@ after each command it kills and reaps every descendant. A clone (a second worker
 one to serve another directory its sandbox binds, see warm_worker.serve_clone) is a descendant
 too, but not a command's leftover: `descendants` and `sweep` leave each clone's subtree alone
 (the clone sweeps its own), and the clone ends when the harness closes its socket.
+`wait_child` waits for a served child with the command's timeout (on its pidfd where there is one).
 """
 
 import os
+import select
 import signal
 import time
 
@@ -70,3 +72,35 @@ def sweep(spare=frozenset()):
         time.sleep(POLL_S)
         reap_all()
     reap_all()
+
+
+def wait_child(pid, timeout_s, idle=None):
+    """The child's wait status, or None if it still runs after `timeout_s`; `idle()` (short work,
+    False when there is none left) runs instead of sleeping between polls. With nothing left to
+    do it waits on the child's pidfd, so its exit is seen at once, not up to POLL_S later."""
+    deadline = time.monotonic() + timeout_s
+    pidfd = _pidfd(pid)
+    try:
+        while True:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                return status
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            if idle is None or not idle():
+                if pidfd is None:
+                    time.sleep(min(POLL_S, left))
+                else:
+                    select.select([pidfd], [], [], min(1.0, left))
+    finally:
+        if pidfd is not None:
+            os.close(pidfd)
+
+
+def _pidfd(pid):
+    """A pidfd of `pid` (readable once it exits), or None where the kernel has none (< 5.3)."""
+    try:
+        return os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return None
