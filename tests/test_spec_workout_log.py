@@ -52,6 +52,9 @@ def test_organized_by_time_or_rating_is_an_order_by_those_columns_bug():
     assert statuses(spec) == ["mapped", "mapped"]
     managing = rule_based_spec("Users can organize their tasks.")   # no "by": managing them, no order
     assert managing.features == [] and statuses(managing) == ["mapped"]
+    for agent in ("Users can manage clubs and events organized by clubs.",
+                  "Users can manage clubs and events organized by the clubs."):
+        assert rule_based_spec(agent).features == []   # who organizes them, not an order
 
 
 @pytest.mark.parametrize("text, record", [

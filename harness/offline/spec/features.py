@@ -62,8 +62,8 @@ def find_features(toks: list[Tok], mentions: dict[int, str], fields_of: dict[str
         kind = _TRIGGERS.get(t.w) or _viewed_by(toks, i, mentions)
         if t.used or kind is None:
             continue
-        if t.w in _BY_ONLY and _word(toks, i + 1) != "by":
-            continue
+        if t.w in _BY_ONLY and (_word(toks, i + 1) != "by" or _after_determiners(toks, i + 2) in mentions):
+            continue   # "organize your tasks" manages them; "events organized by clubs" names who does
         if t.w == "double" or _word(toks, i - 1) == "double":
             kind = "no_double_booking"
         if kind == "csv_export" and any(_word(toks, j) in _OTHER_FORMATS for j in range(i, i + 4)):
@@ -171,10 +171,14 @@ def _viewed_by(toks: list[Tok], i: int, mentions: dict[int, str]) -> str | None:
     """ "View orders by status": a list of the records narrowed by a column — the filter; else None."""
     if toks[i].w not in _VIEWS:
         return None
-    j = i + 1
+    j = _after_determiners(toks, i + 1)
+    return "filter" if j in mentions and _word(toks, j + 1) == "by" else None
+
+
+def _after_determiners(toks: list[Tok], j: int) -> int:
     while _word(toks, j) in lx.DETERMINERS | {"all"}:
         j += 1
-    return "filter" if j in mentions and _word(toks, j + 1) == "by" else None
+    return j
 
 
 def _word(toks: list[Tok], i: int) -> str:

@@ -41,6 +41,11 @@ def find_filter_fields(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> 
             m, entity = i, _mention_before(toks, i, mentions)
         if entity is None or _word(toks, m + 1) not in ("by", "based"):
             continue
+        agent = m + 2
+        while agent < len(toks) and toks[agent].w in lx.DETERMINERS:
+            agent += 1
+        if t.w in _NEW_SORTS and agent in mentions:
+            continue   # "events organized by (the) clubs": who organizes them, not an order
         # "can be sorted by time", "organized by date": when the records were added (created_at);
         # the active "sort tasks by date" keeps giving the record that field, as before
         by_added = t.w in _SORTS and (m == i or t.w in _NEW_SORTS)
