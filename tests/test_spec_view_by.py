@@ -32,3 +32,24 @@ def test_viewing_records_by_a_column_they_lack_is_not_built_bug(text, phrase):
 def test_viewing_all_records_is_no_filter():
     spec = rule_based_spec("Users can create books and view all books.")
     assert spec.features == [] and [c.status for c in spec.clauses] == ["mapped"]
+
+
+@pytest.mark.parametrize("verb", ["view", "filter"])
+def test_narrowing_records_by_another_record_links_them_to_it_bug(verb):
+    """ "filter orders by customer" counted as built while orders had no customer at all (the list
+    could only be narrowed by its own columns); the orders now belong to their customer
+    (`?customer_id=`), as "each order belongs to a customer" says."""
+    spec = rule_based_spec(f"Users can manage customers and orders. Users can {verb} orders by customer.")
+    assert {e.name: e.parent for e in spec.data_model} == {"customer": None, "order": "customer"}
+    assert [(f.kind, f.entity) for f in spec.features] == [("filter", "order")]
+    assert [c.status for c in spec.clauses] == ["mapped", "mapped"]
+
+
+def test_narrowing_by_a_record_that_is_not_the_parent_is_not_built_bug():
+    spec = rule_based_spec("Users can manage projects, teams and tasks. Each task belongs to a project. "
+                           "Users can filter tasks by team.")
+    assert {e.name: e.parent for e in spec.data_model}["task"] == "project"
+    assert spec.clauses[-1].status == "not_built" and "filter by team" in spec.clauses[-1].reason
+    kept = rule_based_spec("Users can manage projects and tasks. Each task belongs to a project. "
+                           "Users can view tasks by project.")
+    assert [c.status for c in kept.clauses] == ["mapped"] * 3 and kept.features[0].kind == "filter"

@@ -53,9 +53,10 @@ def feature_blocker(feature, spec) -> str:
 
 def find_features(toks: list[Tok], mentions: dict[int, str], fields_of: dict[str, list[str]],
                   built: frozenset[str], field_words: dict[str, set[str]] | None = None,
-                  ) -> list[tuple[str, str | None, list[str], int]]:
+                  parents: dict[str, str] | None = None) -> list[tuple[str, str | None, list[str], int]]:
     """(kind, entity, field idents, clause) per recognised feature; consumes its words.
-    `field_words`: every word of each record's field labels ("due" of "due date")."""
+    `field_words`: every word of each record's field labels ("due" of "due date"); `parents`
+    (child -> parent, updated): "filter orders by customer" links orders to their customer."""
     field_words = field_words or {}
     found: list[tuple[str, str | None, list[str], int]] = []
     for i, t in enumerate(toks):
@@ -87,6 +88,9 @@ def find_features(toks: list[Tok], mentions: dict[int, str], fields_of: dict[str
                      "into", "in", "a", "file", "files", "spreadsheet", "them", "it", "csv", "list",
                      "results", "of", "each") or j in mentions:
                 used.append(j)
+                if in_by and j in mentions and mentions[j] != entity and kind in ("filter", "sort") \
+                        and parents is not None and not _by_parent(entity, mentions[j], parents):
+                    missing = j   # "filter orders by customer" while orders belong to something else
                 by_open = (by_open or w == "by") and j not in mentions
                 in_by = in_by or w == "by"
                 if entity and w in fields_of.get(entity, []):
@@ -173,6 +177,22 @@ def _viewed_by(toks: list[Tok], i: int, mentions: dict[int, str]) -> str | None:
         return None
     j = _after_determiners(toks, i + 1)
     return "filter" if j in mentions and _word(toks, j + 1) == "by" else None
+
+
+def _by_parent(entity: str, other: str, parents: dict[str, str]) -> bool:
+    """Whether `entity` can be narrowed by `other` as its parent: it is, or becomes it (the filter
+    says so) when it has no parent yet and that makes no cycle."""
+    if parents.get(entity) == other:
+        return True
+    if entity in parents:
+        return False
+    up = other
+    while up in parents:
+        up = parents[up]
+        if up == entity:
+            return False
+    parents[entity] = other
+    return True
 
 
 def _after_determiners(toks: list[Tok], j: int) -> int:

@@ -122,7 +122,7 @@ def rule_based_spec(request: str) -> AppSpec:
     _attach_workflows(toks, mentions, status_enums, p)
     fields_of = {e: [it.words[-1] for it in p.fields.get(e, [])] + ["name", "title"] for e in p.entities}
     field_words = {e: {w for it in p.fields.get(e, []) for w in it.words} for e in p.entities}
-    p.features = find_features(toks, mentions, fields_of, built_features(), field_words)
+    p.features = find_features(toks, mentions, fields_of, built_features(), field_words, p.parents)
     p.features += find_availability(toks, mentions, p) + find_keyword_search(toks, mentions) \
         + find_overview_totals(toks, mentions, p) + find_newest_first(toks, mentions, p) \
         + find_persistence(toks, mentions, p)
