@@ -12,7 +12,7 @@ from __future__ import annotations
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec import lexicon_roles as rl
 from harness.offline.spec.nouns import FIELD_WORDS as _FIELD_WORDS
-from harness.offline.spec.nouns import is_noun, mark_brands, singular_name
+from harness.offline.spec.nouns import PLACES, is_noun, mark_brands, singular_name
 from harness.offline.spec.nouns import word_at as _word
 from harness.offline.spec.tokens import Tok
 
@@ -327,7 +327,8 @@ def _mentions(toks: list[Tok], p) -> dict[int, str]:
         if t.used and not t.role.startswith("entity:"):
             continue
         name = singular_name(t.w) if t.w and t.w[0].isalpha() else ""
-        if name in p.plurals and (t.role.startswith("entity:") or is_noun(toks, i) or " " in t.w):
+        if name in p.plurals and (t.role.startswith("entity:") or is_noun(toks, i) or " " in t.w
+                                  or (name in PLACES and not t.used)):
             if p.plurals[name] == lx.pluralize(name) and t.w not in (name, p.plurals[name]):
                 p.plurals[name] = t.w   # the user's own plural beats the generated one
             t.used, t.role = True, f"entity:{name}"

@@ -17,6 +17,15 @@ _NON_ENTITY = (lx.FUNCTION | lx.META | lx.ADJECTIVES | lx.DOMAIN_AREAS | lx.FIEL
                | rl.CONTEXT_WORDS - {"project", "note", "notes", "item", "items", "entry", "entries",
                                     "customer", "customers", "client", "clients", "team", "idea",
                                     "ideas", "friend", "friends", "member", "people", "person"})
+# Domain areas that are countable places: their plural names records ("shops", "restaurants"),
+# and once it does, so does the singular ("each order belongs to a shop"; entities._mentions).
+PLACES = lx._words("""
+    library school university college hospital clinic restaurant cafe store shop bookstore warehouse
+    company business office hotel farm church bank marketplace blog wiki portfolio agency salon spa
+    pharmacy dormitory dorm hostel gym
+""") & lx.DOMAIN_AREAS
+
+
 def singular_name(w: str) -> str:
     """Singular of a (possibly multi-word) noun: only the last word is inflected."""
     head, _, last = w.rpartition(" ")
@@ -43,8 +52,9 @@ def is_noun(toks: list[Tok], i: int) -> bool:
     if "-" in w:
         return False   # "real-time", "user-friendly": compound modifiers
     sing = singular_name(w)
-    if not 2 <= len(w) <= _MAX_WORD or w in _NON_ENTITY or sing in _NON_ENTITY:
-        return False
+    if not 2 <= len(w) <= _MAX_WORD or w in _NON_ENTITY or (sing in _NON_ENTITY and not (
+            sing != w and sing in PLACES)):
+        return False   # "an online shop" is the app's domain; "manage shops and orders" names records
     if w in FIELD_WORDS and sing == w:
         return False   # "the total", "a rating": a column; "budgets", "ratings" may be records
     if sing in lx.NON_GOAL_WORDS or lx.pluralize(sing) in lx.NON_GOAL_WORDS:
