@@ -65,7 +65,7 @@ def account_clauses(toks: list[Tok], clauses: list[str]) -> list[ClauseAccount]:
         elif t.role and t.role != "context" and not t.role.endswith(":"):
             if t.role not in acc.roles:
                 acc.roles.append(t.role)
-        elif not t.used and _content(t):
+        elif not t.used and asks_something(t):
             word = t.orig or t.w
             if word.lower() not in (u.lower() for u in acc.unknown):
                 acc.unknown.append(word)
@@ -91,11 +91,6 @@ def _lone_plurals(toks: list[Tok]) -> list[Tok]:
 def asks_something(t: Tok) -> bool:
     """Whether an unconsumed token is a word that asks for something (its clause is not built
     while no rule consumes it)."""
-    return _content(t)
-
-
-def _content(t: Tok) -> bool:
-    """Whether an unconsumed token is a word that asks for something."""
     w = t.w
     if w.startswith("@"):   # a URL or e-mail address
         return False

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec.accounting import asks_something
+from harness.offline.spec.pass_helpers import past_determiners
 from harness.offline.spec.tokens import Tok
 
 # trigger word -> feature kind
@@ -29,7 +30,6 @@ _WINDOW = 8
 # "filter their habits by the day of the week they were added": keys the generated filters and
 # sorts never have unless the record has such a field (then it is a column, above)
 _PERIOD_KEYS = lx._words("day days week weeks weekday weekdays month months year years hour hours")
-_STATUS_WORDS = lx._words("status state stage statuses states stages")   # a later pass gives the record one
 
 
 def built_features() -> frozenset[str]:
@@ -63,7 +63,7 @@ def find_features(toks: list[Tok], mentions: dict[int, str], fields_of: dict[str
         kind = _TRIGGERS.get(t.w) or _viewed_by(toks, i, mentions)
         if t.used or kind is None:
             continue
-        if t.w in _BY_ONLY and (_word(toks, i + 1) != "by" or _after_determiners(toks, i + 2) in mentions):
+        if t.w in _BY_ONLY and (_word(toks, i + 1) != "by" or past_determiners(toks, i + 2) in mentions):
             continue   # "organize your tasks" manages them; "events organized by clubs" names who does
         if t.w == "double" or _word(toks, i - 1) == "double":
             kind = "no_double_booking"
@@ -108,7 +108,7 @@ def find_features(toks: list[Tok], mentions: dict[int, str], fields_of: dict[str
                 # may name a field or record type a later pass finds ("filter them by category"). A
                 # field word the accounting lets pass ("rating" reads as the verb "rate") that is no
                 # column of the record is an order or filter the generator does not build.
-                if in_by and lx.singularize(w) in lx.FIELD_VOCAB and w not in _STATUS_WORDS \
+                if in_by and lx.singularize(w) in lx.FIELD_VOCAB and w not in lx.STATUS_WORDS \
                         and w not in field_words.get(entity, ()) and not asks_something(toks[j]):
                     missing = j
                 by_open = by_open and w in _PERIOD_KEYS
@@ -175,7 +175,7 @@ def _viewed_by(toks: list[Tok], i: int, mentions: dict[int, str]) -> str | None:
     """ "View orders by status": a list of the records narrowed by a column — the filter; else None."""
     if toks[i].w not in _VIEWS:
         return None
-    j = _after_determiners(toks, i + 1)
+    j = past_determiners(toks, i + 1)
     return "filter" if j in mentions and _word(toks, j + 1) == "by" else None
 
 
@@ -193,12 +193,6 @@ def _by_parent(entity: str, other: str, parents: dict[str, str]) -> bool:
             return False
     parents[entity] = other
     return True
-
-
-def _after_determiners(toks: list[Tok], j: int) -> int:
-    while _word(toks, j) in lx.DETERMINERS | {"all"}:
-        j += 1
-    return j
 
 
 def _word(toks: list[Tok], i: int) -> str:

@@ -8,6 +8,7 @@ from harness.offline.spec import lexicon as lx
 from harness.offline.spec.build import Parsed
 from harness.offline.spec.fields import FieldItem, parse_field_list
 from harness.offline.spec.pass_helpers import STOPS as _STOPS
+from harness.offline.spec.pass_helpers import past_determiners
 from harness.offline.spec.pass_helpers import use as _use
 from harness.offline.spec.pass_helpers import word as _word
 from harness.offline.spec.tokens import Tok
@@ -41,10 +42,7 @@ def find_filter_fields(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> 
             m, entity = i, _mention_before(toks, i, mentions)
         if entity is None or _word(toks, m + 1) not in ("by", "based"):
             continue
-        agent = m + 2
-        while agent < len(toks) and toks[agent].w in lx.DETERMINERS:
-            agent += 1
-        if t.w in _NEW_SORTS and agent in mentions:
+        if t.w in _NEW_SORTS and past_determiners(toks, m + 2) in mentions:
             continue   # "events organized by (the) clubs": who organizes them, not an order
         # "can be sorted by time", "organized by date": when the records were added (created_at);
         # the active "sort tasks by date" keeps giving the record that field, as before

@@ -43,6 +43,8 @@ NEG_CONTRACTIONS = _words("""
 # a record of its own, belonging to the record it is left on (relations.py).
 FEEDBACK_NOUNS = _words("comment comments review reviews reply replies feedback remark remarks")
 FEEDBACK_VERBS = _words("leave leaves leaving left write writes writing wrote post posts posting")
+# Words that name a record's status column (a pass gives the record one).
+STATUS_WORDS = _words("status state stage statuses states stages")
 # "sorted by time": by when each record was added — created_at, a sort key of every record.
 WHEN_WORDS = _words("time date created creation added newest oldest recency")
 # Pronoun + auxiliary contractions ("any workouts they've saved", "we're adding"): function words,

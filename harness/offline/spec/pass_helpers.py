@@ -15,6 +15,13 @@ def word(toks: list[Tok], i: int) -> str:
     return toks[i].w if 0 <= i < len(toks) else ""
 
 
+def past_determiners(toks: list[Tok], j: int) -> int:
+    """The first index from j whose word is no determiner ("the", "their", "all", ...)."""
+    while j < len(toks) and toks[j].w in lx.DETERMINERS | {"all"}:
+        j += 1
+    return j
+
+
 def use(t: Tok, role: str) -> None:
     """Mark a token recognised, with the role that recognised it."""
     t.used, t.role = True, role

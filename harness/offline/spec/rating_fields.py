@@ -3,10 +3,10 @@ record a rating field bounded by that range."""
 
 from __future__ import annotations
 
-from harness.offline.spec import lexicon as lx
 from harness.offline.spec.build import Parsed
 from harness.offline.spec.fields import FieldItem, read_range
 from harness.offline.spec.pass_helpers import nearest as _nearest
+from harness.offline.spec.pass_helpers import past_determiners
 from harness.offline.spec.pass_helpers import use as _use
 from harness.offline.spec.tokens import Tok
 
@@ -21,10 +21,7 @@ def _rated_record(toks: list[Tok], i: int, mentions: dict[int, str]) -> str | No
     (the noun: "the hourly rate for employees", "rating" without a range)."""
     if toks[i].w not in ("rate", "rates"):
         return None
-    j = i + 1
-    while j < len(toks) and toks[j].w in lx.DETERMINERS | {"all", "their", "his", "her"}:
-        j += 1
-    return mentions.get(j)
+    return mentions.get(past_determiners(toks, i + 1))
 
 
 def find_ratings(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None:

@@ -67,7 +67,7 @@ _WINDOW = 8            # how far (tokens) a completion word reaches for its enti
 NO_ENTITY_MESSAGE = ("no data entity recognized in the request; name what the app manages, "
                      "e.g. 'tasks' or 'products'")
 
-_STATUS_WORDS = frozenset({"status", "state", "stage", "statuses", "states", "stages"})
+_STATUS_WORDS = lx.STATUS_WORDS
 # "choose if I want to increase or decrease ...": after these "if" is "whether" — the ask itself
 _REST_PERIODS = lx._words("time times period periods day days interval intervals timer minutes seconds")
 _CHOICE_VERBS = lx._words("choose decide select pick specify indicate set say tell know see check ask determine "
