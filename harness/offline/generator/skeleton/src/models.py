@@ -34,8 +34,11 @@ def connect() -> sqlite3.Connection:
 
 
 def init_db() -> None:
-    """Create every table and index that does not exist yet."""
+    """Create every table and index that does not exist yet, in one transaction: all or none."""
+    # sqlite3 opens no transaction before DDL, so without BEGIN every CREATE would commit (and
+    # sync the journal) on its own, and a failing statement would leave the earlier tables behind.
     with closing(connect()) as conn, conn:
+        conn.execute("BEGIN")
         for statement in SCHEMA:
             conn.execute(statement)
 
