@@ -55,6 +55,18 @@ def replace_bodies(workspace, rid: str, body: str) -> list[str]:
     return edit_marked_tests(workspace, rid, lambda node: setattr(node, "body", ast.parse(body).body))
 
 
+def plant_blind_tests(workspace, rid: str) -> list[str]:
+    """Make every test marked `rid` a BLIND_BODY test that takes no fixture: its real check (the app
+    answers /health) depends on none of the requirement's code. With the test's fixtures kept, a
+    mutant breaking what a fixture needs (`models.db_path()` → None fails the generated conftest's
+    schema template) errored the blind test and counted as killed, depending on which mutants the
+    seeded plan picked."""
+    def blind(node: ast.FunctionDef) -> None:
+        node.body = ast.parse(BLIND_BODY).body
+        node.args = ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[])
+    return edit_marked_tests(workspace, rid, blind)
+
+
 def private_copy(todo_run, base: Path) -> tuple[RunStore, str]:
     """A private copy of the shared Todo run under `base`: (store, run_id)."""
     store, ctx = todo_run

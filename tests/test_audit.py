@@ -11,7 +11,7 @@ import subprocess
 import pytest
 
 from resume_helpers import builder_argv, clean_env
-from judged_copies import BLIND_BODY, replace_bodies
+from judged_copies import plant_blind_tests
 from run_copies import cli, harness_run_in_process, row, workspace_hashes
 
 
@@ -54,7 +54,7 @@ def test_builder_audit_kills_a_mutant_of_every_requirement_and_changes_no_file(a
 @pytest.mark.slow
 def test_tests_that_cannot_detect_a_broken_implementation_are_not_pass(fresh_todo_run, tmp_path, capsys):
     store, run_id = fresh_todo_run
-    assert replace_bodies(store.workspace(run_id), "REQ-003", BLIND_BODY)
+    assert plant_blind_tests(store.workspace(run_id), "REQ-003")
     proc = harness_run_in_process(run_id, store.base, tmp_path, capsys)  # fresh evidence: REQ-003 is executed and checked
     assert "REQ-003: PASS" in proc.stdout, proc.stdout[-3000:]
     code, out, _ = cli(capsys, "audit", run_id, "--runs-dir", str(store.base))

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from judged_copies import BLIND_BODY, Step, artifacts, edit_marked_tests, replace_bodies
+from judged_copies import Step, artifacts, edit_marked_tests, plant_blind_tests, replace_bodies
 from run_copies import cli, harness_run_in_process, row
 
 # Passes in the workspace, fails in the audit's scratch copy (which leaves *.db files out).
@@ -54,7 +54,7 @@ def test_planted_weak_and_blind_tests_get_the_same_verdicts_from_both_methods(fr
     store, run_id = fresh_todo_run
     workspace = store.workspace(run_id)
     assert replace_bodies(workspace, "REQ-004", "assert True")   # proves nothing: weak, never audited
-    assert replace_bodies(workspace, "REQ-003", BLIND_BODY)      # a real check that cannot see REQ-003's code
+    assert plant_blind_tests(workspace, "REQ-003")      # a real check that cannot see REQ-003's code
     harness_run_in_process(run_id, store.base, tmp_path, capsys)  # fresh evidence of the planted tests
     statuses = {rid: r["status"] for rid, r in store.read_workspace_evidence(run_id)["requirements"].items()}
     assert statuses["REQ-004"] == "weak" and statuses["REQ-003"] == "verified", statuses

@@ -38,6 +38,10 @@ _CHILDREN = template("api_py/children.tmpl")
 
 _CHECK_PARENT = template("api_py/check_parent.tmpl")
 
+_REFERENCES_CHECK = template("api_py/references_check.tmpl")
+
+_ROW_CHECK = template("api_py/row_check.tmpl")
+
 
 def collection_url(e: Entity) -> str:
     return f"/api/{e.slug}"
@@ -92,8 +96,23 @@ def api_py(app: AppModel, e: Entity) -> str:
         _CHECK_PARENT, parent_not_found=lit(f"{app.entity(e.parent).name} not found")
     ).rstrip("\n") if e.parent else ""
     params, list_body = list_params(app, e)
+    owner, row_checks = common["owner"], _row_checks(e)
+    # Only the checks this entity has: a call to a check with nothing to check is dead code, and the
+    # mutation audit's "call dropped" mutant of it is one no test could kill (it reported such
+    # equivalent mutants as survivors: 14 of 88 on the 20-entity scale request).
+    checks = ([fill(_REFERENCES_CHECK)] if refs else []) + ([fill(_ROW_CHECK, row_checks=row_checks)]
+                                                           if row_checks else [])
+    references_call = f"_check_references(db, values, {owner})" if refs else ""
     handlers = fill(
-        _HANDLERS, check_parent=check_parent, row_checks=_row_checks(e),
+        _HANDLERS, check_parent=check_parent,
+        checks="".join("\n\n" + c.strip("\n") for c in checks),
+        create_checks="\n".join(filter(None, [references_call, row_checks and f"_check_row(db, values, {owner})"])),
+        update_references=references_call,
+        # the stored record: read by the status and row checks; otherwise only an existence check,
+        # so that a missing record is a 404 before a parent or reference check answers
+        update_current=(f"current = _found(TABLE.get(db, item_id, {owner}))" if e.has_status or row_checks
+                        else f"_found(TABLE.get(db, item_id, {owner}))" if e.fk or refs else ""),
+        update_row=row_checks and f"_check_row(db, {{**current, **values}}, {owner}, item_id)",
         routes=feature_chunks(app, e), list_params=params, list_body=list_body,
         in_use=lit(f"{e.name} is still referred to by other records; delete those first"),
         check_create=f"_check_parent(db, values[{lit(e.fk)}], {common['owner']})" if e.fk else "",
@@ -110,6 +129,9 @@ def api_py(app: AppModel, e: Entity) -> str:
     text = module(header, *chunks)
     used = [n for n in FIELDTYPE_NAMES if re.search(rf"(?<![\w.]){n}\b", text.split('"""', 2)[2])]
     csv_used = e.has("csv_export")
+    imports = "from fastapi import APIRouter, Depends, HTTPException, Path, Query, Response\n"
+    if not re.search(r"(?<![\w.])Response\b", text.split('"""', 2)[2].replace(imports, "")):
+        text = text.replace(imports, imports.replace(", Response", ""), 1)  # only the CSV export returns one
     return text.replace("@@fieldtypes@@", ", ".join(used)).replace(
         "@@std_imports@@\n", "import csv\nimport io\n" if csv_used else "").replace(
         "@@csv_import@@\n", "from fastapi.responses import StreamingResponse\n" if csv_used else "")
@@ -130,7 +152,7 @@ def _row_checks(e: Entity) -> str:
                   f"        (row[{lit(slot.start)}], row.get({lit(slot.end)}) or row[{lit(slot.start)}]),"
                   " row_id):",
                   f"    raise HTTPException(409, {lit(f'that {slot.label} is already booked')})"]
-    return "\n".join(lines) or "return None"
+    return "\n".join(lines)
 
 
 def _field(c: Column, type_text: str, default: str | None) -> str:
