@@ -129,9 +129,6 @@ def api_py(app: AppModel, e: Entity) -> str:
     text = module(header, *chunks)
     used = [n for n in FIELDTYPE_NAMES if re.search(rf"(?<![\w.]){n}\b", text.split('"""', 2)[2])]
     csv_used = e.has("csv_export")
-    imports = "from fastapi import APIRouter, Depends, HTTPException, Path, Query, Response\n"
-    if not re.search(r"(?<![\w.])Response\b", text.split('"""', 2)[2].replace(imports, "")):
-        text = text.replace(imports, imports.replace(", Response", ""), 1)  # only the CSV export returns one
     return text.replace("@@fieldtypes@@", ", ".join(used)).replace(
         "@@std_imports@@\n", "import csv\nimport io\n" if csv_used else "").replace(
         "@@csv_import@@\n", "from fastapi.responses import StreamingResponse\n" if csv_used else "")
