@@ -30,6 +30,7 @@ class RunContext:
     subprocess_ms: int = 0
     given_spec: AppSpec | None = None   # `builder new --spec app.toml`: the spec stage uses it as is
     runtime_ahead: object | None = None  # a runtime check started beside the last task (runtime_ahead.py)
+    server_prestarted: bool = False      # the runtime check's server was prestarted (runtime_ahead.prestart_server)
 
 
     @property

@@ -54,6 +54,10 @@ def plan_stage(ctx: RunContext) -> Done:
 def verify_stage(ctx: RunContext) -> Done:
     """Whole-suite verification with fresh evidence, then the runtime check."""
     ctx.check_minutes()
+    if ctx.runtime_ahead is None and not ctx.server_prestarted:
+        from harness.orchestration.runtime_ahead import prestart_server
+
+        prestart_server(ctx)  # its imports overlap the whole suite
     result = verify_workspace_step(ctx)
     how = f"runner: {result.runner}" + (f", evidence reused from {result.reused_from}: same command, same files"
                                           if result.reused_from else "")
@@ -257,6 +261,9 @@ def _drive(ctx: RunContext) -> None:
         finish(ctx)  # a runtime check still running beside the build ends first
 
         stop_workers(ctx.workspace)  # the run's warm verification worker ends with the run
+        from harness.verification.server_prestart import stop as stop_servers
+
+        stop_servers(ctx.workspace)  # and a prestarted runtime server nobody took
         release_audit_workers(ctx.store, ctx.run_id)  # so does an audit worker the audit never used
 
 

@@ -114,11 +114,14 @@ class RuntimeAhead:
 
 def start_if_last(ctx, task: Task) -> None:
     """Start the runtime check beside `task`'s verification when `task` completes the app
-    (`completes_the_app`); and the mutation audit's worker, which the audit after VERIFY uses, once
+    (`completes_the_app`), its server's imports once a task has completed (`prestart_server`);
+    and the mutation audit's worker, which the audit after VERIFY uses, once
     a task has completed (the verification worker's imports are over: the other core is free) or
     beside the plan's last task."""
     if ctx.state.plan is None:
         return
+    if not ctx.server_prestarted and any(status == TaskStatus.COMPLETED for status in ctx.state.task_results.values()):
+        prestart_server(ctx)
     if ctx.runtime_ahead is None and completes_the_app(ctx, task):
         ctx.runtime_ahead = RuntimeAhead(ctx, task)
     if ctx.audit is not None and (is_last_task(ctx, task) or any(
@@ -126,6 +129,16 @@ def start_if_last(ctx, task: Task) -> None:
         from harness.audit.run import prestart_audit_workers
 
         prestart_audit_workers(ctx.store, ctx.run_id)
+
+
+def prestart_server(ctx) -> None:
+    """Once per run: the runtime check's server process, its imports started now, on the core the
+    verification worker no longer needs (harness/verification/server_prestart.py). The build
+    stage calls this once a task has completed; VERIFY before the whole suite when no check runs ahead."""
+    from harness.verification.server_prestart import prestart
+
+    ctx.server_prestarted = True
+    prestart(ctx.workspace)
 
 
 def take(ctx) -> RuntimeResult | None:

@@ -22,6 +22,7 @@ from harness.sandbox.local import LocalSandbox
 from harness.sandbox.runner import SandboxProcess, SpawnError
 from harness.utils import own_tmp
 from harness.utils.workspace_layout import workspace_files
+from harness.verification import server_prestart
 from harness.verification.http_probe import HttpResponse, request
 
 HOST = "127.0.0.1"
@@ -106,14 +107,20 @@ def verify_runtime(workspace: Path, steps: list | None = None, startup_timeout_s
     if _port_accepts(port):
         rec.check("port accepts", False, f"port {port} was already in use before the app started")
         return rec.result(started, FailureType.CONFIG_ERROR, f"port {port} is taken by another process; retry")
-    tmp = own_tmp.make("runtime")
-    proc: SandboxProcess | None = None
+    prepared = server_prestart.take(workspace) if entry[0] == "python" else None
+    if prepared is not None and not prepared.start(command[3:]):
+        prepared.discard()  # it died before it was needed: start cold
+        prepared = None
+    tmp = prepared.tmp if prepared is not None else own_tmp.make("runtime")
+    proc: SandboxProcess | None = prepared.proc if prepared is not None else None
     stage = "not started"
     try:
-        proc = _launch(command, workspace, tmp, rec)
+        if proc is None:
+            proc = _launch(command, workspace, tmp, rec)
         if proc is not None:
             shown = _display(command).replace(str(workspace), "<workspace>")
-            rec.evidence.append(f"launched {shown} (pid {proc.pid}, isolation: {proc.isolation})")
+            runner = "warm" if prepared is not None else "cold"
+            rec.evidence.append(f"launched {shown} (pid {proc.pid}, isolation: {proc.isolation}, runner: {runner})")
             stage = _exercise(proc, port, list(steps or []), startup_timeout_s, tmp / "app.db", rec)
     finally:
         exit_code = proc.stop(STOP_GRACE_S) if proc is not None else None
@@ -135,7 +142,7 @@ def _command(entry: tuple[str, str], port: int, workspace: Path) -> list[str]:
 
 def _launch(command: list[str], workspace: Path, tmp: Path, rec: _Record) -> SandboxProcess | None:
     """Start the server contained; it shares the host network so the harness can probe its port."""
-    env = {"APP_DB_PATH": str(tmp / "app.db"), "PYTHONDONTWRITEBYTECODE": "1"}
+    env = server_prestart.server_env(tmp)
     # Output goes to files, not pipes: a chatty server can never block on a full pipe.
     with open(tmp / "stdout.log", "wb") as out, open(tmp / "stderr.log", "wb") as err:
         try:

@@ -1,0 +1,65 @@
+"""The runtime check's server, imports first: run as a script inside the sandbox, stdlib only.
+
+Usage: python server_preload.py GO_FD
+
+It imports uvicorn and the web stack the generated app is built on (never a workspace module),
+then blocks reading GO_FD. The harness writes one line there, the JSON list of arguments it would
+give `python -m uvicorn` (`["src.main:app", "--app-dir", WS, "--host", H, "--port", P]`); the
+script then becomes that command: sys.path[0] is the working directory and uvicorn's `__main__`
+runs through runpy with those arguments, as `-m` does. End of file without a line: exit 0 (the
+harness let the server go unused). A package that fails to import is left to uvicorn, which then
+fails, or not, as a cold start would.
+"""
+
+import os
+import sys
+
+# `python -m` puts the working directory first; a script's own directory must not be on the path.
+sys.path[0] = os.getcwd()
+
+import json  # noqa: E402
+import runpy  # noqa: E402
+import warnings  # noqa: E402
+
+PRELOAD = ("uvicorn", "uvicorn.main", "uvicorn.config", "uvicorn.server", "uvicorn.lifespan.on",
+           "uvicorn.protocols.http.h11_impl", "uvicorn.protocols.http.httptools_impl",
+           "uvicorn.protocols.websockets.auto", "uvicorn.loops.auto",
+           "fastapi", "fastapi.responses", "fastapi.staticfiles", "starlette", "pydantic", "pydantic.v1",
+           "sqlite3", "json")
+
+
+def preload(modules) -> None:
+    for name in modules:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # a warning of the app's own import is the app's to show
+            try:
+                __import__(name)
+            except Exception:  # noqa: BLE001 - not warm, not broken: uvicorn imports what it needs
+                continue
+
+
+def read_line(fd: int) -> bytes:
+    data = b""
+    while not data.endswith(b"\n"):
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            break
+        data += chunk
+    os.close(fd)
+    return data
+
+
+def main() -> int:
+    fd = int(sys.argv[1])
+    preload(PRELOAD)
+    line = read_line(fd)
+    if not line.strip():
+        return 0
+    args = json.loads(line)
+    sys.argv = ["uvicorn", *[str(a) for a in args]]
+    runpy.run_module("uvicorn", run_name="__main__", alter_sys=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
