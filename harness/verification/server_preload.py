@@ -19,7 +19,6 @@ sys.path[0] = os.getcwd()
 
 import json  # noqa: E402
 import runpy  # noqa: E402
-import warnings  # noqa: E402
 
 PRELOAD = ("uvicorn", "uvicorn.main", "uvicorn.config", "uvicorn.server", "uvicorn.lifespan.on",
            "uvicorn.protocols.http.h11_impl", "uvicorn.protocols.http.httptools_impl",
@@ -29,13 +28,13 @@ PRELOAD = ("uvicorn", "uvicorn.main", "uvicorn.config", "uvicorn.server", "uvico
 
 
 def preload(modules) -> None:
+    """Import `modules` (best effort). Warnings go to stderr under the default filters, as they
+    would when uvicorn or the app imported the same modules in a cold start."""
     for name in modules:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # a warning of the app's own import is the app's to show
-            try:
-                __import__(name)
-            except Exception:  # noqa: BLE001 - not warm, not broken: uvicorn imports what it needs
-                continue
+        try:
+            __import__(name)
+        except Exception:  # noqa: BLE001 - not warm, not broken: uvicorn imports what it needs
+            continue
 
 
 def read_line(fd: int) -> bytes:
