@@ -48,7 +48,9 @@ def test_a_filter_by_columns_gives_the_record_those_columns():
 def test_filter_criteria_such_as_give_columns_but_keywords_ask_for_search_not_a_column():
     spec = parse_request("Users can add expenses. Users can filter expenses based on criteria such as date "
                          "ranges, categories, or specific keywords.")
-    assert fields(spec, "expense") == {"name": "short_text", "date": "date", "category": "short_text"}
+    # (the amount is implied: an expense records money, tests/test_spec_budget_categories.py)
+    assert fields(spec, "expense") == {"name": "short_text", "date": "date", "category": "short_text",
+                                       "amount": "money"}
     # "keywords" is not a column: it asks for search (?q= over the text fields), which is built
     assert [(f.kind, f.entity) for f in spec.features] == [("filter", "expense"), ("search", "expense")]
     assert statuses(spec)[1] == "mapped"

@@ -58,6 +58,21 @@ def _owner(toks: list[Tok], k: int) -> bool:
     return toks[k].possessive and lx.singularize(toks[k].w) in rl.ACTOR_WORDS and is_noun(toks, k + 1)
 
 
+def based_on_records(toks: list[Tok], i: int) -> int | None:
+    """ "transactions based on (different) categories (specified by the user)": the records the
+    noun at i is grouped by, when they are named in the plural — the index of their head. A
+    singular after "based on" is a property or a source, not records ("prices based on size",
+    "suggestions based on your history")."""
+    if _word(toks, i + 1) != "based" or _word(toks, i + 2) != "on":
+        return None
+    h = i + 3
+    while h < len(toks) and (toks[h].w in _SKIP or _owner(toks, h)):
+        h += 1
+    if h >= len(toks) or toks[h].clause != toks[i].clause or singular_name(toks[h].w) == toks[h].w:
+        return None
+    return h if toks[h].role.startswith("entity:") or is_noun(toks, h) else None
+
+
 def _np_heads(toks: list[Tok], j: int) -> list[int]:
     """Head indices of a (coordinated) noun phrase list starting at j."""
     heads: list[int] = []
@@ -134,7 +149,8 @@ def _positions(toks: list[Tok], p) -> list[tuple[int, str]]:
             after = _word(toks, nxt)
             if after in _HEAD_AFTER and nxt - 1 == i and not _compound_tail(toks, i):
                 out.append((i, "app-head" if after in _RECORD_HEADS else "tool-head"))
-            elif _clause_start(toks, i) and _bare_subject(toks, i):
+            elif _clause_start(toks, i) and _bare_subject(toks, i) and not _has_login(toks, _np_heads(toks, i)[-1] + 1):
+                # ("The project has a login and sign up": the app itself, like "each teacher has a login")
                 out += [(h, "subject") for h in _np_heads(toks, i)]
     return out
 
@@ -303,6 +319,8 @@ def find_entities(toks: list[Tok], p, cap: int) -> dict[int, str]:
             heads = _np_heads(toks, j)
             for h in heads[:1]:
                 add(h)
+        elif based_on_records(toks, i) is not None:   # "transactions based on different categories"
+            add(based_on_records(toks, i))
     mentions = _mentions(toks, p)
     if overflow:
         p.overflow = list(overflow)

@@ -59,6 +59,17 @@ def is_heading(clauses: list[str], index: int) -> bool:
     return _title_like(clauses[index]) and nxt is not None and not _title_like(nxt)
 
 
+# "... authentication, after that there are two pages": "after that" orders the telling ("then"),
+# it asks for nothing; "after" with a time or an event ("lock after 5 failures") is left alone
+_STATEMENT_STARTS = frozenset({"there", "we", "i", "you", "the", "it", "users", "user", "they", "he", "she"})
+
+
+def _sequence_connective(toks: list[Tok], k: int) -> bool:
+    return (toks[k].w == "after" and not toks[k].used and k + 2 < len(toks)
+            and toks[k + 1].w == "that" and toks[k + 2].w in _STATEMENT_STARTS
+            and toks[k + 1].clause == toks[k + 2].clause == toks[k].clause)
+
+
 def mark_framing(toks: list[Tok], clauses: list[str], never: frozenset[str]) -> None:
     """Mark the unconsumed words of headings and spec-writer instructions as context (a word of
     `never` in a heading stays unexplained; a heading whose words a rule recognised, "Products:"
@@ -68,7 +79,10 @@ def mark_framing(toks: list[Tok], clauses: list[str], never: frozenset[str]) -> 
     writer = {k for k, c in enumerate(clauses) if is_writer_instruction(c) or _HTTP_NOTE.match(c.strip())}
     choices = {k for k, c in enumerate(clauses) if _FIELD_CHOICE.match(c.strip())
                and any(t.clause == k and t.role.startswith("entity:") for t in toks)}
-    for t in toks:
+    for k, t in enumerate(toks):
+        if _sequence_connective(toks, k):
+            t.used, t.role = True, "context"
+            continue
         if t.clause in choices and not t.role.startswith("entity:"):
             t.used, t.role = True, "context"
             continue

@@ -1,9 +1,12 @@
-"""Fields a competent developer adds without being told: a record of an occurrence needs its time.
+"""Fields a competent developer adds without being told: a record of an occurrence needs its time,
+a record of money its amount.
 
 "track baby naps" asks for naps; a nap record that cannot say when it started and ended is not
 what was asked. The two word lists name record nouns that are occurrences: spans get a start and
 an end (datetime), moments get the time they happened. A record that already has a date or time
-field of its own (named in the request) gets nothing, and no other noun gets anything.
+field of its own (named in the request) gets nothing. Likewise "keep track of their transactions"
+in a budget app: a transaction, expense or payment without an amount records no money, so it gets
+a required amount unless the request named a money field for it. No other noun gets anything.
 """
 
 from __future__ import annotations
@@ -19,13 +22,20 @@ MOMENTS = frozenset("""
 poop pee diaper feeding meal dose injection symptom incident sighting seizure headache migraine
 """.split())
 _TIMED_KINDS = frozenset({"date", "time", "datetime"})
+# Records of money moving: their amount is what they are.
+MONEY_RECORDS = frozenset("""
+transaction expense payment purchase donation deposit withdrawal refund
+""".split())
 
 
 def implied_fields(entity: str, fields: list[EntityField]) -> list[EntityField]:
-    """The datetime fields `entity` (a singular name) implies, unless `fields` already say when."""
+    """The fields `entity` (a singular name) implies: an amount for a money record without a money
+    field, datetimes for an occurrence unless `fields` already say when."""
+    head = entity.rpartition(" ")[2]
+    if head in MONEY_RECORDS and not any(f.kind == "money" for f in fields):
+        return [EntityField(name="amount", ident="amount", type="float", required=True, kind="money")]
     if any(f.kind in _TIMED_KINDS or f.type in ("date", "datetime") for f in fields):
         return []
-    head = entity.rpartition(" ")[2]
     if head in SPANS:
         return [EntityField(name="start time", ident="start_time", type="datetime", required=True,
                             kind="datetime"),

@@ -16,7 +16,7 @@ def _words(text: str) -> frozenset[str]:
 ENTITY_VERBS = _words("""
     manage track store record log list keep organize organise catalog catalogue catalogs maintain
     handle add create save enter browse edit delete remove view update register book schedule
-    collect administer administrate rate post take crud include fetch retrieve submit
+    collect administer administrate rate post take crud include fetch retrieve submit define specify
 """)
 # Verbs the generated CRUD app performs, or that only frame the ask ("I want", "users can").
 SUPPORTED_VERBS = ENTITY_VERBS | _words("""

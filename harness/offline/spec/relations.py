@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec.booking import find_booked_resources
+from harness.offline.spec.entities import based_on_records
 from harness.offline.spec.build import Parsed
 from harness.offline.spec.pass_helpers import use as _use
 from harness.offline.spec.pass_helpers import word as _word
@@ -36,6 +37,8 @@ def find_relations(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None
             found.append((name, _mention_after(toks, j + 2, mentions), list(range(i + 1, j + 2))))
         elif _word(toks, j) == "part" and _word(toks, j + 1) == "of":
             found.append((name, _mention_after(toks, j + 2, mentions), list(range(i + 1, j + 2))))
+        elif (h := based_on_records(toks, i)) is not None:   # "transactions based on different categories"
+            found.append((name, mentions.get(h), list(range(i + 1, h))))
         elif _word(toks, j) in lx.HAVE:
             found.append((_mention_after(toks, j + 1, mentions), name, list(range(i + 1, j + 1))))
         if toks[i].w in lx.FEEDBACK_NOUNS and w1 in ("on", "to", "of", "about"):

@@ -1,0 +1,114 @@
+"""A public budget-app request (hassaan-baig.vercel.app/projects/3), offline: "transactions based on
+different categories specified by the user" built no categories, "The project has a login" made a
+record type of the project itself, "after that" was an unknown ask, and a transaction had no amount.
+The `_bug` tests fail on the code before the fix (seen); the last one uses the generated app over HTTP."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness.offline.generator import generate_files
+from harness.offline.generator.probes import ProbeStep
+from harness.offline.spec import parse_request
+from harness.offline.spec.rules import rule_based_spec
+from harness.verification.runtime import verify_runtime
+from helpers import write_files
+
+BUDGET = ("Budget App that allows users to track their budget by keeping track of their transactions based on "
+          "different categories specified by the user. Users can also track their budget where they spend it. "
+          "The project has a login and sign up authentication after that there are two pages one is for the "
+          "categories and the other is for the transactions.")
+
+
+def entities(spec) -> dict[str, str | None]:
+    return {e.name: e.parent for e in spec.data_model}
+
+
+def statuses(spec) -> list[str]:
+    return [c.status for c in spec.clauses]
+
+
+def fields(spec, name: str) -> dict[str, tuple[str, bool]]:
+    entity = next(e for e in spec.data_model if e.name == name)
+    return {f.name: (f.kind, f.required) for f in entity.fields}
+
+
+def test_records_based_on_categories_belong_to_a_category_bug():
+    spec = parse_request("Users can track their transactions based on different categories specified by the user.")
+    assert entities(spec) == {"category": None, "transaction": "category"}
+    assert statuses(spec) == ["mapped"]
+
+
+def test_a_singular_after_based_on_is_no_record_and_stays_unexplained():
+    spec = parse_request("Users can manage recipes and see suggestions based on your history.")
+    assert entities(spec) == {"recipe": None}
+    assert statuses(spec) == ["not_built"] and "history" in spec.clauses[0].reason
+
+
+def test_the_project_that_has_a_login_is_the_app_not_a_record_bug():
+    spec = parse_request("Users can manage tasks. The project has a login and sign up authentication.")
+    assert entities(spec) == {"task": None}
+    assert spec.auth and statuses(spec) == ["mapped", "mapped"]
+    # a record type named as the subject of "has" is still one
+    assert entities(parse_request("Projects have tasks. Each task has a title.")) == {"project": None,
+                                                                                        "task": "project"}
+
+
+def test_after_that_orders_the_telling_and_asks_for_nothing_bug():
+    spec = parse_request("Users can manage tasks. The app has a login after that there is a page for the tasks.")
+    assert statuses(spec) == ["mapped", "mapped"]
+    timed = parse_request("Users can manage tasks. Lock the account after that many failed logins.")
+    assert statuses(timed)[1] == "not_built" and "after" in timed.clauses[1].reason
+
+
+def test_categories_users_define_or_specify_are_records_they_create():
+    for text in ("Users can manage transactions and categories they define.",
+                 "Users can manage transactions and categories specified by the user."):
+        spec = parse_request(text)
+        assert set(entities(spec)) == {"transaction", "category"} and statuses(spec) == ["mapped"], text
+
+
+def test_a_money_record_gets_a_required_amount_unless_one_is_named_bug():
+    assert fields(parse_request("Users can manage payments."), "payment")["amount"] == ("money", True)
+    named = fields(parse_request("Users can manage expenses with a cost."), "expense")
+    assert "amount" not in named and named["cost"][0] == "money"
+    assert "amount" not in fields(parse_request("Users can manage books."), "book")
+
+
+def test_the_budget_request_builds_categories_and_transactions_and_says_what_is_not_built():
+    spec = parse_request(BUDGET)
+    assert entities(spec) == {"category": None, "transaction": "category"} and spec.auth
+    assert fields(spec, "transaction")["amount"] == ("money", True)
+    # "track their budget" (a budget of its own?) and "where they spend it" (totals per category)
+    # are not built offline, and the run says so; the login and the two pages are
+    assert statuses(spec) == ["not_built", "not_built", "mapped"]
+
+
+@pytest.mark.slow
+def test_the_budget_app_keeps_each_users_categories_and_transactions_over_http(tmp_path):
+    workspace = write_files(generate_files(rule_based_spec(BUDGET)), tmp_path / "ws")
+    ann = {"username": "ann", "password": "correct horse 1"}
+    bob = {"username": "bob", "password": "battery staple 2"}
+    steps = [
+        ProbeStep("register ann", "POST", "/api/auth/register", ann, 201, {}, False),
+        ProbeStep("login ann", "POST", "/api/auth/login", ann, 200, {"token": "token"}, False),
+        ProbeStep("category", "POST", "/api/categories", {"name": "Food"}, 201, {"cat": "id"}, True),
+        ProbeStep("transaction", "POST", "/api/transactions",
+                  {"name": "Groceries", "amount": 42.5, "category_id": "{cat}"}, 201, {"tx": "id"}, True),
+        ProbeStep("no amount", "POST", "/api/transactions", {"name": "Bus", "category_id": "{cat}"}, 422, {}, True),
+        ProbeStep("unknown category", "POST", "/api/transactions",
+                  {"name": "Bus", "amount": 2.5, "category_id": 999}, 404, {}, True),
+        ProbeStep("per category", "GET", "/api/categories/{cat}/transactions", None, 200, {}, True),
+        ProbeStep("register bob", "POST", "/api/auth/register", bob, 201, {}, False),
+        ProbeStep("login bob", "POST", "/api/auth/login", bob, 200, {"token": "token"}, False),
+        ProbeStep("bob reads ann's", "GET", "/api/transactions/{tx}", None, 404, {}, True),
+        ProbeStep("bob files under ann's category", "POST", "/api/transactions",
+                  {"name": "x", "amount": 1, "category_id": "{cat}"}, 404, {}, True),
+        ProbeStep("bob's list", "GET", "/api/transactions", None, 200, {}, True),
+        ProbeStep("no token", "GET", "/api/categories", None, 401, {}, False),
+    ]
+    result = verify_runtime(workspace, steps, startup_timeout_s=60)
+    assert result.status == "PASS", [c for c in result.checks if not c.ok]
+    evidence = "\n".join(result.evidence)
+    assert '"amount":42.5' in evidence and '"category_id":1' in evidence
+    assert "GET /api/transactions → 200 []" in evidence   # bob sees none of ann's
