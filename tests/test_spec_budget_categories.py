@@ -1,6 +1,9 @@
-"""A public budget-app request (hassaan-baig.vercel.app/projects/3), offline: "transactions based on
+"""Two public budget-app requests, offline. hassaan-baig.vercel.app/projects/3: "transactions based on
 different categories specified by the user" built no categories, "The project has a login" made a
 record type of the project itself, "after that" was an unknown ask, and a transaction had no amount.
+github lmunozm1702/tracksaction #5: "transactions associated with a category" built no categories,
+the app's name "track$action" became a record type "action", and "they can't access pages that
+require the user to be logged in" was an unknown ask although every generated page requires it.
 The `_bug` tests fail on the code before the fix (seen); the last one uses the generated app over HTTP."""
 
 from __future__ import annotations
@@ -18,6 +21,12 @@ BUDGET = ("Budget App that allows users to track their budget by keeping track o
           "different categories specified by the user. Users can also track their budget where they spend it. "
           "The project has a login and sign up authentication after that there are two pages one is for the "
           "categories and the other is for the transactions.")
+
+TRACKSACTION = ("track$action is a mobile web application where you can manage your budget: you have a list of "
+                "transactions associated with a category, so that you can see how much money you spent and on what. "
+                "The user should be able to register in the app with full name, email and password (all mandatory). "
+                "The user can log into the app using email and password. If the user is not logged in, they can't "
+                "access pages that require the user to be logged in (all the pages described below).")
 
 
 def entities(spec) -> dict[str, str | None]:
@@ -82,6 +91,38 @@ def test_the_budget_request_builds_categories_and_transactions_and_says_what_is_
     # "track their budget" (a budget of its own?) and "where they spend it" (totals per category)
     # are not built offline, and the run says so; the login and the two pages are
     assert statuses(spec) == ["not_built", "not_built", "mapped"]
+
+
+def test_records_associated_with_a_category_belong_to_it_bug():
+    for text in ("Users can keep a list of transactions associated with a category.",
+                 "Users can manage transactions. Each transaction is associated with a category.",
+                 "Users can manage tasks. Tasks are linked with projects."):
+        spec = parse_request(text)
+        assert len(entities(spec)) == 2 and list(entities(spec).values())[1] is not None, text
+        assert set(statuses(spec)) == {"mapped"}, text
+
+
+def test_a_dollar_sign_inside_a_name_keeps_it_one_word_bug():
+    spec = parse_request("track$action is a web application where you can manage transactions.")
+    assert entities(spec) == {"transaction": None}   # not "track" + an "action" record type
+
+
+def test_pages_that_require_a_login_are_the_pages_the_app_serves_bug():
+    spec = parse_request("Users can manage tasks. The user can log into the app using email and password. If the "
+                         "user is not logged in, they can't access pages that require the user to be logged in.")
+    assert statuses(spec) == ["mapped", "mapped", "mapped"]
+    pages = next(r.id for r in spec.requirements if r.capability == "pages")
+    assert spec.clauses[2].reqs == [pages]   # its generated test: pages need a session
+
+
+def test_the_tracksaction_request_builds_categories_and_transactions_and_says_what_is_not_built():
+    spec = parse_request(TRACKSACTION)
+    assert entities(spec) == {"category": None, "transaction": "category"}
+    assert spec.auth and spec.login == "email"
+    assert fields(spec, "transaction")["amount"] == ("money", True)
+    # the app's name, "mobile" and the budget (C-001) and the account's full name (C-002) are not built
+    assert statuses(spec) == ["not_built", "not_built", "mapped", "mapped"]
+    assert "mobile" in spec.clauses[0].reason and "name" in spec.clauses[1].reason
 
 
 @pytest.mark.slow

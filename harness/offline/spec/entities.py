@@ -27,6 +27,7 @@ _GAME_HEADS = lx._words("game games")
 _SKIP = lx.DETERMINERS | lx.QUANTIFIERS | lx.ADJECTIVES | lx._words("of their my our your his her new all")
 _SEP = lx._words(", and or & / plus")
 _PARENT_PREP = lx._words("in within inside under per")
+_WITH_LINKS = lx._words("associated linked tied")
 _SUBJECT_NEXT = (lx.FIELD_TRIGGERS | lx.BELONG | lx.HAVE | lx.MODALS | _PARENT_PREP
                  | lx._words(". : ( ; can of for"))
 
@@ -314,13 +315,17 @@ def find_entities(toks: list[Tok], p, cap: int) -> dict[int, str]:
         if (w1 in _PARENT_PREP and w2 in ("a", "an", "each", "every", "one")) \
                 or (w1 in ("within", "per", "inside") and is_noun(toks, i + 2)) \
                 or (w1 in ("for", "of") and w2 in ("a", "an", "each", "every", "one")) \
-                or (w1 in lx.BELONG and w2 in ("to", "into", "under", "in")):
+                or (w1 in lx.BELONG and w2 in ("to", "into", "under", "in")) \
+                or (w1 in _WITH_LINKS and w2 == "with"):   # "transactions associated with a category"
             j = i + 2 + (w1 in lx.BELONG)
             heads = _np_heads(toks, j)
             for h in heads[:1]:
                 add(h)
         elif based_on_records(toks, i) is not None:   # "transactions based on different categories"
             add(based_on_records(toks, i))
+        elif _word(toks, i + 1) in ("is", "are") and _word(toks, i + 2) in _WITH_LINKS and _word(toks, i + 3) == "with":
+            for h in _np_heads(toks, i + 4)[:1]:   # "each transaction is associated with a category"
+                add(h)
     mentions = _mentions(toks, p)
     if overflow:
         p.overflow = list(overflow)

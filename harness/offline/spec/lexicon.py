@@ -292,7 +292,7 @@ SEPARATORS = _words(", / & + and or plus")
 SITE_WORDS = _words("web webapp website websites site")
 FIELD_TRIGGERS = _words("with having has have containing contains including ( :")
 LOOSE_TRIGGERS = _words("with having including")   # may follow the app noun: "a todo app with ..."
-BELONG = _words("belong belongs belonging assigned attached linked tied grouped")
+BELONG = _words("belong belongs belonging assigned attached linked tied grouped associated")
 HAVE = _words("has have contain contains own owns include includes")
 # "habit creation with a name": the action on a record; the record is the noun before it.
 ACTION_NOUNS = _words("creation creating editing deletion removal registration entry logging tracking "

@@ -26,7 +26,7 @@ SUPPORTED_VERBS = ENTITY_VERBS | _words("""
     choose pick fill input type click press tap view want would say belong assign attach link
     relate associate categorize categorise group own has have having include includes containing
     called named labeled labelled set edit read kept stored tracked listed start login logout
-    signin signup sign log create tick navigate greet perform
+    signin signup sign log create tick navigate greet perform require requires required
 """)
 # Words that frame a request or give background; they ask for nothing themselves.
 CONTEXT_WORDS = _words("""
@@ -36,7 +36,7 @@ CONTEXT_WORDS = _words("""
     notes scope background context details detail here there list item items basic core main key
     things user users person people someone team everyone anyone customer customers client clients
     myself yourself ourselves friend friends family me idea concept mvp version phase
-    acceptance criteria criterion scenario scenarios
+    acceptance criteria criterion scenario scenarios described
     v1 first initial prototype demo bonus optional extras nice technology technologies tech
 """)
 # UI and layout vocabulary: served as the generated pages, never tables.

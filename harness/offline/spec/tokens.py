@@ -17,7 +17,7 @@ from harness.offline.generator.naming import ascii_fold
 _LINK_RE = re.compile(r"(?:https?://|www\.)\S+|[\w.+-]+@[\w-]+\.[\w.]+")
 LINK = "@link"      # a URL or e-mail address: context, never a name
 # A plural possessive keeps its apostrophe ("users' recipes"), so the owner reads as one.
-_TOKEN_RE = re.compile(r"\w+(?:[-'’.]\w+)*(?:(?<=s)['’](?=\s+\w))?|->|=>|→|[,;:.!?()/&+|]")
+_TOKEN_RE = re.compile(r"\w+(?:[-'’.$]\w+)*(?:(?<=s)['’](?=\s+\w))?|->|=>|→|[,;:.!?()/&+|]")
 
 
 @dataclass
