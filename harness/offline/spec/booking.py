@@ -51,3 +51,26 @@ def find_availability(toks: list[Tok], mentions: dict[int, str], p) -> list[tupl
         p.blocked.append((t.clause, f"showing only the {plural} available at a chosen date and time is not "
                                     f"built; a {record} of a taken slot is refused with 409"))
     return found
+
+
+_LIST_GLUE = lx._words("and or , : -")
+_BE = lx._words("is are be been was were being get gets got")
+
+
+def mark_unrecorded_bookings(toks: list[Tok], p) -> None:
+    """ "book members on specific classes", "members that are booked in for a class", "users can book
+    tennis courts" with no booking record: nothing records who booked what, so the verb is not
+    understood (the clause is not built) instead of reading as "manage members"."""
+    for j, t in enumerate(toks):
+        if t.used:
+            continue
+        base = "book" if t.w in ("book", "booked") else "reserve" if t.w in ("reserve", "reserved") \
+            else "rent" if t.w in ("rent", "rented") else None
+        if base is None or BOOK_VERBS[base] in p.entities:
+            continue
+        before = word(toks, j - 1)
+        # "users can book courts", "to book": a verb; "books and book titles": maybe a noun, left alone
+        verb = before in _VERB_BEFORE - _LIST_GLUE if t.w in BOOK_VERBS else before in _BE
+        if verb and toks[j - 1].clause == t.clause:
+            t.used, t.role = True, "unexplained"
+

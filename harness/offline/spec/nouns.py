@@ -92,6 +92,9 @@ def mark_brands(toks: list[Tok]) -> None:
     for t in toks:
         if t.orig[:1].isalpha():
             by_clause.setdefault(t.clause, []).append(t)
+    # "register members for classes … create and edit Members": a word the request also writes in
+    # lowercase is that word, capitalised for emphasis or as a bullet's label, not a product name
+    lowercase = {lx.singularize(t.w) for t in toks if t.orig[:1].islower()}
     for same in by_clause.values():
         caps = [t for t in same if _is_acronym(t.orig)]
         if len(caps) * 2 < len(same):
@@ -101,7 +104,7 @@ def mark_brands(toks: list[Tok]) -> None:
             continue   # Title Case or ALL CAPS clause: capitals say nothing
         for t in same[1:]:
             if t.orig[:1].isupper() and t.w not in lx.KNOWN_ENGLISH and t.w not in lx.TITLE_NOUNS \
-                    and lx.singularize(t.w) not in lx.KNOWN_ENGLISH:
+                    and lx.singularize(t.w) not in lx.KNOWN_ENGLISH and lx.singularize(t.w) not in lowercase:
                 t.brand = True
 
 

@@ -21,7 +21,7 @@ from harness.offline.spec.about_fields import find_about_fields, find_detail_fie
 from harness.offline.spec.account_rules import mark_account_rules
 from harness.offline.spec.accounting import NEVER_IGNORED, account_clauses
 from harness.offline.spec.app_name import mark_app_name
-from harness.offline.spec.booking import find_availability
+from harness.offline.spec.booking import find_availability, mark_unrecorded_bookings
 from harness.offline.spec.build import Parsed, build_spec
 from harness.offline.spec.capture import find_picture_capture
 from harness.offline.spec.clauses import split_clauses
@@ -30,6 +30,7 @@ from harness.offline.spec.list_collectives import mark_list_collectives
 from harness.offline.spec.entities import find_entities, mark_brands
 from harness.offline.spec.register_verb import registers_a_record
 from harness.offline.spec.record_words import drop_actor_entities, merge_record_word_entities
+from harness.offline.spec.negated_lists import negated_clauses
 from harness.offline.spec.relations import find_relations
 from harness.offline.spec.required_fields import mark_required_statements
 from harness.offline.spec.enum_entities import drop_enum_value_entities, drop_field_head_entities
@@ -89,7 +90,7 @@ def rule_based_spec(request: str) -> AppSpec:
     reserve_feature_phrases(toks)
     _mark_self_intro(toks)
     status_enums = _find_status_enums(toks)
-    complete_idx = _find_feature_words(toks, p)
+    complete_idx = _find_feature_words(toks, p, negated_clauses(request, clauses))
     mark_email_login(toks, p)
     find_board_layouts(toks, p)
     mark_responsive_mobile(toks)
@@ -138,6 +139,7 @@ def rule_based_spec(request: str) -> AppSpec:
     mark_entity_heads(toks, p.entities)
     mark_field_mentions(toks, p.fields)
     mark_unbuilt_phrases(toks, p.parents)
+    mark_unrecorded_bookings(toks, p)
     p.accounts = account_clauses(toks, clauses)
     for clause, reason in p.blocked:
         p.accounts[clause].blocked.append(reason)
@@ -245,7 +247,9 @@ def _find_status_enums(toks: list[Tok]) -> list[tuple[int, list[str]]]:
     return out
 
 
-def _find_feature_words(toks: list[Tok], p: Parsed) -> list[int]:
+def _find_feature_words(toks: list[Tok], p: Parsed, negated: set[int] = frozenset()) -> list[int]:
+    """Mark the feature words (login, dashboard, pages, API, mark-as-complete …); `negated`: the
+    clauses of bullet lists under a negating heading (negated_lists.py), whose login is not asked for."""
     complete_idx: list[int] = []
     for i, t in enumerate(toks):
         w = t.w
@@ -255,7 +259,7 @@ def _find_feature_words(toks: list[Tok], p: Parsed) -> list[int]:
         if w in lx.AUTH:
             if w in ("user", "users") and not _auth_context(toks, i):
                 continue
-            if _negated(toks, i, lx.AUTH):   # "available without registration and login"
+            if _negated(toks, i, lx.AUTH) or t.clause in negated:   # "available without registration and login"
                 _use(t, "context")
                 continue
             if w == "register" and registers_a_record(toks, i):
