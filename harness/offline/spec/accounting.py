@@ -27,8 +27,15 @@ _IGNORABLE = (lx.FUNCTION | lx.DETERMINERS | lx.FILLER | lx.MODALS | lx.REL_PRON
 _NEVER_IGNORED = lx._words("calendar chart charts graph graphs map maps report reports export "
                            "import notification notifications reminder reminders email emails "
                            "analytics realtime history admin admins administrator administrators "
-                           "role roles permission permissions rest")   # "rest time": no REST API
+                           "role roles permission permissions rest "   # "rest time": no REST API
+                           # "users can favourite a recipe / see their favourite recipes": a per-user
+                           # list nothing builds unless a rule made it a field; "randomly select a
+                           # recipe": a random pick nothing builds (a public recipe-app spec)
+                           "favourite favorite favourites favorites favourited favorited random randomly")
 NEVER_IGNORED = _NEVER_IGNORED
+# Words that ask for something even as a record mention's modifier ("random recipe"): the record is
+# built, the pick or the per-user list is not.
+_ASKING_MODIFIERS = lx._words("random favourite favorite favourites favorites")
 _ACTIONS = rl.ENTITY_VERBS | lx._words("complete finish mark")
 
 
@@ -62,6 +69,9 @@ def account_clauses(toks: list[Tok], clauses: list[str]) -> list[ClauseAccount]:
             word = t.orig or t.w
             if word.lower() not in (u.lower() for u in acc.unknown):
                 acc.unknown.append(word)
+        elif t.role.startswith("entity:") and t.w in _ASKING_MODIFIERS:   # "a random recipe", "favourite recipes"
+            if (t.orig or t.w).lower() not in (u.lower() for u in acc.unknown):
+                acc.unknown.append(t.orig or t.w)
         elif t.role and t.role != "context" and not t.role.endswith(":"):
             if t.role not in acc.roles:
                 acc.roles.append(t.role)
