@@ -118,3 +118,17 @@ def test_generated_python_is_parsed_before_it_is_returned(monkeypatch):
     monkeypatch.setattr(app_files, "_render", lambda app, path, reqs: "def broken(:\n")
     with pytest.raises(app_files.GeneratorError, match=r"generated requirements.txt|generated .*\.py does not parse \(line 1"):
         generate_files(parse_request("Build a Simple Todo App with add/list/complete"))
+
+
+def test_a_participle_after_a_column_noun_keeps_the_nouns_kind_bug():
+    """A public animal-hospital spec (solutioninn.com): "Payment information (date paid, amount paid)"
+    made both columns booleans (from "paid"), and the payment then got an implied amount beside them."""
+    from harness.offline.spec import parse_request
+
+    assert [kind_for_name(n) for n in ("amount paid", "date paid", "hours spent", "date completed")] == [
+        "money", "date", "integer", "date"]
+    assert [kind_for_name(n) for n in ("is paid", "paid", "paid by")] == ["boolean", "boolean", "short_text"]
+    spec = parse_request("Users can manage payments. Payment information (date paid, amount paid) is recorded too.")
+    payment = next(e for e in spec.data_model if e.name == "payment")
+    assert {f.name: f.kind for f in payment.fields} == {"name": "short_text", "date paid": "date",
+                                                         "amount paid": "money"}

@@ -170,6 +170,9 @@ _DURATION = re.compile(r"\b(?:cooking|cook|prep|preparation|baking|bake|travel|w
                        r"running|estimated|response|total|processing|delivery|lead)\s(?:time|duration)\s$")
 
 
+# A participle after a column's noun says what happened to it, not the column's kind: "amount paid"
+# is money and "date paid" a date (both were booleans, from "paid"); "is paid" stays a boolean.
+_PARTICIPLES = frozenset({"paid", "done", "made", "received", "spent", "completed", "sent", "given"})
 _OF_AMOUNTS = frozenset({"number", "count", "amount", "quantity", "total"})   # "number of guests"
 _OF_NAMES = frozenset({"method", "mode", "type", "kind", "place", "country", "city", "proof", "name"})
 
@@ -182,6 +185,11 @@ def kind_for_name(field_name: str) -> FieldKind:
     text = normalise(field_name)
     if _DURATION.search(text):
         return "integer"
+    words = text.split()
+    if len(words) >= 2 and words[-1] in _PARTICIPLES:   # "amount paid", "date paid": the noun's kind
+        kind = kind_for_name(" ".join(words[:-1]))
+        if kind not in ("short_text", "boolean"):
+            return kind
     head, of, _rest = text.partition(" of ")
     if of and head.split()[-1] not in _OF_AMOUNTS:   # "date of birth": the kind of its head noun
         kind = kind_for_name(head)
