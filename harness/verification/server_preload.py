@@ -24,7 +24,7 @@ PRELOAD = ("uvicorn", "uvicorn.main", "uvicorn.config", "uvicorn.server", "uvico
            "uvicorn.protocols.http.h11_impl", "uvicorn.protocols.http.httptools_impl",
            "uvicorn.protocols.websockets.auto", "uvicorn.loops.auto",
            "fastapi", "fastapi.responses", "fastapi.staticfiles", "starlette", "pydantic", "pydantic.v1",
-           "sqlite3", "json")
+           "sqlite3")
 
 
 def preload(modules) -> None:

@@ -62,7 +62,7 @@ def mark_unrecorded_bookings(toks: list[Tok], p) -> None:
     tennis courts" with no booking record: nothing records who booked what, so the verb is not
     understood (the clause is not built) instead of reading as "manage members"."""
     for j, t in enumerate(toks):
-        if t.used:
+        if t.used or j == 0:
             continue
         base = "book" if t.w in ("book", "booked") else "reserve" if t.w in ("reserve", "reserved") \
             else "rent" if t.w in ("rent", "rented") else None

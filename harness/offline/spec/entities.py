@@ -321,8 +321,8 @@ def find_entities(toks: list[Tok], p, cap: int) -> dict[int, str]:
             heads = _np_heads(toks, j)
             for h in heads[:1]:
                 add(h)
-        elif based_on_records(toks, i) is not None:   # "transactions based on different categories"
-            add(based_on_records(toks, i))
+        elif (grouped_by := based_on_records(toks, i)) is not None:   # "transactions based on different categories"
+            add(grouped_by)
         elif _word(toks, i + 1) in ("is", "are") and _word(toks, i + 2) in _WITH_LINKS and _word(toks, i + 3) == "with":
             for h in _np_heads(toks, i + 4)[:1]:   # "each transaction is associated with a category"
                 add(h)
