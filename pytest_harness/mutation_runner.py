@@ -29,6 +29,7 @@ import builtins
 import gc
 import json
 import os
+import select
 import signal
 import time
 from pathlib import Path
@@ -84,26 +85,44 @@ def _run_child(items: list[pytest.Item], mutant_id: int, stop_at_failure: bool =
 
 def _wait(pid: int, timeout_s: float | None, read_fd: int) -> tuple[int | None, bytes]:
     """(the child's exit code, or None after killing it at the time limit; what it wrote to `read_fd`).
-    The pipe is drained while waiting, so a child writing a long report never blocks on it. (Waiting
-    on a pidfd with select instead of polling was measured no faster: the children's tests dominate.)"""
+    The pipe is drained while waiting, so a child writing a long report never blocks on it. The wait
+    is on the child's pidfd and the pipe, so its exit is seen at once (polling every POLL_S cost a
+    fork ~2.5 ms on average, measured side by side); without pidfds (Linux < 5.3) it polls."""
     deadline = None if timeout_s is None else time.monotonic() + timeout_s
     os.set_blocking(read_fd, False)
     chunks: list[bytes] = []
     code: int | None = None
-    while True:
-        _drain(read_fd, chunks)
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            code = os.waitstatus_to_exitcode(status)
-            break
-        if deadline is not None and time.monotonic() >= deadline:
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-            break
-        time.sleep(POLL_S)
+    pidfd = _pidfd(pid)
+    ended = False  # the pipe reached its end (the child, or code it ran, closed it)
+    try:
+        while True:
+            ended = _drain(read_fd, chunks) or ended
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                code = os.waitstatus_to_exitcode(status)
+                break
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                break
+            if pidfd is None:
+                time.sleep(POLL_S)
+            else:
+                select.select([pidfd] + ([] if ended else [read_fd]), [], [], left)
+    finally:
+        if pidfd is not None:
+            os.close(pidfd)
     _drain(read_fd, chunks)
     os.close(read_fd)
     return code, b"".join(chunks)
+
+
+def _pidfd(pid: int) -> int | None:
+    try:
+        return os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return None
 
 
 def _drain(fd: int, chunks: list[bytes]) -> bool:

@@ -3,6 +3,8 @@ and the verdict once the tests that fail on the original code are known. The ver
 baseline-first method's: a test that fails on the unmutated copy never kills a mutant."""
 from __future__ import annotations
 
+import pytest
+
 from pytest_harness.mutation_confirm import MutantRun, needs, to_confirm, verdict, without
 from pytest_harness.mutation_runner import child_limit, MIN_TIMEOUT_S, TIMEOUT_FACTOR
 
@@ -86,3 +88,53 @@ def test_a_child_report_longer_than_the_pipe_never_blocks_it_bug():
     os.close(write_fd)
     code, raw = _wait(pid, 30.0, read_fd)
     assert code == 0 and raw == report
+
+
+def test_a_child_that_closes_its_report_pipe_early_is_still_waited_for():
+    """The wait watches the pipe and the child's pidfd: a pipe at its end before the child exits
+    (code under test may close descriptors) must not end the wait or lose the exit code."""
+    import os
+
+    from pytest_harness.mutation_runner import _wait
+
+    read_fd, write_fd = os.pipe()
+    gate_r, gate_w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child leaves through os._exit
+        os.close(read_fd)
+        os.close(gate_w)
+        os.write(write_fd, b"early")
+        os.close(write_fd)
+        os.read(gate_r, 1)  # until the parent lets it go: the pipe has ended first
+        os._exit(3)
+    os.close(write_fd)
+    os.close(gate_r)
+    assert os.read(read_fd, 5) == b"early" and os.read(read_fd, 1) == b""  # the pipe's end, child alive
+    os.close(gate_w)
+    code, raw = _wait(pid, 30.0, read_fd)
+    assert code == 3 and raw == b""
+
+
+def test_a_child_past_its_time_limit_is_killed_and_reads_as_none():
+    """A mutant that hangs (here: blocked on a pipe nobody writes) is killed at its limit: exit code None."""
+    import os
+
+    from pytest_harness.mutation_runner import _wait
+
+    read_fd, write_fd = os.pipe()
+    gate_r, gate_w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - killed by the parent
+        os.close(read_fd)
+        os.close(gate_w)
+        os.read(gate_r, 1)
+        os._exit(0)
+    os.close(write_fd)
+    os.close(gate_r)
+    try:
+        code, raw = _wait(pid, 0.05, read_fd)
+    finally:
+        os.close(gate_w)
+    assert code is None and raw == b""
+    with pytest.raises(ChildProcessError):  # reaped by _wait: nothing left to wait for
+        os.waitpid(pid, os.WNOHANG)

@@ -70,6 +70,7 @@ def test_each_operator_changes_exactly_its_site(kind, line, before, after):
     mutant = _one(kind, line)
     plain = apply(SOURCE, [mutant], guarded=False)
     original = ast.unparse(ast.parse(SOURCE))
+    plain = ast.unparse(ast.parse(plain))  # apply keeps unmutated statements' own lines: compare renders
     assert before in original and after in plain
     changed = [(a, b) for a, b in zip(original.splitlines(), plain.splitlines()) if a != b]
     assert len(changed) == 1, changed
@@ -108,6 +109,58 @@ def test_guarded_source_behaves_like_each_plain_mutant_and_like_the_original_at_
 
 def test_round_trip_without_mutants_keeps_the_ast():
     assert ast.dump(ast.parse(apply(SOURCE, []))) == ast.dump(ast.parse(SOURCE))
+
+
+def _rendered_whole(source: str, mutants: list) -> str:
+    """What apply gave before it rendered only the statements holding a mutant: the whole module."""
+    from harness.audit.mutator import _Apply
+
+    return ast.unparse(_Apply({m.key: i for i, m in enumerate(mutants, start=1)}, True).visit(ast.parse(source)))
+
+
+SPLICED = '''import functools  # a comment that stays
+X = 1; Y = X + 1
+
+
+def deco(f):
+    @functools.lru_cache(maxsize=X * 64)
+    def inner(*a):
+        return f(*a) + X
+    return inner
+
+
+@deco
+def g(v):
+    """Doc\x0cwith a form feed."""
+    return v * 2
+'''
+
+
+@pytest.mark.parametrize("lines", [None, {2}, {6, 8}, {14, 15}, {8}])
+def test_apply_renders_only_the_mutated_statements_and_parses_as_the_whole_render(lines):
+    mutants = candidates(SPLICED, lines)
+    assert mutants
+    spliced = apply(SPLICED, mutants)
+    assert ast.dump(ast.parse(spliced)) == ast.dump(ast.parse(_rendered_whole(SPLICED, mutants)))
+    if lines in ({6, 8}, {14, 15}, {8}):  # `X = 1; Y = X + 1` shares a line: rendered whole only when mutated
+        assert "# a comment that stays" in spliced
+
+
+def test_a_site_in_a_decorator_is_mutated():
+    """The decorator line comes before the definition's own line: a skip by line must not miss it."""
+    site = [m for m in candidates(SPLICED, {6}) if m.kind == "arith"]
+    assert [m.line for m in site] == [6]
+    assert GUARD in apply(SPLICED, site).split("def inner")[0].split("def deco")[1]
+    assert GUARD in apply(SPLICED, {m.key: i for i, m in enumerate(site, 1)})
+
+
+def test_undescribed_candidates_get_the_same_descriptions_when_described():
+    from harness.audit.mutator import described
+
+    plain = candidates(SOURCE, describe=False)
+    assert {m.description for m in plain} == {""}
+    assert [m.description for m in described(plain)] == [m.description for m in candidates(SOURCE)]
+    assert all(m.node is None for m in described(plain))
 
 
 def test_annotations_and_docstrings_are_never_mutated():

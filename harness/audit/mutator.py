@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import ast
 import copy
-from dataclasses import dataclass
+import io
+from bisect import bisect_left
+from dataclasses import dataclass, field, replace
 
 GUARD = "__harness_mutant__"
 KINDS = ("compare", "arith", "negate", "return", "drop")
@@ -41,6 +43,7 @@ class Mutant:
     line: int
     key: str
     description: str
+    node: ast.AST | None = field(default=None, compare=False, repr=False)  # until `described`
 
 
 def _key(kind: str, node: ast.AST, index: int = 0) -> str:
@@ -101,19 +104,43 @@ def _sites(node: ast.AST, describe: bool = True) -> list[tuple[str, int, str]]:
     return out
 
 
-def candidates(source: str, lines: set[int] | None = None) -> list[Mutant]:
-    """Every mutant of `source` whose node starts on one of `lines` (all lines when None), in order."""
-    tree = ast.parse(source)
+def candidates(source: str, lines: set[int] | None = None, *, describe: bool = True,
+               tree: ast.AST | None = None) -> list[Mutant]:
+    """Every mutant of `source` whose node starts on one of `lines` (all lines when None), in order.
+    Without `describe` their descriptions are empty (`described` fills in those of the few that are
+    chosen: rendering every site's code was most of the plan's time). `tree`: `source` parsed."""
+    tree = ast.parse(source) if tree is None else tree
     nodes = list(ast.walk(tree))  # one walk for the skip sets and the sites
     skip = _annotation_ids(tree, nodes) | _docstring_ids(tree, nodes)
     found = []
     for node in nodes:
         if id(node) in skip or not hasattr(node, "lineno") or (lines is not None and node.lineno not in lines):
             continue
-        for kind, index, text in _sites(node):
+        for kind, index, text in _sites(node, describe):
             found.append(Mutant(kind=kind, line=node.lineno, key=_key(kind, node, index),
-                                description=f"line {node.lineno}: {text}"))
+                                description=f"line {node.lineno}: {text}" if describe else "",
+                                node=None if describe else node))
     return sorted(found, key=lambda m: (m.line, m.key))
+
+
+def described(mutants: list[Mutant]) -> list[Mutant]:
+    """`mutants` from `candidates(..., describe=False)` with their descriptions, as `candidates`
+    gives them (each keeps its node until then, not after)."""
+    out = []
+    for m in mutants:
+        text = {_key(kind, m.node, index): said for kind, index, said in _sites(m.node)} if m.node else {}
+        out.append(replace(m, description=f"line {m.line}: {text[m.key]}" if m.key in text else m.description,
+                           node=None))
+    return out
+
+
+def _node_position(node: ast.AST) -> str:
+    return f"{node.lineno}:{node.col_offset}:{node.end_lineno}:{node.end_col_offset}"
+
+
+def _position(key: str) -> str:
+    """The node position a mutant key names (see _key)."""
+    return key.split(":", 1)[1].rsplit(":", 1)[0]
 
 
 def _guard(mutant_id: int) -> ast.expr:
@@ -125,6 +152,8 @@ class _Apply(ast.NodeTransformer):
     def __init__(self, chosen: dict[str, int], guarded: bool):
         self.chosen = chosen
         self.guarded = guarded
+        self.positions = {_position(key) for key in chosen}  # only nodes there can offer a chosen site
+        self.lines = sorted({int(p.split(":", 1)[0]) for p in self.positions})
 
     def _either(self, mutant_id: int, mutated: ast.expr, original: ast.expr) -> ast.expr:
         if not self.guarded:
@@ -132,8 +161,10 @@ class _Apply(ast.NodeTransformer):
         return ast.IfExp(test=_guard(mutant_id), body=mutated, orelse=original)
 
     def visit(self, node: ast.AST):
+        if hasattr(node, "lineno") and not self._spans_a_site(node):
+            return node  # nothing chosen starts inside it
         node = self.generic_visit(node)
-        if not hasattr(node, "lineno"):
+        if not hasattr(node, "lineno") or _node_position(node) not in self.positions:
             return node
         original, result = node, node
         for kind, index, _ in _sites(original, describe=False):
@@ -141,6 +172,11 @@ class _Apply(ast.NodeTransformer):
             if mutant_id is not None:
                 result = self._mutate(original, result, kind, index, mutant_id)
         return result
+
+    def _spans_a_site(self, node: ast.AST) -> bool:
+        """Whether a chosen site starts within the node's lines (a definition's decorators included)."""
+        i = bisect_left(self.lines, _first_line(node))
+        return i < len(self.lines) and self.lines[i] <= (node.end_lineno or node.lineno)
 
     def _mutate(self, node, current, kind: str, index: int, mutant_id: int):
         """`current` is `node` with the mutants applied so far (only a comparison has several)."""
@@ -164,8 +200,31 @@ class _Apply(ast.NodeTransformer):
         return ast.If(test=_guard(mutant_id), body=[ast.Pass()], orelse=[node])
 
 
+def _first_line(node: ast.AST) -> int:
+    return min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
+
+
 def apply(source: str, mutants: dict[str, int] | list[Mutant], *, guarded: bool = True) -> str:
-    """The source with `mutants` ({key: id} or a list, ids 1..n) applied, guarded or plain."""
+    """The source with `mutants` ({key: id} or a list, ids 1..n) applied, guarded or plain.
+
+    Only the module's top-level statements that hold a mutant are rendered from the tree; the
+    others keep their original lines (rendering a whole file was most of an audit's set-up). The
+    result parses to the same tree as rendering the whole mutated module would."""
     chosen = mutants if isinstance(mutants, dict) else {m.key: i for i, m in enumerate(mutants, start=1)}
-    tree = _Apply(chosen, guarded).visit(ast.parse(source))
-    return ast.unparse(ast.fix_missing_locations(tree)) + "\n"
+    tree = ast.parse(source)
+    mutate = _Apply(chosen, guarded)
+    lines = io.StringIO(source, newline="").readlines()  # the lines ast counts (not str.splitlines')
+    body = tree.body
+    out: list[str] = []
+    done = 0  # lines of `source` already in `out`
+    for i, stmt in enumerate(body):
+        if not mutate._spans_a_site(stmt):
+            continue
+        first, last = _first_line(stmt), stmt.end_lineno
+        shares_a_line = (i and body[i - 1].end_lineno >= first) or (i + 1 < len(body) and body[i + 1].lineno <= last)
+        if shares_a_line or first <= done:
+            return ast.unparse(mutate.visit(tree)) + "\n"  # e.g. `a = 1; b = 2`: render it all
+        rendered = mutate.visit(stmt)
+        out += [*lines[done:first - 1], ast.unparse(rendered) + "\n"]
+        done = last
+    return "".join(out + lines[done:]) if out else source

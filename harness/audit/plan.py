@@ -14,7 +14,7 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness.audit.mutator import Mutant, candidates
+from harness.audit.mutator import Mutant, candidates, described
 
 DEFAULT_SEED = 15
 
@@ -121,7 +121,14 @@ def make_plan(evidence: dict, workspace: Path, max_mutants: int, seed: int = DEF
             plan.chosen[mid] = Chosen(id=mid, file=rel, mutant=m)
             plan.mutants[rid].append(mid)
             plan.runs[(rid, mid)] = _tests_of_line(evidence, tests, rel, m.line)
+    _describe_chosen(plan)
     return plan
+
+
+def _describe_chosen(plan: AuditPlan) -> None:
+    """Give the chosen mutants their descriptions (rendering every candidate's was most of the plan's time)."""
+    for chosen in plan.chosen.values():
+        chosen.mutant = described([chosen.mutant])[0]
 
 
 def _tests_of_line(evidence: dict, tests: list[str], rel: str, line: int) -> list[str]:
@@ -132,7 +139,8 @@ def _tests_of_line(evidence: dict, tests: list[str], rel: str, line: int) -> lis
 
 
 def _all_candidates(path: Path, lines: set[int] | None = None) -> list[Mutant]:
+    """The file's mutants on `lines`, undescribed (`_describe_chosen` renders the chosen ones')."""
     try:
-        return candidates(path.read_text(encoding="utf-8"), lines)
+        return candidates(path.read_text(encoding="utf-8"), lines, describe=False)
     except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
         return []
