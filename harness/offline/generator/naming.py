@@ -9,7 +9,7 @@ import unicodedata
 
 # Names that would shadow modules, builtins or framework objects in generated code.
 _RESERVED = set(keyword.kwlist) | set(keyword.softkwlist) | {
-    "app", "auth", "models", "main", "pages", "schemas", "dashboard", "db", "id", "owner_id",
+    "app", "auth", "models", "main", "pages", "schemas", "dashboard", "db", "id", "owner", "owner_id",
     "json", "os", "re", "sqlite3", "fastapi", "pydantic", "pytest", "request", "response",
     "status", "user", "users", "session", "sessions", "self", "cls", "type", "list", "dict",
     "str", "int", "float", "bool", "object", "test", "tests", "src", "health", "api", "http",
