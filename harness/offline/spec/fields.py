@@ -13,6 +13,7 @@ from harness.offline.spec import lexicon as lx
 from harness.offline.spec.name_kinds import kind_for_name
 from harness.offline.spec.enum_values import ENUM_HEADS as _ENUM_HEADS
 from harness.offline.spec.enum_values import read_enum  # also read by rules, field_passes
+from harness.offline.spec.history_records import names_columns
 from harness.offline.spec.enum_values import YES_NO as _YES_NO
 from harness.offline.spec.enum_values import own_words as _own_words
 from harness.offline.spec.enum_values import value_run as _value_run
@@ -133,7 +134,20 @@ _MEDIA_PLURALS = lx._words("photos images pictures")
 _OF_HEADS = lx._words("date time place country city method mode proof year day month")
 _IS = lx._words("is are was were")
 _COLUMN_MODIFIERS = lx._words("main primary secondary")
+# Words that say which one of a series a column is ("next due date", "last visit date").
+_ORDER_MODIFIERS = lx._words("next last previous prior first final initial upcoming")
 _NAME_MODIFIERS = lx._words("first last middle full given family maiden")   # "first name"
+
+
+def _column_follows(toks: list[Tok], k: int, stops: frozenset[str]) -> bool:
+    """Whether one to three words from k end an item on a column word ("due date", "visit date")."""
+    for n in range(3):
+        w = _word(toks, k + n)
+        if not (field_word(w, stops) or w in lx.FIELD_VOCAB):
+            return False
+        if lx.singularize(w) in lx.FIELD_VOCAB and _word(toks, k + n + 1) in lx.SEPARATORS | {".", "", ")", "("}:
+            return True
+    return False
 
 
 _SHOW_VERBS = lx._words("display displays displaying show shows showing")
@@ -257,6 +271,8 @@ def _parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozense
                     break
             elif not values:
                 break
+            if t.w == "(" and names_columns(values):
+                break   # "a vaccination schedule (vaccine type, due date)": columns, not its values
             if len(values) == 2 and set(values) <= _YES_NO:
                 cur.hint, values = "bool", []   # "paid (yes/no)": a yes/no field, not a two-word enum
             cur.enum_values = values
@@ -311,6 +327,9 @@ def _parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozense
             idx.append(j)   # "a text nickname": the kind of the field, not part of its name
         elif t.w == "of" and words == ["number"] and field_word(_word(toks, j + 1), stops):
             words.append(t.w)   # "number of people": one integer field
+            idx.append(j)
+        elif not words and t.w in _ORDER_MODIFIERS and _column_follows(toks, j + 1, stops):
+            words.append(t.w)   # "next due date": which date of the series, part of the column's name
             idx.append(j)
         elif not words and (t.w in _COLUMN_MODIFIERS or t.w in _NAME_MODIFIERS and _word(toks, j + 1) == "name") \
                 and field_word(_word(toks, j + 1), stops):

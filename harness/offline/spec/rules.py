@@ -30,6 +30,7 @@ from harness.offline.spec.list_collectives import mark_list_collectives
 from harness.offline.spec.entities import find_entities, mark_brands
 from harness.offline.spec.register_verb import registers_a_record
 from harness.offline.spec.record_words import drop_actor_entities, merge_record_word_entities
+from harness.offline.spec.history_records import mark_history_records
 from harness.offline.spec.negated_lists import negated_clauses
 from harness.offline.spec.relations import find_relations
 from harness.offline.spec.required_fields import mark_required_statements
@@ -98,6 +99,7 @@ def rule_based_spec(request: str) -> AppSpec:
     find_picture_capture(toks, p)
     mark_list_collectives(toks)  # "recipes, ingredients, and inventory": inventory items
     mark_app_collections(toks)   # before the field lists: "A movie watchlist: each movie has …" is no record
+    mark_history_records(toks)   # "a vaccine history (vaccine type, date given)": vaccine records
     find_field_lists(toks, p)
     cancel_idx = _mark_cancel(toks)
     mentions = find_entities(toks, p, MAX_ENTITIES)
