@@ -16,6 +16,8 @@ from harness.offline.spec.nouns import PLACES, is_noun, mark_brands, singular_na
 from harness.offline.spec.nouns import word_at as _word
 from harness.offline.spec.tokens import Tok
 
+_MEDIA = lx._words("photos images pictures files attachments videos documents")
+
 __all__ = ["find_entities", "is_noun", "mark_brands", "singular_name"]
 
 _HEAD_AFTER = lx.APP_HEADS | lx._words("management tracking tracker manager catalog catalogue log "
@@ -100,6 +102,23 @@ def _np_heads(toks: list[Tok], j: int) -> list[int]:
     return heads
 
 
+def _records_have_records(toks: list[Tok], i: int) -> bool:
+    """ "Owners have pets.", "Customers have orders and invoices.": a record noun (plural, or after
+    each/every) has plural record nouns that end the clause — record types, the second the first's
+    children. Not a list of columns ("tasks have notes") or of media ("products have photos")."""
+    subject = i - 1
+    if not is_noun(toks, subject) or toks[subject].clause != toks[i].clause:
+        return False
+    if lx.singularize(toks[subject].w) == toks[subject].w and _word(toks, subject - 1) not in ("each", "every"):
+        return False
+    heads = _np_heads(toks, i + 1)
+    if not heads or _word(toks, heads[-1] + 1) not in (".", "", ";") \
+            or toks[heads[-1]].clause != toks[i].clause:
+        return False
+    return all(lx.singularize(toks[h].w) != toks[h].w and lx.singularize(toks[h].w) not in lx.FIELD_VOCAB
+               and toks[h].w not in _MEDIA for h in heads)
+
+
 def _positions(toks: list[Tok], p) -> list[tuple[int, str]]:
     """(token index, rule) of every entity position."""
     out: list[tuple[int, str]] = [(i, "fields") for i in p.field_subjects]
@@ -139,6 +158,8 @@ def _positions(toks: list[Tok], p) -> list[tuple[int, str]]:
             out += [(h, "object") for h in _np_heads(toks, i + 1 + (_word(toks, i + 1) == "of"))]
         elif w in lx.HAVE and _word(toks, i + 1) in ("many", "multiple", "several"):
             out += [(h, "has-many") for h in _np_heads(toks, i + 1)]
+        elif w in ("have", "has", "own", "owns") and not t.used and _records_have_records(toks, i):
+            out += [(h, "has-many") for h in _np_heads(toks, i + 1)]   # "Owners have pets."
         elif w in ("with", "including") and not t.used and _word(toks, i - 1) not in _GAME_HEADS:
             # "tasks with login, projects and a dashboard"
             heads = [h for h in _np_heads(toks, i + 1) if lx.singularize(toks[h].w) != toks[h].w]

@@ -26,7 +26,7 @@ from harness.offline.spec.pass_helpers import use as _use
 from harness.offline.spec.pass_helpers import word as _word
 from harness.offline.spec.tokens import Tok
 
-_VERB_TRIGGERS = frozenset({"choose", "enter", "select", "specify", "specifying", "input", "record", "pick",
+_VERB_TRIGGERS = frozenset({"choose", "enter", "select", "specify", "specifying", "input", "record", "records", "pick",
                             "store", "stores", "save", "saves", "hold", "holds", "recording", "storing",
                             "capturing", "noting", "logging",
                             "display", "displays", "show", "shows", "showing"})
@@ -68,7 +68,14 @@ def find_field_lists(toks: list[Tok], p: Parsed) -> None:
                     and (t.w not in _RECORD_VERBS or toks[j].w in lx.AUTH):
                 continue   # "members specifying", "for each member record", "invoices store" (not "users store")
             aside = t.w.endswith("ing") and toks[i - 1].w == ","   # "workouts, recording the exercise, ..."
-            items, consumed = parse_field_list(toks, i + 1, not aside, _STOPS)
+            links: list[int] = []
+            items, consumed = parse_field_list(toks, i + 1, not aside, _STOPS, links=links)
+            refs = [k for k in links if lx.singularize(toks[k].w) == toks[k].w]
+            if items and refs:   # "visits record the pet, the visit date ...": a reference to the pet
+                items, consumed = items + [FieldItem(words=[toks[k].w]) for k in refs], consumed + refs
+            p.field_subjects.extend(k for k in links if k not in refs)
+            if items and t.w in _RECORDS and j == i - 1 and _word(toks, max(consumed, default=i) + 1) not in (".", "", ";"):
+                continue   # "doctors record notes for each visit": whose notes is said after the list
             if items:
                 _add_fields(toks, p, j, t, items, consumed)
             continue
@@ -127,7 +134,8 @@ def find_field_lists(toks: list[Tok], p: Parsed) -> None:
 
 
 _TRIGGERS = lx.FIELD_TRIGGERS | frozenset({"includes", "include"})   # "each order includes a date, ..."
-_RECORD_VERBS = frozenset({"store", "stores", "hold", "holds", "save", "saves"})   # the record stores its fields
+_RECORD_VERBS = frozenset({"store", "stores", "hold", "holds", "save", "saves", "record", "records"})   # the record stores its fields
+_RECORDS = frozenset({"record", "records"})   # "visits record the pet, the date and the reason."
 
 
 def _column_list_of_record(toks: list[Tok], i: int, j: int) -> bool:
