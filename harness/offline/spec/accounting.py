@@ -59,7 +59,7 @@ class ClauseAccount:
 def account_clauses(toks: list[Tok], clauses: list[str]) -> list[ClauseAccount]:
     """One ClauseAccount per clause (same order)."""
     out = [ClauseAccount() for _ in clauses]
-    for t in toks:
+    for i, t in enumerate(toks):
         acc = out[t.clause]
         if t.role.startswith("stack:"):
             name = t.role.split(":", 1)[1]
@@ -79,13 +79,19 @@ def account_clauses(toks: list[Tok], clauses: list[str]) -> list[ClauseAccount]:
             word = t.orig or t.w
             if word.lower() not in (u.lower() for u in acc.unknown):
                 acc.unknown.append(word)
-        if not t.used and (t.w in _ACTIONS or rl.verb_base(t.w) in _ACTIONS):
+        if not t.used and (t.w in _ACTIONS or rl.verb_base(t.w) in _ACTIONS) and not _noun_use(toks, i):
             acc.actions = True
     for t in _lone_plurals(toks):   # a bullet "- sets" names a thing: it was context, dropped silently
         word = t.orig or t.w
         if word.lower() not in (u.lower() for u in out[t.clause].unknown):
             out[t.clause].unknown.append(word)
     return out
+
+
+def _noun_use(toks: list[Tok], i: int) -> bool:
+    """ "an online store", "the list": a verb's word after an article or adjective names a thing."""
+    before = toks[i - 1] if i > 0 and toks[i - 1].clause == toks[i].clause else None
+    return before is not None and (before.w in lx.DETERMINERS or before.w in lx.ADJECTIVES)
 
 
 def _lone_plurals(toks: list[Tok]) -> list[Tok]:

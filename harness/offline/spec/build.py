@@ -39,6 +39,7 @@ class Parsed:
     plurals: dict[str, str] = field(default_factory=dict)
     fields: dict[str, list[FieldItem]] = field(default_factory=dict)
     field_subjects: list[int] = field(default_factory=list)      # token indices of "X with <fields>"
+    listed_children: list[tuple[int, int]] = field(default_factory=list)   # ("Orders have: ..., items"): (X, item)
     field_clauses: dict[str, list[int]] = field(default_factory=dict)
     parents: dict[str, str] = field(default_factory=dict)
     relation_clauses: dict[str, int] = field(default_factory=dict)
@@ -172,14 +173,22 @@ def _fields(p: Parsed, name: str, idents: dict[str, str]) -> list[EntityField]:
     return out
 
 
+_TEXT_KINDS = ("short_text", "long_text", "email", "phone", "url")
+_HINTED = {"int": ("integer", "int"), "float": ("decimal", "float"), "bool": ("boolean", "bool"),
+           "date": ("date", "date"), "datetime": ("datetime", "datetime"), "text": ("long_text", "text")}
+
+
 def _field(words: list[str], hint: str | None, item: FieldItem, ident: str, record: str,
            vi: bool = False) -> EntityField:
     """The field of `item`; a Vietnamese request keeps the user's words as its label ("số phòng"),
     its identifier (JSON key, column) is the English one ("room_number")."""
     kind, ftype = kind_in_record(words, record)
-    if hint:
-        ftype = hint
-        kind = {"int": "integer", "float": "decimal", "bool": "boolean"}.get(hint, kind)
+    if hint == "number":   # "total (number)": a number, its kind from its name when that is one
+        kind, ftype = (kind, ftype) if kind in ("money", "integer", "decimal", "rating") else ("decimal", "float")
+    elif hint == "str":   # "(string)": text, the kind its name gives when that is a text one (an email)
+        kind, ftype = (kind, ftype) if kind in _TEXT_KINDS else ("short_text", "str")
+    elif hint:
+        kind, ftype = _HINTED.get(hint, (kind, hint))
     if item.enum_values:
         kind, ftype = "enum", "str"
     elif item.min_value is not None and kind not in ("rating", "integer", "money", "decimal"):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from harness.errors import SpecError
+from harness.offline.spec import lexicon as lx
 from harness.utils.request_text import BULLET, plain_text
 
 MAX_CLAUSES = 120          # more clauses than this: the request is refused with the cap stated
@@ -74,8 +75,13 @@ def _is_record_header(line: str) -> bool:
 
 
 def _is_short_item(line: str) -> bool:
-    """A bullet of a field list: a few words, no sentence of its own."""
+    """A bullet of a field list: a few words, no sentence of its own; its type may follow it in
+    brackets ("deliveryOn (date)")."""
+    line = _TYPE_ASIDE.sub("", line)
     return len(line.split()) <= 4 and not line.endswith((".", "!", "?", ":", ";")) and "(" not in line
+
+
+_TYPE_ASIDE = re.compile(r"\s*\((?:" + "|".join(sorted(lx.TYPE_ASIDES)) + r")\)$", re.I)
 
 
 def _sentences(line: str) -> list[str]:

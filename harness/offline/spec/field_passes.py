@@ -119,6 +119,8 @@ def find_field_lists(toks: list[Tok], p: Parsed) -> None:
         else:
             items, consumed = parse_field_list(toks, i + 1, strict, _STOPS, links=links)
         p.field_subjects.extend(links)   # "details including ingredients, steps": ingredients are records
+        if t.w in lx.HAVE and items and is_noun(toks, j):   # "Orders have: recipient, items, total": the
+            p.listed_children.extend((j, k) for k in links)  # order's items (relations.py)
         k = i + 1
         while k < len(toks) and toks[k].w in lx.DETERMINERS:
             k += 1

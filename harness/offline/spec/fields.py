@@ -259,6 +259,11 @@ def _parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozense
             idx.append(j)   # "(showing name, code, class)": the list after the verb
             j += 1
             continue
+        if words and t.w == "(" and _word(toks, j + 1) in lx.TYPE_ASIDES and _word(toks, j + 2) == ")":
+            cur.hint = lx.TYPE_ASIDES[toks[j + 1].w]   # "deliveryOn (date)", "total (number)": its type
+            idx.extend((j, j + 1, j + 2))
+            j += 3
+            continue
         if words and t.w in ("(", ":") and j + 1 < len(toks):
             rng = read_range(toks, j + 1)
             values, end = read_enum(toks, j) if rng is None else ([], j)

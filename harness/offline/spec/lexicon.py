@@ -182,6 +182,9 @@ STACK_NAMES = {"vite": "Vite", "nuxt": "Nuxt", "nuxtjs": "Nuxt", "sveltekit": "S
                "tailwindcss": "Tailwind", "jquery": "jQuery", "redux": "Redux", "electron": "Electron",
                "ionic": "Ionic", "fastify": "Fastify", "streamlit": "Streamlit", "firestore": "Firestore",
                "dynamodb": "DynamoDB", "pocketbase": "PocketBase", "appwrite": "Appwrite"}
+# Stack names a request may write in camelCase ("localStorage", "indexedDB"): names, not columns.
+TECH_WORDS = frozenset(FRAMEWORKS) | frozenset(OTHER_BACKENDS) | frozenset(OTHER_DBS) \
+    | frozenset(BROWSER_STORES) | frozenset(STACK_NAMES)
 
 # Head words of an app name: "recipe API", "expense tracker" (also used for titles).
 APP_HEADS = _words("""
@@ -273,6 +276,11 @@ PHRASES = {
     ("board", "game"): "board game", ("board", "games"): "board games",
 }
 # "duration in minutes": the unit decides the column type.
+# A field's type written after it in brackets, as in a data model ("deliveryOn (date)").
+TYPE_ASIDES = {"date": "date", "datetime": "datetime", "timestamp": "datetime", "number": "number",
+               "numeric": "number", "int": "int", "integer": "int", "decimal": "float", "float": "float",
+               "double": "float", "text": "text", "string": "str", "str": "str", "varchar": "str",
+               "boolean": "bool", "bool": "bool"}
 UNIT_TYPES = {"minutes": "int", "hours": "int", "seconds": "int", "days": "int", "weeks": "int",
               "kg": "float", "km": "float", "dollars": "float", "usd": "float", "euros": "float",
               "eur": "float", "meters": "float", "cm": "float", "grams": "float", "pounds": "float",

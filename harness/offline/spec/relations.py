@@ -52,6 +52,9 @@ def find_relations(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None
             found.append((name, _owner_before(toks, i - 1, mentions), [i - 1]))
     found += find_booked_resources(toks, mentions, p)
     found += _references(toks, mentions)
+    for owner, child in p.listed_children:   # "Orders have: recipient, items, total": the order's items
+        named = mentions.get(child) or lx.singularize(toks[child].w)
+        found.append((named if named in p.plurals else None, mentions.get(owner), []))
     for name in p.entities:   # a field naming another entity is a relation ("tasks with a project")
         for item in p.fields.get(name, []):
             if item.label in p.plurals:

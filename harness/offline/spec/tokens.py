@@ -50,11 +50,19 @@ def tokenize(request: str, vi: bool | None = None) -> tuple[list[Tok], bool, lis
             t.w, t.orig = LINK, links.pop(0) if links else ""
             continue
         t.w = lx.HYPHEN_FORMS.get(t.w, "->" if t.w in ("=>", "→") else t.w)
+        if _CAMEL.fullmatch(t.orig) and t.w not in lx.TECH_WORDS:
+            t.w = _CAMEL_CUT.sub("_", t.orig).lower()   # "deliveryOn": the field delivery_on
         if t.w.endswith(("'s", "’s")):
             t.w, t.possessive = t.w[:-2], True
         elif t.w.endswith(("s'", "s’")):
             t.w, t.possessive = t.w[:-1], True
     return _merge_phrases(toks), vi, ignored
+
+
+# A name written as code, camelCase ("deliveryOn", "totalPrice"): one word, its parts joined by "_"
+# as in a column; a brand with one lowercase letter first ("iPhone", "eBay") is none.
+_CAMEL = re.compile(r"[a-z]{2,}(?:[A-Z][a-z]+)+")
+_CAMEL_CUT = re.compile(r"(?<=[a-z])(?=[A-Z])")
 
 
 def _unquoted(text: str, match: re.Match) -> str:
