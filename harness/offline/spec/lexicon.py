@@ -234,7 +234,7 @@ STR_NUMBERS = _words("phone isbn serial tracking account card reference invoice 
 # Column words that are also record types when plural ("products with a category" vs "categories").
 FIELD_NOUNS = _words("""
     author genre category location label type language publisher edition role position unit
-    currency link tag code department brand supplier customer owner
+    currency link tag code department brand supplier customer owner model make
 """)
 FIELD_VOCAB = (FIELD_ONLY | INT_WORDS | FLOAT_WORDS | DATE_WORDS | DATETIME_WORDS | BOOL_WORDS
                | TEXT_WORDS | FIELD_NOUNS
