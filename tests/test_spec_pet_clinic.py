@@ -145,6 +145,12 @@ def test_someone_who_records_something_of_each_record_does_not_own_it():
     assert entities(spec) == {"visit": None, "note": "visit"}
 
 
+def test_every_record_a_record_has_belongs_to_it_bug():
+    """ "Each customer has orders and invoices.": the invoices had no customer."""
+    spec = parse_request("Customers have orders, invoices and payments.")
+    assert entities(spec) == {"customer": None, "order": "customer", "invoice": "customer", "payment": "customer"}
+
+
 @pytest.mark.parametrize("request_text, wanted", [
     ("Tasks have notes.", {"task": None}),
     ("Products have photos.", {"product": None}),

@@ -17,6 +17,19 @@ def _mention_after(toks: list[Tok], j: int, mentions: dict[int, str]) -> str | N
     return mentions.get(j)
 
 
+def _more_listed(toks: list[Tok], j: int, mentions: dict[int, str]) -> list[str]:
+    """The records after the first in "has orders and invoices.": a plural list ending the clause."""
+    while j < len(toks) and toks[j].w in lx.QUANTIFIERS:
+        j += 1
+    if j not in mentions or lx.singularize(toks[j].w) == toks[j].w:
+        return []
+    out, k = [], j + 1
+    while _word(toks, k) in (",", "and") and k + 1 in mentions and lx.singularize(toks[k + 1].w) != toks[k + 1].w:
+        out.append(mentions[k + 1])
+        k += 2
+    return out if _word(toks, k) in (".", "", ";") else []
+
+
 def find_relations(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None:
     """Record each entity's parent in `p.parents` from what the request says ("tasks in a project",
     "a comment belongs to a post", "assign an instructor to a course", "a project has tasks",
@@ -41,6 +54,7 @@ def find_relations(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None
             found.append((name, mentions.get(h), list(range(i + 1, h))))
         elif _word(toks, j) in lx.HAVE:
             found.append((_mention_after(toks, j + 1, mentions), name, list(range(i + 1, j + 1))))
+            found += [(other, name, []) for other in _more_listed(toks, j + 1, mentions)]
         if toks[i].w in lx.FEEDBACK_NOUNS and w1 in ("on", "to", "of", "about"):
             found.append((name, _mention_after(toks, i + 2, mentions), [i + 1] + _feedback_verb(toks, i)))
         k = i - 1
