@@ -47,3 +47,22 @@ def test_a_nested_schema_outline_the_rules_cannot_read_is_reported_not_built():
     for clause in spec.clauses:
         if clause.text.strip("- ").lower() in ("oil level", "fuel economy (estimate?)", "comments"):
             assert clause.status == "not_built", clause
+
+
+@pytest.mark.parametrize("request_text, unread", [
+    ("Track service records with a date.", ["date"]),
+    ("Track regular checks with a date and comments.", ["date", "comments"]),
+])
+def test_a_column_asked_after_with_that_no_rule_read_is_not_built_bug(request_text, unread):
+    """ "Track service records with a date." counted as built: the records were not understood (a
+    record type "track" was made of the verb) and "date", a background word elsewhere, asked nothing."""
+    spec = parse_request(request_text)
+    assert [c.status for c in spec.clauses] == ["not_built"]
+    for word in unread:
+        assert f'"{word}"' in spec.clauses[0].reason
+
+
+def test_columns_a_rule_read_after_with_are_built():
+    spec = parse_request("Track repairs with a date.")
+    assert columns(spec, "repair") == {"name": "short_text", "date": "date"}
+    assert [c.status for c in spec.clauses] == ["mapped"]

@@ -75,7 +75,7 @@ def account_clauses(toks: list[Tok], clauses: list[str]) -> list[ClauseAccount]:
         elif t.role and t.role != "context" and not t.role.endswith(":"):
             if t.role not in acc.roles:
                 acc.roles.append(t.role)
-        elif not t.used and asks_something(t):
+        elif not t.used and (asks_something(t) or _unread_column(toks, i)):
             word = t.orig or t.w
             if word.lower() not in (u.lower() for u in acc.unknown):
                 acc.unknown.append(word)
@@ -86,6 +86,21 @@ def account_clauses(toks: list[Tok], clauses: list[str]) -> list[ClauseAccount]:
         if word.lower() not in (u.lower() for u in out[t.clause].unknown):
             out[t.clause].unknown.append(word)
     return out
+
+
+_LIST_INTROS = frozenset({"with", "has", "have", "including", "includes", "containing"})
+
+
+def _unread_column(toks: list[Tok], i: int) -> bool:
+    """ "service records with a date": a column word in a list after "with"/"has" that no rule
+    read asks for that column (a word such as "date" is otherwise only background)."""
+    if toks[i].w not in lx.FIELD_VOCAB:
+        return False
+    k = i - 1
+    while k >= 0 and toks[k].clause == toks[i].clause and (toks[k].w in lx.DETERMINERS or toks[k].w in (",", "and")
+                                                           or toks[k].w in lx.FIELD_VOCAB and not toks[k].used):
+        k -= 1
+    return k >= 0 and toks[k].clause == toks[i].clause and toks[k].w in _LIST_INTROS
 
 
 def _noun_use(toks: list[Tok], i: int) -> bool:
