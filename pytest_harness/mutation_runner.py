@@ -38,12 +38,14 @@ import pytest
 from _pytest.runner import runtestprotocol
 
 from pytest_harness.mutation_confirm import MutantRun, needs, to_confirm, verdict, without
+from pytest_harness.mutation_dispatch import order_source, private_fds
 
 GUARD = "__harness_mutant__"
 MIN_TIMEOUT_S = 3.0
 TIMEOUT_FACTOR = 5.0
 GRACE_FACTOR = 2.0          # past the time box, a requirement with only surviving mutants runs on until this x seconds
 POLL_S = 0.005
+_PRIVATE_FDS: tuple[int, ...] = ()   # the harness's queue (mutation_dispatch.py): never a child's
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -152,6 +154,11 @@ def fork_run(items: list[pytest.Item], mutant_id: int, timeout_s: float,
     pid = _fork()
     if pid == 0:  # pragma: no cover - the child leaves through os._exit
         os.close(read_fd)
+        for fd in _PRIVATE_FDS:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
         code, failed = _run_child(items, mutant_id, stop_at_failure)
         data = json.dumps(failed).encode()
         while data:
@@ -204,16 +211,13 @@ def baseline_first(plan: dict, by_id: dict[str, pytest.Item]) -> dict:
                 "duration_s": round(time.monotonic() - started, 3), "method": "baseline-first"}
     results: dict[str, str] = {}
     durations: dict[str, float] = {}
-    for rid, mutant_id, tests in plan["order"]:
-        decision = "stop" if status == "timeout" else admit(time.monotonic() - started, plan["seconds"], results, rid)
-        if decision == "stop":
-            break
-        if decision == "skip":
-            continue
+    source = order_source(plan, results, admit, started)
+    for rid, mutant_id, tests in source if status != "timeout" else ():
         items = [by_id[n] for n in tests if n in by_id and n not in broken]
         t0 = time.monotonic()
         results[f"{rid}:{mutant_id}"] = run_one(items, mutant_id, limit) if items else "unjudged"
         durations[f"{rid}:{mutant_id}"] = round(time.monotonic() - t0, 3)
+        source.report(f"{rid}:{mutant_id}", results[f"{rid}:{mutant_id}"])
     return {"results": results, "durations": durations, "baseline": baseline,
             "duration_s": round(time.monotonic() - started, 3)}
 
@@ -249,18 +253,15 @@ def confirm_after(plan: dict, by_id: dict[str, pytest.Item]) -> dict:
 
     # The time box bounds the mutant runs; the confirmation follows (at N=20 entities: 15 tests,
     # 1.1 s; counting an estimate of it in the box judged half as many mutants).
-    for rid, mutant_id, tests in plan["order"]:
-        decision = admit(time.monotonic() - started, plan["seconds"], results, rid)
-        if decision == "stop":
-            break
-        if decision == "skip":
-            continue
+    source = order_source(plan, results, admit, started)
+    for rid, mutant_id, tests in source:
         key, nodeids = f"{rid}:{mutant_id}", [n for n in tests if n in by_id]
         mutant_of[key] = mutant_id
         if nodeids:
             judge(key, nodeids)
         else:
             results[key] = "unjudged"
+        source.report(key, results[key])
     status, broken, confirmed, spent = "passed", set(), set(), 0.0
     while True:
         need = to_confirm(runs, confirmed, broken)
@@ -319,7 +320,9 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
     path = session.config.getoption("harness_mutants")
     if not path:
         return None
+    global _PRIVATE_FDS
     plan = json.loads(Path(path).read_text(encoding="utf-8"))
+    _PRIVATE_FDS = private_fds(plan)
     by_id = {item.nodeid: item for item in session.items}
     warm_source_lookups(session.config.rootpath)
     if plan.get("method") == "confirm" and can_confirm(plan, by_id):

@@ -101,6 +101,13 @@ def _run_mutants(store: RunStore, state: RunState, plan: AuditPlan, budget: Audi
 
     run_id = state.run_id
     orders = lanes_mod.split(plan, test_s, scratch_mod.lane_count())
+    dispatcher = None
+    if len(orders) > 1 and budget.method == METHODS[0]:   # one queue for all lanes (dispatch.py)
+        from harness.audit.dispatch import Dispatcher
+        from pytest_harness.mutation_runner import admit
+
+        dispatcher = Dispatcher(plan.order(), budget.seconds, GRACE_FACTOR, admit)
+        orders = [plan.order() for _ in orders]
     dirs = scratch_mod.take_prepared(store, run_id, len(orders))
     if dirs is None:
         clear_stale_scratch(store, run_id)
@@ -111,7 +118,8 @@ def _run_mutants(store: RunStore, state: RunState, plan: AuditPlan, budget: Audi
         mutated = scratch_mod.mutated_sources(workspace, plan)  # in this thread (see there)
         _each(lambda lane: scratch_mod.fill_lane(workspace, lane, mutated), dirs)
         crash_hook(CRASH_MARKER)
-        outcomes = _each(lambda k: _run_lane(state, dirs[k], orders[k], plan, budget, test_s), range(len(dirs)))
+        outcomes = _each(lambda k: _run_lane(state, dirs[k], orders[k], plan, budget, test_s, (dispatcher, k)),
+                         range(len(dirs)))
     finally:  # the lanes' own workers, anything still running in the copies, and the copies go
         clear_stale_scratch(store, run_id)  # (a shared lane's directory is emptied, see scratch.py)
     planned = len({n for order in orders for _, _, tests in order for n in tests})
@@ -149,25 +157,43 @@ def _each(work, items) -> list:
 
 
 def _run_lane(state: RunState, lane: Path, order: list, plan: AuditPlan, budget: AuditBudget,
-              test_s: dict[str, float]) -> tuple[dict, str]:
-    """(the runner's result, the command as shown) of one lane's session over its copy."""
+              test_s: dict[str, float], queue: tuple = (None, 0)) -> tuple[dict, str]:
+    """(the runner's result, the command as shown) of one lane's session over its copy; `queue`:
+    (the audit's Dispatcher or None, this lane's number) — with one, the lane asks it for mutants."""
+    import threading
+
+    from harness.audit.dispatch import LanePipes, serve
     from harness.audit.lanes import lane_files
     from harness.verification.evidence_inputs import DigestPipe
     from harness.verification.verifier import run_command
 
+    dispatcher, number = queue
     nonce = secrets.token_hex(8)
     (lane / PLAN_DIR).mkdir()
     plan_path, result_path = lane / PLAN_DIR / "plan.json", lane / PLAN_DIR / "result.json"
+    pipes = LanePipes() if dispatcher is not None else None
     plan_path.write_text(json.dumps({"nonce": nonce, "seconds": budget.seconds, "order": order,
                                      "tests": plan.tests, "result": str(result_path), "method": budget.method,
-                                     "test_s": test_s}), encoding="utf-8")
+                                     "test_s": test_s, **({"dispatch": list(pipes.lane_fds)} if pipes else {})}),
+                         encoding="utf-8")
     pipe = DigestPipe()
     command = _command(plan_path, lane_files(order), pipe.write_fd, budget.method)
+    stop = threading.Event()
+    server = threading.Thread(target=serve, args=(dispatcher, number, pipes.ask_read, pipes.answer_write, stop),
+                              name=f"audit-queue-{number}") if pipes else None
+    if server is not None:
+        server.start()
     try:
         res = run_command(command, lane, task_id="AUDIT", run_id=state.run_id,
-                          timeout_s=budget.seconds * GRACE_FACTOR + _STARTUP_S, pass_fds=(pipe.write_fd,))
+                          timeout_s=budget.seconds * GRACE_FACTOR + _STARTUP_S,
+                          pass_fds=(pipe.write_fd, *(pipes.lane_fds if pipes else ())))
     finally:
         sent = pipe.received()
+        if pipes is not None:
+            pipes.close_lane_side()
+            stop.set()
+            server.join()
+            pipes.close()
     try:
         data = _read_result(result_path, sent) if result_path.is_file() else {}
     except ValueError:

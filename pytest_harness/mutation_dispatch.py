@@ -1,0 +1,109 @@
+"""Where an audit lane's next mutant comes from (used by pytest_harness/mutation_runner.py).
+
+`StaticOrder` walks the plan's own order and applies the time box itself (`admit`), as a single
+session does. `DispatchedOrder` asks the harness for each next mutant over two inherited pipes
+(the plan's `"dispatch": [ask_fd, answer_fd]`, harness/audit/dispatch.py): the lanes of an audit
+then share one queue, so none sits idle while another still has mutants, and the harness applies
+the time box to every lane's verdicts at once. Messages are JSON lines: the lane sends
+`{"hello": true}` once, then `{"done": [key, status]}` (or `{"done": null}`) to ask for the next;
+the harness answers `{"run": [requirement, mutant id, [test ids]]}` or `{"end": true}`. A lane
+that cannot read an answer stops taking mutants (its verdicts so far stand). The forked children
+never hold these descriptors (`private_fds`, closed first thing in a child).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable, Iterator
+
+Entry = tuple[str, int, list[str]]
+
+
+class StaticOrder:
+    """The plan's order, filtered by the time box over this session's verdicts."""
+
+    def __init__(self, order: list, seconds: float, results: dict[str, str],
+                 admit: Callable[[float, float, dict[str, str], str], str], started: float,
+                 stopped: Callable[[], bool] = lambda: False):
+        self.order, self.seconds, self.results, self.admit = order, seconds, results, admit
+        self.started, self.stopped = started, stopped
+
+    def __iter__(self) -> Iterator[Entry]:
+        for rid, mutant_id, tests in self.order:
+            decision = "stop" if self.stopped() else self.admit(time.monotonic() - self.started, self.seconds,
+                                                                  self.results, rid)
+            if decision == "stop":
+                return
+            if decision == "run":
+                yield rid, mutant_id, tests
+
+    def report(self, key: str, status: str) -> None:
+        """Nothing to tell: this session applies the time box itself."""
+
+
+class DispatchedOrder:
+    """The harness's queue: each next mutant asked for, each verdict told."""
+
+    def __init__(self, ask_fd: int, answer_fd: int):
+        self.ask_fd, self.answer_fd = ask_fd, answer_fd
+        self._done: list | None = None
+        self._buffer = b""
+
+    def __iter__(self) -> Iterator[Entry]:
+        if not self._send({"hello": True}):
+            return
+        while True:
+            done, self._done = self._done, None
+            if not self._send({"done": done}):
+                return
+            answer = self._answer()
+            run = answer.get("run") if isinstance(answer, dict) else None
+            if not (isinstance(run, list) and len(run) == 3):
+                return
+            rid, mutant_id, tests = run
+            yield str(rid), int(mutant_id), [str(t) for t in tests]
+
+    def report(self, key: str, status: str) -> None:
+        self._done = [key, status]
+
+    def _send(self, message: dict) -> bool:
+        data = (json.dumps(message) + "\n").encode()
+        try:
+            while data:
+                data = data[os.write(self.ask_fd, data):]
+        except OSError:
+            return False
+        return True
+
+    def _answer(self) -> dict | None:
+        while b"\n" not in self._buffer:
+            try:
+                chunk = os.read(self.answer_fd, 1 << 16)
+            except OSError:
+                return None
+            if not chunk:
+                return None
+            self._buffer += chunk
+        line, self._buffer = self._buffer.split(b"\n", 1)
+        try:
+            return json.loads(line)
+        except ValueError:
+            return None
+
+
+def order_source(plan: dict, results: dict[str, str], admit, started: float,
+                 stopped: Callable[[], bool] = lambda: False):
+    """The plan's source of mutants: the harness's queue when the plan names its pipes, else its
+    order, time-boxed from `started` (the monotonic time the session's audit began)."""
+    fds = plan.get("dispatch")
+    if isinstance(fds, list) and len(fds) == 2 and all(isinstance(fd, int) for fd in fds):
+        return DispatchedOrder(fds[0], fds[1])
+    return StaticOrder(plan["order"], plan["seconds"], results, admit, started, stopped)
+
+
+def private_fds(plan: dict) -> tuple[int, ...]:
+    """The descriptors a forked child must not keep (the harness's queue)."""
+    fds = plan.get("dispatch")
+    return tuple(fd for fd in fds if isinstance(fd, int)) if isinstance(fds, list) else ()
