@@ -107,7 +107,8 @@ def _run_mutants(store: RunStore, state: RunState, plan: AuditPlan, budget: Audi
         from pytest_harness.mutation_runner import admit
 
         dispatcher = Dispatcher(plan.order(), budget.seconds, GRACE_FACTOR, admit)
-        orders = [plan.order() for _ in orders]
+        everything = plan.order()   # every lane holds every mutant and takes them from the queue
+        orders = [everything] * len(orders)
     dirs = scratch_mod.take_prepared(store, run_id, len(orders))
     if dirs is None:
         clear_stale_scratch(store, run_id)

@@ -16,8 +16,6 @@ from harness.offline.spec.nouns import PLACES, is_noun, mark_brands, singular_na
 from harness.offline.spec.nouns import word_at as _word
 from harness.offline.spec.tokens import Tok
 
-_MEDIA = lx._words("photos images pictures files attachments videos documents")
-
 __all__ = ["find_entities", "is_noun", "mark_brands", "singular_name"]
 
 _HEAD_AFTER = lx.APP_HEADS | lx._words("management tracking tracker manager catalog catalogue log "
@@ -116,7 +114,7 @@ def _records_have_records(toks: list[Tok], i: int) -> bool:
             or toks[heads[-1]].clause != toks[i].clause:
         return False
     return all(lx.singularize(toks[h].w) != toks[h].w and lx.singularize(toks[h].w) not in lx.FIELD_VOCAB
-               and toks[h].w not in _MEDIA for h in heads)
+               and toks[h].w not in lx.MEDIA_FILES for h in heads)
 
 
 def _positions(toks: list[Tok], p) -> list[tuple[int, str]]:

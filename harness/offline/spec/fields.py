@@ -130,7 +130,7 @@ def _aside(toks: list[Tok], j: int) -> tuple[list[str], int]:
     return [], close + 1
 
 
-_MEDIA_PLURALS = lx._words("photos images pictures")
+_MEDIA_PLURALS = lx.MEDIA_PLURALS
 _OF_HEADS = lx._words("date time place country city method mode proof year day month")
 _IS = lx._words("is are was were")
 _COLUMN_MODIFIERS = lx._words("main primary secondary")

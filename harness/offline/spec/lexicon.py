@@ -281,6 +281,9 @@ TYPE_ASIDES = {"date": "date", "datetime": "datetime", "timestamp": "datetime", 
                "numeric": "number", "int": "int", "integer": "int", "decimal": "float", "float": "float",
                "double": "float", "text": "text", "string": "str", "str": "str", "varchar": "str",
                "boolean": "bool", "bool": "bool"}
+# Plural nouns a record has as pictures or files ("products with photos"): columns, never records.
+MEDIA_PLURALS = _words("photos images pictures")
+MEDIA_FILES = MEDIA_PLURALS | _words("files attachments videos documents")
 UNIT_TYPES = {"minutes": "int", "hours": "int", "seconds": "int", "days": "int", "weeks": "int",
               "kg": "float", "km": "float", "dollars": "float", "usd": "float", "euros": "float",
               "eur": "float", "meters": "float", "cm": "float", "grams": "float", "pounds": "float",
