@@ -28,6 +28,7 @@ from fake_openai_server import fake_openai_server  # noqa: F401  (fixture; tests
 import coverage  # noqa: E402,F401
 
 from helpers import SEED as SEED_REQUEST, TODO as TODO_REQUEST, warm_workers_stopped_after  # noqa: E402
+from shared_fixtures import built_once, changed_since_built  # noqa: E402
 
 # A suite started as a background job of a non-interactive shell (`pytest -q &`, nohup) inherits
 # SIGINT ignored, and so did every `builder` the tests start: the Ctrl+C tests then saw a build
@@ -146,16 +147,54 @@ def runs_dir(tmp_path) -> Path:
     return tmp_path / "runs"
 
 
-@pytest.fixture(scope="session")
-def todo_run(tmp_path_factory):
-    """One real offline Todo build shared by read-only tests: (store, ctx)."""
+CTX_FIELDS = ("repair", "no_op_repair", "audit", "audit_off", "timings", "subprocess_ms", "given_spec",
+              "server_prestarted")
+
+
+def _build_todo_run(directory: Path):
     from harness.orchestration.pipeline import new_run
     from harness.providers.mock import MockProvider
     from harness.state.store import RunStore
 
-    store = RunStore(tmp_path_factory.mktemp("shared") / "runs")
-    ctx = new_run(store, TODO_REQUEST, MockProvider(), say=lambda _line: None)
-    return store, ctx
+    store = RunStore(directory / "runs")
+    return store, new_run(store, TODO_REQUEST, MockProvider(), say=lambda _line: None)
+
+
+def _ctx_saved(value):
+    """(store, ctx) as it pickles: the context's recorded fields, not its provider or callback."""
+    store, ctx = value
+    return store, ctx.run_id, {name: getattr(ctx, name) for name in CTX_FIELDS}
+
+
+def _ctx_loaded(saved):
+    from harness.orchestration.context import RunContext
+    from harness.providers.mock import MockProvider
+
+    store, run_id, fields = saved
+    return store, RunContext(store=store, state=store.load(run_id), llm=MockProvider(), say=lambda _line: None,
+                             **fields)
+
+
+def _read_only(tmp_path_factory, name: str) -> None:
+    changed = changed_since_built(tmp_path_factory, name)
+    assert not changed, f"a test modified the shared fixture {name} (take a private copy): {changed[:8]}"
+
+
+@pytest.fixture(scope="session")
+def todo_run(tmp_path_factory):
+    """One real offline Todo build shared by read-only tests: (store, ctx); built once per session,
+    whatever the number of xdist workers (tests/shared_fixtures.py)."""
+    yield built_once(tmp_path_factory, "shared", _build_todo_run, _ctx_saved, _ctx_loaded)
+    _read_only(tmp_path_factory, "shared")
+
+
+def _build_seed_run(directory: Path):
+    from harness.orchestration.pipeline import new_run
+    from harness.providers.mock import MockProvider
+    from harness.state.store import RunStore
+
+    store = RunStore(directory / "runs")
+    return store, new_run(store, SEED_REQUEST, MockProvider(), say=lambda _line: None, audit=None)
 
 
 @pytest.fixture(scope="session")
@@ -163,13 +202,8 @@ def seed_run(tmp_path_factory):
     """One real offline build of the seed request (auth, projects, tasks, dashboard) without the
     mutation audit, shared read-only: (store, ctx). Its build is tests/test_offline_apps.py's test;
     tests/test_typed_apps.py reads the generated tests' outcomes from its evidence."""
-    from harness.orchestration.pipeline import new_run
-    from harness.providers.mock import MockProvider
-    from harness.state.store import RunStore
-
-    store = RunStore(tmp_path_factory.mktemp("seed") / "runs")
-    ctx = new_run(store, SEED_REQUEST, MockProvider(), say=lambda _line: None, audit=None)
-    return store, ctx
+    yield built_once(tmp_path_factory, "seed", _build_seed_run, _ctx_saved, _ctx_loaded)
+    _read_only(tmp_path_factory, "seed")
 
 
 @pytest.fixture
@@ -187,13 +221,16 @@ def fresh_todo_run(tmp_path, todo_run):
 
 def _scrubbed_inject(tmp_path_factory, todo_run, name: str, *inject_args: str):
     """run_copies.injected_copy with the environment _offline_env gives a test (session fixtures run
-    before it) and the warm workers it starts stopped afterwards."""
+    before it) and the warm workers it starts stopped afterwards; once per session."""
     from run_copies import injected_copy
 
-    with pytest.MonkeyPatch.context() as env, warm_workers_stopped_after():
-        for var in OFFLINE_ENV_SCRUBBED:
-            env.delenv(var, raising=False)
-        return injected_copy(todo_run, tmp_path_factory.mktemp(name) / "runs", *inject_args)
+    def build(directory: Path):
+        with pytest.MonkeyPatch.context() as env, warm_workers_stopped_after():
+            for var in OFFLINE_ENV_SCRUBBED:
+                env.delenv(var, raising=False)
+            return injected_copy(todo_run, directory / "runs", *inject_args)
+
+    return built_once(tmp_path_factory, name, build)
 
 
 @pytest.fixture(scope="session")
@@ -202,7 +239,8 @@ def repaired_inject_run(tmp_path_factory, todo_run):
     run, repaired by the generator (TASK-004 COMPLETED again, review PASS), shared read-only by
     test_inject_cli.py and test_capabilities.py (they asserted the same inject twice): see
     run_copies.injected_copy for what it holds."""
-    return _scrubbed_inject(tmp_path_factory, todo_run, "inject_repaired", "syntax-error", "--file", "src/main.py")
+    yield _scrubbed_inject(tmp_path_factory, todo_run, "inject_repaired", "syntax-error", "--file", "src/main.py")
+    _read_only(tmp_path_factory, "inject_repaired")
 
 
 @pytest.fixture(scope="session")
@@ -210,8 +248,9 @@ def looped_inject_run(tmp_path_factory, todo_run):
     """The same inject with --no-op-repair: LOOP DETECTED, TASK-004 FAILED, TASK-005 BLOCKED, review
     FAIL; shared read-only by test_inject_cli.py, test_capabilities.py and test_report_page.py (which
     renders a copy of it)."""
-    return _scrubbed_inject(tmp_path_factory, todo_run, "inject_looped", "syntax-error", "--file", "src/main.py",
-                            "--no-op-repair")
+    yield _scrubbed_inject(tmp_path_factory, todo_run, "inject_looped", "syntax-error", "--file", "src/main.py",
+                           "--no-op-repair")
+    _read_only(tmp_path_factory, "inject_looped")
 
 
 @pytest.fixture(scope="session")
@@ -220,12 +259,17 @@ def crashed_todo_run(tmp_path_factory):
     TASK-002's task_completed checkpoint (its stale run.lock left behind), shared by the crash/resume
     tests, which resume or damage private copies (`shutil.copytree(crashed_todo_run.run, ...)`) and
     never this directory: .run (runs/crashy), .returncode, .pid and .stdout of the killed builder."""
+    yield built_once(tmp_path_factory, "crashed", _crash_a_todo_build)
+    _read_only(tmp_path_factory, "crashed")
+
+
+def _crash_a_todo_build(directory: Path):
     import subprocess
     from types import SimpleNamespace
 
     from helpers import builder_argv, clean_env
 
-    runs = tmp_path_factory.mktemp("crashed") / "runs"
+    runs = directory / "runs"
     new = subprocess.Popen(builder_argv("new", TODO_REQUEST, "--runs-dir", runs, "--run-id", "crashy"),
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                            env=clean_env({"HARNESS_CRASH_AT": "task_completed:TASK-002"}))
@@ -268,5 +312,6 @@ def resumed_crashed_run(tmp_path_factory, crashed_todo_run):
 def audited_todo_copy(todo_run, tmp_path_factory):
     from judged_copies import audited_copy
 
-    return audited_copy(todo_run, tmp_path_factory.mktemp("audited"))
+    yield built_once(tmp_path_factory, "audited", lambda directory: audited_copy(todo_run, directory))
+    _read_only(tmp_path_factory, "audited")
 
