@@ -109,8 +109,9 @@ def hung_then_repaired(tmp_path_factory):
     good = file_map("TASK-001")["src/models.py"]
     with FakeOpenAIServer([spec_answer(), hang(3), hang(3)]) as server:
         with pytest.raises(ProviderUnavailableError) as caught:
-            new_run(store, TODO, provider(server, HARNESS_LLM_TIMEOUT_S="1", HARNESS_LLM_MAX_RETRIES="1"),
-                    run_id="hung", say=quiet)
+            hung = provider(server, HARNESS_LLM_TIMEOUT_S="0.5", HARNESS_LLM_MAX_RETRIES="1")
+            hung.inner.client.backoff_s = 0.05   # the wait before the retry is not what this asserts
+            new_run(store, TODO, hung, run_id="hung", say=quiet)
         failed_requests = len(server.requests)
         failed_state, latest = store.resume("hung")     # state and checkpoints agree
         failed_events = events(store, "hung")

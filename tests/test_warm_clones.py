@@ -60,7 +60,7 @@ def test_a_clone_runs_beside_its_parent_and_its_timeout_kills_only_its_own_child
     own = warm.worker_for(ws, ENV)
     hung, fine = warm.worker_for(lane0, ENV), warm.worker_for(lane1, ENV)
     results = {}
-    threads = [threading.Thread(target=lambda: results.__setitem__("hung", _pytest(hung, lane0, timeout_s=3))),
+    threads = [threading.Thread(target=lambda: results.__setitem__("hung", _pytest(hung, lane0, timeout_s=1.5))),
                threading.Thread(target=lambda: results.__setitem__("fine", _pytest(fine, lane1)))]
     for thread in threads:
         thread.start()

@@ -5,6 +5,7 @@ import os
 import shutil
 import signal
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -82,6 +83,7 @@ def test_error(broken):
 KILLS_ITS_WORKER = '''import os
 import signal
 import sys
+import time
 from pathlib import Path
 
 
@@ -121,6 +123,9 @@ PROBES = {  # one small workspace (no requirements.txt: no third-party plugin), 
 WORKER_ENV = {"PYTHONDONTWRITEBYTECODE": "1", "HARNESS_RUN_ID": "", "PYTHONUNBUFFERED": "1"}  # run_command's
 
 
+HANG_TIMEOUT_S = 1.5   # a cold run reaches the hang in 0.2-0.3 s here; `hung` checks that it did
+
+
 def probe(name: str) -> str:
     return f"python -m pytest -q tests/test_{name}.py"
 
@@ -143,7 +148,7 @@ def sequence(tmp_path_factory):
     for rel, text in PROBES.items():
         (ws / rel).parent.mkdir(parents=True, exist_ok=True)
         (ws / rel).write_text(text)
-    done = SimpleNamespace(runs={}, sleepers={}, workspace=ws)
+    done = SimpleNamespace(runs={}, sleepers={}, hung={}, workspace=ws)
 
     def go(name, command, workspace=ws, **kw):
         done.runs[name] = run(workspace, tmp, name, command, **kw)
@@ -159,8 +164,12 @@ def sequence(tmp_path_factory):
             mp.setenv(warm.ENV_WARM, "0" if mode == "cold" else "1")
             go(f"mixed_{mode}", probe("mixed"))
             go(f"dies_{mode}", probe("dies"))
-            go(f"hangs_{mode}", probe("hangs"), timeout_s=4)
+            started = time.time()
+            go(f"hangs_{mode}", probe("hangs"), timeout_s=HANG_TIMEOUT_S)
             done.sleepers[mode] = _alive_sleepers(ws)
+            pid_file = ws / "grandchild.pid"   # the test reached its hang before the timeout
+            done.hung[mode] = pid_file.exists() and pid_file.stat().st_mtime >= started
+            pid_file.unlink(missing_ok=True)
         go("hangs_co", "python -m pytest -q --co tests/test_hangs.py")
         # a workspace module changed between two children is imported anew
         go("value_one", probe("value"))
@@ -249,6 +258,7 @@ def test_worker_killed_between_commands_is_replaced(sequence):
 def test_timeout_kills_the_child_and_what_it_detached_as_a_cold_run_does(sequence):
     c, w = sequence.runs["hangs_cold"][0], sequence.runs["hangs_warm"][0]
     assert sequence.sleepers == {"cold": [], "warm": []}
+    assert sequence.hung == {"cold": True, "warm": True}   # each run timed out in the test, not before it
     import subprocess  # the filter sees a sleeper of this workspace while it lives
 
     # right after the fork /proc shows the parent's argv: wait until the sleeper says it runs
@@ -264,7 +274,7 @@ def test_timeout_kills_the_child_and_what_it_detached_as_a_cold_run_does(sequenc
     assert (c.runner, w.runner) == ("cold", "warm")
     assert (c.timed_out, c.exit_code, c.status) == (w.timed_out, w.exit_code, w.status) == (True, None, "FAIL")
     assert c.failure_type == w.failure_type
-    assert "command timed out after 4s" in w.stderr
+    assert f"command timed out after {HANG_TIMEOUT_S}s" in w.stderr
     again = sequence.runs["hangs_co"][0]
     assert (again.runner, again.timed_out) == ("warm", False)  # the worker survived its child's timeout
     assert "1 test collected" in again.stdout
