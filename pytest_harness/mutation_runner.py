@@ -39,11 +39,11 @@ from _pytest.runner import runtestprotocol
 
 from pytest_harness.mutation_confirm import MutantRun, needs, to_confirm, verdict, without
 from pytest_harness.mutation_dispatch import order_source, private_fds
+from pytest_harness.time_box import GRACE_FACTOR, admit  # noqa: F401  (GRACE_FACTOR: the docstring, the tests)
 
 GUARD = "__harness_mutant__"
 MIN_TIMEOUT_S = 3.0
 TIMEOUT_FACTOR = 5.0
-GRACE_FACTOR = 2.0          # past the time box, a requirement with only surviving mutants runs on until this x seconds
 POLL_S = 0.005
 _PRIVATE_FDS: tuple[int, ...] = ()   # the harness's queue (mutation_dispatch.py): never a child's
 
@@ -181,23 +181,6 @@ def run_one(items: list[pytest.Item], mutant_id: int, timeout_s: float) -> str:
 def run_baseline(items: list[pytest.Item], timeout_s: float) -> tuple[str, list[str]]:
     """Every given test once on the original code, in a fork: (status, the node ids that failed)."""
     return fork_run(items, 0, timeout_s, stop_at_failure=False)
-
-
-def admit(elapsed: float, seconds: float, results: dict[str, str], rid: str) -> str:
-    """run / skip / stop for `rid`'s next mutant: within the time box every mutant runs; past it only
-    a requirement whose judged mutants all survived goes on, until GRACE_FACTOR x the time box."""
-    if elapsed >= GRACE_FACTOR * seconds:
-        return "stop"
-    if elapsed >= seconds and not _only_survivors(results, rid):
-        return "skip"
-    return "run"
-
-
-def _only_survivors(results: dict[str, str], rid: str) -> bool:
-    """Whether `rid` has judged mutants and every one survived: the time box must not be what decides
-    that its tests detect nothing (one run mutant that survived, three not run, is not '0/1 killed')."""
-    mine = [r for key, r in results.items() if key.split(":", 1)[0] == rid and r != "unjudged"]
-    return bool(mine) and all(r == "passed" for r in mine)
 
 
 def baseline_first(plan: dict, by_id: dict[str, pytest.Item]) -> dict:

@@ -28,7 +28,7 @@ from harness.errors import RunDataError
 from harness.models.run import RunState
 from harness.state.checkpoints import crash_hook
 from harness.state.store import RunStore
-from pytest_harness.mutation_runner import GRACE_FACTOR
+from pytest_harness.time_box import GRACE_FACTOR, admit
 
 SCHEMA_VERSION = 1
 DEFAULT_MAX_MUTANTS = 4      # per requirement
@@ -104,7 +104,6 @@ def _run_mutants(store: RunStore, state: RunState, plan: AuditPlan, budget: Audi
     dispatcher = None
     if len(orders) > 1 and budget.method == METHODS[0]:   # one queue for all lanes (dispatch.py)
         from harness.audit.dispatch import Dispatcher
-        from pytest_harness.mutation_runner import admit
 
         dispatcher = Dispatcher(plan.order(), budget.seconds, GRACE_FACTOR, admit)
         everything = plan.order()   # every lane holds every mutant and takes them from the queue
