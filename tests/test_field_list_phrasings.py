@@ -240,3 +240,20 @@ def test_a_vietnamese_request_gets_a_vietnamese_app_and_an_english_one_an_englis
     assert parse_request(VI_ROOMS).language == "vi"   # interface words of the pages in the user's language
     assert parse_request("Ứng dụng việc cần làm đơn giản").language == "vi"   # the fixed Todo spec too
     assert parse_request("An app to manage rooms with a capacity.").language == "en"
+
+
+def test_a_qualified_status_adds_no_column_named_after_its_qualifier_bug():
+    """"Orders have a total amount and a payment status (paid, pending, refunded)" gave the order a
+    `payment` money column beside its status; "a delivery status (shipped, pending)" a `delivery`
+    text column. The words before "status" name the record's status: no column of their own."""
+    spec = parse_request("Build an order tracking app with login. Orders have a total amount and a payment "
+                         "status (paid, pending, refunded).")
+    assert fields(spec, "order") == {"name": "short_text", "total amount": "money"}
+    assert spec.entity("order").workflow == ["paid", "pending", "refunded"]
+    spec = parse_request("Build an order tracking app with login. Orders have a delivery status (shipped, "
+                         "pending), a total amount and a note.")
+    assert fields(spec, "order") == {"name": "short_text", "total amount": "money", "note": "long_text"}
+    assert spec.entity("order").workflow == ["shipped", "pending"]
+    spec = parse_request("Build an order tracking app with login. Orders have a total amount and a payment status.")
+    assert fields(spec, "order") == {"name": "short_text", "total amount": "money"}
+    assert spec.entity("order").has_status

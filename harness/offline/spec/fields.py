@@ -240,6 +240,11 @@ def _parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozense
                 break
             j = k   # "status (new, contacted, lost), estimated value": the status is read, the list goes on
             continue
+        if words and t.used and t.w in lx.STATUS_WORDS and t.role.startswith(("workflow:", "complete:")):
+            consumed.extend(idx)   # "a payment status (paid, pending)": the words name the record's status,
+            words.clear(), idx.clear()   # they are no column of their own
+            cur = FieldItem(words=[])
+            continue
         if t.used or not t.w:
             break
         if not words and t.w in _DETAIL_WORDS and _word(toks, j + 1) in _INTRO:
