@@ -257,3 +257,23 @@ def test_a_qualified_status_adds_no_column_named_after_its_qualifier_bug():
     spec = parse_request("Build an order tracking app with login. Orders have a total amount and a payment status.")
     assert fields(spec, "order") == {"name": "short_text", "total amount": "money"}
     assert spec.entity("order").has_status
+
+
+def test_limits_caps_and_quotas_are_numeric_columns_not_dropped_or_text_bug():
+    """"Budgets have a category, a monthly limit and a spending cap" kept only the category (the clause
+    was reported not built); "a maximum quota" was a 200-character text column."""
+    spec = parse_request("Build a budget app. Budgets have a category, a monthly limit and a spending cap.")
+    assert fields(spec, "budget") == {"name": "short_text", "category": "short_text", "monthly limit": "decimal",
+                                      "spending cap": "money"}
+    assert [c.status for c in spec.clauses][-1] == "mapped"
+    spec = parse_request("Build a storage app. Each plan has a name, a maximum quota and a price.")
+    assert fields(spec, "plan") == {"name": "short_text", "maximum quota": "integer", "price": "money"}
+
+
+def test_an_app_named_after_its_records_is_built_when_the_record_word_is_also_a_field_word_bug():
+    """"Build a budget tracker with login. Budgets have ..." failed its build: "budget" is also a
+    column word (a project's budget), so "a budget tracker" was left not built ("no offline rule
+    understands budget") though the request declares budgets as records."""
+    spec = parse_request("Build a budget tracker with login. Budgets have a category and an amount.")
+    assert names(spec) == ["budget"]
+    assert [c.status for c in spec.clauses] == ["mapped", "mapped"]

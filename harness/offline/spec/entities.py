@@ -370,7 +370,8 @@ def _mentions(toks: list[Tok], p) -> dict[int, str]:
             continue
         name = singular_name(t.w) if t.w and t.w[0].isalpha() else ""
         if name in p.plurals and (t.role.startswith("entity:") or is_noun(toks, i) or " " in t.w
-                                  or (name in PLACES and not t.used)):
+                                  or (name in PLACES and not t.used)
+                                  or _word(toks, i + 1) in lx.APP_HEADS):   # "a budget tracker": its records
             if p.plurals[name] == lx.pluralize(name) and t.w not in (name, p.plurals[name]):
                 p.plurals[name] = t.w   # the user's own plural beats the generated one
             t.used, t.role = True, f"entity:{name}"

@@ -214,11 +214,11 @@ FIELD_ONLY = _words("""
 """)
 INT_WORDS = _words("""
     count quantity qty stock age year rating priority score level rank capacity seats servings
-    minutes hours calories pages number floor interval
+    minutes hours calories pages number floor interval quota
 """)
 FLOAT_WORDS = _words("""
     price amount cost weight height total balance salary budget rate fee distance latitude
-    longitude percent percentage tax discount
+    longitude percent percentage tax discount limit cap threshold spending
 """)
 DATE_WORDS = _words("date deadline birthday dob due birthdate")
 DATETIME_WORDS = _words("time timestamp datetime")
