@@ -42,6 +42,7 @@ class Parsed:
     listed_children: list[tuple[int, int]] = field(default_factory=list)   # ("Orders have: ..., items"): (X, item)
     field_clauses: dict[str, list[int]] = field(default_factory=dict)
     parents: dict[str, str] = field(default_factory=dict)
+    cascade: set[str] = field(default_factory=set)               # children whose parent's delete removes them
     relation_clauses: dict[str, int] = field(default_factory=dict)
     status: list[str] = field(default_factory=list)
     workflows: dict[str, list[str]] = field(default_factory=dict)
@@ -115,6 +116,7 @@ def _entities(p: Parsed) -> list[DataEntity]:
         idents[name] = ident
     return [DataEntity(name=name, plural=p.plurals[name], ident=idents[name],
                        fields=_fields(p, name, idents), parent=idents.get(p.parents.get(name, "")),
+                       on_parent_delete="cascade" if name in p.cascade and p.parents.get(name) else "restrict",
                        has_status=name in p.status and name not in p.workflows and not _status_values(p, name),
                        workflow=p.workflows.get(name, []))
             for name in order]
@@ -287,11 +289,15 @@ def _entity_reqs(e: DataEntity, by_ident: dict[str, DataEntity]) -> list[tuple[s
             f"a missing {display} returns 422")]
     if e.parent:
         parent = by_ident[e.parent]
+        cascade = e.on_parent_delete == "cascade"
         out.append(("relation", e.ident,
-                    f"Each {e.name} belongs to {_a(parent.name)}; {e.plural} can be listed per {parent.name}",
+                    f"Each {e.name} belongs to {_a(parent.name)}; {e.plural} can be listed per {parent.name}"
+                    + (f"; deleting {_a(parent.name)} deletes its {e.plural}" if cascade else ""),
                     f"POST /api/{seg} requires an existing {parent.ident}_id (404 for an unknown "
                     f"{parent.name}) and GET /api/{slug(parent.plural)}/{{id}}/{seg} lists only "
-                    f"that {parent.name}'s {e.plural}"))
+                    f"that {parent.name}'s {e.plural}"
+                    + (f"; DELETE /api/{slug(parent.plural)}/{{id}} returns 204 and its {e.plural} are gone (404)"
+                       if cascade else "")))
     if e.has_status:
         out.append(("complete", e.ident, f"Users can mark {_a(e.name)} as done",
                     f"A new {e.name} has status open and POST /api/{seg}/{{id}}/complete sets its "

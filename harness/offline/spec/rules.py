@@ -33,6 +33,7 @@ from harness.offline.spec.record_words import drop_actor_entities, merge_record_
 from harness.offline.spec.history_records import mark_history_records
 from harness.offline.spec.negated_lists import negated_clauses
 from harness.offline.spec.relations import find_relations
+from harness.offline.spec.cascades import find_cascades
 from harness.offline.spec.required_fields import mark_required_statements
 from harness.offline.spec.enum_entities import drop_enum_value_entities, drop_field_head_entities
 from harness.offline.spec.feature_phrases import (find_checkbox_selection, find_keyword_search,
@@ -114,6 +115,7 @@ def rule_based_spec(request: str) -> AppSpec:
     find_frequency(toks, mentions, p)
     find_period_fields(toks, mentions, p)
     find_relations(toks, mentions, p)
+    find_cascades(toks, mentions, p)
     find_ratings(toks, mentions, p)
     find_about_fields(toks, mentions, p)
     find_detail_fields(toks, mentions, p)

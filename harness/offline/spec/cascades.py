@@ -1,0 +1,54 @@
+"""Cascading deletes asked for in words: "with cascade deletes throughout", "deleting a workout
+deletes its exercises". The records named get `on_parent_delete = "cascade"` (deleting the parent
+removes them) instead of the default restrict (a 409 while children exist)."""
+
+from __future__ import annotations
+
+from harness.offline.spec import lexicon as lx
+from harness.offline.spec.pass_helpers import use, word
+from harness.offline.spec.tokens import Tok
+
+_CASCADE = lx._words("cascade cascades cascading cascaded")
+_DELETE = lx._words("delete deletes deletion deletions deleting removal removals")
+_ALL = lx._words("throughout everywhere all every")
+_REMOVES = lx._words("deletes removes delete remove")
+_ASKS = lx._words("on with use uses using enable enables")
+
+
+def find_cascades(toks: list[Tok], mentions: dict[int, str], p) -> None:
+    """Fill p.cascade with the child records whose parent's delete cascades to them."""
+    children = {child for child, parent in p.parents.items() if parent}
+    for i, t in enumerate(toks):
+        if t.w in _CASCADE and (word(toks, i + 1) in _DELETE or word(toks, i - 1) in _DELETE):
+            clause = [k for k in range(len(toks)) if toks[k].clause == t.clause]
+            named = {mentions[k] for k in clause if k in mentions} & children
+            whole = any(toks[k].w in _ALL for k in clause)
+            last = i + 1 if word(toks, i + 1) in _DELETE else i
+            bare = word(toks, last + 1) in ("", ".", ";", ",")   # "Use cascading deletes." names nothing
+            chosen = children if whole or (bare and not named) else named
+            if not chosen:
+                continue   # "cascade deletes for notes": notes are no child record here
+            p.cascade.update(chosen)
+            for k in range(i - 2, i + 3):
+                if word(toks, k) in _CASCADE | _DELETE | _ALL | _ASKS and not toks[k].used:
+                    use(toks[k], f"relation:{min(chosen)}")   # its parent link's requirement proves it
+        elif t.w == "deleting" and i + 2 < len(toks):
+            _deleting_removes(toks, i, mentions, p)
+
+
+def _deleting_removes(toks: list[Tok], i: int, mentions: dict[int, str], p) -> None:
+    """ "deleting a workout (also) deletes its exercises" """
+    j = i + 1 + (word(toks, i + 1) in lx.DETERMINERS)
+    parent = mentions.get(j)
+    k = j + 1 + (word(toks, j + 1) == "also")
+    if parent is None or word(toks, k) not in _REMOVES:
+        return
+    m = k + 1
+    while word(toks, m) in lx.DETERMINERS | {"its", "their", "all", "of"}:
+        m += 1
+    child = mentions.get(m)
+    if child is not None and p.parents.get(child) == parent:
+        p.cascade.add(child)
+        for x in range(i, m):
+            if not toks[x].used:
+                use(toks[x], f"relation:{child}")
