@@ -277,3 +277,13 @@ def test_an_app_named_after_its_records_is_built_when_the_record_word_is_also_a_
     spec = parse_request("Build a budget tracker with login. Budgets have a category and an amount.")
     assert names(spec) == ["budget"]
     assert [c.status for c in spec.clauses] == ["mapped", "mapped"]
+
+
+def test_a_number_of_sets_is_one_integer_column_not_a_number_text_column_bug():
+    """"Exercises have a name and a number of sets" gave a `number` text column: "sets" is a generic
+    word elsewhere ("a set of attributes"), so the count stopped before what it counts."""
+    spec = parse_request("A workout tracker with login. Workouts contain exercises, exercises have a name and "
+                         "a number of sets, with cascade deletes throughout.")
+    assert fields(spec, "exercise") == {"name": "short_text", "number of sets": "integer"}
+    spec = parse_request("A task app. Tasks have a number of fields like title and due date.")
+    assert fields(spec, "task") == {"title": "short_text", "due date": "date"}   # still an intro there

@@ -335,7 +335,8 @@ def _parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozense
         elif not words and t.w in ("text", "textual", "numeric", "numerical") and field_word(_word(toks, j + 1), stops) \
                 and _word(toks, j + 2) in lx.SEPARATORS | {".", "", ")", "("}:
             idx.append(j)   # "a text nickname": the kind of the field, not part of its name
-        elif t.w == "of" and words == ["number"] and field_word(_word(toks, j + 1), stops):
+        elif t.w == "of" and words == ["number"] and (field_word(_word(toks, j + 1), stops)
+                                                      or _word(toks, j + 1) in lx.COUNTED_META):
             words.append(t.w)   # "number of people": one integer field
             idx.append(j)
         elif not words and t.w in _ORDER_MODIFIERS and _column_follows(toks, j + 1, stops):
@@ -385,6 +386,9 @@ def _parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozense
             idx.append(j)
         elif words and t.w.endswith("ed") and len(t.w) > 4 and t.w not in lx.FIELD_VOCAB:
             idx.append(j)   # "calories burned": the participle adds nothing to the column
+        elif words == ["number", "of"] and t.w in lx.COUNTED_META:
+            words.append(t.w)   # "a number of sets": what is counted
+            idx.append(j)
         elif (field_word(t.w, stops) or _ing_compound(toks, j, stops) or _modifier(toks, j)) and (
                 not t.brand or t.w in lx.FIELD_VOCAB or words and t.w in _COMPOUND_HEADS) and (
                 len(words) < 3 or len(words) < 8 and all(

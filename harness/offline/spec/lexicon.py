@@ -74,6 +74,10 @@ VERBS = _words("""
     attend subscribe unsubscribe unfollow withdraw
 """)
 
+# Generic plurals (META: "a set of", "the items") that a count names: "a number of sets" is one
+# integer column, not a "number" text column.
+COUNTED_META = _words("sets items parts sections options versions modules lists")
+
 # Nouns that are also common verbs: a plural form is a noun; a singular needs noun context.
 VERB_NOUNS = _words("""
     book order post note review comment tag schedule plan log record report track rate bill contact
