@@ -1,7 +1,8 @@
 """The app's own name: "a personal expense tracker called Pennywise", "an app named Habit Hero".
 
-The name after "called" / "named" / "titled" right behind an app head (app, tracker, tool, …) asks
-for nothing but a title: its words are context, and the spec's title is the name. A name is one
+The name after "called" / "named" / "titled" right behind an app head (app, tracker, tool, …), or
+the capitalised words that open a clause "<Name> is a … <app head>" ("Lifting Diary is a personal
+workout tracker for weightlifters"), ask for nothing but a title: its words are context, and the spec's title is the name. A name is one
 to three capitalised words; "called" without one ("a list called favourites") is left to the
 other rules.
 """
@@ -34,4 +35,26 @@ def mark_app_name(toks: list[Tok]) -> str:
         for k in (i, *name):
             toks[k].used, toks[k].role = True, "context"
         return " ".join(toks[k].orig for k in name)
+    return _name_that_is_an_app(toks)
+
+
+def _name_that_is_an_app(toks: list[Tok]) -> str:
+    """ "Lifting Diary is a personal workout tracker": 1-3 capitalised words opening a clause, then
+    "is a/an", then an app head within _REACH words."""
+    for i, t in enumerate(toks):
+        if t.used or not t.orig[:1].isupper() or (i and toks[i - 1].clause == t.clause):
+            continue
+        name = []
+        j = i
+        while j < len(toks) and toks[j].clause == t.clause and len(name) < _MAX_WORDS \
+                and toks[j].orig[:1].isupper() and toks[j].orig[:1].isalpha() and not toks[j].used:
+            name.append(j)
+            j += 1
+        if not name or j + 1 >= len(toks) or toks[j].w != "is" or toks[j + 1].w not in ("a", "an"):
+            continue
+        if any(toks[k].w in lx.APP_HEADS and toks[k].clause == t.clause for k in range(j + 2, j + 3 + _REACH)
+               if k < len(toks)):
+            for k in (*name, j):
+                toks[k].used, toks[k].role = True, "context"
+            return " ".join(toks[k].orig for k in name)
     return ""
