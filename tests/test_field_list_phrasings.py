@@ -287,3 +287,17 @@ def test_a_number_of_sets_is_one_integer_column_not_a_number_text_column_bug():
     assert fields(spec, "exercise") == {"name": "short_text", "number of sets": "integer"}
     spec = parse_request("A task app. Tasks have a number of fields like title and due date.")
     assert fields(spec, "task") == {"title": "short_text", "due date": "date"}   # still an intro there
+
+
+def test_a_default_value_asked_in_an_aside_is_reported_not_built_not_swallowed_bug():
+    """A public inventory PRD: "quantity (default: 0 if not provided), reorder level (default: 10 if
+    not provided)". The field reader took every parenthetical as a remark: the clause was "built"
+    while no default exists (a missing quantity stayed null), and "reorder level" was text."""
+    spec = parse_request("An inventory app with login. Products have a product name, SKU, quantity (default: 0 "
+                         "if not provided), reorder level (default: 10 if not provided) and price.")
+    assert fields(spec, "product") == {"name": "short_text", "sku": "short_text", "quantity": "integer",
+                                       "reorder level": "integer", "price": "money"}
+    clause = spec.clauses[-1]
+    assert clause.status == "not_built" and '"default"' in clause.reason
+    spec = parse_request("A shop with login. Products have a name, a price (e.g. 9.99) and a stock level.")
+    assert [c.status for c in spec.clauses] == ["mapped", "mapped"]   # an example is no ask

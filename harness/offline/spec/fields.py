@@ -131,6 +131,7 @@ def _aside(toks: list[Tok], j: int) -> tuple[list[str], int]:
 
 
 _MEDIA_PLURALS = lx.MEDIA_PLURALS
+_UNBUILT_ASIDES = lx._words("default defaults defaulting")   # asides that ask for something not built
 _OF_HEADS = lx._words("date time place country city method mode proof year day month")
 _IS = lx._words("is are was were")
 _COLUMN_MODIFIERS = lx._words("main primary secondary")
@@ -279,6 +280,9 @@ def _parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozense
                 values, end = _aside(toks, j)   # "(dropdown with e.g groceries, bills)": values after e.g.
                 if end == j:
                     break
+                if any(toks[k].w in _UNBUILT_ASIDES for k in range(j, end)):
+                    j = end   # "(default: 0 if not provided)": an ask no rule builds, left unrecognised
+                    continue
             elif not values:
                 break
             if t.w == "(" and names_columns(values):
