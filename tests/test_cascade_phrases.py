@@ -1,4 +1,4 @@
-"""Cascading deletes asked for in words (harness/offline/spec/cascades.py): the records named get
+"""Records that contain records ("Projects contain tasks"), and cascading deletes asked for in words (harness/offline/spec/cascades.py): the records named get
 on_parent_delete = "cascade", and their relation requirement says so. The generator's relation test
 (tests/test_generator.py covers its cascade branch through spec files) then proves it."""
 
@@ -39,3 +39,12 @@ def test_without_the_ask_or_for_a_column_the_delete_is_still_refused():
     spec = parse_request("A project tracker with login. Projects contain tasks and tasks have notes. "
                          "Use cascade deletes for notes.")
     assert deletes(spec) == {"task": "restrict"}   # notes are a column here, no child record
+
+
+def test_records_that_contain_records_make_both_tables_as_have_does_bug():
+    """"Projects contain tasks." left tasks unbuilt ("no offline rule understands tasks") where
+    "Projects have tasks." and "Projects include tasks." built a task table inside projects."""
+    for sentence in ("Projects contain tasks.", "Each project contains tasks.", "Projects have tasks."):
+        spec = parse_request("A project tracker with login. " + sentence)
+        assert {e.ident: e.parent for e in spec.data_model} == {"project": None, "task": "project"}, sentence
+        assert [c.status for c in spec.clauses] == ["mapped", "mapped"], sentence
