@@ -1,5 +1,6 @@
-"""Records that contain records ("Projects contain tasks"), and cascading deletes asked for in words (harness/offline/spec/cascades.py): the records named get
-on_parent_delete = "cascade", and their relation requirement says so. The generator's relation test
+"""Records that contain records ("Projects contain tasks"), and cascading deletes asked for in words
+(harness/offline/spec/cascades.py): the records named get on_parent_delete = "cascade", and their
+relation requirement says so. The generator's relation test
 (tests/test_generator.py covers its cascade branch through spec files) then proves it."""
 
 from __future__ import annotations
