@@ -80,3 +80,22 @@ def test_required_statements_name_their_fields(clause, labels):
 ])
 def test_a_record_word_after_a_noun_is_that_noun(request_text, entity):
     assert [e.ident for e in rule_based_spec(request_text).data_model] == [entity]
+
+
+BOOK_MANAGER = ("A full-stack web app to manage your personal reading list. Each user has a private library. "
+                "Register, login, logout. Add, edit, delete, and list books scoped to your account.")
+
+
+def test_a_private_library_and_books_scoped_to_an_account_are_the_logins_isolation_bug():
+    """A public README ("Book Manager — Personal Book Manager"): "Each user has a private library" and
+    "books scoped to your account" were reported not built ("private", "scoped"), and "A full-stack
+    web app" too ("full-stack"); the generated login gives every record an owner and answers 404 for
+    another user's record (its generated tests check it)."""
+    spec = rule_based_spec(BOOK_MANAGER)
+    assert [c.status for c in spec.clauses] == ["mapped"] * 4
+    auth = next(r.id for r in spec.requirements if r.capability == "auth")
+    assert auth in next(c for c in spec.clauses if c.text.startswith("Each user")).reqs
+    assert not enforced_by_login("Each user has a private library and a shared calendar of events with "
+                                 "reminders, comments, attachments and many more things in a long clause", False)
+    no_login = rule_based_spec("A notes app. Each user has a private library. Notes have a title.")
+    assert [c.status for c in no_login.clauses][1] == "not_built"   # no login: nobody owns anything
