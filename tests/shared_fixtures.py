@@ -26,7 +26,9 @@ def shared_root(tmp_path_factory) -> Path | None:
     gives each session a private one), or None when the suite runs in one process."""
     if not os.environ.get("PYTEST_XDIST_WORKER"):
         return None
-    root = tmp_path_factory.getbasetemp().parent / "shared_fixtures"
+    # named after the session's run id: a --basetemp given again keeps the last session's values
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID", "")
+    root = tmp_path_factory.getbasetemp().parent / f"shared_fixtures-{run}"
     root.mkdir(exist_ok=True)
     return root
 

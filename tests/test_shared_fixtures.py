@@ -37,13 +37,18 @@ def build_counted(calls: list[Path]):
     return build
 
 
+@pytest.fixture(autouse=True)
+def _one_session(monkeypatch):
+    monkeypatch.setenv("PYTEST_XDIST_TESTRUNUID", "run1")
+
+
 def test_the_second_worker_reads_what_the_first_built(tmp_path, monkeypatch):
     monkeypatch.setenv("PYTEST_XDIST_WORKER", "gw0")
     calls: list[Path] = []
     first = built_once(Factory(tmp_path, "gw0"), "shared", build_counted(calls))
     monkeypatch.setenv("PYTEST_XDIST_WORKER", "gw1")
     second = built_once(Factory(tmp_path, "gw1"), "shared", build_counted(calls))
-    assert calls == [tmp_path / "shared_fixtures" / "shared"]
+    assert calls == [tmp_path / "shared_fixtures-run1" / "shared"]
     assert first == second and second["run"].read_text() == "built"
 
 
@@ -60,7 +65,7 @@ def test_a_worker_asking_while_the_build_runs_waits_for_it(tmp_path, monkeypatch
     first = threading.Thread(target=lambda: got.setdefault("gw0", built_once(Factory(tmp_path, "gw0"), "x", slow_build)))
     first.start()
     assert started.wait(60)
-    with open(tmp_path / "shared_fixtures" / "x.lock") as lock, pytest.raises(BlockingIOError):
+    with open(tmp_path / "shared_fixtures-run1" / "x.lock") as lock, pytest.raises(BlockingIOError):
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)   # held for the whole build
     second = threading.Thread(target=lambda: got.setdefault("gw1", built_once(Factory(tmp_path, "gw1"), "x", slow_build)))
     second.start()
@@ -97,3 +102,14 @@ def test_without_xdist_each_call_builds_its_own(tmp_path, monkeypatch):
     built_once(factory, "shared", build_counted(calls))
     assert len(calls) == 2 and calls[0] != calls[1]
     assert changed_since_built(factory, "shared") == []
+
+
+def test_a_basetemp_given_again_never_hands_out_the_last_sessions_values_bug(tmp_path, monkeypatch):
+    """With a fixed --basetemp the workers' shared directory outlived its session: the next session
+    would have unpickled the last one's run (a run directory it had since cleared)."""
+    monkeypatch.setenv("PYTEST_XDIST_WORKER", "gw0")
+    calls: list[Path] = []
+    built_once(Factory(tmp_path, "gw0"), "shared", build_counted(calls))
+    monkeypatch.setenv("PYTEST_XDIST_TESTRUNUID", "run2")
+    built_once(Factory(tmp_path, "gw0"), "shared", build_counted(calls))
+    assert calls == [tmp_path / "shared_fixtures-run1" / "shared", tmp_path / "shared_fixtures-run2" / "shared"]
