@@ -49,3 +49,15 @@ def test_records_that_contain_records_make_both_tables_as_have_does_bug():
         spec = parse_request("A project tracker with login. " + sentence)
         assert {e.ident: e.parent for e in spec.data_model} == {"project": None, "task": "project"}, sentence
         assert [c.status for c in spec.clauses] == ["mapped", "mapped"], sentence
+
+
+def test_records_that_have_records_with_their_own_fields_are_records_not_a_text_column_bug():
+    """"Notebooks have notes with a title and a body" made `notes` a text column of the notebook
+    (and left the clause not built); "contain" made the notes records. A plural that opens the
+    list and has fields of its own ("with a …") is a record type inside the first one."""
+    spec = parse_request("A note app with login. Notebooks have notes with a title and a body.")
+    assert {e.ident: e.parent for e in spec.data_model} == {"notebook": None, "note": "notebook"}
+    assert [f.name for f in spec.entity("note").fields] == ["title", "body"]
+    assert [c.status for c in spec.clauses] == ["mapped", "mapped"]
+    spec = parse_request("A CRM. Contacts have notes.")   # no fields of their own: still a column
+    assert [f.name for f in spec.entity("contact").fields] == ["name", "notes"]

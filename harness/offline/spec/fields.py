@@ -402,5 +402,8 @@ def _parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozense
         else:
             break
         j += 1
+    if not items and len(words) == 1 and lx.singularize(words[0]) != words[0] and _word(toks, j) == "with" \
+            and _word(toks, j + 1) in lx.DETERMINERS:
+        words.clear(), idx.clear()   # "notebooks have notes with a title": records that have fields
     commit()
     return items, consumed
