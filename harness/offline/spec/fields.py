@@ -22,9 +22,11 @@ from harness.offline.spec.list_parts import PRONOUNS as _PRONOUNS
 from harness.offline.spec.list_parts import past_link as _past_link
 from harness.offline.spec.list_parts import read_range, scale as _scale
 from harness.offline.spec.list_parts import share_head as _share_head
+from harness.offline.spec.field_words import COMPOUND_HEADS as _COMPOUND_HEADS
+from harness.offline.spec.field_words import DETAIL_WORDS, column_follows as _column_follows
+from harness.offline.spec.field_words import field_word, ing_compound as _ing_compound, modifier as _modifier
+from harness.offline.spec.field_words import soft_wrap, split_run as _split_run
 from harness.offline.spec.tokens import Tok
-
-_MAX_WORD = 40
 
 
 @dataclass
@@ -44,70 +46,10 @@ class FieldItem:
         return " ".join(self.words)
 
 
-# Capabilities, not columns: "tasks with browser automation" asks for no field.
-_NEVER_FIELDS = lx._words("""
-    automation integration integrations sync synchronization notification notifications reminder
-    reminders analytics chat messaging processing upload uploads export import recommendation
-    recommendations ai support login authentication search filter filtering sorting etc etcetera
-    record records
-""")
-
-
-def field_word(w: str, stops: frozenset[str]) -> bool:
-    """Whether `w` can be (part of) a field name."""
-    if not w or not w[0].isalpha() or " " in w or len(w) > _MAX_WORD or w in _NEVER_FIELDS:
-        return False
-    if w.endswith("ing") and w not in lx.NOUN_ING and w not in lx.FIELD_VOCAB:
-        return False
-    if w in lx.FIELD_VOCAB or lx.singularize(w) in lx.FIELD_VOCAB:
-        return True
-    return not (w in lx.FUNCTION or w in lx.META or w in stops or w.endswith("ly"))
-
-
-_WRAP_BEFORE = lx.DETERMINERS | lx.SEPARATORS | lx._words(", of with including containing such as like ( e.g")
-
-
-def soft_wrap(toks: list[Tok], j: int) -> bool:
-    """Whether the clause break at j is only a line break inside a sentence: no period was written
-    and the line ends where no sentence can ("... containing the", "a title, a")."""
-    return toks[j].w == "." and not toks[j].orig and 0 < j < len(toks) - 1 and toks[j - 1].orig != "." \
-        and toks[j - 1].w in _WRAP_BEFORE and toks[j + 1].w[:1].isalnum()
-
-
-def _ing_compound(toks: list[Tok], j: int, stops: frozenset[str]) -> bool:
-    """ "cooking time", "shipping address", "billing date": an -ing word before a column word."""
-    w, nxt = toks[j].w, _word(toks, j + 1)
-    return w.endswith("ing") and len(w) > 4 and w not in stops and w not in lx.FUNCTION and (
-        (nxt in lx.FIELD_VOCAB or lx.singularize(nxt) in lx.FIELD_VOCAB) and field_word(nxt, stops)
-        or nxt in DETAIL_WORDS   # "billing information"
-        or nxt in _ING_HEADS and field_word(nxt, stops))   # "watering interval", "feeding schedule"
-
-
-_ING_HEADS = lx._words("interval frequency schedule period cycle rate level limit goal target count "
-                       "number duration distance amount temperature speed location method")
-
-
-_WHEN_HEADS = lx.DATE_WORDS | lx.DATETIME_WORDS
-_PERIODS = lx._words("daily weekly monthly yearly annual hourly quarterly")
-
-
-def _modifier(toks: list[Tok], j: int) -> bool:
-    """ "join date", "return time" (a verb naming the moment), "monthly fee" (a period): a word no
-    column starts with on its own, right before a column word that ends the item."""
-    w, nxt, after = toks[j].w, _word(toks, j + 1), _word(toks, j + 2)
-    ends = after in lx.SEPARATORS or after in (".", "", ")", "(")
-    if not ends or not w.isalpha() or w in lx.FUNCTION:
-        return False
-    return w in lx.VERBS and nxt in _WHEN_HEADS or w in _PERIODS and lx.singularize(nxt) in lx.FIELD_VOCAB \
-        or w in lx.META and nxt in _COUNT_HEADS   # "page count", "page number": a count of the UI word
-
-
-_COUNT_HEADS = lx._words("count number total")
 _CHOICE_UI = lx._words("selection selector dropdown picker")
 
 
 _BY_PARTICIPLES = lx._words("paid made done sent held owned written built run kept brought bought sold")
-DETAIL_WORDS = lx._words("details detail information info data fields attributes properties")
 _DETAIL_WORDS = DETAIL_WORDS
 _INTRO = lx._words("such as like e.g eg e.g. including incl namely")
 
@@ -140,33 +82,7 @@ _ORDER_MODIFIERS = lx._words("next last previous prior first final initial upcom
 _NAME_MODIFIERS = lx._words("first last middle full given family maiden")   # "first name"
 
 
-def _column_follows(toks: list[Tok], k: int, stops: frozenset[str]) -> bool:
-    """Whether one to three words from k end an item on a column word ("due date", "visit date")."""
-    for n in range(3):
-        w = _word(toks, k + n)
-        if not (field_word(w, stops) or w in lx.FIELD_VOCAB):
-            return False
-        if lx.singularize(w) in lx.FIELD_VOCAB and _word(toks, k + n + 1) in lx.SEPARATORS | {".", "", ")", "("}:
-            return True
-    return False
-
-
 _SHOW_VERBS = lx._words("display displays displaying show shows showing")
-_COMPOUND_HEADS = lx._words("number date time name id type code count")
-
-
-def _split_run(words: list[str]) -> list[list[str]]:
-    """ "name surname telephone number" (no commas): one field per column word, a head such as
-    "number" staying with the word before it ("telephone number")."""
-    out: list[list[str]] = []
-    for w in words:
-        if out and w in _COMPOUND_HEADS and len(out[-1]) == 1 and out[-1][0] not in _COMPOUND_HEADS:
-            out[-1].append(w)
-        else:
-            out.append([w])
-    return out
-
-
 # Plural column words kept as written ("steps" of a recipe are its instructions, not a record).
 PLURAL_FIELDS = lx.KEEP_PLURAL_FIELDS | lx._words("steps points reps sets")
 
