@@ -147,8 +147,8 @@ def runs_dir(tmp_path) -> Path:
     return tmp_path / "runs"
 
 
-CTX_FIELDS = ("repair", "no_op_repair", "audit", "audit_off", "timings", "subprocess_ms", "given_spec",
-              "server_prestarted")
+# What a RunContext holds that does not pickle (or belongs to the process that built the run).
+CTX_NOT_SAVED = ("store", "state", "llm", "say", "runtime_ahead")
 
 
 def _build_todo_run(directory: Path):
@@ -162,8 +162,11 @@ def _build_todo_run(directory: Path):
 
 def _ctx_saved(value):
     """(store, ctx) as it pickles: the context's recorded fields, not its provider or callback."""
+    import dataclasses
+
     store, ctx = value
-    return store, ctx.run_id, {name: getattr(ctx, name) for name in CTX_FIELDS}
+    return store, ctx.run_id, {f.name: getattr(ctx, f.name) for f in dataclasses.fields(ctx)
+                               if f.name not in CTX_NOT_SAVED}
 
 
 def _ctx_loaded(saved):

@@ -9,7 +9,7 @@ import time
 
 from harness.audit.dispatch import Dispatcher, LanePipes, serve
 from pytest_harness.mutation_dispatch import DispatchedOrder, StaticOrder, order_source, private_fds
-from pytest_harness.mutation_runner import GRACE_FACTOR, admit
+from pytest_harness.time_box import GRACE_FACTOR, admit
 
 ORDER = [("REQ-001", 1, ["t1"]), ("REQ-002", 2, ["t2"]), ("REQ-001", 3, ["t1"]), ("REQ-002", 4, ["t2"])]
 

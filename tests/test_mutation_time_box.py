@@ -5,7 +5,7 @@ the requirement read '0/1 mutants killed' and BUILD FAILED; the full audit kills
 a requirement whose judged mutants all survived now runs its remaining mutants (within a grace)."""
 from __future__ import annotations
 
-from pytest_harness.mutation_runner import GRACE_FACTOR, admit
+from pytest_harness.time_box import GRACE_FACTOR, admit
 
 
 def test_time_box_decided_a_requirement_was_blind_after_one_surviving_mutant_bug() -> None:

@@ -95,8 +95,7 @@ KINDS: dict[FieldKind, KindEntry] = {entry.kind: entry for entry in (
               (_words("quantity", "qty", "count", "number of", "hours", "minutes", "age", "capacity",
                       "seats", "servings", "calories", "reps", "sets", "pages", "points", "year",
                       "duration", "stock", "floor", "guests", "interval", "quota", "participants",
-                      "reorder level", "reorder point", "stock level",
-                      "attendees", "so luong"),
+                      "attendees", "reorder level", "reorder point", "stock level", "so luong"),
                r"^\s(?:daily\s)?steps\s$"),   # a step count; "preparation steps" are text
               "int", "INTEGER", "Count | None", "Count", "int", 'type="number" step="1" min="0"',
               (7, 8), (-1, "many", 1.5)),

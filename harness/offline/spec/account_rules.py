@@ -2,10 +2,10 @@
 
 "I want my password to not be returned from the API", "Password length validation on sign up",
 "I want to receive an error if the password I sign up with is less than 8 characters long", "Email
-validation on sign up", "Each user has a private library": the generated auth never returns a password (or its hash), refuses a
-password shorter than 8 characters with 422, and, when accounts are e-mail addresses, refuses what
-is no address with 422, gives every record an owner and answers 404 for another user's — and its
-generated tests check each. Such a clause asks for the login's
+validation on sign up", "Each user has a private library": the generated auth never returns a
+password (or its hash), refuses a password shorter than 8 characters with 422, and, when accounts
+are e-mail addresses, refuses what is no address with 422, gives every record an owner and answers
+404 for another user's — and its generated tests check each. Such a clause asks for the login's
 requirement, not for something unbuilt. A length other than 8 is not what the app enforces and
 stays as the other rules read it.
 """

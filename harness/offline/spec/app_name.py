@@ -2,9 +2,9 @@
 
 The name after "called" / "named" / "titled" right behind an app head (app, tracker, tool, …), or
 the capitalised words that open a clause "<Name> is a … <app head>" ("Lifting Diary is a personal
-workout tracker for weightlifters"), ask for nothing but a title: its words are context, and the spec's title is the name. A name is one
-to three capitalised words; "called" without one ("a list called favourites") is left to the
-other rules.
+workout tracker for weightlifters"), ask for nothing but a title: its words are context, and the
+spec's title is the name. A name is one to three capitalised words; "called" without one ("a list
+called favourites") is left to the other rules.
 """
 
 from __future__ import annotations

@@ -156,7 +156,8 @@ def _positions(toks: list[Tok], p) -> list[tuple[int, str]]:
             out += [(h, "object") for h in _np_heads(toks, i + 1 + (_word(toks, i + 1) == "of"))]
         elif w in lx.HAVE and _word(toks, i + 1) in ("many", "multiple", "several"):
             out += [(h, "has-many") for h in _np_heads(toks, i + 1)]
-        elif w in ("have", "has", "own", "owns", "contain", "contains") and not t.used and _records_have_records(toks, i):
+        elif w in ("have", "has", "own", "owns", "contain", "contains") and not t.used \
+                and _records_have_records(toks, i):
             out += [(h, "has-many") for h in _np_heads(toks, i + 1)]   # "Owners have pets."
         elif w in ("with", "including") and not t.used and _word(toks, i - 1) not in _GAME_HEADS:
             # "tasks with login, projects and a dashboard"

@@ -89,8 +89,8 @@ VERB_NOUNS = _words("""
 META = _words("""
     app apps application applications web webapp website websites site sites system systems utility
     platform platforms tool tools service services portal software program programs api apis rest
-    restful backend frontend full-stack fullstack server database databases db sqlite fastapi python html css javascript
-    json crud management manager managers tracker trackers tracking organizer organiser planner
+    restful backend frontend full-stack fullstack server database databases db sqlite fastapi python
+    html css javascript json crud management manager managers tracker trackers tracking organizer organiser planner
     feature features functionality functionalities function functions page pages screen screens
     view views ui ux interface interfaces form forms button buttons data information info records
     list lists collection collections catalog catalogue set sets thing things stuff ability

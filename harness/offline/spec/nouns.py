@@ -64,7 +64,8 @@ def is_noun(toks: list[Tok], i: int) -> bool:
     plural = sing != w
     if w.endswith("ly") and w not in lx.NOUN_LY:
         return False   # adverbs
-    if w.endswith(rl.NON_NOUN_SUFFIXES) and len(w) > 5 and w not in lx.KNOWN_ENGLISH and sing not in lx.VERB_NOUNS:
+    if w.endswith(rl.NON_NOUN_SUFFIXES) and len(w) > 5 and w not in lx.KNOWN_ENGLISH \
+            and sing not in lx.VERB_NOUNS:
         return False   # "comprehensive", "optimize" (not "exercises": the plural of a noun)
     if _imperative(toks, i):
         return False   # "Fetch the recipes", "Ensure that ..."
