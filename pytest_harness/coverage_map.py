@@ -8,15 +8,23 @@ never traced line by line, and it starts only once collection has finished (the 
 in `pytest_collection_finish`): tracing pytest's assertion rewriting and every module's import
 cost about a third of the evidence overhead on toolz and could never count. Fixtures and the
 threads they start run after that point, so they are measured as before.
+
+Between test calls the session's own thread runs untraced (`IdleThread`): on Python 3.11 a
+thread with a trace function runs every instruction through the interpreter's tracing path,
+whatever the tracer does with the events, and nothing it runs there (fixtures' setup and
+teardown, pytest's reporting) could count. Other threads keep their tracer throughout.
 """
 
 from __future__ import annotations
 
 import contextlib
+import sys
+import threading
 from pathlib import Path
 
 OUTSIDE = "harness:outside"
-_OMIT = ("*/site-packages/*", "*/dist-packages/*", "*/.venv/*", "*/venv/*", "*/.tox/*", "*/node_modules/*")
+_OMIT = ("*/site-packages/*", "*/dist-packages/*", "*/.venv/*", "*/venv/*", "*/.tox/*", "*/node_modules/*",
+         f"{Path(__file__).resolve().parent}/*")  # this plugin's own code, even under the root
 
 
 def available() -> bool:
@@ -41,28 +49,38 @@ class PhaseCoverage:
         # error; under a project's `filterwarnings = error` this warning would crash the session.
         self._cov.set_option("run:disable_warnings", ["no-data-collected"])
         self._started = False
+        self._idle: IdleThread | None = None
 
     def start(self) -> None:
-        """Start tracing (lines go to OUTSIDE until a test's call phase begins)."""
+        """Start tracing (lines go to OUTSIDE until a test's call phase begins); this thread
+        runs untraced until then."""
         with _no_origin_stack():
             self._cov.start()
         self._cov.switch_context(OUTSIDE)
         self._started = True
+        self._idle = IdleThread.begin()
 
     def enter(self, nodeid: str) -> None:
         """A test's call phase begins."""
         if self._started:
             self._cov.switch_context(nodeid)
+            if self._idle is not None:
+                self._idle.resume()
 
     def leave(self) -> None:
         """A test's call phase ended."""
         if self._started:
+            if self._idle is not None:
+                self._idle.pause()
             self._cov.switch_context(OUTSIDE)
 
     def stop(self) -> dict[str, dict[str, set[int]]]:
         """Stop tracing; {nodeid: {relpath: executed lines}} for every test call that ran root code."""
         if not self._started:
             return {}
+        if self._idle is not None:
+            self._idle.resume()  # coverage stops the tracer it started
+            self._idle = None
         self._cov.stop()
         self._started = False
         data = self._cov.get_data()
@@ -82,6 +100,44 @@ class PhaseCoverage:
             return Path(filename).resolve().relative_to(self.root).as_posix()
         except ValueError:
             return None
+
+
+class IdleThread:
+    """The session thread's coverage tracer, taken off between test calls and put back for each.
+
+    Only coverage.py's C tracer is paused (`begin` returns None for any other tracer, e.g. the
+    sys.monitoring core of Python 3.12+, which costs nothing where it records nothing). Taking it
+    off mid-stack and putting it back with `sys.settrace` keeps its frame stack true: after
+    `resume` it sees events only for frames that start after it (Python's trampoline drops the
+    others until the tracer's first call event reinstalls it), those frames all end before
+    `pause` (the test call returned), and the frames left on its stack at each pause are the
+    plugin's own, which record nothing. A test that replaced the trace function keeps its own.
+    """
+
+    def __init__(self, tracer: object, ident: int) -> None:
+        self.tracer = tracer
+        self.ident = ident
+
+    @classmethod
+    def begin(cls) -> IdleThread | None:
+        """Pause the calling thread's tracer now; None when it is not coverage's C tracer."""
+        tracer = sys.gettrace()
+        try:
+            from coverage.tracer import CTracer
+        except ImportError:
+            return None
+        if not isinstance(tracer, CTracer):
+            return None
+        sys.settrace(None)
+        return cls(tracer, threading.get_ident())
+
+    def resume(self) -> None:
+        if threading.get_ident() == self.ident and sys.gettrace() is None:
+            sys.settrace(self.tracer)
+
+    def pause(self) -> None:
+        if threading.get_ident() == self.ident and sys.gettrace() is self.tracer:
+            sys.settrace(None)
 
 
 @contextlib.contextmanager
