@@ -72,3 +72,34 @@ while memo.step():
 got = memo.import_rewritten("anyio.pytest_plugin")
 print(json.dumps({"imported": sorted(got), "in_sys_modules": "anyio.pytest_plugin" in sys.modules}))
 '''
+
+
+def test_every_module_named_for_rewriting_once_is_memoized(tmp_path):
+    """A misspelt or renamed entry of REWRITE_ONCE would silently be rewritten again in every
+    session: each one must resolve to a file the memo holds (anyio.from_thread is imported by
+    starlette.testclient in every session of a suite using TestClient)."""
+    import subprocess
+
+    script = tmp_path / "memo.py"
+    script.write_text(MEMO_CHECK)
+    proc = subprocess.run([sys.executable, str(script), str(warm.WORKER_SCRIPT), *warm.REWRITE_ONCE],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    memoized = json.loads(proc.stdout)
+    assert "anyio.from_thread" in warm.REWRITE_ONCE
+    missing = [name for name in warm.REWRITE_ONCE if not any(
+        path.endswith("/" + name.replace(".", "/") + ext) for path in memoized for ext in (".py", "/__init__.py"))]
+    assert missing == []
+
+
+MEMO_CHECK = r'''
+import importlib.util, json, sys
+spec = importlib.util.spec_from_file_location("warm_worker", sys.argv[1])
+ww = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(ww)
+import fastapi  # noqa: F401 - preloaded by the worker, and with it the anyio package
+memo = ww.RewriteMemo(sys.argv[2:])
+while memo.step():
+    pass
+print(json.dumps(sorted(memo.memo)))
+'''

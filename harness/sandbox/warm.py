@@ -59,7 +59,8 @@ REWRITE_ONCE: tuple[str, ...] = (
     "anyio.pytest_plugin", "anyio._backends", "anyio._backends._asyncio", "anyio._backends._trio", "anyio._core._sockets",
     "anyio._core._streams", "anyio._core._resources", "anyio.abc._sockets", "anyio.abc._eventloop",
     "anyio.abc._subprocesses", "anyio.abc._testing", "anyio.streams", "anyio.streams.memory",
-    "anyio.streams.stapled", "anyio.streams.tls")
+    "anyio.streams.stapled", "anyio.streams.tls",
+    "anyio.from_thread")  # imported by starlette.testclient: every session of a suite using TestClient
 # Kept plugins' entry modules the worker imports with that rewritten code once the memo is built
 # (RewriteMemo.import_rewritten), so a child finds them imported, rewritten as in a cold session.
 IMPORT_REWRITTEN: tuple[str, ...] = ("anyio.pytest_plugin",)
