@@ -116,6 +116,15 @@ def parse(source: str) -> ast.Module | None:
 # cache of `parse` and `scan_tree`: an entry is used only for the exact source (and relpath) it was
 # made from, so a cold session (empty cache) finds the same.
 _PARSED: dict[str, tuple[str, ast.Module | None, str, list[dict]]] = {}
+# The same, made by `remember` for files the harness expects to be written (the worker parses them
+# while a session runs); `prime` takes an entry once the file exists with exactly that source.
+_AHEAD: dict[str, tuple[str, ast.Module | None, str, list[dict]]] = {}
+
+
+def remember(root: Path | str, rel: str, source: str) -> None:
+    """Parse and scan `source` as the file `rel` under `root` before it exists (see _AHEAD)."""
+    tree = parse(source)
+    _AHEAD[os.path.join(os.path.abspath(root), rel)] = (source, tree, rel, [] if tree is None else scan_tree(rel, tree))
 
 
 def prime(root: Path | str) -> int:
@@ -137,8 +146,13 @@ def prime(root: Path | str) -> int:
         seen.add(key)
         hit = _PARSED.get(key)
         if hit is None or hit[0] != source or hit[2] != rel:
-            tree = parse(source)
-            _PARSED[key] = (source, tree, rel, [] if tree is None else scan_tree(rel, tree))
+            ahead = _AHEAD.pop(key, None)
+            if ahead is not None and ahead[0] == source and ahead[2] == rel:
+                _PARSED[key] = ahead
+            else:
+                tree = parse(source)
+                _PARSED[key] = (source, tree, rel, [] if tree is None else scan_tree(rel, tree))
+            tree = _PARSED[key][1]
             if tree is not None:
                 measure.remember_sites(key, rel, tree)
             parsed += 1

@@ -101,10 +101,13 @@ def run_task(ctx: RunContext, task: Task) -> TaskStatus:
 
 def build_stage(ctx: RunContext) -> Done:
     """Run every ready task in id order until the DAG is done; failed tasks block dependents."""
+    from harness.orchestration.warm_start import expect_planned_files
+
     dag = DagEngine(ctx.state.plan.tasks)
     ctx.state.status = RunStatus.BUILDING
     ctx.save()
     _block(ctx, dag)
+    expect_planned_files(ctx)  # the worker memoizes the later tasks' files while the first runs
     while ready := dag.ready(ctx.state.task_results):
         ctx.check_minutes()
         run_task(ctx, ready[0])

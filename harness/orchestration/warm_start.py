@@ -10,7 +10,7 @@ See harness/sandbox/warm.py (`prestart`).
 
 from __future__ import annotations
 
-from harness.models.enums import RunStatus
+from harness.models.enums import RunStatus, TaskStatus
 
 _WILL_VERIFY = frozenset({RunStatus.CREATED, RunStatus.SPEC_DONE, RunStatus.PLAN_DONE, RunStatus.BUILDING,
                           RunStatus.REPAIRING, RunStatus.VERIFYING})
@@ -32,3 +32,29 @@ def prestart_worker(ctx) -> None:
             also = tuple(share_with_verification(ctx.store, ctx.run_id))
         prestart(ctx.workspace, verification_env(ctx.run_id), also=also)
         prefetch()
+
+
+def expect_planned_files(ctx) -> int:
+    """Without a model every task's files are the offline generator's, known once the plan is:
+    hand the worker those of the tasks after the next one (warm.expect), so it compiles, rewrites
+    and parses them while the earlier tasks' sessions run instead of before each later session
+    is forked. A memo entry is only ever used for a file with exactly those bytes, so a repair or
+    a file that differs costs time, never a wrong result. How many files were sent."""
+    from harness.providers.base import has_model
+    from harness.sandbox.warm import expect
+    from harness.verification.verifier import verification_env
+
+    plan, spec = ctx.state.plan, ctx.state.spec
+    if has_model(ctx.llm) or plan is None or spec is None or not plan.offline_fallback:
+        return 0
+    pending = [t for t in plan.tasks if ctx.state.task_results.get(t.id) == TaskStatus.PENDING]
+    if len(pending) < 2:
+        return 0
+    from harness.offline.generator import generate_files
+
+    try:
+        everything = generate_files(spec)
+    except Exception:  # noqa: BLE001 - the build itself reports what the generator cannot do
+        return 0
+    files = {rel: everything[rel] for task in pending[1:] for rel in task.files_touched if rel in everything}
+    return expect(ctx.workspace, verification_env(ctx.run_id), files)

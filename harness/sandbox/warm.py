@@ -73,6 +73,11 @@ LAZY_IMPORTS: tuple[str, ...] = ("pydantic.v1",)
 # pure caches the worker fills itself: pytest_harness.forgery's parse cache (`prime`, called before
 # each evidence session is forked; a tree is used only for the exact source it was parsed from)
 # and pytest_harness.measure's check sites of those trees.
+# Expected files (WarmWorker.expect) go in messages of about this many characters; a message
+# larger than EXPECT_MAX_BYTES (a huge file) is not sent.
+EXPECT_BATCH_CHARS = 64_000
+EXPECT_MAX_BYTES = 160_000  # below the socket's default send buffer (~208 KiB) and the worker's MAX_MSG
+EXPECT_SNDBUF = 4 << 20     # asked for (the kernel caps it at net.core.wmem_max)
 HARNESS_DEPS = ("pytest_harness.plugin", "coverage", "coverage.control", "sqlite3", "tomllib", "json", "ast", "hashlib")
 _NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 
@@ -163,6 +168,38 @@ class WarmWorker:
         except OSError:
             return None
         return self._reply(timeout_s + runner.TERM_GRACE_S + REPLY_MARGIN_S)
+
+    def expect(self, files: Mapping[str, str]) -> int:
+        """Tell the worker the files (workspace-relative path -> text) about to be written: it
+        memoizes them while its children run (warm_worker._expect). No reply; what the socket
+        cannot take now is dropped (only time is lost). How many files were sent."""
+        root, sent, batch, size = str(self.workspace), 0, [], 0
+        messages = []
+        for rel, text in files.items():
+            if rel.endswith(".py"):
+                batch.append([root, rel, text])
+                size += len(text)
+            if batch and size >= EXPECT_BATCH_CHARS:
+                messages.append(batch)
+                batch, size = [], 0
+        messages += [batch] if batch else []
+        with self._lock:
+            try:  # room for a large app's files while the worker is still importing (best effort)
+                self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, EXPECT_SNDBUF)
+            except OSError:
+                pass
+            for batch in messages:
+                data = json.dumps({"expect": batch}).encode()
+                if len(data) > EXPECT_MAX_BYTES:
+                    continue
+                try:
+                    self._sock.send(data, socket.MSG_DONTWAIT)
+                except BlockingIOError:
+                    break
+                except OSError:
+                    continue
+                sent += len(batch)
+        return sent
 
     def _reply(self, timeout_s: float) -> dict | None:
         self._sock.settimeout(timeout_s)
@@ -300,6 +337,15 @@ def prestart(workspace: Path, env: Mapping[str, str], also: Iterable[Path] = ())
         _WORKERS[key] = WarmWorker(workspace, env, wait=False, also=also)
     except (RuntimeError, runner.SpawnError, OSError):
         pass
+
+
+def expect(workspace: Path, env: Mapping[str, str], files: Mapping[str, str]) -> int:
+    """Send `files` (about to be written to `workspace`) to its worker, started or still importing
+    (WarmWorker.expect); 0 when there is none."""
+    worker = _WORKERS.get(_key(workspace, env))
+    if worker is None or worker._ready is False or not worker.alive():
+        return 0
+    return worker.expect(files)
 
 
 def discard(worker: WarmWorker) -> None:

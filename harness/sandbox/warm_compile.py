@@ -53,11 +53,21 @@ class CompileMemo:
                 try:
                     with open(path, "rb") as f:
                         data = f.read()
-                    hit = self.memo.get(path)
-                    if hit is not None and hit[0] == data:
-                        continue
-                    self.memo[path] = (data, compile(data, path, "exec", dont_inherit=True))
-                    done += 1
-                except (OSError, SyntaxError, ValueError):
+                except OSError:
                     self.memo.pop(path, None)
+                    continue
+                done += self.memoize_source(path, data)
         return done
+
+    def memoize_source(self, path, data):
+        """Compile `data` as the module at `path` unless those bytes are memoized already (also
+        for a file not written yet: the harness's expected files); 1 when compiled now."""
+        hit = self.memo.get(path)
+        if hit is not None and hit[0] == data:
+            return 0
+        try:
+            self.memo[path] = (data, compile(data, path, "exec", dont_inherit=True))
+        except (SyntaxError, ValueError):
+            self.memo.pop(path, None)
+            return 0
+        return 1

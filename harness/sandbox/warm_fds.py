@@ -1,9 +1,12 @@
 """The file descriptors of the warm worker's forked child (stdlib only; loaded by warm_worker.py by
 path): the command's stdio and passed fds dup'ed onto the numbers its argv names, every other fd
-closed, and the child's set-up message read back without blocking."""
+closed, fresh sys.std* streams over them, the child's set-up message read back without blocking,
+and the child's exit (flushing them)."""
 
 import fcntl
+import io
 import os
+import sys
 
 
 def read_all(fd):
@@ -43,3 +46,29 @@ def open_fds():
         return [int(n) for n in os.listdir("/proc/self/fd")]
     except OSError:
         return []
+
+
+def fresh_stdio():
+    """New sys.std* over fds 0-2, configured as the interpreter configured the worker's own."""
+    streams = []
+    for fd, old, mode in ((0, sys.__stdin__, "rb"), (1, sys.__stdout__, "wb"), (2, sys.__stderr__, "wb")):
+        raw = io.FileIO(fd, mode, closefd=False)
+        buf = io.BufferedReader(raw) if mode == "rb" else io.BufferedWriter(raw)
+        streams.append(io.TextIOWrapper(buf, encoding=old.encoding, errors=old.errors,
+                                        line_buffering=old.line_buffering, write_through=old.write_through))
+    sys.stdin, sys.stdout, sys.stderr = streams
+    sys.__stdin__, sys.__stdout__, sys.__stderr__ = streams
+
+
+def exit_child(code):
+    """What the interpreter does at exit (atexit, non-daemon threads, flush), then leave."""
+    try:
+        import atexit
+        import threading
+
+        threading._shutdown()
+        atexit._run_exitfuncs()
+        sys.stdout.flush()
+        sys.stderr.flush()
+    finally:
+        os._exit(code & 0xFF if code >= 0 else 1)

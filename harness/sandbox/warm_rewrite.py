@@ -148,14 +148,24 @@ class RewriteMemo:
 
     def _memoize(self, path, test=True):
         """Memoize one file unless its bytes are already; 1 when it was rewritten now."""
+        try:
+            with open(path, "rb") as f:
+                source = f.read()
+        except OSError:
+            if self.memo.pop(path, None) is not None:
+                self.tests.discard(path)
+            return 0
+        return self.memoize_source(path, source, test)
+
+    def memoize_source(self, path, source, test=True):
+        """Memoize `source` as the file at `path` (also for a file not written yet: the harness's
+        expected files) unless those bytes are already; 1 when it was rewritten now."""
         import ast
         import importlib.util
 
         from _pytest.assertion import rewrite
 
         try:
-            with open(path, "rb") as f:
-                source = f.read()
             hit = self.memo.get(path)
             if hit is not None and hit[1] == source:
                 return 0
@@ -163,7 +173,7 @@ class RewriteMemo:
             rewrite.rewrite_asserts(tree, source, path, None)
             self.memo[path] = (importlib.util.source_hash(source), source,
                                compile(tree, path, "exec", dont_inherit=True))
-        except (OSError, SyntaxError, ValueError):
+        except (SyntaxError, ValueError):
             if self.memo.pop(path, None) is not None:
                 self.tests.discard(path)
             return 0

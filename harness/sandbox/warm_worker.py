@@ -20,7 +20,10 @@ plugin's entry module) are then imported here with that rewritten code, as a col
 import them, so no child imports them again.
 The workspace's test modules a session may collect are rewritten the same way before it is forked,
 once per version of their bytes (verification runs with PYTHONDONTWRITEBYTECODE=1: no pyc), and its
-other modules compiled (CompileMemo in warm_compile.py). The installed distributions' metadata
+other modules compiled (CompileMemo in warm_compile.py). Files the harness says it is about to
+write (an {"expect": [[root, relpath, text], ...]} message, no reply) are memoized the same way,
+and parsed for the forgery scan, while a child runs (`_idle`): a later session is then forked
+without that work, and an entry is used only for a file with exactly those bytes. The installed distributions' metadata
 and sysconfig's install paths, which every session reads alike, are memoized (warm_metadata.py).
 """
 
@@ -82,7 +85,9 @@ RewriteMemo = _rewrite.RewriteMemo
 memoize_rewrites = _rewrite.memoize_rewrites
 
 _MEMO = None  # the worker's RewriteMemo (None: no rewriting to memoize)
-_COMPILED = _sibling("warm_compile").CompileMemo()  # the workspace's compiled modules, by path and bytes
+_compile = _sibling("warm_compile")
+_COMPILED = _compile.CompileMemo()  # the workspace's compiled modules, by path and bytes
+_COMPILED_IS_TEST = _compile.is_test_module  # rewritten by pytest, not compiled by the importer
 
 
 _procs = _sibling("warm_procs")      # the worker's process tree: descendants, sweeps
@@ -116,9 +121,9 @@ def serve_one(request, fds):
         _prime_parse_cache(request["cwd"])
     tests = _prime_test_rewrites(request)
     try:
-        _COMPILED.prime(request["cwd"])
+        compiled = _COMPILED.prime(request["cwd"])
     except Exception:  # noqa: BLE001 - a failure only costs the child the compiling
-        pass
+        compiled = 0
     # Everything the worker holds (preloaded modules, the rewrite memo) goes to the permanent
     # generation: a child's collections never traverse it (pytest's gc.collect() at unconfigure
     # took ~0.2 s a session over the preloaded heap) and its pages stay shared with the worker.
@@ -134,7 +139,7 @@ def serve_one(request, fds):
         os.close(fd)
     _collect_once()
     memoized = _MEMO.plugin_count() if _MEMO is not None else 0  # what this child got at fork time
-    status = _procs.wait_child(pid, request["timeout_s"], _MEMO.step if _MEMO is not None else None)
+    status = _procs.wait_child(pid, request["timeout_s"], _idle)
     timed_out = status is None
     if timed_out:
         _procs.signal_all(descendants(), signal.SIGTERM)
@@ -153,7 +158,7 @@ def serve_one(request, fds):
     if not set_up.startswith(b"ok"):  # the child never became pytest: not the command's outcome
         return {"setup_failed": set_up.decode("utf-8", "replace") or "child died during setup"}
     return {"exit_code": None if timed_out else code, "timed_out": timed_out, "memoized_rewrites": memoized,
-            "rewritten_tests": tests}
+            "rewritten_tests": tests, "compiled_modules": compiled, "expected_left": len(_EXPECTED)}
 
 
 _COLLECT_PENDING = False
@@ -181,6 +186,41 @@ def _prime_parse_cache(cwd):
             prime(cwd)
         except Exception:  # noqa: BLE001
             pass
+
+
+_EXPECTED = []  # [root, relpath, text] of files the harness expects to write: memoized when idle
+
+
+def _idle():
+    """Short work while a child runs (False when none is left): the plugin rewrites still to
+    memoize, then the next expected file."""
+    if _MEMO is not None and _MEMO.step():
+        return True
+    if not _EXPECTED:
+        return False
+    root, rel, text = _EXPECTED.pop(0)
+    try:
+        _expect(root, rel, text)
+    except Exception:  # noqa: BLE001 - a failure only costs a later session the work
+        pass
+    return True
+
+
+def _expect(root, rel, text):
+    """Memoize a file before it is written, as the pre-fork priming would once it is: test modules
+    rewritten, other modules compiled, every module parsed for the forgery scan. Nothing runs; a
+    memo entry is used only for a file with exactly these bytes."""
+    path, data = os.path.join(root, rel), text.encode("utf-8")
+    if not rel.endswith(".py"):
+        return
+    if _COMPILED_IS_TEST(os.path.basename(rel)):
+        if _MEMO is not None:
+            _MEMO.memoize_source(path, data)
+    else:
+        _COMPILED.memoize_source(path, data)
+    remember = getattr(sys.modules.get("pytest_harness.forgery"), "remember", None)
+    if remember is not None:
+        remember(root, rel, text)
 
 
 def _prime_test_rewrites(request):
@@ -219,7 +259,7 @@ def _child(request, fds, ready_w):
         ready_hi = fcntl.fcntl(ready_w, fcntl.F_DUPFD_CLOEXEC, 256)
         os.close(ready_w)
         _fds.place([devnull, *fds], [0, 1, 2, *request["extra_fd_targets"]], keep=(ready_hi,))
-        _fresh_stdio()
+        _fds.fresh_stdio()
         os.environ.update(request["env"])
         sys.path.insert(0, request["cwd"])
         _rewrite.quiet_preloaded_rewrite_warning(set(sys.modules))
@@ -235,19 +275,7 @@ def _child(request, fds, ready_w):
         except Exception:  # noqa: BLE001
             pass
     finally:
-        _exit(code)
-
-
-def _fresh_stdio():
-    """New sys.std* over fds 0-2, configured as the interpreter configured the worker's own."""
-    streams = []
-    for fd, old, mode in ((0, sys.__stdin__, "rb"), (1, sys.__stdout__, "wb"), (2, sys.__stderr__, "wb")):
-        raw = io.FileIO(fd, mode, closefd=False)
-        buf = io.BufferedReader(raw) if mode == "rb" else io.BufferedWriter(raw)
-        streams.append(io.TextIOWrapper(buf, encoding=old.encoding, errors=old.errors,
-                                        line_buffering=old.line_buffering, write_through=old.write_through))
-    sys.stdin, sys.stdout, sys.stderr = streams
-    sys.__stdin__, sys.__stdout__, sys.__stderr__ = streams
+        _fds.exit_child(code)
 
 
 def _run_pytest():
@@ -263,20 +291,6 @@ def _run_pytest():
         sys.stderr.write(f"{exc.code}\n")
         return 1
     return 0
-
-
-def _exit(code):
-    """What the interpreter does at exit (atexit, non-daemon threads, flush), then leave."""
-    try:
-        import atexit
-        import threading
-
-        threading._shutdown()
-        atexit._run_exitfuncs()
-        sys.stdout.flush()
-        sys.stderr.flush()
-    finally:
-        os._exit(code & 0xFF if code >= 0 else 1)
 
 
 def _prctl(option, arg):
@@ -338,6 +352,9 @@ def serve(control, imported):
         if not data:
             return 0
         request = json.loads(data)
+        if "expect" in request:  # files the harness will write (no reply): memoized while idle
+            _EXPECTED.extend(request["expect"])
+            continue
         if request.get("clone"):
             reply = serve_clone(control, list(fds), imported)
         else:
