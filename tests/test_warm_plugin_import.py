@@ -40,52 +40,35 @@ def test_a_warm_session_sees_the_anyio_plugin_registered_and_rewritten_as_a_cold
                                  "file": "pytest_plugin.py"}
 
 
+def _memo_check(tmp_path, mode: str, modules) -> object:
+    """Run MEMO_CHECK in a fresh interpreter: a RewriteMemo of `modules`, stepped to the end, then
+    (`mode`) its memoized paths ("memo") or what import_rewritten("anyio.pytest_plugin") kept ("import")."""
+    import subprocess
+
+    script = tmp_path / "memo_check.py"
+    script.write_text(MEMO_CHECK)
+    proc = subprocess.run([sys.executable, str(script), str(warm.WORKER_SCRIPT), mode, *modules],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
 def test_the_worker_imports_the_plugin_once_and_only_with_the_memos_code(tmp_path):
     """import_rewritten keeps nothing when a module of the memoized package would load without the
     memo's code (here: its backend left out of the memo), and keeps the import when all of it has."""
-    import subprocess
-
-    script = tmp_path / "check.py"
-    script.write_text(IMPORT_CHECK)
     full = list(warm.REWRITE_ONCE)
     partial = [m for m in full if m != "anyio._backends._asyncio"]
-    outs = []
-    for modules in (partial, full):
-        proc = subprocess.run([sys.executable, str(script), str(warm.WORKER_SCRIPT), *modules],
-                              capture_output=True, text=True, timeout=120)
-        assert proc.returncode == 0, proc.stderr
-        outs.append(json.loads(proc.stdout))
+    outs = [_memo_check(tmp_path, "import", modules) for modules in (partial, full)]
     assert outs[0] == {"imported": [], "in_sys_modules": False}
     assert "anyio.pytest_plugin" in outs[1]["imported"] and "anyio._backends._asyncio" in outs[1]["imported"]
     assert outs[1]["in_sys_modules"] is True
-
-
-IMPORT_CHECK = r'''
-import importlib.util, json, sys
-spec = importlib.util.spec_from_file_location("warm_worker", sys.argv[1])
-ww = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(ww)
-import fastapi  # noqa: F401 - preloaded by the worker, and with it the anyio modules it needs
-memo = ww.RewriteMemo(sys.argv[2:])
-while memo.step():
-    pass
-got = memo.import_rewritten("anyio.pytest_plugin")
-print(json.dumps({"imported": sorted(got), "in_sys_modules": "anyio.pytest_plugin" in sys.modules}))
-'''
 
 
 def test_every_module_named_for_rewriting_once_is_memoized(tmp_path):
     """A misspelt or renamed entry of REWRITE_ONCE would silently be rewritten again in every
     session: each one must resolve to a file the memo holds (anyio.from_thread is imported by
     starlette.testclient in every session of a suite using TestClient)."""
-    import subprocess
-
-    script = tmp_path / "memo.py"
-    script.write_text(MEMO_CHECK)
-    proc = subprocess.run([sys.executable, str(script), str(warm.WORKER_SCRIPT), *warm.REWRITE_ONCE],
-                          capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
-    memoized = json.loads(proc.stdout)
+    memoized = _memo_check(tmp_path, "memo", warm.REWRITE_ONCE)
     assert "anyio.from_thread" in warm.REWRITE_ONCE
     missing = [name for name in warm.REWRITE_ONCE if not any(
         path.endswith("/" + name.replace(".", "/") + ext) for path in memoized for ext in (".py", "/__init__.py"))]
@@ -97,9 +80,13 @@ import importlib.util, json, sys
 spec = importlib.util.spec_from_file_location("warm_worker", sys.argv[1])
 ww = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(ww)
-import fastapi  # noqa: F401 - preloaded by the worker, and with it the anyio package
-memo = ww.RewriteMemo(sys.argv[2:])
+import fastapi  # noqa: F401 - preloaded by the worker, and with it the anyio modules it needs
+memo = ww.RewriteMemo(sys.argv[3:])
 while memo.step():
     pass
-print(json.dumps(sorted(memo.memo)))
+if sys.argv[2] == "memo":
+    print(json.dumps(sorted(memo.memo)))
+else:
+    got = memo.import_rewritten("anyio.pytest_plugin")
+    print(json.dumps({"imported": sorted(got), "in_sys_modules": "anyio.pytest_plugin" in sys.modules}))
 '''
