@@ -141,6 +141,47 @@ def _tests_of_line(evidence: dict, tests: list[str], rel: str, line: int) -> lis
 def _all_candidates(path: Path, lines: set[int] | None = None) -> list[Mutant]:
     """The file's mutants on `lines`, undescribed (`_describe_chosen` renders the chosen ones')."""
     try:
-        return candidates(path.read_text(encoding="utf-8"), lines, describe=False)
+        found = file_candidates(path.read_text(encoding="utf-8"))
     except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
         return []
+    return found if lines is None else [m for m in found if m.line in lines]
+
+
+# Every undescribed mutant of a source text, by the text: the same source always gives the same
+# sites (keys are node positions), so a plan may take them from here. Filled by the plan itself and
+# by `precompute`, which the build runs beside the verification of the task that completes the app.
+_CANDIDATES: dict[str, list[Mutant]] = {}
+_CANDIDATES_MAX = 512
+
+
+def file_candidates(source: str) -> list[Mutant]:
+    """candidates(source, describe=False), computed once per source text (SyntaxError as it)."""
+    hit = _CANDIDATES.get(source)
+    if hit is None:
+        hit = candidates(source, None, describe=False)
+        if len(_CANDIDATES) >= _CANDIDATES_MAX:
+            _CANDIDATES.clear()
+        _CANDIDATES[source] = hit
+    return hit
+
+
+def precompute(workspace: Path) -> int:
+    """Fill the cache for the workspace's modules outside tests/ (the only ones a plan mutates);
+    how many were computed. CPython 3.11's ast must not be used from two threads at once: run it
+    in a thread only while no other thread can (see harness/orchestration/runtime_ahead.py)."""
+    done = 0
+    for path in sorted(Path(workspace).rglob("*.py")):
+        rel = path.relative_to(workspace).parts
+        if rel[0] == "tests" or any(part.startswith(".") or part in ("__pycache__", "evidence") for part in rel):
+            continue
+        try:
+            source = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        if source not in _CANDIDATES:
+            try:
+                file_candidates(source)
+            except (SyntaxError, ValueError):
+                continue
+            done += 1
+    return done

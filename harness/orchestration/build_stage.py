@@ -84,10 +84,15 @@ def run_task(ctx: RunContext, task: Task) -> TaskStatus:
         ctx.record_verification(results)
         status = TaskStatus.FAILED
     else:
-        from harness.orchestration.runtime_ahead import start_if_last
+        from harness.orchestration.runtime_ahead import audit_candidates_beside, start_if_last
 
         start_if_last(ctx, task)  # the runtime check runs beside the last task's suite
-        results = verify_task_step(ctx, task)
+        beside = audit_candidates_beside(ctx, task)
+        try:
+            results = verify_task_step(ctx, task)
+        finally:
+            if beside is not None:
+                beside.join()
         ctx.checkpoint("verification_completed", {"results": [r.status for r in results]}, task.id)
         status = TaskStatus.COMPLETED if all(r.status == "PASS" for r in results) else (
             TaskStatus.TIMED_OUT if any(r.timed_out for r in results) else TaskStatus.FAILED)

@@ -152,3 +152,25 @@ def finish(ctx) -> None:
     ahead, ctx.runtime_ahead = ctx.runtime_ahead, None
     if ahead is not None:
         ahead.wait()
+
+
+def audit_candidates_beside(ctx, task: Task):
+    """When `task` completes the app and the run will be audited, a thread (started) that computes
+    the mutation audit's candidate sites of the app's modules (harness/audit/plan.precompute) while
+    `task`'s session runs, instead of after the suite on the audit's critical path; None otherwise.
+    The caller joins it as soon as the session returns: CPython 3.11's ast must not be used from two
+    threads at once, and while the main thread waits on the session nothing else parses. A plan
+    takes a site list only for the exact source it was computed from."""
+    if ctx.audit is None or ctx.state.plan is None or not completes_the_app(ctx, task):
+        return None
+    from harness.audit.plan import precompute
+
+    def run() -> None:
+        try:
+            precompute(ctx.workspace)
+        except Exception:  # noqa: BLE001 - only time: the plan computes what is missing itself
+            pass
+
+    thread = threading.Thread(target=run, name=f"audit-candidates-{ctx.run_id}", daemon=True)
+    thread.start()
+    return thread

@@ -1,0 +1,84 @@
+"""#19: the audit's candidate sites are computed once per source text (harness/audit/plan.py) and,
+in a build, beside the verification of the task that completes the app instead of after the suite;
+a plan made from the cache is the plan made without it."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from harness.audit import plan as plan_mod
+from harness.audit.mutator import candidates
+from harness.audit.plan import file_candidates, make_plan, precompute
+from test_mutator import SOURCE, _evidence  # noqa: E402 - tests/ is on pythonpath
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache(monkeypatch):
+    monkeypatch.setattr(plan_mod, "_CANDIDATES", {})
+
+
+def test_cached_candidates_filtered_by_lines_are_the_candidates_on_those_lines():
+    everything = file_candidates(SOURCE)
+    assert file_candidates(SOURCE) is everything  # computed once
+    rng = random.Random(7)
+    all_lines = sorted({m.line for m in everything})
+    for _ in range(20):
+        lines = set(rng.sample(all_lines, rng.randint(0, len(all_lines))))
+        assert [m for m in everything if m.line in lines] == candidates(SOURCE, lines, describe=False)
+
+
+def test_a_plan_from_precomputed_sites_is_the_plan_computed_fresh(tmp_path):
+    (tmp_path / "src").mkdir()
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "src" / "m.py").write_text(SOURCE)
+    (tmp_path / "tests" / "test_m.py").write_text("def test_m():\n    assert 1\n")
+    fresh = make_plan(_evidence([5, 7], [16]), tmp_path, max_mutants=10)
+    plan_mod._CANDIDATES.clear()
+    assert precompute(tmp_path) == 1  # src/m.py only: test modules are never mutated
+    assert precompute(tmp_path) == 0
+    cached = make_plan(_evidence([5, 7], [16]), tmp_path, max_mutants=10)
+    assert cached.order() == fresh.order()
+    assert {i: (c.file, c.mutant) for i, c in cached.chosen.items()} == {i: (c.file, c.mutant) for i, c in fresh.chosen.items()}
+    assert all(c.mutant.description for c in cached.chosen.values())
+
+
+def test_a_changed_source_gets_its_own_sites(tmp_path):
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "m.py").write_text(SOURCE)
+    precompute(tmp_path)
+    changed = SOURCE.replace("score", "points")
+    assert changed != SOURCE
+    (tmp_path / "src" / "m.py").write_text(changed)
+    plan = make_plan(_evidence([5, 7], [16]), tmp_path, max_mutants=10)
+    assert changed in plan_mod._CANDIDATES and SOURCE in plan_mod._CANDIDATES
+    assert [m.key for m in file_candidates(changed)] == [m.key for m in candidates(changed, describe=False)]
+    assert plan.mutants["REQ-001"]
+
+
+def _ctx(tmp_path, audit):
+    from types import SimpleNamespace
+
+    from harness.models.enums import TaskStatus
+    from harness.models.tasks import Plan, Task
+
+    tasks = [Task(id="TASK-001", description="app", files_touched=["src/m.py"], verification=["pytest -q"]),
+             Task(id="TASK-002", description="acceptance", files_touched=["tests/test_acceptance.py"],
+                  verification=["pytest -q"], depends_on=["TASK-001"])]
+    state = SimpleNamespace(plan=Plan(tasks=tasks), task_results={"TASK-001": TaskStatus.RUNNING,
+                                                                  "TASK-002": TaskStatus.PENDING})
+    return SimpleNamespace(audit=audit, state=state, workspace=tmp_path, run_id="run_x"), tasks
+
+
+def test_the_task_that_completes_the_app_computes_the_sites_beside_its_session(tmp_path):
+    from harness.orchestration.runtime_ahead import audit_candidates_beside
+
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "m.py").write_text(SOURCE)
+    ctx, tasks = _ctx(tmp_path, audit=object())
+    assert audit_candidates_beside(_ctx(tmp_path, audit=None)[0], tasks[0]) is None  # no audit: nothing
+    thread = audit_candidates_beside(ctx, tasks[0])
+    assert thread is not None
+    thread.join()
+    assert SOURCE in plan_mod._CANDIDATES
