@@ -30,55 +30,19 @@ from pathlib import Path
 
 from harness.sandbox import runner
 from harness.sandbox.runner import ExecResult
+# What the worker imports (and memoizes); tests and callers read these names from here too.
+from harness.sandbox.warm_preload import HARNESS_DEPS, IMPORT_REWRITTEN, LAZY_IMPORTS, PRELOAD, REWRITE_ONCE  # noqa: F401
 from harness.utils import own_tmp
 
 ENV_WARM = "HARNESS_WARM"  # "0": every command runs cold
 WORKER_SCRIPT = Path(__file__).with_name("warm_worker.py")
 READY_TIMEOUT_S = 120.0  # imports under a heavily loaded machine
 REPLY_MARGIN_S = 10.0
-# Requirement name -> modules the worker imports for it; a requirement missing here runs cold.
-PRELOAD: dict[str, tuple[str, ...]] = {
-    "pytest": ("pytest", "_pytest.python", "_pytest.terminal", "_pytest.fixtures", "_pytest.runner",
-               "_pytest.junitxml", "_pytest.logging", "_pytest.capture", "_pytest.assertion.rewrite",
-               "_pytest.pytester", "_pytest.tmpdir", "_pytest.monkeypatch", "_pytest.skipping",
-               "_pytest.doctest", "_pytest.unittest", "_pytest.faulthandler", "_pytest.debugging"),
-    "pytest-timeout": ("pytest_timeout",),
-    # Not fastapi.testclient: importing it warns (httpx deprecation), and the warning belongs in the
-    # child's pytest session, as in a cold run.
-    "fastapi": ("fastapi", "fastapi.responses", "fastapi.staticfiles"),
-    "starlette": ("starlette",),
-    "pydantic": ("pydantic",),
-    "httpx": ("httpx",),
-    "uvicorn": ("uvicorn",),
-    "anyio": ("anyio",),
-}
-# Modules a kept pytest plugin imports during every session, which pytest assertion-rewrites
-# (they belong to a pytest11 distribution): the worker computes their rewritten code once
-# (RewriteMemo in warm_rewrite.py, while the first child runs) instead of importing them. A missing or renamed one only costs time.
-REWRITE_ONCE: tuple[str, ...] = (
-    "anyio.pytest_plugin", "anyio._backends", "anyio._backends._asyncio", "anyio._backends._trio", "anyio._core._sockets",
-    "anyio._core._streams", "anyio._core._resources", "anyio.abc._sockets", "anyio.abc._eventloop",
-    "anyio.abc._subprocesses", "anyio.abc._testing", "anyio.streams", "anyio.streams.memory",
-    "anyio.streams.stapled", "anyio.streams.tls",
-    "anyio.from_thread")  # imported by starlette.testclient: every session of a suite using TestClient
-# Kept plugins' entry modules the worker imports with that rewritten code once the memo is built
-# (RewriteMemo.import_rewritten), so a child finds them imported, rewritten as in a cold session.
-IMPORT_REWRITTEN: tuple[str, ...] = ("anyio.pytest_plugin",)
-# Modules a preloaded package imports lazily in every session: FastAPI imports pydantic.v1 when it
-# builds the first route (~75-190 ms a session). Best effort: one that fails or warns is left to
-# the child, as before, and never makes a command run cold.
-LAZY_IMPORTS: tuple[str, ...] = ("pydantic.v1",)
-# Our plugin and what it imports. Preloaded plugins must hold no `assert` (they are not rewritten;
-# test_warm_worker checks it) and no module-level state (each child gets them as imported) except
-# pure caches the worker fills itself: pytest_harness.forgery's parse cache (`prime`, called before
-# each evidence session is forked; a tree is used only for the exact source it was parsed from)
-# and pytest_harness.measure's check sites of those trees.
 # Expected files (WarmWorker.expect) go in messages of about this many characters; a message
 # larger than EXPECT_MAX_BYTES (a huge file) is not sent.
 EXPECT_BATCH_CHARS = 64_000
 EXPECT_MAX_BYTES = 160_000  # below the socket's default send buffer (~208 KiB) and the worker's MAX_MSG
 EXPECT_SNDBUF = 4 << 20     # asked for (the kernel caps it at net.core.wmem_max)
-HARNESS_DEPS = ("pytest_harness.plugin", "coverage", "coverage.control", "sqlite3", "tomllib", "json", "ast", "hashlib")
 _NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 
 
