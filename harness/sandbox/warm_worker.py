@@ -210,9 +210,9 @@ def _expect(root, rel, text):
     """Memoize a file before it is written, as the pre-fork priming would once it is: test modules
     rewritten, other modules compiled, every module parsed for the forgery scan. Nothing runs; a
     memo entry is used only for a file with exactly these bytes."""
-    path, data = os.path.join(root, rel), text.encode("utf-8")
     if not rel.endswith(".py"):
         return
+    path, data = os.path.join(root, rel), text.encode("utf-8")
     if _COMPILED_IS_TEST(os.path.basename(rel)):
         if _MEMO is not None:
             _MEMO.memoize_source(path, data)
