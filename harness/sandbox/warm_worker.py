@@ -91,6 +91,7 @@ _COMPILED_IS_TEST = _compile.is_test_module  # rewritten by pytest, not compiled
 
 
 _procs = _sibling("warm_procs")      # the worker's process tree: descendants, sweeps
+_CONFIG = _sibling("warm_config").ConfigAhead()  # pytest's initial Config, made once per key
 _fds = _sibling("warm_fds")          # a child's inherited fds: placed at their numbers, the rest closed
 _CLONES = set()                     # pids of the live clones forked from this worker (serve_clone)
 
@@ -127,6 +128,7 @@ def serve_one(request, fds):
     # Everything the worker holds (preloaded modules, the rewrite memo) goes to the permanent
     # generation: a child's collections never traverse it (pytest's gc.collect() at unconfigure
     # took ~0.2 s a session over the preloaded heap) and its pages stay shared with the worker.
+    ahead = _CONFIG.prepare(request["cwd"], request["args"], request["env"])
     gc.freeze()
     pid = os.fork()
     if pid == 0:
@@ -158,7 +160,8 @@ def serve_one(request, fds):
     if not set_up.startswith(b"ok"):  # the child never became pytest: not the command's outcome
         return {"setup_failed": set_up.decode("utf-8", "replace") or "child died during setup"}
     return {"exit_code": None if timed_out else code, "timed_out": timed_out, "memoized_rewrites": memoized,
-            "rewritten_tests": tests, "compiled_modules": compiled, "expected_left": len(_EXPECTED)}
+            "rewritten_tests": tests, "compiled_modules": compiled, "expected_left": len(_EXPECTED),
+            "config_ahead": ahead}
 
 
 _COLLECT_PENDING = False
@@ -264,6 +267,7 @@ def _child(request, fds, ready_w):
         sys.path.insert(0, request["cwd"])
         _rewrite.quiet_preloaded_rewrite_warning(set(sys.modules))
         sys.argv = ["-m", *request["args"]]
+        _CONFIG.install(request["cwd"], request["args"])
         os.write(ready_hi, b"ok")
         os.close(ready_hi)
         code = _run_pytest()
