@@ -28,7 +28,7 @@ import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from harness.sandbox import runner
+from harness.sandbox import rewrite_cache, runner
 from harness.sandbox.runner import ExecResult
 # What the worker imports (and memoizes); tests and callers read these names from here too.
 from harness.sandbox.warm_preload import HARNESS_DEPS, IMPORT_REWRITTEN, LAZY_IMPORTS, PRELOAD, REWRITE_ONCE  # noqa: F401
@@ -81,7 +81,8 @@ class WarmWorker:
         self._sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.log = tempfile.TemporaryFile()
         try:
-            self.proc = runner.spawn([sys.executable, str(WORKER_SCRIPT), str(theirs.fileno()), *modules,
+            self.proc = runner.spawn([sys.executable, str(WORKER_SCRIPT), str(theirs.fileno()),
+                                      *rewrite_cache.worker_options(self.outroot, REWRITE_ONCE), *modules,
                                       "--rewrite", *REWRITE_ONCE, "--import-rewritten", *IMPORT_REWRITTEN],
                                      workspace=self.workspace, cwd=self.workspace, env=self.env,
                                      writable=[self.outroot, *self.also], stdout=self.log, stderr=self.log,
@@ -105,6 +106,8 @@ class WarmWorker:
                 reply = self._reply(READY_TIMEOUT_S)
                 self._ready = bool(reply and reply.get("ready"))
                 if self._ready:
+                    self.memo_source = reply.get("rewrite_cache")  # "hit", "miss" or "off"
+                    rewrite_cache.keep(self.outroot, REWRITE_ONCE)  # before any command runs in it
                     self.imported = set(reply["imported"])
                     self.covers = {name for name, mods in PRELOAD.items() if all(m in self.imported for m in mods)}
         return self._ready

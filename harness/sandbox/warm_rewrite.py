@@ -34,6 +34,7 @@ class RewriteMemo:
         self.pending = list(modules)
         self.memo = {}
         self.tests = set()  # paths of the workspace test modules in the memo
+        self.whole = None   # the helper's or the cache's memo as taken (`take`), for `write_cache`
 
     def plugin_count(self):
         """How many third-party plugin modules are memoized (test modules not counted)."""
@@ -103,9 +104,8 @@ class RewriteMemo:
             os._exit(code)
 
     def absorb(self, helper):
-        """Take the helper's memo (after the worker's imports): the plugin modules' entries whose
-        module the worker did not import itself (an imported one is never rewritten in a child).
-        True when it worked; otherwise `pending` is left for `step`, as without a helper."""
+        """Take the helper's memo (after the worker's imports; `take`). True when it worked;
+        otherwise `pending` is left for `step`, as without a helper."""
         import marshal
 
         if helper is None:
@@ -120,10 +120,57 @@ class RewriteMemo:
             memo = marshal.loads(data)
         except (OSError, EOFError, ValueError, TypeError):
             return False
+        return self.take(memo)
+
+    def take(self, memo):
+        """Take a whole memo of the pending modules (the helper's, or a cached one): the entries
+        whose module the worker did not import itself (an imported one is never rewritten in a
+        child). `whole` keeps all of it for `write_cache`."""
         imported = {os.path.abspath(f) for m in list(sys.modules.values())  # vars(): never a module __getattr__
                     if isinstance(f := vars(m).get("__file__"), str)}
         self.memo.update({path: hit for path, hit in memo.items() if path not in imported})
+        self.whole = memo
         self.pending = []
+        return True
+
+    @staticmethod
+    def read_cache(path):
+        """The whole memo an earlier worker wrote (`write_cache`), when every file it holds still
+        has exactly those bytes; None otherwise (the helper then rewrites them, as without one)."""
+        import marshal
+        import types
+
+        try:
+            with open(path, "rb") as f:
+                memo = marshal.loads(f.read())
+        except (OSError, EOFError, ValueError, TypeError):
+            return None
+        if not isinstance(memo, dict) or not memo:
+            return None
+        for file, hit in memo.items():
+            if not (isinstance(file, str) and isinstance(hit, tuple) and len(hit) == 3
+                    and isinstance(hit[1], bytes) and isinstance(hit[2], types.CodeType)):
+                return None
+            try:
+                with open(file, "rb") as f:
+                    if f.read() != hit[1]:
+                        return None
+            except OSError:
+                return None
+        return memo
+
+    def write_cache(self, path):
+        """Write the whole memo taken from the helper to `path` (atomically), for later workers."""
+        import marshal
+
+        if not getattr(self, "whole", None):
+            return False
+        try:
+            with open(path + ".part", "wb") as f:
+                f.write(marshal.dumps(self.whole))
+            os.replace(path + ".part", path)
+        except (OSError, ValueError):
+            return False
         return True
 
     def prime_tests(self, root, args):
@@ -258,6 +305,15 @@ def _package_of(path):
     parts = os.path.abspath(path).split(os.sep) if path else []
     return next((parts[i + 1] for i in range(len(parts) - 1, -1, -1)
                  if parts[i] in ("site-packages", "dist-packages") and i + 1 < len(parts)), "")
+
+
+def cache_options(args):
+    """(args, --rewrite-from PATH, --rewrite-to PATH): the memo cache options the harness puts
+    first on the worker's command line (harness/sandbox/rewrite_cache.py), taken off the args."""
+    found = {"--rewrite-from": None, "--rewrite-to": None}
+    while len(args) > 1 and args[0] in found:
+        found[args[0]], args = args[1], args[2:]
+    return args, found["--rewrite-from"], found["--rewrite-to"]
 
 
 def memoize_rewrites(modules):

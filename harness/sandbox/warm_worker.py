@@ -11,11 +11,14 @@ The worker waits with the request's timeout, then ends the child the way the san
 command: SIGTERM to everything it started, SIGKILL after a grace period, and a sweep of every
 descendant (the worker is their subreaper). Reply: {"exit_code", "timed_out"}.
 
-Usage: python warm_worker.py CONTROL_FD MODULE... [--rewrite MODULE...] [--import-rewritten MODULE...]
+Usage: python warm_worker.py CONTROL_FD [--rewrite-from PATH] [--rewrite-to PATH] MODULE...
+    [--rewrite MODULE...] [--import-rewritten MODULE...]
 
 Modules after `--rewrite` are not imported: their assertion-rewritten code is computed once, by a
 forked helper while the worker imports (or, if that fails, while the first child runs), and handed
-to each child's pytest (RewriteMemo in warm_rewrite.py). Modules after `--import-rewritten` (a kept
+to each child's pytest (RewriteMemo in warm_rewrite.py); an earlier worker's memo of them, kept by
+the harness (`--rewrite-from`, harness/sandbox/rewrite_cache.py), replaces the helper when its
+files still have those bytes, and a helper's memo goes to `--rewrite-to` before the ready message. Modules after `--import-rewritten` (a kept
 plugin's entry module) are then imported here with that rewritten code, as a cold session would
 import them, so no child imports them again.
 The workspace's test modules a session may collect are rewritten the same way before it is forked,
@@ -23,14 +26,14 @@ once per version of their bytes (verification runs with PYTHONDONTWRITEBYTECODE=
 other modules compiled (CompileMemo in warm_compile.py). Files the harness says it is about to
 write (an {"expect": [[root, relpath, text], ...]} message, no reply) are memoized the same way,
 and parsed for the forgery scan, while a child runs (`_idle`): a later session is then forked
-without that work, and an entry is used only for a file with exactly those bytes. The installed distributions' metadata
-and sysconfig's install paths, which every session reads alike, are memoized (warm_metadata.py).
+without that work, and an entry is used only for a file with exactly those bytes. The installed
+distributions' metadata and sysconfig's install paths, which every session reads alike, are
+memoized (warm_metadata.py); so is pytest's initial Config (warm_config.py).
 """
 
 import ctypes
 import fcntl
 import gc
-import io
 import json
 import os
 import shutil
@@ -165,6 +168,7 @@ def serve_one(request, fds):
 
 
 _COLLECT_PENDING = False
+_CACHE = "off"  # where the plugin rewrite memo came from: "hit" (the harness's cache), "miss", "off"
 
 
 def _collect_once():
@@ -304,25 +308,18 @@ def _prctl(option, arg):
         pass
 
 
-def _warm_tokenize():
-    """Compile tokenize's patterns here, not in every child (~8 ms each): `inspect.getsourcelines`
-    (FastAPI, on an endpoint's first request; pytest, on a traceback) tokenizes. A stdlib cache."""
-    import tokenize
-
-    list(tokenize.generate_tokens(io.StringIO("x = 1\n").readline))
-
-
 def main(argv):
     control = socket.socket(fileno=int(argv[1]))
     if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(os.path.abspath(__file__)):
         del sys.path[0]  # the script's own directory: never import from it on the workspace's behalf
     _prctl(PR_SET_CHILD_SUBREAPER, 1)
-    args = argv[2:]
+    args, cache_from, cache_to = _rewrite.cache_options(argv[2:])
     late = args.index("--import-rewritten") if "--import-rewritten" in args else len(args)
     args, import_rewritten = args[:late], args[late + 1:]
     cut = args.index("--rewrite") if "--rewrite" in args else len(args)
     memo = RewriteMemo(args[cut + 1:])
-    helper = memo.start_helper() if memo.pending else None  # rewrites on the other core meanwhile
+    cached = memo.read_cache(cache_from) if cache_from and memo.pending else None
+    helper = memo.start_helper() if memo.pending and cached is None else None  # the other core, meanwhile
     imported = preload(args[:cut])
     _COMPILED.install()
     try:
@@ -331,15 +328,18 @@ def main(argv):
         metadata.memoize_install_paths()
     except Exception:  # noqa: BLE001 - without the memos, children read the metadata themselves
         pass
-    global _MEMO
+    global _MEMO, _CACHE
+    _CACHE = "hit" if cached is not None else "miss" if cache_from or cache_to else "off"
     if "_pytest.assertion.rewrite" in imported and memo.pending:
-        if memo.absorb(helper):  # else filled while the first child runs
+        if memo.take(cached) if cached is not None else memo.absorb(helper):  # else filled later
+            if cached is None and cache_to:
+                memo.write_cache(cache_to)  # before any child exists: the harness keeps it (rewrite_cache)
             for name in import_rewritten:
                 imported += memo.import_rewritten(name)
         _MEMO = memo.install()
     elif helper is not None:
         memo.absorb(helper)  # reap it; nothing rewrites here
-    _warm_tokenize()
+    _compile.warm_tokenize()
     global _COLLECT_PENDING
     _COLLECT_PENDING = True  # the import-time garbage goes while the first child runs (_collect_once)
     return serve(control, imported)
@@ -347,7 +347,7 @@ def main(argv):
 
 def serve(control, imported):
     """Say ready, then serve the requests on `control` until the harness closes it."""
-    control.sendall(json.dumps({"ready": True, "imported": imported}).encode())
+    control.sendall(json.dumps({"ready": True, "imported": imported, "rewrite_cache": _CACHE}).encode())
     while True:
         try:
             data, fds, _flags, _addr = socket.recv_fds(control, MAX_MSG, 8)
