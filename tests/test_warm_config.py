@@ -113,3 +113,60 @@ def test_pytest_debug_in_a_requests_env_makes_the_child_build_its_own_config(tmp
         worker.stop()
     assert reply["exit_code"] == 0 and reply["config_ahead"] is False
     assert "pytest_plugin_registered" in traced   # pytest's own tracing ran from the start
+
+
+# The fixture scan (harness/sandbox/warm_fixtures.py): a conftest that adds a fixture to a preloaded
+# plugin module changes that module, which is then scanned in full, warm as cold.
+FIXTURE_CONFTEST = '''
+import _pytest.tmpdir
+import pytest
+
+import _pytest.fixtures as fixtures
+
+
+def _injected():
+    return 7
+
+
+_pytest.tmpdir.injected_by_conftest = pytest.fixture(_injected, name="injected")
+
+
+@pytest.fixture
+def mine():
+    return 3
+
+
+def pytest_sessionstart(session):
+    print("SCAN", fixtures.FixtureManager.parsefactories.__module__)
+'''
+
+
+def normalized(text: str) -> list[str]:
+    """The output without the line that carries the session's duration."""
+    return [line for line in text.splitlines() if " in " not in line or "=====" not in line]
+
+
+@pytest.mark.slow
+def test_the_fixture_scan_finds_what_a_cold_session_finds_and_rescans_a_module_a_conftest_changed(tmp_path):
+    ws = small_workspace(tmp_path, "def test_a(mine, injected, tmp_path, monkeypatch):\n    assert (mine, injected) == (3, 7)\n")
+    (ws / "tests" / "conftest.py").write_text(FIXTURE_CONFTEST)
+    runs = (["-q", "-s", "-p", "no:cacheprovider", "--fixtures", "-v", "tests"], ["-q", "-s", "-p", "no:cacheprovider", "tests"])
+    worker = warm.WarmWorker(ws, {"PYTHONDONTWRITEBYTECODE": "1"})
+    warm_out = []
+    try:
+        for args in runs:
+            with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+                reply = worker.run([sys.executable, "-m", "pytest", *args], ws, {}, 60, out.fileno(), err.fileno(), ())
+                out.seek(0)
+                warm_out.append((reply["exit_code"], out.read().decode()))
+    finally:
+        worker.stop()
+    cold_out = []
+    for args in runs:
+        done = subprocess.run([sys.executable, "-m", "pytest", *args], cwd=ws, capture_output=True, text=True, timeout=120)
+        cold_out.append((done.returncode, done.stdout))
+    assert [code for code, _ in warm_out] == [code for code, _ in cold_out] == [0, 0]
+    assert "SCAN _harness_warm_fixtures" in warm_out[1][1] and "SCAN _pytest.fixtures" in cold_out[1][1]  # it was in use
+    listing_warm, listing_cold = normalized(warm_out[0][1]), normalized(cold_out[0][1])
+    assert listing_warm == [line.replace("SCAN _pytest.fixtures", "SCAN _harness_warm_fixtures") for line in listing_cold]
+    assert any("injected" in line for line in listing_warm) and any("tmp_path_factory" in line for line in listing_warm)

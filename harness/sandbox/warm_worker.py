@@ -95,6 +95,7 @@ _COMPILED_IS_TEST = _compile.is_test_module  # rewritten by pytest, not compiled
 
 _procs = _sibling("warm_procs")      # the worker's process tree: descendants, sweeps
 _CONFIG = _sibling("warm_config").ConfigAhead()  # pytest's initial Config, made once per key
+_FIXTURES = _sibling("warm_fixtures").FixtureScan()  # what the fixture scan acts on, per plugin module
 _fds = _sibling("warm_fds")          # a child's inherited fds: placed at their numbers, the rest closed
 _CLONES = set()                     # pids of the live clones forked from this worker (serve_clone)
 
@@ -132,6 +133,7 @@ def serve_one(request, fds):
     # generation: a child's collections never traverse it (pytest's gc.collect() at unconfigure
     # took ~0.2 s a session over the preloaded heap) and its pages stay shared with the worker.
     ahead = _CONFIG.prepare(request["cwd"], request["args"], request["env"])
+    _FIXTURES.prepare()
     gc.freeze()
     pid = os.fork()
     if pid == 0:
@@ -272,6 +274,7 @@ def _child(request, fds, ready_w):
         _rewrite.quiet_preloaded_rewrite_warning(set(sys.modules))
         sys.argv = ["-m", *request["args"]]
         _CONFIG.install(request["cwd"], request["args"])
+        _FIXTURES.install()
         os.write(ready_hi, b"ok")
         os.close(ready_hi)
         code = _run_pytest()
