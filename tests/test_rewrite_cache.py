@@ -69,6 +69,18 @@ def test_keep_stores_only_a_real_memo_and_always_clears_the_scratch_copy(tmp_pat
     assert rewrite_cache.worker_options(outroot, modules) == []
 
 
+def test_a_cache_directory_that_cannot_be_made_keeps_nothing_and_breaks_nothing(tmp_path, monkeypatch):
+    blocker = tmp_path / "a_file"
+    blocker.write_text("")
+    monkeypatch.setenv(rewrite_cache.ENV_DIR, str(blocker / "cache"))
+    outroot = tmp_path / "outroot"
+    outroot.mkdir()
+    _wr, memo, _source = a_memo(tmp_path)
+    memo.write_cache(str(outroot / rewrite_cache.OUT_NAME))
+    assert rewrite_cache.keep(outroot, ["pkg.plugin"]) is False
+    assert rewrite_cache.worker_options(outroot, ["pkg.plugin"]) == ["--rewrite-to", str(outroot / rewrite_cache.OUT_NAME)]
+
+
 def test_cache_options_come_off_the_front_of_the_worker_args():
     wr = worker_rewrite_module()
     assert wr.cache_options(["--rewrite-to", "/o", "pytest", "--rewrite", "anyio.x"]) == (

@@ -67,7 +67,7 @@ def worker_options(outroot: Path, modules: Sequence[str]) -> list[str]:
         if kept.is_file():
             shutil.copyfile(kept, outroot / IN_NAME)
             return ["--rewrite-from", str(outroot / IN_NAME), "--rewrite-to", str(outroot / OUT_NAME)]
-    except OSError:
+    except (OSError, RuntimeError, ImportError):  # no home directory, no readable cache: as without one
         pass
     return ["--rewrite-to", str(outroot / OUT_NAME)]
 
@@ -87,10 +87,13 @@ def keep(outroot: Path, modules: Sequence[str]) -> bool:
         target = cache_file(modules)
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=".rewrite-", dir=target.parent)
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-        os.replace(tmp, target)
-    except (OSError, EOFError, ValueError, TypeError):
+        try:
+            with os.fdopen(fd, "wb") as out:
+                out.write(data)
+            os.replace(tmp, target)
+        finally:
+            Path(tmp).unlink(missing_ok=True)   # left only when writing failed
+    except (OSError, EOFError, ValueError, TypeError, RuntimeError, ImportError):
         return False
     return True
 
