@@ -10,6 +10,13 @@ helper; the worker uses the copy only when every file it holds still has exactly
 (`RewriteMemo.read_cache`), and each child re-checks a module's bytes before using its entry, as
 with the helper's memo. The file is keyed by Python, pytest, the harness and the rewriting code,
 and the module list; HARNESS_CACHE_DIR moves it, and `HARNESS_REWRITE_CACHE=0` turns it off.
+
+What it trusts: the memo is code the children run, so it must come from before any generated code
+ran — the worker imports only the preload list from the harness's own environment, never a
+workspace module, and writes the file before its ready message (commands, and so children, come
+only after it). Under bubblewrap nothing in a sandbox can write the cache directory; under the
+fallback (no bubblewrap) generated code runs with the user's rights and could, as it could write
+the virtualenv the harness itself runs from: the cache adds no reach that mode does not have.
 """
 
 from __future__ import annotations
