@@ -20,7 +20,7 @@ _PREFIXES = ("_pytest.", "pytest_harness.", "pytest_timeout", "anyio.pytest_plug
 
 
 class FixtureScan:
-    """{module name: (keys, value ids, names the scan acts on)} of the preloaded plugin modules."""
+    """{module name: (keys, value ids, names the scan acts on, values)} of the preloaded plugin modules."""
 
     def __init__(self):
         self.memo = {}
@@ -62,7 +62,7 @@ class FixtureScan:
 
 
 def _record(module, fixtures):
-    """(keys, value ids, names the scan acts on) of `module` now."""
+    """(keys, value ids, names the scan acts on, the values) of `module` now."""
     space = vars(module)
     acts = []
     for name in dir(module):
@@ -71,7 +71,9 @@ def _record(module, fixtures):
         if (wrapped is not None and wrapped is not raw) or \
                 type(fixtures.safe_getattr(module, name, None)) is fixtures.FixtureFunctionDefinition:
             acts.append(name)
-    return tuple(space), tuple(map(id, space.values())), tuple(acts)
+    # The values themselves are kept with their ids: an object replaced in a child stays alive, so
+    # no new object can take its address and pass the identity check.
+    return tuple(space), tuple(map(id, space.values())), tuple(acts), tuple(space.values())
 
 
 def _stand_in(module, recorded):
@@ -79,7 +81,7 @@ def _stand_in(module, recorded):
     since it was recorded; else `module` itself."""
     if recorded is None:
         return module
-    keys, ids, acts = recorded
+    keys, ids, acts, _values = recorded
     space = vars(module)
     if tuple(space) != keys or tuple(map(id, space.values())) != ids:
         return module
