@@ -2,6 +2,7 @@
 whose request has the same directory and `-p no:` exclusions starts from it, and what pytest sees
 is what a cold `python -m pytest` sees; anything else makes its own."""
 
+import importlib.util
 import subprocess
 import sys
 import tempfile
@@ -170,3 +171,30 @@ def test_the_fixture_scan_finds_what_a_cold_session_finds_and_rescans_a_module_a
     listing_warm, listing_cold = normalized(warm_out[0][1]), normalized(cold_out[0][1])
     assert listing_warm == [line.replace("SCAN _pytest.fixtures", "SCAN _harness_warm_fixtures") for line in listing_cold]
     assert any("injected" in line for line in listing_warm) and any("tmp_path_factory" in line for line in listing_warm)
+
+
+def test_fixture_scan_memo_identity_check_survives_address_reuse_bug():
+    """A value replaced after the module was recorded must never pass the identity check because
+    a new object took the old one's address (the record keeps the values alive)."""
+    import types as _types
+
+    spec = importlib.util.spec_from_file_location("warm_fixtures_under_test", warm.WORKER_SCRIPT.with_name("warm_fixtures.py"))
+    wf = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(wf)
+    import _pytest.fixtures  # noqa: F401 - what prepare() checks for
+
+    module = _types.ModuleType("_pytest._harness_probe_module")
+    module.value = object()
+    sys.modules[module.__name__] = module
+    try:
+        scan = wf.FixtureScan()
+        assert scan.prepare()
+        recorded = scan.memo[module.__name__]
+        assert wf._stand_in(module, recorded) is not module          # unchanged: the stand-in
+        reused = []
+        for _ in range(50):                                          # free and allocate, as a child might
+            module.value = object()
+            reused.append(id(module.value) in recorded[1])
+        assert wf._stand_in(module, recorded) is module and not any(reused)
+    finally:
+        del sys.modules[module.__name__]
