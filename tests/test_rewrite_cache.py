@@ -117,6 +117,6 @@ def test_the_first_worker_fills_the_cache_later_ones_start_from_it_and_a_corrupt
     kept.write_bytes(b"corrupt")
     third, third_reply = serve_twice(ws)
     assert third == "miss" and third_reply["exit_code"] == 0
-    assert rewrite_cache._is_memo(marshal.loads(kept.read_bytes()))   # the helper's memo replaced it
+    assert rewrite_cache.is_memo(marshal.loads(kept.read_bytes()))   # the helper's memo replaced it
     monkeypatch.setenv(rewrite_cache.ENV_OFF, "0")
     assert serve_twice(ws)[0] == "off"

@@ -28,9 +28,10 @@ import os
 import shutil
 import sys
 import tempfile
-import types
 from collections.abc import Sequence
 from pathlib import Path
+
+from harness.sandbox.warm_rewrite import is_memo  # the worker's own check of the file it wrote
 
 ENV_DIR = "HARNESS_CACHE_DIR"
 ENV_OFF = "HARNESS_REWRITE_CACHE"   # "0": every worker rewrites with its helper, as before
@@ -89,7 +90,7 @@ def keep(outroot: Path, modules: Sequence[str]) -> bool:
     try:
         data = produced.read_bytes() if produced.stat().st_size <= MAX_BYTES else b""
         produced.unlink()
-        if not data or not _is_memo(marshal.loads(data)):
+        if not data or not is_memo(marshal.loads(data)):
             return False
         target = cache_file(modules)
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -103,10 +104,3 @@ def keep(outroot: Path, modules: Sequence[str]) -> bool:
     except (OSError, EOFError, ValueError, TypeError, RuntimeError, ImportError):
         return False
     return True
-
-
-def _is_memo(memo: object) -> bool:
-    """{path: (source hash, source bytes, code)}: what RewriteMemo.write_cache writes."""
-    return isinstance(memo, dict) and bool(memo) and all(
-        isinstance(path, str) and isinstance(hit, tuple) and len(hit) == 3 and isinstance(hit[1], bytes)
-        and isinstance(hit[2], types.CodeType) for path, hit in memo.items())

@@ -47,14 +47,9 @@ class RewriteMemo:
 
         def _rewrite_test(fn, config):
             hit = memo.get(str(fn))
-            if hit is not None and not (config is not None and config.getini("enable_assertion_pass_hook")):
-                try:
-                    with open(fn, "rb") as f:
-                        same = f.read() == hit[1]
-                except OSError:
-                    same = False
-                if same:
-                    return hit[0], hit[2]
+            if hit is not None and not (config is not None and config.getini("enable_assertion_pass_hook")) \
+                    and has_bytes(fn, hit[1]):
+                return hit[0], hit[2]
             return real(fn, config)
 
         rewrite._rewrite_test = _rewrite_test
@@ -138,32 +133,21 @@ class RewriteMemo:
         """The whole memo an earlier worker wrote (`write_cache`), when every file it holds still
         has exactly those bytes; None otherwise (the helper then rewrites them, as without one)."""
         import marshal
-        import types
 
         try:
             with open(path, "rb") as f:
                 memo = marshal.loads(f.read())
         except (OSError, EOFError, ValueError, TypeError):
             return None
-        if not isinstance(memo, dict) or not memo:
+        if not is_memo(memo) or not all(has_bytes(file, hit[1]) for file, hit in memo.items()):
             return None
-        for file, hit in memo.items():
-            if not (isinstance(file, str) and isinstance(hit, tuple) and len(hit) == 3
-                    and isinstance(hit[1], bytes) and isinstance(hit[2], types.CodeType)):
-                return None
-            try:
-                with open(file, "rb") as f:
-                    if f.read() != hit[1]:
-                        return None
-            except OSError:
-                return None
         return memo
 
     def write_cache(self, path):
         """Write the whole memo taken from the helper to `path` (atomically), for later workers."""
         import marshal
 
-        if not getattr(self, "whole", None):
+        if not self.whole:
             return False
         try:
             with open(path + ".part", "wb") as f:
@@ -275,13 +259,7 @@ class _MemoFinder:
         spec = importlib.machinery.PathFinder.find_spec(fullname, path)
         origin = getattr(spec, "origin", None)
         hit = self.memo.get(origin) if origin else None
-        if hit is None:
-            return None
-        try:
-            with open(origin, "rb") as f:
-                if f.read() != hit[1]:
-                    return None
-        except OSError:
+        if hit is None or not has_bytes(origin, hit[1]):
             return None
         return importlib.util.spec_from_file_location(
             fullname, origin, loader=_MemoLoader(hit[2], self.served),
@@ -305,6 +283,24 @@ def _package_of(path):
     parts = os.path.abspath(path).split(os.sep) if path else []
     return next((parts[i + 1] for i in range(len(parts) - 1, -1, -1)
                  if parts[i] in ("site-packages", "dist-packages") and i + 1 < len(parts)), "")
+
+
+def has_bytes(path, data):
+    """True when the file at `path` holds exactly `data` (a memo entry is used only then)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read() == data
+    except OSError:
+        return False
+
+
+def is_memo(memo):
+    """{path: (source hash, source bytes, code)}, non-empty: what `write_cache` writes."""
+    import types
+
+    return isinstance(memo, dict) and bool(memo) and all(
+        isinstance(path, str) and isinstance(hit, tuple) and len(hit) == 3 and isinstance(hit[1], bytes)
+        and isinstance(hit[2], types.CodeType) for path, hit in memo.items())
 
 
 def cache_options(args):

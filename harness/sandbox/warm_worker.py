@@ -18,9 +18,9 @@ Modules after `--rewrite` are not imported: their assertion-rewritten code is co
 forked helper while the worker imports (or, if that fails, while the first child runs), and handed
 to each child's pytest (RewriteMemo in warm_rewrite.py); an earlier worker's memo of them, kept by
 the harness (`--rewrite-from`, harness/sandbox/rewrite_cache.py), replaces the helper when its
-files still have those bytes, and a helper's memo goes to `--rewrite-to` before the ready message. Modules after `--import-rewritten` (a kept
-plugin's entry module) are then imported here with that rewritten code, as a cold session would
-import them, so no child imports them again.
+files still have those bytes, and a helper's memo goes to `--rewrite-to` before the ready message.
+Modules after `--import-rewritten` (a kept plugin's entry module) are then imported here with that
+rewritten code, as a cold session would import them, so no child imports them again.
 The workspace's test modules a session may collect are rewritten the same way before it is forked,
 once per version of their bytes (verification runs with PYTHONDONTWRITEBYTECODE=1: no pyc), and its
 other modules compiled (CompileMemo in warm_compile.py). Files the harness says it is about to
