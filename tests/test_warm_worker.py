@@ -389,3 +389,38 @@ def test_one_worker_answers_two_threads_each_with_its_own_reply(tmp_path):
     finally:
         worker.stop()
     assert codes == {"test_ok": 0, "test_bad": 1}
+
+
+TMP_PROBE = '''import os
+import tempfile
+from pathlib import Path
+
+
+def test_tmpdir_of_the_previous_child_is_gone():
+    record = Path("previous_tmpdir.txt")
+    if record.exists():
+        assert not os.path.exists(record.read_text()), "the previous child's TMPDIR is still there"
+    mine = tempfile.gettempdir()
+    Path(mine, "left.bin").write_bytes(b"x" * 4096)
+    record.write_text(mine)
+'''
+
+
+@pytest.mark.slow
+def test_a_childs_tmpdir_is_removed_before_the_next_request_is_served(tmp_path):
+    """Regression (#19): the ended child's TMPDIR is removed after its reply is sent (not before:
+    3-16 ms off every command), and still before the worker serves the next command."""
+    import tempfile
+
+    ws = small_workspace(tmp_path, TMP_PROBE)
+    worker = warm.WarmWorker(ws, {"PYTHONDONTWRITEBYTECODE": "1"})
+    codes = []
+    try:
+        for _ in range(3):
+            with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+                argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_a.py"]
+                codes.append(worker.run(argv, ws, {}, 60, out.fileno(), err.fileno(), ())["exit_code"])
+    finally:
+        worker.stop()
+    assert (ws / "previous_tmpdir.txt").exists()
+    assert codes == [0, 0, 0]
