@@ -23,7 +23,7 @@ EXPENSES = "Track expenses with an amount and a date.\n- A dashboard shows an ov
 @pytest.mark.slow
 def test_available_courts_refuse_a_taken_slot_and_list_bookings_per_court_over_http(tmp_path):
     workspace = write_files(generate_files(rule_based_spec(COURTS)), tmp_path / "ws")
-    slot = {"name": "Ann", "date": "2026-12-02", "time": "10:00", "court_id": "{court_id}"}
+    slot = {"date": "2026-12-02", "time": "10:00", "court_id": "{court_id}"}   # a booking: its court, date and time
     steps = [
         ProbeStep("court", "POST", "/api/courts", {"name": "Court 1", "address": "1 High St"}, 201,
                   {"court_id": "id"}, False),

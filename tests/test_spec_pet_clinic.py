@@ -97,7 +97,7 @@ def test_the_pet_clinic_keeps_each_pets_vaccines_and_visits_over_http(tmp_path):
     spec = parse_request(HOSPITAL)
     workspace = write_files(generate_files(spec), tmp_path / "ws")
     vaccine = {"name": "Rabies", "vaccine_type": "rabies", "date": "2026-03-01", "next_due_date": "2027-03-01"}
-    visit = {"name": "Check-up", "visit_date": "2026-03-02", "reason": "limping"}
+    visit = {"visit_date": "2026-03-02", "reason": "limping"}   # what the request says a visit records
     steps = [
         ProbeStep("owner", "POST", "/api/owners", {"name": "Ann"}, 201, {"owner": "id"}, False),
         ProbeStep("pet", "POST", "/api/pets", {"name": "Rex", "species": "dog", "birth_date": "2020-05-01",

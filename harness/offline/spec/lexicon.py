@@ -206,6 +206,14 @@ TITLE_NOUNS = _words("""
     show podcast episode poem quote review announcement milestone chore errand reminder
     appointment photo page
 """)
+# Records identified by what they link and count ("orders have a product and a quantity"): one that
+# links another record gets no invented required name (a name nobody asked for made POST
+# {product_id, quantity} a 422). Named things (pets, tasks, books) keep theirs.
+UNNAMED_NOUNS = _words("""
+    order purchase sale payment transaction transfer deposit withdrawal donation booking
+    reservation rental loan visit dose reading measurement enrollment enrolment registration
+    attendance checkin shipment delivery vote bid refill
+""")
 STATUS_NOUNS = _words("""
     task todo chore issue ticket bug goal habit assignment errand milestone reminder job
 """)
