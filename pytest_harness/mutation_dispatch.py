@@ -93,6 +93,21 @@ class DispatchedOrder:
             return None
 
 
+def receive_plan(plan: dict) -> dict | None:
+    """A deferred plan's rest (`"deferred": true`: the lane's session was started before the evidence
+    it audits existed, see harness/audit/lanes_ahead.py): the first answer on the queue's pipe,
+    `{"plan": {...}}`, merged into `plan`; None on `{"end": true}`, anything else, or the pipe's end
+    (the harness gave the lane up: it ends without a result)."""
+    fds = plan.get("dispatch")
+    if not (isinstance(fds, list) and len(fds) == 2 and all(isinstance(fd, int) for fd in fds)):
+        return None
+    rest = DispatchedOrder(fds[0], fds[1])._answer()
+    got = rest.get("plan") if isinstance(rest, dict) else None
+    if not isinstance(got, dict):
+        return None
+    return {**plan, **got, "deferred": False}
+
+
 def order_source(plan: dict, results: dict[str, str], admit, started: float,
                  stopped: Callable[[], bool] = lambda: False):
     """The plan's source of mutants: the harness's queue when the plan names its pipes, else its

@@ -38,7 +38,7 @@ import pytest
 from _pytest.runner import runtestprotocol
 
 from pytest_harness.mutation_confirm import MutantRun, needs, to_confirm, verdict, without
-from pytest_harness.mutation_dispatch import order_source, private_fds
+from pytest_harness.mutation_dispatch import order_source, private_fds, receive_plan
 from pytest_harness.time_box import admit   # the time box (GRACE_FACTOR there), shared with the harness
 
 GUARD = "__harness_mutant__"
@@ -309,6 +309,11 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
     _PRIVATE_FDS = private_fds(plan)
     by_id = {item.nodeid: item for item in session.items}
     warm_source_lookups(session.config.rootpath)
+    if plan.get("deferred"):  # started ahead: everything above is done, the plan itself comes now
+        share_basetemp(session.config)
+        plan = receive_plan(plan)
+        if plan is None:
+            return True  # given up by the harness: no result file
     if plan.get("method") == "confirm" and can_confirm(plan, by_id):
         share_basetemp(session.config)
         outcome = confirm_after(plan, by_id)

@@ -90,8 +90,11 @@ def spread(by_file: dict[str, list[Mutant]], limit: int, rng: random.Random) -> 
     return picked
 
 
-def make_plan(evidence: dict, workspace: Path, max_mutants: int, seed: int = DEFAULT_SEED) -> AuditPlan:
-    """The audit plan of every verified requirement of the evidence document."""
+def make_plan(evidence: dict, workspace: Path, max_mutants: int, seed: int = DEFAULT_SEED,
+              ids: dict[tuple[str, str], int] | None = None) -> AuditPlan:
+    """The audit plan of every verified requirement of the evidence document. `ids`: the guard id of
+    every (file, mutant key) a copy holds already (lanes_ahead.py); a chosen mutant it lacks raises
+    KeyError (that copy cannot serve the plan). The choice itself never depends on `ids`."""
     plan = AuditPlan()
     keys: dict[tuple[str, str], int] = {}
     verified = {rid: executed_lines(evidence, rid) for rid, req in (evidence.get("requirements") or {}).items()
@@ -117,7 +120,7 @@ def make_plan(evidence: dict, workspace: Path, max_mutants: int, seed: int = DEF
         plan.tests[rid] = tests
         plan.mutants[rid] = []
         for rel, m in picked:
-            mid = keys.setdefault((rel, m.key), len(keys) + 1)
+            mid = keys.setdefault((rel, m.key), len(keys) + 1) if ids is None else ids[(rel, m.key)]
             plan.chosen[mid] = Chosen(id=mid, file=rel, mutant=m)
             plan.mutants[rid].append(mid)
             plan.runs[(rid, mid)] = _tests_of_line(evidence, tests, rel, m.line)

@@ -93,9 +93,10 @@ def _read_result(result_path: Path, sent: str) -> dict:
 
 
 def _run_mutants(store: RunStore, state: RunState, plan: AuditPlan, budget: AuditBudget,
-                 test_s: dict[str, float]) -> tuple[dict, str, int]:
+                 test_s: dict[str, float], ahead=None) -> tuple[dict, str, int]:
     """({"REQ:id": result, "baseline", "durations"}, the first lane's command, lanes): each lane one
-    sandboxed pytest session over its own scratch copy (scratch.py), the lanes at once (lanes.py)."""
+    sandboxed pytest session over its own scratch copy (scratch.py), the lanes at once (lanes.py);
+    `ahead`: lanes started beside the last task (lanes_ahead.py), used when they fit the plan."""
     from harness.audit import lanes as lanes_mod
     from harness.audit import scratch as scratch_mod
 
@@ -108,6 +109,26 @@ def _run_mutants(store: RunStore, state: RunState, plan: AuditPlan, budget: Audi
         dispatcher = Dispatcher(plan.order(), budget.seconds, GRACE_FACTOR, admit)
         everything = plan.order()   # every lane holds every mutant and takes them from the queue
         orders = [everything] * len(orders)
+    if ahead is not None:
+        outcomes = None
+        if dispatcher is not None and len(ahead.lanes) == len(orders):
+            part = {"order": orders[0], "tests": plan.tests, "test_s": test_s, "seconds": budget.seconds,
+                    "method": budget.method}
+            try:
+                crash_hook(CRASH_MARKER)   # the copies are mutated, their sessions wait for the plan
+                outcomes = ahead.go(part, dispatcher)
+            finally:
+                if outcomes is None:
+                    ahead.cancel()
+                clear_stale_scratch(store, run_id)
+        else:
+            ahead.cancel()
+            clear_stale_scratch(store, run_id)
+        if outcomes is not None:
+            merged = lanes_mod.merge([data for data, _ in outcomes], len({n for _, _, t in orders[0] for n in t}))
+            return ({**merged.get("results", {}), "baseline": merged.get("baseline", {}),
+                     "durations": merged.get("durations", {}), "ahead": True}, outcomes[0][1], len(outcomes))
+        dispatcher = Dispatcher(plan.order(), budget.seconds, GRACE_FACTOR, admit) if dispatcher else None
     dirs = scratch_mod.take_prepared(store, run_id, len(orders))
     if dirs is None:
         clear_stale_scratch(store, run_id)
@@ -201,9 +222,31 @@ def _run_lane(state: RunState, lane: Path, order: list, plan: AuditPlan, budget:
     if data.get("nonce") != nonce:
         raise RunDataError(f"the mutation audit produced no result (exit {res.exit_code}): "
                            f"{(res.stderr or res.stdout).strip()[-300:]}")
-    shown = command.replace(str(lane), "<audit-workspace>").replace(
-        f"--harness-mutants-digest-fd={pipe.write_fd}", "--harness-mutants-digest-fd=<fd>")
-    return data, shown
+    return data, shown_command(command, lane, pipe.write_fd)
+
+
+def shown_command(command: str, lane: Path, digest_fd: int) -> str:
+    """A lane's command as audit.json shows it: no scratch path, no descriptor number."""
+    return command.replace(str(lane), "<audit-workspace>").replace(
+        f"--harness-mutants-digest-fd={digest_fd}", "--harness-mutants-digest-fd=<fd>")
+
+
+def _plan(store: RunStore, run_id: str, evidence: dict, workspace: Path, digest: str, budget: AuditBudget):
+    """(the plan, the lanes started ahead that can serve it, or None). The plan is the same either
+    way; lanes that cannot serve it (another workspace, a mutant their copy lacks) are given up."""
+    from harness.audit import lanes_ahead
+    from harness.audit.scratch import lane_count
+
+    ahead = lanes_ahead.take(run_id)
+    if ahead is not None and ahead.serves(evidence, digest, lane_count()):
+        try:
+            return make_plan(evidence, workspace, budget.max_mutants, budget.seed, ids=ahead.ids), ahead
+        except KeyError:
+            pass
+    if ahead is not None:
+        ahead.cancel()
+        clear_stale_scratch(store, run_id)
+    return make_plan(evidence, workspace, budget.max_mutants, budget.seed), None
 
 
 def summarize(plan: AuditPlan, results: dict[str, str]) -> dict[str, dict]:
@@ -246,12 +289,15 @@ def audit_run(store: RunStore, state: RunState, budget: AuditBudget = AuditBudge
     workspace = store.workspace(run_id)
     before = snapshot_files(workspace)["digest"]
     started = time.monotonic()
-    plan = make_plan(evidence, workspace, budget.max_mutants, budget.seed)
+    plan, ahead = _plan(store, run_id, evidence, workspace, before, budget)
     events.emit("audit", "started", agent="auditor", tool="mutation", mutants=len(plan.chosen),
                 requirements=sorted(plan.mutants))
     results, command, lanes = ({}, "", 0)
     if plan.chosen:
-        results, command, lanes = _run_mutants(store, state, plan, budget, evidence_seconds(evidence, plan))
+        results, command, lanes = _run_mutants(store, state, plan, budget, evidence_seconds(evidence, plan), ahead)
+    elif ahead is not None:
+        ahead.cancel()
+        clear_stale_scratch(store, run_id)
     after = snapshot_files(workspace)["digest"]
     if after != before:  # cannot happen by design (only the scratch copy is mutated): say so loudly
         raise RunDataError(f"the workspace of run {run_id} changed during the audit; re-verify it")
@@ -261,6 +307,7 @@ def audit_run(store: RunStore, state: RunState, budget: AuditBudget = AuditBudge
            "seconds": budget.seconds, "method": (results.get("baseline") or {}).get("method", budget.method),
            "command": command, "lanes": lanes, "duration_ms": int((time.monotonic() - started) * 1000),
            "complete": all(r["not_run"] == 0 for r in reqs.values()), "baseline": results.get("baseline"),
+           "lanes_ahead": bool(results.get("ahead")),
            "mutant_s": results.get("durations", {}),
            "requirements": reqs}
     store.write_artifact(run_id, "audit", doc)

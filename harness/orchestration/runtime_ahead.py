@@ -163,13 +163,20 @@ def audit_candidates_beside(ctx, task: Task):
     takes a site list only for the exact source it was computed from."""
     if ctx.audit is None or ctx.state.plan is None or not completes_the_app(ctx, task):
         return None
+    from harness.audit import lanes_ahead
     from harness.audit.plan import precompute
+
+    # Beside the plan's last task, the audit's lanes are filled and started too (lanes_ahead.py);
+    # their workers now, while the verification worker is idle (a clone needs it).
+    lanes = is_last_task(ctx, task) and lanes_ahead.eligible(ctx) and lanes_ahead.workers(ctx)
 
     def run() -> None:
         try:
             precompute(ctx.workspace)
         except Exception:  # noqa: BLE001 - only time: the plan computes what is missing itself
             pass
+        if lanes:
+            lanes_ahead.start(ctx)
 
     thread = threading.Thread(target=run, name=f"audit-candidates-{ctx.run_id}", daemon=True)
     thread.start()
