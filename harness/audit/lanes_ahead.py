@@ -92,16 +92,14 @@ class LanesAhead:
     def start(self) -> None:
         """Copy and start (call it where nothing else uses ast: see runtime_ahead.audit_candidates_beside)."""
         from harness.audit.mutator import apply
-        from harness.audit.plan import file_candidates
+        from harness.audit.plan import app_modules, file_candidates
         from pytest_harness.snapshot import snapshot_files
 
         self.digest = snapshot_files(self.workspace)["digest"]
         ran = self._ran_lines()
         mutated: dict[str, str] = {}
-        for path in sorted(self.workspace.rglob("*.py")):
+        for path in app_modules(self.workspace):
             rel = path.relative_to(self.workspace)
-            if rel.parts[0] == "tests" or any(p.startswith(".") or p in ("__pycache__", "evidence") for p in rel.parts):
-                continue
             try:
                 source = path.read_text(encoding="utf-8")
                 lines = ran.get(rel.as_posix(), set())
@@ -144,8 +142,7 @@ class LanesAhead:
         """Send every lane the plan's rest (`part`) and serve their queue; (result, command shown)
         per lane once all ended, or None when a lane could not be told (then cancel them)."""
         from harness.audit.dispatch import serve
-        from harness.audit.run import _read_result, shown_command
-        from harness.errors import RunDataError
+        from harness.audit.run import lane_result, shown_command
 
         if not all(lane.send({"plan": part}) for lane in self.lanes):
             return None
@@ -163,16 +160,8 @@ class LanesAhead:
             stop.set()
             server.join()
             lane.pipes.close()
-            try:
-                data = _read_result(lane.result_path, sent) if lane.result_path.is_file() else {}
-            except ValueError:
-                data = {}
-            if data.get("nonce") != lane.nonce:
-                res = lane.result
-                tail = ((res.stderr or res.stdout) if res is not None else "").strip()[-300:]
-                raise RunDataError(f"the mutation audit produced no result "
-                                   f"(exit {res.exit_code if res is not None else None}): {tail}")
-            out.append((data, shown_command(lane.command, lane.lane, lane.digest.write_fd)))
+            out.append((lane_result(lane.result_path, sent, lane.nonce, lane.result),
+                        shown_command(lane.command, lane.lane, lane.digest.write_fd)))
         self.lanes = []
         return out
 

@@ -173,10 +173,7 @@ def precompute(workspace: Path) -> int:
     how many were computed. CPython 3.11's ast must not be used from two threads at once: run it
     in a thread only while no other thread can (see harness/orchestration/runtime_ahead.py)."""
     done = 0
-    for path in sorted(Path(workspace).rglob("*.py")):
-        rel = path.relative_to(workspace).parts
-        if rel[0] == "tests" or any(part.startswith(".") or part in ("__pycache__", "evidence") for part in rel):
-            continue
+    for path in app_modules(Path(workspace)):
         try:
             source = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
@@ -188,3 +185,13 @@ def precompute(workspace: Path) -> int:
                 continue
             done += 1
     return done
+
+
+def app_modules(workspace: Path) -> list[Path]:
+    """The workspace's modules outside tests/ (the only ones a plan mutates), sorted."""
+    out = []
+    for path in sorted(workspace.rglob("*.py")):
+        rel = path.relative_to(workspace).parts
+        if rel[0] != "tests" and not any(part.startswith(".") or part in ("__pycache__", "evidence") for part in rel):
+            out.append(path)
+    return out

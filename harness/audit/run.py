@@ -215,14 +215,21 @@ def _run_lane(state: RunState, lane: Path, order: list, plan: AuditPlan, budget:
             stop.set()
             server.join()
             pipes.close()
+    return lane_result(result_path, sent, nonce, res), shown_command(command, lane, pipe.write_fd)
+
+
+def lane_result(result_path: Path, sent: str, nonce: str, res) -> dict:
+    """A lane's result file, checked against the digest it sent and its nonce (RunDataError when
+    the lane produced none: `res` is its command's result, None when it never returned one)."""
     try:
         data = _read_result(result_path, sent) if result_path.is_file() else {}
     except ValueError:
         data = {}
     if data.get("nonce") != nonce:
-        raise RunDataError(f"the mutation audit produced no result (exit {res.exit_code}): "
-                           f"{(res.stderr or res.stdout).strip()[-300:]}")
-    return data, shown_command(command, lane, pipe.write_fd)
+        tail = ((res.stderr or res.stdout) if res is not None else "").strip()[-300:]
+        raise RunDataError(f"the mutation audit produced no result "
+                           f"(exit {res.exit_code if res is not None else None}): {tail}")
+    return data
 
 
 def shown_command(command: str, lane: Path, digest_fd: int) -> str:

@@ -104,3 +104,10 @@ def _pidfd(pid):
         return os.pidfd_open(pid)
     except (AttributeError, OSError):
         return None
+
+
+def exit_code(status):
+    """The code a cold command reports: bwrap turns a death by signal N into 128+N, Popen into -N."""
+    if os.WIFSIGNALED(status) and os.environ.get("HARNESS_ISOLATION") == "bubblewrap":
+        return 128 + os.WTERMSIG(status)
+    return os.waitstatus_to_exitcode(status)

@@ -164,7 +164,7 @@ def serve_one(request, fds):
     sweep()
     _AFTER_REPLY.append(tmpdir)  # removed once the reply is sent (serve): 3-16 ms off every command
     set_up = _fds.read_all(ready_r)
-    code = exit_code(status) if status is not None else None
+    code = _procs.exit_code(status) if status is not None else None
     if not set_up.startswith(b"ok"):  # the child never became pytest: not the command's outcome
         return {"setup_failed": set_up.decode("utf-8", "replace") or "child died during setup"}
     return {"exit_code": None if timed_out else code, "timed_out": timed_out, "memoized_rewrites": memoized,
@@ -244,13 +244,6 @@ def _prime_test_rewrites(request):
         return _MEMO.prime_tests(request["cwd"], list(request["args"]))
     except Exception:  # noqa: BLE001
         return 0
-
-
-def exit_code(status):
-    """The code a cold command reports: bwrap turns a death by signal N into 128+N, Popen into -N."""
-    if os.WIFSIGNALED(status) and os.environ.get("HARNESS_ISOLATION") == "bubblewrap":
-        return 128 + os.WTERMSIG(status)
-    return os.waitstatus_to_exitcode(status)
 
 
 def _child(request, fds, ready_w):

@@ -17,6 +17,7 @@ from harness.offline.spec.coverage import (clause_records, drop_unbuildable_feat
                                            feature_models, not_built_reqs)
 from harness.offline.spec.fields import FieldItem
 from harness.offline.spec.record_fields import kind_in_record, referenced_record
+from harness.offline.spec.display_name import display_word, identified_by_links
 from harness.offline.spec.implied_fields import implied_fields
 
 HTML_FRONTEND = "Server-rendered HTML (FastAPI)"
@@ -126,17 +127,6 @@ def _status_values(p: Parsed, name: str) -> bool:
     return any(it.words == ["status"] and it.enum_values for it in p.fields.get(name, []))
 
 
-def _display_word(name: str) -> str:
-    return "title" if name.rpartition(" ")[2] in lx.TITLE_NOUNS else "name"
-
-
-def _identified_by_links(p: Parsed, name: str, out: list[EntityField]) -> bool:
-    """An order, a payment, a visit...: a record the user described by what it links (its parent or
-    a reference) and by fields of its own; it needs no invented name to be told apart."""
-    linked = name in p.parents or any(f.kind == "reference" for f in out)
-    return linked and bool(p.fields.get(name)) and name.rpartition(" ")[2] in lx.UNNAMED_NOUNS
-
-
 def _fields(p: Parsed, name: str, idents: dict[str, str]) -> list[EntityField]:
     drop = set(_EXCLUDED_FIELDS)
     if name in p.parents:
@@ -172,8 +162,8 @@ def _fields(p: Parsed, name: str, idents: dict[str, str]) -> list[EntityField]:
     asked = any(it.required is not None for it in p.fields.get(name, []))   # "optional" / "required" said
     if not any(f.type == "str" and f.required and f.kind in (None, "short_text") for f in out) \
             and not (asked and any(f.required for f in out)) \
-            and not _identified_by_links(p, name, out):   # the user's own required fields: no extra name
-        word = _display_word(name)
+            and not identified_by_links(p, name, out):   # the user's own required fields: no extra name
+        word = display_word(name)
         label = {"name": "tên", "title": "tiêu đề"}[word] if p.vi else word   # the request's language
         if not any(f.ident == word for f in out):
             out.insert(0, EntityField(name=label, ident=word, type="str", required=True, kind="short_text"))

@@ -1,0 +1,19 @@
+"""The name a record is told apart by, when the user listed none: which word ("title" for a task,
+"name" for a pet), and whether it needs one at all (an order of a product is told apart by its
+links and counts: an invented required name made POST {product_id, quantity} a 422)."""
+
+from __future__ import annotations
+
+from harness.models.spec import EntityField
+from harness.offline.spec import lexicon as lx
+
+
+def display_word(name: str) -> str:
+    return "title" if name.rpartition(" ")[2] in lx.TITLE_NOUNS else "name"
+
+
+def identified_by_links(p, name: str, out: list[EntityField]) -> bool:
+    """An order, a payment, a visit...: a record the user described by what it links (its parent or
+    a reference, in the parse `p`) and by fields of its own; it needs no invented name."""
+    linked = name in p.parents or any(f.kind == "reference" for f in out)
+    return linked and bool(p.fields.get(name)) and name.rpartition(" ")[2] in lx.UNNAMED_NOUNS
