@@ -44,6 +44,7 @@ import tempfile
 import time
 
 PR_SET_PDEATHSIG = 1
+PR_SET_DUMPABLE = 4
 PR_SET_CHILD_SUBREAPER = 36
 TERM_GRACE_S = 1.0
 MAX_MSG = 1 << 20
@@ -97,6 +98,7 @@ _procs = _sibling("warm_procs")      # the worker's process tree: descendants, s
 _CONFIG = _sibling("warm_config").ConfigAhead()  # pytest's initial Config, made once per key
 _FIXTURES = _sibling("warm_fixtures").FixtureScan()  # what the fixture scan acts on, per plugin module
 _fds = _sibling("warm_fds")          # a child's inherited fds: placed at their numbers, the rest closed
+_isolate = _sibling("warm_isolate")  # a child's own /tmp, HOME and outbox (mount namespace)
 _CLONES = set()                     # pids of the live clones forked from this worker (serve_clone)
 
 
@@ -255,6 +257,14 @@ def _child(request, fds, ready_w):
     try:
         os.setsid()
         _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # like a cold command: it never outlives its parent
+        try:  # its own /tmp, HOME and outbox under bubblewrap (warm_isolate.py)
+            if _isolate.private_mounts(os.environ["TMPDIR"], os.environ.get("HOME", ""),
+                                       request.get("outroot", ""), request.get("writable", [])):
+                os.environ["TMPDIR"] = "/tmp"
+                tempfile.tempdir = None
+        except OSError as exc:
+            os.write(ready_w, f"cannot isolate the session: {exc}".encode())
+            raise
         try:
             os.chdir(request["cwd"])
         except OSError as exc:
@@ -308,6 +318,7 @@ def _prctl(option, arg):
 
 
 def main(argv):
+    _prctl(PR_SET_DUMPABLE, 0)  # no child (same uid, no capability) reads its memory or takes its fds
     control = socket.socket(fileno=int(argv[1]))
     if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(os.path.abspath(__file__)):
         del sys.path[0]  # the script's own directory: never import from it on the workspace's behalf

@@ -7,16 +7,20 @@ import shlex
 import shutil
 import sys
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 
 from harness.models.enums import FailureType
 from harness.models.results import VerificationResult
 from harness.models.tasks import Task
-from harness.sandbox import warm
+from harness.sandbox import warm, workspace_guard
+from harness.sandbox.isolation import isolation_label
+from harness.sandbox.workspace_guard import WorkspaceGuard
 from harness.sandbox.local import DEFAULT_TIMEOUT_S, LocalSandbox
 from harness.utils import own_tmp
 from harness.verification.carry_inputs import carried_counts, stage
 from harness.verification.reuse import is_whole_suite
+from harness.verification.outbox import OUTBOX
 from harness.verification.evidence_inputs import NO_DIGEST, DigestPipe, document_digest, req_files_arg
 
 DEFAULT_COMMAND = "pytest -q"
@@ -85,23 +89,28 @@ def run_command(command: str, workspace: Path, *, task_id: str, evidence_path: P
                 reqs: list[str] | None = None, run_id: str = "", timeout_s: float = DEFAULT_TIMEOUT_S,
                 attempt: int = 0, evidence_rel: str | None = None,
                 req_files: dict[str, list[str]] | None = None, pass_fds: tuple[int, ...] = (),
-                carry: list | None = None) -> VerificationResult:
+                carry: list | None = None, collect: Mapping[str, Path] | None = None) -> VerificationResult:
     """Execute one verification command in the workspace and turn the outcome into data.
 
     `carry` (carry_inputs.CarryInput) are earlier documents a whole-suite session may carry passing
     tests from; the result counts the tests its document holds and how many were carried.
+    `collect` ({name: destination}): files the command leaves in its outbox (named by OUTBOX in the
+    command, outbox.py), moved to their destinations after it.
 
     A pytest run with evidence gets a digest pipe (an inherited fd); a document whose bytes differ
     from the digest the plugin sent, or one without a digest, fails the command: it changed after
-    the session.
+    the session. Without bubblewrap (the workspace is not read-only) a session during which the
+    workspace changed fails too (sandbox/workspace_guard.py).
     """
     from harness.verification.classifier import classify, locate
 
     sandbox = LocalSandbox(workspace)
     pipe = DigestPipe() if evidence_path is not None else None
+    guard = WorkspaceGuard(workspace, active=workspace_guard.needed(isolation_label()))
     res, runner_used, pipe = _execute(sandbox, command, evidence_path, reqs or [], run_id, timeout_s, req_files,
-                                      pipe, pass_fds, carry or [])
+                                      pipe, pass_fds, carry or [], dict(collect or {}))
     digest, rejected = _check_digest(pipe, evidence_path, command)
+    rejected = guard.violation() or rejected  # without bubblewrap: a session that wrote the workspace is void
     if isinstance(res, str):
         return VerificationResult(task_id=task_id, status="FAIL", command=command, exit_code=2,
                                   stderr=res, failure_type=FailureType.CONFIG_ERROR, attempt=attempt)
@@ -132,7 +141,7 @@ def verification_env(run_id: str) -> dict[str, str]:
 
 def _execute(sandbox: LocalSandbox, command: str, evidence_path: Path | None, reqs: list[str],
              run_id: str, timeout_s: float, req_files: dict[str, list[str]] | None, pipe: DigestPipe | None,
-             pass_fds: tuple[int, ...] = (), carry: list = ()):
+             pass_fds: tuple[int, ...] = (), carry: list = (), collect: dict[str, Path] | None = None):
     """Run `command` contained, warm when it can (see harness/sandbox/warm.py), else cold.
 
     (ExecResult or the message of an invalid command, "warm"/"cold", the digest pipe of the attempt
@@ -166,12 +175,17 @@ def _execute(sandbox: LocalSandbox, command: str, evidence_path: Path | None, re
             carry_args = stage(list(carry), outbox) if evidence_path is not None and carry else []
             argv = command_argv(command, outbox / "evidence.json" if evidence_path else None, reqs, sandbox.root,
                                 req_files, pipe.write_fd if pipe else None, carry_args)
+            argv = [a.replace(OUTBOX, str(outbox)) for a in argv]
             if mode == "warm":
-                res = warm.execute_warm(worker, argv, cwd=sandbox.root, env=env, timeout_s=timeout_s, pass_fds=fds)
+                res = warm.execute_warm(worker, argv, cwd=sandbox.root, env=env, timeout_s=timeout_s, pass_fds=fds,
+                                        writable=[outbox])
             else:
                 res = sandbox.execute(argv, timeout_s=timeout_s, writable=[outbox], env=env, pass_fds=fds)
             if res is not None and evidence_path is not None and (outbox / "evidence.json").is_file():
                 shutil.move(outbox / "evidence.json", evidence_path)
+            for name, dest in (collect or {}).items() if res is not None else ():
+                if (outbox / name).is_file() and not (outbox / name).is_symlink():
+                    shutil.move(outbox / name, dest)
         finally:
             shutil.rmtree(outbox, ignore_errors=True)
         if res is not None:
