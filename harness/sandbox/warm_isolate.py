@@ -16,6 +16,7 @@ capability — can neither read its memory (/proc/<worker>/mem) nor take its con
 
 import ctypes
 import os
+import tempfile
 
 CLONE_NEWNS = 0x00020000
 CLONE_NEWUSER = 0x10000000
@@ -101,3 +102,11 @@ def _kept_flags(path):
     pairs = ((os.ST_NOSUID, 0x2), (os.ST_NODEV, 0x4), (os.ST_NOEXEC, 0x8), (os.ST_NOATIME, 0x400),
              (os.ST_NODIRATIME, 0x800), (os.ST_RELATIME, 1 << 21))
     return sum(ms for st, ms in pairs if flags & st)
+
+
+def enter(request):
+    """Isolate this forked child for `request` (private_mounts); then its TMPDIR is its own /tmp."""
+    if private_mounts(os.environ["TMPDIR"], os.environ.get("HOME", ""), request.get("outroot", ""),
+                      request.get("writable", [])):
+        os.environ["TMPDIR"] = "/tmp"
+        tempfile.tempdir = None

@@ -3,9 +3,9 @@
 It imports pytest and the workspace's third-party packages once, never a workspace module, and
 never runs a pytest session itself. Each request (a JSON message on the control socket, with the
 command's stdout/stderr and optional digest pipe passed as file descriptors) is served by a
-forked child that turns itself into a fresh `python -m pytest`: its own session, the workspace as
-cwd and sys.path[0], the passed fds at the numbers the argv names, `runpy` running pytest's
-`__main__`. Preloaded pytest11 plugins (ours, pytest-timeout) are not assertion-rewritten as in a
+forked child that turns itself into a fresh `python -m pytest`: its own session and mount
+namespace (warm_isolate.py), the workspace as cwd and sys.path[0], the passed fds at the numbers
+the argv names, `runpy` running pytest's `__main__`. Preloaded pytest11 plugins (ours, pytest-timeout) are not assertion-rewritten as in a
 cold run; the harness preloads only plugins without an `assert` statement, so that changes nothing.
 The worker waits with the request's timeout, then ends the child the way the sandbox ends a
 command: SIGTERM to everything it started, SIGKILL after a grace period, and a sweep of every
@@ -102,19 +102,16 @@ _isolate = _sibling("warm_isolate")  # a child's own /tmp, HOME and outbox (moun
 _CLONES = set()                     # pids of the live clones forked from this worker (serve_clone)
 
 
-def _clones():
-    """The live clones (an ended one is forgotten once it is reaped: pids are not reused this soon)."""
+def _clones():  # the live clones (an ended one is forgotten once reaped: pids are not reused this soon)
     _CLONES.intersection_update(pid for pid in list(_CLONES) if os.path.exists(f"/proc/{pid}"))
     return frozenset(_CLONES)
 
 
-def descendants():
-    """Live (non-zombie) pids below this worker, its clones' subtrees left out."""
+def descendants():  # live (non-zombie) pids below this worker, its clones' subtrees left out
     return _procs.descendants(_clones())
 
 
-def sweep():
-    """SIGKILL every descendant (not a clone's) until none is left; reap them."""
+def sweep():  # SIGKILL every descendant (not a clone's) until none is left; reap them
     _procs.sweep(_clones())
 
 
@@ -191,9 +188,8 @@ def _collect_once():
 
 
 def _prime_parse_cache(cwd):
-    """Let the evidence plugin's forgery scan find the workspace's unchanged modules already parsed
-    (pytest_harness.forgery.prime; only when that module was preloaded). Reading and parsing source
-    runs no workspace code; a failure only costs the child the parse."""
+    """Let the forgery scan find the workspace's modules already parsed (pytest_harness.forgery.prime,
+    when preloaded): reading and parsing runs no workspace code; a failure costs the child the parse."""
     prime = getattr(sys.modules.get("pytest_harness.forgery"), "prime", None)
     if prime is not None:
         try:
@@ -249,19 +245,14 @@ def _prime_test_rewrites(request):
 
 
 def _child(request, fds, ready_w):
-    """Become `python -m pytest ARGS` in the workspace; exit with its code.
-
-    `ready_w` gets "ok" once the child is set up (or the setup error): only then is its exit code
-    the command's."""
+    """Become `python -m pytest ARGS` in the workspace; exit with its code. `ready_w` gets "ok" once
+    the child is set up (or the setup error): only then is its exit code the command's."""
     code = 1
     try:
         os.setsid()
         _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # like a cold command: it never outlives its parent
-        try:  # its own /tmp, HOME and outbox under bubblewrap (warm_isolate.py)
-            if _isolate.private_mounts(os.environ["TMPDIR"], os.environ.get("HOME", ""),
-                                       request.get("outroot", ""), request.get("writable", [])):
-                os.environ["TMPDIR"] = "/tmp"
-                tempfile.tempdir = None
+        try:  # its own /tmp, HOME and outbox under bubblewrap
+            _isolate.enter(request)
         except OSError as exc:
             os.write(ready_w, f"cannot isolate the session: {exc}".encode())
             raise
