@@ -99,6 +99,13 @@ class MeteredProvider(LLMProvider):
     def for_agent(self, agent: str, task_id: str = "") -> "AgentView":
         return AgentView(self, agent, task_id)
 
+    @property
+    def context_tokens(self) -> int | None:
+        return self.inner.context_tokens
+
+    def take_notes(self) -> list[str]:
+        return self.inner.take_notes()
+
     def check(self) -> None:
         """BudgetExceededError when a budget is used up (never for the unmetered offline mock)."""
         if not self.metered:
@@ -193,6 +200,13 @@ class AgentView(LLMProvider):
     @last_usage.setter
     def last_usage(self, value) -> None:
         pass
+
+    @property
+    def context_tokens(self) -> int | None:
+        return self.meter.context_tokens
+
+    def take_notes(self) -> list[str]:
+        return self.meter.take_notes()
 
     def generate(self, prompt: str, system: str = "") -> str:
         return self.meter.generate(prompt, system, agent=self.agent, task_id=self.task_id)
