@@ -24,8 +24,9 @@ STORE_NAMES = ("connect", "create_note", "get_note", "list_notes")
 
 class NotesModel:
     def __init__(self, prose: bool = False, reject_json_schema: bool = False, bug_in_store: bool = False,
-                 hollow_tests: bool = False):
+                 hollow_tests: bool = False, comment_lines: int = 0):
         self.prose, self.reject_json_schema = prose, reject_json_schema
+        self.comment_lines = comment_lines   # comment lines atop store.py and search.py (prompts too big for a small window)
         self.bug_in_store, self.hollow_tests = bug_in_store, hollow_tests
         self.calls: list[str] = []        # agent of every answered request
         self.guessed: list[str] = []      # what the model had to guess (not in its prompt)
@@ -151,6 +152,10 @@ class NotesModel:
             self.guessed.append(f"{what}: {', '.join(missing)}")
         return not missing
 
+    def _comments(self, what: str) -> str:
+        return "".join(f"# {what} note {n}: rows are dicts; tags are kept lower-case, comma-joined.\n"
+                       for n in range(self.comment_lines))
+
     def _file(self, path: str, prompt: str) -> str | None:
         db = 'os.environ.get("APP_DB_PATH", "app.db")' if "APP_DB_PATH" in prompt else '"notes.db"'
         if self.hollow_tests and path.startswith("tests/"):
@@ -162,7 +167,7 @@ class NotesModel:
         if path == "src/store.py":
             if "APP_DB_PATH" not in prompt:
                 self.guessed.append("database path")
-            return F.STORE_PY.replace("{DB_PATH}", db).replace(
+            return self._comments("Storage") + F.STORE_PY.replace("{DB_PATH}", db).replace(
                 "{TAGS_EXPR}", F.TAGS_BUGGY if self.bug_in_store else F.TAGS_GOOD)
         if path == "tests/test_store.py":
             return F.TEST_STORE_PY.replace("{CHECK_READ}", F.CHECK_READ).replace("{CHECK_TAGS}", F.CHECK_TAGS)
@@ -170,7 +175,7 @@ class NotesModel:
             return F.MARKDOWN_PY
         if path == "src/search.py":
             known = self._knows(prompt, ("list_notes",), "search.py imports")
-            return F.SEARCH_PY.replace("{IMPORTS_STORE}", "from src.store import list_notes" if known
+            return self._comments("Search") + F.SEARCH_PY.replace("{IMPORTS_STORE}", "from src.store import list_notes" if known
                                        else "from src.db import find_notes as list_notes")
         if path == "tests/test_search.py":
             return F.TEST_SEARCH_PY

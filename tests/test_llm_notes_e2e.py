@@ -24,6 +24,7 @@ from harness.models.enums import RunStatus, TaskStatus
 from harness.orchestration.pipeline import new_run
 from harness.providers.budget import Budget, MeteredProvider
 from harness.providers.env import EnvOpenAICompatibleProvider
+from harness.providers.openai_http import INSTRUCTIONS_HEAD
 from harness.state.store import RunStore
 from harness.utils.events import read_events
 
@@ -46,6 +47,13 @@ def build(tmp_path: Path, model: NotesModel):
         ctx = new_run(store, REQUEST, provider(server), say=lambda line: None, audit=None)
         requests = list(server.requests)
     return store, ctx, requests, read_events(store.run_dir(ctx.run_id) / "events.log")
+
+
+def user_prompt(request) -> str:
+    """The prompt as the agent wrote it: the user message without the instructions repeated at its head."""
+    messages = request.body["messages"]
+    system = next((m["content"] for m in messages if m["role"] == "system"), "")
+    return messages[-1]["content"].removeprefix(f"{INSTRUCTIONS_HEAD}{system}\n\n")
 
 
 def workspace_files(ctx) -> set[str]:
@@ -147,7 +155,7 @@ def test_bug_in_an_earlier_tasks_file_is_fixed_by_reopening_that_task(tmp_path):
     assert_complete_with_the_models_own_app(ctx, model, evs)
     assert model.calls == ["spec", "plan", "build", "build", "repair", "build", "review"]
     assert ctx.state.repair_attempts == {"TASK-002": 1, "TASK-001": 1}
-    repair = json.loads(requests[4].body["messages"][-1]["content"])
+    repair = json.loads(user_prompt(requests[4]))
     assert repair["task"]["id"] == "TASK-002" and "src/store.py" in repair["editable_files"]
     assert repair["reopened"] == [{"file": "src/store.py", "task_id": "TASK-001"}]
     assert "def test_search_matches_every_word_in_any_case" in repair["read_only_files"]["tests/test_search.py"]
