@@ -107,7 +107,7 @@ def hung_then_repaired(tmp_path_factory):
     `resume_run` that finished it (.ctx, .requests: every request of the run, .resumed: the resume's)."""
     store = RunStore(tmp_path_factory.mktemp("hung") / "runs")
     good = file_map("TASK-001")["src/models.py"]
-    with FakeOpenAIServer([spec_answer(), hang(3), hang(3)]) as server:
+    with FakeOpenAIServer([spec_answer(), hang(3)]) as server:
         with pytest.raises(ProviderUnavailableError) as caught:
             hung = provider(server, HARNESS_LLM_TIMEOUT_S="0.5", HARNESS_LLM_MAX_RETRIES="1")
             hung.inner.client.backoff_s = 0.05   # the wait before the retry is not what this asserts
@@ -177,12 +177,14 @@ def test_prose_and_broken_json_everywhere_fall_back_to_the_deterministic_path(tm
 
 # ---- (5) (its run: hung_then_repaired, above) ----------------------------------------------------
 
-def test_hanging_server_times_out_retries_then_exit_75_and_the_run_resumes(hung_then_repaired):
+def test_hanging_server_times_out_once_not_retried_then_exit_75_and_the_run_resumes(hung_then_repaired):
+    """#50: a silent request is not sent again (a local server may still be working on it)."""
     run = hung_then_repaired
     caught, state, latest = run.caught, run.failed_state, run.latest
     assert caught.value.exit_code == EXIT_TEMPFAIL
-    assert "timed out" in str(caught.value) and "2 attempts" in str(caught.value)
-    assert run.failed_requests == 3
+    assert "timed out" in str(caught.value) and "not retried" in str(caught.value)
+    assert "HARNESS_LLM_TIMEOUT_S" in str(caught.value)
+    assert run.failed_requests == 2
     assert state.status == RunStatus.FAIL and "unavailable" in state.error
     assert state.spec is not None and state.plan is None and latest["event"] == "spec_created"
     assert state.llm_calls == 2 and state.llm_tokens == 100

@@ -142,7 +142,8 @@ def test_server_rejecting_json_schema_still_builds_because_the_schema_is_in_the_
     model, ctx, requests, evs = prose_behind_a_json_schema_refusal
     assert_complete_with_the_models_own_app(ctx, model, evs)
     assert model.rejected == 1                                   # rejected once, then remembered
-    assert requests[1].body["response_format"] == {"type": "json_object"}
+    assert requests[1].body["response_format"]["type"] == "json_object"   # with the schema: one rung down
+    assert "explicit_non_goals" in json.dumps(requests[1].body["response_format"]["schema"])
     assert all((r.body.get("response_format") or {}).get("type") != "json_schema" for r in requests[1:])
 
 
