@@ -190,3 +190,29 @@ def test_deeply_nested_json_is_refused_not_a_recursion_error(where):
 
 def test_schema_500_message_names_the_format():
     assert formats.rejects_format(500, SCHEMA_500)
+
+
+def test_a_streamed_answer_shows_its_progress_on_the_live_line(tmp_path):
+    """#50: a slow local model looked hung; the live line now says it is answering and how far it got."""
+    import io
+
+    from harness.progress import Progress
+    from harness.providers import activity
+
+    seen: list[str] = []
+    with FakeOpenAIServer([slow_stream(list('{"name": "a", "count": 1}'), every_s=0.02)]) as server:
+        c = client(server)
+        c.on_progress = lambda chars: seen.append(activity.line())
+        c.chat_structured("hi", Item)
+    assert seen[-1].startswith("model answering ") and seen[-1].endswith(", 25 chars")
+    assert activity.line() == ""                      # nothing under way after the answer
+
+    now = [100.0]
+    out = io.StringIO()
+    progress = Progress(tmp_path / "events.log", out, live=True, say=lambda line: None, clock=lambda: now[0])
+    activity.begin(clock=lambda: now[0])
+    activity.progress(1840)
+    now[0] += 12.3
+    progress.poll()
+    activity.end()
+    assert out.getvalue().endswith("\r\x1b[K  model answering 12.3s, 1,840 chars")

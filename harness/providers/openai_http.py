@@ -25,7 +25,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from harness.errors import ProviderConfigError, ProviderError, ProviderUnavailableError
-from harness.providers import formats
+from harness.providers import activity, formats
 from harness.providers.base import M, Usage
 from harness.providers.context_window import ContextOverflowError, answer_tokens, overflow_window
 from harness.providers.extract import extract_json  # tolerant: prose, fences, <think> blocks
@@ -245,10 +245,15 @@ class OpenAIHTTPClient:
 
     def _exchange(self, body: dict):
         """One request and its whole answer (streamed or not)."""
-        response = self._open(body)
+        activity.begin()
+        try:
+            response = self._open(body)
+        except BaseException:
+            activity.end()
+            raise
         try:
             return collect(response, self.timeout_s, deadline_after(self.max_answer_s),
-                           time.monotonic() + self.timeout_s, self.on_progress, self.max_response_bytes)
+                           time.monotonic() + self.timeout_s, self._progress, self.max_response_bytes)
         except EOFError:
             raise _Retryable("stream ended without [DONE] (truncated)") from None
         except (StreamError, ResponseTooLarge, JSONTooDeep) as exc:
@@ -260,6 +265,12 @@ class OpenAIHTTPClient:
             raise _Retryable(self._scrub(_describe(exc))) from None
         finally:
             response.close()
+            activity.end()
+
+    def _progress(self, chars: int) -> None:
+        activity.progress(chars)
+        if self.on_progress is not None:
+            self.on_progress(chars)
 
     def _silence_error(self, exc: BaseException) -> ProviderUnavailableError:
         if "whole answer" in str(exc):
