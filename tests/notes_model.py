@@ -24,8 +24,9 @@ STORE_NAMES = ("connect", "create_note", "get_note", "list_notes")
 
 class NotesModel:
     def __init__(self, prose: bool = False, reject_json_schema: bool = False, bug_in_store: bool = False,
-                 hollow_tests: bool = False, comment_lines: int = 0):
+                 hollow_tests: bool = False, comment_lines: int = 0, page_bug: bool = False):
         self.prose, self.reject_json_schema = prose, reject_json_schema
+        self.page_bug = page_bug   # store.list_notes returns 2 notes at most: a wrong value, no exception
         self.comment_lines = comment_lines   # comment lines atop store.py and search.py (prompts too big for a small window)
         self.bug_in_store, self.hollow_tests = bug_in_store, hollow_tests
         self.calls: list[str] = []        # agent of every answered request
@@ -136,6 +137,8 @@ class NotesModel:
         store = editable.get("src/store.py", "")
         if F.TAGS_BUGGY in store and "NoneType" in json.dumps(context.get("failing", {})):
             return json.dumps({"src/store.py": store.replace(F.TAGS_BUGGY, F.TAGS_GOOD)})
+        if F.PAGE_BUGGY in store and "Trip plan" in json.dumps(context.get("failing", {})):
+            return json.dumps({"src/store.py": store.replace(F.PAGE_BUGGY, F.PAGE_GOOD)})
         self.guessed.append("repair: cause not visible")
         path = next(iter(editable), "src/search.py")
         return json.dumps({path: editable.get(path, "")})
@@ -168,7 +171,8 @@ class NotesModel:
             if "APP_DB_PATH" not in prompt:
                 self.guessed.append("database path")
             return self._comments("Storage") + F.STORE_PY.replace("{DB_PATH}", db).replace(
-                "{TAGS_EXPR}", F.TAGS_BUGGY if self.bug_in_store else F.TAGS_GOOD)
+                "{TAGS_EXPR}", F.TAGS_BUGGY if self.bug_in_store else F.TAGS_GOOD).replace(
+                F.PAGE_GOOD, F.PAGE_BUGGY if self.page_bug else F.PAGE_GOOD)
         if path == "tests/test_store.py":
             return F.TEST_STORE_PY.replace("{CHECK_READ}", F.CHECK_READ).replace("{CHECK_TAGS}", F.CHECK_TAGS)
         if path == "src/markdown.py":

@@ -216,3 +216,28 @@ def test_a_streamed_answer_shows_its_progress_on_the_live_line(tmp_path):
     progress.poll()
     activity.end()
     assert out.getvalue().endswith("\r\x1b[K  model answering 12.3s, 1,840 chars")
+
+
+def test_the_builder_of_a_task_is_shown_the_runtime_probes_of_its_requirements():
+    """#50: the builder never saw the plan's probes, so it could not know the runtime check would
+    call POST /notes with a given body and expect 201."""
+    import json
+
+    from notes_model import NotesModel
+
+    from harness.agents.builder import build_context
+    from harness.models.spec import AppSpec
+    from harness.models.tasks import Plan
+
+    model = NotesModel()
+    spec = AppSpec.model_validate_json(model.spec("explicit_non_goals feature = ", ""))
+    plan = Plan.model_validate({**json.loads(model.plan('"probes" "id": "REQ-001" "id": "REQ-002" "id": "REQ-003"', "")),
+                                "source": "llm"})
+    by_id = {t.id: t for t in plan.tasks}
+    api = build_context(by_id["TASK-003"], spec, [], plan)
+    assert [(p["method"], p["path"], p["expect_status"]) for p in api["runtime_probes"]] == [
+        ("POST", "/notes", 201), ("GET", "/notes/{note_id}", 200), ("GET", "/notes?tag=probe", 200),
+        ("GET", "/search?q=needle", 200)]
+    assert api["runtime_probes"][0]["body"]["title"] == "Probe" and api["runtime_probes"][0]["capture"] == {"note_id": "id"}
+    markdown = build_context(by_id["TASK-002"], spec, [], plan)     # REQ-001 and REQ-003 only
+    assert {p["requirement"] for p in markdown["runtime_probes"]} == {"REQ-001", "REQ-003"}

@@ -170,6 +170,27 @@ def test_bug_in_an_earlier_tasks_file_is_fixed_by_reopening_that_task(tmp_path):
 
 
 @pytest.mark.slow
+def test_wrong_value_in_an_earlier_tasks_file_is_fixed_in_that_file(tmp_path):
+    """#50: list_notes (TASK-001's store.py) returns two notes at most. TASK-001's tests pass; TASK-002's
+    search test fails on an assertion whose only frame is the test itself. The repair was shown
+    search.py alone and patched around the cause; now the files the failing test imports are shown
+    and editable, the fix lands in store.py and TASK-001 is re-verified."""
+    model = NotesModel(page_bug=True)
+    store, ctx, requests, evs = build(tmp_path, model)
+    assert_complete_with_the_models_own_app(ctx, model, evs)
+    assert model.calls == ["spec", "plan", "build", "build", "repair", "build", "review"]
+    repair = json.loads(user_prompt(requests[4]))
+    assert repair["task"]["id"] == "TASK-002" and "LIMIT 2" in repair["editable_files"]["src/store.py"]
+    assert "assert sorted(" in repair["failing"]["key_lines"] or "Trip plan" in repair["failing"]["output_tail"]
+    assert repair["reopened"] == [{"file": "src/store.py", "task_id": "TASK-001"}]
+    assert "LIMIT 2" not in (ctx.workspace / "src/store.py").read_text()
+    assert model.guessed == []
+    reopened = [(e["task_id"], e["status"]) for e in evs if e["stage"] == "repair"
+                and e["status"] in ("reopened", "reverified")]
+    assert reopened == [("TASK-001", "reopened"), ("TASK-001", "reverified")]
+
+
+@pytest.mark.slow
 def test_tests_that_only_assert_true_never_make_a_requirement_pass(tmp_path):
     """#17 + #15: every task's suite exits 0 and the app works, but its tests prove nothing."""
     model = NotesModel(hollow_tests=True)

@@ -64,6 +64,9 @@ def build_context(task: Task, spec: AppSpec, dep_results: list[VerificationResul
     }
     if plan is not None and plan.entry:
         context["entry"] = plan.entry
+    probes = task_probes(task, plan)
+    if probes:   # what the runtime check will send to the app: its routes, bodies and statuses
+        context["runtime_probes"] = probes
     own = {"own_files": own_files(task, workspace)}
 
     def assemble(code: dict) -> dict:
@@ -78,6 +81,16 @@ def build_context(task: Task, spec: AppSpec, dep_results: list[VerificationResul
         if over <= 0 or code_budget <= 0:
             return full
         code_budget -= over
+
+
+def task_probes(task: Task, plan: Plan | None) -> list[dict]:
+    """The plan's runtime probes of the task's requirements (#50: the builder never saw them and
+    could not know the runtime check would call POST /api/links with a given body)."""
+    if plan is None or not plan.probes:
+        return []
+    mine = set(task.requirements)
+    return [{k: v for k, v in p.model_dump().items() if v not in (None, {}, "", False)}
+            for p in plan.probes if p.requirement in mine]
 
 
 def left_out_note(code: dict, budget: int) -> str:

@@ -71,7 +71,8 @@ def verify_stage(ctx: RunContext) -> Done:
         start_beside_runtime(ctx)  # the audit of this evidence overlaps the runtime check
     runtime = runtime_step(ctx)
     ctx.say(f"  {runtime_line(runtime, duration=True)}")
-    if runtime.status == "FAIL" and ctx.repair and result.status == "PASS":
+    built = all(s == TaskStatus.COMPLETED for s in ctx.state.task_results.values())
+    if runtime.status == "FAIL" and ctx.repair and result.status == "PASS" and built:
         from harness.orchestration.runtime_repair import repair_runtime
 
         runtime = repair_runtime(ctx, runtime)   # repaired like a test failure, same bounds (#50)

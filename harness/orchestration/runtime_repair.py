@@ -61,7 +61,7 @@ def task_for(ctx: RunContext, runtime: RuntimeResult) -> Task | None:
     log = next((c.detail for c in runtime.checks if c.name == "server log" and not c.ok), "")
     cause = locate("", log, workspace_files(ctx.workspace)).get("file") if log else None
     owners = [t for t in plan.tasks if cause and cause in t.files_touched]
-    if owners:
+    if owners and ctx.state.task_results.get(owners[-1].id) == TaskStatus.COMPLETED:
         return owners[-1]
     failed = {c.name.removeprefix("round trip: ") for c in runtime.checks if not c.ok}
     reqs = {p.requirement for p in plan.probes if p.name in failed and p.requirement}
