@@ -25,7 +25,7 @@ from harness.offline.spec.rules import rule_based_spec
 from harness.errors import EXIT_TEMPFAIL, BudgetExceededError, ProviderConfigError, ProviderUnavailableError
 from harness.offline.generator.units import generate_unit
 from harness.models.enums import RunStatus, TaskStatus
-from harness.orchestration.pipeline import new_run, resume_run
+from harness.orchestration.pipeline import summary_text, new_run, resume_run
 from harness.providers.budget import Budget, MeteredProvider
 from harness.providers.env import EnvOpenAICompatibleProvider
 from harness.state.store import RunStore
@@ -173,6 +173,11 @@ def test_prose_and_broken_json_everywhere_fall_back_to_the_deterministic_path(tm
     assert [t.files_touched for t in ctx.state.plan.tasks] == [t.files_touched for t in offline_ctx.state.plan.tasks]
     assert ctx.state.file_hashes == offline_ctx.state.file_hashes
     assert sum(e["tokens"] or 0 for e in llm_events(evs)) == ctx.state.llm_tokens == 100 * requests
+    # #50: who wrote the app is said plainly: every task by the generator, no model answer used
+    text = summary_text(ctx)
+    for t in TASKS:
+        assert f"- {t}: offline generator (fallback: the model's answer was unusable)" in text
+    assert f"Model answers: 0 used, {2 + len(TASKS)} fell back to the offline path ({requests} model calls)" in text
 
 
 # ---- (5) (its run: hung_then_repaired, above) ----------------------------------------------------

@@ -117,6 +117,12 @@ def test_notes_app_by_a_model_that_does_not_know_the_generator_builds_complete(t
     assert all(r.body["max_tokens"] > 0 for r in requests)
     assert [(r.id, r.status) for r in ctx.state.review.requirements] == [
         ("REQ-001", "PASS"), ("REQ-002", "PASS"), ("REQ-003", "PASS")]
+    # #50: the summary and `builder status` say the model wrote every task
+    assert "Written by:\n- TASK-001: model\n- TASK-002: model\n- TASK-003: model\n" in proc.stdout
+    assert "Model answers: 5 used, 0 fell back to the offline path (6 model calls)" in proc.stdout
+    status = subprocess.run(builder_argv() + ["status", "notes", "--runs-dir", str(tmp_path / "runs")], cwd=tmp_path,
+                            env=env, capture_output=True, text=True, timeout=60)
+    assert "- TASK-003: model" in status.stdout and "Model answers: 5 used, 0 fell back" in status.stdout
 
 
 @pytest.fixture(scope="module")

@@ -273,5 +273,11 @@ def _drive(ctx: RunContext) -> None:
 
 
 def summary_text(ctx: RunContext) -> str:
-    return format_summary(ctx.state.review) if ctx.state.review else ""
+    from harness.trace.authorship import authorship, authorship_lines
+    from harness.utils.events import read_events
+
+    if not ctx.state.review:
+        return ""
+    who = authorship_lines(authorship(read_events(ctx.run_dir / "events.log")))
+    return format_summary(ctx.state.review) + ("\n\n" + "\n".join(who) if who else "")
 
