@@ -19,6 +19,7 @@ from harness.orchestration.spec_stage import spec_stage
 from harness.orchestration.stage import Done, Stage
 from harness.orchestration.steps import runtime_line, runtime_step, verify_workspace_step
 from harness.providers.base import LLMProvider, has_model
+from harness.providers.budget import Budget
 from harness.sandbox import isolation_label
 from harness.state.recovery import rebuild_statuses
 from harness.state.store import RunStore
@@ -148,7 +149,9 @@ def new_run(store: RunStore, request: str, llm: LLMProvider, *, run_id: str | No
     """Create a run and take it as far as it goes. HarnessErrors mark the run FAIL and propagate.
     `spec`: a ready spec (from a spec file) used instead of understanding the request; `audit`: the
     bounds of the mutation audit before review (None skips it)."""
-    state = store.create_run(request, run_id=run_id, options=RunOptions(repair=repair, audit=audit is not None))
+    chosen = llm.budget.chosen() if isinstance(getattr(llm, "budget", None), Budget) else {}
+    state = store.create_run(request, run_id=run_id, options=RunOptions(repair=repair, audit=audit is not None,
+                                                                        budget=chosen))
     ctx = RunContext(store=store, state=state, llm=llm, say=say, repair=repair, given_spec=spec, audit=audit)
 
     ctx.store.events(state).emit("run", "created", agent="cli")
@@ -169,7 +172,9 @@ def resume_run(store: RunStore, run_id: str, llm: LLMProvider, *, say: Callable[
     store.resume(run_id)  # read-only validation first
     with store.lock(run_id):
         state, latest = store.resume(run_id, finish_pending=True)
-        kept = state.options   # the run's own --no-repair/--no-audit hold on resume too
+        kept = state.options   # the run's own --no-repair/--no-audit and budgets hold on resume too
+        if isinstance(getattr(llm, "budget", None), Budget):
+            llm.budget.keep(kept.budget)
         ctx = RunContext(store=store, state=state, llm=llm, say=say, repair=kept.repair,
                          audit=audit if kept.audit else None,
                          audit_off="--no-audit" if kept.audit else "the run was started with --no-audit")
