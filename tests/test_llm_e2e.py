@@ -190,7 +190,7 @@ def test_hanging_server_times_out_once_not_retried_then_exit_75_and_the_run_resu
     assert "timed out" in str(caught.value) and "not retried" in str(caught.value)
     assert "HARNESS_LLM_TIMEOUT_S" in str(caught.value)
     assert run.failed_requests == 2
-    assert state.status == RunStatus.FAIL and "unavailable" in state.error
+    assert state.status == RunStatus.FAIL and "timed out" in state.error
     assert state.spec is not None and state.plan is None and latest["event"] == "spec_created"
     assert state.llm_calls == 2 and state.llm_tokens == 100
     [failed] = [e for e in llm_events(run.failed_events) if e["status"] == "error"]
