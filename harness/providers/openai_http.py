@@ -27,6 +27,7 @@ from pydantic import BaseModel, ValidationError
 from harness.errors import ProviderConfigError, ProviderError, ProviderUnavailableError
 from harness.providers import activity, formats
 from harness.providers.base import M, Usage
+from harness.providers.usage import parse_usage, sum_usage  # noqa: F401 (re-exported)
 from harness.providers.context_window import ContextOverflowError, answer_tokens, overflow_window
 from harness.providers.extract import extract_json  # tolerant: prose, fences, <think> blocks
 from harness.providers.json_limits import JSONTooDeep
@@ -68,29 +69,6 @@ class _Retryable(Exception):
         super().__init__(reason)
         self.reason = reason
         self.retry_after = retry_after
-
-
-def sum_usage(usages: list[Usage | None]) -> Usage | None:
-    """Field-wise sum of the usages the server reported; None when none was reported."""
-    seen = [u for u in usages if u is not None]
-    if not seen:
-        return None
-
-    def total(field: str) -> int | None:
-        values = [getattr(u, field) for u in seen if getattr(u, field) is not None]
-        return sum(values) if values else None
-
-    return Usage(total("prompt_tokens"), total("completion_tokens"), total("total_tokens"))
-
-
-def parse_usage(data: Any) -> Usage | None:
-    """Usage from a response's "usage" object, or None when absent/malformed (never a guess)."""
-    if not isinstance(data, dict):
-        return None
-    fields = {k: data.get(k) for k in ("prompt_tokens", "completion_tokens", "total_tokens")}
-    if all(not isinstance(v, int) for v in fields.values()):
-        return None
-    return Usage(**{k: v if isinstance(v, int) else None for k, v in fields.items()})
 
 
 def strip_fences(text: str) -> str:
