@@ -10,4 +10,6 @@ __all__ = ["MAX_ENTITIES", "NO_ENTITY_MESSAGE", "parse_request"]
 
 def parse_request(text: str) -> AppSpec:
     """The AppSpec the rules infer from `text`; raises SpecError when it names nothing to build."""
-    return rule_based_spec(text)
+    from harness.accounting.apply import apply_accounting
+
+    return apply_accounting(rule_based_spec(text))
