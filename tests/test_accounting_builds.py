@@ -11,7 +11,7 @@ import tomllib
 
 import pytest
 
-from harness.accounting.draft import built_shape
+from harness.offline.accounting.draft import built_shape
 from harness.models.spec import AppSpec
 
 pytestmark = pytest.mark.slow

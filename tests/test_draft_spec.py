@@ -9,8 +9,8 @@ import tomllib
 
 import pytest
 
-from harness.accounting.draft import built_shape, draft_toml
-from harness.accounting.run_draft import request_draft
+from harness.offline.accounting.draft import built_shape, draft_toml
+from harness.offline.accounting.run_draft import request_draft
 from harness.errors import SpecError
 from harness.fidelity import load_dataset
 from harness.offline.spec import parse_request

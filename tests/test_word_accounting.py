@@ -1,12 +1,12 @@
 """#48: every content word of every clause is realised by the finished spec, a function/framing
-word of the closed lists, or its clause is not built naming the words (harness/accounting)."""
+word of the closed lists, or its clause is not built naming the words (harness/offline/accounting)."""
 
 from __future__ import annotations
 
 import pytest
 
-from harness.accounting.account import FUNCTION, account_text
-from harness.accounting.lexicon import WORDS_DIR, stem
+from harness.offline.accounting.account import FUNCTION, account_text
+from harness.offline.accounting.lexicon import WORDS_DIR, stem
 from harness.models.spec import AppSpec, DataEntity, EntityField
 from harness.offline.spec import parse_request
 from harness.validation.spec_validator import validate_spec
@@ -101,3 +101,17 @@ def test_the_word_lists_are_data_files_with_their_rule_written_in_them():
     for path in WORDS_DIR.glob("*.txt"):
         assert path.read_text(encoding="utf-8").startswith("#"), path   # each says what belongs in it
     assert stem("bookings") == stem("booked") == stem("book")
+
+
+def test_the_accounting_reads_no_parser_conclusions():
+    """It may read the Vietnamese dictionary (what a phrase means), never the parser's passes."""
+    import ast
+    from pathlib import Path
+
+    import harness.offline.accounting as pkg
+
+    for name in ("account.py", "elements.py", "lexicon.py", "apply.py", "draft.py", "show.py"):
+        path = Path(pkg.__file__).parent / name
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("harness.offline.spec"):
+                assert node.module == "harness.offline.spec.lexicon_vi", (path.name, node.module)

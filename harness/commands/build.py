@@ -43,7 +43,7 @@ def finish(args, ctx) -> int:
 
 def _say_draft(say, store, run_id: str) -> None:
     """The last line of a BUILD FAILED: the run's draft spec and how to build it once edited."""
-    from harness.accounting.run_draft import draft_path, next_step_line
+    from harness.offline.accounting.run_draft import draft_path, next_step_line
 
     if draft_path(store, run_id).is_file():
         say(next_step_line(store, run_id))
@@ -117,7 +117,7 @@ def cmd_new(args) -> int:
 
 def _spec_stage_failed(args, store: RunStore, run_id: str, exc: SpecError) -> int:
     """BUILD FAILED at the spec stage: the reason, every clause as read, and the draft to edit."""
-    from harness.accounting.run_draft import draft_path, failure_clauses, next_step_line
+    from harness.offline.accounting.run_draft import draft_path, failure_clauses, next_step_line
 
     reason = str(exc).split(". Clauses:")[0]
     clauses = failure_clauses(exc)

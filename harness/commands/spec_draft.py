@@ -11,7 +11,7 @@ from harness.errors import EXIT_OK, InputError
 
 
 def cmd_spec(args) -> int:
-    from harness.accounting.run_draft import request_draft
+    from harness.offline.accounting.run_draft import request_draft
     from harness.state.store import validate_request
 
     request = validate_request(args.request)   # InputError (exit 2): empty, control characters, too long

@@ -91,7 +91,7 @@ def next_step(store, state) -> str:
         return f"done: the app is in {store.workspace(rid)}; `builder trace {rid}` gates CI on coverage"
     if state.status not in (RunStatus.PASS, RunStatus.FAIL):
         return f"the run was interrupted: `builder resume {rid}`"
-    from harness.accounting.run_draft import draft_path, next_step_line
+    from harness.offline.accounting.run_draft import draft_path, next_step_line
 
     if state.spec is None and draft_path(store, rid).is_file():
         return "nothing was built; " + next_step_line(store, rid)
@@ -108,7 +108,7 @@ def next_step(store, state) -> str:
 def cmd_status(args) -> int:
     store = store_for(args)
     state = store.checked(args.run_id)
-    from harness.accounting.show import clause_lines, run_clauses
+    from harness.offline.accounting.show import clause_lines, run_clauses
 
     clauses = run_clauses(store, state)
     if getattr(args, "json", False):

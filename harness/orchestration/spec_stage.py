@@ -53,7 +53,7 @@ def spec_stage(ctx: RunContext, max_attempts: int = 2) -> Done:
     if errors:
         raise SpecError(f"the spec stayed invalid after {max_attempts} attempts: {errors[0]}")
     ctx.store.write_artifact(ctx.run_id, "spec", spec)
-    from harness.accounting.run_draft import write_run_draft
+    from harness.offline.accounting.run_draft import write_run_draft
 
     write_run_draft(ctx.store, ctx.run_id, state.user_request, spec, spec.clauses)
     state.spec = spec
@@ -70,7 +70,7 @@ def spec_stage(ctx: RunContext, max_attempts: int = 2) -> Done:
 
 def _stopped(ctx: RunContext, exc: SpecError) -> None:
     """clauses.json and app.toml of a run whose request named nothing to build."""
-    from harness.accounting.run_draft import failure_clauses, write_run_draft
+    from harness.offline.accounting.run_draft import failure_clauses, write_run_draft
 
     clauses = failure_clauses(exc)
     ctx.store.write_artifact(ctx.run_id, "clauses", [c.model_dump() for c in clauses])

@@ -11,7 +11,7 @@ def _clauses(spec) -> list[dict]:
 
 
 def _stopped_clauses(store: RunStore, state) -> list:
-    from harness.accounting.show import run_clauses
+    from harness.offline.accounting.show import run_clauses
 
     return run_clauses(store, state) if state.spec is None else []
 

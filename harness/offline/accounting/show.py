@@ -3,7 +3,7 @@ clause (none cut), what realises each of its words, and what was not understood.
 
 from __future__ import annotations
 
-from harness.accounting.account import FRAMING, FUNCTION
+from harness.offline.accounting.account import FRAMING, FUNCTION
 from harness.models.spec import Clause
 
 _QUIET = (FUNCTION, FRAMING)

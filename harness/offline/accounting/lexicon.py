@@ -1,4 +1,4 @@
-"""The word lists of the accounting (data files in harness/accounting/words/), the tokenizer and
+"""The word lists of the accounting (data files in harness/offline/accounting/words/), the tokenizer and
 the stemmer. Nothing here reads the offline parser's conclusions; the Vietnamese phrase table is
 read as a dictionary only (what a phrase means in English)."""
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from harness.accounting.account import account_text
-from harness.accounting.draft import draft_toml
+from harness.offline.accounting.account import account_text
+from harness.offline.accounting.draft import draft_toml
 from harness.errors import SpecError
 from harness.models.spec import AppSpec, Clause
 

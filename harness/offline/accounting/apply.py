@@ -3,8 +3,13 @@ with unaccounted words into a not-built one with an `unsupported` requirement na
 
 from __future__ import annotations
 
-from harness.accounting.account import account_spec
+from harness.offline.accounting.account import account_spec
 from harness.models.spec import AppSpec, Requirement
+
+
+def req_text(clause: str, limit: int = 160) -> str:
+    text = " ".join(clause.split()).rstrip(".!?,:; ")
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def not_built_text(words: list[str]) -> str:
@@ -20,9 +25,10 @@ def apply_accounting(spec: AppSpec) -> AppSpec:
         if not acc.unaccounted:
             continue
         note = not_built_text(acc.unaccounted)
-        clause.reason = note + (f"; {clause.reason}" if clause.reason and clause.status == "not_built" else "")
-        if clause.status == "not_built":
+        if clause.status == "not_built":   # the parser's own reason first, then the words
+            clause.reason = f"{clause.reason}; {note}" if clause.reason else note
             continue
+        clause.reason = note
         rid = _unsupported(spec, clause.text, note)
         clause.reqs = sorted({rid, *clause.reqs}) if clause.status == "mapped" else [rid]
         clause.status = "not_built"
@@ -30,8 +36,6 @@ def apply_accounting(spec: AppSpec) -> AppSpec:
 
 
 def _unsupported(spec: AppSpec, text: str, note: str) -> str:
-    from harness.offline.spec.coverage import req_text
-
     body = f"{req_text(text)} ({note})"
     same = next((r.id for r in spec.requirements if r.capability == "unsupported" and r.text == body), None)
     if same:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from harness.accounting.lexicon import element_words, stem, tokens, vi_norm
+from harness.offline.accounting.lexicon import element_words, stem, tokens, vi_norm
 from harness.models.spec import AppSpec
 
 
@@ -21,6 +21,8 @@ class SpecWords:
     vi_names: dict[tuple[str, ...], str] = field(default_factory=dict)   # syllables -> label
     links: set[frozenset[str]] = field(default_factory=set)        # linked entity idents
     page_words: frozenset[str] = frozenset()
+    title: frozenset[str] = frozenset()                            # the app's name, lower case
+    present: dict[str, str] = field(default_factory=dict)          # elements_en.txt key -> label
 
     def linked(self, a: str, b: str) -> bool:
         return a == b or frozenset((a, b)) in self.links
@@ -69,7 +71,8 @@ def spec_words(spec: AppSpec) -> SpecWords:
                 sw.numbers.setdefault(b, f"bound {e.name}.{f.name} {'..'.join(bounds)}")
         for state in e.workflow:
             claim(state, f"workflow {e.name}: {state}")
-    present = _present(spec)
+    sw.title = frozenset(t.lower() for t in tokens(spec.title or ""))
+    present = sw.present = _present(spec)
     for key, stems in element_words().items():
         if key in present:
             for s in stems:
@@ -91,6 +94,7 @@ def _present(spec: AppSpec) -> dict[str, str]:
     crud = [e.plural for e in spec.data_model]
     if caps & {"crud", "create", "list"} and crud:
         out["crud"] = "crud " + ", ".join(crud)
+        out["api"] = "JSON API of " + ", ".join(crud)
     status = [e.plural for e in spec.data_model if e.has_status or e.workflow]
     if status or caps & {"complete", "workflow"}:
         out["status"] = "status of " + (", ".join(status) or "records")
@@ -99,6 +103,9 @@ def _present(spec: AppSpec) -> dict[str, str]:
     for e in spec.data_model:
         for f in e.fields:
             out.setdefault(f"kind:{f.kind or ''}", f"kind of {e.name}.{f.name}")
+    if any(e.on_parent_delete == "cascade" for e in spec.data_model):
+        out["cascade"] = "cascading delete of " + ", ".join(e.plural for e in spec.data_model
+                                                           if e.on_parent_delete == "cascade")
     if spec.auth and spec.login == "email":
         out["login:email"] = "auth (login with e-mail)"
     idents = {e.ident: e.plural for e in spec.data_model}
