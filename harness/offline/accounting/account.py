@@ -205,6 +205,8 @@ def _english(toks: list[str], sw: SpecWords) -> list[str | None]:
             label = story[i]
         if label is None and i in named:
             label = "the app's title"
+        if low == "lists" and i and sw.entity_of.get(stem(toks[i - 1].lower())):
+            label = None   # "their expense lists": lists of records are records of their own
         ent = sw.entity_of.get(stem(low))
         if ent and label and label.startswith("entity"):
             if any(not sw.linked(ent, other) for other in seen_entities if other != ent) and _after_link(toks, i):
@@ -256,6 +258,7 @@ def _vietnamese(toks: list[str], sw: SpecWords) -> list[str | None]:
     table, longest = vi_phrases()
     syll = [vi_norm(t) for t in toks]
     labels: list[str | None] = [None] * len(toks)
+    prev_entity: str | None = None
     i = 0
     while i < len(toks):
         step, label = 1, None
@@ -275,10 +278,22 @@ def _vietnamese(toks: list[str], sw: SpecWords) -> list[str | None]:
                 label = FUNCTION
             elif toks[i].isascii():
                 label = _english_word(toks[i].lower(), sw, toks[i - 1].lower() if i else "")
+        ent = _vi_entity(label, sw)
+        if ent and prev_entity and not sw.linked(ent, prev_entity):
+            label = None   # "danh mục công việc" (categories of tasks) without a link between them
+        prev_entity = ent if label else None
         for k in range(i, i + step):
             labels[k] = label
         i += step
     return labels
+
+
+def _vi_entity(label: str | None, sw: SpecWords) -> str | None:
+    """The entity ident a Vietnamese span's label names ("entity book" -> "book")."""
+    if not label or not label.startswith("entity "):
+        return None
+    name = label[len("entity "):]
+    return next((ident for s, ident in sw.entity_of.items() if sw.by_stem.get(s) == label), name)
 
 
 def is_heading(text: str) -> bool:
