@@ -35,6 +35,10 @@ HELD_OUT = ("04-time-tracker-pro", "11-invoice-handler", "20-hair-salon-booking"
             "53-job-application-tracker-boards", "54-vi-chi-tieu-localstorage",
             "55-news-audio-digest-spotify")
 
+# Collected for #48 after the word accounting was written, from sources none of 01-55 use, with
+# expectations committed before any run: reported as their own group (false PASS, over-claims).
+FRESH_4 = tuple(f"{n:02d}" for n in range(56, 77))
+
 # The generator gives an entity with has_status or a workflow a `status` column of its own.
 _STATUS_FIELDS = frozenset({"status", "state"})
 
@@ -202,9 +206,10 @@ def run_fidelity(spec_only: bool = False, directory: Path = DATASET, say=print,
             rows.append(row)
             say(format_row(row))
     say("")
-    seen = [r for r in rows if r.id not in HELD_OUT]
+    fresh = [r for r in rows if r.id[:2] in FRESH_4]
+    seen = [r for r in rows if r.id not in HELD_OUT and r not in fresh]
     held = [r for r in rows if r.id in HELD_OUT]
-    for label, group in (("development", seen), ("held-out", held), ("all", rows)):
+    for label, group in (("development", seen), ("held-out", held), ("fresh set 4 (#48)", fresh), ("all", rows)):
         if group:
             say(format_totals(label, group, spec_only))
     return 1 if any(r.false_pass or r.over_claims for r in rows) else 0
