@@ -242,8 +242,13 @@ def _resume_point(state: RunState, latest: dict | None) -> RunStatus:
 
 
 def _drive(ctx: RunContext) -> None:
+    from harness.interrupts import INTERRUPTS, kill_children
+
     try:
         advance(ctx, prestart=True)
+    except INTERRUPTS:  # Ctrl+C/SIGTERM: the run's processes die now, so the teardown below never waits
+        kill_children()
+        raise
     except HarnessError as exc:
         # Budget/endpoint failures (exit 75) end FAIL too, but resumable: resume_run restarts from
         # the last completed step, and the error names the budget so the user knows what to raise.
