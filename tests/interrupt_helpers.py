@@ -94,6 +94,8 @@ class Builder:
             if ready():
                 return
             if self.proc.poll() is not None:
+                if ready():
+                    return
                 raise AssertionError(f"builder ended ({self.proc.returncode}) before {what}:\n"
                                      f"{self.output()[-2000:]}{self.err_path.read_text()[-2000:]}")
             time.sleep(0.005)
@@ -112,11 +114,15 @@ class Builder:
                        for line in lines if line.strip().endswith("}"))
         self.wait_for(seen, f"{stage}/{status} event")
 
-    def interrupt(self, sig: int, timeout: float = 30.0) -> Stopped:
-        """Send `sig`, wait for the exit; what it printed and what of its tree survived."""
+    def interrupt(self, sig: int, timeout: float = 30.0, *, twice: bool = False) -> Stopped:
+        """Send `sig` (`twice`: again once its first line is printed), wait for the exit; what it
+        printed and what of its tree survived."""
         self.seen |= descendants(self.proc.pid)
         start = time.monotonic()
         self.proc.send_signal(sig)
+        if twice:
+            self.wait_for(lambda: "interrupted" in self.err_path.read_text(), "the interrupt message", 10)
+            self.proc.send_signal(sig)
         try:
             self.proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:

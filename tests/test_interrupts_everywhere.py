@@ -106,3 +106,15 @@ def test_standalone_builder_audit_stops_within_two_seconds(tmp_path):
     stopped = builder.interrupt(signal.SIGINT)
     _assert_stopped(stopped, signal.SIGINT)
     assert not (runs / run_id / "audit.json").exists()
+
+
+@pytest.mark.slow
+def test_a_second_ctrl_c_during_audit_prints_no_threading_traceback(tmp_path):
+    """Bug: a second Ctrl+C (the first having left `builder new` hanging) ended it with a
+    threading traceback. Now a second signal while the first unwinds stops at once."""
+    runs = tmp_path / "runs"
+    builder = Builder(tmp_path, "new", TODO, "--runs-dir", runs)
+    builder.wait_for_line("[5/6] AUDIT")
+    builder.wait_for_event(runs / _only_run(runs) / "events.log", "audit", "started")
+    stopped = builder.interrupt(signal.SIGINT, twice=True)
+    _assert_stopped(stopped, signal.SIGINT)
