@@ -90,6 +90,12 @@ def test_ctrl_c_during_audit_ends_builder_new_instead_of_hanging(tmp_path, sig):
     stopped = builder.interrupt(sig)
     _assert_stopped(stopped, sig)
     _assert_saved(runs, run_id, stopped)
+    if sig == signal.SIGTERM:   # the unfinished audit is not PASS until resume completes it
+        trace = run_builder("trace", run_id, "--runs-dir", runs)
+        assert trace.returncode == 1 and "the mutation audit did not finish" in trace.stdout, trace.stdout[-1500:]
+        resumed = run_builder("resume", run_id, "--runs-dir", runs)
+        assert resumed.returncode == 0 and "BUILD COMPLETE" in resumed.stdout, resumed.stdout[-2000:]
+        assert run_builder("trace", run_id, "--runs-dir", runs).returncode == 0
 
 
 @pytest.mark.slow
