@@ -79,6 +79,10 @@ def requirement_reports(store: RunStore, state: RunState, matrix: TraceMatrix) -
             "commands": [{"task_id": t, "command": c, "exit_code": r.exit_code, "status": r.status}
                          for (t, c), r in sorted(latest.items()) if t in row.tasks],
             "runtime": row.runtime,
+            "white_box": {"tested": row.tested, "tests": len(row.tests)},
+            "black_box": {"line": row.black_box, "checks": [
+                c.model_dump() for c in (state.runtime.acceptance or []) if c.requirement == row.id]
+                if state.runtime is not None else []},
             "mutation": audit.get(row.id),
         }
         paths.append(store.write_json(store.requirement_report(state.run_id, row.id), report))
@@ -106,7 +110,9 @@ def format_summary(report: ReviewReport) -> str:
     blocks = []
     for r in report.requirements:
         lines = [r.id + (f"  {r.text}" if r.text else ""), f"Implemented: {yes[r.implemented]}",
-                 f"Tested: {yes[r.tested]}", f"Runtime: {yes[r.runtime]}", "Evidence:"]
+                 f"Tested: {yes[r.tested]} (white-box: its own tests, inside the app's process)",
+                 f"Runtime: {yes[r.runtime]}", (r.black_box or "Black-box: not run") + " (outside: the harness's HTTP checks)",
+                 "Evidence:"]
         lines += [f"- {e}" for e in r.evidence[:6]] or ["- none"]
         if r.missing:
             lines.append("Missing:")
