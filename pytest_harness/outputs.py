@@ -49,6 +49,9 @@ def write_summary(terminal, settings: Settings, document: Mapping) -> None:
         terminal.write_line(line)
     for reason in gate.other_reasons(document):
         terminal.write_line(f"gate: {reason}")
+    for finding in document.get("forgery", []):
+        if finding.get("trust"):
+            terminal.write_line(f"harness: {finding['file']}:{finding['line']} {finding['what']}: {finding['trust']}")
     failed = fails_threshold(document)
     terminal.write_line(f"harness: {gate.verdict_line(document)}", red=failed, green=not failed and
                         "fail_under" in document)

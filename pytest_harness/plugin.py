@@ -23,8 +23,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_harness import (__version__, carry_hooks, coverage_map, evidence, forgery, gate, measure, outputs, read_set,
-                            settings, xdist_support)
+from pytest_harness import (__version__, carry_hooks, coverage_map, evidence, forgery, forgery_scope, gate, measure, outputs,
+                            read_set, settings, xdist_support)
 from pytest_harness.junit import JUnitProperties
 from pytest_harness.settings import Settings
 from pytest_harness.snapshot import snapshot_files
@@ -46,6 +46,7 @@ class HarnessState:
     collected: int = 0
     snapshot: dict = field(default_factory=dict)
     forgery: list[dict] = field(default_factory=list)
+    forgery_waived: list[dict] = field(default_factory=list)
     tests: dict[str, dict] = field(default_factory=dict)
     proofs: dict[str, dict] | None = None
     measurement_error: str | None = None
@@ -73,6 +74,14 @@ def _take_snapshot(root: Path) -> dict:
         return snapshot_files(root)
     except OSError as err:
         return {"files": {}, "digest": None, "error": str(err)}
+
+
+def scan_forgery(config: pytest.Config, state: HarnessState) -> tuple[list[dict], list[dict]]:
+    """(raised, waived) forgery findings in the files this session can load (forgery_scope)."""
+    root, hashes = config.rootpath, state.snapshot.get("files", {})
+    found = forgery.scan_files(root, forgery_scope.loaded_files(hashes), on_tree=state.sites.seed)
+    found = forgery_scope.in_scope(found, forgery_scope.session_paths(root, config.invocation_params.dir, config.args))
+    return forgery_scope.apply_trust(found, list(state.settings.trusted_hooks), hashes)
 
 
 def send_digest(fd: int, text: str) -> None:
@@ -173,8 +182,7 @@ class Recorder:
         if not xdist_support.is_worker(self.config):
             with read_set.paused():
                 state.snapshot = _take_snapshot(session.config.rootpath)
-                state.forgery = forgery.scan_files(session.config.rootpath, state.snapshot.get("files", {}),
-                                                   on_tree=state.sites.seed)
+                state.forgery, state.forgery_waived = scan_forgery(session.config, state)
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         """Runs after each collector (on an xdist controller: per failed worker collector)."""
@@ -285,6 +293,8 @@ class Recorder:
             marker_errors=state.marker_errors, collection_errors=state.collection_errors,
             proofs=state.proofs, req_files=state.settings.req_files, forgery=state.forgery,
             measurement_error=state.measurement_error, carried=carried)
+        if state.forgery_waived:
+            document["forgery_waived"] = state.forgery_waived
         if state.carrier is not None:
             document.update(state.carrier.document_parts(state.snapshot))
         if os.environ.get(ENV_ISOLATION):

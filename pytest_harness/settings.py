@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_harness import evidence
+from pytest_harness import evidence, forgery_scope
 from pytest_harness.requirements_file import load_requirements_file
 
 
@@ -52,6 +52,8 @@ OPTIONS = (
            'each requirement\'s implementation files, {"REQ-001": ["src/a.py"]}: its tests must run them'),
     Option("harness_digest_fd", "HARNESS_DIGEST_FD", "--harness-digest-fd", "FD",
            "inherited file descriptor that receives the evidence document's sha256 at session end"),
+    Option("harness_trusted_hooks", "HARNESS_TRUSTED_HOOKS", "--harness-trusted-hooks", "ENTRIES",
+           "reviewed forgery findings to accept, FILE::HOOK@sha256:HEX (the file's hash; an edit re-raises it)"),
 )
 _BY_NAME = {opt.name: opt for opt in OPTIONS}
 
@@ -78,6 +80,7 @@ class Settings:
     run_id: str | None
     req_files: dict[str, list[str]] | None = None
     digest_fd: int | None = None
+    trusted_hooks: tuple = ()
 
     @property
     def active(self) -> bool:
@@ -192,6 +195,16 @@ def validate_digest_fd(raw: Raw | None) -> int | None:
     return int(text)
 
 
+def validate_trusted(raw: Raw | None) -> tuple:
+    """Reviewed forgery findings (forgery_scope.parse_trusted)."""
+    if raw is None:
+        return ()
+    try:
+        return tuple(forgery_scope.parse_trusted(raw.value))
+    except ValueError as err:
+        raise pytest.UsageError(f"{raw.source}: {err}") from None
+
+
 def space_form_flags(args: list[str]) -> list[str]:
     """Path flags given as `--flag VALUE`, which pytest-dev/pytest#8846 turns into a rootdir trap."""
     path_flags = {opt.flag for opt in OPTIONS if opt.is_path}
@@ -211,4 +224,5 @@ def resolve(config: pytest.Config) -> Settings:
     expected, titles = expected_ids(raw["harness_reqs"], raw["harness_requirements_file"], pattern)
     run_id = raw["harness_run_id"].value.strip() if raw["harness_run_id"] else None
     return Settings(evidence_path, expected, titles, pattern, fail_under, report_path, run_id,
-                    validate_req_files(raw["harness_req_files"], pattern), validate_digest_fd(raw["harness_digest_fd"]))
+                    validate_req_files(raw["harness_req_files"], pattern), validate_digest_fd(raw["harness_digest_fd"]),
+                    validate_trusted(raw["harness_trusted_hooks"]))
