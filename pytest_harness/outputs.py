@@ -52,6 +52,10 @@ def write_summary(terminal, settings: Settings, document: Mapping) -> None:
     for finding in document.get("forgery", []):
         if finding.get("trust"):
             terminal.write_line(f"harness: {finding['file']}:{finding['line']} {finding['what']}: {finding['trust']}")
+    why = (document.get("tracing") or {}).get("why")
+    if why and why != "no selected test is marked":
+        terminal.write_line(f"harness: no test was line-traced ({why}): a passing test counts without the 'weak' "
+                            "judgement; --harness-trace=marked judges it")
     failed = fails_threshold(document)
     terminal.write_line(f"harness: {gate.verdict_line(document)}", red=failed, green=not failed and
                         "fail_under" in document)

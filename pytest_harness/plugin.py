@@ -58,6 +58,7 @@ class HarnessState:
     reads: read_set.Recorder | None = None   # what the session read (carry_hooks.py), None when not recorded
     carry: object | None = None              # carry.CarryState once collection decided what was carried
     carrier: carry_hooks.CarryHooks | None = None
+    untraced: str | None = None              # why no test was line-traced (None: the marked ones were)
 
 
 STATE_KEY = pytest.StashKey[HarnessState]()
@@ -206,7 +207,10 @@ class Recorder:
             self.state.tests[item.nodeid] = evidence.make_test_entry(self._link(item))
         if self.state.reads is not None:
             self.state.reads.mark_collected()
-        if coverage_map.available() and not xdist_support.is_controller(self.config):
+        linked = any(self.state.tests[item.nodeid]["reqs"] for item in session.items)
+        self.state.untraced = self.state.settings.traced or (
+            None if linked or xdist_support.is_controller(self.config) else "no selected test is marked")
+        if self.state.untraced is None and coverage_map.available() and not xdist_support.is_controller(self.config):
             with read_set.paused():
                 self.state.coverage = coverage_map.PhaseCoverage(session.config.rootpath)
                 self.state.coverage.start()
@@ -220,24 +224,27 @@ class Recorder:
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_call(self, item: pytest.Item):
-        """Wraps each test's call phase: only lines run here count as the test exercising code."""
+        """Wraps each marked test's call phase: only lines run here count as the test exercising code."""
         cov = self.state.coverage
-        if cov is not None:
-            cov.enter(item.nodeid)
+        if cov is None or not self.state.tests.get(item.nodeid, {}).get("reqs"):
+            yield  # an unmarked test's lines decide no requirement: not traced
+            return
+        cov.enter(item.nodeid)
         yield
-        if cov is not None:
-            cov.leave()
+        cov.leave()
 
     def _measure(self) -> None:
         """Stop measuring; per-test proofs (None with a reason when nothing could be measured)."""
         state = self.state
         cov, state.coverage = state.coverage, None
         if cov is None:
-            if state.settings.req_files is not None and not xdist_support.is_controller(self.config):
+            if state.untraced is None and state.settings.req_files is not None and \
+                    not xdist_support.is_controller(self.config):
                 state.measurement_error = "coverage.py is not installed: executed code was not measured"
             return
         cache = state.sites or measure.SiteCache(self.config.rootpath)
         state.proofs = {nodeid: measure.make_proof(lines, cache) for nodeid, lines in cov.stop().items()}
+        state.proofs.update({n: measure.unmeasured_proof() for n, e in state.tests.items() if not e["reqs"]})
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_testnodedown(self, node: object, error: object) -> None:
@@ -293,6 +300,8 @@ class Recorder:
             marker_errors=state.marker_errors, collection_errors=state.collection_errors,
             proofs=state.proofs, req_files=state.settings.req_files, forgery=state.forgery,
             measurement_error=state.measurement_error, carried=carried)
+        document["tracing"] = {"traced": "marked tests, call phase" if state.untraced is None else "nothing",
+                               "why": state.untraced}
         if state.forgery_waived:
             document["forgery_waived"] = state.forgery_waived
         if state.carrier is not None:

@@ -54,6 +54,9 @@ OPTIONS = (
            "inherited file descriptor that receives the evidence document's sha256 at session end"),
     Option("harness_trusted_hooks", "HARNESS_TRUSTED_HOOKS", "--harness-trusted-hooks", "ENTRIES",
            "reviewed forgery findings to accept, FILE::HOOK@sha256:HEX (the file's hash; an edit re-raises it)"),
+    Option("harness_trace", "HARNESS_TRACE", "--harness-trace", "WHEN",
+           "line-trace the call phase of: 'marked' tests (those with a req marker), or 'off'; default 'auto': "
+           "marked, except nothing when only a fail-under threshold is asked (no 'weak' judgement then)"),
 )
 _BY_NAME = {opt.name: opt for opt in OPTIONS}
 
@@ -81,6 +84,16 @@ class Settings:
     req_files: dict[str, list[str]] | None = None
     digest_fd: int | None = None
     trusted_hooks: tuple = ()
+    trace: str = "auto"
+
+    @property
+    def traced(self) -> str | None:
+        """Why nothing is traced (None when the marked tests are): the verdict needs no proof."""
+        if self.trace == "off":
+            return "tracing is off (harness_trace = off)"
+        if self.trace == "auto" and self.evidence_path is None and self.report_path is None and self.req_files is None:
+            return "only a threshold was asked"
+        return None
 
     @property
     def active(self) -> bool:
@@ -205,6 +218,16 @@ def validate_trusted(raw: Raw | None) -> tuple:
         raise pytest.UsageError(f"{raw.source}: {err}") from None
 
 
+def validate_trace(raw: Raw | None) -> str:
+    """auto, marked or off."""
+    if raw is None:
+        return "auto"
+    value = raw.value.strip().lower()
+    if value not in ("auto", "marked", "off"):
+        raise pytest.UsageError(f"{raw.source}: expected auto, marked or off, got {raw.value!r}")
+    return value
+
+
 def space_form_flags(args: list[str]) -> list[str]:
     """Path flags given as `--flag VALUE`, which pytest-dev/pytest#8846 turns into a rootdir trap."""
     path_flags = {opt.flag for opt in OPTIONS if opt.is_path}
@@ -225,4 +248,4 @@ def resolve(config: pytest.Config) -> Settings:
     run_id = raw["harness_run_id"].value.strip() if raw["harness_run_id"] else None
     return Settings(evidence_path, expected, titles, pattern, fail_under, report_path, run_id,
                     validate_req_files(raw["harness_req_files"], pattern), validate_digest_fd(raw["harness_digest_fd"]),
-                    validate_trusted(raw["harness_trusted_hooks"]))
+                    validate_trusted(raw["harness_trusted_hooks"]), validate_trace(raw["harness_trace"]))
