@@ -23,8 +23,10 @@ from pathlib import Path
 
 import pytest
 
-from pytest_harness import (__version__, carry_hooks, coverage_map, evidence, forgery, forgery_scope, gate, measure, outputs,
+from pytest_harness import (carry_hooks, coverage_map, evidence, forgery, forgery_scope, gate, measure, outputs,
                             read_set, settings, xdist_support)
+from pytest_harness.identity import VERSION as __version__
+from pytest_harness.identity import shadowed
 from pytest_harness.junit import JUnitProperties
 from pytest_harness.settings import Settings
 from pytest_harness.snapshot import snapshot_files
@@ -137,6 +139,11 @@ def pytest_configure(config: pytest.Config) -> None:
     """Runs once after option parsing: register `req`; start recording when evidence is requested."""
     config.addinivalue_line("markers", MARKER_DOC)
     resolved = settings.resolve(config)
+    foreign = shadowed()
+    if foreign is not None:
+        if resolved.active:
+            raise pytest.UsageError(f"harness: {foreign}")
+        config.issue_config_time_warning(pytest.PytestConfigWarning(f"harness: {foreign}"), stacklevel=2)
     for flag in settings.space_form_flags(list(config.invocation_params.args)):
         config.issue_config_time_warning(pytest.PytestConfigWarning(
             f"use {flag}=PATH: with a space, pytest may take PATH for a test path and pick the rootdir "
