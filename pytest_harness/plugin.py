@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_harness import (carry_hooks, coverage_map, evidence, forgery, forgery_scope, gate, measure, outputs,
+from pytest_harness import (baseline, carry_hooks, coverage_map, evidence, forgery, forgery_scope, gate, measure, outputs,
                             read_set, settings, xdist_support)
 from pytest_harness.identity import VERSION as __version__
 from pytest_harness.identity import shadowed
@@ -315,7 +315,15 @@ class Recorder:
             document.update(state.carrier.document_parts(state.snapshot))
         if os.environ.get(ENV_ISOLATION):
             document["isolation"] = os.environ[ENV_ISOLATION]
-        return gate.annotate(document, state.settings.titles, state.settings.fail_under)
+        document = gate.annotate(document, state.settings.titles, state.settings.fail_under)
+        if state.settings.baseline_path is not None:
+            try:
+                document["baseline"] = baseline.compare(baseline.load(state.settings.baseline_path), document,
+                                                        str(state.settings.baseline_path))
+            except ValueError as err:  # changed or removed while the tests ran
+                document["baseline"] = {"path": str(state.settings.baseline_path), "error": str(err),
+                                        "changed": [], "stale": {}}
+        return document
 
     def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
         """Runs after the session summary: the requirement table, the verdict, where files went."""
