@@ -127,7 +127,7 @@ def test_report_files_in_html_and_markdown(pytester, tmp_path):
     page = html.read_text()
     assert page.startswith("<!DOCTYPE html>") and "<script src" not in page and "http" not in page
     assert '<details class="req uncovered" id="req-REQ-010" data-status="uncovered"' in page
-    assert "test_canonical<wbr>.py<wbr>::<wbr>test_fail</span> <em>failed</em>" in page
+    assert "test_canonical.<wbr>py::<wbr>test_fail</span> <em>failed</em>" in page
     text = md.read_text()
     assert "| REQ-007 |  | weak | test_canonical.py::test_no_assert (passed) |" in text
     assert "| REQ-010 |  | uncovered | - | no test is marked with this id |" in text
