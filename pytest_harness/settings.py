@@ -102,7 +102,9 @@ class Settings:
         """Why nothing is traced (None when the marked tests are): the verdict needs no proof."""
         if self.trace == "off":
             return "tracing is off (harness_trace = off)"
-        if self.trace == "auto" and self.evidence_path is None and self.report_path is None and self.req_files is None:
+        outputs = (self.evidence_path, self.report_path, self.req_files, self.baseline_path, self.annotations,
+                   self.cobertura_path)
+        if self.trace == "auto" and all(value is None for value in outputs):
             return "only a threshold was asked"
         return None
 
