@@ -33,10 +33,21 @@ def request_coverage(data: Mapping) -> str:
         why = _SPEC_FAILED if data.get("spec_failed") else "the spec records no request clauses"
         return f'<h2 id="coverage">Request coverage</h2><p class="muted">{esc(why)}</p>'
     mapped = sum(1 for c in clauses if c["status"] == "mapped")
-    rows = [[esc(c["id"]), esc(c["text"]), badge(c["status"]), code_list(c.get("reqs", [])), esc(c.get("reason", ""))]
+    stopped = (f'<p class="muted">BUILD FAILED at the spec stage: nothing was built. The clauses as read, and the '
+               f'words nothing could realise, are below; the run\'s app.toml is the draft to edit.</p>'
+               if data.get("spec_failed") else "")
+    rows = [[esc(c["id"]), esc(c["text"]), badge(c["status"]), code_list(c.get("reqs", [])), esc(c.get("reason", "")),
+             esc(", ".join(f'"{w}"' for w in c.get("unaccounted", []))), esc(_realised(c))]
             for c in clauses]
-    return (f'<h2 id="coverage">Request coverage</h2><p>{mapped} of {len(clauses)} clauses mapped to requirements</p>'
-            + table(["clause", "text", "status", "requirements", "reason"], rows))
+    return (f'<h2 id="coverage">Request coverage</h2>{stopped}<p>{mapped} of {len(clauses)} clauses mapped to '
+            f'requirements</p>' + table(["clause", "text", "status", "requirements", "reason", "not understood", "words realised by"], rows))
+
+
+def _realised(c: Mapping) -> str:
+    from harness.offline.accounting.show import realised
+    from harness.models.spec import Clause
+
+    return realised(Clause.model_validate(c))
 
 
 def lines_run(tests: list[str], files: list[str], evidence: Mapping) -> dict | None:
