@@ -59,12 +59,9 @@ def verify_stage(ctx: RunContext) -> Done:
 
         prestart_server(ctx)  # its imports overlap the whole suite
     result = verify_workspace_step(ctx)
-    how = f"runner: {result.runner}" + (f", evidence reused from {result.reused_from}: same command, same files"
-                                          if result.reused_from else "")
-    from harness.verification.carry_inputs import carry_note
-
-    ctx.say(f"  workspace suite: {result.command} ({how}) → exit_code {result.exit_code} [{result.duration_ms} ms]"
-            f"{carry_note(result)}")
+    ran = f"{result.tests} tests run, none carried" if result.tests is not None else "every test run"
+    ctx.say(f"  workspace suite: {result.command} (runner: {result.runner}; {ran}) → exit_code {result.exit_code} "
+            f"[{result.duration_ms} ms]")
     if result.status == "PASS" and ctx.audit is not None:
         from harness.orchestration.audit_stage import start_beside_runtime
 

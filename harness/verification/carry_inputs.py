@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,8 +25,19 @@ ENV_CARRY = "HARNESS_CARRY"
 _TASK = re.compile(r"(TASK-)(\d+)")
 
 
+WHOLE_SUITE = (["pytest", "-q"], ["python", "-m", "pytest", "-q"], ["python3", "-m", "pytest", "-q"])
+
+
 def carry_enabled() -> bool:
     return os.environ.get(ENV_CARRY, "1").strip() != "0"
+
+
+def is_whole_suite(command: str) -> bool:
+    """`pytest -q` / `python -m pytest -q` and nothing else: the only commands offered carry."""
+    try:
+        return shlex.split(command) in [list(a) for a in WHOLE_SUITE]
+    except ValueError:
+        return False
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,7 @@ from harness.models.tasks import Task
 from harness.sandbox import warm
 from harness.sandbox.local import DEFAULT_TIMEOUT_S, LocalSandbox
 from harness.utils import own_tmp
-from harness.verification.carry_inputs import carried_counts, stage
-from harness.verification.reuse import is_whole_suite
+from harness.verification.carry_inputs import carried_counts, is_whole_suite, stage
 from harness.verification.evidence_inputs import NO_DIGEST, DigestPipe, document_digest, req_files_arg
 
 DEFAULT_COMMAND = "pytest -q"
@@ -216,8 +215,9 @@ def verify_task(task: Task, workspace: Path, *, evidence_dir: Path | None = None
 
 def verify_workspace(workspace: Path, *, evidence_path: Path | None = None, reqs: list[str] | None = None,
                      run_id: str = "", evidence_rel: str | None = None, timeout_s: float = DEFAULT_TIMEOUT_S,
-                     req_files: dict[str, list[str]] | None = None, carry: list | None = None) -> VerificationResult:
-    """Project-level check: the workspace's whole pytest suite, once."""
+                     req_files: dict[str, list[str]] | None = None) -> VerificationResult:
+    """Project-level check: the workspace's whole pytest suite, once, every test executed (a verdict
+    reads this document: nothing in it is carried from an earlier session)."""
     return run_command(DEFAULT_COMMAND, workspace, task_id="WORKSPACE", evidence_path=evidence_path,
                        reqs=reqs, run_id=run_id, timeout_s=timeout_s, evidence_rel=evidence_rel,
-                       req_files=req_files, carry=carry)
+                       req_files=req_files)
