@@ -12,7 +12,6 @@ stays the real command. `HARNESS_CARRY=0` offers nothing.
 from __future__ import annotations
 
 import json
-import os
 import re
 import shlex
 import shutil
@@ -29,7 +28,10 @@ WHOLE_SUITE = (["pytest", "-q"], ["python", "-m", "pytest", "-q"], ["python3", "
 
 
 def carry_enabled() -> bool:
-    return os.environ.get(ENV_CARRY, "1").strip() != "0"
+    """HARNESS_CARRY=0 or HARNESS_SPEED=0 (harness/utils/speed_switch.py): nothing is carried."""
+    from harness.utils.speed_switch import carry_on
+
+    return carry_on()
 
 
 def is_whole_suite(command: str) -> bool:

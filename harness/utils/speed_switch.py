@@ -1,4 +1,4 @@
-"""The one switch: `HARNESS_SPEED=0` (or `builder new/resume --no-speed`) turns every acceleration
+"""The one speed switch (harness/speed owns the paths it turns off): `HARNESS_SPEED=0` (or `builder new/resume --no-speed`) turns every acceleration
 path off and the pipeline runs plain — cold verification sessions, no carry, no prestarted
 server, no runtime check or audit lanes started ahead, no candidate precompute, no worker.
 
