@@ -72,7 +72,7 @@ def _ctx(tmp_path, audit):
 
 
 def test_the_task_that_completes_the_app_computes_the_sites_beside_its_session(tmp_path):
-    from harness.orchestration.runtime_ahead import audit_candidates_beside
+    from harness.speed.runtime_ahead import audit_candidates_beside
 
     (tmp_path / "src").mkdir()
     (tmp_path / "src" / "m.py").write_text(SOURCE)

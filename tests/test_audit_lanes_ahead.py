@@ -1,4 +1,4 @@
-"""#19: the audit's lanes started beside the last task's session (harness/audit/lanes_ahead.py).
+"""#19: the audit's lanes started beside the last task's session (harness/speed/lanes_ahead.py).
 
 They hold every executed candidate mutant behind its guard and wait for the plan; the audit uses
 them only for exactly the evidenced workspace, with the same verdicts as lanes started after it,
@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from harness.audit import lanes_ahead
+from harness.speed import lanes_ahead
 from harness.audit.plan import make_plan
 from harness.audit.run import AuditBudget, audit_run
 

@@ -1,5 +1,5 @@
 """The runtime check starts beside the verification of the task that completes the app
-(harness/orchestration/runtime_ahead.py): once every other task is completed or only adds test
+(harness/speed/runtime_ahead.py): once every other task is completed or only adds test
 modules under tests/, and its result is adopted only while every other file is unchanged."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 from harness.models.enums import TaskStatus
 from harness.models.results import RuntimeResult
 from harness.models.tasks import Plan, Task
-from harness.orchestration import runtime_ahead
+from harness.speed import runtime_ahead
 from pytest_harness.snapshot import snapshot_files
 
 

@@ -1,4 +1,4 @@
-"""The runtime check's prestarted server (harness/verification/server_prestart.py): a real contained
+"""The runtime check's prestarted server (harness/speed/server_prestart.py): a real contained
 process that imported uvicorn and FastAPI before the check, then runs `python -m uvicorn` with the
 check's arguments. Its checks must be those of a cold start; a dead one falls back to cold."""
 
@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from harness.verification import server_prestart
+from harness.speed import server_prestart
 from harness.verification.runtime import verify_runtime
 from test_runtime import APP, ROUND_TRIP, Step, assert_gone, check, files_in, make_app, server_pid
 

@@ -198,7 +198,7 @@ def _ctx(store, run_id):
 
 @pytest.mark.slow
 def test_a_runtime_check_beside_the_last_task_is_used_only_while_the_files_are_unchanged(fresh_todo_run):
-    from harness.orchestration import runtime_ahead
+    from harness.speed import runtime_ahead
 
     store, run_id = fresh_todo_run
     ctx = _ctx(store, run_id)
@@ -220,7 +220,7 @@ def test_a_runtime_check_beside_the_last_task_is_used_only_while_the_files_are_u
 @pytest.mark.slow
 def test_the_runtime_check_starts_early_only_when_every_other_task_is_completed(fresh_todo_run):
     from harness.models.enums import TaskStatus
-    from harness.orchestration import runtime_ahead
+    from harness.speed import runtime_ahead
 
     store, run_id = fresh_todo_run
     ctx = _ctx(store, run_id)

@@ -96,7 +96,7 @@ def _run_mutants(store: RunStore, state: RunState, plan: AuditPlan, budget: Audi
                  test_s: dict[str, float], ahead=None) -> tuple[dict, str, int]:
     """({"REQ:id": result, "baseline", "durations"}, the first lane's command, lanes): each lane one
     sandboxed pytest session over its own scratch copy (scratch.py), the lanes at once (lanes.py);
-    `ahead`: lanes started beside the last task (lanes_ahead.py), used when they fit the plan."""
+    `ahead`: lanes started beside the last task (harness/speed/lanes_ahead.py), used when they fit the plan."""
     from harness.audit import lanes as lanes_mod
     from harness.audit import scratch as scratch_mod
 
@@ -241,7 +241,7 @@ def shown_command(command: str, lane: Path, digest_fd: int) -> str:
 def _plan(store: RunStore, run_id: str, evidence: dict, workspace: Path, digest: str, budget: AuditBudget):
     """(the plan, the lanes started ahead that can serve it, or None). The plan is the same either
     way; lanes that cannot serve it (another workspace, a mutant their copy lacks) are given up."""
-    from harness.audit import lanes_ahead
+    from harness.speed import lanes_ahead
     from harness.audit.scratch import lane_count
 
     ahead = lanes_ahead.take(run_id)

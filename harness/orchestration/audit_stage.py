@@ -1,7 +1,7 @@
 """The pipeline's AUDIT stage: between VERIFY (+ runtime) and REVIEW, resumable.
 
 VERIFY starts the audit beside its runtime check once the workspace suite passed
-(start_beside_runtime, harness/audit/ahead.py); this stage then takes that result.
+(start_beside_runtime, harness/speed/audit_ahead.py); this stage then takes that result.
 
 Both AUDIT and REVIEW resume from REVIEW_DONE, AUDIT first. It audits when the run's latest
 evidence has no audit yet, so a run killed mid-audit audits again on resume (the scratch copy is
@@ -30,9 +30,9 @@ def audit_intro(ctx) -> str:
 
 def start_beside_runtime(ctx) -> None:
     """From VERIFY, once the workspace suite passed: start the audit of its evidence now, so it
-    overlaps the runtime check (harness/audit/ahead.py); the AUDIT stage takes its result."""
+    overlaps the runtime check (harness/speed/audit_ahead.py); the AUDIT stage takes its result."""
     if ctx.audit is not None and needs_audit(ctx):
-        from harness.audit import ahead
+        from harness.speed import audit_ahead as ahead
         from harness.audit.run import prestart_audit_workers
 
         prestart_audit_workers(ctx.store, ctx.run_id)  # already started beside the last task, normally
@@ -41,7 +41,7 @@ def start_beside_runtime(ctx) -> None:
 
 def _taken(ctx) -> dict | None:
     """audit.json of the audit started beside the runtime check, when it audited the latest evidence."""
-    from harness.audit import ahead
+    from harness.speed import audit_ahead as ahead
 
     started = ahead.take(ctx.run_id)
     if started is None:

@@ -84,7 +84,7 @@ def run_task(ctx: RunContext, task: Task) -> TaskStatus:
         ctx.record_verification(results)
         status = TaskStatus.FAILED
     else:
-        from harness.orchestration.runtime_ahead import audit_candidates_beside, start_if_last
+        from harness.speed.runtime_ahead import audit_candidates_beside, start_if_last
 
         start_if_last(ctx, task)  # the runtime check runs beside the last task's suite
         beside = audit_candidates_beside(ctx, task)
@@ -106,7 +106,7 @@ def run_task(ctx: RunContext, task: Task) -> TaskStatus:
 
 def build_stage(ctx: RunContext) -> Done:
     """Run every ready task in id order until the DAG is done; failed tasks block dependents."""
-    from harness.orchestration.warm_start import expect_planned_files
+    from harness.speed.warm_start import expect_planned_files
 
     dag = DagEngine(ctx.state.plan.tasks)
     ctx.state.status = RunStatus.BUILDING

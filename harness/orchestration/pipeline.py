@@ -55,7 +55,7 @@ def verify_stage(ctx: RunContext) -> Done:
     """Whole-suite verification with fresh evidence, then the runtime check."""
     ctx.check_minutes()
     if ctx.runtime_ahead is None and not ctx.server_prestarted:
-        from harness.orchestration.runtime_ahead import prestart_server
+        from harness.speed.runtime_ahead import prestart_server
 
         prestart_server(ctx)  # its imports overlap the whole suite
     result = verify_workspace_step(ctx)
@@ -126,7 +126,7 @@ def advance(ctx: RunContext, prestart: bool = False) -> RunState:
     for n, stage in enumerate(STAGES, start=1):
         if ctx.state.status in stage.resumes_from:
             if prestart and stage is not STAGES[0]:
-                from harness.orchestration.warm_start import prestart_worker
+                from harness.speed.warm_start import prestart_worker
 
                 prestart_worker(ctx)  # stopped in _drive's `finally`
                 prestart = False
@@ -252,13 +252,13 @@ def _drive(ctx: RunContext) -> None:
     finally:
         ctx.save()
         from harness.audit.run import release_audit_workers
-        from harness.orchestration.runtime_ahead import finish
+        from harness.speed.runtime_ahead import finish
         from harness.sandbox.warm import stop_workers
 
         finish(ctx)  # a runtime check still running beside the build ends first
 
         stop_workers(ctx.workspace)  # the run's warm verification worker ends with the run
-        from harness.verification.server_prestart import stop as stop_servers
+        from harness.speed.server_prestart import stop as stop_servers
 
         stop_servers(ctx.workspace)  # and a prestarted runtime server nobody took
         release_audit_workers(ctx.store, ctx.run_id)  # so does an audit worker the audit never used

@@ -79,8 +79,8 @@ def runtime_inputs(ctx: RunContext) -> tuple[list, str, str, str]:
 def runtime_step(ctx: RunContext, agent: str = "verifier") -> RuntimeResult:
     """Start the app, probe it (the plan's probes, the generator's, or generic ones), record runtime.json.
     A check already run beside the last task's verification on these exact files is used instead
-    (harness/orchestration/runtime_ahead.py)."""
-    from harness.orchestration.runtime_ahead import take
+    (harness/speed/runtime_ahead.py)."""
+    from harness.speed.runtime_ahead import take
     from harness.verification.runtime import verify_runtime
 
     steps, source, hint, entry = runtime_inputs(ctx)

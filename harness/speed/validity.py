@@ -30,7 +30,7 @@ import hashlib
 import os
 from pathlib import Path
 
-# What a prestarted server imported before it read the app (harness/verification/server_preload.py).
+# What a prestarted server imported before it read the app (harness/speed/server_preload.py).
 PRESTART_TOP_LEVEL = frozenset({"uvicorn", "fastapi", "starlette", "pydantic", "sqlite3", "pydantic_core",
                                 "anyio", "h11", "httptools", "click", "typing_extensions", "annotated_types",
                                 "sniffio", "idna", "websockets", "uvloop", "watchfiles", "dotenv", "yaml"})

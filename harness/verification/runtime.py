@@ -22,7 +22,7 @@ from harness.sandbox.local import LocalSandbox
 from harness.sandbox.runner import SandboxProcess, SpawnError
 from harness.utils import own_tmp
 from harness.utils.workspace_layout import workspace_files
-from harness.verification import server_prestart
+from harness.speed import server_prestart
 from harness.verification.http_probe import HttpResponse, request
 
 HOST = "127.0.0.1"

@@ -133,9 +133,9 @@ def start_if_last(ctx, task: Task) -> None:
 
 def prestart_server(ctx) -> None:
     """Once per run: the runtime check's server process, its imports started now, on the core the
-    verification worker no longer needs (harness/verification/server_prestart.py). The build
+    verification worker no longer needs (harness/speed/server_prestart.py). The build
     stage calls this once a task has completed; VERIFY before the whole suite when no check runs ahead."""
-    from harness.verification.server_prestart import prestart
+    from harness.speed.server_prestart import prestart
 
     ctx.server_prestarted = True
     prestart(ctx.workspace)
@@ -163,10 +163,10 @@ def audit_candidates_beside(ctx, task: Task):
     takes a site list only for the exact source it was computed from."""
     if ctx.audit is None or ctx.state.plan is None or not completes_the_app(ctx, task):
         return None
-    from harness.audit import lanes_ahead
+    from harness.speed import lanes_ahead
     from harness.audit.plan import precompute
 
-    # Beside the plan's last task, the audit's lanes are filled and started too (lanes_ahead.py);
+    # Beside the plan's last task, the audit's lanes are filled and started too (harness/speed/lanes_ahead.py);
     # their workers now, while the verification worker is idle (a clone needs it).
     lanes = is_last_task(ctx, task) and lanes_ahead.eligible(ctx) and lanes_ahead.workers(ctx)
 
