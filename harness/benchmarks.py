@@ -86,8 +86,9 @@ def time_split(ctx, total_ms: float) -> list[str]:
 # them imported; the first (warm) one paid for them (~0.6 s here, where PYTHONDONTWRITEBYTECODE=1
 # leaves the harness without a bytecode cache). Both builds now start with them imported.
 BUILD_IMPORTS = ("harness.offline.spec", "harness.verification.verifier", "harness.verification.runtime",
-                 "harness.verification.reuse", "harness.verification.classifier", "harness.sandbox.warm",
-                 "harness.speed.audit_ahead", "harness.speed.runtime_ahead", "harness.speed.warm_start")
+                 "harness.verification.classifier", "harness.sandbox.warm", "harness.speed.door",
+                 "harness.speed.runners", "harness.speed.validity", "harness.speed.audit_ahead",
+                 "harness.speed.runtime_ahead", "harness.speed.warm_start", "harness.speed.server_prestart")
 
 
 def import_build_modules() -> float:

@@ -102,9 +102,7 @@ def reverify_run(run_id: str, runs_dir: Path, say: Callable[[str], None] = print
             state.status = RunStatus.PASS if report.overall_status == "PASS" else RunStatus.FAIL
         store.save(state)
         ctx.events.emit("review", report.overall_status, agent=AGENT)
-    from harness.sandbox.warm import stop_workers
-
-    stop_workers(workspace)  # the --harness-run's warm worker ends with it
+    ctx.speed.cancel(ctx)  # the --harness-run's warm worker ends with it
     for line in task_lines:
         say(line)
     say(f"harness-run {run_id}: {result_line(result)}")

@@ -31,7 +31,6 @@ def verify_task_step(ctx: RunContext, task: Task, attempt: int = 0, carry: bool 
     """Run the task's verification commands with fresh evidence; record and log every result.
     `carry`: a whole-suite command may carry passing tests from the run's earlier task documents
     (a per-task session only: the final whole suite carries nothing and re-checks them all)."""
-    from harness.verification.carry_inputs import carry_inputs
     from harness.verification.evidence_inputs import requirement_files
     from harness.verification.verifier import verify_task
 
@@ -40,8 +39,7 @@ def verify_task_step(ctx: RunContext, task: Task, attempt: int = 0, carry: bool 
     results = verify_task(task, ctx.workspace, evidence_dir=ctx.store.evidence_dir(ctx.run_id), reqs=reqs,
                           run_id=ctx.run_id, attempt=attempt, tag=f"b{batch:03d}",
                           req_files=requirement_files(ctx.state.spec, ctx.state.plan.tasks),
-                          carry=carry_inputs(ctx.state.verification_results, ctx.store.run_dir(ctx.run_id))
-                          if carry else None)
+                          carry=ctx.speed.carry(ctx) if carry else None, runner=ctx.speed.runner())
     ctx.record_verification(results)
     for r in results:
         ctx.events.emit("verify", r.status, agent="verifier", task_id=task.id, tool=r.command,
@@ -58,7 +56,8 @@ def verify_workspace_step(ctx: RunContext, agent: str = "verifier") -> Verificat
     reqs = [r.id for r in ctx.state.spec.requirements]
     req_files = requirement_files(ctx.state.spec, ctx.state.plan.tasks if ctx.state.plan else [])
     result = verify_workspace(ctx.workspace, evidence_path=ctx.store.workspace_evidence(ctx.run_id), reqs=reqs,
-                              run_id=ctx.run_id, evidence_rel=WORKSPACE_EVIDENCE, req_files=req_files)
+                              run_id=ctx.run_id, evidence_rel=WORKSPACE_EVIDENCE, req_files=req_files,
+                              runner=ctx.speed.runner())
     ctx.record_verification([result])
     ctx.events.emit("verify", result.status, agent=agent, task_id="", tool=result.command,
                     duration_ms=result.duration_ms, error="" if result.status == "PASS" else
@@ -78,15 +77,15 @@ def runtime_inputs(ctx: RunContext) -> tuple[list, str, str, str]:
 
 def runtime_step(ctx: RunContext, agent: str = "verifier") -> RuntimeResult:
     """Start the app, probe it (the plan's probes, the generator's, or generic ones), record runtime.json.
-    A check already run beside the last task's verification on these exact files is used instead
-    (harness/speed/runtime_ahead.py)."""
-    from harness.speed.runtime_ahead import take
+    A check the speed door started beside the last task is used instead only when it ran exactly
+    these bytes (harness/speed/validity.py)."""
     from harness.verification.runtime import verify_runtime
 
     steps, source, hint, entry = runtime_inputs(ctx)
-    runtime = take(ctx)
+    runtime = ctx.speed.take_runtime(ctx)
     if runtime is None:
-        runtime = verify_runtime(ctx.workspace, steps=steps, task_hint=hint, entry=entry)
+        runtime = verify_runtime(ctx.workspace, steps=steps, task_hint=hint, entry=entry,
+                                 prepared=ctx.speed.prestarted_server(ctx))
         ctx.subprocess_ms += runtime.duration_ms  # an adopted check ran within the last task's suite time
     runtime.evidence.insert(0, f"probes: {len(steps)} from the {source}")
     ctx.state.runtime = runtime
