@@ -200,9 +200,10 @@ def _ctx(store, run_id):
 
 def _beside(ctx, task):
     """The speed door's hook around `task`'s session, without the session."""
-    from harness.orchestration.steps import runtime_inputs
+    from harness.orchestration.steps import acceptance_for, runtime_inputs
 
-    ctx.speed.beside_task(ctx, task, runtime_inputs(ctx))
+    inputs = runtime_inputs(ctx)
+    ctx.speed.beside_task(ctx, task, inputs, acceptance_for(ctx, inputs[0], inputs[1]))
     ctx.speed.task_verified()
 
 

@@ -30,6 +30,10 @@ CONTRACT = """Workspace contract (the harness relies on exactly this):
    uvicorn, httpx, pydantic and pytest (plus the standard library). Nothing else is installed.
 7. Write only the task's allowed files, as relative POSIX paths with their full contents."""
 
+from harness.acceptance.convention import API_CONVENTION  # noqa: E402 - the contract's last part
+
+CONTRACT = CONTRACT + "\n8. " + API_CONVENTION
+
 PROBES = """Runtime probes: the harness starts the app (uvicorn, fresh empty database) and sends the plan's
 "probes" in order; each is {"requirement": "REQ-00N", "name": "...", "method": "GET|POST|PUT|PATCH|
 DELETE", "path": "/...", "body": {...} or null, "expect_status": 201, "capture": {"note_id": "id"}}.

@@ -84,9 +84,10 @@ def run_task(ctx: RunContext, task: Task) -> TaskStatus:
         ctx.record_verification(results)
         status = TaskStatus.FAILED
     else:
-        from harness.orchestration.steps import runtime_inputs
+        from harness.orchestration.steps import acceptance_for, runtime_inputs
 
-        ctx.speed.beside_task(ctx, task, runtime_inputs(ctx))   # what may overlap this session
+        inputs = runtime_inputs(ctx)
+        ctx.speed.beside_task(ctx, task, inputs, acceptance_for(ctx, inputs[0], inputs[1]))  # what may overlap it
         try:
             results = verify_task_step(ctx, task)
         finally:

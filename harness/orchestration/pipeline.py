@@ -154,9 +154,11 @@ def resume_run(store: RunStore, run_id: str, llm: LLMProvider, *, say: Callable[
     with store.lock(run_id):
         state, latest = store.resume(run_id, finish_pending=True)
         kept = state.options   # the run's own --no-repair/--no-audit hold on resume too
+        audit_off = "--no-audit" if kept.audit else "the run was started with --no-audit"
+        if audit is None and kept.audit:   # `resume --no-audit`: the user declines the audit still to run,
+            kept.audit = False             # so no judge waits for it (see review_stage.audit_unfinished)
         ctx = RunContext(store=store, state=state, llm=llm, say=say, repair=kept.repair,
-                         audit=audit if kept.audit else None,
-                         audit_off="--no-audit" if kept.audit else "the run was started with --no-audit")
+                         audit=audit if kept.audit else None, audit_off=audit_off)
         _sweep(ctx)
         if state.status in (RunStatus.PASS, RunStatus.FAIL) and state.review is not None:
             say(f"run {run_id} already finished with {state.status.value}; nothing to resume")
@@ -231,8 +233,13 @@ def _resume_point(state: RunState, latest: dict | None) -> RunStatus:
 
 
 def _drive(ctx: RunContext) -> None:
+    from harness.interrupts import INTERRUPTS, kill_children
+
     try:
         advance(ctx, prestart=True)
+    except INTERRUPTS:  # Ctrl+C/SIGTERM: the run's processes die now, so the teardown below never waits
+        kill_children()
+        raise
     except HarnessError as exc:
         # Budget/endpoint failures (exit 75) end FAIL too, but resumable: resume_run restarts from
         # the last completed step, and the error names the budget so the user knows what to raise.

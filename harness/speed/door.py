@@ -91,7 +91,7 @@ class Speed:
         return carry_inputs(ctx.state.verification_results, ctx.store.run_dir(ctx.run_id))
 
     # -- beside a task's session -------------------------------------------------------------
-    def beside_task(self, ctx, task, runtime_inputs) -> None:
+    def beside_task(self, ctx, task, runtime_inputs, acceptance=None) -> None:
         """Before `task`'s session: what may overlap it (see the module docstring)."""
         if not self.on or ctx.state.plan is None:
             return
@@ -102,7 +102,7 @@ class Speed:
         if not self.server_prestarted and completed:
             self._prestart_server(ctx)
         if self.runtime_ahead is None and last:
-            self.runtime_ahead = RuntimeAhead(ctx.workspace, runtime_inputs, task.id, self._take_server(ctx))
+            self.runtime_ahead = RuntimeAhead(ctx.workspace, runtime_inputs, task.id, self._take_server(ctx), acceptance)
         if ctx.audit is not None and (last or completed):
             from harness.audit.scratch import prestart_audit_workers
 

@@ -31,14 +31,14 @@ def is_last_task(ctx, task) -> bool:
 class RuntimeAhead:
     """One runtime check running in a thread over the workspace's bytes as they were when it started."""
 
-    def __init__(self, workspace: Path, inputs: tuple, task_id: str, prepared=None):
+    def __init__(self, workspace: Path, inputs: tuple, task_id: str, prepared=None, acceptance=None):
         self.task_id = task_id
         self.workspace = workspace
         self.before = workspace_digest(workspace)
         self.after: str | None = None
         self.result: RuntimeResult | None = None
         self.error: BaseException | None = None
-        self._inputs, self._prepared = inputs, prepared
+        self._inputs, self._prepared, self._acceptance = inputs, prepared, acceptance
         self._thread = threading.Thread(target=self._run, name=f"runtime-beside-{task_id}")
         self._thread.start()
 
@@ -48,7 +48,7 @@ class RuntimeAhead:
         steps, _source, hint, entry = self._inputs
         try:
             self.result = verify_runtime(self.workspace, steps=steps, task_hint=hint, entry=entry,
-                                         prepared=self._prepared)
+                                         acceptance=self._acceptance, prepared=self._prepared)
         except BaseException as exc:  # noqa: BLE001 - VERIFY runs the check again
             self.error = exc
         finally:

@@ -61,6 +61,8 @@ class _Record:
     def __init__(self) -> None:
         self.checks: list[RuntimeCheck] = []
         self.evidence: list[str] = []
+        self.acceptance: list | None = None    # the black-box leg's checks (harness/acceptance)
+        self.acceptance_ms = 0
 
     def check(self, name: str, ok: bool, detail: str = "") -> bool:
         self.checks.append(RuntimeCheck(name=name, ok=ok, detail=detail))
@@ -74,7 +76,8 @@ class _Record:
         status = "PASS" if failure is None and self.ok else "FAIL"
         return RuntimeResult(status=status, checks=self.checks, evidence=self.evidence,
                              failure_type=None if status == "PASS" else (failure or FailureType.UNKNOWN),
-                             hint=hint, duration_ms=int((time.monotonic() - started) * 1000))
+                             hint=hint, duration_ms=int((time.monotonic() - started) * 1000),
+                             acceptance=self.acceptance, acceptance_ms=self.acceptance_ms)
 
 
 def declared_entry(workspace: Path, entry: str) -> tuple[str, str] | None:
@@ -92,12 +95,15 @@ def server_env(tmp: Path) -> dict[str, str]:
 
 
 def verify_runtime(workspace: Path, steps: list | None = None, startup_timeout_s: float = 15.0,
-                   task_hint: str = "", entry: str = "", prepared=None) -> RuntimeResult:
+                   task_hint: str = "", entry: str = "", acceptance: Any = None,
+                   prepared=None) -> RuntimeResult:
     """Start the app, run the checks and round-trip `steps`, stop it; PASS iff every check is ok.
-    `entry` ("module:attr") is the plan's declared entry point, when it declares one. `prepared`:
-    a server process whose imports are done and which has read nothing of the workspace yet
-    (harness/speed/server_prestart.py, handed over by the speed door after its validity rule);
-    the check owns it from here: it starts it, or discards it and starts cold."""
+    `entry` ("module:attr") is the plan's declared entry point, when it declares one.
+    `acceptance(base_url, round_trip_checks)` runs the black-box leg (harness/acceptance) while the
+    app is up; its checks go to the result's `acceptance`, judged per requirement by the review.
+    `prepared`: a server process whose imports are done and which has read nothing of the
+    workspace yet (harness/speed/server_prestart.py, handed over by the speed door after its
+    validity rule); the check owns it from here: it starts it, or discards it and starts cold."""
     started = time.monotonic()
     workspace = Path(workspace).resolve()
     rec = _Record()
@@ -130,7 +136,7 @@ def verify_runtime(workspace: Path, steps: list | None = None, startup_timeout_s
             shown = _display(command).replace(str(workspace), "<workspace>")
             runner = "warm" if prepared is not None else "cold"
             rec.evidence.append(f"launched {shown} (pid {proc.pid}, isolation: {proc.isolation}, runner: {runner})")
-            stage = _exercise(proc, port, list(steps or []), startup_timeout_s, tmp / "app.db", rec)
+            stage = _exercise(proc, port, list(steps or []), startup_timeout_s, tmp / "app.db", rec, acceptance)
     finally:
         exit_code = proc.stop(STOP_GRACE_S) if proc is not None else None
         stdout, stderr = _read(tmp / "stdout.log"), _read(tmp / "stderr.log")
@@ -164,7 +170,7 @@ def _launch(command: list[str], workspace: Path, tmp: Path, rec: _Record) -> San
 
 
 def _exercise(proc: SandboxProcess, port: int, steps: list, timeout_s: float, db: Path,
-              rec: _Record) -> str:
+              rec: _Record, acceptance: Any = None) -> str:
     """Run all checks against the running server; returns the stage reached: exited|timeout|up."""
     stage, waited_ms = _wait_for_port(proc, port, timeout_s)
     if stage == "exited":
@@ -181,6 +187,10 @@ def _exercise(proc: SandboxProcess, port: int, steps: list, timeout_s: float, db
         for path in _OPTIONAL_PATHS:
             _optional(base, path, rec)
         _round_trips(base, steps, rec)
+        if acceptance is not None:
+            began = time.monotonic()
+            rec.acceptance = acceptance(base, list(rec.checks))
+            rec.acceptance_ms = int((time.monotonic() - began) * 1000)
     _sqlite(db, rec)
     return stage
 
