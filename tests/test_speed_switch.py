@@ -48,7 +48,7 @@ def test_no_speed_flag_is_accepted_by_new_and_resume(command, monkeypatch):
     from harness.cli import build_parser
     from harness.commands.build import _speed_switch
 
-    monkeypatch.delenv("HARNESS_SPEED", raising=False)
+    monkeypatch.setenv("HARNESS_SPEED", "1")   # recorded: restored after the test whatever --no-speed sets
     argv = [command, "x", "--no-speed"] if command == "resume" else [command, "a todo app", "--no-speed"]
     args = build_parser().parse_args(argv)
     assert args.no_speed is True
@@ -56,7 +56,6 @@ def test_no_speed_flag_is_accepted_by_new_and_resume(command, monkeypatch):
     import os
 
     assert os.environ["HARNESS_SPEED"] == "0" and Speed().on is False
-    monkeypatch.delenv("HARNESS_SPEED")
 
 
 def _build(base: Path, request: str | None, spec_path: Path | None):
