@@ -69,27 +69,31 @@ def _build(base: Path, request: str | None, spec_path: Path | None):
 
         spec, request = spec_for_args(None, str(spec_path))
     store = RunStore(base)
-    # A generous time box: the audit judges every chosen mutant with speed on and off alike.
-    ctx = new_run(store, request, MockProvider(), say=lambda _line: None, spec=spec,
-                  audit=AuditBudget(seconds=300.0))
+    ctx = new_run(store, request, MockProvider(), say=lambda _line: None, spec=spec, audit=AuditBudget())
     return store, ctx
 
 
 def _verdicts(store, ctx) -> dict:
+    """Task statuses, review statuses, the runtime check and the audit's verdict per requirement
+    (does it meet the kill bar: trace/evidence_checks.mutation_lines). Which mutants a time box
+    reached may differ with the machine's load; the verdict may not."""
+    from harness.trace.evidence_checks import mutation_lines
+
     review = ctx.state.review
     audit = store.read_audit(ctx.run_id) or {}
     return {
         "status": ctx.state.status.value,
         "tasks": {tid: s.value for tid, s in ctx.state.task_results.items()},
-        "review": {r.id: (r.status, tuple(r.missing)) for r in review.requirements},
+        "review": {r.id: r.status for r in review.requirements},
         "overall": review.overall_status,
         "runtime": ctx.state.runtime.status,
-        "audit": {rid: (r["mutants"], r["killed"], tuple(sorted(r["survived"])), r["skipped"])
+        "audit": {rid: (bool(r["mutants"]), not mutation_lines(audit, rid), r["skipped"])
                   for rid, r in (audit.get("requirements") or {}).items()},
     }
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)   # two whole builds with the audit, one of them plain (cold)
 @pytest.mark.parametrize("request_text, spec_path", [(SEED, None), (TODO, None), (None, EXAMPLE)],
                          ids=["task-management-request", "todo-seed", "club_bookings"])
 def test_speed_on_and_off_give_the_same_review_and_audit_verdicts(tmp_path, monkeypatch, request_text, spec_path):
