@@ -18,7 +18,9 @@ ONE_MUTANT = AuditBudget(max_mutants=1)
 
 def _ctx(store, run_id):
     said: list[str] = []
-    return SimpleNamespace(store=store, run_id=run_id, say=said.append), said
+    from harness.speed.door import Speed
+
+    return SimpleNamespace(store=store, run_id=run_id, say=said.append, speed=Speed()), said
 
 
 @pytest.mark.slow
