@@ -221,8 +221,8 @@ def _port_accepts(port: int) -> bool:
 
 
 def _probe(base: str, method: str, path: str, rec: _Record, body: Any = None,
-           headers: dict[str, str] | None = None) -> HttpResponse:
-    resp = request(method, base + path, body, headers)
+           headers: dict[str, str] | None = None, follow_redirects: bool = True) -> HttpResponse:
+    resp = request(method, base + path, body, headers, follow_redirects=follow_redirects)
     rec.evidence.append(f"{method} {path} → {resp.status or 'no response'} {resp.excerpt()}".rstrip())
     return resp
 
@@ -288,16 +288,27 @@ def _round_trip(base: str, step: Any, values: dict[str, Any], rec: _Record) -> t
     path = _PLACEHOLDER.sub(lambda m: str(values[m.group(1)]), step.path)
     headers = {"Authorization": f"Bearer {values['token']}"} if step.auth else None
     method = step.method.upper()
-    resp = _probe(base, method, path, rec, _fill_body(step.body, values), headers)
-    detail = f"{method} {path} → {resp.status or 'no response'} {resp.excerpt()}".rstrip()
+    resp = _probe(base, method, path, rec, _fill_body(step.body, values), headers, follow_redirects=False)
+    where = f" Location: {resp.location}" if resp.location else ""
+    detail = f"{method} {path} → {resp.status or 'no response'}{where} {resp.excerpt()}".rstrip()
     if resp.status != step.expect_status:
         return False, f"{detail} (expected {step.expect_status})"
+    expected = getattr(step, "expect_location", None)
+    if expected:
+        wanted = _PLACEHOLDER.sub(lambda m: str(values.get(m.group(1), m.group(0))), expected)
+        if not _same_location(resp.location, wanted, base):
+            return False, f"{detail} (expected Location {wanted})"
     data = resp.json()
     for var, key in (step.capture or {}).items():
         if not isinstance(data, dict) or key not in data:
             return False, f"{detail} (no '{key}' to capture)"
         values[var] = data[key]
     return True, detail
+
+
+def _same_location(got: str, wanted: str, base: str) -> bool:
+    """A Location matches when equal, or equal once this app's own origin is dropped from it."""
+    return got == wanted or (wanted.startswith("/") and got.removeprefix(base) == wanted)
 
 
 def _sqlite(db: Path, rec: _Record) -> None:
