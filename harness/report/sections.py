@@ -15,11 +15,16 @@ def header(data: Mapping) -> str:
     run = data["run"]
     total = duration(timeline.total_ms(data["events"]))
     llm = f"{run['llm_calls']} model calls, {run['llm_tokens']} tokens" if run["llm_calls"] else "offline (no model calls)"
+    from harness.trace.authorship import authorship, authorship_lines
+
+    who = authorship_lines(authorship(data["events"]))
+    written = (f'<p id="written-by">{esc(who[-1])}</p>' + "<ul>" + "".join(f"<li>{esc(line[2:])}</li>" for line in who[1:-1])
+               + "</ul>") if who else ""
     error = f'<p class="bad">error: {esc(run["error"])}</p>' if run["error"] else ""
     return (f'<h1>Run <code id="run-id">{esc(run["id"])}</code> {badge(run["status"])}</h1>'
             f'<p id="request"><strong>Request:</strong> {esc(run["request"])}</p>'
             f'<p class="muted">created {esc(run["created"])} · updated {esc(run["updated"])} · '
-            f"events span {total} · {esc(llm)}</p>{error}")
+            f"events span {total} · {esc(llm)}</p>{written}{error}")
 
 
 _SPEC_FAILED = ("BUILD FAILED at the spec stage: nothing was built. The request's clauses and why none "
