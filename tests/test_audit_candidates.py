@@ -72,13 +72,14 @@ def _ctx(tmp_path, audit):
 
 
 def test_the_task_that_completes_the_app_computes_the_sites_beside_its_session(tmp_path):
-    from harness.orchestration.runtime_ahead import audit_candidates_beside
+    from harness.speed.door import Speed
 
+    audit_candidates_beside = Speed(on=True).audit_candidates_beside
     (tmp_path / "src").mkdir()
     (tmp_path / "src" / "m.py").write_text(SOURCE)
     ctx, tasks = _ctx(tmp_path, audit=object())
-    assert audit_candidates_beside(_ctx(tmp_path, audit=None)[0], tasks[0]) is None  # no audit: nothing
-    thread = audit_candidates_beside(ctx, tasks[0])
+    assert audit_candidates_beside(_ctx(tmp_path, audit=None)[0], tasks[0], False) is None  # no audit: nothing
+    thread = audit_candidates_beside(ctx, tasks[0], False)
     assert thread is not None
     thread.join()
     assert SOURCE in plan_mod._CANDIDATES

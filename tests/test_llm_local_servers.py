@@ -241,3 +241,17 @@ def test_the_builder_of_a_task_is_shown_the_runtime_probes_of_its_requirements()
     assert api["runtime_probes"][0]["body"]["title"] == "Probe" and api["runtime_probes"][0]["capture"] == {"note_id": "id"}
     markdown = build_context(by_id["TASK-002"], spec, [], plan)     # REQ-001 and REQ-003 only
     assert {p["requirement"] for p in markdown["runtime_probes"]} == {"REQ-001", "REQ-003"}
+
+
+def test_a_server_that_refuses_streaming_gets_whole_answers_from_then_on():
+    """Streaming is the default now; a server that rejects `stream`/`stream_options` is asked again
+    without them (once, stated once) instead of failing every call."""
+    with FakeOpenAIServer([error(400, "Unrecognized request argument supplied: stream_options"),
+                           answer('{"name": "w", "count": 1}'), answer('{"name": "x", "count": 2}')]) as server:
+        c = client(server)
+        assert c.chat_structured("one", Item)[0].name == "w"
+        assert c.chat_structured("two", Item)[0].name == "x"
+        streamed = ["stream" in r.body for r in server.requests]
+    assert streamed == [True, False, False]
+    [note] = c.take_notes()
+    assert "refused a streamed request (HTTP 400)" in note

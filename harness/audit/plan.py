@@ -103,7 +103,7 @@ def spread(by_file: dict[str, list[Mutant]], limit: int, rng: random.Random) -> 
 def make_plan(evidence: dict, workspace: Path, max_mutants: int, seed: int = DEFAULT_SEED,
               ids: dict[tuple[str, str], int] | None = None) -> AuditPlan:
     """The audit plan of every verified requirement of the evidence document. `ids`: the guard id of
-    every (file, mutant key) a copy holds already (lanes_ahead.py); a chosen mutant it lacks raises
+    every (file, mutant key) a copy holds already (harness/speed/lanes_ahead.py); a chosen mutant it lacks raises
     KeyError (that copy cannot serve the plan). The choice itself never depends on `ids`."""
     plan = AuditPlan()
     keys: dict[tuple[str, str], int] = {}
@@ -181,7 +181,7 @@ def file_candidates(source: str) -> list[Mutant]:
 def precompute(workspace: Path) -> int:
     """Fill the cache for the workspace's modules outside tests/ (the only ones a plan mutates);
     how many were computed. CPython 3.11's ast must not be used from two threads at once: run it
-    in a thread only while no other thread can (see harness/orchestration/runtime_ahead.py)."""
+    in a thread only while no other thread can (see harness/speed/runtime_ahead.py)."""
     done = 0
     for path in app_modules(Path(workspace)):
         try:

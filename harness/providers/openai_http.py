@@ -46,6 +46,7 @@ INSTRUCTIONS_HEAD = "Instructions (as in the system message): "
 ERRORS_CHARS = 3000              # validation errors fed back to the model: all of them, bounded
 
 _FENCE = re.compile(r"^\s*```[a-zA-Z]*\s*\n(.*?)\n?\s*```\s*$", re.DOTALL)
+_STREAM_WORDS = re.compile(r"\bstream(?:_options)?\b|include_usage", re.I)
 _BEARER = re.compile(r"Bearer\s+\S+")
 
 
@@ -208,6 +209,14 @@ class OpenAIHTTPClient:
         if self.stream:
             body.update(stream=True, stream_options={"include_usage": True})
         try:
+            got = self._with_retries(lambda: self._exchange(body))
+        except RequestRejectedError as exc:
+            if not body.get("stream") or not _STREAM_WORDS.search(exc.body) or formats.rejects_format(exc.status, exc.body):
+                raise
+            self.stream = False   # a server that refuses streaming: whole answers from now on, stated once
+            self.notes.append(f"{self.base_url} refused a streamed request (HTTP {exc.status}); asking for whole "
+                              f"answers from now on (HARNESS_LLM_TIMEOUT_S then bounds each whole answer)")
+            body.pop("stream"), body.pop("stream_options")
             got = self._with_retries(lambda: self._exchange(body))
         except ContextOverflowError as exc:
             if not exc.window or body["max_tokens"] <= self._answer_tokens():
