@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from harness.verification.runtime import verify_runtime
+from harness.speed.runners import WarmRunner
 from harness.verification.verifier import run_command
 from helpers import warm_workers_stopped_after
 
@@ -77,7 +78,7 @@ def test_generated_tests_cannot_read_host_secrets_even_when_the_harness_is_root(
     with warm_workers_stopped_after():
         for warm_mode in ("0", "1"):
             monkeypatch.setenv("HARNESS_WARM", warm_mode)
-            res = run_command("python -m pytest -q tests", ws, task_id="T", timeout_s=120)
+            res = run_command("python -m pytest -q tests", ws, task_id="T", timeout_s=120, runner=WarmRunner())
             assert (res.status, res.runner) == ("PASS", "cold" if warm_mode == "0" else "warm"), res.stdout[-1500:]
             _unreadable(json.loads((shared / "tests.json").read_text()), targets)
             (shared / "tests.json").unlink()

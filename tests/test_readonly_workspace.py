@@ -17,6 +17,7 @@ import pytest
 
 from harness.sandbox.workspace_guard import WorkspaceGuard, differences, fingerprint
 from harness.verification.runtime import verify_runtime
+from harness.speed.runners import WarmRunner
 from harness.verification.verifier import run_command
 from helpers import warm_workers_stopped_after
 
@@ -99,7 +100,7 @@ def test_a_test_session_that_swaps_a_source_file_and_restores_it_cannot_pass(tmp
     ws = _workspace(tmp_path / "ws", SWAPPING_TESTS)
     before = (ws / "src" / "value.py").read_text()
     with warm_workers_stopped_after():
-        res = run_command("python -m pytest -q tests", ws, task_id="T", timeout_s=120)
+        res = run_command("python -m pytest -q tests", ws, task_id="T", timeout_s=120, runner=WarmRunner())
     assert res.status == "FAIL"
     if sandbox_mode == "none":
         assert "result void: the workspace changed while its code ran (src/value.py)" in res.stderr

@@ -14,6 +14,7 @@ import shutil
 import pytest
 
 from harness.sandbox import warm
+from harness.speed.runners import WarmRunner
 from harness.verification.verifier import run_command
 from helpers import warm_workers_stopped_after
 
@@ -80,7 +81,7 @@ def _run_four(tmp_path, module: str) -> dict[str, tuple[str, str]]:
         for mode in ("cold", "warm"):
             mp.setenv(warm.ENV_WARM, "0" if mode == "cold" else "1")
             for n in (1, 2):
-                res = run_command("python -m pytest -q tests", ws, task_id="T", timeout_s=120)
+                res = run_command("python -m pytest -q tests", ws, task_id="T", timeout_s=120, runner=WarmRunner())
                 outcomes[f"{mode}{n}"] = (res.runner, res.status, res.stdout[-600:])
     return outcomes
 
