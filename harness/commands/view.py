@@ -127,6 +127,11 @@ def cmd_status(args) -> int:
         print(f"error: {state.error}")
     if state.llm_calls:
         print(f"llm: {state.llm_calls} calls, {state.llm_tokens} tokens")
+        from harness.trace.authorship import authorship, authorship_lines
+        from harness.utils.events import read_events
+
+        for line in authorship_lines(authorship(read_events(store.run_dir(state.run_id) / "events.log"))):
+            print(line)
     if state.plan:
         print("tasks:")
         for t in state.plan.tasks:
