@@ -36,6 +36,7 @@ def rich_spec() -> AppSpec:
             EntityField(name="buyer", ident="buyer_id", type="int", kind="reference", ref="customer", required=True),
             EntityField(name="price", ident="price", type="float", kind="money", min_value=0.5)]),
         DataEntity(name="note", plural="notes", ident="note", has_status=True),
+        DataEntity(name="shift", plural="shifts", ident="shift", shared=True, manage="admin", assigned=True),
     ]
     return AppSpec.model_validate({k: (v if k != "data_model" else [e.model_dump() for e in v])
                                    for k, v in base.items()})
@@ -48,7 +49,7 @@ def parse_line(line: str) -> dict:
     name = re.search(r"name (.*?), plural", names)
     entity = {"ident": ident, "name": name.group(1) if name else ident, "plural": names.split("plural ", 1)[1],
               "fields": [], "parent": None, "has_status": False, "workflow": [], "transitions": {},
-              "on_parent_delete": "restrict"}
+              "on_parent_delete": "restrict", "shared": False, "manage": None, "assigned": False}
     fields, *extras = rest.split("; ")
     for text in ([] if fields == "none" else fields.split(", ")):
         m = re.fullmatch(r"(\w+)(?: \(name (.*?)\))? (\w+)/([\w-]+)(.*)", text)
@@ -66,6 +67,12 @@ def parse_line(line: str) -> dict:
             entity["parent"], entity["on_parent_delete"] = (None if parent == "none" else parent), rule
         elif extra.startswith("has_status"):
             entity["has_status"] = True
+        elif extra == "shared":
+            entity["shared"] = True
+        elif extra.startswith("manage "):
+            entity["manage"] = extra.split(" ", 1)[1]
+        elif extra == "assigned_to user":
+            entity["assigned"] = True
         elif extra.startswith("workflow "):
             states, moves = re.fullmatch(r"workflow (.*) \(moves (.*)\)", extra).groups()
             entity["workflow"] = states.split(" > ")

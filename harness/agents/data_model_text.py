@@ -10,7 +10,9 @@ from harness.models.spec import DataEntity, EntityField
 
 FORMAT = ("one entity a line: `ident (name N if not the ident, plural P): fields: field, field, ...`, then "
           "when set `; parent E (on delete restrict|cascade)`, `; has_status (a status field and a complete "
-          "action)`, `; workflow a > b > c (moves a->b|c; default: each state to the next)`. A field: "
+          "action)`, `; workflow a > b > c (moves a->b|c; default: each state to the next)`, `; shared` (every "
+          "signed-in user sees every record), `; manage R` (only role R and the admin role write), `; "
+          "assigned_to user` (an `assigned_to` account that sees and updates the record). A field: "
           "`ident (name N if not the ident) type/kind`, then when set `required`, `unique`, `-> E` "
           "(references entity E), `enum a|b|c`, `min X`, `max Y`. A kind of `-` means: derived from the type.")
 
@@ -36,7 +38,9 @@ def entity_line(e: DataEntity) -> str:
     if e.workflow:
         moves = ", ".join(f"{a}->{'|'.join(b)}" for a, b in e.transitions.items())
         line += f"; workflow {' > '.join(e.workflow)} (moves {moves or 'each state to the next'})"
-    return line
+    line += "; shared" if e.shared else ""
+    line += f"; manage {e.manage}" if e.manage else ""
+    return line + ("; assigned_to user" if e.assigned else "")
 
 
 def _num(value: float) -> str:

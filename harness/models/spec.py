@@ -31,7 +31,7 @@ ClauseStatus = Literal["mapped", "not_built", "context"]
 # offline generator cannot implement; it stays in the spec and FAILs honestly.
 Capability = Literal[
     "health", "create", "list", "complete", "crud", "relation", "auth", "dashboard",
-    "pages", "feature", "workflow", "unsupported", "other",
+    "pages", "feature", "workflow", "unsupported", "other", "access", "account",
 ]
 
 
@@ -71,6 +71,10 @@ class DataEntity(BaseModel):
     workflow: list[str] = Field(default_factory=list)
     transitions: dict[str, list[str]] = Field(default_factory=dict)
     on_parent_delete: Literal["restrict", "cascade"] = "restrict"
+    # Who sees and changes the records when the app has accounts (docs/spec-language.md):
+    shared: bool = False           # every signed-in user sees every record (only its owner changes it)
+    manage: str | None = None      # only this role (and the admin role) creates, changes, deletes
+    assigned: bool = False         # `assigned_to`: a user who then sees and updates the record
 
 
 class Feature(BaseModel):
@@ -119,6 +123,8 @@ class AppSpec(BaseModel):
     stack: Stack = Field(default_factory=Stack)
     auth: bool = False
     login: Literal["username", "email"] = "username"   # what an account signs in with
+    roles: list[str] = Field(default_factory=list)     # first: the admin role; last: new accounts'
+    change_password: bool = False                      # POST /api/auth/password
     pages: list[Page] = Field(default_factory=list)
     components: list[Component] = Field(default_factory=list)
     data_model: list[DataEntity] = Field(default_factory=list)

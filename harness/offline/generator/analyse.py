@@ -15,7 +15,8 @@ from harness.offline.generator.appmodel import AppModel, Entity, PageRoute
 from harness.offline.generator.columns import build_columns, find_slot, is_status
 from harness.offline.generator.naming import ascii_fold, display_text, field_ident, py_ident, unique_idents
 
-ENTITY_CAPS = ("create", "list", "complete", "crud", "relation", "other", "feature", "workflow")
+ENTITY_CAPS = ("create", "list", "complete", "crud", "relation", "other", "feature", "workflow",
+               "access")
 # Routes owned by main.py, the auth pages, the form endpoints and FastAPI's docs.
 _RESERVED_ROUTES = {"/", "/health", "/docs", "/redoc", "/openapi.json"}
 _AUTH_ROUTES = {"/login", "/logout", "/register"}
@@ -65,7 +66,9 @@ def analyse(spec: AppSpec) -> AppModel:
             reqs=tuple(entity_reqs[ident]), states=states or ("open", "done"),
             transitions=_transitions(source, states), workflow=bool(states),
             cascade=source.on_parent_delete == "cascade",
-            features=_features(spec, ident))
+            features=_features(spec, ident), shared=spec.auth and source.shared,
+            manage=source.manage if spec.auth and source.manage in spec.roles else None,
+            assigned=spec.auth and source.assigned)
     deps = {i: ([parents[i]] if i in parents else []) + sorted(set(refs.get(i, {}).values()))
             for i in raw}
     ordered = tuple(entities[i] for i in _parent_first(list(raw), deps))
@@ -75,7 +78,8 @@ def analyse(spec: AppSpec) -> AppModel:
         title=display_text(spec.title) or "Generated app", auth=auth, entities=ordered,
         pages=_page_routes(spec, set(raw), auth, has_dashboard),
         supported=tuple(supported), unsupported=tuple(unsupported), language=spec.language,
-        email_login=auth and spec.login == "email")
+        email_login=auth and spec.login == "email", roles=tuple(spec.roles) if spec.auth else (),
+        change_password=spec.auth and spec.change_password)
 
 
 def _plural_name(entity: Any) -> str:

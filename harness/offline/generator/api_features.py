@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from harness.offline.generator.api_access import owner_expr
 from harness.offline.generator.appmodel import AppModel, Column, Entity, Slot
 from harness.offline.generator.codegen import fill, lit
 from harness.offline.generator.templates_dir import template
@@ -71,7 +72,7 @@ def list_params(app: AppModel, e: Entity) -> tuple[str, str]:
     """(parameters, body) of list_items."""
     params = ["db: Db"] + (["user: CurrentUser"] if app.auth else []) + [
         "limit: Limit = 100", "offset: Offset = 0"]
-    owner = 'user["id"]' if app.auth else "None"
+    owner = owner_expr(app)
     if not (e.has("search") or e.has("filter") or e.has("sort")):
         return ", ".join(params), f"return TABLE.rows(db, {owner}, limit, offset)"
     args = []
@@ -145,7 +146,7 @@ def feature_chunks(app: AppModel, e: Entity) -> str:
     """Routes of the entity's features; they go before /{item_id} so their paths win."""
     url = f"/api/{e.slug}"
     common = {"user": ", user: CurrentUser" if app.auth else "",
-              "owner": 'user["id"]' if app.auth else "None"}
+              "owner": owner_expr(app)}
     chunks = []
     if e.has("csv_export"):
         chunks.append(f"CSV_COLUMNS = {lit(tuple(sort_keys(e)))}")

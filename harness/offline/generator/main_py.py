@@ -12,8 +12,13 @@ _MAIN = template("main_py/main.tmpl")
 _TESTS = template("main_py/tests.tmpl")
 
 
+def account_modules(app: AppModel) -> list[str]:
+    """The skeleton modules of the account features: people (roles, viewers), account (password)."""
+    return (["people"] if app.access else []) + (["account"] if app.change_password else [])
+
+
 def _modules(app: AppModel) -> list[str]:
-    mods = (["auth"] if app.auth else []) + [f"api_{e.ident}" for e in app.entities]
+    mods = (["auth"] if app.auth else []) + account_modules(app) + [f"api_{e.ident}" for e in app.entities]
     return mods + (["dashboard"] if app.has_dashboard else []) + ["pages"]
 
 
@@ -30,6 +35,8 @@ def api_paths(app: AppModel) -> list[str]:
     paths = ["/health", "/api/health"]
     if app.auth:
         paths += ["/api/auth/register", "/api/auth/login", "/api/auth/logout", "/api/auth/me"]
+        paths += ["/api/auth/users", "/api/auth/users/me", "/api/auth/users/{user_id}/role"] if app.access else []
+        paths += ["/api/auth/password"] if app.change_password else []
     for e in app.entities:
         paths += [collection_url(e), collection_url(e) + "/{item_id}"]
         paths += [collection_url(e) + "/{item_id}/complete"] if e.has_status and not e.workflow else []

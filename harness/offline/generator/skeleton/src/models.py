@@ -60,7 +60,11 @@ def _like(text: str) -> str:
 @dataclass(frozen=True)
 class Table:
     """One entity table. `columns` are the writable columns in insert order; rows are scoped to
-    `owner_id` when `owned`; `quoted` maps every readable column to its quoted SQL name."""
+    `owner_id` when `owned`; `quoted` maps every readable column to its quoted SQL name.
+
+    With an access `policy` the scope is `scope_sql`, "(? IS NULL OR owner = ? [OR assignee = ?])":
+    the `owner_id` passed is a Viewer (an id with a role, src/people.py), and an admin, the
+    `manage` role, or anyone reading a `shared` table sees every row (_scope)."""
 
     name: str
     columns: tuple[str, ...]
@@ -80,13 +84,35 @@ class Table:
     children_sql: str = ""
     status_sql: str = ""
     status_count_sql: str = ""
+    policy: bool = False
+    shared: bool = False
+    manage: str | None = None
+    assigned: bool = False
+    scope_sql: str = '"owner_id" = ?'
+    allowed_sql: str = ""
 
-    def _scope(self, owner_id: int | None) -> tuple[Any, ...]:
-        return (owner_id,) if self.owned else ()
+    def _scope(self, owner_id: int | None, action: str = "read") -> tuple[Any, ...]:
+        """The scope's parameters: (owner,), or for a policy (everything or the user, the user
+        [, the user as assignee: not for delete])."""
+        if not self.owned:
+            return ()
+        if not self.policy:
+            return (owner_id,)
+        user_id, role = int(owner_id), getattr(owner_id, "role", None)
+        everything = (role is not None and role in (ADMIN_ROLE, self.manage)) or (
+            action == "read" and self.shared)
+        params: tuple[Any, ...] = (None if everything else user_id, user_id)
+        return params + ((None if action == "delete" else user_id,) if self.assigned else ())
+
+    def allowed(self, conn: sqlite3.Connection, row_id: int, owner_id: int | None, action: str) -> bool:
+        """True when the viewer may `action` ("update", "delete") the row."""
+        row = conn.execute(self.allowed_sql, (row_id, *self._scope(owner_id, action))).fetchone()
+        return row is not None
 
     def insert(self, conn: sqlite3.Connection, values: dict[str, Any],
                owner_id: int | None = None) -> dict[str, Any]:
-        params = (*(values.get(c) for c in self.columns), now(), *self._scope(owner_id))
+        owner = (int(owner_id),) if self.owned else ()  # type: ignore[arg-type]
+        params = (*(values.get(c) for c in self.columns), now(), *owner)
         with conn:
             row_id = conn.execute(self.insert_sql, params).lastrowid
         return self.get(conn, row_id, owner_id) or {}
@@ -103,7 +129,7 @@ class Table:
     def _where(self, owner_id: int | None, q: str | None, equals: dict[str, Any],
                ranges: dict[str, tuple[Any, Any]]) -> tuple[str, list[Any]]:
         """WHERE text over known columns only (unknown names raise KeyError) and its parameters."""
-        parts, params = (['"owner_id" = ?'], [owner_id]) if self.owned else ([], [])
+        parts, params = ([self.scope_sql], list(self._scope(owner_id))) if self.owned else ([], [])
         if q and self.search_columns:
             parts.append("(" + " OR ".join(f"{self.quoted[c]} LIKE ? ESCAPE '\\'"
                                            for c in self.search_columns) + ")")
@@ -176,7 +202,7 @@ class Table:
         if current is None:
             return None
         merged = {**current, **values}
-        params = (*(merged[c] for c in self.update_columns), row_id, *self._scope(owner_id))
+        params = (*(merged[c] for c in self.update_columns), row_id, *self._scope(owner_id, "update"))
         with conn:
             conn.execute(self.update_sql, params)
         return self.get(conn, row_id, owner_id)
@@ -184,12 +210,12 @@ class Table:
     def delete(self, conn: sqlite3.Connection, row_id: int, owner_id: int | None = None) -> bool:
         """True when a row was deleted; sqlite3.IntegrityError when other rows still refer to it."""
         with conn:
-            return conn.execute(self.delete_sql, (row_id, *self._scope(owner_id))).rowcount > 0
+            return conn.execute(self.delete_sql, (row_id, *self._scope(owner_id, "delete"))).rowcount > 0
 
     def set_status(self, conn: sqlite3.Connection, row_id: int, status: str,
                    owner_id: int | None = None) -> dict[str, Any] | None:
         with conn:
-            conn.execute(self.status_sql, (status, row_id, *self._scope(owner_id)))
+            conn.execute(self.status_sql, (status, row_id, *self._scope(owner_id, "update")))
         return self.get(conn, row_id, owner_id)
 
     def count(self, conn: sqlite3.Connection, owner_id: int | None = None) -> int:
@@ -201,6 +227,10 @@ class Table:
         for status, n in conn.execute(self.status_count_sql, self._scope(owner_id)).fetchall():
             counts[status] = n
         return counts
+
+
+ADMIN_ROLE: str | None = None     # the role that sees and manages everything (per app, below)
+ROLES: tuple[str, ...] = ()
 
 
 # ---- per-app schema and tables (generated below this line) ----
