@@ -36,7 +36,8 @@ def rich_spec() -> AppSpec:
             EntityField(name="buyer", ident="buyer_id", type="int", kind="reference", ref="customer", required=True),
             EntityField(name="price", ident="price", type="float", kind="money", min_value=0.5)]),
         DataEntity(name="note", plural="notes", ident="note", has_status=True),
-        DataEntity(name="shift", plural="shifts", ident="shift", shared=True, manage="admin", assigned=True),
+        DataEntity(name="shift", plural="shifts", ident="shift", shared=True, manage="admin", assigned=True,
+                   many=["note", "customer"]),
     ]
     return AppSpec.model_validate({k: (v if k != "data_model" else [e.model_dump() for e in v])
                                    for k, v in base.items()})
@@ -49,7 +50,7 @@ def parse_line(line: str) -> dict:
     name = re.search(r"name (.*?), plural", names)
     entity = {"ident": ident, "name": name.group(1) if name else ident, "plural": names.split("plural ", 1)[1],
               "fields": [], "parent": None, "has_status": False, "workflow": [], "transitions": {},
-              "on_parent_delete": "restrict", "shared": False, "manage": None, "assigned": False}
+              "on_parent_delete": "restrict", "shared": False, "manage": None, "assigned": False, "many": []}
     fields, *extras = rest.split("; ")
     for text in ([] if fields == "none" else fields.split(", ")):
         m = re.fullmatch(r"(\w+)(?: \(name (.*?)\))? (\w+)/([\w-]+)(.*)", text)
@@ -71,6 +72,8 @@ def parse_line(line: str) -> dict:
             entity["shared"] = True
         elif extra.startswith("manage "):
             entity["manage"] = extra.split(" ", 1)[1]
+        elif extra.startswith("many "):
+            entity["many"] = extra.split(" ", 1)[1].split("|")
         elif extra == "assigned_to user":
             entity["assigned"] = True
         elif extra.startswith("workflow "):

@@ -12,7 +12,8 @@ FORMAT = ("one entity a line: `ident (name N if not the ident, plural P): fields
           "when set `; parent E (on delete restrict|cascade)`, `; has_status (a status field and a complete "
           "action)`, `; workflow a > b > c (moves a->b|c; default: each state to the next)`, `; shared` (every "
           "signed-in user sees every record), `; manage R` (only role R and the admin role write), `; "
-          "assigned_to user` (an `assigned_to` account that sees and updates the record). A field: "
+          "assigned_to user` (an `assigned_to` account that sees and updates the record), `; many a|b` (linked "
+          "many-to-many with entities a and b). A field: "
           "`ident (name N if not the ident) type/kind`, then when set `required`, `unique`, `-> E` "
           "(references entity E), `enum a|b|c`, `min X`, `max Y`. A kind of `-` means: derived from the type.")
 
@@ -40,6 +41,7 @@ def entity_line(e: DataEntity) -> str:
         line += f"; workflow {' > '.join(e.workflow)} (moves {moves or 'each state to the next'})"
     line += "; shared" if e.shared else ""
     line += f"; manage {e.manage}" if e.manage else ""
+    line += f"; many {'|'.join(e.many)}" if e.many else ""
     return line + ("; assigned_to user" if e.assigned else "")
 
 

@@ -31,7 +31,7 @@ ClauseStatus = Literal["mapped", "not_built", "context"]
 # offline generator cannot implement; it stays in the spec and FAILs honestly.
 Capability = Literal[
     "health", "create", "list", "complete", "crud", "relation", "auth", "dashboard",
-    "pages", "feature", "workflow", "unsupported", "other", "access", "account",
+    "pages", "feature", "workflow", "unsupported", "other", "access", "account", "link",
 ]
 
 
@@ -75,6 +75,7 @@ class DataEntity(BaseModel):
     shared: bool = False           # every signed-in user sees every record (only its owner changes it)
     manage: str | None = None      # only this role (and the admin role) creates, changes, deletes
     assigned: bool = False         # `assigned_to`: a user who then sees and updates the record
+    many: list[str] = Field(default_factory=list)   # idents of entities linked many-to-many
 
 
 class Feature(BaseModel):

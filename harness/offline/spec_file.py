@@ -35,6 +35,7 @@ from harness.models.spec import (
 from harness.offline.features import REQ_TEXTS, can_build
 from harness.offline.field_kinds import KINDS, kind_for_name
 from harness.offline.generator.naming import field_ident, py_ident
+from harness.offline.spec_links import check_many, link_items, read_many
 from harness.offline.spec_access import (
     ENTITY_KEYS, access_items, account_items, check_access, read_auth, read_entity_access,
 )
@@ -43,7 +44,7 @@ from harness.validation.spec_validator import validate_spec
 
 _TOP = {"title", "auth", "login", "dashboard", "language", "entities"}
 _ENTITY = {"name", "plural", "fields", "parent", "on_parent_delete", "workflow", "transitions",
-           "features", *ENTITY_KEYS}
+           "features", "many", *ENTITY_KEYS}
 _FIELD = {"name", "kind", "required", "values", "min", "max", "ref", "unique"}
 _FEATURE = {"kind", "fields", "options"}
 
@@ -109,6 +110,7 @@ def load_spec_file(path: str | Path) -> AppSpec:
         reader.fail("entities", "the spec needs at least one [[entities]] table", "entities")
     entities = [_entity(reader, raw, i) for i, raw in enumerate(entities_raw)]
     _check_links(reader, entities)
+    check_many(reader, [e for e, _ in entities])
     access = read_auth(reader, data)
     check_access(reader, [e for e, _ in entities], access)
     spec = AppSpec(title=reader.typed(data, "title", str, "", None) or "Generated app",
@@ -160,7 +162,7 @@ def _entity(reader: _Reader, raw: Any, i: int) -> tuple[DataEntity, list[Feature
                         ident=ident, fields=fields, parent=reader.typed(raw, "parent", str, where, i),
                         on_parent_delete=on_delete, workflow=workflow,
                         transitions={k: [str(m) for m in v] for k, v in transitions.items()},
-                        **read_entity_access(reader, raw, i, where))
+                        many=read_many(reader, raw, i, where), **read_entity_access(reader, raw, i, where))
     features = [_feature(reader, f, i, f"{where}.features[{j + 1}]", ident)
                 for j, f in enumerate(reader.typed(raw, "features", list, where, i) or [])]
     return entity, features
@@ -247,7 +249,7 @@ def with_requirements(spec: AppSpec, dashboard: bool, unbuildable=None) -> AppSp
         items.append(("crud", e.ident, f"Users can create, list, update and delete {e.plural}", f"entity {e.name}"))
         if e.parent:
             items.append(("relation", e.ident, f"Each {e.name} belongs to a {e.parent}", f"{e.name}.parent"))
-        items += access_items(e)
+        items += access_items(e) + link_items(e, spec.data_model)
         if e.workflow:
             items.append(("workflow", e.ident, f"{e.plural.capitalize()} move through {' → '.join(e.workflow)}",
                           f"{e.name}.workflow"))

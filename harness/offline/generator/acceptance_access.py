@@ -11,6 +11,7 @@ from harness.offline.generator.api_py import collection_url
 from harness.offline.generator.api_tests import change
 from harness.offline.generator.appmodel import AppModel, Entity
 from harness.offline.generator.codegen import lit
+from harness.offline.generator.links import link_tests
 from harness.offline.generator.samples import body
 from harness.offline.generator.testkit import linked_body
 from harness.models.spec import Requirement
@@ -47,6 +48,13 @@ def access_body(app: AppModel, req: Requirement) -> str | None:
                   'json={"username": "alice", "password": password})')
         consts = "\n".join(line for line in text.split("\n") if line.startswith(("PASSWORD =", "NEW_PASSWORD =")))
         return "\n".join([consts, helper, _bodies(text)[0]])
+    if req.capability == "link" and req.entity:
+        e = app.entity(req.entity)
+        other = source.rsplit(" ", 1)[-1]
+        tests = link_tests(app, e, (req.id,))
+        found = [t for t in tests if f"_links_any_number_of_{app.entity(other).plural_ident}(" in t] \
+            if other in e.many else []
+        return _prelude(e) + "\n" + _bodies(found[0])[0] if found else None
     if req.capability != "access" or not req.entity:
         return None
     e = app.entity(req.entity)

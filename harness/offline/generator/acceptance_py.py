@@ -41,7 +41,8 @@ def _test(app: AppModel, req: Requirement, name: str) -> str:
         return f"{marks([req.id])}def {name}(client, login):\n" + _body(_auth(app))
     access = access_body(app, req)
     if access is not None:
-        fixtures = "client, login" if req.capability == "account" else "client, headers, login"
+        fixtures = "client, login" if req.capability == "account" else (
+            "client, headers, login" if app.auth else "client, headers")
         return f"{marks([req.id])}def {name}({fixtures}):\n" + _body(access)
     if req.capability == "account":
         return f"{marks([req.id])}def {name}(client):\n" + _body(_HEALTH)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from harness.offline.generator.api_access import owner_expr
 from harness.offline.generator.appmodel import AppModel, Column, Entity, Slot
+from harness.offline.generator.links import link_params
 from harness.offline.generator.codegen import fill, lit
 from harness.offline.generator.templates_dir import template
 
@@ -73,7 +74,7 @@ def list_params(app: AppModel, e: Entity) -> tuple[str, str]:
     params = ["db: Db"] + (["user: CurrentUser"] if app.auth else []) + [
         "limit: Limit = 100", "offset: Offset = 0"]
     owner = owner_expr(app)
-    if not (e.has("search") or e.has("filter") or e.has("sort")):
+    if not (e.has("search") or e.has("filter") or e.has("sort") or e.many):
         return ", ".join(params), f"return TABLE.rows(db, {owner}, limit, offset)"
     args = []
     if e.has("search"):
@@ -111,6 +112,12 @@ def list_params(app: AppModel, e: Entity) -> tuple[str, str]:
     if ranges:
         body.append("ranges = {" + ", ".join(ranges) + "}")
         args.append("ranges=ranges")
+    more, linked = link_params(e)
+    params += more
+    if linked:
+        body.append("linked = {key: value for key, value in {" + ", ".join(linked)
+                    + "}.items() if value is not None}")
+        args.append("linked=linked")
     args += ["limit=limit", "offset=offset"]
     body.append(f"return TABLE.query(db, {owner}, " + ", ".join(args) + ")")
     return ",\n              ".join(params), "\n".join(body)

@@ -14,6 +14,7 @@ from harness.offline.generator.api_access import (
 )
 from harness.offline.generator.api_features import feature_chunks, list_params, slot_of
 from harness.offline.generator.appmodel import AppModel, Column, Entity
+from harness.offline.generator.links import link_routes
 from harness.offline.generator.codegen import doc, fill, lit, module
 from harness.offline.generator.skeleton_files import skeleton
 from harness.offline.generator.templates_dir import template
@@ -72,6 +73,8 @@ def _routes_doc(app: AppModel, e: Entity) -> str:
     routes += [f"- GET {url}/export.csv"] if e.has("csv_export") else []
     routes += [f"- GET {url}/totals"] if e.has("aggregate") else []
     routes += [f"- GET {url}/counts"] if e.has("status_counts") else []
+    routes += [f"- GET {url}/{{item_id}}/{app.entity(o).slug}; PUT, DELETE {url}/{{item_id}}/"
+               f"{app.entity(o).slug}/{{other_id}}; GET {url}?{o}=<id>" for o in e.many]
     return "\n".join(routes)
 
 
@@ -128,6 +131,8 @@ def api_py(app: AppModel, e: Entity) -> str:
     if e.has_status and not e.workflow:
         chunks.append(fill(_COMPLETE, complete_url=lit(collection_url(e) + "/{item_id}/complete"),
                            complete_check=handler_checks(app, e)["complete_check"], **common))
+    if e.many:
+        chunks.append(link_routes(app, e, owner, common["user"]))
     if e.parent:
         chunks.append(fill(_CHILDREN, children_url=lit(children_url(app, e)),
                            parent_doc=doc(app.entity(e.parent).name), **common))

@@ -6,6 +6,7 @@ from harness.offline.generator.api_access_tests import access_tests
 from harness.offline.generator.api_feature_tests import feature_tests
 from harness.offline.generator.api_py import children_url, collection_url
 from harness.offline.generator.appmodel import AppModel, Entity
+from harness.offline.generator.links import link_tests
 from harness.offline.generator.samples import body, sample
 from harness.offline.generator.codegen import doc, fill, lit, marks, module
 from harness.offline.generator.testkit import (
@@ -89,7 +90,7 @@ def test_api_py(app: AppModel, e: Entity, fallback: tuple[str, ...] = ()) -> str
     if app.auth and not e.shared:
         chunks.append(fill(_AUTH, marks=marks(e.req_ids() or fallback), ident=e.ident,
                            bob_checks=_bob_checks(app, e)))
-    chunks += access_tests(app, e, fallback)
+    chunks += access_tests(app, e, fallback) + link_tests(app, e, fallback)
     return module(*chunks)
 
 

@@ -95,6 +95,7 @@ class Entity:
     shared: bool = False                                  # every signed-in user sees every record
     manage: str | None = None                             # only this role (and admin) writes
     assigned: bool = False                                # has `assigned_to`, a user who sees it
+    many: tuple[str, ...] = ()                            # entities linked many-to-many
 
     def has(self, feature: str) -> bool:
         return any(kind == feature for kind, _ in self.features)

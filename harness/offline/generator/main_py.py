@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from harness.offline.generator.api_py import children_url, collection_url
 from harness.offline.generator.appmodel import AppModel
+from harness.offline.generator.links import link_paths
 from harness.offline.generator.codegen import doc, fill, lit, marks, module
 from harness.offline.generator.templates_dir import template
 
@@ -44,6 +45,7 @@ def api_paths(app: AppModel) -> list[str]:
         paths += [collection_url(e) + "/totals"] if e.has("aggregate") else []
         paths += [collection_url(e) + "/counts"] if e.has("status_counts") else []
         paths += [children_url(app, e)] if e.parent else []
+        paths += link_paths(app, e)
     return paths + (["/api/dashboard"] if app.has_dashboard else [])
 
 

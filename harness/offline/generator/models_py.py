@@ -7,6 +7,7 @@ values as parameters.
 from __future__ import annotations
 
 from harness.offline.generator.appmodel import AppModel, Entity
+from harness.offline.generator.links import link_schema, table_links
 from harness.offline.generator.samples import body, sample
 from harness.offline.generator.codegen import block, doc, fill, lit, marks, module, sql_lines
 from harness.offline.generator.naming import sql_quote as q
@@ -43,6 +44,7 @@ def models_py(app: AppModel) -> str:
     schema = roles_schema(app, schema)
     for entity in app.entities:
         schema += _schema(entity, app.auth)
+    schema += link_schema(app)
     tables = "\n".join(_table(e, app.auth, app.access) for e in app.entities)
     roles = [f"ADMIN_ROLE = {lit(app.roles[0])}", f"ROLES = {lit(app.roles)}", "", ""] if app.roles else []
     generated = "\n".join([*roles, "SCHEMA = (", block([lit(s) + "," for s in schema], 4), ")", "", "",
@@ -132,6 +134,7 @@ def _table(e: Entity, auth: bool, access: bool = False) -> str:
              f"        quoted={lit({c: q(c) for c in _select_columns(e)})},",
              f"        search_columns={lit(tuple(c.ident for c in e.columns if c.is_text))},",
              f"        states={lit(e.states if e.has_status else ())},"]
+    lines += [table_links(e)] if e.many else []
     if access:
         lines += ["        policy=True,", f"        shared={e.shared},", f"        manage={lit(e.manage)},",
                   f"        assigned={e.assigned},", f"        scope_sql={lit(scope)},"]

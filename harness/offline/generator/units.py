@@ -93,7 +93,7 @@ def _units(app: AppModel) -> list[BuildUnit]:
             (["roles and the people directory"] if app.access else []) + (["password change"] if app.change_password else [])),
             account, app.ids("account") or app.ids("auth") or fallback, ("setup", "auth")))
     for e in app.entities:
-        deps = base + ((f"entity:{e.parent}",) if e.parent else ())
+        deps = base + ((f"entity:{e.parent}",) if e.parent else ()) + tuple(f"entity:{o}" for o in e.many)
         units.append(unit(f"entity:{e.ident}", f"REST API for {e.plural} (/api/{e.slug})",
                           [api_module_path(e.ident), api_test_path(e.ident)],
                           tuple(r.id for r in e.reqs) or fallback, deps))

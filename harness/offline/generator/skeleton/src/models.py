@@ -90,6 +90,21 @@ class Table:
     assigned: bool = False
     scope_sql: str = '"owner_id" = ?'
     allowed_sql: str = ""
+    # many-to-many: other table -> (WHERE part "id IN (linked to ?)", link, unlink, linked ids)
+    links: dict[str, tuple[str, str, str, str]] = field(default_factory=dict)
+
+    def link(self, conn: sqlite3.Connection, name: str, row_id: int, other_id: int) -> None:
+        """Link the row to a record of table `name` (linking twice keeps one link)."""
+        with conn:
+            conn.execute(self.links[name][1], (row_id, other_id))
+
+    def unlink(self, conn: sqlite3.Connection, name: str, row_id: int, other_id: int) -> bool:
+        """True when the link existed."""
+        with conn:
+            return conn.execute(self.links[name][2], (row_id, other_id)).rowcount > 0
+
+    def linked_ids(self, conn: sqlite3.Connection, name: str, row_id: int) -> list[int]:
+        return [r[0] for r in conn.execute(self.links[name][3], (row_id,)).fetchall()]
 
     def _scope(self, owner_id: int | None, action: str = "read") -> tuple[Any, ...]:
         """The scope's parameters: (owner,), or for a policy (everything or the user, the user
@@ -127,9 +142,14 @@ class Table:
         return [dict(row) for row in rows]
 
     def _where(self, owner_id: int | None, q: str | None, equals: dict[str, Any],
-               ranges: dict[str, tuple[Any, Any]]) -> tuple[str, list[Any]]:
-        """WHERE text over known columns only (unknown names raise KeyError) and its parameters."""
+               ranges: dict[str, tuple[Any, Any]],
+               linked: dict[str, Any] | None = None) -> tuple[str, list[Any]]:
+        """WHERE text over known columns and links only (unknown names raise KeyError) and its
+        parameters."""
         parts, params = ([self.scope_sql], list(self._scope(owner_id))) if self.owned else ([], [])
+        for name, other_id in (linked or {}).items():   # linked to that record (many-to-many)
+            parts.append(self.links[name][0])
+            params.append(other_id)
         if q and self.search_columns:
             parts.append("(" + " OR ".join(f"{self.quoted[c]} LIKE ? ESCAPE '\\'"
                                            for c in self.search_columns) + ")")
@@ -149,10 +169,10 @@ class Table:
     def query(self, conn: sqlite3.Connection, owner_id: int | None = None, *, q: str | None = None,
               equals: dict[str, Any] | None = None, ranges: dict[str, tuple[Any, Any]] | None = None,
               sort: str = "id", order: str = "asc", limit: int = 100,
-              offset: int = 0) -> list[dict[str, Any]]:
-        """Rows matching the search text, the equality filters and the (low, high) ranges,
-        ordered by `sort` (a known column) then id."""
-        where, params = self._where(owner_id, q, equals or {}, ranges or {})
+              offset: int = 0, linked: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        """Rows matching the search text, the equality filters, the (low, high) ranges and the
+        links, ordered by `sort` (a known column) then id."""
+        where, params = self._where(owner_id, q, equals or {}, ranges or {}, linked)
         direction = "DESC" if order == "desc" else "ASC"
         sql = (f"{self.select_sql}{where} ORDER BY {self.quoted[sort]} {direction}, "
                f'"id" {direction} LIMIT ? OFFSET ?')
