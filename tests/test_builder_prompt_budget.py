@@ -281,3 +281,10 @@ def test_the_scale_bench_compares_the_first_entity_task_and_the_others_like_for_
         "the other entity tasks' largest: 39916 at N=5, 39593 at N=20 (-1%)"]
     assert entity_role_lines({1: (19836, 0)}) == []
     assert entity_role_lines({1: (100, 0), 5: (90, 0)}) == ["builder prompt size, first entity task (chars): 100 at N=1, 90 at N=5"]
+
+
+def test_the_data_model_format_explains_access_and_links_only_when_an_entity_has_them():
+    from harness.agents.data_model_text import format_for
+
+    assert "`; shared`" in format_for(rich_spec().data_model) and "`; many a|b`" in format_for(rich_spec().data_model)
+    assert "shared" not in format_for(valid_todo().data_model)

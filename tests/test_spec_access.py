@@ -73,15 +73,15 @@ def test_apps_without_access_keys_get_no_access_code():
 def test_the_access_app_has_its_account_unit_files():
     files = generate_files(load_spec_file(TOOLS))
     assert {"src/people.py", "src/account.py", "tests/test_people.py", "tests/test_account.py"} <= set(files)
-    assert "policy=True" in files["src/models.py"] and "ADMIN_ROLE = 'librarian'" in files["src/models.py"]
+    assert "policy=True" in files["src/models.py"] and "ADMIN_ROLE: str | None = 'librarian'" in files["src/models.py"]
     assert "app.include_router(people.router)" in files["src/main.py"]
     assert "app.include_router(account.router)" in files["src/main.py"]
 
 
 # An app whose tables ignore the access rules: every user sees every row and may change it
 # (the generated access tests must fail on it).
-IGNORE_RULES = ("        if not self.policy:\n            return (owner_id,)\n",
-                "        if not self.policy or True:\n            return (None,) * (3 if self.assigned else 2)\n")
+IGNORE_RULES = ("        if not self.owned or not self.policy:\n            return super()._scope(owner_id, action)\n",
+                "        if True:\n            return (None,) * (3 if self.assigned else 2)\n")
 
 
 @pytest.mark.slow

@@ -10,12 +10,21 @@ from harness.models.spec import DataEntity, EntityField
 
 FORMAT = ("one entity a line: `ident (name N if not the ident, plural P): fields: field, field, ...`, then "
           "when set `; parent E (on delete restrict|cascade)`, `; has_status (a status field and a complete "
-          "action)`, `; workflow a > b > c (moves a->b|c; default: each state to the next)`, `; shared` (every "
-          "signed-in user sees every record), `; manage R` (only role R and the admin role write), `; "
-          "assigned_to user` (an `assigned_to` account that sees and updates the record), `; many a|b` (linked "
-          "many-to-many with entities a and b). A field: "
+          "action)`, `; workflow a > b > c (moves a->b|c; default: each state to the next)`. A field: "
           "`ident (name N if not the ident) type/kind`, then when set `required`, `unique`, `-> E` "
           "(references entity E), `enum a|b|c`, `min X`, `max Y`. A kind of `-` means: derived from the type.")
+
+
+# Only shown when an entity uses them (the 20-entity prompts have no room to spare).
+ACCESS_FORMAT = (" Access and links, when set: `; shared` (every signed-in user sees every record), `; manage R` "
+                 "(only role R and the admin role write), `; many a|b` (linked many-to-many with a and b), "
+                 "`; assigned_to user` (an `assigned_to` account sees and updates the record).")
+
+
+def format_for(entities: list[DataEntity]) -> str:
+    """FORMAT, with the access and link parts when an entity has them."""
+    used = any(e.shared or e.manage or e.assigned or e.many for e in entities)
+    return FORMAT + (ACCESS_FORMAT if used else "")
 
 
 def field_text(f: EntityField) -> str:

@@ -88,7 +88,9 @@ def list_params(app: AppModel, e: Entity) -> tuple[str, str]:
         args += ["sort=sort", "order=order"]
     elif newest:
         args += [f"sort={lit(newest)}", 'order="desc"']
-    equal, ranges = [], []
+    more, equal = link_params(e)   # ?<linked entity>=<id>: the table reads it as a link
+    params += more
+    ranges: list[str] = []
     for f in filters(e):
         if f.kind == "text":
             alias = f", alias={lit(f.column)}" if f.param else ""
@@ -112,12 +114,6 @@ def list_params(app: AppModel, e: Entity) -> tuple[str, str]:
     if ranges:
         body.append("ranges = {" + ", ".join(ranges) + "}")
         args.append("ranges=ranges")
-    more, linked = link_params(e)
-    params += more
-    if linked:
-        body.append("linked = {key: value for key, value in {" + ", ".join(linked)
-                    + "}.items() if value is not None}")
-        args.append("linked=linked")
     args += ["limit=limit", "offset=offset"]
     body.append(f"return TABLE.query(db, {owner}, " + ", ".join(args) + ")")
     return ",\n              ".join(params), "\n".join(body)

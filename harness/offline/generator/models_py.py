@@ -29,6 +29,8 @@ def roles_schema(app: AppModel, schema: list[str]) -> list[str]:
     return [users, *schema[1:], trigger]
 
 
+_RULE_TABLE = template("models_py/rule_table.tmpl")
+
 _AUTH_SCHEMA = [
     'CREATE TABLE IF NOT EXISTS "users" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, '
     '"username" TEXT NOT NULL UNIQUE, "password_hash" TEXT NOT NULL, "created_at" TEXT NOT NULL)',
@@ -46,8 +48,13 @@ def models_py(app: AppModel) -> str:
         schema += _schema(entity, app.auth)
     schema += link_schema(app)
     tables = "\n".join(_table(e, app.auth, app.access) for e in app.entities)
-    roles = [f"ADMIN_ROLE = {lit(app.roles[0])}", f"ROLES = {lit(app.roles)}", "", ""] if app.roles else []
-    generated = "\n".join([*roles, "SCHEMA = (", block([lit(s) + "," for s in schema], 4), ")", "", "",
+    rules = []
+    if app.access:   # the admin role and the roles (src/people.py reads them too)
+        rules += [f"ADMIN_ROLE: str | None = {lit(app.roles[0] if app.roles else None)}",
+                  f"ROLES: tuple[str, ...] = {lit(app.roles)}", "", ""]
+    if app.access or any(e.many for e in app.entities):
+        rules += [_RULE_TABLE.rstrip("\n"), "", ""]
+    generated = "\n".join([*rules, "SCHEMA = (", block([lit(s) + "," for s in schema], 4), ")", "", "",
                            "TABLES: dict[str, Table] = {", tables, "}"])
     return with_generated("src/models.py", generated)
 
@@ -127,7 +134,8 @@ def _table(e: Entity, auth: bool, access: bool = False) -> str:
     if e.has_status:
         sql["status_sql"] = f"UPDATE {t} SET {q('status')} = ? WHERE {q('id')} = ?{owner}"
         sql["status_count_sql"] = f"SELECT {q('status')}, COUNT(*) FROM {t}{where_owner} GROUP BY {q('status')}"
-    lines = [f"    {lit(e.ident)}: Table(", f"        name={lit(e.ident)},",
+    kind = "RuleTable" if access or e.many else "Table"
+    lines = [f"    {lit(e.ident)}: {kind}(", f"        name={lit(e.ident)},",
              f"        columns={lit(tuple(columns))},",
              f"        update_columns={lit(tuple(update_columns))},",
              f"        owned={auth},",
@@ -137,7 +145,7 @@ def _table(e: Entity, auth: bool, access: bool = False) -> str:
     lines += [table_links(e)] if e.many else []
     if access:
         lines += ["        policy=True,", f"        shared={e.shared},", f"        manage={lit(e.manage)},",
-                  f"        assigned={e.assigned},", f"        scope_sql={lit(scope)},"]
+                  f"        assigned={e.assigned},"]
     lines += [f"        {key}={sql_lines(value, 8)}," for key, value in sql.items()]
     return "\n".join(lines + ["    ),"])
 

@@ -34,7 +34,7 @@ def connect() -> sqlite3.Connection:
 
 
 def init_db() -> None:
-    """Create every table and index that does not exist yet, in one transaction: all or none."""
+    """Create the missing tables and indexes in one transaction (all or none)."""
     # sqlite3 opens no transaction before DDL, so without BEGIN every CREATE would commit (and
     # sync the journal) on its own, and a failing statement would leave the earlier tables behind.
     with closing(connect()) as conn, conn:
@@ -53,18 +53,14 @@ def get_db() -> Iterator[sqlite3.Connection]:
 
 
 def _like(text: str) -> str:
-    """A LIKE pattern matching `text` anywhere, with LIKE's wildcards taken literally."""
+    """A LIKE pattern: `text` anywhere, its wildcards taken literally."""
     return "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
 
 
 @dataclass(frozen=True)
 class Table:
     """One entity table. `columns` are the writable columns in insert order; rows are scoped to
-    `owner_id` when `owned`; `quoted` maps every readable column to its quoted SQL name.
-
-    With an access `policy` the scope is `scope_sql`, "(? IS NULL OR owner = ? [OR assignee = ?])":
-    the `owner_id` passed is a Viewer (an id with a role, src/people.py), and an admin, the
-    `manage` role, or anyone reading a `shared` table sees every row (_scope)."""
+    `owner_id` when `owned`; `quoted` maps every readable column to its quoted SQL name."""
 
     name: str
     columns: tuple[str, ...]
@@ -84,45 +80,9 @@ class Table:
     children_sql: str = ""
     status_sql: str = ""
     status_count_sql: str = ""
-    policy: bool = False
-    shared: bool = False
-    manage: str | None = None
-    assigned: bool = False
-    scope_sql: str = '"owner_id" = ?'
-    allowed_sql: str = ""
-    # many-to-many: other table -> (WHERE part "id IN (linked to ?)", link, unlink, linked ids)
-    links: dict[str, tuple[str, str, str, str]] = field(default_factory=dict)
-
-    def link(self, conn: sqlite3.Connection, name: str, row_id: int, other_id: int) -> None:
-        """Link the row to a record of table `name` (linking twice keeps one link)."""
-        with conn:
-            conn.execute(self.links[name][1], (row_id, other_id))
-
-    def unlink(self, conn: sqlite3.Connection, name: str, row_id: int, other_id: int) -> bool:
-        """True when the link existed."""
-        with conn:
-            return conn.execute(self.links[name][2], (row_id, other_id)).rowcount > 0
-
-    def linked_ids(self, conn: sqlite3.Connection, name: str, row_id: int) -> list[int]:
-        return [r[0] for r in conn.execute(self.links[name][3], (row_id,)).fetchall()]
 
     def _scope(self, owner_id: int | None, action: str = "read") -> tuple[Any, ...]:
-        """The scope's parameters: (owner,), or for a policy (everything or the user, the user
-        [, the user as assignee: not for delete])."""
-        if not self.owned:
-            return ()
-        if not self.policy:
-            return (owner_id,)
-        user_id, role = int(owner_id), getattr(owner_id, "role", None)
-        everything = (role is not None and role in (ADMIN_ROLE, self.manage)) or (
-            action == "read" and self.shared)
-        params: tuple[Any, ...] = (None if everything else user_id, user_id)
-        return params + ((None if action == "delete" else user_id,) if self.assigned else ())
-
-    def allowed(self, conn: sqlite3.Connection, row_id: int, owner_id: int | None, action: str) -> bool:
-        """True when the viewer may `action` ("update", "delete") the row."""
-        row = conn.execute(self.allowed_sql, (row_id, *self._scope(owner_id, action))).fetchone()
-        return row is not None
+        return (owner_id,) if self.owned else ()
 
     def insert(self, conn: sqlite3.Connection, values: dict[str, Any],
                owner_id: int | None = None) -> dict[str, Any]:
@@ -142,14 +102,9 @@ class Table:
         return [dict(row) for row in rows]
 
     def _where(self, owner_id: int | None, q: str | None, equals: dict[str, Any],
-               ranges: dict[str, tuple[Any, Any]],
-               linked: dict[str, Any] | None = None) -> tuple[str, list[Any]]:
-        """WHERE text over known columns and links only (unknown names raise KeyError) and its
-        parameters."""
-        parts, params = ([self.scope_sql], list(self._scope(owner_id))) if self.owned else ([], [])
-        for name, other_id in (linked or {}).items():   # linked to that record (many-to-many)
-            parts.append(self.links[name][0])
-            params.append(other_id)
+               ranges: dict[str, tuple[Any, Any]]) -> tuple[str, list[Any]]:
+        """WHERE text over known columns only (unknown names raise KeyError) and its parameters."""
+        parts, params = (['"owner_id" = ?'], [owner_id]) if self.owned else ([], [])
         if q and self.search_columns:
             parts.append("(" + " OR ".join(f"{self.quoted[c]} LIKE ? ESCAPE '\\'"
                                            for c in self.search_columns) + ")")
@@ -169,10 +124,10 @@ class Table:
     def query(self, conn: sqlite3.Connection, owner_id: int | None = None, *, q: str | None = None,
               equals: dict[str, Any] | None = None, ranges: dict[str, tuple[Any, Any]] | None = None,
               sort: str = "id", order: str = "asc", limit: int = 100,
-              offset: int = 0, linked: dict[str, Any] | None = None) -> list[dict[str, Any]]:
-        """Rows matching the search text, the equality filters, the (low, high) ranges and the
-        links, ordered by `sort` (a known column) then id."""
-        where, params = self._where(owner_id, q, equals or {}, ranges or {}, linked)
+              offset: int = 0) -> list[dict[str, Any]]:
+        """Rows matching the search text, the equality filters and the (low, high) ranges,
+        ordered by `sort` (a known column) then id."""
+        where, params = self._where(owner_id, q, equals or {}, ranges or {})
         direction = "DESC" if order == "desc" else "ASC"
         sql = (f"{self.select_sql}{where} ORDER BY {self.quoted[sort]} {direction}, "
                f'"id" {direction} LIMIT ? OFFSET ?')
@@ -247,10 +202,6 @@ class Table:
         for status, n in conn.execute(self.status_count_sql, self._scope(owner_id)).fetchall():
             counts[status] = n
         return counts
-
-
-ADMIN_ROLE: str | None = None     # the role that sees and manages everything (per app, below)
-ROLES: tuple[str, ...] = ()
 
 
 # ---- per-app schema and tables (generated below this line) ----

@@ -63,7 +63,7 @@ class Section:
     api: Any = None                    # the entity's API module (its handlers hold the rules)
 
 
-USERS = "@users"   # a Control's ref naming the accounts table (a record assigned to a user)
+_USERS_SQL = 'SELECT "id", "username" FROM "users" ORDER BY "id" LIMIT 500'
 
 
 def label_of(section_of: dict[str, Section], key: str, row: dict[str, Any]) -> str:
@@ -129,10 +129,8 @@ def control_html(db: sqlite3.Connection, section_of: dict[str, Section], control
     if control.kind == "enum":
         options = _options([(v, v) for v in control.options], value, not control.required)
         field = f'<select name="{name}"{flag}>{options}</select>'
-    elif control.kind == "reference" and control.ref == USERS:   # `assigned_to`: an account
-        rows = db.execute('SELECT "id", "username" FROM "users" ORDER BY "id" LIMIT 500').fetchall()
-        choices = [(str(r[0]), str(r[1])) for r in rows]
-        field = f'<select name="{name}"{flag}>{_options(choices, value, not control.required)}</select>'
+    elif control.ref == "@users":   # assigned_to: an account
+        field = f'<select name="{name}">{_options([(str(i), n) for i, n in db.execute(_USERS_SQL)], value, True)}</select>'
     elif control.kind == "reference" and control.ref:
         rows = TABLES[control.ref].rows(db, owner_id, 500, 0)
         choices = [(str(r["id"]), label_of(section_of, control.ref, r)) for r in rows]
