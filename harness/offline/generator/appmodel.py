@@ -134,7 +134,7 @@ class Entity:
         """The column a record is shown by: the first required text column, else the first required
         str column that is no choice, else the first required one ("an amount, a category and a
         date": the amount), else the first str/text column, else the first column."""
-        for pick in (lambda c: c.is_text and c.required, lambda c: c.type == "str" and c.required and c.kind != "enum",
+        for pick in (lambda c: c.is_text and c.required, lambda c: c.type == "str" and c.required and c.kind not in ("enum", "time"),
                      lambda c: c.required, lambda c: c.type in ("str", "text"), lambda c: True):
             found = next((c for c in self.columns if pick(c)), None)
             if found:
