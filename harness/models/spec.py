@@ -20,7 +20,7 @@ FieldKind = Literal[
 # The feature registry's names (harness/offline owns what each feature generates).
 FeatureKind = Literal[
     "search", "filter", "sort", "aggregate", "status_counts", "csv_export",
-    "no_double_booking", "ownership", "newest_first", "persistence",
+    "no_double_booking", "ownership", "newest_first", "persistence", "period_summary",
 ]
 
 # How a request clause is accounted for: implemented by requirements, not built (with the

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from harness.offline.generator.api_access import owner_expr
 from harness.offline.generator.appmodel import AppModel, Column, Entity, Slot
 from harness.offline.generator.links import link_params
+from harness.offline.generator.period_summary import summary_route
 from harness.offline.generator.codegen import fill, lit
 from harness.offline.generator.templates_dir import template
 
@@ -161,6 +162,8 @@ def feature_chunks(app: AppModel, e: Entity) -> str:
         chunks.append(fill(_TOTALS, totals_url=lit(url + "/totals"), group_by=lit(group),
                            group_doc=f', "groups": {{{group} value: the same}}' if group else "",
                            **common))
+    if e.has("period_summary"):
+        chunks.append(summary_route(e, url, common["user"], common["owner"]))
     if e.has("status_counts"):
         column = "status" if e.has_status else counted_column(e).ident
         values = e.states if e.has_status else counted_column(e).values

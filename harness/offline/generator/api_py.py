@@ -73,6 +73,7 @@ def _routes_doc(app: AppModel, e: Entity) -> str:
     routes += [f"- GET {url}/export.csv"] if e.has("csv_export") else []
     routes += [f"- GET {url}/totals"] if e.has("aggregate") else []
     routes += [f"- GET {url}/counts"] if e.has("status_counts") else []
+    routes += [f"- GET {url}/summary?period=week|month|year"] if e.has("period_summary") else []
     routes += [f"- GET {url}/{{item_id}}/{app.entity(o).slug}; PUT, DELETE {url}/{{item_id}}/"
                f"{app.entity(o).slug}/{{other_id}}; GET {url}?{o}=<id>" for o in e.many]
     return "\n".join(routes)

@@ -44,6 +44,7 @@ def api_paths(app: AppModel) -> list[str]:
         paths += [collection_url(e) + "/export.csv"] if e.has("csv_export") else []
         paths += [collection_url(e) + "/totals"] if e.has("aggregate") else []
         paths += [collection_url(e) + "/counts"] if e.has("status_counts") else []
+        paths += [collection_url(e) + "/summary"] if e.has("period_summary") else []
         paths += [children_url(app, e)] if e.parent else []
         paths += link_paths(app, e)
     return paths + (["/api/dashboard"] if app.has_dashboard else [])

@@ -52,7 +52,7 @@ def models_py(app: AppModel) -> str:
     if app.access:   # the admin role and the roles (src/people.py reads them too)
         rules += [f"ADMIN_ROLE: str | None = {lit(app.roles[0] if app.roles else None)}",
                   f"ROLES: tuple[str, ...] = {lit(app.roles)}", "", ""]
-    if app.access or any(e.many for e in app.entities):
+    if app.access or any(e.many or e.has("period_summary") for e in app.entities):
         rules += [_RULE_TABLE.rstrip("\n"), "", ""]
     generated = "\n".join([*rules, "SCHEMA = (", block([lit(s) + "," for s in schema], 4), ")", "", "",
                            "TABLES: dict[str, Table] = {", tables, "}"])
@@ -134,7 +134,7 @@ def _table(e: Entity, auth: bool, access: bool = False) -> str:
     if e.has_status:
         sql["status_sql"] = f"UPDATE {t} SET {q('status')} = ? WHERE {q('id')} = ?{owner}"
         sql["status_count_sql"] = f"SELECT {q('status')}, COUNT(*) FROM {t}{where_owner} GROUP BY {q('status')}"
-    kind = "RuleTable" if access or e.many else "Table"
+    kind = "RuleTable" if access or e.many or e.has("period_summary") else "Table"
     lines = [f"    {lit(e.ident)}: {kind}(", f"        name={lit(e.ident)},",
              f"        columns={lit(tuple(columns))},",
              f"        update_columns={lit(tuple(update_columns))},",
