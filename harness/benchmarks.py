@@ -61,9 +61,20 @@ def quick_checks(ctx) -> list[tuple[str, bool, str]]:
          st.review.overall_status if st.review else "none"),
         ("required artifacts exist", not missing, "missing: " + ", ".join(missing) if missing else "all present"),
         ("events carry required keys", bool(events) and not bad_events, f"{len(events)} events, {len(bad_events)} incomplete"),
+        ("black-box acceptance", _acceptance_ok(st.runtime), _acceptance_detail(st.runtime)),
         ("trace coverage 100%", matrix is not None and matrix.coverage_pct == 100.0,
      f"{matrix.coverage_pct if matrix else None}%"),
     ]
+
+
+def _acceptance_ok(runtime) -> bool:
+    return bool(runtime and runtime.acceptance and all(c.ok for c in runtime.acceptance))
+
+
+def _acceptance_detail(runtime) -> str:
+    if runtime is None or runtime.acceptance is None:
+        return "not run"
+    return f"{sum(c.ok for c in runtime.acceptance)}/{len(runtime.acceptance)} checks"
 
 
 def time_split(ctx, total_ms: float) -> list[str]:
@@ -77,9 +88,22 @@ def time_split(ctx, total_ms: float) -> list[str]:
         if wall_ms:  # the audit starts beside the runtime check (harness/audit/ahead.py)
             lines.append(f"  audit wall time {wall_ms / 1000:.2f}s, {max(0, wall_ms - ctx.timings['AUDIT']) / 1000:.2f}s "
                          f"of it beside the runtime check, before the AUDIT stage")
+    lines += acceptance_share(ctx, total_ms)
     lines.append(f"  total   {total_ms / 1000:6.2f}s  subprocesses (pytest, uvicorn) {sub / 1000:.2f}s  "
                  f"harness overhead {overhead / 1000:.2f}s ({100 * overhead / max(total_ms, 1):.1f}%)")
     return lines
+
+
+def acceptance_share(ctx, total_ms: float) -> list[str]:
+    """The black-box leg's time (harness/acceptance, inside the runtime check) and its share."""
+    runtime = ctx.state.runtime
+    if runtime is None or runtime.acceptance is None:
+        return ["  acceptance (black-box) not run"]
+    checks = [c for c in runtime.acceptance if c.source != "n/a"]
+    ok = sum(c.ok for c in checks)
+    return [f"  acceptance (black-box) {runtime.acceptance_ms / 1000:.2f}s of {total_ms / 1000:.2f}s "
+            f"({100 * runtime.acceptance_ms / max(total_ms, 1):.1f}% of the build; {ok}/{len(checks)} checks passed, "
+            f"run inside the runtime check)"]
 
 
 # Harness modules a build imports on first use. The second (cold) build of `bench --quick` finds

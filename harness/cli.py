@@ -3,8 +3,12 @@
 
 from __future__ import annotations
 
+if __name__ == "__main__":  # `python -m harness.cli`: a signal while the modules load exits quietly
+    from harness.interrupts import guard_startup
+
+    guard_startup()
+
 import argparse
-import signal
 import sys
 import threading
 
@@ -58,9 +62,14 @@ def dispatch(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """`builder ARGV`. With argv None (the real command line) a signal before the command starts
+    exits at once (nothing to save; an exception raised inside a native module's import would
+    crash it instead), and after an interrupt every process it started is ended and it exits
+    without waiting for background threads."""
     from harness.sandbox.secrets import adopt_secrets, reexec_without_secrets
 
     if argv is None:  # the real command line: no child may find the key in our exec environment
+        interrupts.guard_startup()
         reexec_without_secrets(sys.argv[1:])
         adopt_secrets()
     parser = build_parser()
@@ -68,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.command:
         parser.print_help()
         return EXIT_USAGE
-    previous = _sigterm_raises()
+    previous = interrupts.install() if threading.current_thread() is threading.main_thread() else None
     try:
         return dispatch(args)
     except HarnessError as exc:
@@ -76,21 +85,14 @@ def main(argv: list[str] | None = None) -> int:
         return exc.exit_code
     except interrupts.INTERRUPTS as exc:
         sys.stderr.write(interrupts.message(exc) + "\n")
+        if argv is None:
+            interrupts.stop_now(interrupts.exit_code(exc))
         return interrupts.exit_code(exc)
     except BrokenPipeError:
         return 0
     finally:
         if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
-
-
-def _sigterm_raises():
-    """Install the SIGTERM handler (main thread only); return the handler to restore."""
-    if threading.current_thread() is not threading.main_thread():
-        return None
-    previous = signal.getsignal(signal.SIGTERM) or signal.SIG_DFL
-    interrupts.install_sigterm()
-    return previous
+            interrupts.restore(previous)
 
 
 if __name__ == "__main__":

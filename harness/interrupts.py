@@ -1,13 +1,20 @@
 """Ctrl+C and SIGTERM: unwind like an exception so children stop and the run stays resumable.
 
-SIGTERM is turned into `Terminated` (raised once; later SIGTERMs are ignored while we clean up),
-so every `with` block and `finally` runs exactly as for Ctrl+C's KeyboardInterrupt: the sandbox
-stops the processes it started, the pipeline saves state.json, the run lock is released.
+The first SIGINT raises KeyboardInterrupt and the first SIGTERM raises `Terminated` in the main
+thread, so every `with` block and `finally` runs: the sandbox stops the processes it started, the
+pipeline saves state.json, the run lock is released. A second signal while that unwinding runs
+stops at once (`stop_now`): every process this one started is killed and it exits 130/143 without
+a traceback. Before `builder` has set this up (while its modules load) `quit_while_starting`
+exits at once: nothing has started yet, so there is nothing to save. After the unwinding the
+command line ends with `stop_now` too: background threads (an audit's lane sessions, their queue
+servers) never keep the process alive, and no child outlives it.
 """
 
 from __future__ import annotations
 
+import os
 import signal
+import sys
 
 EXIT_SIGINT = 130   # 128 + SIGINT
 EXIT_SIGTERM = 143  # 128 + SIGTERM
@@ -18,16 +25,74 @@ class Terminated(BaseException):
 
 
 INTERRUPTS = (KeyboardInterrupt, Terminated)
+_unwinding = False
 
 
-def _raise_terminated(signum, frame) -> None:
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # one unwinding at a time
-    raise Terminated()
+def _raise_once(signum, frame) -> None:
+    global _unwinding
+    if _unwinding:   # the second signal: stop now, do not interrupt the cleanup with a traceback
+        stop_now(EXIT_SIGTERM if signum == signal.SIGTERM else EXIT_SIGINT, again=True)
+    _unwinding = True
+    raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
+
+
+def install() -> dict:
+    """Make SIGINT/SIGTERM raise in the main thread (call from it); the handlers to restore."""
+    global _unwinding
+    _unwinding = False
+    previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    for sig in previous:
+        signal.signal(sig, _raise_once)
+    return previous
+
+
+def restore(previous: dict) -> None:
+    for sig, handler in previous.items():
+        signal.signal(sig, handler if handler is not None else signal.SIG_DFL)
 
 
 def install_sigterm() -> None:
-    """Make SIGTERM raise Terminated in the main thread."""
-    signal.signal(signal.SIGTERM, _raise_terminated)
+    """Make SIGTERM raise Terminated in the main thread (kept for callers of the old name)."""
+    signal.signal(signal.SIGTERM, _raise_once)
+
+
+def quit_while_starting(signum, frame) -> None:
+    """The handler while `builder` loads its modules: one line, the exit code, nothing else."""
+    what = "SIGTERM" if signum == signal.SIGTERM else "Ctrl+C"
+    os.write(2, f"builder: interrupted ({what})\n".encode())
+    os._exit(128 + signum)
+
+
+def guard_startup() -> None:
+    """Install `quit_while_starting` for SIGINT and SIGTERM (the program's first lines)."""
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, quit_while_starting)
+
+
+def kill_children() -> list[int]:
+    """SIGKILL every process this one started and theirs (a run's servers, test sessions, warm
+    workers, audit lanes): after an interrupt nothing waits for them to end on their own."""
+    try:
+        from harness.sandbox import procs
+
+        return procs.kill_all(lambda: procs.find_leftovers(orphans_since=0))
+    except Exception:  # noqa: BLE001 - best effort; the next harness process sweeps what is left
+        return []
+
+
+def stop_now(code: int, *, again: bool = False) -> None:
+    """Kill every process this one started (and theirs), flush, and exit `code` at once."""
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, signal.SIG_IGN)
+    kill_children()
+    if again:
+        os.write(2, b"builder: interrupted again: stopped now\n")
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:  # noqa: BLE001 - a closed pipe
+            pass
+    os._exit(code)
 
 
 def exit_code(exc: BaseException) -> int:

@@ -34,6 +34,8 @@ import signal
 import time
 from pathlib import Path
 
+import secrets
+
 import pytest
 from _pytest.runner import runtestprotocol
 
@@ -42,6 +44,10 @@ from pytest_harness.mutation_dispatch import order_source, private_fds, receive_
 from pytest_harness.time_box import admit   # the time box (GRACE_FACTOR there), shared with the harness
 
 GUARD = "__harness_mutant__"
+# The guard's value while a test runs on the original code (baseline, confirmation): set, like in a
+# mutant's run, but to an id no mutant has (guards are 1..n), so code under test that asks "is a
+# mutant active?" reads the same answer on the original and cannot buy a kill (#47).
+ORIGINAL = 2 ** 20 + secrets.randbelow(2 ** 30)
 MIN_TIMEOUT_S = 3.0
 TIMEOUT_FACTOR = 5.0
 POLL_S = 0.005
@@ -149,7 +155,7 @@ def _fork() -> int:
 def fork_run(items: list[pytest.Item], mutant_id: int, timeout_s: float,
              stop_at_failure: bool = True) -> tuple[str, list[str]]:
     """(passed / failed / timeout / error, the node ids that failed) of one fork running `items`
-    with the guard at `mutant_id` (0: the original code)."""
+    with the guard at `mutant_id` (ORIGINAL: the original code)."""
     read_fd, write_fd = os.pipe()
     pid = _fork()
     if pid == 0:  # pragma: no cover - the child leaves through os._exit
@@ -180,7 +186,7 @@ def run_one(items: list[pytest.Item], mutant_id: int, timeout_s: float) -> str:
 
 def run_baseline(items: list[pytest.Item], timeout_s: float) -> tuple[str, list[str]]:
     """Every given test once on the original code, in a fork: (status, the node ids that failed)."""
-    return fork_run(items, 0, timeout_s, stop_at_failure=False)
+    return fork_run(items, ORIGINAL, timeout_s, stop_at_failure=False)
 
 
 def baseline_first(plan: dict, by_id: dict[str, pytest.Item]) -> dict:

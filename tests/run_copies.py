@@ -87,7 +87,7 @@ def injected_copy(todo_run, base: Path, *inject_args: str):
     """A private copy of the shared Todo run (conftest.todo_run) under `base` after a real in-process
     `builder inject <run> INJECT_ARGS --runs-dir base`, for tests that read what the inject left
     (conftest.py: repaired_inject_run, looped_inject_run). Returns .store, .run_id, .code, .out, .err
-    of the inject and, from before it, .before (workspace_hashes) and .before_files ({relpath: sha256}
+    of the inject (.run_id: the copy it worked on, .original: the untouched run) and, from before it, .before (workspace_hashes) and .before_files ({relpath: sha256}
     of every file in the workspace)."""
     import contextlib
     import io
@@ -104,5 +104,6 @@ def injected_copy(todo_run, base: Path, *inject_args: str):
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = main(["inject", ctx.run_id, *inject_args, "--runs-dir", str(base)])
-    return SimpleNamespace(store=store, run_id=ctx.run_id, code=code, out=out.getvalue(), err=err.getvalue(),
-                           before=before, before_files=before_files)
+    # inject works on a copy of the run (`<id>-inject-1`); the original stays as it was
+    return SimpleNamespace(store=store, run_id=f"{ctx.run_id}-inject-1", original=ctx.run_id, code=code,
+                           out=out.getvalue(), err=err.getvalue(), before=before, before_files=before_files)

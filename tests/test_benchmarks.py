@@ -10,8 +10,16 @@ from harness.sandbox.local import LocalSandbox
 def test_quick_checks_all_pass_on_a_real_todo_run(todo_run):
     _, ctx = todo_run
     checks = quick_checks(ctx)
-    assert len(checks) == 9
+    assert len(checks) == 10
     assert [name for name, ok, _ in checks if not ok] == []
+    black_box = next(detail for name, _, detail in checks if name == "black-box acceptance")
+    assert black_box.endswith(" checks") and black_box.split("/")[0] == black_box.split("/")[1].split()[0]
+
+
+def test_time_split_prints_the_black_box_legs_share(todo_run):
+    _, ctx = todo_run
+    line = next(x for x in time_split(ctx, 10_000) if "acceptance (black-box)" in x)
+    assert "% of the build" in line and "checks passed" in line
 
 
 def test_quick_checks_fail_when_an_artifact_is_missing(fresh_todo_run):

@@ -14,8 +14,11 @@ def test_inject_syntax_error_is_repaired_with_a_readable_trail(repaired_inject_r
     injected = repaired_inject_run
     store, run_id, code, out, before = injected.store, injected.run_id, injected.code, injected.out, injected.before
     assert code == 0, out
-    assert "mutation audit skipped (inject does not audit; `builder audit " in out   # not "--no-audit"
-    assert "--no-audit" not in out
+    assert f"inject works on a copy of run {injected.original}: run {run_id}" in out
+    # bug: inject ended PASS after skipping the audit; the repaired copy is audited like any run
+    # (here the repair restored the audited files: the copied audit.json is the audit of them)
+    assert "mutation audit skipped" not in out and "AUDIT" in out
+    assert store.read_audit(run_id) is not None
     trail = [
         r"injected syntax-error into src/main.py; owner TASK-004",
         r"detected FAIL: CODE_ERROR in src/main.py \(line \d+\) -> TASK-004",

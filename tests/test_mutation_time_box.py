@@ -23,3 +23,12 @@ def test_within_the_time_box_everything_runs_and_the_grace_is_bounded() -> None:
 def test_unjudged_mutants_are_not_survivors() -> None:
     assert admit(10.5, 10.0, {"REQ-006:m1": "unjudged"}, "REQ-006") == "skip"
     assert admit(10.5, 10.0, {"REQ-006:m1": "passed", "REQ-006:m2": "timeout"}, "REQ-006") == "skip"
+
+
+def test_a_requirement_under_the_kill_ratio_goes_on_past_the_box():
+    """#47: the verdict is a kill ratio, so the box must not decide it: one of three killed runs on
+    (a fourth may make it two of four); two of three killed meets the bar and the box holds."""
+    under = {"REQ-011:1": "passed", "REQ-011:2": "failed", "REQ-011:3": "passed"}
+    met = {"REQ-011:1": "passed", "REQ-011:2": "failed", "REQ-011:3": "failed"}
+    assert admit(10.5, 10.0, under, "REQ-011") == "run"
+    assert admit(10.5, 10.0, met, "REQ-011") == "skip"

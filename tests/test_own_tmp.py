@@ -68,3 +68,48 @@ def test_evidence_paths_in_output_are_redacted_cold_warm_and_cloned(outbox):
     path = f"{tempfile.gettempdir()}/{outbox}/evidence.json"
     assert _OUTBOX.fullmatch(path)
     assert redact_paths(f"wrote {path}\n", Path("/nonexistent-ws"), None) == "wrote <evidence>\n"
+
+
+def test_scratch_of_a_killed_but_unreaped_maker_is_swept_at_once(tmp_path):
+    """Bug: a maker SIGKILLed but not yet reaped (a zombie: its parent has not waited) counted as
+    alive (kill(pid, 0) succeeds on a zombie), so a harness started right after the kill kept its
+    directories (33 of 72 crash cases)."""
+    maker = subprocess.Popen([sys.executable, "-c", (
+        "import os, signal, sys; sys.path.insert(0, sys.argv[1]); import tempfile; tempfile.tempdir = sys.argv[2];"
+        "from harness.utils import own_tmp; d = own_tmp.make('sbx'); print(d, flush=True);"
+        "os.kill(os.getpid(), signal.SIGKILL)"),
+        str(Path(own_tmp.__file__).parents[2]), str(tmp_path)], stdout=subprocess.PIPE, text=True)
+    left = Path(maker.stdout.readline().strip())
+    while Path(f"/proc/{maker.pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z":
+        os.sched_yield()   # dead, and deliberately not reaped yet
+    try:
+        assert own_tmp.sweep_stale(tmp_path) == [left] and not left.exists()
+    finally:
+        maker.wait(10)
+
+
+@pytest.mark.slow
+def test_resume_right_after_a_sigkill_sweeps_the_killed_builders_scratch(tmp_path):
+    """End to end: `builder new` SIGKILLed while it verifies, `builder resume` started before the
+    killed builder is reaped: none of the killed builder's scratch directories survive."""
+    from tests.helpers import TODO, run_builder
+    from tests.interrupt_helpers import Builder
+
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    runs = tmp_path / "runs"
+    builder = Builder(tmp_path, "new", TODO, "--runs-dir", runs, "--no-audit", env={"TMPDIR": str(scratch)})
+    builder.wait_for_line("TASK-002 verify")
+    builder.wait_for(lambda: any(p.name.startswith(f"harness-sbx-{builder.proc.pid}-") for p in scratch.iterdir()),
+                     "a sandbox directory of the builder")
+    os.kill(builder.proc.pid, signal.SIGKILL)
+    while Path(f"/proc/{builder.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z":
+        os.sched_yield()
+    try:
+        [run_id] = [p.name for p in runs.iterdir()]
+        resumed = run_builder("resume", run_id, "--runs-dir", runs, env={"TMPDIR": str(scratch)})
+        assert resumed.returncode == 0, resumed.stdout[-2000:] + resumed.stderr[-2000:]
+        left = [p.name for p in scratch.iterdir() if p.name.startswith("harness-") and f"-{builder.proc.pid}-" in p.name]
+        assert left == []
+    finally:
+        builder.proc.wait(10)

@@ -148,21 +148,26 @@ class LanesAhead:
             return None
         stops = [threading.Event() for _ in self.lanes]
         servers = [threading.Thread(target=serve, args=(dispatcher, lane.number, lane.pipes.ask_read,
-                                                        lane.pipes.answer_write, stop), name=f"audit-queue-{lane.number}")
+                                                        lane.pipes.answer_write, stop), name=f"audit-queue-{lane.number}",
+                                    daemon=True)
                    for lane, stop in zip(self.lanes, stops)]
         for server in servers:
             server.start()
         out = []
-        for lane, stop, server in zip(self.lanes, stops, servers):
-            lane.thread.join()
-            sent = lane.digest.received()
-            lane.pipes.close_lane_side()
-            stop.set()
-            server.join()
-            lane.pipes.close()
-            out.append((lane_result(lane.result_path, sent, lane.nonce, lane.result),
-                        shown_command(lane.command, lane.lane, lane.digest.write_fd)))
-        self.lanes = []
+        try:
+            for lane, stop, server in zip(self.lanes, stops, servers):
+                lane.thread.join()
+                sent = lane.digest.received()
+                lane.pipes.close_lane_side()
+                stop.set()
+                server.join()
+                lane.pipes.close()
+                out.append((lane_result(lane.result_path, sent, lane.nonce, lane.result),
+                            shown_command(lane.command, lane.lane, lane.digest.write_fd)))
+        finally:   # an interrupt while a lane runs: no server waits on a pipe we hold open
+            for stop in stops:
+                stop.set()
+            self.lanes = []
         return out
 
     def cancel(self) -> None:

@@ -151,7 +151,9 @@ def _run_mutants(store: RunStore, state: RunState, plan: AuditPlan, budget: Audi
 
 def _each(work, items) -> list:
     """work(item) for every item, the first in this thread and the others in threads at once; the
-    results in order. The first exception any of them raised is raised after all have ended."""
+    results in order. The first exception any of them raised is raised after all have ended, except
+    an interrupt in this thread: raised at once (the other threads are daemons; the caller's cleanup
+    kills their sessions, see clear_stale_scratch)."""
     import threading
 
     items = list(items)
@@ -164,11 +166,16 @@ def _each(work, items) -> list:
         except BaseException as exc:  # noqa: BLE001 - re-raised below, after the other lanes end
             errors[i] = exc
 
-    threads = [threading.Thread(target=one, args=(i,), name=f"audit-lane-{i}") for i in range(1, len(items))]
+    from harness.interrupts import INTERRUPTS
+
+    threads = [threading.Thread(target=one, args=(i,), name=f"audit-lane-{i}", daemon=True)
+               for i in range(1, len(items))]
     for thread in threads:
         thread.start()
     if items:
         one(0)
+    if isinstance(errors[0] if items else None, INTERRUPTS):
+        raise errors[0]   # Ctrl+C/SIGTERM: the caller's cleanup stops the other lanes' sessions
     for thread in threads:
         thread.join()
     first = next((e for e in errors if e is not None), None)
@@ -201,7 +208,7 @@ def _run_lane(state: RunState, lane: Path, order: list, plan: AuditPlan, budget:
     command = _command(plan_path, lane_files(order), pipe.write_fd, budget.method)
     stop = threading.Event()
     server = threading.Thread(target=serve, args=(dispatcher, number, pipes.ask_read, pipes.answer_write, stop),
-                              name=f"audit-queue-{number}") if pipes else None
+                              name=f"audit-queue-{number}", daemon=True) if pipes else None
     if server is not None:
         server.start()
     try:

@@ -49,13 +49,15 @@ def cmd_audit(args) -> int:
 
 
 def audit_verdict(reqs: dict[str, dict]) -> tuple[str, list[str]]:
-    """PASS only when some requirement was audited and every audited one killed a mutant; the lines say why not.
+    """PASS only when some requirement was audited and every audited one met the mutation bar
+    (evidence_checks.KILL_RATIO of its judged mutants killed); the lines say why not.
 
     A requirement the audit could not mutate because it is not verified makes the audit FAIL too:
     nothing vouches for its tests (an audit of a failed run audits nothing and must not say PASS).
     """
-    lines = [f"{rid}: tests do not detect a broken implementation: 0/{r['mutants']} mutants killed"
-             for rid, r in reqs.items() if r["mutants"] and not r["killed"]]
+    from harness.trace.evidence_checks import mutation_lines
+
+    lines = [f"{rid}: {line}" for rid in reqs for line in mutation_lines({"requirements": reqs}, rid)]
     unverified = [rid for rid, r in reqs.items() if not r["mutants"] and str(r.get("skipped") or "").startswith("not verified")]
     if unverified:
         lines.append(f"not audited (not verified): {', '.join(unverified)}")

@@ -46,6 +46,19 @@ class RuntimeCheck(BaseModel):
     detail: str = ""
 
 
+class AcceptanceCheck(BaseModel):
+    """One black-box acceptance check of a requirement, sent by the harness from its own process:
+    derived from the spec ("spec"), a declared probe ("probe"), or a note that the spec-derived
+    checks did not apply to a model-written app ("n/a")."""
+
+    requirement: str
+    name: str
+    ok: bool
+    detail: str = ""
+    source: Literal["spec", "probe", "n/a"] = "spec"
+    ms: int = 0
+
+
 class RuntimeResult(BaseModel):
     schema_version: int = SCHEMA_VERSION
     status: Literal["PASS", "FAIL", "SKIPPED"]
@@ -54,6 +67,9 @@ class RuntimeResult(BaseModel):
     failure_type: FailureType | None = None
     hint: str = ""
     duration_ms: int = 0
+    # The black-box acceptance leg (harness/acceptance); None: not run (no spec, or an older run).
+    acceptance: list[AcceptanceCheck] | None = None
+    acceptance_ms: int = 0
 
 
 class ReviewRequirement(BaseModel):
@@ -65,6 +81,7 @@ class ReviewRequirement(BaseModel):
     implemented: bool = False
     tested: bool = False
     runtime: bool | None = None
+    black_box: str | None = None    # the acceptance leg's line ("Black-box: YES (9/9 checks: spec-derived)")
 
 
 class ReviewReport(BaseModel):

@@ -26,6 +26,7 @@ class MatrixRow(BaseModel):
     implemented: bool = False
     tested: bool = False
     runtime: bool | None = None
+    black_box: str | None = None   # the black-box acceptance leg (harness/acceptance/legs.py), None: not run
     mutation: dict | None = None   # {"killed": k, "total": n} when the mutation audit judged mutants
 
 

@@ -68,6 +68,8 @@ class RunContext:
         self.sync_llm_usage()
         detail = {} if usage is None else {"prompt_tokens": usage.prompt_tokens,
                                            "completion_tokens": usage.completion_tokens}
+        for note in self.llm.take_notes():   # how the endpoint is asked: stated once, when it changes
+            self.events.emit("llm", "endpoint", agent=agent, task_id=task_id, model=self.llm.model, error=note[:500])
         self.events.emit("llm", "error" if error else "ok", agent=agent, task_id=task_id, model=self.llm.model,
                          tokens=usage_tokens(usage), tool=kind, duration_ms=duration_ms, error=error[:500],
                          **detail)

@@ -36,7 +36,12 @@ def inject_fault(workspace, rel: str, fault: str) -> None:
 
 def inject_and_repair(store: RunStore, run_id: str, fault: str, rel: str, llm: LLMProvider, *,
                       no_op_repair: bool = False, say: Callable[[str], None] = print) -> RunContext:
-    """Inject, localize to the owning task, re-verify it with repair, then VERIFY + REVIEW again."""
+    """Copy the run to `<run_id>-inject-N` (the user's run is never changed), inject into the copy,
+    localize to the owning task, re-verify it with repair, then VERIFY + AUDIT + REVIEW again (the
+    audit of an unchanged workspace is the copied one: nothing runs)."""
+    from harness.audit.run import AuditBudget
+    from harness.state.run_copy import copy_run
+
     with store.lock(run_id):
         state = store.load(run_id)
         if state.plan is None or state.status not in (RunStatus.PASS, RunStatus.FAIL):
@@ -46,8 +51,15 @@ def inject_and_repair(store: RunStore, run_id: str, fault: str, rel: str, llm: L
             owned = sorted({f for t in state.plan.tasks for f in t.files_touched if f.endswith(".py")})
             shown = ", ".join(owned[:12]) + (", …" if len(owned) > 12 else "")
             raise InputError(f"no task of run {run_id} owns {rel}; files its tasks own: {shown}")
-        ctx = RunContext(store=store, state=state, llm=llm, say=say, no_op_repair=no_op_repair,
-                         audit_off=f"inject does not audit; `builder audit {run_id}` does")
+    copy_id = copy_run(store, run_id, "inject")
+    say(f"inject works on a copy of run {run_id}: run {copy_id} ({store.run_dir(copy_id)})")
+    with store.lock(copy_id):
+        state = store.load(copy_id)
+        owner = next(t for t in state.plan.tasks if t.id == owner.id)
+        audit = AuditBudget() if state.options.audit else None
+        ctx = RunContext(store=store, state=state, llm=llm, say=say, no_op_repair=no_op_repair, audit=audit,
+                         audit_off="the run was started with --no-audit")
+        ctx.events.emit("inject", "copied", agent="cli", tool=run_id)
         inject_fault(ctx.workspace, rel, fault)
         ctx.events.emit("inject", fault, agent="cli", task_id=owner.id, tool=rel)
         say(f"injected {fault} into {rel}; owner {owner.id}; re-verifying")

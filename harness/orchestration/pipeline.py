@@ -19,6 +19,7 @@ from harness.orchestration.spec_stage import spec_stage
 from harness.orchestration.stage import Done, Stage
 from harness.orchestration.steps import runtime_line, runtime_step, verify_workspace_step
 from harness.providers.base import LLMProvider, has_model
+from harness.providers.budget import Budget
 from harness.sandbox import isolation_label
 from harness.state.recovery import rebuild_statuses
 from harness.state.store import RunStore
@@ -71,6 +72,11 @@ def verify_stage(ctx: RunContext) -> Done:
         start_beside_runtime(ctx)  # the audit of this evidence overlaps the runtime check
     runtime = runtime_step(ctx)
     ctx.say(f"  {runtime_line(runtime, duration=True)}")
+    built = all(s == TaskStatus.COMPLETED for s in ctx.state.task_results.values())
+    if runtime.status == "FAIL" and ctx.repair and result.status == "PASS" and built:
+        from harness.orchestration.runtime_repair import repair_runtime
+
+        runtime = repair_runtime(ctx, runtime)   # repaired like a test failure, same bounds (#50)
     # runtime_completed makes REVIEW_DONE durable: a resume goes on to REVIEW.
     return Done(f"runtime {runtime.status}", "runtime_completed", {"status": runtime.status})
 
@@ -143,7 +149,9 @@ def new_run(store: RunStore, request: str, llm: LLMProvider, *, run_id: str | No
     """Create a run and take it as far as it goes. HarnessErrors mark the run FAIL and propagate.
     `spec`: a ready spec (from a spec file) used instead of understanding the request; `audit`: the
     bounds of the mutation audit before review (None skips it)."""
-    state = store.create_run(request, run_id=run_id, options=RunOptions(repair=repair, audit=audit is not None))
+    chosen = llm.budget.chosen() if isinstance(getattr(llm, "budget", None), Budget) else {}
+    state = store.create_run(request, run_id=run_id, options=RunOptions(repair=repair, audit=audit is not None,
+                                                                        budget=chosen))
     ctx = RunContext(store=store, state=state, llm=llm, say=say, repair=repair, given_spec=spec, audit=audit)
 
     ctx.store.events(state).emit("run", "created", agent="cli")
@@ -164,10 +172,14 @@ def resume_run(store: RunStore, run_id: str, llm: LLMProvider, *, say: Callable[
     store.resume(run_id)  # read-only validation first
     with store.lock(run_id):
         state, latest = store.resume(run_id, finish_pending=True)
-        kept = state.options   # the run's own --no-repair/--no-audit hold on resume too
+        kept = state.options   # the run's own --no-repair/--no-audit and budgets hold on resume too
+        if isinstance(getattr(llm, "budget", None), Budget):
+            llm.budget.keep(kept.budget)
+        audit_off = "--no-audit" if kept.audit else "the run was started with --no-audit"
+        if audit is None and kept.audit:   # `resume --no-audit`: the user declines the audit still to run,
+            kept.audit = False             # so no judge waits for it (see review_stage.audit_unfinished)
         ctx = RunContext(store=store, state=state, llm=llm, say=say, repair=kept.repair,
-                         audit=audit if kept.audit else None,
-                         audit_off="--no-audit" if kept.audit else "the run was started with --no-audit")
+                         audit=audit if kept.audit else None, audit_off=audit_off)
         _sweep(ctx)
         if state.status in (RunStatus.PASS, RunStatus.FAIL) and state.review is not None:
             say(f"run {run_id} already finished with {state.status.value}; nothing to resume")
@@ -242,8 +254,13 @@ def _resume_point(state: RunState, latest: dict | None) -> RunStatus:
 
 
 def _drive(ctx: RunContext) -> None:
+    from harness.interrupts import INTERRUPTS, kill_children
+
     try:
         advance(ctx, prestart=True)
+    except INTERRUPTS:  # Ctrl+C/SIGTERM: the run's processes die now, so the teardown below never waits
+        kill_children()
+        raise
     except HarnessError as exc:
         # Budget/endpoint failures (exit 75) end FAIL too, but resumable: resume_run restarts from
         # the last completed step, and the error names the budget so the user knows what to raise.
@@ -268,5 +285,11 @@ def _drive(ctx: RunContext) -> None:
 
 
 def summary_text(ctx: RunContext) -> str:
-    return format_summary(ctx.state.review) if ctx.state.review else ""
+    from harness.trace.authorship import authorship, authorship_lines
+    from harness.utils.events import read_events
+
+    if not ctx.state.review:
+        return ""
+    who = authorship_lines(authorship(read_events(ctx.run_dir / "events.log")))
+    return format_summary(ctx.state.review) + ("\n\n" + "\n".join(who) if who else "")
 

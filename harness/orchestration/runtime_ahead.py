@@ -74,6 +74,9 @@ class RuntimeAhead:
         self.result: RuntimeResult | None = None
         self.error: BaseException | None = None
         self._inputs = runtime_inputs(ctx)
+        from harness.orchestration.steps import acceptance_for
+
+        self._acceptance = acceptance_for(ctx, self._inputs[0], self._inputs[1])
         self._thread = threading.Thread(target=self._run, name=f"runtime-beside-{task.id}")
         self._thread.start()
 
@@ -82,7 +85,8 @@ class RuntimeAhead:
 
         steps, _source, hint, entry = self._inputs
         try:
-            self.result = verify_runtime(self.workspace, steps=steps, task_hint=hint, entry=entry)
+            self.result = verify_runtime(self.workspace, steps=steps, task_hint=hint, entry=entry,
+                                         acceptance=self._acceptance)
         except BaseException as exc:  # noqa: BLE001 - VERIFY runs the check again
             self.error = exc
 

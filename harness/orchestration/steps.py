@@ -88,6 +88,17 @@ def runtime_inputs(ctx: RunContext) -> tuple[list, str, str, str]:
     return steps, source, hint, plan.entry if plan else ""
 
 
+def acceptance_for(ctx: RunContext, steps: list, source: str):
+    """The black-box leg the runtime check runs while the app is up (harness/acceptance): checks
+    derived from the spec, strict when the generator wrote the app (its probes' source)."""
+    from harness.acceptance import run_acceptance
+
+    spec = ctx.state.spec
+    if spec is None:
+        return None
+    return lambda base, round_trips: run_acceptance(base, spec, steps, round_trips, strict=source == "generator")
+
+
 def runtime_step(ctx: RunContext, agent: str = "verifier") -> RuntimeResult:
     """Start the app, probe it (the plan's probes, the generator's, or generic ones), record runtime.json.
     A check already run beside the last task's verification on these exact files is used instead
@@ -98,7 +109,8 @@ def runtime_step(ctx: RunContext, agent: str = "verifier") -> RuntimeResult:
     steps, source, hint, entry = runtime_inputs(ctx)
     runtime = take(ctx)
     if runtime is None:
-        runtime = verify_runtime(ctx.workspace, steps=steps, task_hint=hint, entry=entry)
+        runtime = verify_runtime(ctx.workspace, steps=steps, task_hint=hint, entry=entry,
+                                 acceptance=acceptance_for(ctx, steps, source))
         ctx.subprocess_ms += runtime.duration_ms  # an adopted check ran within the last task's suite time
     runtime.evidence.insert(0, f"probes: {len(steps)} from the {source}")
     ctx.state.runtime = runtime

@@ -15,11 +15,16 @@ def header(data: Mapping) -> str:
     run = data["run"]
     total = duration(timeline.total_ms(data["events"]))
     llm = f"{run['llm_calls']} model calls, {run['llm_tokens']} tokens" if run["llm_calls"] else "offline (no model calls)"
+    from harness.trace.authorship import authorship, authorship_lines
+
+    who = authorship_lines(authorship(data["events"]))
+    written = (f'<p id="written-by">{esc(who[-1])}</p>' + "<ul>" + "".join(f"<li>{esc(line[2:])}</li>" for line in who[1:-1])
+               + "</ul>") if who else ""
     error = f'<p class="bad">error: {esc(run["error"])}</p>' if run["error"] else ""
     return (f'<h1>Run <code id="run-id">{esc(run["id"])}</code> {badge(run["status"])}</h1>'
             f'<p id="request"><strong>Request:</strong> {esc(run["request"])}</p>'
             f'<p class="muted">created {esc(run["created"])} · updated {esc(run["updated"])} · '
-            f"events span {total} · {esc(llm)}</p>{error}")
+            f"events span {total} · {esc(llm)}</p>{written}{error}")
 
 
 _SPEC_FAILED = ("BUILD FAILED at the spec stage: nothing was built. The request's clauses and why none "
@@ -33,10 +38,21 @@ def request_coverage(data: Mapping) -> str:
         why = _SPEC_FAILED if data.get("spec_failed") else "the spec records no request clauses"
         return f'<h2 id="coverage">Request coverage</h2><p class="muted">{esc(why)}</p>'
     mapped = sum(1 for c in clauses if c["status"] == "mapped")
-    rows = [[esc(c["id"]), esc(c["text"]), badge(c["status"]), code_list(c.get("reqs", [])), esc(c.get("reason", ""))]
+    stopped = (f'<p class="muted">BUILD FAILED at the spec stage: nothing was built. The clauses as read, and the '
+               f'words nothing could realise, are below; the run\'s app.toml is the draft to edit.</p>'
+               if data.get("spec_failed") else "")
+    rows = [[esc(c["id"]), esc(c["text"]), badge(c["status"]), code_list(c.get("reqs", [])), esc(c.get("reason", "")),
+             esc(", ".join(f'"{w}"' for w in c.get("unaccounted", []))), esc(_realised(c))]
             for c in clauses]
-    return (f'<h2 id="coverage">Request coverage</h2><p>{mapped} of {len(clauses)} clauses mapped to requirements</p>'
-            + table(["clause", "text", "status", "requirements", "reason"], rows))
+    return (f'<h2 id="coverage">Request coverage</h2>{stopped}<p>{mapped} of {len(clauses)} clauses mapped to '
+            f'requirements</p>' + table(["clause", "text", "status", "requirements", "reason", "not understood", "words realised by"], rows))
+
+
+def _realised(c: Mapping) -> str:
+    from harness.offline.accounting.show import realised
+    from harness.models.spec import Clause
+
+    return realised(Clause.model_validate(c))
 
 
 def lines_run(tests: list[str], files: list[str], evidence: Mapping) -> dict | None:

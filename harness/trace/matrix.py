@@ -9,6 +9,7 @@ from harness.models.results import RuntimeResult, VerificationResult
 from harness.models.spec import AppSpec
 from harness.models.tasks import Task
 from harness.models.trace import MatrixRow, TraceMatrix
+from harness.acceptance.legs import leg, leg_line
 from harness.trace import evidence_checks
 from harness.trace.verdict import row_status
 from harness.verification.carry_inputs import carry_note
@@ -78,11 +79,17 @@ def requirement_row(req, tasks: list[Task], statuses: dict, latest: dict, eviden
         missing.append(f"evidence stale: {f} changed after verification")
     if runtime is not None and runtime.status == "FAIL":
         missing.append("runtime check failed")
+    black_box = leg(runtime, req.id)   # the outside leg: PASS needs it as well as the tests (#47)
+    if black_box is not None:
+        missing += black_box.missing(req.id)
+        if black_box.status == "PASS":
+            proof.append(leg_line(black_box))
     return MatrixRow(id=req.id, text=req.text, tasks=[t.id for t in mine], files=files, tests=tests,
                      commands=commands, evidence=proof, status=row_status(missing), missing=missing,
                      implemented=bool(impl) and all((workspace / f).is_file() for f in impl),
                      tested=ev_req.get("status") == "verified" and not hits and not voided,
-                     runtime=None if runtime is None else runtime.status == "PASS", mutation=mutation)
+                     runtime=None if runtime is None else runtime.status == "PASS", mutation=mutation,
+                     black_box=None if black_box is None else leg_line(black_box))
 
 
 def _evidence_missing(rid: str, ev_req: dict, evidence: dict | None, tests: list[str]) -> list[str]:

@@ -28,9 +28,21 @@ def compute_matrix(store: RunStore, state: RunState) -> TraceMatrix:
     from harness.audit.run import current_audit
 
     evidence = store.read_workspace_evidence(state.run_id)
-    return build_matrix(state.spec, state.plan.tasks if state.plan else [], state.task_results,
-                        state.verification_results, evidence, store.workspace(state.run_id), state.runtime,
-                        audit=current_audit(store, state.run_id, evidence))
+    audit = current_audit(store, state.run_id, evidence)
+    matrix = build_matrix(state.spec, state.plan.tasks if state.plan else [], state.task_results,
+                          state.verification_results, evidence, store.workspace(state.run_id), state.runtime,
+                          audit=audit)
+    if audit_unfinished(state, evidence, store.read_audit(state.run_id)):
+        matrix.problems.append(f"the mutation audit did not finish: `builder resume {state.run_id}` "
+                               f"or `builder audit {state.run_id}` completes it")
+    return matrix
+
+
+def audit_unfinished(state: RunState, evidence: dict | None, audit: dict | None) -> bool:
+    """True when the run was to be audited (not --no-audit), its evidence is complete, and it has
+    no audit.json at all (its audit was interrupted): no judge may then say PASS. (An audit of an
+    earlier version of the code stays: it is only left out of the matrix, see current_audit.)"""
+    return bool(state.options.audit and evidence and evidence.get("complete") and not audit)
 
 
 def judge(store: RunStore, state: RunState, annotate: Annotate | None = None) -> tuple[TraceMatrix, ReviewReport]:
@@ -67,6 +79,10 @@ def requirement_reports(store: RunStore, state: RunState, matrix: TraceMatrix) -
             "commands": [{"task_id": t, "command": c, "exit_code": r.exit_code, "status": r.status}
                          for (t, c), r in sorted(latest.items()) if t in row.tasks],
             "runtime": row.runtime,
+            "white_box": {"tested": row.tested, "tests": len(row.tests)},
+            "black_box": {"line": row.black_box, "checks": [
+                c.model_dump() for c in (state.runtime.acceptance or []) if c.requirement == row.id]
+                if state.runtime is not None else []},
             "mutation": audit.get(row.id),
         }
         paths.append(store.write_json(store.requirement_report(state.run_id, row.id), report))
@@ -94,13 +110,18 @@ def format_summary(report: ReviewReport) -> str:
     blocks = []
     for r in report.requirements:
         lines = [r.id + (f"  {r.text}" if r.text else ""), f"Implemented: {yes[r.implemented]}",
-                 f"Tested: {yes[r.tested]}", f"Runtime: {yes[r.runtime]}", "Evidence:"]
+                 f"Tested: {yes[r.tested]} (white-box: its own tests, inside the app's process)",
+                 f"Runtime: {yes[r.runtime]}", (r.black_box or "Black-box: not run") + " (outside: the harness's HTTP checks)",
+                 "Evidence:"]
         lines += [f"- {e}" for e in r.evidence[:6]] or ["- none"]
         if r.missing:
             lines.append("Missing:")
             lines += [f"- {m}" for m in r.missing[:6]]
         lines.append(f"Status: {r.status}")
         blocks.append("\n".join(lines))
+    rules = [n.removeprefix("rule: ") for n in report.notes if n.startswith("rule: ")]
+    if rules:   # why the run FAILs beyond its rows (evidence problems, an unfinished audit)
+        blocks.append("\n".join(["Problems:", *(f"- {r}" for r in rules[:6])]))
     if report.isolation:
         blocks.append(f"Isolation: {report.isolation}")
     if report.coverage:

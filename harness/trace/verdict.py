@@ -21,7 +21,7 @@ def decide(matrix: TraceMatrix, runtime_status: str | None = None) -> ReviewRepo
     runtime check (when it ran) passed."""
     reqs = [ReviewRequirement(id=row.id, status=row.status, evidence=row.evidence, missing=row.missing,
                               text=row.text, implemented=row.implemented, tested=row.tested,
-                              runtime=row.runtime) for row in matrix.requirements]
+                              runtime=row.runtime, black_box=row.black_box) for row in matrix.requirements]
     runtime_bad = runtime_status is not None and runtime_status != "PASS"
     overall_ok = bool(reqs) and all(r.status == "PASS" for r in reqs) and not matrix.problems and not runtime_bad
     notes = [f"rule: {p}" for p in matrix.problems]

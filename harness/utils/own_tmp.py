@@ -38,13 +38,19 @@ def make(kind: str) -> Path:
 
 
 def _alive(pid: int) -> bool:
+    """True while `pid` runs; a zombie (killed, not yet reaped by its parent) is dead: it makes
+    and removes nothing any more."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
         return True  # another user's process
-    return True
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return True
+    return state not in ("Z", "X")
 
 
 def sweep_stale(root: str | os.PathLike[str] | None = None) -> list[Path]:

@@ -62,6 +62,8 @@ class _Record:
     def __init__(self) -> None:
         self.checks: list[RuntimeCheck] = []
         self.evidence: list[str] = []
+        self.acceptance: list | None = None    # the black-box leg's checks (harness/acceptance)
+        self.acceptance_ms = 0
 
     def check(self, name: str, ok: bool, detail: str = "") -> bool:
         self.checks.append(RuntimeCheck(name=name, ok=ok, detail=detail))
@@ -75,7 +77,8 @@ class _Record:
         status = "PASS" if failure is None and self.ok else "FAIL"
         return RuntimeResult(status=status, checks=self.checks, evidence=self.evidence,
                              failure_type=None if status == "PASS" else (failure or FailureType.UNKNOWN),
-                             hint=hint, duration_ms=int((time.monotonic() - started) * 1000))
+                             hint=hint, duration_ms=int((time.monotonic() - started) * 1000),
+                             acceptance=self.acceptance, acceptance_ms=self.acceptance_ms)
 
 
 def declared_entry(workspace: Path, entry: str) -> tuple[str, str] | None:
@@ -88,9 +91,11 @@ def declared_entry(workspace: Path, entry: str) -> tuple[str, str] | None:
 
 
 def verify_runtime(workspace: Path, steps: list | None = None, startup_timeout_s: float = 15.0,
-                   task_hint: str = "", entry: str = "") -> RuntimeResult:
+                   task_hint: str = "", entry: str = "", acceptance: Any = None) -> RuntimeResult:
     """Start the app, run the checks and round-trip `steps`, stop it; PASS iff every check is ok.
-    `entry` ("module:attr") is the plan's declared entry point, when it declares one."""
+    `entry` ("module:attr") is the plan's declared entry point, when it declares one.
+    `acceptance(base_url, round_trip_checks)` runs the black-box leg (harness/acceptance) while the
+    app is up; its checks go to the result's `acceptance`, judged per requirement by the review."""
     started = time.monotonic()
     workspace = Path(workspace).resolve()
     rec = _Record()
@@ -121,7 +126,7 @@ def verify_runtime(workspace: Path, steps: list | None = None, startup_timeout_s
             shown = _display(command).replace(str(workspace), "<workspace>")
             runner = "warm" if prepared is not None else "cold"
             rec.evidence.append(f"launched {shown} (pid {proc.pid}, isolation: {proc.isolation}, runner: {runner})")
-            stage = _exercise(proc, port, list(steps or []), startup_timeout_s, tmp / "app.db", rec)
+            stage = _exercise(proc, port, list(steps or []), startup_timeout_s, tmp / "app.db", rec, acceptance)
     finally:
         exit_code = proc.stop(STOP_GRACE_S) if proc is not None else None
         stdout, stderr = _read(tmp / "stdout.log"), _read(tmp / "stderr.log")
@@ -155,7 +160,7 @@ def _launch(command: list[str], workspace: Path, tmp: Path, rec: _Record) -> San
 
 
 def _exercise(proc: SandboxProcess, port: int, steps: list, timeout_s: float, db: Path,
-              rec: _Record) -> str:
+              rec: _Record, acceptance: Any = None) -> str:
     """Run all checks against the running server; returns the stage reached: exited|timeout|up."""
     stage, waited_ms = _wait_for_port(proc, port, timeout_s)
     if stage == "exited":
@@ -172,6 +177,10 @@ def _exercise(proc: SandboxProcess, port: int, steps: list, timeout_s: float, db
         for path in _OPTIONAL_PATHS:
             _optional(base, path, rec)
         _round_trips(base, steps, rec)
+        if acceptance is not None:
+            began = time.monotonic()
+            rec.acceptance = acceptance(base, list(rec.checks))
+            rec.acceptance_ms = int((time.monotonic() - began) * 1000)
     _sqlite(db, rec)
     return stage
 
@@ -202,8 +211,8 @@ def _port_accepts(port: int) -> bool:
 
 
 def _probe(base: str, method: str, path: str, rec: _Record, body: Any = None,
-           headers: dict[str, str] | None = None) -> HttpResponse:
-    resp = request(method, base + path, body, headers)
+           headers: dict[str, str] | None = None, follow_redirects: bool = True) -> HttpResponse:
+    resp = request(method, base + path, body, headers, follow_redirects=follow_redirects)
     rec.evidence.append(f"{method} {path} → {resp.status or 'no response'} {resp.excerpt()}".rstrip())
     return resp
 
@@ -269,16 +278,27 @@ def _round_trip(base: str, step: Any, values: dict[str, Any], rec: _Record) -> t
     path = _PLACEHOLDER.sub(lambda m: str(values[m.group(1)]), step.path)
     headers = {"Authorization": f"Bearer {values['token']}"} if step.auth else None
     method = step.method.upper()
-    resp = _probe(base, method, path, rec, _fill_body(step.body, values), headers)
-    detail = f"{method} {path} → {resp.status or 'no response'} {resp.excerpt()}".rstrip()
+    resp = _probe(base, method, path, rec, _fill_body(step.body, values), headers, follow_redirects=False)
+    where = f" Location: {resp.location}" if resp.location else ""
+    detail = f"{method} {path} → {resp.status or 'no response'}{where} {resp.excerpt()}".rstrip()
     if resp.status != step.expect_status:
         return False, f"{detail} (expected {step.expect_status})"
+    expected = getattr(step, "expect_location", None)
+    if expected:
+        wanted = _PLACEHOLDER.sub(lambda m: str(values.get(m.group(1), m.group(0))), expected)
+        if not _same_location(resp.location, wanted, base):
+            return False, f"{detail} (expected Location {wanted})"
     data = resp.json()
     for var, key in (step.capture or {}).items():
         if not isinstance(data, dict) or key not in data:
             return False, f"{detail} (no '{key}' to capture)"
         values[var] = data[key]
     return True, detail
+
+
+def _same_location(got: str, wanted: str, base: str) -> bool:
+    """A Location matches when equal, or equal once this app's own origin is dropped from it."""
+    return got == wanted or (wanted.startswith("/") and got.removeprefix(base) == wanted)
 
 
 def _sqlite(db: Path, rec: _Record) -> None:

@@ -1,0 +1,198 @@
+"""Checks of the feature registry's behaviours: search and filters return exactly the matching
+records, sort orders them, totals and per-status counts add up, CSV export holds the record,
+no double booking refuses an overlapping slot, newest first lists the newest first."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from harness.acceptance.client import Api, CheckFailed
+from harness.acceptance.samples import first_of, kind_of, same, searchable, valid_value
+from harness.models.spec import DataEntity, EntityField, Feature
+
+
+def _ids(items: list[dict]) -> list:
+    return [i.get("id") for i in items]
+
+
+def search_exact(api: Api, entity: DataEntity, feature: Feature) -> str:
+    fields = searchable(entity)
+    if not fields:
+        raise CheckFailed(f"{entity.name} has no text field to search")
+    who = api.account()
+    word = f"needle{api.number()}x"
+    hit = api.create(entity, who, **{fields[0].ident: f"A {word} here"})
+    api.create(entity, who)
+    found = api.listed(api.collection(entity), who, {"q": word.upper()})
+    if set(_ids(found)) != {hit["id"]}:
+        raise CheckFailed(f"?q={word.upper()} returned {_ids(found)}; only {hit['id']} contains it")
+    return f"?q={word.upper()} returns exactly the one matching {entity.name}"
+
+
+def _filter_fields(entity: DataEntity, feature: Feature) -> list[str]:
+    if feature.fields:
+        return list(feature.fields[:2])
+    for kinds in (("enum",), ("reference",), ("boolean",)):
+        f = first_of(entity, *kinds)
+        if f is not None:
+            return [f.ident]
+    return [f"{entity.parent}_id"] if entity.parent else []
+
+
+def filter_exact(api: Api, entity: DataEntity, feature: Feature) -> str:
+    who = api.account()
+    done = []
+    for ident in _filter_fields(entity, feature):
+        field = next((f for f in entity.fields if f.ident == ident), None)
+        kind = kind_of(field) if field else "reference"
+        if kind in ("date", "datetime", "integer", "money", "decimal", "rating", "time"):
+            low = api.create(entity, who, **{ident: valid_value(field, 1, api.token)})
+            high = api.create(entity, who, **{ident: valid_value(field, 3, api.token)})
+            got = _ids(api.listed(api.collection(entity), who, {f"{ident}_min": high[ident]}))
+            if high["id"] not in got or low["id"] in got:
+                raise CheckFailed(f"?{ident}_min={high[ident]} returned {got}: want {high['id']} in, {low['id']} out")
+            done.append(f"{ident}_min")
+            continue
+        if field is None or kind == "reference":   # two records pointing at two different ones
+            target = api.spec.entity(field.ref if field is not None else entity.parent)
+            one, two = (api.create(entity, who, **{ident: api.create(target, who)["id"]}) for _ in range(2))
+        else:
+            one, two = api.create(entity, who), api.create(entity, who)
+        if field is not None and kind not in ("reference",):
+            other = next((valid_value(field, n, api.token) for n in range(1, 6)
+                          if not same(field, one[ident], valid_value(field, n, api.token))), None)
+            api.expect(api.call("PUT", f"{api.collection(entity)}/{two['id']}", who, {ident: other}), 200,
+                       what=f"set {ident} of the second record")
+            two[ident] = other
+        value = one[ident]
+        found = api.listed(api.collection(entity), who, {ident: str(value).lower() if isinstance(value, bool) else value})
+        wrong = [i.get("id") for i in found if field is not None and not same(field, value, i.get(ident))
+                 or field is None and i.get(ident) != value]
+        if one["id"] not in _ids(found) or two["id"] in _ids(found) or wrong:
+            raise CheckFailed(f"?{ident}={value} returned {_ids(found)}: want {one['id']} in, {two['id']} and "
+                              f"every other value out")
+        done.append(ident)
+    if not done:
+        raise CheckFailed(f"no field of {entity.name} to filter on")
+    return "filters return exactly the matching records: " + ", ".join(done)
+
+
+def _sort_field(entity: DataEntity, feature: Feature) -> EntityField | None:
+    named = [f for f in entity.fields if f.ident in feature.fields]
+    return named[0] if named else first_of(entity, "date", "money", "decimal", "integer", "rating", "short_text")
+
+
+def sort_orders(api: Api, entity: DataEntity, feature: Feature) -> str:
+    field = _sort_field(entity, feature)
+    if field is None:
+        raise CheckFailed(f"{entity.name} has no field to sort by")
+    who = api.account()
+    made = [api.create(entity, who, **{field.ident: valid_value(field, n, api.token)}) for n in (3, 1, 2)]
+    want = [m["id"] for m in sorted(made, key=lambda m: m[field.ident])]
+    for order, expected in (("asc", want), ("desc", want[::-1])):
+        got = [i for i in _ids(api.listed(api.collection(entity), who, {"sort": field.ident, "order": order,
+                                                                          "limit": 100})) if i in want]
+        if got != expected:
+            raise CheckFailed(f"?sort={field.ident}&order={order} lists {got}, expected {expected}")
+    return f"?sort={field.ident} orders asc and desc"
+
+
+def _numbers(data: Any, path: str = "") -> dict[str, float]:
+    if isinstance(data, bool):
+        return {}
+    if isinstance(data, (int, float)):
+        return {path: float(data)}
+    if isinstance(data, dict):
+        return {k: v for key, val in data.items() for k, v in _numbers(val, f"{path}/{key}").items()}
+    if isinstance(data, list):
+        return {k: v for i, val in enumerate(data) for k, v in _numbers(val, f"{path}/{i}").items()}
+    return {}
+
+
+def moved_by(before: Any, after: Any, delta: float) -> list[str]:
+    """The JSON paths whose number grew by exactly `delta`."""
+    old, new = _numbers(before), _numbers(after)
+    return [p for p, v in new.items() if abs(v - old.get(p, 0.0) - delta) < 1e-6]
+
+
+def totals_add_up(api: Api, entity: DataEntity, feature: Feature) -> str:
+    field = next((f for f in entity.fields if f.ident in feature.fields), None) or first_of(entity, "money", "decimal")
+    if field is None:
+        raise CheckFailed(f"{entity.name} has no amount to total")
+    who = api.account()
+    path = f"{api.collection(entity)}/totals"
+    before = api.expect(api.call("GET", path, who), 200, what="totals").body
+    amounts = (12.25, 30.5)
+    for amount in amounts:
+        api.create(entity, who, **{field.ident: amount})
+    after = api.expect(api.call("GET", path, who), 200, what="totals").body
+    if not moved_by(before, after, sum(amounts)):
+        raise CheckFailed(f"after adding {' + '.join(map(str, amounts))} no total in {path} grew by {sum(amounts)}")
+    return f"{path}: the {field.ident} total grew by {sum(amounts)}"
+
+
+def counts_follow(api: Api, entity: DataEntity, feature: Feature) -> str:
+    who = api.account()
+    path = f"{api.collection(entity)}/counts"
+    before = api.expect(api.call("GET", path, who), 200, what="counts").body
+    rec = api.create(entity, who)
+    after = api.expect(api.call("GET", path, who), 200, what="counts").body
+    status = rec.get("status")
+    grew = moved_by(before, after, 1)
+    if not any(p.endswith(f"/{status}") for p in grew):
+        raise CheckFailed(f"after adding a {status!r} {entity.name} the count of {status!r} did not grow by 1: {after}")
+    return f"{path}: {status!r} grew by 1"
+
+
+def csv_holds_record(api: Api, entity: DataEntity, feature: Feature) -> str:
+    who = api.account()
+    rec = api.create(entity, who)
+    got = api.expect(api.call("GET", f"{api.collection(entity)}/export.csv", who, accept="text/csv"), 200,
+                     what="CSV export")
+    rows = list(csv.DictReader(io.StringIO(got.text)))
+    row = next((r for r in rows if str(r.get("id")) == str(rec["id"])), None)
+    if row is None:
+        raise CheckFailed(f"the export has no row with id {rec['id']} ({len(rows)} rows)")
+    for f in searchable(entity):
+        if row.get(f.ident) != rec.get(f.ident):
+            raise CheckFailed(f"CSV {f.ident} is {row.get(f.ident)!r}, the record has {rec.get(f.ident)!r}")
+    return f"export.csv has the record's row ({len(rows)} rows)"
+
+
+def no_double_booking(api: Api, entity: DataEntity, feature: Feature) -> str:
+    times = [f for f in entity.fields if kind_of(f) == "time"]
+    day = first_of(entity, "date")
+    if len(times) < 2:
+        raise CheckFailed(f"{entity.name} has no start and end time")
+    who = api.account()
+    start, end = times[0].ident, times[1].ident
+    slot = {start: "10:00", end: "11:00", **({day.ident: "2031-06-01"} if day else {})}
+    first = api.create(entity, who, **slot)
+    # The same slot: the same parent and the same referenced records, an overlapping time.
+    resource = {k: first[k] for k in [f"{entity.parent}_id"] * bool(entity.parent) + [f.ident for f in entity.fields if f.ref]}
+    clash = api.call("POST", api.collection(entity), who,
+                     api.body_for(entity, who, **{**slot, **resource, start: "10:30", end: "11:30"}))
+    if clash.status != 409:
+        raise CheckFailed(f"an overlapping {entity.name} (10:30-11:30 over 10:00-11:00) was not refused with 409: {clash.line}")
+    api.create(entity, who, **{**slot, **resource, start: "11:00", end: "12:00"})
+    return "overlapping slot → 409; the adjacent slot is accepted"
+
+
+def newest_first(api: Api, entity: DataEntity, feature: Feature) -> str:
+    who = api.account()
+    day = first_of(entity, "date", "datetime")
+    old = api.create(entity, who, **({day.ident: valid_value(day, 1, api.token)} if day else {}))
+    new = api.create(entity, who, **({day.ident: valid_value(day, 5, api.token)} if day else {}))
+    got = [i for i in _ids(api.listed(api.collection(entity), who)) if i in (old["id"], new["id"])]
+    if got != [new["id"], old["id"]]:
+        raise CheckFailed(f"the list shows {got}; the newest ({new['id']}) must come first")
+    return "the newest record is listed first"
+
+
+FEATURE_CHECKS = {
+    "search": search_exact, "filter": filter_exact, "sort": sort_orders, "aggregate": totals_add_up,
+    "status_counts": counts_follow, "csv_export": csv_holds_record, "no_double_booking": no_double_booking,
+    "newest_first": newest_first,
+}

@@ -1,0 +1,178 @@
+"""The acceptance checks' HTTP side: one keep-alive httpx client from the harness's own process to
+the app the runtime check started, the accounts the checks sign in with, and the records they make.
+
+Every request is recorded (method, path, status, excerpt) so a failed check can show what it saw.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from harness.acceptance.samples import kind_of, later, valid_value
+from harness.models.spec import AppSpec, DataEntity
+
+TIMEOUT_S = 5.0
+PASSWORD = "Accept-check-9-pass"
+
+
+class CheckFailed(Exception):
+    """A check's expectation did not hold; the message says what was expected and what came back."""
+
+
+@dataclass
+class Answer:
+    status: int
+    body: Any
+    text: str
+    line: str          # "POST /api/todos → 201 {...}"
+
+    def ok(self) -> bool:
+        return 200 <= self.status < 300
+
+
+@dataclass
+class Account:
+    name: str
+    token: str = ""
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"} if self.token else {}
+
+
+@dataclass
+class Api:
+    """The app under check, seen only through HTTP."""
+
+    base: str
+    spec: AppSpec
+    token: str = field(default_factory=lambda: "acc" + secrets.token_hex(3))
+    seen: list[str] = field(default_factory=list)
+    _accounts: dict[str, Account] = field(default_factory=dict)
+    _numbers: Any = field(default_factory=lambda: itertools.count(1))
+    _pool: dict[tuple[str, str], int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.http = httpx.Client(base_url=self.base, timeout=TIMEOUT_S, trust_env=False,
+                                 follow_redirects=False)
+
+    def close(self) -> None:
+        self.http.close()
+
+    def number(self) -> int:
+        return next(self._numbers)
+
+    # ---- requests -------------------------------------------------------------------------------
+
+    def call(self, method: str, path: str, who: Account | None = None, body: Any = None,
+             params: dict | None = None, accept: str = "application/json") -> Answer:
+        headers = {"Accept": accept, **(who.headers if who else {})}
+        try:
+            resp = self.http.request(method, path, json=body, params=params, headers=headers)
+        except httpx.HTTPError as exc:
+            line = f"{method} {path} → no response ({type(exc).__name__})"
+            self.seen.append(line)
+            raise CheckFailed(line) from None
+        try:
+            data = resp.json()
+        except ValueError:
+            data = None
+        shown = path + (f"?{httpx.QueryParams(params)}" if params else "")
+        line = f"{method} {shown} → {resp.status_code} {_excerpt(resp.text)}".rstrip()
+        self.seen.append(line)
+        return Answer(resp.status_code, data, resp.text, line)
+
+    def expect(self, answer: Answer, *statuses: int, what: str = "") -> Answer:
+        if answer.status not in statuses:
+            want = "/".join(str(s) for s in statuses)
+            raise CheckFailed(f"{what + ': ' if what else ''}expected {want}, got {answer.line}")
+        return answer
+
+    # ---- accounts -------------------------------------------------------------------------------
+
+    def account(self, label: str = "first") -> Account | None:
+        """A registered, logged-in account (None when the app has no auth); one per label."""
+        if not self.spec.auth:
+            return None
+        if label not in self._accounts:
+            self._accounts[label] = self.sign_up(f"{self.token}{label}")
+        return self._accounts[label]
+
+    def credentials(self, name: str, password: str = PASSWORD) -> dict[str, str]:
+        login = f"{name}@example.com" if self.spec.login == "email" else name
+        return {self.spec.login: login, "password": password}
+
+    def sign_up(self, name: str) -> Account:
+        self.expect(self.call("POST", "/api/auth/register", body=self.credentials(name)), 200, 201,
+                    what="register an account")
+        got = self.expect(self.call("POST", "/api/auth/login", body=self.credentials(name)), 200,
+                          what="log in")
+        body = got.body if isinstance(got.body, dict) else {}
+        token = body.get("token") or body.get("access_token")
+        if not isinstance(token, str) or not token:
+            raise CheckFailed(f"log in: no token in {got.line}")
+        return Account(name, token)
+
+    # ---- records --------------------------------------------------------------------------------
+
+    def collection(self, entity: DataEntity) -> str:
+        """/api/<plural>: the plural's words in lower case joined by "-" ("time entries" → time-entries)."""
+        return "/api/" + "-".join(re.findall(r"[a-z0-9]+", entity.plural.lower()))
+
+    def body_for(self, entity: DataEntity, who: Account | None, n: int | None = None,
+                 **overrides: Any) -> dict[str, Any]:
+        """Every field of the entity with a valid value; the parent and referenced records are the
+        account's shared ones (made once): a check that needs its own passes them in `overrides`."""
+        n = self.number() if n is None else n
+        body: dict[str, Any] = {}
+        if entity.parent:
+            parent = self.spec.entity(entity.parent)
+            if parent is not None and f"{parent.ident}_id" not in overrides:
+                body[f"{parent.ident}_id"] = self.shared(parent, who)
+        seen_kinds: dict[str, int] = {}
+        for f in entity.fields:
+            k = seen_kinds[kind_of(f)] = seen_kinds.get(kind_of(f), -1) + 1   # a later time/date is later
+            if f.ident in overrides:
+                continue
+            if f.ref:
+                target = self.spec.entity(f.ref)
+                body[f.ident] = self.shared(target, who) if target is not None else 1
+            else:
+                body[f.ident] = later(valid_value(f, n, self.token), kind_of(f), k)
+        body.update(overrides)
+        return body
+
+    def shared(self, entity: DataEntity, who: Account | None) -> int:
+        """The id of the account's shared record of `entity` (parents and references point at it)."""
+        key = (entity.ident, who.name if who else "")
+        if key not in self._pool:
+            self._pool[key] = self.create(entity, who)["id"]
+        return self._pool[key]
+
+    def create(self, entity: DataEntity, who: Account | None, **overrides: Any) -> dict[str, Any]:
+        body = self.body_for(entity, who, **overrides)
+        got = self.expect(self.call("POST", self.collection(entity), who, body), 201, 200,
+                          what=f"create a {entity.name}")
+        if not isinstance(got.body, dict) or "id" not in got.body:
+            raise CheckFailed(f"create a {entity.name}: no id in {got.line}")
+        return {**body, **got.body}
+
+    def listed(self, path: str, who: Account | None, params: dict | None = None) -> list[dict]:
+        got = self.expect(self.call("GET", path, who, params=params), 200, what=f"list {path}")
+        items = got.body.get("items") if isinstance(got.body, dict) else got.body
+        if not isinstance(items, list):
+            raise CheckFailed(f"list {path}: not a JSON list: {got.line}")
+        return [i for i in items if isinstance(i, dict)]
+
+
+def _excerpt(text: str, limit: int = 160) -> str:
+    flat = " ".join(text.split())
+    if flat.lstrip().startswith("<"):
+        return f"HTML ({len(text)} chars)"
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"

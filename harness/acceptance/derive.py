@@ -1,0 +1,150 @@
+"""From the spec alone, the black-box checks each requirement must pass (one list per requirement).
+
+What a capability asks for decides the checks (docs/acceptance.md has the table):
+create → every field read back equal, each typed field refuses a wrong value, required fields,
+unique fields and references to missing records refused; crud → that plus list, update, delete,
+unknown id; list → every created record listed; relation → a missing parent refused, a parent's
+records listed exactly, the delete rule; complete → the status sticks; workflow → allowed moves
+stick, skipped ones are 409; auth → accounts, tokens and a second user's isolation; dashboard →
+a count follows a new record; pages → each page answers and shows a record made through the API;
+feature → the feature's own behaviour (search/filter exact, sort order, totals, counts, CSV,
+no double booking, newest first, ownership); health → GET /health.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+
+from harness.acceptance import checks_app as app
+from harness.acceptance import checks_data as data
+from harness.acceptance import checks_flow as flow
+from harness.acceptance.checks_features import FEATURE_CHECKS
+from harness.acceptance.samples import wrong_values
+from harness.models.spec import AppSpec, DataEntity, Feature, Requirement
+
+
+@dataclass(frozen=True)
+class Check:
+    requirement: str
+    name: str
+    run: Callable          # run(api) -> detail; raises CheckFailed
+    entity: str | None = None
+    first: bool = False    # run before the others (pages: before other checks fill the lists)
+
+
+_FEATURE_WORDS = {
+    "search": r"search|find", "filter": r"filter", "sort": r"sort|order by", "csv_export": r"csv|export",
+    "aggregate": r"total|sum|aggregate", "status_counts": r"per status|status count|counts? .*status",
+    "no_double_booking": r"twice|double|overlap|same slot", "newest_first": r"newest|recent|reverse",
+    "ownership": r"own|only their", "persistence": r"persist|restart|refresh",
+}
+
+
+def feature_of(spec: AppSpec, req: Requirement) -> Feature | None:
+    """The feature a `feature` requirement is about: its entity's feature whose words it uses."""
+    mine = [f for f in spec.features if f.entity == req.entity or (req.entity is None and f.entity is None)]
+    words = f"{req.text} {req.acceptance}".lower()
+    named = [f for f in mine if re.search(rf"\b{re.escape(f.kind)}\b", req.acceptance.lower())]
+    worded = [f for f in mine if re.search(_FEATURE_WORDS.get(f.kind, f.kind), words)]
+    for found in (named, worded):
+        if found:
+            return found[0]
+    return mine[0] if len(mine) == 1 else None
+
+
+def _entity_input(spec: AppSpec, e: DataEntity, rid: str, full: bool) -> list[Check]:
+    """create with every field; typed, required, unique, reference refusals (crud adds the rest)."""
+    c = [Check(rid, f"create a {e.name} with every field and read it back", partial(data.create_read_back, entity=e), e.ident)]
+    if full:
+        c += [Check(rid, f"list shows every created {e.name}", partial(data.list_shows_all, entity=e), e.ident),
+              Check(rid, f"update a {e.name} and read it back", partial(data.update_sticks, entity=e), e.ident),
+              Check(rid, f"delete a {e.name}", partial(data.delete_removes, entity=e), e.ident),
+              Check(rid, f"unknown {e.name} id → 404", partial(data.unknown_id_404, entity=e), e.ident)]
+    for f in e.fields:
+        if wrong_values(f):
+            c.append(Check(rid, f"{e.name}.{f.ident} refuses a wrong value", partial(data.refuses_wrong, entity=e, field=f), e.ident))
+        if f.required:
+            c.append(Check(rid, f"a {e.name} without {f.ident} is refused", partial(data.refuses_missing, entity=e, ident=f.ident), e.ident))
+        if f.unique:
+            c.append(Check(rid, f"a duplicate {e.name}.{f.ident} is refused", partial(data.refuses_duplicate, entity=e, field=f), e.ident))
+        target = spec.entity(f.ref) if f.ref else None
+        if target is not None:
+            c.append(Check(rid, f"{e.name}.{f.ident} to a missing {target.name} is refused",
+                           partial(data.refuses_missing_reference, entity=e, ident=f.ident), e.ident))
+            if full:
+                c.append(Check(rid, f"a {target.name} a {e.name} refers to cannot be deleted",
+                               partial(data.delete_rule, entity=e, target=target, ident=f.ident, cascade=False), e.ident))
+    return c
+
+
+def _relation(spec: AppSpec, e: DataEntity, rid: str) -> list[Check]:
+    parent = spec.entity(e.parent) if e.parent else None
+    if parent is None:
+        return []
+    key = f"{parent.ident}_id"
+    cascade = e.on_parent_delete == "cascade"
+    return [Check(rid, f"a {e.name} without its {parent.name} is refused", partial(data.refuses_missing, entity=e, ident=key), e.ident),
+            Check(rid, f"a {e.name} of a missing {parent.name} is refused", partial(data.refuses_missing_reference, entity=e, ident=key), e.ident),
+            Check(rid, f"a {parent.name}'s {e.plural} are listed exactly", partial(data.children_listed_exactly, entity=e, parent=parent), e.ident),
+            Check(rid, f"deleting a {parent.name} {'cascades' if cascade else 'with ' + e.plural + ' is refused'}",
+                  partial(data.delete_rule, entity=e, target=parent, ident=key, cascade=cascade), e.ident)]
+
+
+def _feature(spec: AppSpec, e: DataEntity | None, req: Requirement) -> list[Check]:
+    feature = feature_of(spec, req)
+    rid = req.id
+    if feature is None:
+        return []
+    if feature.kind == "ownership" and spec.auth:
+        return [Check(rid, f"another account cannot see or change a {x.name}", partial(app.isolated, entity=x), x.ident)
+                for x in ([e] if e else spec.data_model)]
+    run = FEATURE_CHECKS.get(feature.kind)
+    if run is None or e is None:
+        return []
+    return [Check(rid, f"{feature.kind.replace('_', ' ')} on {e.plural}", partial(run, entity=e, feature=feature), e.ident)]
+
+
+def derive(spec: AppSpec) -> list[Check]:
+    """Every spec-derived check, in requirement order."""
+    checks: list[Check] = []
+    for req in spec.requirements:
+        e = spec.entity(req.entity) if req.entity else None
+        rid, cap = req.id, req.capability
+        if cap == "health":
+            checks.append(Check(rid, "GET /health answers ok", app.health))
+            if not any(r.capability == "pages" for r in spec.requirements):
+                checks += [Check(rid, f"page {p.route} answers HTML", partial(app.page_answers, page=p), first=True)
+                           for p in spec.pages if p.route == "/"]
+        elif cap in ("create", "crud") and e is not None:
+            checks += _entity_input(spec, e, rid, full=cap == "crud")
+        elif cap == "list" and e is not None:
+            checks.append(Check(rid, f"list shows every created {e.name}", partial(data.list_shows_all, entity=e), e.ident))
+        elif cap == "relation" and e is not None:
+            checks += _relation(spec, e, rid)
+        elif cap == "complete" and e is not None:
+            checks += [Check(rid, f"complete a {e.name} and read it back", partial(flow.complete_sticks, entity=e), e.ident),
+                       Check(rid, f"complete an unknown {e.name} → 404", partial(flow.complete_unknown_404, entity=e), e.ident)]
+        elif cap == "workflow" and e is not None and e.workflow:
+            checks += [Check(rid, f"{e.name} moves through its workflow", partial(flow.workflow_moves, entity=e), e.ident),
+                       Check(rid, f"{e.name} refuses a move the workflow does not allow", partial(flow.workflow_refuses_skips, entity=e), e.ident)]
+        elif cap == "auth" and spec.auth:
+            checks.append(Check(rid, "register, log in, who am I", app.account_works))
+            for x in spec.data_model:
+                checks += [Check(rid, f"{x.plural} need a token", partial(app.needs_token, entity=x), x.ident),
+                           Check(rid, f"another account cannot see or change a {x.name}", partial(app.isolated, entity=x), x.ident)]
+        elif cap == "dashboard":
+            first = e or (spec.data_model[0] if spec.data_model else None)
+            checks.append(Check(rid, "the dashboard counts a new record", partial(app.dashboard_counts, entity=first)))
+            checks += [Check(rid, f"page {p.route} answers HTML", partial(app.page_answers, page=p), first=True)
+                       for p in spec.pages if p.route.rstrip("/").endswith("dashboard")]
+        elif cap == "pages":
+            for p in spec.pages:
+                shown = spec.entity(p.entity) if p.entity else None
+                checks.append(Check(rid, f"page {p.route} shows a record made through the API", partial(app.page_shows_record, page=p, entity=shown), shown.ident, first=True)
+                              if shown else Check(rid, f"page {p.route} answers HTML", partial(app.page_answers, page=p), first=True))
+        elif cap == "feature":
+            checks += _feature(spec, e, req)
+    return checks

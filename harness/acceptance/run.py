@@ -1,0 +1,104 @@
+"""Run the black-box acceptance leg from the harness's own process against the started app.
+
+`run_acceptance` is called by the runtime check (harness/verification/runtime.py) once the app
+answers its health check. It runs every spec-derived check (harness/acceptance/derive.py) and
+files the plan's or generator's own probes (already sent as round trips) under their requirements,
+so each requirement's black-box leg is: spec-derived checks, declared probes, or both.
+
+Strict (the generator wrote the app): every derived check applies. Otherwise (a model wrote it)
+an entity whose collection is not at the documented place (GET /api/<plural> is 404), or an app
+without /api/auth or /api/dashboard, has no spec-derived checks for those requirements: they are
+recorded as "not applicable" and the requirement's leg is its declared probes alone.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from harness.acceptance.client import Api, CheckFailed
+from harness.acceptance.derive import Check, derive
+from harness.models.results import AcceptanceCheck, RuntimeCheck
+from harness.models.spec import AppSpec
+
+SEEN_ON_FAILURE = 4      # the last requests a failed check shows
+
+
+def run_acceptance(base: str, spec: AppSpec, steps: list, round_trips: list[RuntimeCheck],
+                   strict: bool = True) -> list[AcceptanceCheck]:
+    checks = sorted(derive(spec), key=lambda c: not c.first)
+    api = Api(base, spec)
+    out: list[AcceptanceCheck] = []
+    try:
+        absent = {} if strict else _absent(api, spec, checks)
+        for check in checks:
+            if check.requirement in absent:
+                continue
+            out.append(_run_one(api, check))
+        out += [AcceptanceCheck(requirement=rid, name="spec-derived checks", ok=True, source="n/a", detail=why)
+                for rid, why in absent.items()]
+    finally:
+        api.close()
+    order = {r.id: i for i, r in enumerate(spec.requirements)}
+    out += probe_results(steps, round_trips)
+    return sorted(out, key=lambda c: order.get(c.requirement, len(order)))
+
+
+def _run_one(api: Api, check: Check) -> AcceptanceCheck:
+    seen = len(api.seen)
+    started = time.monotonic()
+    try:
+        detail, ok = check.run(api), True
+    except CheckFailed as exc:
+        detail, ok = str(exc), False
+    except Exception as exc:  # noqa: BLE001 - an unexpected answer shape is the app's failure, shown as data
+        detail, ok = f"{type(exc).__name__}: {exc}", False
+    if not ok:
+        tail = api.seen[seen:][-SEEN_ON_FAILURE:]
+        detail += "".join(f"\n  {line}" for line in tail)
+    return AcceptanceCheck(requirement=check.requirement, name=check.name, ok=ok, detail=detail,
+                           source="spec", ms=int((time.monotonic() - started) * 1000))
+
+
+def _absent(api: Api, spec: AppSpec, checks: list[Check]) -> dict[str, str]:
+    """Requirements whose API is not where the documented convention puts it (model-written apps)."""
+    places: dict[str, str] = {}
+    for check in checks:
+        path = _place(api, spec, check)
+        if path:
+            places.setdefault(check.requirement, path)
+    absent = {}
+    found: dict[str, bool] = {}
+    for rid, path in places.items():
+        if path not in found:
+            found[path] = api.call("GET" if path != "/api/auth/login" else "POST", path, body=None).status not in (404, 405)
+        if not found[path]:
+            absent[rid] = f"the app has no {path} (the documented API): only its declared probes speak for it"
+    return absent
+
+
+def _place(api: Api, spec: AppSpec, check: Check) -> str:
+    req = spec.requirement(check.requirement)
+    if req is None or req.capability in ("health", "pages"):
+        return ""
+    if req.capability == "auth":
+        return "/api/auth/login"
+    if req.capability == "dashboard":
+        return "/api/dashboard"
+    entity = spec.entity(check.entity) if check.entity else None
+    return api.collection(entity) if entity is not None else ""
+
+
+def probe_results(steps: list, round_trips: list[RuntimeCheck]) -> list[AcceptanceCheck]:
+    """The declared probes' outcomes (sent as round trips), each under its requirement."""
+    done = {c.name.removeprefix("round trip: "): c for c in round_trips if c.name.startswith("round trip: ")}
+    out = []
+    for step in steps:
+        rid: Any = getattr(step, "requirement", "")
+        if not rid:
+            continue
+        check = done.get(step.name)
+        out.append(AcceptanceCheck(requirement=rid, name=f"probe: {step.name}", ok=bool(check and check.ok),
+                                   detail=check.detail if check else "not sent: an earlier probe failed",
+                                   source="probe"))
+    return out

@@ -1,0 +1,131 @@
+"""Values the acceptance checks send, per field kind: a valid one (distinct per record), wrong ones
+the app must refuse, and how a value read back is compared with the value sent.
+
+Written from the spec's vocabulary (harness/models/spec.py) and the documented API convention
+(docs/acceptance.md), never from the generator's templates: the two must agree by contract only.
+"""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import Any
+
+from harness.models.spec import DataEntity, EntityField
+
+TEXT_KINDS = ("short_text", "long_text")
+
+
+def kind_of(field: EntityField) -> str:
+    """The field's kind; a field without one is read from its storage type."""
+    if field.kind:
+        return field.kind
+    if field.ref:
+        return "reference"
+    return {"str": "short_text", "text": "long_text", "int": "integer", "float": "decimal",
+            "bool": "boolean", "date": "date", "datetime": "datetime"}.get(field.type, "short_text")
+
+
+def valid_value(field: EntityField, n: int, token: str) -> Any:
+    """A value of the field's kind that the app must accept; `n` makes records differ."""
+    kind = kind_of(field)
+    if kind in TEXT_KINDS:
+        return f"{token} {field.ident} {n}"
+    if kind == "integer":
+        return 3 + n
+    if kind in ("money", "decimal"):
+        return round(12.5 + n * 3.25, 2)
+    if kind == "rating":
+        low = int(field.min_value if field.min_value is not None else 1)
+        high = int(field.max_value if field.max_value is not None else 5)
+        return low + n % (high - low + 1)
+    if kind == "date":      # a different day for every record: no two share a slot
+        return (date(2031, 1, 1) + timedelta(days=n)).isoformat()
+    if kind == "time":
+        return f"{8 + n % 8:02d}:{15 * (n % 4):02d}"
+    if kind == "datetime":
+        return f"{(date(2031, 1, 1) + timedelta(days=n)).isoformat()}T10:{n % 6}0:00"
+    if kind == "boolean":
+        return n % 2 == 0
+    if kind == "email":
+        return f"{token}{n}@example.com"
+    if kind == "phone":
+        return f"+1 555 010 {1000 + n}"
+    if kind == "url":
+        return f"https://example.com/{token}/{n}"
+    if kind == "enum":
+        return field.enum_values[n % len(field.enum_values)] if field.enum_values else f"{token}{n}"
+    return f"{token} {field.ident} {n}"
+
+
+def later(value: Any, kind: str, k: int) -> Any:
+    """The k-th field of a time/date kind gets a later value (an end after its start)."""
+    if not k or kind not in ("time", "date", "datetime"):
+        return value
+    if kind == "time":
+        return f"{int(value[:2]) + 2 * k:02d}{value[2:]}" if int(value[:2]) + 2 * k < 24 else value
+    return f"{int(value[:4]) + k}{value[4:]}"
+
+
+def wrong_values(field: EntityField) -> list[tuple[str, Any]]:
+    """(what is wrong, value) pairs the app must refuse with a 4xx for this field."""
+    kind = kind_of(field)
+    wrong: list[tuple[str, Any]] = []
+    if kind in TEXT_KINDS:
+        wrong.append(("a list instead of text", ["not", "text"]))
+    elif kind == "integer":
+        wrong += [("text instead of a number", "many"), ("a negative quantity", -1)]
+    elif kind == "money":
+        wrong += [("text instead of an amount", "lots"), ("a negative amount", -5)]
+    elif kind == "decimal":
+        wrong.append(("text instead of a number", "lots"))
+    elif kind == "rating":
+        high = field.max_value if field.max_value is not None else 5
+        low = field.min_value if field.min_value is not None else 1
+        wrong += [("a rating above its range", int(high) + 1), ("a rating below its range", int(low) - 1)]
+    elif kind == "date":
+        wrong += [("an impossible date", "2031-13-45"), ("text instead of a date", "someday")]
+    elif kind == "time":
+        wrong += [("an impossible time", "25:99"), ("text instead of a time", "noonish")]
+    elif kind == "datetime":
+        wrong.append(("text instead of a date and time", "not a moment"))
+    elif kind == "boolean":
+        wrong.append(("a word that is not yes or no", "perhaps"))
+    elif kind == "email":
+        wrong.append(("an address without @", "not-an-address"))
+    elif kind == "phone":
+        wrong.append(("letters instead of a phone number", "call me maybe"))
+    elif kind == "url":
+        wrong.append(("text instead of a web address", "not a url"))
+    elif kind == "enum" and field.enum_values:
+        wrong.append(("a value outside its set", "zz-not-a-listed-value"))
+    return wrong
+
+
+def same(field: EntityField, sent: Any, got: Any) -> bool:
+    """Whether the value read back is the value sent (in the kind's own sense of equal)."""
+    kind = kind_of(field)
+    if sent is None:
+        return got in (None, "")
+    if kind in ("money", "decimal", "integer", "rating", "reference"):
+        try:
+            return abs(float(got) - float(sent)) < 1e-6
+        except (TypeError, ValueError):
+            return False
+    if kind == "boolean":
+        return got is sent or got in ((1, "true") if sent else (0, "false"))
+    if kind == "time":
+        return isinstance(got, str) and got[:5] == str(sent)[:5]
+    if kind == "datetime":
+        return isinstance(got, str) and got.replace(" ", "T")[:16] == str(sent)[:16]
+    if kind in ("enum", "email"):
+        return isinstance(got, str) and got.lower() == str(sent).lower()
+    return got == sent
+
+
+def searchable(entity: DataEntity) -> list[EntityField]:
+    """The free-text fields a search looks in."""
+    return [f for f in entity.fields if kind_of(f) in TEXT_KINDS]
+
+
+def first_of(entity: DataEntity, *kinds: str) -> EntityField | None:
+    return next((f for f in entity.fields if kind_of(f) in kinds), None)

@@ -1,0 +1,126 @@
+"""Issue 49: Ctrl+C / SIGTERM at any stage of a real `builder` — while its modules load, in BUILD,
+VERIFY, AUDIT and a standalone `builder audit` — ends within 2 s with 130/143, no traceback, no
+process of its tree left alive, and the run saved (its last event says `interrupted`)."""
+
+from __future__ import annotations
+
+import json
+import signal
+
+import pytest
+
+from harness.sandbox import procs
+from harness.state.store import RunStore
+from tests.helpers import TODO, run_builder
+from tests.interrupt_helpers import Builder, loading_harness
+
+LIMIT_S = 2.0
+CODES = {signal.SIGINT: 130, signal.SIGTERM: 143}
+
+
+def _assert_stopped(stopped, sig) -> None:
+    assert stopped.code == CODES[sig], (stopped.code, stopped.out[-1500:], stopped.err[-1500:])
+    assert stopped.seconds < LIMIT_S, f"took {stopped.seconds:.2f}s to stop"
+    assert "Traceback" not in stopped.out + stopped.err, stopped.err[-3000:]
+    assert stopped.left == set(), f"still running after the builder exited: {stopped.left}"
+
+
+def _only_run(runs):
+    [run_dir] = [p for p in runs.iterdir() if p.is_dir()]
+    return run_dir.name
+
+
+def _assert_saved(runs, run_id: str, stopped) -> None:
+    store = RunStore(runs)
+    assert f"run {run_id} is saved" in stopped.err
+    store.load(run_id)  # state.json is whole
+    events = [json.loads(line) for line in store.events_path(run_id).read_text().splitlines()]
+    assert events[-1]["status"] == "interrupted"
+    assert procs.find_leftovers(scope=procs.scope_of(store.workspace(run_id))) == set()
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("step", [0, 1, 2, 3])
+def test_ctrl_c_while_builder_imports_prints_no_keyboardinterrupt_traceback(tmp_path, sig, step):
+    """Bug: a signal in the first quarter second (the modules loading, the parser being built)
+    printed a raw KeyboardInterrupt traceback. The marker: the process starts loading the
+    harness's modules; the signal follows after `step` x 3 further polls of its process tree."""
+    builder = Builder(tmp_path, "new", TODO, "--runs-dir", tmp_path / "runs")
+    builder.wait_for(lambda: loading_harness(builder.proc.pid), "the harness's modules loading")
+    for _ in range(step * 3):
+        builder.wait_for(lambda: True, "a poll")
+    stopped = builder.interrupt(sig)
+    _assert_stopped(stopped, sig)
+    assert "builder: interrupted" in stopped.err
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_interrupt_during_build_stops_within_two_seconds(tmp_path, sig):
+    runs = tmp_path / "runs"
+    builder = Builder(tmp_path, "new", TODO, "--runs-dir", runs)
+    builder.wait_for_line("TASK-002 build")
+    stopped = builder.interrupt(sig)
+    _assert_stopped(stopped, sig)
+    _assert_saved(runs, _only_run(runs), stopped)
+
+
+@pytest.mark.slow
+def test_interrupt_at_the_start_of_verify_does_not_wait_for_the_lanes_started_ahead(tmp_path):
+    """Bug: Ctrl+C as VERIFY began took ~3.5 s: the teardown waited for the audit lanes started
+    beside the last task to end on their own."""
+    runs = tmp_path / "runs"
+    builder = Builder(tmp_path, "new", TODO, "--runs-dir", runs)
+    builder.wait_for_line("[4/6] VERIFY")
+    stopped = builder.interrupt(signal.SIGINT)
+    _assert_stopped(stopped, signal.SIGINT)
+    _assert_saved(runs, _only_run(runs), stopped)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_ctrl_c_during_audit_ends_builder_new_instead_of_hanging(tmp_path, sig):
+    """Bug: after "interrupted … saved" `builder new` never exited: a queue thread of the audit's
+    dispatcher waited on a pipe the builder itself held open."""
+    runs = tmp_path / "runs"
+    builder = Builder(tmp_path, "new", TODO, "--runs-dir", runs)
+    builder.wait_for_line("[5/6] AUDIT")
+    run_id = _only_run(runs)
+    builder.wait_for_event(runs / run_id / "events.log", "audit", "started")
+    stopped = builder.interrupt(sig)
+    _assert_stopped(stopped, sig)
+    _assert_saved(runs, run_id, stopped)
+    if sig == signal.SIGTERM:   # the unfinished audit is not PASS until resume completes it
+        trace = run_builder("trace", run_id, "--runs-dir", runs)
+        assert trace.returncode == 1 and "the mutation audit did not finish" in trace.stdout, trace.stdout[-1500:]
+        resumed = run_builder("resume", run_id, "--runs-dir", runs)
+        assert resumed.returncode == 0 and "BUILD COMPLETE" in resumed.stdout, resumed.stdout[-2000:]
+        assert run_builder("trace", run_id, "--runs-dir", runs).returncode == 0
+
+
+@pytest.mark.slow
+def test_standalone_builder_audit_stops_within_two_seconds(tmp_path):
+    """Bug: `builder audit` took 16 s to stop: the main thread, interrupted, waited for the
+    other lanes' sessions to finish."""
+    runs = tmp_path / "runs"
+    built = run_builder("new", TODO, "--runs-dir", runs, "--no-audit")
+    assert built.returncode == 0, built.stdout[-2000:]
+    run_id = _only_run(runs)
+    builder = Builder(tmp_path, "audit", run_id, "--runs-dir", runs)
+    builder.wait_for_event(runs / run_id / "events.log", "audit", "started")
+    builder.wait_for(lambda: len(builder.seen) >= 2, "the audit's lane sessions")
+    stopped = builder.interrupt(signal.SIGINT)
+    _assert_stopped(stopped, signal.SIGINT)
+    assert not (runs / run_id / "audit.json").exists()
+
+
+@pytest.mark.slow
+def test_a_second_ctrl_c_during_audit_prints_no_threading_traceback(tmp_path):
+    """Bug: a second Ctrl+C (the first having left `builder new` hanging) ended it with a
+    threading traceback. Now a second signal while the first unwinds stops at once."""
+    runs = tmp_path / "runs"
+    builder = Builder(tmp_path, "new", TODO, "--runs-dir", runs)
+    builder.wait_for_line("[5/6] AUDIT")
+    builder.wait_for_event(runs / _only_run(runs) / "events.log", "audit", "started")
+    stopped = builder.interrupt(signal.SIGINT, twice=True)
+    _assert_stopped(stopped, signal.SIGINT)
