@@ -35,6 +35,10 @@ HELD_OUT = ("04-time-tracker-pro", "11-invoice-handler", "20-hair-salon-booking"
             "53-job-application-tracker-boards", "54-vi-chi-tieu-localstorage",
             "55-news-audio-digest-spotify")
 
+# Collected for #48 after the word accounting was written, from sources none of 01-55 use, with
+# expectations committed before any run: reported as their own group (false PASS, over-claims).
+FRESH_4 = tuple(f"{n:02d}" for n in range(56, 77))
+
 # The generator gives an entity with has_status or a workflow a `status` column of its own.
 _STATUS_FIELDS = frozenset({"status", "state"})
 
@@ -53,6 +57,7 @@ class Row:
     features_built: int = 0                         # of those, built (not only named by a not-built clause)
     clauses: tuple[int, int, int] = (0, 0, 0)       # (mapped, not built, total)
     false_pass: list[str] = field(default_factory=list)
+    over_claims: list[str] = field(default_factory=list)   # mapped clauses naming a missing expected item
     error: str = ""
     seconds: float = 0.0
 
@@ -109,6 +114,7 @@ def compare(item: dict, spec: AppSpec | None, outcome: str) -> Row:
     good = sum(1 for e in entities if any(_same(n, e.name) or _same(n, e.plural) for n in exp["entities"]))
     row.entities = (good, len(entities), len(exp["entities"]))
     found = total = 0
+    missing_fields: list[tuple[str, str]] = []
     for name, fields in exp["entities"].items():
         ent = matched[name]
         total += len(fields)
@@ -116,10 +122,16 @@ def compare(item: dict, spec: AppSpec | None, outcome: str) -> Row:
             continue
         parent = spec.entity(ent.parent) if ent.parent else None
         for f in fields:
-            found += any(_same(f, c.name) or _same(f, c.ident) for c in ent.fields) or bool(
+            hit = any(_same(f, c.name) or _same(f, c.ident) for c in ent.fields) or bool(
                 parent and (_same(f, parent.name) or _same(f.split()[-1], parent.name))) or (
                 _norm(f) in _STATUS_FIELDS and bool(ent.has_status or ent.workflow))
+            found += hit
+            if not hit:
+                missing_fields.append((name, f))
     row.fields = (found, total)
+    from harness.fidelity_claims import over_claims
+
+    row.over_claims = over_claims(exp, spec, [n for n, e in matched.items() if e is None], missing_fields)
     feats = exp.get("features", [])
     row.features = (sum(1 for f in feats if _feature_ok(f, spec)), len(feats))
     row.features_built = sum(1 for f in feats if feature_built(f, spec))
@@ -194,12 +206,13 @@ def run_fidelity(spec_only: bool = False, directory: Path = DATASET, say=print,
             rows.append(row)
             say(format_row(row))
     say("")
-    seen = [r for r in rows if r.id not in HELD_OUT]
+    fresh = [r for r in rows if r.id[:2] in FRESH_4]
+    seen = [r for r in rows if r.id not in HELD_OUT and r not in fresh]
     held = [r for r in rows if r.id in HELD_OUT]
-    for label, group in (("development", seen), ("held-out", held), ("all", rows)):
+    for label, group in (("development", seen), ("held-out", held), ("fresh set 4 (#48)", fresh), ("all", rows)):
         if group:
             say(format_totals(label, group, spec_only))
-    return 1 if any(r.false_pass for r in rows) else 0
+    return 1 if any(r.false_pass or r.over_claims for r in rows) else 0
 
 
 _HEADER = (f"{'request':<36} {'cat':<5} {'entities':>9} {'fields':>7} {'features':>8} "
@@ -214,6 +227,8 @@ def format_row(row: Row) -> str:
             f"{row.expected_outcome:>8}")
     if row.false_pass:
         line += "  FALSE PASS: " + "; ".join(row.false_pass)
+    if row.over_claims:
+        line += "  OVER-CLAIMED: " + "; ".join(row.over_claims)
     if row.error:
         line += f"  ({row.error[:90]})"
     return line
@@ -231,7 +246,8 @@ def totals(rows: list[Row]) -> dict:
             "feature_fidelity": pct(sum(r.features[0] for r in rows), sum(r.features[1] for r in rows)),
             "features_built": pct(sum(r.features_built for r in rows), sum(r.features[1] for r in rows)),
             "outcome_match": pct(sum(r.outcome == r.expected_outcome for r in rows), len(rows)),
-            "false_pass": sum(1 for r in rows if r.false_pass)}
+            "false_pass": sum(1 for r in rows if r.false_pass),
+            "over_claimed": sum(len(r.over_claims) for r in rows)}
 
 
 def format_totals(label: str, rows: list[Row], spec_only: bool) -> str:
@@ -239,4 +255,5 @@ def format_totals(label: str, rows: list[Row], spec_only: bool) -> str:
     mode = "spec only" if spec_only else "full builds"
     return (f"{label} ({t['requests']} requests, {mode}): entity precision {t['entity_precision']}% "
             f"(recall {t['entity_recall']}%), field fidelity {t['field_fidelity']}%, feature fidelity "
-            f"{t['feature_fidelity']}% (built {t['features_built']}%, the rest reported not built), outcome as expected {t['outcome_match']}%, false PASS {t['false_pass']}")
+            f"{t['feature_fidelity']}% (built {t['features_built']}%, the rest reported not built), outcome as expected {t['outcome_match']}%, false PASS {t['false_pass']}, "
+            f"over-claimed clauses {t['over_claimed']}")

@@ -14,6 +14,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TextIO
 
+from harness.providers import activity as llm_activity
+
 POLL_S = 0.2
 _NEXT_STAGE = {("build", "started"): "build", ("build", "completed"): "verify", ("verify", "FAIL"): "repair",
                ("repair", "started"): "repair"}
@@ -113,10 +115,16 @@ class Progress:
         return events
 
     def _draw(self) -> None:
-        if not self.live or self._current is None:
+        model = llm_activity.line(self._clock)   # a streamed answer under way: its progress
+        if not self.live or (self._current is None and not model):
             return
-        task, stage = self._current
-        self.stream.write(f"\r\x1b[K  {task} {stage} {format_elapsed(self._clock() - self._since)}")
+        parts = []
+        if self._current is not None:
+            task, stage = self._current
+            parts.append(f"{task} {stage} {format_elapsed(self._clock() - self._since)}")
+        if model:
+            parts.append(model)
+        self.stream.write(f"\r\x1b[K  {' · '.join(parts)}")
         self.stream.flush()
         self._drawn = True
 

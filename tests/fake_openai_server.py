@@ -1,7 +1,11 @@
 """A local OpenAI-compatible server for tests: POST /v1/chat/completions on 127.0.0.1:<free port>.
 
-It plays a scripted queue of replies (`answer`, `stream`, `error`, `hang`, `reset`) in order and
-records every request (lower-cased headers + JSON body). Use it as a context manager or through
+It plays a scripted queue of replies (`answer`, `stream`, `error`, `hang`, `reset`, `flood`) in
+order and records every POST (lower-cased headers + JSON body). With `about` set it also answers
+GET /v1/models and GET /props the way the server it imitates does (llama.cpp: `/props` n_ctx);
+GETs are counted in `gets`, not recorded as requests. `LlamaCppLike` wraps a responder into a
+llama.cpp-style server: 500 on `json_schema`, `json_object`+`schema` honoured, a context window
+that rejects over-long prompts, answers streamed slowly when asked. Use it as a context manager or through
 the `fake_openai_server` fixture (register it in tests/conftest.py with
 `from fake_openai_server import fake_openai_server  # noqa: F401`).
 """
@@ -25,7 +29,7 @@ CHAT_PATH = "/v1/chat/completions"
 class Reply:
     """One scripted reply; build it with answer/stream/error/hang/reset."""
 
-    kind: str                           # "answer" | "stream" | "error" | "hang" | "reset"
+    kind: str                           # "answer" | "stream" | "error" | "hang" | "reset" | "flood"
     content: str | None = None
     usage: dict | None = None
     chunks: list[str] = field(default_factory=list)
@@ -33,7 +37,8 @@ class Reply:
     status: int = 200
     body: str = ""
     retry_after: str | None = None
-    seconds: float = 0.0
+    seconds: float = 0.0                # hang: how long; stream: the pause before each chunk
+    size: int = 0                       # flood: bytes to send
 
 
 @dataclass
@@ -61,6 +66,16 @@ def error(status: int, message: str = "error", retry_after: str | int | None = N
     return Reply("error", status=status, body=raw, retry_after=None if retry_after is None else str(retry_after))
 
 
+def slow_stream(chunks: list[str], every_s: float, usage: dict | None = None) -> Reply:
+    """SSE deltas with a pause of `every_s` before each: a slow local model producing tokens."""
+    return Reply("stream", chunks=list(chunks), usage=usage, seconds=every_s)
+
+
+def flood(size: int) -> Reply:
+    """A 200 JSON body of `size` bytes without Content-Length (the client must stop reading)."""
+    return Reply("flood", size=size)
+
+
 def hang(seconds: float = 2.0) -> Reply:
     """Send nothing for `seconds` (cut short when the server stops), then close."""
     return Reply("hang", seconds=seconds)
@@ -80,9 +95,12 @@ class FakeOpenAIServer:
     """
 
     def __init__(self, replies: list[Reply] | None = None, api_key: str | None = None,
-                 responder=None, port: int = 0):
+                 responder=None, port: int = 0, about: dict[str, Any] | None = None):
         self.api_key = api_key
         self.responder = responder  # called for a request when the script is empty
+        self.about = about          # GET path -> JSON answer ({"/props": {...}, "/v1/models": {...}})
+        self.gets: list[str] = []
+        self.flooded = 0            # bytes a flood reply got onto the wire before the client left
         self.requests: list[RecordedRequest] = []
         self._replies = list(replies or [])
         self._lock = threading.Lock()
@@ -147,6 +165,13 @@ def _make_handler(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
         def log_message(self, format: str, *args: Any) -> None:  # keep pytest output quiet
             pass
 
+        def do_GET(self) -> None:
+            server.gets.append(self.path)
+            if server.about is None or self.path not in server.about:
+                self._send(404, json.dumps({"error": {"message": "not found"}}), {"Content-Type": "application/json"})
+                return
+            self._send(200, json.dumps(server.about[self.path]), {"Content-Type": "application/json"})
+
         def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)
             raw = self.rfile.read(length).decode("utf-8", "replace")
@@ -183,13 +208,27 @@ def _make_handler(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
             self.end_headers()  # HTTP/1.0: the body ends when the connection closes
             model = _model(body)
             for text in reply.chunks:
+                if reply.seconds and server._stopping.wait(reply.seconds):
+                    return
                 self._event(_chunk(model, {"content": text}))
+            if reply.seconds:
+                self._event({**_chunk(model, {}), "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})
             if reply.usage is not None:
                 self._event({"id": "chatcmpl-fake", "object": "chat.completion.chunk", "model": model,
                              "choices": [], "usage": reply.usage})
             self.wfile.write(b"data: [DONE]\n\n")
             for text in reply.after_done:
                 self._event(_chunk(model, {"content": text}))
+
+        def _play_flood(self, reply: Reply, body: Any) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.end_headers()  # no Content-Length: the body ends when the connection closes
+            block = b'{"pad": "' + b"x" * 65000 + b'"},'
+            self.wfile.write(b'{"choices": [')
+            while server.flooded < reply.size and not server._stopping.is_set():
+                self.wfile.write(block)
+                server.flooded += len(block)
 
         def _play_hang(self, reply: Reply, body: Any) -> None:
             server._stopping.wait(reply.seconds)

@@ -69,6 +69,8 @@ def list_notes(conn, tag=None):
     return notes
 '''
 
+PAGE_GOOD = '"SELECT * FROM notes ORDER BY id DESC"'
+PAGE_BUGGY = '"SELECT * FROM notes ORDER BY id DESC LIMIT 2"'
 TAGS_GOOD = '"tags": row["tags"].split(",") if row["tags"] else []'
 TAGS_BUGGY = '"tags": row["tags"].split(",")'
 

@@ -24,8 +24,10 @@ STORE_NAMES = ("connect", "create_note", "get_note", "list_notes")
 
 class NotesModel:
     def __init__(self, prose: bool = False, reject_json_schema: bool = False, bug_in_store: bool = False,
-                 hollow_tests: bool = False):
+                 hollow_tests: bool = False, comment_lines: int = 0, page_bug: bool = False):
         self.prose, self.reject_json_schema = prose, reject_json_schema
+        self.page_bug = page_bug   # store.list_notes returns 2 notes at most: a wrong value, no exception
+        self.comment_lines = comment_lines   # comment lines atop store.py and search.py (prompts too big for a small window)
         self.bug_in_store, self.hollow_tests = bug_in_store, hollow_tests
         self.calls: list[str] = []        # agent of every answered request
         self.guessed: list[str] = []      # what the model had to guess (not in its prompt)
@@ -135,6 +137,8 @@ class NotesModel:
         store = editable.get("src/store.py", "")
         if F.TAGS_BUGGY in store and "NoneType" in json.dumps(context.get("failing", {})):
             return json.dumps({"src/store.py": store.replace(F.TAGS_BUGGY, F.TAGS_GOOD)})
+        if F.PAGE_BUGGY in store and "Trip plan" in json.dumps(context.get("failing", {})):
+            return json.dumps({"src/store.py": store.replace(F.PAGE_BUGGY, F.PAGE_GOOD)})
         self.guessed.append("repair: cause not visible")
         path = next(iter(editable), "src/search.py")
         return json.dumps({path: editable.get(path, "")})
@@ -151,6 +155,10 @@ class NotesModel:
             self.guessed.append(f"{what}: {', '.join(missing)}")
         return not missing
 
+    def _comments(self, what: str) -> str:
+        return "".join(f"# {what} note {n}: rows are dicts; tags are kept lower-case, comma-joined.\n"
+                       for n in range(self.comment_lines))
+
     def _file(self, path: str, prompt: str) -> str | None:
         db = 'os.environ.get("APP_DB_PATH", "app.db")' if "APP_DB_PATH" in prompt else '"notes.db"'
         if self.hollow_tests and path.startswith("tests/"):
@@ -162,15 +170,16 @@ class NotesModel:
         if path == "src/store.py":
             if "APP_DB_PATH" not in prompt:
                 self.guessed.append("database path")
-            return F.STORE_PY.replace("{DB_PATH}", db).replace(
-                "{TAGS_EXPR}", F.TAGS_BUGGY if self.bug_in_store else F.TAGS_GOOD)
+            return self._comments("Storage") + F.STORE_PY.replace("{DB_PATH}", db).replace(
+                "{TAGS_EXPR}", F.TAGS_BUGGY if self.bug_in_store else F.TAGS_GOOD).replace(
+                F.PAGE_GOOD, F.PAGE_BUGGY if self.page_bug else F.PAGE_GOOD)
         if path == "tests/test_store.py":
             return F.TEST_STORE_PY.replace("{CHECK_READ}", F.CHECK_READ).replace("{CHECK_TAGS}", F.CHECK_TAGS)
         if path == "src/markdown.py":
             return F.MARKDOWN_PY
         if path == "src/search.py":
             known = self._knows(prompt, ("list_notes",), "search.py imports")
-            return F.SEARCH_PY.replace("{IMPORTS_STORE}", "from src.store import list_notes" if known
+            return self._comments("Search") + F.SEARCH_PY.replace("{IMPORTS_STORE}", "from src.store import list_notes" if known
                                        else "from src.db import find_notes as list_notes")
         if path == "tests/test_search.py":
             return F.TEST_SEARCH_PY

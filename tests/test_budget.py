@@ -245,3 +245,25 @@ def test_builder_refuses_a_file_map_with_a_disallowed_path_before_writing_any_fi
     with pytest.raises(PermissionError, match="src/z_evil.py"):
         Builder(llm).build(task, spec, FileTools(LocalSandbox(tmp_path), task.files_touched))
     assert not (tmp_path / "src/a.py").exists() and not (tmp_path / "src/z_evil.py").exists()
+
+
+def test_budgets_set_by_environment_are_kept_for_resume(tmp_path, monkeypatch):
+    """#50: `HARNESS_MAX_TOKENS=5000 builder new …` then `builder resume` ran on with the 2,000,000
+    default. The run keeps the budgets it was started with; one set again at resume wins."""
+    from harness.errors import HarnessError
+    from harness.orchestration.pipeline import new_run, resume_run
+
+    store = RunStore(tmp_path / "runs")
+    monkeypatch.setenv("HARNESS_MAX_TOKENS", "5000")
+    monkeypatch.setenv("HARNESS_MAX_MINUTES", "7")
+    with pytest.raises(HarnessError):       # nothing buildable: the run stops at SPEC, saved
+        new_run(store, "qwzx", MeteredProvider(MockProvider(), Budget.from_args()), run_id="kept",
+                say=lambda line: None, audit=None)
+    assert store.load("kept").options.budget == {"max_tokens": 5000, "max_minutes": 7.0}
+    monkeypatch.delenv("HARNESS_MAX_TOKENS")
+    monkeypatch.setenv("HARNESS_MAX_MINUTES", "9")
+    resumed = MeteredProvider(MockProvider(), Budget.from_args())
+    with pytest.raises(HarnessError):
+        resume_run(store, "kept", resumed, say=lambda line: None, audit=None)
+    assert (resumed.budget.max_tokens, resumed.budget.max_minutes) == (5000, 9.0)
+    assert resumed.budget.max_llm_calls == DEFAULT_MAX_LLM_CALLS

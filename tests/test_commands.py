@@ -22,7 +22,7 @@ REFUSED = [
     ("python tests/test_x.py", "only pytest"), ("pytest -p evil_plugin", "'-p' is not allowed"),
     ("pytest -c /tmp/evil.ini", "'-c' is not allowed"), ("pytest --rootdir=/", "'--rootdir' is not allowed"),
     ("pytest -o addopts=-pevil", "'-o' is not allowed"), ("pytest /etc", "not a relative workspace path"),
-    ("pytest ../other/tests", "escapes the workspace"), ("pytest --tb=$(id)", "bad value"),
+    ("pytest ../other/tests", "escapes the workspace"), ("pytest --tb=$(id)", "shell syntax"),
     ("python -m py_compile", "needs the files"), ("python -m py_compile /etc/passwd", "not a relative"),
     ("pytest 'unclosed", "cannot be parsed"), ("", "empty command"),
 ]
@@ -49,3 +49,23 @@ def test_llm_plan_with_a_non_pytest_command_is_a_plan_validation_error_naming_th
     assert any(evil in e and "refused" in e and plan.tasks[0].id in e for e in errors)
     with pytest.raises(ValueError, match="verification command"):
         parse_plan(plan.model_dump_json(), spec)
+
+
+@pytest.mark.parametrize("command,op", [
+    ("python -m pytest -q tests/test_a.py && rm -rf src", "&&"),
+    ("pytest -q tests/ | tee out.txt", "|"),
+    ("pytest -q $(cat list.txt)", "$("),
+    ("pytest -q tests/test_a.py; echo done", ";"),
+    ("pytest -q `ls tests`", "`"),
+    ("pytest -q tests/ > log.txt", ">"),
+    ("pytest -q tests/test_a.py&&true", "&&"),
+])
+def test_shell_syntax_is_refused_with_a_reason(command, op):
+    """#50: `&&`, `|` and `$( )` passed validation as pytest arguments (harmless without a shell,
+    but a plan that relies on them is wrong and should be told so)."""
+    why = command_problem(command)
+    assert why is not None and why.startswith(f"shell syntax {op!r} is not allowed") and "without a shell" in why
+
+
+def test_pytest_selection_expressions_are_still_accepted():
+    assert command_problem('python -m pytest -q -k "create and not delete" -m "not slow" tests/test_api.py') is None

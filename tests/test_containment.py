@@ -126,8 +126,10 @@ def attacked(tmp_path_factory, isolation):
             code = (f"SECRET = {str(secret)!r}\nRUN_DIR = {str(run_dir)!r}\nPORT = {listener.getsockname()[1]}\n"
                     f"SLEEP = {sleep_arg!r}\n" + ATTACK)
             (ws / "tests" / "test_attack.py").write_text(code)
+            from harness.speed.runners import WarmRunner   # as a build runs it: warm when warm is on
+
             result = run_command("pytest -q", ws, task_id="TASK-001", evidence_path=run_dir / "evidence" / "e.json",
-                                 reqs=[], run_id="run_attack")
+                                 reqs=[], run_id="run_attack", runner=WarmRunner())
     report = json.loads((ws / "report.json").read_text())
     return report, result, run_dir, sleep_arg, key
 

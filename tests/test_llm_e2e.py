@@ -25,7 +25,7 @@ from harness.offline.spec.rules import rule_based_spec
 from harness.errors import EXIT_TEMPFAIL, BudgetExceededError, ProviderConfigError, ProviderUnavailableError
 from harness.offline.generator.units import generate_unit
 from harness.models.enums import RunStatus, TaskStatus
-from harness.orchestration.pipeline import new_run, resume_run
+from harness.orchestration.pipeline import summary_text, new_run, resume_run
 from harness.providers.budget import Budget, MeteredProvider
 from harness.providers.env import EnvOpenAICompatibleProvider
 from harness.state.store import RunStore
@@ -107,7 +107,7 @@ def hung_then_repaired(tmp_path_factory):
     `resume_run` that finished it (.ctx, .requests: every request of the run, .resumed: the resume's)."""
     store = RunStore(tmp_path_factory.mktemp("hung") / "runs")
     good = file_map("TASK-001")["src/models.py"]
-    with FakeOpenAIServer([spec_answer(), hang(3), hang(3)]) as server:
+    with FakeOpenAIServer([spec_answer(), hang(3)]) as server:
         with pytest.raises(ProviderUnavailableError) as caught:
             hung = provider(server, HARNESS_LLM_TIMEOUT_S="0.5", HARNESS_LLM_MAX_RETRIES="1")
             hung.inner.client.backoff_s = 0.05   # the wait before the retry is not what this asserts
@@ -173,17 +173,24 @@ def test_prose_and_broken_json_everywhere_fall_back_to_the_deterministic_path(tm
     assert [t.files_touched for t in ctx.state.plan.tasks] == [t.files_touched for t in offline_ctx.state.plan.tasks]
     assert ctx.state.file_hashes == offline_ctx.state.file_hashes
     assert sum(e["tokens"] or 0 for e in llm_events(evs)) == ctx.state.llm_tokens == 100 * requests
+    # #50: who wrote the app is said plainly: every task by the generator, no model answer used
+    text = summary_text(ctx)
+    for t in TASKS:
+        assert f"- {t}: offline generator (fallback: the model's answer was unusable)" in text
+    assert f"Model answers: 0 used, {2 + len(TASKS)} fell back to the offline path ({requests} model calls)" in text
 
 
 # ---- (5) (its run: hung_then_repaired, above) ----------------------------------------------------
 
-def test_hanging_server_times_out_retries_then_exit_75_and_the_run_resumes(hung_then_repaired):
+def test_hanging_server_times_out_once_not_retried_then_exit_75_and_the_run_resumes(hung_then_repaired):
+    """#50: a silent request is not sent again (a local server may still be working on it)."""
     run = hung_then_repaired
     caught, state, latest = run.caught, run.failed_state, run.latest
     assert caught.value.exit_code == EXIT_TEMPFAIL
-    assert "timed out" in str(caught.value) and "2 attempts" in str(caught.value)
-    assert run.failed_requests == 3
-    assert state.status == RunStatus.FAIL and "unavailable" in state.error
+    assert "timed out" in str(caught.value) and "not retried" in str(caught.value)
+    assert "HARNESS_LLM_TIMEOUT_S" in str(caught.value)
+    assert run.failed_requests == 2
+    assert state.status == RunStatus.FAIL and "timed out" in state.error
     assert state.spec is not None and state.plan is None and latest["event"] == "spec_created"
     assert state.llm_calls == 2 and state.llm_tokens == 100
     [failed] = [e for e in llm_events(run.failed_events) if e["status"] == "error"]

@@ -24,6 +24,7 @@ from harness.models.enums import RunStatus, TaskStatus
 from harness.orchestration.pipeline import new_run
 from harness.providers.budget import Budget, MeteredProvider
 from harness.providers.env import EnvOpenAICompatibleProvider
+from harness.providers.openai_http import INSTRUCTIONS_HEAD
 from harness.state.store import RunStore
 from harness.utils.events import read_events
 
@@ -46,6 +47,13 @@ def build(tmp_path: Path, model: NotesModel):
         ctx = new_run(store, REQUEST, provider(server), say=lambda line: None, audit=None)
         requests = list(server.requests)
     return store, ctx, requests, read_events(store.run_dir(ctx.run_id) / "events.log")
+
+
+def user_prompt(request) -> str:
+    """The prompt as the agent wrote it: the user message without the instructions repeated at its head."""
+    messages = request.body["messages"]
+    system = next((m["content"] for m in messages if m["role"] == "system"), "")
+    return messages[-1]["content"].removeprefix(f"{INSTRUCTIONS_HEAD}{system}\n\n")
 
 
 def workspace_files(ctx) -> set[str]:
@@ -109,6 +117,12 @@ def test_notes_app_by_a_model_that_does_not_know_the_generator_builds_complete(t
     assert all(r.body["max_tokens"] > 0 for r in requests)
     assert [(r.id, r.status) for r in ctx.state.review.requirements] == [
         ("REQ-001", "PASS"), ("REQ-002", "PASS"), ("REQ-003", "PASS")]
+    # #50: the summary and `builder status` say the model wrote every task
+    assert "Written by:\n- TASK-001: model\n- TASK-002: model\n- TASK-003: model\n" in proc.stdout
+    assert "Model answers: 5 used, 0 fell back to the offline path (6 model calls)" in proc.stdout
+    status = subprocess.run(builder_argv() + ["status", "notes", "--runs-dir", str(tmp_path / "runs")], cwd=tmp_path,
+                            env=env, capture_output=True, text=True, timeout=60)
+    assert "- TASK-003: model" in status.stdout and "Model answers: 5 used, 0 fell back" in status.stdout
 
 
 @pytest.fixture(scope="module")
@@ -134,7 +148,8 @@ def test_server_rejecting_json_schema_still_builds_because_the_schema_is_in_the_
     model, ctx, requests, evs = prose_behind_a_json_schema_refusal
     assert_complete_with_the_models_own_app(ctx, model, evs)
     assert model.rejected == 1                                   # rejected once, then remembered
-    assert requests[1].body["response_format"] == {"type": "json_object"}
+    assert requests[1].body["response_format"]["type"] == "json_object"   # with the schema: one rung down
+    assert "explicit_non_goals" in json.dumps(requests[1].body["response_format"]["schema"])
     assert all((r.body.get("response_format") or {}).get("type") != "json_schema" for r in requests[1:])
 
 
@@ -147,7 +162,7 @@ def test_bug_in_an_earlier_tasks_file_is_fixed_by_reopening_that_task(tmp_path):
     assert_complete_with_the_models_own_app(ctx, model, evs)
     assert model.calls == ["spec", "plan", "build", "build", "repair", "build", "review"]
     assert ctx.state.repair_attempts == {"TASK-002": 1, "TASK-001": 1}
-    repair = json.loads(requests[4].body["messages"][-1]["content"])
+    repair = json.loads(user_prompt(requests[4]))
     assert repair["task"]["id"] == "TASK-002" and "src/store.py" in repair["editable_files"]
     assert repair["reopened"] == [{"file": "src/store.py", "task_id": "TASK-001"}]
     assert "def test_search_matches_every_word_in_any_case" in repair["read_only_files"]["tests/test_search.py"]
@@ -158,6 +173,27 @@ def test_bug_in_an_earlier_tasks_file_is_fixed_by_reopening_that_task(tmp_path):
     t1 = [r.status for r in ctx.state.verification_results if r.task_id == "TASK-001"]
     assert t1 == ["PASS", "PASS"]                              # built, then re-verified after the fix
     assert store.resume(ctx.run_id)[0].file_hashes == ctx.state.file_hashes   # checkpoints agree
+
+
+@pytest.mark.slow
+def test_wrong_value_in_an_earlier_tasks_file_is_fixed_in_that_file(tmp_path):
+    """#50: list_notes (TASK-001's store.py) returns two notes at most. TASK-001's tests pass; TASK-002's
+    search test fails on an assertion whose only frame is the test itself. The repair was shown
+    search.py alone and patched around the cause; now the files the failing test imports are shown
+    and editable, the fix lands in store.py and TASK-001 is re-verified."""
+    model = NotesModel(page_bug=True)
+    store, ctx, requests, evs = build(tmp_path, model)
+    assert_complete_with_the_models_own_app(ctx, model, evs)
+    assert model.calls == ["spec", "plan", "build", "build", "repair", "build", "review"]
+    repair = json.loads(user_prompt(requests[4]))
+    assert repair["task"]["id"] == "TASK-002" and "LIMIT 2" in repair["editable_files"]["src/store.py"]
+    assert "assert sorted(" in repair["failing"]["key_lines"] or "Trip plan" in repair["failing"]["output_tail"]
+    assert repair["reopened"] == [{"file": "src/store.py", "task_id": "TASK-001"}]
+    assert "LIMIT 2" not in (ctx.workspace / "src/store.py").read_text()
+    assert model.guessed == []
+    reopened = [(e["task_id"], e["status"]) for e in evs if e["stage"] == "repair"
+                and e["status"] in ("reopened", "reverified")]
+    assert reopened == [("TASK-001", "reopened"), ("TASK-001", "reverified")]
 
 
 @pytest.mark.slow

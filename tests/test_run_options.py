@@ -13,7 +13,7 @@ def test_resume_of_a_no_audit_run_keeps_no_audit_stored_in_state(tmp_path):
     store = RunStore(tmp_path / "runs")
     store.create_run("Build a todo app with tasks", run_id="r1", options=RunOptions(repair=False, audit=False))
     saved = json.loads(store.state_path("r1").read_text())
-    assert saved["options"] == {"repair": False, "audit": False}
+    assert saved["options"] == {"repair": False, "audit": False, "budget": {}}
     loaded = store.load("r1")
     assert (loaded.options.repair, loaded.options.audit) == (False, False)
 

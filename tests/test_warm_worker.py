@@ -30,8 +30,10 @@ def small_workspace(tmp_path, body, requirements=None):
 
 def run(ws, tmp_path, name, command="python -m pytest -q tests", **kw):
     evidence = tmp_path / "run" / "evidence" / f"{name}.json"
+    from harness.speed.runners import WarmRunner   # warm when HARNESS_WARM allows (the speed door's runner)
+
     return run_command(command, ws, task_id="T", evidence_path=evidence, reqs=["REQ-001"],
-                       evidence_rel=f"evidence/{name}.json", **kw), evidence
+                       evidence_rel=f"evidence/{name}.json", **{"runner": WarmRunner(), **kw}), evidence
 
 
 def outcomes(evidence: Path) -> dict:

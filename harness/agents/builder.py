@@ -18,6 +18,7 @@ from harness.models.results import VerificationResult
 from harness.models.spec import AppSpec
 from harness.models.tasks import Plan, Task
 from harness.providers.base import LLMProvider, has_model
+from harness.providers.context_window import prompt_chars
 from harness.tools.file_tools import FileTools
 from harness.utils.env_numbers import env_number
 
@@ -63,6 +64,9 @@ def build_context(task: Task, spec: AppSpec, dep_results: list[VerificationResul
     }
     if plan is not None and plan.entry:
         context["entry"] = plan.entry
+    probes = task_probes(task, plan)
+    if probes:   # what the runtime check will send to the app: its routes, bodies and statuses
+        context["runtime_probes"] = probes
     own = {"own_files": own_files(task, workspace)}
 
     def assemble(code: dict) -> dict:
@@ -77,6 +81,16 @@ def build_context(task: Task, spec: AppSpec, dep_results: list[VerificationResul
         if over <= 0 or code_budget <= 0:
             return full
         code_budget -= over
+
+
+def task_probes(task: Task, plan: Plan | None) -> list[dict]:
+    """The plan's runtime probes of the task's requirements (#50: the builder never saw them and
+    could not know the runtime check would call POST /api/links with a given body)."""
+    if plan is None or not plan.probes:
+        return []
+    mine = set(task.requirements)
+    return [{k: v for k, v in p.model_dump().items() if v not in (None, {}, "", False)}
+            for p in plan.probes if p.requirement in mine]
 
 
 def left_out_note(code: dict, budget: int) -> str:
@@ -148,11 +162,19 @@ class Builder:
         # Without a model the generator writes the files and no prompt is sent: none is assembled
         # (0.7 s over the 24 tasks of the 20-entity scale build; `builder bench --scale` measures
         # the prompts with benchmarks.assembled_prompts instead).
-        prompt = build_prompt(task, spec, dep_results or [], plan, workspace, budget) if has_model(self.llm) else ""
+        window = self.llm.context_tokens if has_model(self.llm) else None
+        if window:   # fitted to the model's context window (HARNESS_CONTEXT_TOKENS or the server's figure)
+            budget = min(budget, prompt_chars(window, window))
+
+        def prompt_within(limit: int) -> str:   # a context overflow: interfaces instead of whole files
+            return build_prompt(task, spec, dep_results or [], plan, workspace, limit)
+
+        prompt = prompt_within(budget) if has_model(self.llm) else ""
         try:
             answer = ask(self.llm, "builder", prompt, parse_file_map,
                          (lambda: deterministic_files(task, spec)) if offline else None,
-                         system=SYSTEM, stage="build", task_id=task.id, fallback_tool="generator")
+                         system=SYSTEM, stage="build", task_id=task.id, fallback_tool="generator",
+                         shrink=prompt_within)
         except AnswerUnusableError as exc:
             note = f"; no offline fallback: {plan.offline_note}" if plan is not None and plan.offline_note else ""
             raise HarnessError(f"{task.id}: {exc}{note}") from None

@@ -37,8 +37,10 @@ CONTRACT = CONTRACT + "\n8. " + API_CONVENTION
 PROBES = """Runtime probes: the harness starts the app (uvicorn, fresh empty database) and sends the plan's
 "probes" in order; each is {"requirement": "REQ-00N", "name": "...", "method": "GET|POST|PUT|PATCH|
 DELETE", "path": "/...", "body": {...} or null, "expect_status": 201, "capture": {"note_id": "id"}}.
-"{note_id}" in a later path or body value is replaced by the captured value. Declare at least one
-probe per requirement the running app can show, using the app's own routes."""
+"{note_id}" in a later path or body value is replaced by the captured value. Redirects are not
+followed: a route that redirects declares its status (e.g. 307) and may add "expect_location":
+"https://..." (the Location header it must send). Declare at least one probe per requirement the
+running app can show, using the app's own routes."""
 
 CAPABILITIES = {
     "health": "the app answers a health check",

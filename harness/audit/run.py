@@ -93,10 +93,10 @@ def _read_result(result_path: Path, sent: str) -> dict:
 
 
 def _run_mutants(store: RunStore, state: RunState, plan: AuditPlan, budget: AuditBudget,
-                 test_s: dict[str, float], ahead=None) -> tuple[dict, str, int]:
+                 test_s: dict[str, float], ahead=None, runner=None) -> tuple[dict, str, int]:
     """({"REQ:id": result, "baseline", "durations"}, the first lane's command, lanes): each lane one
     sandboxed pytest session over its own scratch copy (scratch.py), the lanes at once (lanes.py);
-    `ahead`: lanes started beside the last task (lanes_ahead.py), used when they fit the plan."""
+    `ahead`: lanes started beside the last task (harness/speed/lanes_ahead.py), used when they fit the plan."""
     from harness.audit import lanes as lanes_mod
     from harness.audit import scratch as scratch_mod
 
@@ -139,7 +139,7 @@ def _run_mutants(store: RunStore, state: RunState, plan: AuditPlan, budget: Audi
         mutated = scratch_mod.mutated_sources(workspace, plan)  # in this thread (see there)
         _each(lambda lane: scratch_mod.fill_lane(workspace, lane, mutated), dirs)
         crash_hook(CRASH_MARKER)
-        outcomes = _each(lambda k: _run_lane(state, dirs[k], orders[k], plan, budget, test_s, (dispatcher, k)),
+        outcomes = _each(lambda k: _run_lane(state, dirs[k], orders[k], plan, budget, test_s, (dispatcher, k), runner),
                          range(len(dirs)))
     finally:  # the lanes' own workers, anything still running in the copies, and the copies go
         clear_stale_scratch(store, run_id)  # (a shared lane's directory is emptied, see scratch.py)
@@ -185,7 +185,7 @@ def _each(work, items) -> list:
 
 
 def _run_lane(state: RunState, lane: Path, order: list, plan: AuditPlan, budget: AuditBudget,
-              test_s: dict[str, float], queue: tuple = (None, 0)) -> tuple[dict, str]:
+              test_s: dict[str, float], queue: tuple = (None, 0), runner=None) -> tuple[dict, str]:
     """(the runner's result, the command as shown) of one lane's session over its copy; `queue`:
     (the audit's Dispatcher or None, this lane's number) — with one, the lane asks it for mutants."""
     import threading
@@ -212,7 +212,7 @@ def _run_lane(state: RunState, lane: Path, order: list, plan: AuditPlan, budget:
     if server is not None:
         server.start()
     try:
-        res = run_command(command, lane, task_id="AUDIT", run_id=state.run_id,
+        res = run_command(command, lane, task_id="AUDIT", run_id=state.run_id, runner=runner,
                           timeout_s=budget.seconds * GRACE_FACTOR + _STARTUP_S,
                           pass_fds=(pipe.write_fd, *(pipes.lane_fds if pipes else ())))
     finally:
@@ -245,13 +245,13 @@ def shown_command(command: str, lane: Path, digest_fd: int) -> str:
         f"--harness-mutants-digest-fd={digest_fd}", "--harness-mutants-digest-fd=<fd>")
 
 
-def _plan(store: RunStore, run_id: str, evidence: dict, workspace: Path, digest: str, budget: AuditBudget):
+def _plan(store: RunStore, run_id: str, evidence: dict, workspace: Path, digest: str, budget: AuditBudget,
+          ahead=None):
     """(the plan, the lanes started ahead that can serve it, or None). The plan is the same either
-    way; lanes that cannot serve it (another workspace, a mutant their copy lacks) are given up."""
-    from harness.audit import lanes_ahead
+    way; lanes (`ahead`, handed over by the speed door) that cannot serve it — other bytes than the
+    evidenced workspace (harness/speed/validity.py), a mutant their copy lacks — are given up."""
     from harness.audit.scratch import lane_count
 
-    ahead = lanes_ahead.take(run_id)
     if ahead is not None and ahead.serves(evidence, digest, lane_count()):
         try:
             return make_plan(evidence, workspace, budget.max_mutants, budget.seed, ids=ahead.ids), ahead
@@ -290,8 +290,10 @@ def summarize(plan: AuditPlan, results: dict[str, str]) -> dict[str, dict]:
 
 
 def audit_run(store: RunStore, state: RunState, budget: AuditBudget = AuditBudget(),
-              say: Callable[[str], None] = print) -> dict:
-    """Audit the run's latest whole-suite evidence; write and return audit.json."""
+              say: Callable[[str], None] = print, runner=None, lanes_ahead=None) -> dict:
+    """Audit the run's latest whole-suite evidence; write and return audit.json. `runner`: how the
+    lanes' sessions may run besides cold, `lanes`: lanes filled ahead — both from the speed door
+    (harness/speed/door.py), None without speed."""
     from pytest_harness.snapshot import snapshot_files
 
     run_id = state.run_id
@@ -303,12 +305,13 @@ def audit_run(store: RunStore, state: RunState, budget: AuditBudget = AuditBudge
     workspace = store.workspace(run_id)
     before = snapshot_files(workspace)["digest"]
     started = time.monotonic()
-    plan, ahead = _plan(store, run_id, evidence, workspace, before, budget)
+    plan, ahead = _plan(store, run_id, evidence, workspace, before, budget, lanes_ahead)
     events.emit("audit", "started", agent="auditor", tool="mutation", mutants=len(plan.chosen),
                 requirements=sorted(plan.mutants))
     results, command, lanes = ({}, "", 0)
     if plan.chosen:
-        results, command, lanes = _run_mutants(store, state, plan, budget, evidence_seconds(evidence, plan), ahead)
+        results, command, lanes = _run_mutants(store, state, plan, budget, evidence_seconds(evidence, plan), ahead,
+                                               runner)
     elif ahead is not None:
         ahead.cancel()
         clear_stale_scratch(store, run_id)

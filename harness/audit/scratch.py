@@ -163,11 +163,8 @@ def prestart_audit_workers(store: RunStore, run_id: str) -> None:
 def release_audit_workers(store: RunStore, run_id: str) -> None:
     """At the end of a run, after its verification worker stopped: stop prestarted audit workers the
     audit never used and remove the scratch directory (a shared one too: nothing binds it now)."""
-    from harness.audit import lanes_ahead
-    from harness.audit.ahead import wait
-
-    wait(run_id)  # an audit started beside the runtime check ends first (harness/audit/ahead.py)
-    lanes_ahead.cancel(run_id)  # lanes started beside the last task that no audit took
+    # (the speed door's cancel has already waited for an audit started ahead and given up lanes
+    # filled ahead: harness/speed/door.py)
     scratch = store.audit_scratch(run_id)
     real = os.path.realpath(scratch)
     if real in _PREPARED or real in _SHARED:

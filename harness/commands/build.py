@@ -37,7 +37,16 @@ def finish(args, ctx) -> int:
             for line in unsupported_lines(ctx):
                 say(line)
             say(f"next: `builder status {state.run_id}` shows what is missing; `builder logs {state.run_id}` the events")
+            _say_draft(say, ctx.store, state.run_id)
     return EXIT_OK if ok else EXIT_BUILD_FAILED
+
+
+def _say_draft(say, store, run_id: str) -> None:
+    """The last line of a BUILD FAILED: the run's draft spec and how to build it once edited."""
+    from harness.offline.accounting.run_draft import draft_path, next_step_line
+
+    if draft_path(store, run_id).is_file():
+        say(next_step_line(store, run_id))
 
 
 def unsupported_lines(ctx) -> list[str]:
@@ -93,6 +102,7 @@ def cmd_new(args) -> int:
     from harness.utils.ids import new_run_id
 
     spec, request = spec_for_args(args.request, args.spec)  # InputError (exit 2) on a bad file
+    _speed_switch(args)
     store = store_for(args)
     run_id = new_run_id() if args.run_id is None else args.run_id  # known up front: progress follows it, an interrupt names it
     try:
@@ -100,27 +110,56 @@ def cmd_new(args) -> int:
             ctx = new_run(store, request, provider_for(args), run_id=run_id, say=say,
                           repair=not args.no_repair, spec=spec, audit=_audit(args))
     except SpecError as exc:   # nothing buildable was asked: no empty app is built
-        line = f"BUILD FAILED at the spec stage  run {run_id}: {exc}"
-        print(json.dumps({"status": "BUILD FAILED", "stage": "spec", "error": str(exc)}) if args.json else line)
-        if not args.json and "not_built" in str(exc):
-            print("the offline generator builds CRUD apps (entities, fields, auth, dashboard, pages); an LLM "
-                  "provider is needed for the rest: set OPENAI_API_KEY (and OPENAI_BASE_URL) and run again")
-        return EXIT_BUILD_FAILED
+        return _spec_stage_failed(args, store, run_id, exc)
     except HarnessError as exc:
         return _tempfail_hint(exc)
     return finish(args, ctx)
+
+
+def _spec_stage_failed(args, store: RunStore, run_id: str, exc: SpecError) -> int:
+    """BUILD FAILED at the spec stage: the reason, every clause as read, and the draft to edit."""
+    from harness.offline.accounting.run_draft import draft_path, failure_clauses, next_step_line
+
+    reason = str(exc).split(". Clauses:")[0]
+    clauses = failure_clauses(exc)
+    has_draft = draft_path(store, run_id).is_file()
+    if args.json:
+        print(json.dumps({"run_id": run_id, "status": "BUILD FAILED", "stage": "spec", "error": reason,
+                          "path": str(store.run_dir(run_id)),
+                          "clauses": [c.model_dump() for c in clauses],
+                          "draft": str(draft_path(store, run_id)) if has_draft else None}, indent=2))
+        return EXIT_BUILD_FAILED
+    print(f"BUILD FAILED at the spec stage  run {run_id}: {reason}")
+    for c in clauses:
+        words = f': not understood: {", ".join(repr(w) for w in c.unaccounted)}' if c.unaccounted else ""
+        print(f'  {c.id} "{c.text}" ({c.status}{words})')
+    if "not_built" in str(exc):
+        print("the offline generator builds CRUD apps (entities, fields, auth, dashboard, pages); an LLM "
+              "provider is needed for the rest: set OPENAI_API_KEY (and OPENAI_BASE_URL) and run again")
+    if has_draft:
+        print(next_step_line(store, run_id))
+    return EXIT_BUILD_FAILED
 
 
 def cmd_resume(args) -> int:
     from harness.orchestration.pipeline import resume_run
 
     store = store_for(args)
+    _speed_switch(args)
     try:
         with _session(args, store, args.run_id) as say:
             ctx = resume_run(store, args.run_id, provider_for(args), say=say, audit=_audit(args))
     except HarnessError as exc:
         return _tempfail_hint(exc)
     return finish(args, ctx)
+
+
+def _speed_switch(args) -> None:
+    """--no-speed: the plain pipeline, as HARNESS_SPEED=0 (harness/utils/speed_switch.py)."""
+    if getattr(args, "no_speed", False):
+        from harness.utils.speed_switch import turn_off
+
+        turn_off()
 
 
 def cmd_inject(args) -> int:
@@ -144,6 +183,8 @@ def _new_arguments(p) -> None:
     p.add_argument("--json", action="store_true", help="print the final result as JSON on stdout")
     p.add_argument("--no-repair", action="store_true", help="do not attempt repairs of failed tasks")
     p.add_argument("--no-audit", action="store_true", help="skip the bounded mutation audit before review")
+    p.add_argument("--no-speed", action="store_true",
+                   help="turn every acceleration path off (as HARNESS_SPEED=0): cold sessions, nothing started ahead")
     budget_options(p)
 
 
@@ -152,6 +193,8 @@ def _resume_arguments(p) -> None:
     p.add_argument("--quiet", action="store_true")
     p.add_argument("--json", action="store_true")
     p.add_argument("--no-audit", action="store_true", help="skip the mutation audit if it is still to run")
+    p.add_argument("--no-speed", action="store_true",
+                   help="turn every acceleration path off (as HARNESS_SPEED=0): cold sessions, nothing started ahead")
     budget_options(p)
 
 

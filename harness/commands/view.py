@@ -91,6 +91,10 @@ def next_step(store, state) -> str:
         return f"done: the app is in {store.workspace(rid)}; `builder trace {rid}` gates CI on coverage"
     if state.status not in (RunStatus.PASS, RunStatus.FAIL):
         return f"the run was interrupted: `builder resume {rid}`"
+    from harness.offline.accounting.run_draft import draft_path, next_step_line
+
+    if state.spec is None and draft_path(store, rid).is_file():
+        return "nothing was built; " + next_step_line(store, rid)
     if state.spec is None:   # BUILD FAILED at the spec stage: nothing was built, nothing to review
         return ("nothing was built: the request asked for nothing the offline generator builds (see error above); "
                 "name what the app manages, or set OPENAI_API_KEY, and run `builder new` again")
@@ -104,8 +108,13 @@ def next_step(store, state) -> str:
 def cmd_status(args) -> int:
     store = store_for(args)
     state = store.checked(args.run_id)
+    from harness.offline.accounting.show import clause_lines, run_clauses
+
+    clauses = run_clauses(store, state)
     if getattr(args, "json", False):
-        print(views_json.dumps(views_json.status_document(state, next_step(store, state))))
+        doc = views_json.status_document(state, next_step(store, state))
+        doc["clauses"] = [c.model_dump(mode="json") for c in clauses]
+        print(views_json.dumps(doc))
         return EXIT_OK
     c = colour_enabled(sys.stdout)
     print(f"run {state.run_id}  status {paint_status(state.status.value, state.status.value, c)}  "
@@ -115,6 +124,11 @@ def cmd_status(args) -> int:
         print(f"error: {state.error}")
     if state.llm_calls:
         print(f"llm: {state.llm_calls} calls, {state.llm_tokens} tokens")
+        from harness.trace.authorship import authorship, authorship_lines
+        from harness.utils.events import read_events
+
+        for line in authorship_lines(authorship(read_events(store.run_dir(state.run_id) / "events.log"))):
+            print(line)
     if state.plan:
         print("tasks:")
         for t in state.plan.tasks:
@@ -133,6 +147,9 @@ def cmd_status(args) -> int:
         from harness.trace.coverage import format_coverage
 
         print(format_coverage(state.review.coverage))
+    if clauses:
+        print(f"clauses ({len(clauses)}):")
+        print("\n".join(clause_lines(clauses)))
     print(f"next step: {next_step(store, state)}")
     return EXIT_OK
 

@@ -14,7 +14,8 @@ class Probe(BaseModel):
 
     `path` and body values that are exactly "{name}" take a value captured by an earlier probe
     (`capture` maps a name to a key of that probe's JSON answer). Probes run in plan order on a
-    fresh database, so a probe may rely on what earlier probes created.
+    fresh database, so a probe may rely on what earlier probes created. Redirects are not
+    followed: a probe of a redirect declares its 3xx and, optionally, the `expect_location`.
     """
 
     requirement: str = ""              # the REQ id this probe shows working at runtime
@@ -23,6 +24,7 @@ class Probe(BaseModel):
     path: str
     body: dict | None = None
     expect_status: int = 200
+    expect_location: str | None = None  # for a 3xx: the Location it must send ("{name}" filled in)
     capture: dict[str, str] = Field(default_factory=dict)
     auth: bool = False                 # send "Authorization: Bearer {token}" (captured as "token")
 

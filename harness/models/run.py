@@ -17,6 +17,7 @@ class RunOptions(BaseModel):
 
     repair: bool = True    # False: --no-repair
     audit: bool = True     # False: --no-audit
+    budget: dict[str, float] = {}   # --max-llm-calls/--max-tokens/--max-minutes or HARNESS_MAX_* as set at `new`
 
 
 class RunState(BaseModel):

@@ -90,6 +90,10 @@ class Clause(BaseModel):
     status: ClauseStatus
     reqs: list[str] = Field(default_factory=list)   # REQ ids implementing it (or its unsupported REQ)
     reason: str = ""               # why it is not built / why it is context
+    # Word accounting (harness/offline/accounting): each word of the clause -> the spec element that
+    # realises it ("field book.title", "function word"), and the words nothing realises.
+    words: dict[str, str] = Field(default_factory=dict)
+    unaccounted: list[str] = Field(default_factory=list)
 
 
 class Page(BaseModel):

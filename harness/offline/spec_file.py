@@ -15,7 +15,9 @@
     [[entities]]
     name = "booking"
     parent = "court"               # a foreign key; on_parent_delete = "restrict" | "cascade"
-    workflow = ["requested", "confirmed", "done"]
+    workflow = ["requested", "confirmed", "done"]   # or has_status = true: open -> done
+
+A field's `ident` (optional) is its JSON/SQL name when it is not the name's snake_case.
 
 A field's kind defaults to what its name implies (`kind_for_name`); `ref = "<entity>"` makes it
 a reference. Every error names the file, the line and the key, in one line (SpecFileError).
@@ -41,8 +43,8 @@ from harness.validation.spec_validator import validate_spec
 
 _TOP = {"title", "auth", "login", "dashboard", "language", "entities"}
 _ENTITY = {"name", "plural", "fields", "parent", "on_parent_delete", "workflow", "transitions",
-           "features"}
-_FIELD = {"name", "kind", "required", "values", "min", "max", "ref", "unique"}
+           "features", "has_status"}
+_FIELD = {"name", "kind", "required", "values", "min", "max", "ref", "unique", "ident"}
 _FEATURE = {"kind", "fields", "options"}
 
 
@@ -173,6 +175,7 @@ def _entity(reader: _Reader, raw: Any, i: int) -> tuple[DataEntity, list[Feature
                         state, i)
     entity = DataEntity(name=name, plural=reader.typed(raw, "plural", str, where, i) or f"{name}s",
                         ident=ident, fields=fields, parent=reader.typed(raw, "parent", str, where, i),
+                        has_status=bool(reader.typed(raw, "has_status", bool, where, i)) and not workflow,
                         on_parent_delete=on_delete, workflow=workflow,
                         transitions={k: [str(m) for m in v] for k, v in transitions.items()})
     features = [_feature(reader, f, i, f"{where}.features[{j + 1}]", ident)
@@ -200,7 +203,8 @@ def _field(reader: _Reader, raw: Any, i: int, where: str) -> EntityField:
     if kind == "reference" and not ref:
         reader.fail(f"{where}.ref", "a reference field needs ref = \"<entity name>\"", "kind", i, kind)
     low, high = (reader.typed(raw, k, (int, float), where, i) for k in ("min", "max"))
-    return EntityField(name=name, ident=field_ident(name), type=KINDS[kind].storage,
+    ident = field_ident(reader.typed(raw, "ident", str, where, i) or name)
+    return EntityField(name=name, ident=ident, type=KINDS[kind].storage,
                        required=bool(reader.typed(raw, "required", bool, where, i)), kind=kind,
                        enum_values=values, min_value=low, max_value=high,
                        ref=py_ident(ref) if ref else None,
@@ -267,6 +271,8 @@ def with_requirements(spec: AppSpec, dashboard: bool, unbuildable=None) -> AppSp
         items.append(("crud", e.ident, f"Users can create, list, update and delete {e.plural}", f"entity {e.name}"))
         if e.parent:
             items.append(("relation", e.ident, f"Each {e.name} belongs to a {e.parent}", f"{e.name}.parent"))
+        if e.has_status:
+            items.append(("complete", e.ident, f"Users can mark {e.plural} done", f"{e.name}.has_status"))
         if e.workflow:
             items.append(("workflow", e.ident, f"{e.plural.capitalize()} move through {' → '.join(e.workflow)}",
                           f"{e.name}.workflow"))

@@ -19,6 +19,7 @@ from harness.orchestration.spec_stage import spec_stage
 from harness.orchestration.stage import Done, Stage
 from harness.orchestration.steps import runtime_line, runtime_step, verify_workspace_step
 from harness.providers.base import LLMProvider, has_model
+from harness.providers.budget import Budget
 from harness.sandbox import isolation_label
 from harness.state.recovery import rebuild_statuses
 from harness.state.store import RunStore
@@ -54,23 +55,19 @@ def plan_stage(ctx: RunContext) -> Done:
 def verify_stage(ctx: RunContext) -> Done:
     """Whole-suite verification with fresh evidence, then the runtime check."""
     ctx.check_minutes()
-    if ctx.runtime_ahead is None and not ctx.server_prestarted:
-        from harness.orchestration.runtime_ahead import prestart_server
-
-        prestart_server(ctx)  # its imports overlap the whole suite
+    ctx.speed.before_suite(ctx)  # the runtime server's imports overlap the whole suite
     result = verify_workspace_step(ctx)
-    how = f"runner: {result.runner}" + (f", evidence reused from {result.reused_from}: same command, same files"
-                                          if result.reused_from else "")
-    from harness.verification.carry_inputs import carry_note
-
-    ctx.say(f"  workspace suite: {result.command} ({how}) → exit_code {result.exit_code} [{result.duration_ms} ms]"
-            f"{carry_note(result)}")
-    if result.status == "PASS" and ctx.audit is not None:
-        from harness.orchestration.audit_stage import start_beside_runtime
-
-        start_beside_runtime(ctx)  # the audit of this evidence overlaps the runtime check
+    ran = f"{result.tests} tests run, none carried" if result.tests is not None else "every test run"
+    ctx.say(f"  workspace suite: {result.command} (runner: {result.runner}; {ran}) → exit_code {result.exit_code} "
+            f"[{result.duration_ms} ms]")
+    ctx.speed.after_suite(ctx, result.status == "PASS")  # the audit of this evidence overlaps the runtime check
     runtime = runtime_step(ctx)
     ctx.say(f"  {runtime_line(runtime, duration=True)}")
+    built = all(s == TaskStatus.COMPLETED for s in ctx.state.task_results.values())
+    if runtime.status == "FAIL" and ctx.repair and result.status == "PASS" and built:
+        from harness.orchestration.runtime_repair import repair_runtime
+
+        runtime = repair_runtime(ctx, runtime)   # repaired like a test failure, same bounds (#50)
     # runtime_completed makes REVIEW_DONE durable: a resume goes on to REVIEW.
     return Done(f"runtime {runtime.status}", "runtime_completed", {"status": runtime.status})
 
@@ -129,9 +126,7 @@ def advance(ctx: RunContext, prestart: bool = False) -> RunState:
     for n, stage in enumerate(STAGES, start=1):
         if ctx.state.status in stage.resumes_from:
             if prestart and stage is not STAGES[0]:
-                from harness.orchestration.warm_start import prestart_worker
-
-                prestart_worker(ctx)  # stopped in _drive's `finally`
+                ctx.speed.run_started(ctx)  # the worker; stopped in _drive's `finally`
                 prestart = False
             run_stage(ctx, n, stage)
     return ctx.state
@@ -143,7 +138,9 @@ def new_run(store: RunStore, request: str, llm: LLMProvider, *, run_id: str | No
     """Create a run and take it as far as it goes. HarnessErrors mark the run FAIL and propagate.
     `spec`: a ready spec (from a spec file) used instead of understanding the request; `audit`: the
     bounds of the mutation audit before review (None skips it)."""
-    state = store.create_run(request, run_id=run_id, options=RunOptions(repair=repair, audit=audit is not None))
+    chosen = llm.budget.chosen() if isinstance(getattr(llm, "budget", None), Budget) else {}
+    state = store.create_run(request, run_id=run_id, options=RunOptions(repair=repair, audit=audit is not None,
+                                                                        budget=chosen))
     ctx = RunContext(store=store, state=state, llm=llm, say=say, repair=repair, given_spec=spec, audit=audit)
 
     ctx.store.events(state).emit("run", "created", agent="cli")
@@ -164,7 +161,9 @@ def resume_run(store: RunStore, run_id: str, llm: LLMProvider, *, say: Callable[
     store.resume(run_id)  # read-only validation first
     with store.lock(run_id):
         state, latest = store.resume(run_id, finish_pending=True)
-        kept = state.options   # the run's own --no-repair/--no-audit hold on resume too
+        kept = state.options   # the run's own --no-repair/--no-audit and budgets hold on resume too
+        if isinstance(getattr(llm, "budget", None), Budget):
+            llm.budget.keep(kept.budget)
         audit_off = "--no-audit" if kept.audit else "the run was started with --no-audit"
         if audit is None and kept.audit:   # `resume --no-audit`: the user declines the audit still to run,
             kept.audit = False             # so no judge waits for it (see review_stage.audit_unfinished)
@@ -261,19 +260,15 @@ def _drive(ctx: RunContext) -> None:
         raise
     finally:
         ctx.save()
-        from harness.audit.run import release_audit_workers
-        from harness.orchestration.runtime_ahead import finish
-        from harness.sandbox.warm import stop_workers
-
-        finish(ctx)  # a runtime check still running beside the build ends first
-
-        stop_workers(ctx.workspace)  # the run's warm verification worker ends with the run
-        from harness.verification.server_prestart import stop as stop_servers
-
-        stop_servers(ctx.workspace)  # and a prestarted runtime server nobody took
-        release_audit_workers(ctx.store, ctx.run_id)  # so does an audit worker the audit never used
+        ctx.speed.cancel(ctx)  # everything speed started for the run ends with it (harness/speed/door.py)
 
 
 def summary_text(ctx: RunContext) -> str:
-    return format_summary(ctx.state.review) if ctx.state.review else ""
+    from harness.trace.authorship import authorship, authorship_lines
+    from harness.utils.events import read_events
+
+    if not ctx.state.review:
+        return ""
+    who = authorship_lines(authorship(read_events(ctx.run_dir / "events.log")))
+    return format_summary(ctx.state.review) + ("\n\n" + "\n".join(who) if who else "")
 

@@ -198,10 +198,14 @@ def _attempt(ctx: RunContext, agent: RepairAgent, task: Task, failing: Verificat
     own = strategy_files(ftype, task, localize(task, failing, missing)["file"], missing, _local_module(failing))
     files = workspace_files(ctx.workspace)
     named = traceback_files(failing, files)
-    # Only the cause (the innermost workspace frame) reopens its task; other named files are shown.
+    # Every frame in an earlier task's file may hold the cause, and so may an earlier file the failing
+    # test imports: an assertion's only frame is the test itself (#50: a wrong value in an earlier
+    # file was patched around in the later one). Those files are editable; their tasks are reopened
+    # (and re-verified) only when a patch changes them.
     cause = locate(failing.stdout, failing.stderr, files).get("file")
-    reopen = reopenable(ctx, task, [cause]) if cause and ftype not in (FailureType.DEPENDENCY_ERROR,
-                                                                       FailureType.CONFIG_ERROR) else {}
+    reached = [*([cause] if cause else []), *named, *reached_by_tests(ctx, named, set(files))]
+    reopen = reopenable(ctx, task, list(dict.fromkeys(reached))) if ftype not in (
+        FailureType.DEPENDENCY_ERROR, FailureType.CONFIG_ERROR) else {}
     allowed = sorted(set(own) | set(reopen))
     editable = {rel: _read(ctx, rel) for rel in allowed}
     read_only = {rel: _read(ctx, rel) for rel in named if rel not in editable}
@@ -220,6 +224,19 @@ def _attempt(ctx: RunContext, agent: RepairAgent, task: Task, failing: Verificat
                         files=[rel for rel in changed if reopen.get(rel) == tid])
     return {"source": agent.source, "files_changed": changed, "allowed": allowed, "reopened": sorted(owners),
             "context_chars": len(context), "error": agent.fallback_reason[:300]}
+
+
+def reached_by_tests(ctx: RunContext, named: list[str], known: set[str]) -> list[str]:
+    """The workspace files the failing test files (of `named`) import (package __init__ files aside:
+    they are imported on the way to a module, not for what they hold)."""
+    from harness.agents.code_outline import imported_paths
+    from harness.utils.workspace_layout import is_test_file
+
+    out: list[str] = []
+    for rel in named:
+        if is_test_file(rel):
+            out += sorted(p for p in imported_paths(rel, _read(ctx, rel), known) if not p.endswith("__init__.py"))
+    return out
 
 
 def _read(ctx: RunContext, rel: str) -> str:

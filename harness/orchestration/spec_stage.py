@@ -23,7 +23,11 @@ def spec_stage(ctx: RunContext, max_attempts: int = 2) -> Done:
     if ctx.given_spec is not None:
         agent.source, spec, errors, max_attempts = "file", ctx.given_spec, validate_spec(ctx.given_spec), 0
     for attempt in range(1, max_attempts + 1):
-        spec = agent.generate(state.user_request, feedback)
+        try:
+            spec = agent.generate(state.user_request, feedback)
+        except SpecError as exc:   # nothing buildable: the clause list and a draft still say what was read
+            _stopped(ctx, exc)
+            raise
         errors = validate_spec(spec, state.user_request)
         # Tokens are recorded once, on the call's "llm" event (MeteredProvider), so sums stay honest.
         events.emit("spec", "valid" if not errors else "invalid", agent="spec_agent",
@@ -49,6 +53,9 @@ def spec_stage(ctx: RunContext, max_attempts: int = 2) -> Done:
     if errors:
         raise SpecError(f"the spec stayed invalid after {max_attempts} attempts: {errors[0]}")
     ctx.store.write_artifact(ctx.run_id, "spec", spec)
+    from harness.offline.accounting.run_draft import write_run_draft
+
+    write_run_draft(ctx.store, ctx.run_id, state.user_request, spec, spec.clauses)
     state.spec = spec
     events.emit("spec", "completed", agent="spec_agent", tool=agent.source,
                 duration_ms=int((time.monotonic() - started) * 1000))
@@ -59,3 +66,12 @@ def spec_stage(ctx: RunContext, max_attempts: int = 2) -> Done:
                 f"{clause_summary(spec)}, {provider}",
                 "spec_created", {"requirements": [r.id for r in spec.requirements], "source": agent.source},
                 notes=[f"! {note}" for note in spec_warnings(spec)])
+
+
+def _stopped(ctx: RunContext, exc: SpecError) -> None:
+    """clauses.json and app.toml of a run whose request named nothing to build."""
+    from harness.offline.accounting.run_draft import failure_clauses, write_run_draft
+
+    clauses = failure_clauses(exc)
+    ctx.store.write_artifact(ctx.run_id, "clauses", [c.model_dump() for c in clauses])
+    write_run_draft(ctx.store, ctx.run_id, ctx.state.user_request, None, clauses)

@@ -45,6 +45,15 @@ class LLMProvider(ABC):
     def stream(self, prompt: str, system: str = "") -> Iterator[str]:
         """Yield the answer in chunks."""
 
+    @property
+    def context_tokens(self) -> int | None:
+        """The model's context window in tokens when known (prompts are fitted to it)."""
+        return None
+
+    def take_notes(self) -> list[str]:
+        """What the run should state once about the endpoint (format steps, context window)."""
+        return []
+
 
 def has_model(llm: LLMProvider) -> bool:
     """True when `llm` can actually answer (a live endpoint or a scripted mock)."""

@@ -14,7 +14,7 @@ import math
 import os
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from harness.utils.env_numbers import env_number
 from harness.errors import BudgetExceededError, InputError
@@ -32,25 +32,47 @@ def _env_number(name: str, cast, default):
     return env_number(os.environ, name, default, cast, error=InputError)
 
 
+BUDGET_FIELDS = ("max_llm_calls", "max_tokens", "max_minutes")
+_ENV = {"max_llm_calls": ("HARNESS_MAX_LLM_CALLS", int), "max_tokens": ("HARNESS_MAX_TOKENS", int),
+        "max_minutes": ("HARNESS_MAX_MINUTES", float)}
+
+
 @dataclass
 class Budget:
     max_llm_calls: int = DEFAULT_MAX_LLM_CALLS
     max_tokens: int = DEFAULT_MAX_TOKENS
     max_minutes: float = DEFAULT_MAX_MINUTES
+    explicit: frozenset = field(default=frozenset(), compare=False)   # set by the environment or a flag
 
     @classmethod
     def from_args(cls, args=None) -> "Budget":
         """Defaults < HARNESS_* environment < CLI flags."""
-        b = cls(_env_number("HARNESS_MAX_LLM_CALLS", int, DEFAULT_MAX_LLM_CALLS),
-                _env_number("HARNESS_MAX_TOKENS", int, DEFAULT_MAX_TOKENS),
-                _env_number("HARNESS_MAX_MINUTES", float, DEFAULT_MAX_MINUTES))
-        for name in ("max_llm_calls", "max_tokens", "max_minutes"):
+        b = cls()
+        explicit = set()
+        for name, (var, cast) in _ENV.items():
+            value = _env_number(var, cast, None)
+            if value is not None:
+                setattr(b, name, value)
+                explicit.add(name)
+        for name in BUDGET_FIELDS:
             value = getattr(args, name, None) if args is not None else None
             if value is not None:
                 if not math.isfinite(value) or value <= 0:
                     raise InputError(f"--{name.replace('_', '-')} must be positive and finite (got {value})")
                 setattr(b, name, value)
+                explicit.add(name)
+        b.explicit = frozenset(explicit)
         return b
+
+    def chosen(self) -> dict:
+        """The values set for this run (kept in its options, so `resume` keeps them)."""
+        return {name: getattr(self, name) for name in BUDGET_FIELDS if name in self.explicit}
+
+    def keep(self, kept: dict | None) -> None:
+        """A resumed run keeps the budgets it was started with, unless set again now."""
+        for name, value in (kept or {}).items():
+            if name in BUDGET_FIELDS and name not in self.explicit:
+                setattr(self, name, value)
 
 
 def usage_tokens(usage: Usage | None) -> int | None:
@@ -98,6 +120,13 @@ class MeteredProvider(LLMProvider):
 
     def for_agent(self, agent: str, task_id: str = "") -> "AgentView":
         return AgentView(self, agent, task_id)
+
+    @property
+    def context_tokens(self) -> int | None:
+        return self.inner.context_tokens
+
+    def take_notes(self) -> list[str]:
+        return self.inner.take_notes()
 
     def check(self) -> None:
         """BudgetExceededError when a budget is used up (never for the unmetered offline mock)."""
@@ -193,6 +222,13 @@ class AgentView(LLMProvider):
     @last_usage.setter
     def last_usage(self, value) -> None:
         pass
+
+    @property
+    def context_tokens(self) -> int | None:
+        return self.meter.context_tokens
+
+    def take_notes(self) -> list[str]:
+        return self.meter.take_notes()
 
     def generate(self, prompt: str, system: str = "") -> str:
         return self.meter.generate(prompt, system, agent=self.agent, task_id=self.task_id)

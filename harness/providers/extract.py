@@ -6,6 +6,8 @@ import json
 import re
 from typing import Any
 
+from harness.providers.json_limits import JSONTooDeep, check_depth
+
 _THINK = re.compile(r"<think>.*?(?:</think>|\Z)", re.S | re.I)
 _FENCE = re.compile(r"^[ \t]*```[\w-]*[ \t]*\n(.*?)\n[ \t]*```[ \t]*$", re.S | re.M)
 _DECODER = json.JSONDecoder()
@@ -26,6 +28,10 @@ def extract_json(text: str | None) -> Any:
     body = strip_reasoning(text or "")
     if not body:
         raise ExtractError("empty answer")
+    try:
+        check_depth(body)
+    except JSONTooDeep as exc:
+        raise ExtractError(str(exc)) from None
     try:
         return json.loads(body)
     except ValueError as exc:

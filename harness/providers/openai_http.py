@@ -1,9 +1,14 @@
 """OpenAIHTTPClient: OpenAI-compatible /chat/completions over stdlib urllib.
 
-Contract: every request has a timeout; 429/5xx/connection errors/timeouts are retried at most
+Contract: answers are streamed; `timeout_s` is the longest silence allowed (before the first byte
+and between chunks) and `max_answer_s` the whole answer. A silence past `timeout_s` is NOT retried
+(a one-request-at-a-time local server may still be working on it: a retry would queue a duplicate)
+and the error names HARNESS_LLM_TIMEOUT_S. 429/5xx and connection failures are retried at most
 `max_retries` times with exponential backoff, then ProviderUnavailableError; 401/403/404 fail fast
-with ProviderConfigError; other 4xx raise RequestRejectedError (a ProviderError). The API key never
-appears in an exception message, repr or returned text.
+with ProviderConfigError; a 400/422/500 naming the response format steps down the format ladder
+(providers/formats.py); a context overflow raises ContextOverflowError (the caller shrinks its
+prompt); other 4xx raise RequestRejectedError (a ProviderError). Bodies are capped in bytes and
+JSON nesting. The API key never appears in an exception message, repr or returned text.
 """
 
 from __future__ import annotations
@@ -20,20 +25,28 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from harness.errors import ProviderConfigError, ProviderError, ProviderUnavailableError
+from harness.providers import activity, formats
 from harness.providers.base import M, Usage
-from harness.providers.transport import read_body, read_lines, scrub_secret
+from harness.providers.usage import parse_usage, sum_usage  # noqa: F401 (re-exported)
+from harness.providers.context_window import ContextOverflowError, answer_tokens, overflow_window
 from harness.providers.extract import extract_json  # tolerant: prose, fences, <think> blocks
+from harness.providers.json_limits import JSONTooDeep
+from harness.providers.sse import StreamError, collect, deadline_after, events
+from harness.providers.transport import MAX_RESPONSE_BYTES, ResponseTooLarge, scrub_secret
 
-DEFAULT_TIMEOUT_S = 60.0
+DEFAULT_TIMEOUT_S = 60.0         # the longest silence: before the first byte, between two chunks
+DEFAULT_MAX_ANSWER_S = 1800.0    # one whole answer, however steadily it streams
 DEFAULT_MAX_RETRIES = 3          # retries after the first attempt: at most 4 requests per call
 DEFAULT_BACKOFF_S = 1.0          # delay before retry n is backoff_s * 2**n
 MAX_RETRY_DELAY_S = 30.0         # cap for Retry-After and exponential backoff
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 EXCERPT_CHARS = 300
 DEFAULT_MAX_OUTPUT_TOKENS = 8192  # max_tokens of every request; finish_reason "length" = truncated
+INSTRUCTIONS_HEAD = "Instructions (as in the system message): "
 ERRORS_CHARS = 3000              # validation errors fed back to the model: all of them, bounded
 
 _FENCE = re.compile(r"^\s*```[a-zA-Z]*\s*\n(.*?)\n?\s*```\s*$", re.DOTALL)
+_STREAM_WORDS = re.compile(r"\bstream(?:_options)?\b|include_usage", re.I)
 _BEARER = re.compile(r"Bearer\s+\S+")
 
 
@@ -59,29 +72,6 @@ class _Retryable(Exception):
         self.retry_after = retry_after
 
 
-def sum_usage(usages: list[Usage | None]) -> Usage | None:
-    """Field-wise sum of the usages the server reported; None when none was reported."""
-    seen = [u for u in usages if u is not None]
-    if not seen:
-        return None
-
-    def total(field: str) -> int | None:
-        values = [getattr(u, field) for u in seen if getattr(u, field) is not None]
-        return sum(values) if values else None
-
-    return Usage(total("prompt_tokens"), total("completion_tokens"), total("total_tokens"))
-
-
-def parse_usage(data: Any) -> Usage | None:
-    """Usage from a response's "usage" object, or None when absent/malformed (never a guess)."""
-    if not isinstance(data, dict):
-        return None
-    fields = {k: data.get(k) for k in ("prompt_tokens", "completion_tokens", "total_tokens")}
-    if all(not isinstance(v, int) for v in fields.values()):
-        return None
-    return Usage(**{k: v if isinstance(v, int) else None for k, v in fields.items()})
-
-
 def strip_fences(text: str) -> str:
     """The inside of a ```json ... ``` fence, or `text` stripped when there is none."""
     match = _FENCE.match(text)
@@ -91,28 +81,43 @@ def strip_fences(text: str) -> str:
 class OpenAIHTTPClient:
     """chat / chat_structured / chat_stream against `base_url` (e.g. "https://api.openai.com/v1").
 
-    `calls` counts HTTP requests sent (retries included); `last_usage` is the usage of the last call.
+    `calls` counts HTTP requests sent (retries included); `last_usage` is the usage of the last call;
+    `notes` collects what the run should state once (format steps, the context window learned).
     """
 
     def __init__(self, base_url: str, api_key: str, model: str, timeout_s: float = DEFAULT_TIMEOUT_S,
                  max_retries: int = DEFAULT_MAX_RETRIES, backoff_s: float = DEFAULT_BACKOFF_S,
-                 sleep: Callable[[float], None] = time.sleep, max_tokens: int = DEFAULT_MAX_OUTPUT_TOKENS):
+                 sleep: Callable[[float], None] = time.sleep, max_tokens: int = DEFAULT_MAX_OUTPUT_TOKENS,
+                 max_answer_s: float = DEFAULT_MAX_ANSWER_S, stream: bool = True,
+                 max_response_bytes: int = MAX_RESPONSE_BYTES, first_rung: str | None = None):
         if not base_url.startswith(("http://", "https://")):
             raise ProviderConfigError(f"OPENAI_BASE_URL must start with http:// or https://, got {base_url!r}")
         self.base_url = base_url.rstrip("/")
         self.model = model
         self._api_key = api_key
         self.timeout_s = timeout_s
+        self.max_answer_s = max_answer_s
         self.max_retries = max(0, int(max_retries))
         self.backoff_s = backoff_s
         self._sleep = sleep
         self.max_tokens = max_tokens
+        self.stream = stream
+        self.max_response_bytes = max_response_bytes
+        self.context_tokens: int | None = None   # the window, once known (setting, server, or an overflow)
+        self.on_progress: Callable[[int], None] | None = None
         self.calls = 0
         self.last_usage: Usage | None = None
-        self._format_level = 0  # index into the response_format fallbacks that the server accepted
+        self.notes: list[str] = []
+        self._key = formats.endpoint_key(self.base_url, model)
+        self._rung = formats.remembered(self._key) or first_rung or formats.LADDER[0]
 
     def __repr__(self) -> str:
         return f"OpenAIHTTPClient(base_url={self.base_url!r}, model={self.model!r})"
+
+    @property
+    def format_rung(self) -> str:
+        """The structured-output rung this endpoint is asked in (formats.LADDER)."""
+        return self._rung
 
     # ---- public calls -------------------------------------------------------------------------
 
@@ -145,8 +150,8 @@ class OpenAIHTTPClient:
         raise ProviderError(f"model output did not match {schema.__name__}: {error}")
 
     def chat_json(self, prompt: str, system: str = "", schema: type[BaseModel] | None = None) -> tuple[str, Usage | None]:
-        """The raw answer asked in JSON mode (json_schema of `schema`, else json_object, downgraded
-        when the server rejects it); parsing and validation are the caller's."""
+        """The raw answer asked in JSON mode (the endpoint's negotiated format of `schema`);
+        parsing and validation are the caller's."""
         self.last_usage = None
         content, usage = self._complete_structured(_messages(prompt, system), schema)
         self.last_usage = usage
@@ -159,53 +164,125 @@ class OpenAIHTTPClient:
         body.update(stream=True, stream_options={"include_usage": True})
         response = self._with_retries(lambda: self._open(body))
         try:
-            yield from self._read_events(response)
+            for chunk in events(response, self.timeout_s, deadline_after(self.max_answer_s), self.max_response_bytes):
+                self.last_usage = parse_usage(chunk.get("usage")) or self.last_usage
+                for choice in chunk.get("choices") or []:
+                    text = (choice.get("delta") or {}).get("content") if isinstance(choice, dict) else None
+                    if text:
+                        yield text
+        except EOFError:
+            # A stream that just stops was cut off: its text is not a complete answer (#16).
+            raise ProviderUnavailableError(f"LLM endpoint {self.base_url} stream ended without [DONE] (truncated)") from None
+        except (StreamError, ResponseTooLarge, JSONTooDeep) as exc:
+            raise ProviderError(f"LLM endpoint {self.base_url}: {self._scrub(str(exc))}") from None
+        except TimeoutError as exc:
+            raise self._silence_error(exc) from None
         except (OSError, http.client.HTTPException) as exc:
             raise ProviderUnavailableError(
                 f"LLM endpoint {self.base_url} stream interrupted: {self._scrub(_describe(exc))}") from None
         finally:
             response.close()
 
+    def set_rung(self, rung: str, note: str) -> None:
+        """Ask in `rung` from now on (remembered for the endpoint) and state why once."""
+        self._rung = rung
+        formats.remember(self._key, rung)
+        self.notes.append(note)
+
+    def take_notes(self) -> list[str]:
+        notes, self.notes = self.notes, []
+        return notes
+
     # ---- request plumbing ---------------------------------------------------------------------
 
     def _body(self, messages: list[dict]) -> dict:
-        return {"model": self.model, "messages": messages, "temperature": 0, "max_tokens": self.max_tokens}
+        return {"model": self.model, "messages": messages, "temperature": 0, "max_tokens": self._answer_tokens()}
+
+    def _answer_tokens(self) -> int:
+        """max_tokens, fitted to a known context window (at most a third of it for the answer)."""
+        return answer_tokens(self.context_tokens, self.max_tokens) if self.context_tokens else self.max_tokens
 
     def _complete(self, messages: list[dict], response_format: dict | None = None) -> tuple[str | None, Usage | None]:
         body = self._body(messages)
         if response_format is not None:
             body["response_format"] = response_format
-        data = self._with_retries(lambda: self._post_json(body))
+        if self.stream:
+            body.update(stream=True, stream_options={"include_usage": True})
         try:
-            choice = data["choices"][0]
-            content = choice["message"]["content"]
-        except (KeyError, IndexError, TypeError):
-            raise ProviderError(f"LLM endpoint {self.base_url} returned no choices[0].message: "
-                                f"{self._excerpt(json.dumps(data))}") from None
-        usage = parse_usage(data.get("usage"))
-        if isinstance(choice, dict) and choice.get("finish_reason") == "length":
+            got = self._with_retries(lambda: self._exchange(body))
+        except RequestRejectedError as exc:
+            if not body.get("stream") or not _STREAM_WORDS.search(exc.body) or formats.rejects_format(exc.status, exc.body):
+                raise
+            self.stream = False   # a server that refuses streaming: whole answers from now on, stated once
+            self.notes.append(f"{self.base_url} refused a streamed request (HTTP {exc.status}); asking for whole "
+                              f"answers from now on (HARNESS_LLM_TIMEOUT_S then bounds each whole answer)")
+            body.pop("stream"), body.pop("stream_options")
+            got = self._with_retries(lambda: self._exchange(body))
+        except ContextOverflowError as exc:
+            if not exc.window or body["max_tokens"] <= self._answer_tokens():
+                raise
+            body["max_tokens"] = self._answer_tokens()   # the same prompt, a smaller answer budget: once
+            got = self._with_retries(lambda: self._exchange(body))
+        usage = parse_usage(got.usage)
+        if got.finish_reason == "length":
             self.last_usage = usage  # a cut-off answer still costs its tokens
-            raise TruncatedAnswerError(f"the answer was cut off at max_tokens={self.max_tokens} "
+            raise TruncatedAnswerError(f"the answer was cut off at max_tokens={body['max_tokens']} "
                                        f"(finish_reason \"length\"): answer shorter")
-        return (content if isinstance(content, str) else None), usage
+        return got.content, usage
+
+    def _exchange(self, body: dict):
+        """One request and its whole answer (streamed or not)."""
+        activity.begin()
+        try:
+            response = self._open(body)
+        except BaseException:
+            activity.end()
+            raise
+        try:
+            return collect(response, self.timeout_s, deadline_after(self.max_answer_s),
+                           time.monotonic() + self.timeout_s, self._progress, self.max_response_bytes)
+        except EOFError:
+            raise _Retryable("stream ended without [DONE] (truncated)") from None
+        except (StreamError, ResponseTooLarge, JSONTooDeep) as exc:
+            raise ProviderError(f"LLM endpoint {self.base_url} returned an unusable answer: "
+                                f"{self._excerpt(str(exc))}") from None
+        except TimeoutError as exc:
+            raise self._silence_error(exc) from None
+        except (OSError, http.client.HTTPException) as exc:
+            raise _Retryable(self._scrub(_describe(exc))) from None
+        finally:
+            response.close()
+            activity.end()
+
+    def _progress(self, chars: int) -> None:
+        activity.progress(chars)
+        if self.on_progress is not None:
+            self.on_progress(chars)
+
+    def _silence_error(self, exc: BaseException) -> ProviderUnavailableError:
+        if "whole answer" in str(exc):
+            what = f"took longer than {self.max_answer_s:g} s in all (HARNESS_LLM_MAX_ANSWER_S)"
+            setting = "HARNESS_LLM_MAX_ANSWER_S"
+        else:
+            what = f"sent nothing for {self.timeout_s:g} s (HARNESS_LLM_TIMEOUT_S)"
+            setting = "HARNESS_LLM_TIMEOUT_S"
+        return ProviderUnavailableError(
+            f"LLM endpoint {self.base_url} timed out: it {what}; not retried, since the server may still be "
+            f"working on it: raise {setting} for a slow local model")
 
     def _complete_structured(self, messages: list[dict], schema: type[BaseModel] | None) -> tuple[str | None, Usage | None]:
-        """One completion, downgrading response_format when the server rejects it (remembered)."""
-        formats: list[dict | None] = [
-            {"type": "json_schema", "json_schema": {"name": schema.__name__,
-                                                    "schema": schema.model_json_schema(), "strict": False}}
-            if schema is not None else {"type": "json_object"},
-            {"type": "json_object"},
-            None,
-        ]
+        """One completion in the endpoint's rung of the format ladder, stepping down (remembered,
+        stated once) when the server says the format is the problem."""
         while True:
             try:
-                return self._complete(messages, formats[self._format_level])
+                return self._complete(messages, formats.response_format(self._rung, schema))
             except RequestRejectedError as exc:
-                unsupported = exc.status == 400 and "response_format" in exc.body.lower()
-                if not unsupported or self._format_level == len(formats) - 1:
+                lower = formats.next_rung(self._rung)
+                if lower is None or \
+                        not formats.rejects_format(exc.status, exc.body):
                     raise
-                self._format_level += 1
+                self.set_rung(lower, f"{self.base_url} refused {formats.describe(self._rung)} (HTTP "
+                                     f"{exc.status}); using {formats.describe(lower)} from now on")
 
     def _with_retries(self, attempt: Callable[[], Any]) -> Any:
         """Run `attempt` with bounded retries; `_Retryable` failures back off, others propagate."""
@@ -229,41 +306,34 @@ class OpenAIHTTPClient:
         request = urllib.request.Request(
             self.base_url + "/chat/completions", data=json.dumps(body).encode("utf-8"), method="POST",
             headers={"Authorization": f"Bearer {self._api_key}", "Content-Type": "application/json",
-                     "Accept": "application/json"})
+                     "Accept": "application/json, text/event-stream"})
         self.calls += 1
         try:
             return urllib.request.urlopen(request, timeout=self.timeout_s)
         except urllib.error.HTTPError as exc:
-            raise self._http_error(exc) from None
+            raise self._http_error(exc, "response_format" in body) from None
+        except urllib.error.URLError as exc:   # not connected: nothing is being worked on, retry
+            raise _Retryable(self._scrub(_describe(exc))) from None
+        except TimeoutError as exc:            # sent, and no answer yet: the server may be working on it
+            raise self._silence_error(exc) from None
         except (OSError, http.client.HTTPException) as exc:
             raise _Retryable(self._scrub(_describe(exc))) from None
 
-    def _post_json(self, body: dict) -> dict:
-        deadline = time.monotonic() + self.timeout_s  # the whole request, not each recv (#16)
-        response = self._open(body)
-        try:
-            raw = read_body(response, deadline)
-        except (OSError, http.client.HTTPException) as exc:
-            raise _Retryable(self._scrub(_describe(exc))) from None
-        finally:
-            response.close()
-        try:
-            data = json.loads(raw)
-        except ValueError:
-            raise ProviderError(f"LLM endpoint {self.base_url} returned non-JSON: "
-                                f"{self._excerpt(raw.decode('utf-8', 'replace'))}") from None
-        if not isinstance(data, dict):
-            raise ProviderError(f"LLM endpoint {self.base_url} returned a non-object JSON answer")
-        return data
-
-    def _http_error(self, exc: urllib.error.HTTPError) -> Exception:
+    def _http_error(self, exc: urllib.error.HTTPError, asked_format: bool) -> Exception:
         status = exc.code
         try:
-            body = self._excerpt(exc.read().decode("utf-8", "replace"))
+            text = exc.read(64 * 1024).decode("utf-8", "replace")
         except (OSError, http.client.HTTPException):
-            body = ""
+            text = ""
         finally:
             exc.close()
+        body = self._excerpt(text)
+        window = overflow_window(status, text)
+        if window is not None:
+            return self._overflow(status, body, window)
+        if asked_format and formats.rejects_format(status, text):   # a 500 too: llama.cpp's answer
+            return RequestRejectedError(f"LLM endpoint {self.base_url} refused the response format "
+                                        f"(HTTP {status}): {body}", status, body)
         if status in RETRY_STATUSES:
             reason = f"HTTP {status}: {body}" if body else f"HTTP {status}"
             return _Retryable(reason, _retry_after(exc.headers.get("Retry-After")))
@@ -275,31 +345,14 @@ class OpenAIHTTPClient:
         return RequestRejectedError(f"LLM endpoint {self.base_url} rejected the request (HTTP {status}): {body}",
                                     status, body)
 
-    def _read_events(self, response: http.client.HTTPResponse) -> Iterator[str]:
-        for raw in read_lines(response, self.timeout_s):
-            line = raw.decode("utf-8", "replace").strip()
-            if not line.startswith("data:"):
-                continue  # blank separators, comments (":"), event:/id: fields
-            payload = line[5:].strip()
-            if payload == "[DONE]":
-                return
-            try:
-                chunk = json.loads(payload)
-            except ValueError:
-                raise ProviderError(f"LLM endpoint {self.base_url} sent a malformed stream chunk: "
-                                    f"{self._excerpt(payload)}") from None
-            if not isinstance(chunk, dict):
-                continue
-            if chunk.get("error"):
-                raise ProviderError(f"LLM endpoint {self.base_url} stream error: "
-                                    f"{self._excerpt(json.dumps(chunk['error']))}")
-            self.last_usage = parse_usage(chunk.get("usage")) or self.last_usage
-            for choice in chunk.get("choices") or []:
-                text = (choice.get("delta") or {}).get("content")
-                if text:
-                    yield text
-        # A stream that just stops was cut off: its text is not a complete answer (#16).
-        raise ProviderUnavailableError(f"LLM endpoint {self.base_url} stream ended without [DONE] (truncated)")
+    def _overflow(self, status: int, body: str, window: int) -> ContextOverflowError:
+        if window and window != self.context_tokens:
+            self.context_tokens = window
+            self.notes.append(f"{self.base_url} has a context window of {window} tokens (from its "
+                              f"context-overflow answer); prompts and max_tokens fitted to it")
+        return ContextOverflowError(f"the prompt does not fit the model's context window"
+                                    f"{f' of {window} tokens' if window else ''} (HTTP {status}): {body}",
+                                    status, body, window or None)
 
     def _scrub(self, text: str) -> str:
         return _BEARER.sub("Bearer ***", scrub_secret(text, self._api_key))
@@ -310,8 +363,13 @@ class OpenAIHTTPClient:
 
 
 def _messages(prompt: str, system: str) -> list[dict]:
-    messages = [{"role": "system", "content": system}] if system else []
-    return messages + [{"role": "user", "content": prompt}]
+    """The system message, and its instructions again at the head of the user message: some local
+    chat templates (Gemma's among them) drop or fold the system role, and the model then never
+    sees what it is asked to be."""
+    if not system:
+        return [{"role": "user", "content": prompt}]
+    return [{"role": "system", "content": system},
+            {"role": "user", "content": f"{INSTRUCTIONS_HEAD}{system}\n\n{prompt}"}]
 
 
 def _validate(content: str | None, schema: type[M]) -> M:

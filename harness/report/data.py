@@ -10,6 +10,12 @@ def _clauses(spec) -> list[dict]:
     return [c.model_dump(mode="json") for c in spec.clauses] if spec is not None else []
 
 
+def _stopped_clauses(store: RunStore, state) -> list:
+    from harness.offline.accounting.show import run_clauses
+
+    return run_clauses(store, state) if state.spec is None else []
+
+
 def collect(store: RunStore, run_id: str) -> dict:
     """The report's data: run, clauses, requirements, matrix, evidence, events, runtime, escalations.
 
@@ -22,7 +28,7 @@ def collect(store: RunStore, run_id: str) -> dict:
         "run": {"id": state.run_id, "status": state.status.value, "request": state.user_request,
                 "created": state.created_at, "updated": state.updated_at, "error": state.error,
                 "llm_calls": state.llm_calls, "llm_tokens": state.llm_tokens},
-        "clauses": _clauses(spec),
+        "clauses": _clauses(spec) or [c.model_dump(mode="json") for c in _stopped_clauses(store, state)],
         "spec_failed": spec is None and state.status.value == "FAIL",   # BUILD FAILED at the spec stage
         "requirements": requirements,
         "tasks": [{"id": t.id, "description": t.description} for t in (state.plan.tasks if state.plan else [])],

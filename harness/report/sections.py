@@ -15,11 +15,16 @@ def header(data: Mapping) -> str:
     run = data["run"]
     total = duration(timeline.total_ms(data["events"]))
     llm = f"{run['llm_calls']} model calls, {run['llm_tokens']} tokens" if run["llm_calls"] else "offline (no model calls)"
+    from harness.trace.authorship import authorship, authorship_lines
+
+    who = authorship_lines(authorship(data["events"]))
+    written = (f'<p id="written-by">{esc(who[-1])}</p>' + "<ul>" + "".join(f"<li>{esc(line[2:])}</li>" for line in who[1:-1])
+               + "</ul>") if who else ""
     error = f'<p class="bad">error: {esc(run["error"])}</p>' if run["error"] else ""
     return (f'<h1>Run <code id="run-id">{esc(run["id"])}</code> {badge(run["status"])}</h1>'
             f'<p id="request"><strong>Request:</strong> {esc(run["request"])}</p>'
             f'<p class="muted">created {esc(run["created"])} · updated {esc(run["updated"])} · '
-            f"events span {total} · {esc(llm)}</p>{error}")
+            f"events span {total} · {esc(llm)}</p>{written}{error}")
 
 
 _SPEC_FAILED = ("BUILD FAILED at the spec stage: nothing was built. The request's clauses and why none "
@@ -33,10 +38,21 @@ def request_coverage(data: Mapping) -> str:
         why = _SPEC_FAILED if data.get("spec_failed") else "the spec records no request clauses"
         return f'<h2 id="coverage">Request coverage</h2><p class="muted">{esc(why)}</p>'
     mapped = sum(1 for c in clauses if c["status"] == "mapped")
-    rows = [[esc(c["id"]), esc(c["text"]), badge(c["status"]), code_list(c.get("reqs", [])), esc(c.get("reason", ""))]
+    stopped = (f'<p class="muted">BUILD FAILED at the spec stage: nothing was built. The clauses as read, and the '
+               f'words nothing could realise, are below; the run\'s app.toml is the draft to edit.</p>'
+               if data.get("spec_failed") else "")
+    rows = [[esc(c["id"]), esc(c["text"]), badge(c["status"]), code_list(c.get("reqs", [])), esc(c.get("reason", "")),
+             esc(", ".join(f'"{w}"' for w in c.get("unaccounted", []))), esc(_realised(c))]
             for c in clauses]
-    return (f'<h2 id="coverage">Request coverage</h2><p>{mapped} of {len(clauses)} clauses mapped to requirements</p>'
-            + table(["clause", "text", "status", "requirements", "reason"], rows))
+    return (f'<h2 id="coverage">Request coverage</h2>{stopped}<p>{mapped} of {len(clauses)} clauses mapped to '
+            f'requirements</p>' + table(["clause", "text", "status", "requirements", "reason", "not understood", "words realised by"], rows))
+
+
+def _realised(c: Mapping) -> str:
+    from harness.offline.accounting.show import realised
+    from harness.models.spec import Clause
+
+    return realised(Clause.model_validate(c))
 
 
 def lines_run(tests: list[str], files: list[str], evidence: Mapping) -> dict | None:
@@ -117,7 +133,9 @@ def requirement_evidence(data: Mapping) -> str:
         rows = [[f"<code>{esc(n)}</code>", badge(t.get("outcome")), esc(t.get("checks", t.get("assertions"))),
                  duration(_seconds(t.get("duration_s")) * 1000), esc(t.get("failure") or "")]
                 for n, t in sorted(tests.items())]
+        parts.append("<h4>White-box: its own tests</h4>")
         parts.append(table(["test", "outcome", "checks", "duration", "failure"], rows))
+        parts.append(_black_box(rep) + _survivors(rep))
         parts.append(f"<p>commands: {code_list(_command(c) for c in rep.get('commands', []))}</p></section>")
     return "".join(parts)
 
@@ -128,6 +146,22 @@ def _get(value: object, key: str, default: object) -> object:
 
 def _seconds(value: object) -> float:
     return value if isinstance(value, (int, float)) and not isinstance(value, bool) else 0
+
+
+def _black_box(rep: Mapping) -> str:
+    """The outside leg: the harness's HTTP checks of this requirement (harness/acceptance)."""
+    leg = rep.get("black_box") if isinstance(rep.get("black_box"), Mapping) else {}
+    checks = leg.get("checks") if isinstance(leg.get("checks"), list) else []
+    rows = [[esc(c.get("name")), esc(c.get("source")), badge("ok" if c.get("ok") else "FAIL"),
+             f"<code>{esc(c.get('detail', ''))}</code>"] for c in checks if isinstance(c, Mapping)]
+    return (f"<h4>{esc(leg.get('line') or 'Black-box: not run')}</h4>"
+            + (table(["check", "source", "result", "detail"], rows) if rows else ""))
+
+
+def _survivors(rep: Mapping) -> str:
+    """Mutants its tests let live (file, line, what changed), from the audit."""
+    survived = _get(rep.get("mutation"), "survived", None) or []
+    return f"<p>mutants that survived its tests: {code_list(survived)}</p>" if survived else ""
 
 
 def _command(cmd: object) -> str:

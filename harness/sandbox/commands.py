@@ -2,7 +2,9 @@
 
 Accepted: `pytest ARGS` / `python -m pytest ARGS` with vetted options and test paths inside the
 workspace, `python -m py_compile FILES`, `python -m compileall [-q] PATHS`. Options that load
-code or move pytest's configuration (-p, -c, -o, --rootdir, --confcutdir, --pyargs …) are refused.
+code or move pytest's configuration (-p, -c, -o, --rootdir, --confcutdir, --pyargs …) are refused,
+and so is shell syntax (`&&`, `|`, `;`, `$( )`, backticks, redirections): commands run without a
+shell, so these would only reach pytest as odd arguments — refused with the reason instead.
 """
 
 from __future__ import annotations
@@ -72,6 +74,18 @@ def _module_problem(module: str, args: list[str]) -> str | None:
     return f"module {module!r} is not an allowed checker (pytest, py_compile, compileall)"
 
 
+_SHELL = ("&&", "||", "$(", "`", "|", ";", ">", "<", "&")
+
+
+def shell_syntax(argv: list[str]) -> str | None:
+    """The first shell operator in the words of a command, or None."""
+    for word in argv:
+        for op in _SHELL:
+            if op in word:
+                return op
+    return None
+
+
 def command_problem(command: str) -> str | None:
     """Why `command` may not run as a verification command, or None when it may."""
     try:
@@ -80,6 +94,10 @@ def command_problem(command: str) -> str | None:
         return f"cannot be parsed ({exc})"
     if not argv:
         return "empty command"
+    known = argv[0] == "pytest" or (argv[0] in PYTHONS and len(argv) >= 3 and argv[1] == "-m")
+    if known and (op := shell_syntax(argv)) is not None:
+        return (f"shell syntax {op!r} is not allowed: commands run without a shell; list each command "
+                f"separately in verification")
     if argv[0] == "pytest":
         return _pytest_problem(argv[1:])
     if argv[0] in PYTHONS and len(argv) >= 3 and argv[1] == "-m":

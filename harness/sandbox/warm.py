@@ -60,7 +60,10 @@ def requirement_names(text: str) -> set[str]:
 
 
 def warm_enabled() -> bool:
-    return os.environ.get(ENV_WARM, "1").strip() != "0"
+    """HARNESS_WARM=0 or HARNESS_SPEED=0 (harness/utils/speed_switch.py): every command runs cold."""
+    from harness.utils.speed_switch import warm_on
+
+    return warm_on()
 
 
 class WarmWorker:

@@ -23,6 +23,7 @@ REQUIREMENTS_DIR = "requirements"
 ARTIFACTS = {
     "spec": "spec.json", "tasks": "tasks.json", "verification": "verification.json",
     "review": "review.json", "runtime": "runtime.json", "matrix": "matrix.json", "audit": "audit.json",
+    "clauses": "clauses.json",   # written when the spec stage stops (spec.json holds them otherwise)
 }
 AUDIT_SCRATCH = "audit-workspace"
 

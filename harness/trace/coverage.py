@@ -8,7 +8,6 @@ from harness.utils.clip import clip
 
 SCHEMA_VERSION = 1
 FALLBACK_NOTE = "rule-based spec used"       # prefix of the spec note the spec stage adds on fallback
-_SHOWN = 6
 
 
 def request_coverage(spec: AppSpec | None, matrix) -> dict:
@@ -36,11 +35,10 @@ def format_coverage(cov: dict) -> str:
         return "Request coverage: not recorded (this spec predates clause accounting)"
     text = f"Request coverage: {cov['built']} of {cov['asking']} clauses built and verified."
     if cov["not_built"]:
-        items = [f'"{clip(c["text"])}" ({c["reason"]})' for c in cov["not_built"][:_SHOWN]]
-        more = len(cov["not_built"]) - _SHOWN
-        text += " Not built: " + ", ".join(items) + (f" and {more} more" if more > 0 else "") + "."
+        items = [f'"{clip(c["text"])}" ({c["reason"]})' for c in cov["not_built"]]   # all of them (issue #48)
+        text += " Not built: " + ", ".join(items) + "."
     if cov["failing"]:
-        items = [f'"{clip(c["text"])}" ({", ".join(c["reqs"])} not PASS)' for c in cov["failing"][:_SHOWN]]
+        items = [f'"{clip(c["text"])}" ({", ".join(c["reqs"])} not PASS)' for c in cov["failing"]]
         text += " Built but not verified: " + ", ".join(items) + "."
     return "\n".join([text] + [f"Note: {n}" for n in cov.get("notes", [])])
 
@@ -57,5 +55,5 @@ def clause_summary(spec: AppSpec) -> str:
 def spec_warnings(spec: AppSpec) -> list[str]:
     """Spec notes a person must see on the terminal: rule-based fallback, entity cap, not built."""
     out = [n for n in spec.notes if n.startswith(FALLBACK_NOTE) or "entities ignored" in n]
-    out += [f'not built: "{clip(c.text)}" ({c.reason})' for c in spec.clauses if c.status == "not_built"][:_SHOWN]
+    out += [f'not built: "{clip(c.text)}" ({c.reason})' for c in spec.clauses if c.status == "not_built"]
     return out

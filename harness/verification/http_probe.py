@@ -1,4 +1,9 @@
-"""A tiny urllib HTTP client for probing a local app: every outcome is data, nothing raises."""
+"""A tiny urllib HTTP client for probing a local app: every outcome is data, nothing raises.
+
+Redirects are followed only when asked (`follow_redirects`): a plan's probe may declare a 3xx and
+the `Location` it expects (#50: a URL shortener's declared 307 could never pass, because the
+client followed it to the target and reported the target's status).
+"""
 
 from __future__ import annotations
 
@@ -11,8 +16,18 @@ from dataclasses import dataclass
 from typing import Any
 
 _TITLE = re.compile(r"<title[^>]*>(.*?)</title>", re.I | re.S)
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    """A 3xx comes back as the answer (an HTTPError carrying its status and Location)."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        return None
+
+
 # An empty ProxyHandler: an http_proxy in the environment must never see local probe traffic.
 _OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+_NO_REDIRECT_OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}), _NoRedirect())
 
 
 @dataclass(frozen=True)
@@ -22,6 +37,7 @@ class HttpResponse:
     status: int
     text: str = ""
     error: str = ""
+    location: str = ""      # the Location header of an answer that was not followed
 
     def json(self) -> Any:
         """The body parsed as JSON, or None when it is not JSON."""
@@ -41,19 +57,22 @@ class HttpResponse:
 
 
 def request(method: str, url: str, body: Any = None, headers: dict[str, str] | None = None,
-            timeout: float = 5.0) -> HttpResponse:
-    """Send one request; 4xx/5xx come back as responses, connection failures as status 0."""
+            timeout: float = 5.0, follow_redirects: bool = True) -> HttpResponse:
+    """Send one request; 4xx/5xx (and, unless followed, 3xx) come back as responses, connection
+    failures as status 0."""
     data = None
     all_headers = {"Accept": "application/json, text/html;q=0.9", **(headers or {})}
     if body is not None:
         data = json.dumps(body).encode()
         all_headers["Content-Type"] = "application/json"
     req = urllib.request.Request(url, data=data, method=method.upper(), headers=all_headers)
+    opener = _OPENER if follow_redirects else _NO_REDIRECT_OPENER
     try:
-        with _OPENER.open(req, timeout=timeout) as resp:
+        with opener.open(req, timeout=timeout) as resp:
             return HttpResponse(resp.status, _decode(resp.read()))
     except urllib.error.HTTPError as err:
-        return HttpResponse(err.code, _decode(err.read()))
+        location = (err.headers.get("Location") or "") if err.headers is not None else ""
+        return HttpResponse(err.code, _decode(err.read()), location=location)
     except (urllib.error.URLError, socket.timeout, ConnectionError, OSError) as err:
         return HttpResponse(0, error=f"{type(err).__name__}: {getattr(err, 'reason', err)}")
 

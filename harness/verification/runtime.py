@@ -22,7 +22,6 @@ from harness.sandbox.local import LocalSandbox
 from harness.sandbox.runner import SandboxProcess, SpawnError
 from harness.utils import own_tmp
 from harness.utils.workspace_layout import workspace_files
-from harness.verification import server_prestart
 from harness.verification.http_probe import HttpResponse, request
 
 HOST = "127.0.0.1"
@@ -90,12 +89,21 @@ def declared_entry(workspace: Path, entry: str) -> tuple[str, str] | None:
     return ("python", entry) if base.with_suffix(".py").is_file() or (base / "__init__.py").is_file() else None
 
 
+def server_env(tmp: Path) -> dict[str, str]:
+    """The environment the runtime check gives the app's server (cold or prestarted alike)."""
+    return {"APP_DB_PATH": str(tmp / "app.db"), "PYTHONDONTWRITEBYTECODE": "1"}
+
+
 def verify_runtime(workspace: Path, steps: list | None = None, startup_timeout_s: float = 15.0,
-                   task_hint: str = "", entry: str = "", acceptance: Any = None) -> RuntimeResult:
+                   task_hint: str = "", entry: str = "", acceptance: Any = None,
+                   prepared=None) -> RuntimeResult:
     """Start the app, run the checks and round-trip `steps`, stop it; PASS iff every check is ok.
     `entry` ("module:attr") is the plan's declared entry point, when it declares one.
     `acceptance(base_url, round_trip_checks)` runs the black-box leg (harness/acceptance) while the
-    app is up; its checks go to the result's `acceptance`, judged per requirement by the review."""
+    app is up; its checks go to the result's `acceptance`, judged per requirement by the review.
+    `prepared`: a server process whose imports are done and which has read nothing of the
+    workspace yet (harness/speed/server_prestart.py, handed over by the speed door after its
+    validity rule); the check owns it from here: it starts it, or discards it and starts cold."""
     started = time.monotonic()
     workspace = Path(workspace).resolve()
     rec = _Record()
@@ -112,7 +120,9 @@ def verify_runtime(workspace: Path, steps: list | None = None, startup_timeout_s
     if _port_accepts(port):
         rec.check("port accepts", False, f"port {port} was already in use before the app started")
         return rec.result(started, FailureType.CONFIG_ERROR, f"port {port} is taken by another process; retry")
-    prepared = server_prestart.take(workspace) if entry[0] == "python" else None
+    if prepared is not None and entry[0] != "python":
+        prepared.discard()
+        prepared = None
     if prepared is not None and not prepared.start(command[3:]):
         prepared.discard()  # it died before it was needed: start cold
         prepared = None
@@ -147,7 +157,7 @@ def _command(entry: tuple[str, str], port: int, workspace: Path) -> list[str]:
 
 def _launch(command: list[str], workspace: Path, tmp: Path, rec: _Record) -> SandboxProcess | None:
     """Start the server contained; it shares the host network so the harness can probe its port."""
-    env = server_prestart.server_env(tmp)
+    env = server_env(tmp)
     # Output goes to files, not pipes: a chatty server can never block on a full pipe.
     with open(tmp / "stdout.log", "wb") as out, open(tmp / "stderr.log", "wb") as err:
         try:
@@ -211,8 +221,8 @@ def _port_accepts(port: int) -> bool:
 
 
 def _probe(base: str, method: str, path: str, rec: _Record, body: Any = None,
-           headers: dict[str, str] | None = None) -> HttpResponse:
-    resp = request(method, base + path, body, headers)
+           headers: dict[str, str] | None = None, follow_redirects: bool = True) -> HttpResponse:
+    resp = request(method, base + path, body, headers, follow_redirects=follow_redirects)
     rec.evidence.append(f"{method} {path} → {resp.status or 'no response'} {resp.excerpt()}".rstrip())
     return resp
 
@@ -278,16 +288,27 @@ def _round_trip(base: str, step: Any, values: dict[str, Any], rec: _Record) -> t
     path = _PLACEHOLDER.sub(lambda m: str(values[m.group(1)]), step.path)
     headers = {"Authorization": f"Bearer {values['token']}"} if step.auth else None
     method = step.method.upper()
-    resp = _probe(base, method, path, rec, _fill_body(step.body, values), headers)
-    detail = f"{method} {path} → {resp.status or 'no response'} {resp.excerpt()}".rstrip()
+    resp = _probe(base, method, path, rec, _fill_body(step.body, values), headers, follow_redirects=False)
+    where = f" Location: {resp.location}" if resp.location else ""
+    detail = f"{method} {path} → {resp.status or 'no response'}{where} {resp.excerpt()}".rstrip()
     if resp.status != step.expect_status:
         return False, f"{detail} (expected {step.expect_status})"
+    expected = getattr(step, "expect_location", None)
+    if expected:
+        wanted = _PLACEHOLDER.sub(lambda m: str(values.get(m.group(1), m.group(0))), expected)
+        if not _same_location(resp.location, wanted, base):
+            return False, f"{detail} (expected Location {wanted})"
     data = resp.json()
     for var, key in (step.capture or {}).items():
         if not isinstance(data, dict) or key not in data:
             return False, f"{detail} (no '{key}' to capture)"
         values[var] = data[key]
     return True, detail
+
+
+def _same_location(got: str, wanted: str, base: str) -> bool:
+    """A Location matches when equal, or equal once this app's own origin is dropped from it."""
+    return got == wanted or (wanted.startswith("/") and got.removeprefix(base) == wanted)
 
 
 def _sqlite(db: Path, rec: _Record) -> None:

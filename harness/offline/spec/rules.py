@@ -150,7 +150,9 @@ def rule_based_spec(request: str) -> AppSpec:
     _drop_unasked_entities(toks, p)
     drop_compound_heads(toks, p)
     if not p.entities:
-        raise SpecError(_nothing_message(p))
+        err = SpecError(_nothing_message(p))
+        err.clauses = list(p.clauses)   # the draft of a run that stops here still lists them
+        raise err
     return build_spec(p)
 
 
@@ -190,9 +192,9 @@ def _drop_unasked_entities(toks: list[Tok], p: Parsed) -> None:
 def _nothing_message(p: Parsed) -> str:
     from harness.offline.spec.coverage import clause_reason
 
-    listed = "; ".join(f'C-{n:03d} "{c[:60]}" ({a.status}' + (f": {clause_reason(a, p)})" if a.status == "not_built"
-                                                               else ")")
-                       for n, (c, a) in enumerate(zip(p.clauses, p.accounts), 1))[:900]
+    listed = "; ".join(f'C-{n:03d} "{c}" ({a.status}' + (f": {clause_reason(a, p)})" if a.status == "not_built"
+                                                            else ")")
+                       for n, (c, a) in enumerate(zip(p.clauses, p.accounts), 1))
     return NO_ENTITY_MESSAGE + (f". Clauses: {listed}" if listed else "")
 
 

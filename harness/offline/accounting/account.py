@@ -1,0 +1,318 @@
+"""Word accounting: every content word of every clause is realised by an element of the finished
+spec, or is a function/framing word of the closed lists, or the clause is not built.
+
+It reads the clause text and the finished spec only (never how the parser got there), so a
+parser that reads a request wrongly cannot also grade itself: "number of pages" with a field
+"number of" leaves "pages" unaccounted, "a 2048 game" leaves "2048".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from harness.offline.accounting.elements import SpecWords, spec_words
+from harness.offline.accounting.lexicon import is_vietnamese, stem, tokens, vi_norm, vi_phrases, word_list
+from harness.models.spec import AppSpec
+
+FUNCTION = "function word"
+FRAMING = "request framing"
+SELF_INTRO = "who is asking (self-introduction)"
+HEADING = "heading"
+PURPOSE = "why it is asked (purpose)"
+ACTOR = "who uses it (actor)"
+NEGATED = "what the app need not do (negated)"
+EXAMPLE = "an example value"
+_CAMEL = re.compile(r"[a-z]{2,}(?:[A-Z][a-z]+)+")
+_CAMEL_CUT = re.compile(r"(?<=[a-z])(?=[A-Z])")
+# Before a page word, these make it a count of pages ("number of pages", "how many pages"), not an
+# HTML page of the app.
+_PAGE_COUNT = frozenset({"of", "many", "much", "few", "number", "total", "count", "and"})
+# An entity word after one of these, with another entity earlier in the clause, names a link.
+_LINKING = frozenset({"for", "of", "per", "in", "on", "to", "from", "by", "at", "with", "under", "within",
+                      "belonging", "belongs"})
+_PAGE_STEMS = frozenset({stem("page"), stem("screen")})
+_SKIP = frozenset({"a", "an", "the", "each", "every", "one", "its", "their", "his", "her", "my", "our",
+                   "your", "that", "this", "specific", "particular", "given"})
+
+
+@dataclass
+class ClauseWords:
+    """One clause's accounting: word -> what realises it, and the unaccounted words as phrases."""
+
+    words: dict[str, str] = field(default_factory=dict)
+    unaccounted: list[str] = field(default_factory=list)
+
+    @property
+    def realises(self) -> bool:
+        return any(v not in (FUNCTION, FRAMING, SELF_INTRO, HEADING, PURPOSE, ACTOR, NEGATED, EXAMPLE) for v in self.words.values())
+
+
+def account_text(text: str, spec: AppSpec, sw: SpecWords | None = None) -> ClauseWords:
+    """The accounting of one clause against the finished spec."""
+    sw = sw or spec_words(spec)
+    toks = tokens(text)
+    labels = _vietnamese(toks, sw) if is_vietnamese(text) else _english(toks, sw)
+    label_words = _inline_label(text)
+    for k in range(min(label_words, len(labels))):
+        labels[k] = labels[k] or HEADING
+    out = ClauseWords()
+    run: list[str] = []
+    for tok, label in zip(toks, labels):
+        if label is None:
+            run.append(tok)
+            continue
+        out.words.setdefault(tok.lower(), label)
+        if run:
+            out.unaccounted.append(" ".join(run))
+            run = []
+    if run:
+        out.unaccounted.append(" ".join(run))
+    out.unaccounted = list(dict.fromkeys(out.unaccounted))
+    return out
+
+
+def _story_parts(toks: list[str]) -> dict[int, str]:
+    """A user story's role ("As a library manager, ...") and purpose ("..., so that I can review
+    my month"): who asks and why, not what is asked. Index -> label."""
+    low = [t.lower() for t in toks]
+    out: dict[int, str] = {}
+    if low[:1] == ["as"] and len(low) > 2 and low[1] in ("a", "an", "the"):
+        k = 2
+        while k < len(low) and low[k] not in ("i", "i'd", "i'm", "when", "want", "need", "can", "should"):
+            out[k] = SELF_INTRO
+            k += 1
+    _actors(low, out)
+    _negated(low, out)
+    for k in range(len(low) - 1):
+        if (low[k], low[k + 1]) in (("so", "that"), ("so", "i"), ("in", "order")):
+            out.update({j: PURPOSE for j in range(k, len(low))})
+            break
+    return out
+
+
+_MODAL = frozenset({"can", "could", "should", "will", "may", "must", "shall"})
+_LETS = frozenset({"allow", "allows", "let", "lets", "enable", "enables"})
+_DETS = frozenset({"the", "a", "an", "our", "my", "their", "each", "every"})
+
+
+# "does not allow deleting paid invoices" is a rule the app must enforce, not a disclaimer.
+_RULE_VERBS = frozenset({"allow", "let", "permit", "accept", "show", "list", "change", "delete", "exceed"})
+_NEG_AUX = frozenset({"does", "do", "will", "should", "need"})
+
+
+def _negated(low: list[str], out: dict[int, str]) -> None:
+    """What the request says the app does not do ("It does not provide push notifications",
+    "No login", "Not needed: payments"): those words ask for nothing."""
+    start = None
+    if low[:1] in (["no"], ["not"], ["without"]):
+        start = 1
+    for k in range(len(low) - 1):
+        if start is not None:
+            break
+        if low[k] in ("doesn't", "don't", "won't", "shouldn't") and low[k + 1] not in _RULE_VERBS:
+            start = k + 1
+        elif low[k] in _NEG_AUX and low[k + 1] == "not" and k + 2 < len(low) and low[k + 2] not in _RULE_VERBS:
+            start = k + 2
+    if start is not None:
+        out.update({j: NEGATED for j in range(start, len(low)) if j not in out})
+
+
+def _named(toks: list[str], sw: SpecWords) -> set[int]:
+    """ "Lifting Diary is a workout tracker", "an app called Pantry": the words that name the app,
+    realised by its title."""
+    low = [t.lower() for t in toks]
+    out: set[int] = set()
+    for k, w in enumerate(low):
+        if w in ("called", "named"):
+            j = k + 1
+            while j < len(low) and low[j] in sw.title:
+                out.add(j)
+                j += 1
+    if "is" in low[1:5]:
+        head = low[:low.index("is", 1)]
+        if head and all(w in sw.title for w in head):
+            out.update(range(len(head)))
+    return out
+
+
+def _actors(low: list[str], out: dict[int, str]) -> None:
+    """Who does it: the subject before a modal at the clause start ("The gym can register
+    members") or the object of "allow … to" ("allow the gym to create members"). A role word
+    (asks_en.txt: admin, manager …) is never only an actor."""
+    spans = []
+    k = 0
+    while k < len(low) and low[k] in _DETS:
+        k += 1
+    end = k
+    while end < len(low) and end - k < 3 and low[end] not in _MODAL:
+        end += 1
+    if end < len(low) and low[end] in _MODAL and end > k:
+        spans.append(range(k, end))
+    for j, w in enumerate(low):
+        if w in _LETS:
+            s = j + 1
+            while s < len(low) and low[s] in _DETS:
+                s += 1
+            e = s
+            while e < len(low) and e - s < 3 and low[e] != "to":
+                e += 1
+            if e < len(low) and low[e] == "to" and e > s:
+                spans.append(range(s, e))
+    for span in spans:
+        if not any(stem(low[i]) in word_list("asks_en.txt") for i in span):
+            out.update({i: ACTOR for i in span})
+
+
+_INLINE_LABEL = re.compile(r"^\s*([^:]{1,40}):\s*\S")
+
+
+def _inline_label(text: str) -> int:
+    """ "Feeding Tracking: Add fish by entering a name": how many words a bullet's label before
+    the colon has (at most three; 0 when there is none) — a heading over the sentence."""
+    m = _INLINE_LABEL.match(text)
+    n = len(tokens(m.group(1))) if m else 0
+    return n if n <= 3 else 0
+
+
+def _english(toks: list[str], sw: SpecWords) -> list[str | None]:
+    labels: list[str | None] = []
+    story = _story_parts(toks)
+    named = _named(toks, sw)
+    seen_entities: list[str] = []
+    for i, tok in enumerate(toks):
+        low = tok.lower().replace("’", "'")
+        label = _english_word(low, sw, toks[i - 1].lower() if i else "")
+        if label == FRAMING and low == "log" and i + 1 < len(toks) and toks[i + 1].lower() in ("in", "into", "out"):
+            label = None   # "log in" without accounts is no framing
+        if label is None and low == "type" and "crud" in sw.present and (
+                i + 1 < len(toks) and toks[i + 1].lower() in ("and", "in", "a", "an", "the", "your", "their")):
+            label = sw.present["crud"]   # "Type and save notes": typing is entering (not "type of …")
+        if label is None and any(ch.isdigit() for ch in low) and {"e.g", "eg", "example"} & {
+                t.lower() for t in toks[max(0, i - 2):i]}:
+            label = EXAMPLE   # "a price (e.g. 9.99)": an example value asks for nothing
+        if low == "rest" and (i + 1 >= len(toks) or toks[i + 1].lower() not in ("api", "apis")):
+            label = None   # "rest time" is no REST API
+        if label is None and _CAMEL.fullmatch(tok):   # "totalPrice": the field total_price
+            parts = [_english_word(p.lower(), sw, "") for p in _CAMEL_CUT.split(tok)]
+            label = next((p for p in parts if p not in (FUNCTION, FRAMING)), None) if all(parts) else None
+        if label is None and low in ("project", "application") and i <= 1 and (
+                not i or toks[0].lower() in ("the", "this", "our", "my")):
+            label = FRAMING   # "The project has a login": the app being asked for
+        if label is None and _self_intro(toks, i):
+            label = SELF_INTRO
+        if label is None and i in story:
+            label = story[i]
+        if label is None and i in named:
+            label = "the app's title"
+        if low == "lists" and i and sw.entity_of.get(stem(toks[i - 1].lower())):
+            label = None   # "their expense lists": lists of records are records of their own
+        ent = sw.entity_of.get(stem(low))
+        if ent and label and label.startswith("entity"):
+            if any(not sw.linked(ent, other) for other in seen_entities if other != ent) and _after_link(toks, i):
+                label = None   # "sessions ... for a book" without a link between them
+            elif ent not in seen_entities:
+                seen_entities.append(ent)
+        labels.append(label)
+    return labels
+
+
+def _self_intro(toks: list[str], i: int) -> bool:
+    """ "I'm a teacher", "I am a nurse", "we are a small gym": who is asking, not what."""
+    before = " ".join(t.lower().replace("’", "'") for t in toks[max(0, i - 3):i])
+    return before.endswith(("i'm a", "i'm an", "i am a", "i am an", "we are a", "we are an", "im a"))
+
+
+def _after_link(toks: list[str], i: int) -> bool:
+    k = i - 1
+    while k >= 0 and toks[k].lower() in _SKIP:
+        k -= 1
+    return k >= 0 and toks[k].lower() in _LINKING
+
+
+def _english_word(low: str, sw: SpecWords, before: str) -> str | None:
+    if any(ch.isdigit() for ch in low):
+        return sw.numbers.get(low)
+    s = stem(low)
+    if s in sw.page_words and s in _PAGE_STEMS:
+        return None if before in _PAGE_COUNT or any(ch.isdigit() for ch in before) else "pages"
+    if s in sw.by_stem:
+        return sw.by_stem[s]
+    if s in sw.keyed:
+        return sw.keyed[s]
+    if s in word_list("function_en.txt") or low in word_list("function_en.txt"):
+        return FUNCTION
+    if s in word_list("framing_en.txt"):
+        return FRAMING
+    if "-" in low or "'" in low:
+        parts = [p for p in low.replace("'", "-").split("-") if p]
+        got = [_english_word(p, sw, before) for p in parts]
+        if got and all(got):
+            return next((g for g in got if g not in (FUNCTION, FRAMING)), got[0])
+    return None
+
+
+def _vietnamese(toks: list[str], sw: SpecWords) -> list[str | None]:
+    """Longest match first: a spec name written in Vietnamese, a phrase of the dictionary whose
+    English words are all accounted, a function syllable, an English word."""
+    table, longest = vi_phrases()
+    syll = [vi_norm(t) for t in toks]
+    labels: list[str | None] = [None] * len(toks)
+    prev_entity: str | None = None
+    i = 0
+    while i < len(toks):
+        step, label = 1, None
+        for n in range(min(max(longest, 4), len(toks) - i), 0, -1):
+            key = tuple(syll[i:i + n])
+            if key in sw.vi_names:
+                step, label = n, sw.vi_names[key]
+                break
+            if key in table:
+                english = table[key].lower().split()
+                got = [_english_word(w, sw, "a") for w in english]
+                if all(got):
+                    step, label = n, next((g for g in got if g not in (FUNCTION, FRAMING)), FUNCTION)
+                    break
+        if label is None:
+            if syll[i] in word_list("function_vi.txt"):
+                label = FUNCTION
+            elif toks[i].isascii():
+                label = _english_word(toks[i].lower(), sw, toks[i - 1].lower() if i else "")
+        ent = _vi_entity(label, sw)
+        if ent and prev_entity and not sw.linked(ent, prev_entity):
+            label = None   # "danh mục công việc" (categories of tasks) without a link between them
+        prev_entity = ent if label else None
+        for k in range(i, i + step):
+            labels[k] = label
+        i += step
+    return labels
+
+
+def _vi_entity(label: str | None, sw: SpecWords) -> str | None:
+    """The entity ident a Vietnamese span's label names ("entity book" -> "book")."""
+    if not label or not label.startswith("entity "):
+        return None
+    name = label[len("entity "):]
+    return next((ident for s, ident in sw.entity_of.items() if sw.by_stem.get(s) == label), name)
+
+
+def is_heading(text: str) -> bool:
+    """ "Features:", "MVP", "Model": a label over the clauses below it, not an ask — unless it
+    holds a word that always asks ("Weekly summary", asks_en.txt)."""
+    words = tokens(text)
+    if any(stem(w) in word_list("asks_en.txt") for w in words):
+        return False
+    return text.rstrip().endswith(":") or 0 < len(words) <= 2
+
+
+def account_spec(spec: AppSpec) -> dict[str, ClauseWords]:
+    """clause id -> its accounting, for every clause of the spec. A clause the spec calls
+    context that is a heading accounts its words as the heading's."""
+    sw = spec_words(spec)
+    out = {}
+    for c in spec.clauses:
+        acc = account_text(c.text, spec, sw)
+        if acc.unaccounted and c.status == "context" and is_heading(c.text):
+            acc = ClauseWords({w.lower(): acc.words.get(w.lower(), HEADING) for w in tokens(c.text)}, [])
+        out[c.id] = acc
+    return out

@@ -1,0 +1,49 @@
+"""Apply the word accounting to a finished spec: record it on every clause, and turn a clause
+with unaccounted words into a not-built one with an `unsupported` requirement naming them."""
+
+from __future__ import annotations
+
+from harness.offline.accounting.account import account_spec
+from harness.models.spec import AppSpec, Requirement
+
+
+def req_text(clause: str, limit: int = 160) -> str:
+    text = " ".join(clause.split()).rstrip(".!?,:; ")
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def not_built_text(words: list[str]) -> str:
+    return "not built: " + ", ".join(f'"{w}"' for w in words)
+
+
+def apply_accounting(spec: AppSpec) -> AppSpec:
+    """`spec` with every clause's words accounted; clauses with unaccounted words are not built."""
+    accounts = account_spec(spec)
+    for clause in spec.clauses:
+        acc = accounts[clause.id]
+        clause.words, clause.unaccounted = acc.words, acc.unaccounted
+        if not acc.unaccounted:
+            continue
+        note = not_built_text(acc.unaccounted)
+        if clause.status == "not_built":   # the parser's own reason first, then the words
+            clause.reason = f"{clause.reason}; {note}" if clause.reason else note
+            continue
+        clause.reason = note
+        rid = _unsupported(spec, clause.text, note)
+        clause.reqs = sorted({rid, *clause.reqs}) if clause.status == "mapped" else [rid]
+        clause.status = "not_built"
+    return spec
+
+
+def _unsupported(spec: AppSpec, text: str, note: str) -> str:
+    body = f"{req_text(text)} ({note})"
+    same = next((r.id for r in spec.requirements if r.capability == "unsupported" and r.text == body), None)
+    if same:
+        return same
+    rid = f"REQ-{len(spec.requirements) + 1:03d}"
+    while spec.requirement(rid) is not None:
+        rid = f"REQ-{int(rid[4:]) + 1:03d}"
+    acceptance = f"{req_text(text)} works as requested, proven by a passing test"
+    spec.requirements.append(Requirement(id=rid, text=body, acceptance=acceptance, capability="unsupported"))
+    spec.acceptance_criteria.append(acceptance)
+    return rid

@@ -1,0 +1,117 @@
+"""What a finished AppSpec realises, as words: every entity (and plural), field, enum value,
+workflow state, bound, relation, feature, auth, dashboard and page, each under a label that
+names the spec element ("field book.title", "bound book.rating 1..5")."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from harness.offline.accounting.lexicon import element_words, stem, tokens, vi_norm
+from harness.models.spec import AppSpec
+
+
+@dataclass
+class SpecWords:
+    """The spec's elements by word stem, number and Vietnamese phrase."""
+
+    by_stem: dict[str, str] = field(default_factory=dict)          # stem -> element label
+    entity_of: dict[str, str] = field(default_factory=dict)        # stem -> entity ident
+    numbers: dict[str, str] = field(default_factory=dict)          # "5" -> "bound book.rating 1..5"
+    keyed: dict[str, str] = field(default_factory=dict)            # stem -> label, from elements_en.txt
+    vi_names: dict[tuple[str, ...], str] = field(default_factory=dict)   # syllables -> label
+    links: set[frozenset[str]] = field(default_factory=set)        # linked entity idents
+    page_words: frozenset[str] = frozenset()
+    title: frozenset[str] = frozenset()                            # the app's name, lower case
+    present: dict[str, str] = field(default_factory=dict)          # elements_en.txt key -> label
+
+    def linked(self, a: str, b: str) -> bool:
+        return a == b or frozenset((a, b)) in self.links
+
+
+def _num(value: float | None) -> str | None:
+    if value is None:
+        return None
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def spec_words(spec: AppSpec) -> SpecWords:
+    """Every word the spec realises, with the element that realises it."""
+    sw = SpecWords()
+
+    def claim(name: str, label: str, entity: str | None = None) -> None:
+        for tok in tokens(name):
+            parts = [tok] + tok.replace("’", "'").split("-") + tok.split("_")
+            for part in parts:
+                s = stem(part)
+                if any(ch.isdigit() for ch in part):
+                    sw.numbers.setdefault(part, label)
+                elif s and s not in sw.by_stem:
+                    sw.by_stem[s] = label
+                    if entity:
+                        sw.entity_of[s] = entity
+        syll = tuple(vi_norm(t) for t in tokens(name))
+        if syll:
+            sw.vi_names.setdefault(syll, label)
+
+    for e in spec.data_model:
+        for name in (e.name, e.plural, e.ident):
+            claim(name, f"entity {e.name}", e.ident)
+    for e in spec.data_model:
+        if e.parent:
+            sw.links.add(frozenset((e.ident, e.parent)))
+        for f in e.fields:
+            claim(f.name, f"field {e.name}.{f.name}")
+            claim(f.ident, f"field {e.name}.{f.name}")
+            for v in f.enum_values:
+                claim(v, f"enum {e.name}.{f.name} = {v}")
+            if f.ref:
+                sw.links.add(frozenset((e.ident, f.ref)))
+            bounds = [b for b in (_num(f.min_value), _num(f.max_value)) if b is not None]
+            for b in bounds:
+                sw.numbers.setdefault(b, f"bound {e.name}.{f.name} {'..'.join(bounds)}")
+        for state in e.workflow:
+            claim(state, f"workflow {e.name}: {state}")
+    sw.title = frozenset(t.lower() for t in tokens(spec.title or ""))
+    present = sw.present = _present(spec)
+    for key, stems in element_words().items():
+        if key in present:
+            for s in stems:
+                sw.keyed.setdefault(s, present[key])
+    sw.page_words = element_words().get("pages", frozenset()) if "pages" in present else frozenset()
+    return sw
+
+
+def _present(spec: AppSpec) -> dict[str, str]:
+    """element key of elements_en.txt -> the label of the spec element that has it."""
+    caps = {r.capability for r in spec.requirements}
+    out: dict[str, str] = {}
+    if spec.auth:
+        out["auth"] = "auth"
+    if "dashboard" in caps or any(p.name.lower() == "dashboard" for p in spec.pages):
+        out["dashboard"] = "dashboard"
+    if "pages" in caps or "health" in caps or spec.pages:
+        out["pages"] = "pages"
+    crud = [e.plural for e in spec.data_model]
+    if caps & {"crud", "create", "list"} and crud:
+        out["crud"] = "crud " + ", ".join(crud)
+        out["api"] = "JSON API of " + ", ".join(crud)
+    status = [e.plural for e in spec.data_model if e.has_status or e.workflow]
+    if status or caps & {"complete", "workflow"}:
+        out["status"] = "status of " + (", ".join(status) or "records")
+    if any(e.parent for e in spec.data_model) or any(f.ref for e in spec.data_model for f in e.fields):
+        out["relation"] = "relation"
+    for e in spec.data_model:
+        for f in e.fields:
+            out.setdefault(f"kind:{f.kind or ''}", f"kind of {e.name}.{f.name}")
+    if any(e.on_parent_delete == "cascade" for e in spec.data_model):
+        out["cascade"] = "cascading delete of " + ", ".join(e.plural for e in spec.data_model
+                                                           if e.on_parent_delete == "cascade")
+    if spec.auth and spec.login == "email":
+        out["login:email"] = "auth (login with e-mail)"
+    idents = {e.ident: e.plural for e in spec.data_model}
+    for f in spec.features:
+        key = f"feature:{f.kind}"
+        if key not in out:
+            on = idents.get(f.entity or "", "the app")
+            out[key] = f"feature {f.kind} on {on}" + (f" by {', '.join(f.fields)}" if f.fields else "")
+    return out

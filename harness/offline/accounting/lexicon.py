@@ -1,0 +1,89 @@
+"""The word lists of the accounting (data files in harness/offline/accounting/words/), the tokenizer and
+the stemmer. Nothing here reads the offline parser's conclusions; the Vietnamese phrase table is
+read as a dictionary only (what a phrase means in English)."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+from pathlib import Path
+
+WORDS_DIR = Path(__file__).resolve().parent / "words"
+VI_MARKS = frozenset("ăâđêôơưạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹ")
+_TOKEN = re.compile(r"[^\W_]+(?:['’.\-][^\W_]+)*", re.UNICODE)
+_IRREGULAR = {"people": "person", "children": "child", "men": "man", "women": "woman", "mice": "mouse",
+              "feet": "foot", "teeth": "tooth", "geese": "goose", "data": "datum", "media": "medium",
+              "indices": "index", "statuses": "status", "analyses": "analysis", "wrote": "write"}
+
+
+def _lines(name: str) -> list[str]:
+    text = (WORDS_DIR / name).read_text(encoding="utf-8")
+    return [line.split("#", 1)[0].strip() for line in text.splitlines() if line.split("#", 1)[0].strip()]
+
+
+@lru_cache(maxsize=None)
+def word_list(name: str) -> frozenset[str]:
+    """Every word of a list file (stemmed for English, syllables as written for Vietnamese)."""
+    words = [w.lower() for line in _lines(name) for w in line.split()]
+    if name.endswith("_vi.txt"):
+        return frozenset(unicodedata.normalize("NFC", w) for w in words)
+    return frozenset(stem(w) for w in words)
+
+
+@lru_cache(maxsize=None)
+def element_words() -> dict[str, frozenset[str]]:
+    """element key ("auth", "feature:search" …) -> the stems it realises (elements_en.txt)."""
+    out: dict[str, frozenset[str]] = {}
+    for line in _lines("elements_en.txt"):
+        key, _, words = line.rpartition(":")
+        out[key.strip()] = frozenset(stem(w) for w in words.split())
+    return out
+
+
+def stem(word: str) -> str:
+    """A crude, symmetric English stem: "bookings", "booked", "booking" and "book" meet."""
+    w = word.lower().replace("’", "'")
+    if w.endswith("'s"):
+        w = w[:-2]
+    w = w.rstrip("'")
+    if w in _IRREGULAR:
+        return _IRREGULAR[w]
+    if not w.isalpha() or len(w) <= 3:
+        return w
+    if w.endswith("ies") and len(w) > 4:
+        w = w[:-3] + "y"
+    elif w.endswith(("sses", "ches", "shes", "xes", "zes")):
+        w = w[:-2]
+    elif w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        w = w[:-1]
+    for suffix, keep in (("ing", 4), ("ed", 4)):
+        if w.endswith(suffix) and len(w) - len(suffix) >= keep - 1:
+            w = w[:-len(suffix)]
+            if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "lsz":
+                w = w[:-1]   # "planned" -> "plan"
+            break
+    return w[:-1] if w.endswith("e") and len(w) > 3 else w
+
+
+def is_vietnamese(text: str) -> bool:
+    return any(ch in VI_MARKS for ch in unicodedata.normalize("NFC", text).lower())
+
+
+def tokens(text: str) -> list[str]:
+    """The words of `text` as written (numbers included, punctuation and emoji dropped)."""
+    return [m.group(0).rstrip(".") for m in _TOKEN.finditer(unicodedata.normalize("NFC", text))]
+
+
+@lru_cache(maxsize=1)
+def vi_phrases() -> tuple[dict[tuple[str, ...], str], int]:
+    """Vietnamese phrase (syllables) -> English words, and the longest phrase's length."""
+    from harness.offline.spec.lexicon_vi import VI_LEXICON, VI_MAX_WORDS
+
+    return dict(VI_LEXICON), VI_MAX_WORDS
+
+
+def vi_norm(syllable: str) -> str:
+    from harness.offline.spec.lexicon_vi import normalize_vi
+
+    return normalize_vi(unicodedata.normalize("NFC", syllable.lower()))
