@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from harness.report import timeline
-from harness.report.html_parts import badge, code_list, duration, esc, figure, table
+from harness.report.html_parts import badge, code_list, duration, esc, figure, path_code, table
 
 FIGURES = ("mutation", "coverage")
 
@@ -86,7 +86,7 @@ def _test_cell(tests: list[str], evidence: Mapping) -> str:
     outcomes = outcomes if isinstance(outcomes, Mapping) else {}
     if not tests:
         return '<span class="muted">—</span>'
-    items = [f"<li><code>{esc(t)}</code> {badge(_get(outcomes.get(t), 'outcome', 'not_run'))}</li>" for t in tests]
+    items = [f"<li>{path_code(t)} {badge(_get(outcomes.get(t), 'outcome', 'not_run'))}</li>" for t in tests]
     return '<ul class="compact">' + "".join(items) + "</ul>"
 
 
@@ -130,7 +130,7 @@ def requirement_evidence(data: Mapping) -> str:
         parts += [f'<p class="bad">missing: {esc(line)}</p>' for line in rep.get("missing", [])]
         tests = rep.get("tests", {})
         tests = {str(n): t if isinstance(t, Mapping) else {} for n, t in tests.items()} if isinstance(tests, Mapping) else {}
-        rows = [[f"<code>{esc(n)}</code>", badge(t.get("outcome")), esc(t.get("checks", t.get("assertions"))),
+        rows = [[path_code(n), badge(t.get("outcome")), esc(t.get("checks", t.get("assertions"))),
                  duration(_seconds(t.get("duration_s")) * 1000), esc(t.get("failure") or "")]
                 for n, t in sorted(tests.items())]
         parts.append("<h4>White-box: its own tests</h4>")
