@@ -148,7 +148,7 @@ def runs_dir(tmp_path) -> Path:
 
 
 # What a RunContext holds that does not pickle (or belongs to the process that built the run).
-CTX_NOT_SAVED = ("store", "state", "llm", "say", "runtime_ahead")
+CTX_NOT_SAVED = ("store", "state", "llm", "say", "speed")
 
 
 def _build_todo_run(directory: Path):

@@ -85,7 +85,7 @@ def time_split(ctx, total_ms: float) -> list[str]:
         lines.append(f"  audit share {ctx.timings['AUDIT'] / 1000:.2f}s of {total_ms / 1000:.2f}s "
                      f"({100 * ctx.timings['AUDIT'] / max(total_ms, 1):.1f}% of the build)")
         wall_ms = (ctx.store.read_audit(ctx.run_id) or {}).get("duration_ms")
-        if wall_ms:  # the audit starts beside the runtime check (harness/audit/ahead.py)
+        if wall_ms:  # the audit starts beside the runtime check (harness/speed/audit_ahead.py)
             lines.append(f"  audit wall time {wall_ms / 1000:.2f}s, {max(0, wall_ms - ctx.timings['AUDIT']) / 1000:.2f}s "
                          f"of it beside the runtime check, before the AUDIT stage")
     lines += acceptance_share(ctx, total_ms)
@@ -110,8 +110,9 @@ def acceptance_share(ctx, total_ms: float) -> list[str]:
 # them imported; the first (warm) one paid for them (~0.6 s here, where PYTHONDONTWRITEBYTECODE=1
 # leaves the harness without a bytecode cache). Both builds now start with them imported.
 BUILD_IMPORTS = ("harness.offline.spec", "harness.verification.verifier", "harness.verification.runtime",
-                 "harness.verification.reuse", "harness.verification.classifier", "harness.sandbox.warm",
-                 "harness.audit.ahead", "harness.orchestration.runtime_ahead", "harness.orchestration.warm_start")
+                 "harness.verification.classifier", "harness.sandbox.warm", "harness.speed.door",
+                 "harness.speed.runners", "harness.speed.validity", "harness.speed.audit_ahead",
+                 "harness.speed.runtime_ahead", "harness.speed.warm_start", "harness.speed.server_prestart")
 
 
 def import_build_modules() -> float:

@@ -95,7 +95,7 @@ class DispatchedOrder:
 
 def receive_plan(plan: dict) -> dict | None:
     """A deferred plan's rest (`"deferred": true`: the lane's session was started before the evidence
-    it audits existed, see harness/audit/lanes_ahead.py): the first answer on the queue's pipe,
+    it audits existed, see harness/speed/lanes_ahead.py): the first answer on the queue's pipe,
     `{"plan": {...}}`, merged into `plan`; None on `{"end": true}`, anything else, or the pipe's end
     (the harness gave the lane up: it ends without a result)."""
     fds = plan.get("dispatch")

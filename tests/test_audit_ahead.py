@@ -1,4 +1,4 @@
-"""#19: the mutation audit starts beside the runtime check (harness/audit/ahead.py); the AUDIT stage
+"""#19: the mutation audit starts beside the runtime check (harness/speed/audit_ahead.py); the AUDIT stage
 takes its result only when it audited the run's latest evidence, and raises what it raised."""
 
 import json
@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from harness.audit import ahead
+from harness.speed import audit_ahead as ahead
 from harness.audit.run import AuditBudget
 from harness.errors import RunDataError
 from harness.orchestration.audit_stage import _taken
@@ -18,7 +18,9 @@ ONE_MUTANT = AuditBudget(max_mutants=1)
 
 def _ctx(store, run_id):
     said: list[str] = []
-    return SimpleNamespace(store=store, run_id=run_id, say=said.append), said
+    from harness.speed.door import Speed
+
+    return SimpleNamespace(store=store, run_id=run_id, say=said.append, speed=Speed()), said
 
 
 @pytest.mark.slow

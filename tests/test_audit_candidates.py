@@ -72,13 +72,25 @@ def _ctx(tmp_path, audit):
 
 
 def test_the_task_that_completes_the_app_computes_the_sites_beside_its_session(tmp_path):
-    from harness.orchestration.runtime_ahead import audit_candidates_beside
+    from harness.speed.door import Speed
 
+    audit_candidates_beside = Speed(on=True).audit_candidates_beside
     (tmp_path / "src").mkdir()
     (tmp_path / "src" / "m.py").write_text(SOURCE)
     ctx, tasks = _ctx(tmp_path, audit=object())
-    assert audit_candidates_beside(_ctx(tmp_path, audit=None)[0], tasks[0]) is None  # no audit: nothing
-    thread = audit_candidates_beside(ctx, tasks[0])
+    assert audit_candidates_beside(_ctx(tmp_path, audit=None)[0], tasks[0], False) is None  # no audit: nothing
+    thread = audit_candidates_beside(ctx, tasks[0], False)
     assert thread is not None
     thread.join()
     assert SOURCE in plan_mod._CANDIDATES
+
+
+def test_a_line_with_a_condition_is_mutated_by_its_condition_not_by_return_none():
+    """#47: `return None` mutants die to `x is not None`; on a line that also holds a comparison,
+    the comparison is the mutant judged, whatever the seed."""
+    source = "def pick(rows, day):\n    return [r for r in rows if r['day'] == day]\n"
+    sites = candidates(source)
+    assert {m.kind for m in sites if m.line == 2} >= {"return", "compare"}
+    for seed in range(20):
+        picked = plan_mod.spread({"src/rooms.py": sites}, 4, random.Random(seed))
+        assert [m.kind for _, m in picked] == ["compare"]

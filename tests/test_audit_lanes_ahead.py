@@ -1,4 +1,4 @@
-"""#19: the audit's lanes started beside the last task's session (harness/audit/lanes_ahead.py).
+"""#19: the audit's lanes started beside the last task's session (harness/speed/lanes_ahead.py).
 
 They hold every executed candidate mutant behind its guard and wait for the plan; the audit uses
 them only for exactly the evidenced workspace, with the same verdicts as lanes started after it,
@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from harness.audit import lanes_ahead
+from harness.speed import lanes_ahead
 from harness.audit.plan import make_plan
 from harness.audit.run import AuditBudget, audit_run
 
@@ -72,7 +72,8 @@ def test_lanes_started_before_the_workspace_changed_are_given_up_and_the_audit_r
     threads = [lane.thread for lane in ahead.lanes]
     ui = store.workspace(run_id) / "src" / "ui.py"
     ui.write_text(ui.read_text() + "\n# changed after the lanes started\n")
-    doc = audit_run(store, store.load(run_id), AuditBudget(), say=lambda _line: None)
+    doc = audit_run(store, store.load(run_id), AuditBudget(), say=lambda _line: None,
+                    lanes_ahead=lanes_ahead.take(run_id))   # handed over as the speed door does
     assert doc["lanes_ahead"] is False and doc["complete"]
     assert not any(thread.is_alive() for thread in threads)   # told to end: no session left waiting
     assert lanes_ahead.take(run_id) is None
@@ -80,11 +81,11 @@ def test_lanes_started_before_the_workspace_changed_are_given_up_and_the_audit_r
 
 @pytest.mark.slow
 def test_lanes_no_audit_takes_end_with_the_run(fresh_todo_run):
-    from harness.audit.scratch import release_audit_workers
+    from harness.speed.door import Speed
 
     store, run_id = fresh_todo_run
     ahead = _start_ahead(store, run_id)
     threads = [lane.thread for lane in ahead.lanes]
-    release_audit_workers(store, run_id)
+    Speed().cancel(SimpleNamespace(store=store, run_id=run_id, workspace=store.workspace(run_id)))  # the run's end
     assert not any(thread.is_alive() for thread in threads)
     assert lanes_ahead.take(run_id) is None

@@ -11,7 +11,7 @@ spent = bench.import_build_modules()
 before = set(sys.modules)
 from harness.offline.spec import parse_request
 parse_request(bench.TODO_REQUEST)
-import harness.verification.verifier, harness.verification.runtime, harness.audit.ahead
+import harness.verification.verifier, harness.verification.runtime, harness.speed.audit_ahead
 print(json.dumps({"spent": spent, "new": sorted(m for m in set(sys.modules) - before if m.startswith("harness"))}))
 """
 

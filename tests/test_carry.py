@@ -47,8 +47,10 @@ def session(ws: Path, command: str, name: str, carry_from=()):
     """Run `command` as a verification of the run; (result, its evidence document)."""
     evidence = ws.parent / "run" / "evidence" / f"{name}.json"
     inputs = [CarryInput(ws.parent / "run" / r.evidence_path, r.evidence_digest, r.evidence_path) for r in carry_from]
+    from harness.speed.runners import WarmRunner   # warm unless HARNESS_WARM=0 (the `cold` fixture)
+
     result = run_command(command, ws, task_id=name, evidence_path=evidence, reqs=REQS, run_id=RUN,
-                         evidence_rel=f"evidence/{name}.json", carry=inputs)
+                         evidence_rel=f"evidence/{name}.json", carry=inputs, runner=WarmRunner())
     return result, json.loads(evidence.read_text())
 
 

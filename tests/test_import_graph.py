@@ -22,7 +22,7 @@ LAYERS = {
     "state": 1, "sandbox": 1, "interrupts": 1, "providers": 1, "validation": 1, "tools": 1, "acceptance": 1,
     "agents": 2, "offline": 2, "generators": 2,
     "verification": 3, "trace": 3, "report": 3, "audit": 3,
-    "orchestration": 4, "benchmarks": 4, "bench_plugin": 4, "bench_floor": 4, "bench_toolz": 4, "fidelity": 4, "fidelity_features": 4, "fidelity_claims": 4,
+    "orchestration": 4, "speed": 4, "benchmarks": 4, "bench_plugin": 4, "bench_floor": 4, "bench_toolz": 4, "fidelity": 4, "fidelity_features": 4, "fidelity_claims": 4,
     "cli": 5, "commands": 5, "cli_style": 5, "run_session": 5, "progress": 5, "views_json": 5, "entry": 5,
 }
 
@@ -165,3 +165,71 @@ def test_the_check_fails_on_a_synthetic_cycle_and_an_upward_import(tmp_path):
 ])
 def test_imports_of_resolves_absolute_and_relative_imports(source, module, is_package, expected):
     assert imports_of(source, module, is_package) == expected
+
+
+def module_graph(root: Path) -> dict[str, set[str]]:
+    """module -> the harness modules it imports (lazy ones too), without edges to its own ancestor
+    packages (Python initialises a package before its modules, so those never close a loop)."""
+    paths = sorted(root.rglob("*.py"))
+    modules = {module_name(path, root): path for path in paths}
+    return {m: {t for t in imports_of(p.read_text(encoding="utf-8"), m, p.name == "__init__.py") & set(modules)
+                if t != m and not m.startswith(t + ".")}
+            for m, p in modules.items()}
+
+
+def module_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan, iterative), each sorted."""
+    index, low, stack, on_stack, out, counter = {}, {}, [], set(), [], [0]
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = counter[0]
+        counter[0] += 1
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = counter[0]
+                    counter[0] += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph.get(child, ())))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                group = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    group.append(member)
+                    if member == node:
+                        break
+                if len(group) > 1:
+                    out.append(sorted(group))
+    return out
+
+
+def test_harness_has_no_import_cycle_between_modules():
+    """#46: the two module cycles were inside the speed machinery (audit.run <-> lanes ahead, steps <->
+    runtime ahead); harness/speed/ is imported by the pipeline and imports nothing that imports it."""
+    assert module_cycles(module_graph(ROOT)) == []
+
+
+def test_the_module_cycle_check_fails_on_a_lazy_cycle(tmp_path):
+    root = _tree(tmp_path, {
+        "__init__.py": "",
+        "audit/__init__.py": "",
+        "audit/run.py": "def plan():\n    from harness.speed import lanes\n",
+        "speed/__init__.py": "",
+        "speed/lanes.py": "from harness.audit.run import plan\n",
+        "speed/door.py": "from harness.speed import lanes\n",
+    })
+    assert module_cycles(module_graph(root)) == [["harness.audit.run", "harness.speed.lanes"]]

@@ -66,8 +66,10 @@ def test_a_workspace_without_config_under_a_checkout_does_not_take_the_checkouts
     (ws / "tests" / "test_a.py").write_text(PASSING)
     monkeypatch.setenv("HARNESS_SANDBOX", sandbox)
     monkeypatch.setenv("HARNESS_WARM", warm)
+    from harness.speed.runners import WarmRunner
+
     [result] = verify_task(task("python -m pytest -q tests/test_a.py"), ws, evidence_dir=tmp_path / "evidence",
-                           reqs=["REQ-001"])
+                           reqs=["REQ-001"], runner=WarmRunner())
     assert (result.exit_code, result.status) == (0, "PASS"), result.stderr
     assert result.runner == ("warm" if warm == "1" else "cold")
     doc = json.loads((tmp_path / result.evidence_path).read_text())

@@ -1,6 +1,7 @@
-"""#19: the warm worker's rewrite memo kept across workers (harness/sandbox/rewrite_cache.py): the
-first worker's helper memo is kept, later workers start from it, and anything that is not exactly
-a memo of these files' current bytes is never used."""
+"""The warm worker's rewrite memo (harness/sandbox/rewrite_cache.py): the first worker's helper memo
+is kept in the harness process's memory, later workers of that process start from it, anything
+that is not exactly a memo of these files' current bytes is never used — and (#46) nothing is kept
+on disk, so no memo crosses runs."""
 
 import importlib.util
 import marshal
@@ -45,8 +46,17 @@ def test_the_memo_a_worker_wrote_is_read_back_only_while_its_files_keep_their_by
     assert wr.RewriteMemo.read_cache(str(out)) is None
 
 
-def test_keep_stores_only_a_real_memo_and_always_clears_the_scratch_copy(tmp_path, monkeypatch):
-    monkeypatch.setenv(rewrite_cache.ENV_DIR, str(tmp_path / "cache"))
+@pytest.fixture(autouse=True)
+def _no_kept_memo():
+    """Each test starts as a new harness process does: no memo kept."""
+    rewrite_cache.forget()
+    yield
+    rewrite_cache.forget()
+
+
+def test_keep_stores_only_a_real_memo_in_memory_and_always_clears_the_scratch_copy(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
     modules = ["pkg.plugin"]
     outroot = tmp_path / "outroot"
     outroot.mkdir()
@@ -54,31 +64,22 @@ def test_keep_stores_only_a_real_memo_and_always_clears_the_scratch_copy(tmp_pat
     for bad in (b"garbage", marshal.dumps([1, 2]), marshal.dumps({"x.py": (1, b"s", "code")}), marshal.dumps({})):
         produced.write_bytes(bad)
         assert rewrite_cache.keep(outroot, modules) is False
-        assert not produced.exists() and not rewrite_cache.cache_file(modules).exists()
+        assert not produced.exists() and rewrite_cache._KEPT == {}
     _wr, memo, _source = a_memo(tmp_path)
     memo.write_cache(str(produced))
     assert rewrite_cache.keep(outroot, modules) is True
-    kept = rewrite_cache.cache_file(modules)
-    assert kept.read_bytes() == marshal.dumps(memo.whole) and not produced.exists()
-    # a later worker gets a copy in its own scratch directory, never the kept file itself
+    assert list(rewrite_cache._KEPT.values()) == [marshal.dumps(memo.whole)] and not produced.exists()
+    # a later worker gets a copy in its own scratch directory
     assert rewrite_cache.worker_options(outroot, modules) == [
         "--rewrite-from", str(outroot / rewrite_cache.IN_NAME), "--rewrite-to", str(outroot / rewrite_cache.OUT_NAME)]
-    assert (outroot / rewrite_cache.IN_NAME).read_bytes() == kept.read_bytes()
-    assert rewrite_cache.cache_file(modules + ["other"]) != kept      # keyed by the module list too
+    assert (outroot / rewrite_cache.IN_NAME).read_bytes() == marshal.dumps(memo.whole)
+    assert rewrite_cache.memo_key(modules + ["other"]) != rewrite_cache.memo_key(modules)  # keyed by the list too
+    assert not (tmp_path / "xdg").exists() and not (tmp_path / "home").exists()   # nothing on disk
     monkeypatch.setenv(rewrite_cache.ENV_OFF, "0")
     assert rewrite_cache.worker_options(outroot, modules) == []
-
-
-def test_a_cache_directory_that_cannot_be_made_keeps_nothing_and_breaks_nothing(tmp_path, monkeypatch):
-    blocker = tmp_path / "a_file"
-    blocker.write_text("")
-    monkeypatch.setenv(rewrite_cache.ENV_DIR, str(blocker / "cache"))
-    outroot = tmp_path / "outroot"
-    outroot.mkdir()
-    _wr, memo, _source = a_memo(tmp_path)
-    memo.write_cache(str(outroot / rewrite_cache.OUT_NAME))
-    assert rewrite_cache.keep(outroot, ["pkg.plugin"]) is False
-    assert rewrite_cache.worker_options(outroot, ["pkg.plugin"]) == ["--rewrite-to", str(outroot / rewrite_cache.OUT_NAME)]
+    monkeypatch.setenv(rewrite_cache.ENV_OFF, "1")
+    monkeypatch.setenv("HARNESS_SPEED", "0")
+    assert rewrite_cache.worker_options(outroot, modules) == []
 
 
 def test_cache_options_come_off_the_front_of_the_worker_args():
@@ -103,20 +104,61 @@ def serve_twice(ws):
 
 
 @pytest.mark.slow
-def test_the_first_worker_fills_the_cache_later_ones_start_from_it_and_a_corrupt_one_is_replaced(tmp_path, monkeypatch):
-    monkeypatch.setenv(rewrite_cache.ENV_DIR, str(tmp_path / "cache"))
+def test_the_first_worker_fills_the_memo_later_ones_start_from_it_and_a_new_process_starts_without(tmp_path, monkeypatch):
     ws = small_workspace(tmp_path, "import anyio\n\n\ndef test_a():\n    assert anyio is not None\n",
                          requirements="fastapi\npytest\n")
-    kept = rewrite_cache.cache_file(warm.REWRITE_ONCE)
     first, first_reply = serve_twice(ws)
-    assert first == "miss" and kept.is_file()
+    assert first == "miss" and rewrite_cache._KEPT
     second, second_reply = serve_twice(ws)
     assert second == "hit"
     assert first_reply["exit_code"] == second_reply["exit_code"] == 0
     assert second_reply["memoized_rewrites"] == first_reply["memoized_rewrites"] >= 2
-    kept.write_bytes(b"corrupt")
+    rewrite_cache.forget()                     # another run: another harness process
     third, third_reply = serve_twice(ws)
     assert third == "miss" and third_reply["exit_code"] == 0
-    assert rewrite_cache.is_memo(marshal.loads(kept.read_bytes()))   # the helper's memo replaced it
     monkeypatch.setenv(rewrite_cache.ENV_OFF, "0")
     assert serve_twice(ws)[0] == "off"
+
+
+def _poisoned_memo(marker):
+    """A well-formed memo of anyio's pytest plugin, its real bytes, whose code writes `marker`."""
+    import anyio.pytest_plugin
+
+    wr = worker_rewrite_module()
+    path = anyio.pytest_plugin.__file__
+    data = open(path, "rb").read()
+    memo = wr.RewriteMemo([])
+    memo.memoize_source(path, data, test=False)
+    source_hash, source, _code = memo.memo[path]
+    poison = compile(data.decode() + f"\nopen({str(marker)!r}, 'w').write('poisoned')\n", path, "exec")
+    return {path: (source_hash, source, poison)}
+
+
+@pytest.mark.slow
+def test_a_poisoned_rewrite_cache_from_one_run_does_not_reach_another(tmp_path, monkeypatch):
+    """#46: one run (without bubblewrap) rewrote the kept memo under ~/.cache/app-builder-harness; a
+    later run of another workspace executed the planted code. The memo is now never read from disk:
+    a poisoned file where it used to be kept (HARNESS_CACHE_DIR, XDG_CACHE_HOME, ~/.cache) is not used."""
+    import json
+    import hashlib
+
+    from _pytest._version import version as pytest_version
+
+    import harness
+
+    marker = tmp_path / "poison-ran"
+    poisoned = marshal.dumps(_poisoned_memo(marker))
+    rewriting = warm.WORKER_SCRIPT.with_name("warm_rewrite.py").read_bytes()
+    key = json.dumps([sys.version, sys.implementation.cache_tag, pytest_version, harness.__version__,
+                      hashlib.sha256(rewriting).hexdigest(), list(warm.REWRITE_ONCE)])
+    name = f"rewrite-{hashlib.sha256(key.encode()).hexdigest()[:32]}.marshal"   # where it was kept until #46
+    for base, env in ((tmp_path / "cache", "HARNESS_CACHE_DIR"), (tmp_path / "xdg", "XDG_CACHE_HOME")):
+        target = base / name if env == "HARNESS_CACHE_DIR" else base / "app-builder-harness" / name
+        target.parent.mkdir(parents=True)
+        target.write_bytes(poisoned)
+        monkeypatch.setenv(env, str(base))
+    ws = small_workspace(tmp_path, "import anyio\n\n\ndef test_a():\n    assert anyio is not None\n",
+                         requirements="fastapi\npytest\n")
+    source, reply = serve_twice(ws)
+    assert source == "miss" and reply["exit_code"] == 0
+    assert not marker.exists()

@@ -1,6 +1,6 @@
-"""The runtime check starts beside the verification of the task that completes the app
-(harness/orchestration/runtime_ahead.py): once every other task is completed or only adds test
-modules under tests/, and its result is adopted only while every other file is unchanged."""
+"""The runtime check started beside the plan's last task (harness/speed/runtime_ahead.py) is adopted
+only when it ran the final bytes (harness/speed/validity.py); the audit's candidate precompute
+starts beside the task that completes the app (harness/speed/door.py: completes_the_app)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import pytest
 from harness.models.enums import TaskStatus
 from harness.models.results import RuntimeResult
 from harness.models.tasks import Plan, Task
-from harness.orchestration import runtime_ahead
-from pytest_harness.snapshot import snapshot_files
+from harness.speed import door, runtime_ahead
+from harness.speed.validity import workspace_digest
 
 
 @pytest.mark.parametrize("rel, expected", [
@@ -21,7 +21,7 @@ from pytest_harness.snapshot import snapshot_files
     ("tests/helpers.py", False), ("test_top.py", False), ("src/test_x.py", False), ("tests/test_x.txt", False),
 ])
 def test_only_test_modules_under_tests_count_as_files_the_app_never_runs(rel, expected):
-    assert runtime_ahead.is_test_module(rel) is expected
+    assert door.is_test_module(rel) is expected
 
 
 def _ctx(tmp_path, files_of_last: list[str], status_of_last=TaskStatus.PENDING):
@@ -35,7 +35,7 @@ def _ctx(tmp_path, files_of_last: list[str], status_of_last=TaskStatus.PENDING):
 
 def test_the_app_is_complete_when_the_only_task_left_adds_new_test_modules(tmp_path):
     ctx, tasks = _ctx(tmp_path, ["tests/test_acceptance.py"])
-    assert runtime_ahead.completes_the_app(ctx, tasks[0])
+    assert door.completes_the_app(ctx, tasks[0])
     assert not runtime_ahead.is_last_task(ctx, tasks[0])
 
 
@@ -46,55 +46,63 @@ def test_the_app_is_complete_when_the_only_task_left_adds_new_test_modules(tmp_p
 ])
 def test_the_app_is_not_complete_while_a_task_left_may_write_other_files(tmp_path, files, why):
     ctx, tasks = _ctx(tmp_path, files)
-    assert not runtime_ahead.completes_the_app(ctx, tasks[0]), why
+    assert not door.completes_the_app(ctx, tasks[0]), why
 
 
 def test_a_test_module_that_already_exists_may_be_rewritten_so_the_app_is_not_complete(tmp_path):
     ctx, tasks = _ctx(tmp_path, ["tests/test_acceptance.py"])
     (tmp_path / "tests").mkdir()
     (tmp_path / "tests" / "test_acceptance.py").write_text("def test_x():\n    pass\n")
-    assert not runtime_ahead.completes_the_app(ctx, tasks[0])
+    assert not door.completes_the_app(ctx, tasks[0])
 
 
 def _ahead(workspace, status: str) -> runtime_ahead.RuntimeAhead:
-    """A RuntimeAhead whose check 'ran' on the workspace as it is now and ended with `status`."""
+    """A RuntimeAhead whose check 'ran' on the workspace as it is now (started and ended on these
+    bytes) and ended with `status`."""
     ahead = runtime_ahead.RuntimeAhead.__new__(runtime_ahead.RuntimeAhead)
     ahead.task_id, ahead.workspace = "TASK-001", workspace
-    ahead.snapshot = snapshot_files(workspace)
+    ahead.before = ahead.after = workspace_digest(workspace)
     ahead.result, ahead.error = RuntimeResult(status=status, evidence=["probes: 1"]), None
     ahead._thread = threading.Thread(target=lambda: None)
     ahead._thread.start()
     return ahead
 
 
-def test_a_passing_check_is_adopted_with_the_test_modules_added_since_named(tmp_path):
+def _app(tmp_path):
     (tmp_path / "src").mkdir()
     (tmp_path / "src" / "main.py").write_text("app = 1\n")
+
+
+@pytest.mark.parametrize("status", ["PASS", "FAIL"])
+def test_a_check_that_ran_the_final_bytes_is_adopted_and_says_so(tmp_path, status):
+    _app(tmp_path)
+    adopted = _ahead(tmp_path, status).adopt()
+    assert adopted is not None and adopted.status == status
+    assert adopted.evidence[0].startswith("run beside TASK-001's verification on the final bytes")
+
+
+@pytest.mark.parametrize("change", ["app file edited", "app file added", "test module added",
+                                    "code under venv/", "a .db file", "code under evidence/"])
+def test_a_runtime_check_ahead_is_not_adopted_once_any_byte_changed(tmp_path, change):
+    """#46: adopted only when it provably ran the final bytes — a test module added after it started
+    (adopted until #46: 'the app does not run it') and files the evidence snapshot skips count too."""
+    _app(tmp_path)
     ahead = _ahead(tmp_path, "PASS")
-    (tmp_path / "tests").mkdir()
-    (tmp_path / "tests" / "test_acceptance.py").write_text("def test_x():\n    pass\n")
-    adopted = ahead.adopt()
-    assert adopted is not None and adopted.status == "PASS"
-    assert "run beside TASK-001's verification on the same files" in adopted.evidence[0]
-    assert adopted.evidence[0].endswith("test modules added since, which the app does not run: tests/test_acceptance.py")
-
-
-@pytest.mark.parametrize("change", ["app file edited", "app file added", "failing check"])
-def test_the_check_is_run_again_when_anything_else_changed_or_it_failed_beside_new_tests(tmp_path, change):
-    (tmp_path / "src").mkdir()
-    (tmp_path / "src" / "main.py").write_text("app = 1\n")
-    ahead = _ahead(tmp_path, "FAIL" if change == "failing check" else "PASS")
-    (tmp_path / "tests").mkdir()
-    (tmp_path / "tests" / "test_acceptance.py").write_text("def test_x():\n    pass\n")
-    if change == "app file edited":
-        (tmp_path / "src" / "main.py").write_text("app = 2\n")
-    elif change == "app file added":
-        (tmp_path / "src" / "extra.py").write_text("x = 1\n")
+    target = {"app file edited": "src/main.py", "app file added": "src/extra.py",
+              "test module added": "tests/test_acceptance.py", "code under venv/": "venv/site.py",
+              "a .db file": "data/app.db", "code under evidence/": "evidence/helper.py"}[change]
+    (tmp_path / target).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / target).write_text("changed = True\n")
     assert ahead.adopt() is None
 
 
-def test_a_failing_check_on_unchanged_files_is_still_adopted(tmp_path):
-    (tmp_path / "src").mkdir()
+def test_runtime_ahead_swapped_then_restored_after_the_check_is_not_adopted(tmp_path):
+    """The bytes at the check's end differ from its start (a file swapped during the check), even
+    though the original is back by VERIFY: not adopted. (A swap *and* restore inside the check is
+    closed by the read-only workspace while code under test runs.)"""
+    _app(tmp_path)
+    ahead = _ahead(tmp_path, "PASS")
+    (tmp_path / "src" / "main.py").write_text("app = 'swapped'\n")
+    ahead.after = workspace_digest(tmp_path)
     (tmp_path / "src" / "main.py").write_text("app = 1\n")
-    adopted = _ahead(tmp_path, "FAIL").adopt()
-    assert adopted is not None and adopted.status == "FAIL"
+    assert ahead.before == workspace_digest(tmp_path) and ahead.adopt() is None

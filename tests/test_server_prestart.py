@@ -1,4 +1,4 @@
-"""The runtime check's prestarted server (harness/verification/server_prestart.py): a real contained
+"""The runtime check's prestarted server (harness/speed/server_prestart.py): a real contained
 process that imported uvicorn and FastAPI before the check, then runs `python -m uvicorn` with the
 check's arguments. Its checks must be those of a cold start; a dead one falls back to cold."""
 
@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from harness.verification import server_prestart
+from harness.speed import server_prestart
 from harness.verification.runtime import verify_runtime
 from test_runtime import APP, ROUND_TRIP, Step, assert_gone, check, files_in, make_app, server_pid
 
@@ -44,7 +44,7 @@ def cold_and_warm(tmp_path_factory):
         cold = verify_runtime(ws, steps=STEPS)
         server_prestart.prestart(ws)
         prepared = server_prestart._PREPARED[os.path.realpath(ws)]
-        warm = verify_runtime(ws, steps=STEPS)
+        warm = verify_runtime(ws, steps=STEPS, prepared=server_prestart.take(ws))
     return ws, before, cold, warm, prepared
 
 
@@ -81,7 +81,7 @@ def test_a_prestarted_server_that_died_leaves_the_check_cold(tmp_path):
     server_prestart.prestart(ws)
     prepared = server_prestart._PREPARED[os.path.realpath(ws)]
     prepared.proc.stop(0.1)
-    result = verify_runtime(ws, steps=ROUND_TRIP)
+    result = verify_runtime(ws, steps=ROUND_TRIP, prepared=server_prestart.take(ws))
     assert result.status == "PASS", result.checks
     assert "runner: cold" in launched(result)
     assert not prepared.tmp.exists()
@@ -110,5 +110,21 @@ def test_a_build_checks_its_runtime_on_the_prestarted_server_and_leaves_none_beh
     store, ctx = todo_run
     runtime = (store.run_dir(ctx.run_id) / "runtime.json").read_text()
     assert "runner: warm" in runtime
-    assert ctx.server_prestarted
     assert not any(str(ctx.workspace) in key for key in server_prestart._PREPARED)
+
+
+@pytest.mark.parametrize("shadow", ["fastapi.py", "starlette", "pydantic.py"])
+def test_a_prestarted_server_is_not_used_when_a_workspace_module_would_shadow_what_it_imported(tmp_path, shadow):
+    """#46 (harness/speed/validity.py, prestart_shadowed): a cold start puts the app directory first
+    on the path, so a workspace `fastapi.py` is what the app imports; the prestarted server already
+    imported the installed one. Such a workspace gets no prestarted server: the check starts cold."""
+    ws = make_app(tmp_path / "ws")
+    server_prestart.prestart(ws)
+    prepared = server_prestart._PREPARED[os.path.realpath(ws)]
+    if shadow.endswith(".py"):
+        (ws / shadow).write_text("raise ImportError('the workspace module was imported')\n")
+    else:
+        (ws / shadow).mkdir()
+        (ws / shadow / "__init__.py").write_text("")
+    assert server_prestart.take(ws) is None
+    assert not prepared.proc.alive() and not prepared.tmp.exists()

@@ -105,7 +105,7 @@ def _ctx(tmp_path, llm):
 
 
 def test_an_offline_build_hands_the_worker_every_later_tasks_files(tmp_path, monkeypatch):
-    from harness.orchestration.warm_start import expect_planned_files
+    from harness.speed.warm_start import expect_planned_files
     from harness.providers.mock import MockProvider
 
     seen = []
@@ -120,7 +120,7 @@ def test_an_offline_build_hands_the_worker_every_later_tasks_files(tmp_path, mon
 
 
 def test_a_run_with_a_model_expects_nothing(tmp_path, monkeypatch):
-    from harness.orchestration.warm_start import expect_planned_files
+    from harness.speed.warm_start import expect_planned_files
 
     seen = []
     monkeypatch.setattr(warm, "expect", lambda ws, env, files: seen.append(files) or len(files))

@@ -48,8 +48,10 @@ def small_workspace(tmp_path, body):
 
 def run(ws, tmp_path, name, run_id=""):
     evidence = tmp_path / "run" / "evidence" / f"{name}.json"
+    from harness.speed.runners import WarmRunner
+
     return run_command("python -m pytest -q tests", ws, task_id="T", evidence_path=evidence, reqs=["REQ-001"],
-                       run_id=run_id, evidence_rel=f"evidence/{name}.json"), evidence
+                       run_id=run_id, evidence_rel=f"evidence/{name}.json", runner=WarmRunner()), evidence
 
 
 @pytest.fixture
@@ -196,56 +198,66 @@ def _ctx(store, run_id):
     return RunContext(store=store, state=store.load(run_id), llm=MockProvider(), say=lambda _line: None)
 
 
+def _beside(ctx, task):
+    """The speed door's hook around `task`'s session, without the session."""
+    from harness.orchestration.steps import acceptance_for, runtime_inputs
+
+    inputs = runtime_inputs(ctx)
+    ctx.speed.beside_task(ctx, task, inputs, acceptance_for(ctx, inputs[0], inputs[1]))
+    ctx.speed.task_verified()
+
+
 @pytest.mark.slow
 def test_a_runtime_check_beside_the_last_task_is_used_only_while_the_files_are_unchanged(fresh_todo_run):
-    from harness.orchestration import runtime_ahead
-
     store, run_id = fresh_todo_run
     ctx = _ctx(store, run_id)
     last = ctx.state.plan.tasks[-1]
-    runtime_ahead.start_if_last(ctx, last)
-    assert ctx.runtime_ahead is not None
-    adopted = runtime_ahead.take(ctx)
-    assert adopted is not None and adopted.status == "PASS"
-    assert any(f"beside {last.id}'s verification" in line for line in adopted.evidence)
-    assert ctx.runtime_ahead is None  # taken once
+    try:
+        _beside(ctx, last)
+        assert ctx.speed.runtime_ahead is not None
+        adopted = ctx.speed.take_runtime(ctx)
+        assert adopted is not None and adopted.status == "PASS"
+        assert any(f"beside {last.id}'s verification on the final bytes" in line for line in adopted.evidence)
+        assert ctx.speed.runtime_ahead is None  # taken once
 
-    runtime_ahead.start_if_last(ctx, last)
-    ctx.runtime_ahead.wait()
-    main = store.workspace(run_id) / "src" / "main.py"
-    main.write_text(main.read_text() + "\n# changed after the check started\n")
-    assert runtime_ahead.take(ctx) is None  # VERIFY runs the check again on the new files
+        _beside(ctx, last)
+        ctx.speed.runtime_ahead.wait()
+        main = store.workspace(run_id) / "src" / "main.py"
+        main.write_text(main.read_text() + "\n# changed after the check started\n")
+        assert ctx.speed.take_runtime(ctx) is None  # VERIFY runs the check again on the new files
+    finally:
+        ctx.speed.cancel(ctx)
 
 
 @pytest.mark.slow
 def test_the_runtime_check_starts_early_only_when_every_other_task_is_completed(fresh_todo_run):
     from harness.models.enums import TaskStatus
-    from harness.orchestration import runtime_ahead
 
     store, run_id = fresh_todo_run
     ctx = _ctx(store, run_id)
     first, last = ctx.state.plan.tasks[0], ctx.state.plan.tasks[-1]
-    ctx.state.task_results[first.id] = TaskStatus.PENDING
-    runtime_ahead.start_if_last(ctx, last)
-    assert ctx.runtime_ahead is None  # a task is still to be built: these are not the final files
-    ctx.state.task_results[first.id] = TaskStatus.COMPLETED
-    runtime_ahead.start_if_last(ctx, last)
-    assert ctx.runtime_ahead is not None
-    runtime_ahead.finish(ctx)
-    assert ctx.runtime_ahead is None
+    try:
+        ctx.state.task_results[first.id] = TaskStatus.PENDING
+        _beside(ctx, last)
+        assert ctx.speed.runtime_ahead is None  # a task is still to be built: these are not the final files
+        ctx.state.task_results[first.id] = TaskStatus.COMPLETED
+        _beside(ctx, last)
+        assert ctx.speed.runtime_ahead is not None
+    finally:
+        ctx.speed.cancel(ctx)
+    assert ctx.speed.runtime_ahead is None
 
 
 @pytest.mark.slow
-def test_the_build_uses_the_runtime_check_run_beside_the_task_that_completes_its_app(todo_run):
-    """The offline plan's last task only adds tests/test_acceptance.py: the check starts beside the
-    app task before it (runtime_ahead.completes_the_app) and says which test module came after."""
+def test_the_build_uses_the_runtime_check_run_beside_its_last_task(todo_run):
+    """The check starts beside the plan's last task (the offline plan's acceptance tests) and is
+    adopted because it ran the final bytes (until #46 it started beside the app task before and was
+    adopted although tests/test_acceptance.py came after it)."""
     store, ctx = todo_run
-    app_task, last = ctx.state.plan.tasks[-2], ctx.state.plan.tasks[-1]
-    assert last.files_touched == ["tests/test_acceptance.py"]
+    last = ctx.state.plan.tasks[-1]
     assert ctx.state.runtime.status == "PASS"
     assert ctx.state.runtime.evidence[0].startswith("probes: ")
-    beside = [line for line in ctx.state.runtime.evidence if f"run beside {app_task.id}'s verification" in line]
-    assert beside and beside[0].endswith("which the app does not run: tests/test_acceptance.py")
+    assert any(f"run beside {last.id}'s verification on the final bytes" in line for line in ctx.state.runtime.evidence)
     runtime_doc = json.loads(store.artifact_path(ctx.run_id, "runtime").read_text())
     assert runtime_doc["evidence"] == ctx.state.runtime.evidence
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import secrets
 import shlex
+import shutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,12 +29,15 @@ from harness.errors import RunDataError
 from harness.models.run import RunState
 from harness.state.checkpoints import crash_hook
 from harness.state.store import RunStore
+from harness.utils import own_tmp
+from harness.verification.outbox import OUTBOX
 from pytest_harness.time_box import GRACE_FACTOR, admit
 
 SCHEMA_VERSION = 1
 DEFAULT_MAX_MUTANTS = 4      # per requirement
 DEFAULT_SECONDS = 10.0       # time box of the mutant runs (the build's bounded audit)
 PLAN_DIR = ".harness_audit"
+RESULT_NAME = "result.json"
 KILLED = frozenset({"failed", "timeout"})
 CRASH_MARKER = "audit:running"  # HARNESS_CRASH_AT hook: SIGKILL with the scratch copy mutated
 _STARTUP_S = 60.0            # allowance for the sandboxed pytest to start and collect
@@ -68,10 +72,12 @@ def _command(plan_path: Path, files: list[str], digest_fd: int, method: str = ME
     """A lane's pytest command. The confirm method skips assertion rewriting (`--assert=plain`):
     a rewritten assert fails exactly when the plain one does, only its message differs, and the
     runner reports a failure by its one-line exception anyway; rewriting the test modules cost the
-    session ~0.3-0.5 s of its start."""
+    session ~0.3-0.5 s of its start. The lane is read-only to its session: the result goes to the
+    command's outbox (OUTBOX, see verifier.run_command) and the verifier hands it over (`collect`)."""
     plain = ["--assert=plain"] if method == "confirm" else []
     return shlex.join(["pytest", "-q", *plain, "-p", "pytest_harness.mutation_runner", "-p", "no:warnings",
-                       f"--harness-mutants={plan_path}", f"--harness-mutants-digest-fd={digest_fd}", *files])
+                       f"--harness-mutants={plan_path}", f"--harness-mutants-digest-fd={digest_fd}",
+                       f"--harness-mutants-result={OUTBOX}/{RESULT_NAME}", *files])
 
 
 def evidence_seconds(evidence: dict, plan: AuditPlan) -> dict[str, float]:
@@ -93,10 +99,10 @@ def _read_result(result_path: Path, sent: str) -> dict:
 
 
 def _run_mutants(store: RunStore, state: RunState, plan: AuditPlan, budget: AuditBudget,
-                 test_s: dict[str, float], ahead=None) -> tuple[dict, str, int]:
+                 test_s: dict[str, float], ahead=None, runner=None) -> tuple[dict, str, int]:
     """({"REQ:id": result, "baseline", "durations"}, the first lane's command, lanes): each lane one
     sandboxed pytest session over its own scratch copy (scratch.py), the lanes at once (lanes.py);
-    `ahead`: lanes started beside the last task (lanes_ahead.py), used when they fit the plan."""
+    `ahead`: lanes started beside the last task (harness/speed/lanes_ahead.py), used when they fit the plan."""
     from harness.audit import lanes as lanes_mod
     from harness.audit import scratch as scratch_mod
 
@@ -139,7 +145,7 @@ def _run_mutants(store: RunStore, state: RunState, plan: AuditPlan, budget: Audi
         mutated = scratch_mod.mutated_sources(workspace, plan)  # in this thread (see there)
         _each(lambda lane: scratch_mod.fill_lane(workspace, lane, mutated), dirs)
         crash_hook(CRASH_MARKER)
-        outcomes = _each(lambda k: _run_lane(state, dirs[k], orders[k], plan, budget, test_s, (dispatcher, k)),
+        outcomes = _each(lambda k: _run_lane(state, dirs[k], orders[k], plan, budget, test_s, (dispatcher, k), runner),
                          range(len(dirs)))
     finally:  # the lanes' own workers, anything still running in the copies, and the copies go
         clear_stale_scratch(store, run_id)  # (a shared lane's directory is emptied, see scratch.py)
@@ -185,7 +191,7 @@ def _each(work, items) -> list:
 
 
 def _run_lane(state: RunState, lane: Path, order: list, plan: AuditPlan, budget: AuditBudget,
-              test_s: dict[str, float], queue: tuple = (None, 0)) -> tuple[dict, str]:
+              test_s: dict[str, float], queue: tuple = (None, 0), runner=None) -> tuple[dict, str]:
     """(the runner's result, the command as shown) of one lane's session over its copy; `queue`:
     (the audit's Dispatcher or None, this lane's number) — with one, the lane asks it for mutants."""
     import threading
@@ -198,7 +204,8 @@ def _run_lane(state: RunState, lane: Path, order: list, plan: AuditPlan, budget:
     dispatcher, number = queue
     nonce = secrets.token_hex(8)
     (lane / PLAN_DIR).mkdir()
-    plan_path, result_path = lane / PLAN_DIR / "plan.json", lane / PLAN_DIR / "result.json"
+    received = own_tmp.make("out")  # the result, handed over from the session's outbox
+    plan_path, result_path = lane / PLAN_DIR / "plan.json", received / RESULT_NAME
     pipes = LanePipes() if dispatcher is not None else None
     plan_path.write_text(json.dumps({"nonce": nonce, "seconds": budget.seconds, "order": order,
                                      "tests": plan.tests, "result": str(result_path), "method": budget.method,
@@ -212,17 +219,21 @@ def _run_lane(state: RunState, lane: Path, order: list, plan: AuditPlan, budget:
     if server is not None:
         server.start()
     try:
-        res = run_command(command, lane, task_id="AUDIT", run_id=state.run_id,
-                          timeout_s=budget.seconds * GRACE_FACTOR + _STARTUP_S,
-                          pass_fds=(pipe.write_fd, *(pipes.lane_fds if pipes else ())))
+        try:
+            res = run_command(command, lane, task_id="AUDIT", run_id=state.run_id, runner=runner,
+                              timeout_s=budget.seconds * GRACE_FACTOR + _STARTUP_S,
+                              pass_fds=(pipe.write_fd, *(pipes.lane_fds if pipes else ())),
+                              collect={RESULT_NAME: result_path})
+        finally:
+            sent = pipe.received()
+            if pipes is not None:
+                pipes.close_lane_side()
+                stop.set()
+                server.join()
+                pipes.close()
+        return lane_result(result_path, sent, nonce, res), shown_command(command, lane, pipe.write_fd)
     finally:
-        sent = pipe.received()
-        if pipes is not None:
-            pipes.close_lane_side()
-            stop.set()
-            server.join()
-            pipes.close()
-    return lane_result(result_path, sent, nonce, res), shown_command(command, lane, pipe.write_fd)
+        shutil.rmtree(received, ignore_errors=True)
 
 
 def lane_result(result_path: Path, sent: str, nonce: str, res) -> dict:
@@ -245,13 +256,13 @@ def shown_command(command: str, lane: Path, digest_fd: int) -> str:
         f"--harness-mutants-digest-fd={digest_fd}", "--harness-mutants-digest-fd=<fd>")
 
 
-def _plan(store: RunStore, run_id: str, evidence: dict, workspace: Path, digest: str, budget: AuditBudget):
+def _plan(store: RunStore, run_id: str, evidence: dict, workspace: Path, digest: str, budget: AuditBudget,
+          ahead=None):
     """(the plan, the lanes started ahead that can serve it, or None). The plan is the same either
-    way; lanes that cannot serve it (another workspace, a mutant their copy lacks) are given up."""
-    from harness.audit import lanes_ahead
+    way; lanes (`ahead`, handed over by the speed door) that cannot serve it — other bytes than the
+    evidenced workspace (harness/speed/validity.py), a mutant their copy lacks — are given up."""
     from harness.audit.scratch import lane_count
 
-    ahead = lanes_ahead.take(run_id)
     if ahead is not None and ahead.serves(evidence, digest, lane_count()):
         try:
             return make_plan(evidence, workspace, budget.max_mutants, budget.seed, ids=ahead.ids), ahead
@@ -290,8 +301,10 @@ def summarize(plan: AuditPlan, results: dict[str, str]) -> dict[str, dict]:
 
 
 def audit_run(store: RunStore, state: RunState, budget: AuditBudget = AuditBudget(),
-              say: Callable[[str], None] = print) -> dict:
-    """Audit the run's latest whole-suite evidence; write and return audit.json."""
+              say: Callable[[str], None] = print, runner=None, lanes_ahead=None) -> dict:
+    """Audit the run's latest whole-suite evidence; write and return audit.json. `runner`: how the
+    lanes' sessions may run besides cold, `lanes`: lanes filled ahead — both from the speed door
+    (harness/speed/door.py), None without speed."""
     from pytest_harness.snapshot import snapshot_files
 
     run_id = state.run_id
@@ -303,12 +316,13 @@ def audit_run(store: RunStore, state: RunState, budget: AuditBudget = AuditBudge
     workspace = store.workspace(run_id)
     before = snapshot_files(workspace)["digest"]
     started = time.monotonic()
-    plan, ahead = _plan(store, run_id, evidence, workspace, before, budget)
+    plan, ahead = _plan(store, run_id, evidence, workspace, before, budget, lanes_ahead)
     events.emit("audit", "started", agent="auditor", tool="mutation", mutants=len(plan.chosen),
                 requirements=sorted(plan.mutants))
     results, command, lanes = ({}, "", 0)
     if plan.chosen:
-        results, command, lanes = _run_mutants(store, state, plan, budget, evidence_seconds(evidence, plan), ahead)
+        results, command, lanes = _run_mutants(store, state, plan, budget, evidence_seconds(evidence, plan), ahead,
+                                               runner)
     elif ahead is not None:
         ahead.cancel()
         clear_stale_scratch(store, run_id)

@@ -4,7 +4,7 @@ The run's scratch directory (RunStore.audit_scratch) holds one directory per lan
 each is a full mutated copy of the workspace, verified by its own sandboxed pytest session, so
 the lanes share no file and a mutant's verdict never depends on what another lane runs beside
 it. `lane_count` is the number of cores, at most MAX_LANES (HARNESS_AUDIT_LANES sets it). When the
-run starts, the lanes' directories are created empty and bound (writable) into the sandbox of the
+run starts, the lanes' directories are created empty and bound (read-only) into the sandbox of the
 run's verification worker (`share_with_verification`); the audit fills the same directories (never
 recreates them) and each lane is served by a clone of that worker, forked inside its sandbox
 (harness/sandbox/warm.py: `WarmWorker.clone`) — the lanes run at once and no lane pays a worker's
@@ -163,11 +163,8 @@ def prestart_audit_workers(store: RunStore, run_id: str) -> None:
 def release_audit_workers(store: RunStore, run_id: str) -> None:
     """At the end of a run, after its verification worker stopped: stop prestarted audit workers the
     audit never used and remove the scratch directory (a shared one too: nothing binds it now)."""
-    from harness.audit import lanes_ahead
-    from harness.audit.ahead import wait
-
-    wait(run_id)  # an audit started beside the runtime check ends first (harness/audit/ahead.py)
-    lanes_ahead.cancel(run_id)  # lanes started beside the last task that no audit took
+    # (the speed door's cancel has already waited for an audit started ahead and given up lanes
+    # filled ahead: harness/speed/door.py)
     scratch = store.audit_scratch(run_id)
     real = os.path.realpath(scratch)
     if real in _PREPARED or real in _SHARED:

@@ -22,6 +22,7 @@ def budget_from(args):
 
 def cmd_audit(args) -> int:
     from harness.audit.run import audit_run
+    from harness.speed.door import Speed
     from harness.trace.review_stage import review_run
 
     budget = budget_from(args)
@@ -31,7 +32,7 @@ def cmd_audit(args) -> int:
         state = store.checked(args.run_id)
         require_spec(state)
         before = state.review.overall_status if state.review else None
-        doc = audit_run(store, state, budget, say=print)
+        doc = audit_run(store, state, budget, say=print, runner=Speed().runner())
         _, report = review_run(store, state)
         if state.status in (RunStatus.PASS, RunStatus.FAIL):  # an interrupted run stays resumable
             state.status = RunStatus.PASS if report.overall_status == "PASS" else RunStatus.FAIL

@@ -102,6 +102,7 @@ def cmd_new(args) -> int:
     from harness.utils.ids import new_run_id
 
     spec, request = spec_for_args(args.request, args.spec)  # InputError (exit 2) on a bad file
+    _speed_switch(args)
     store = store_for(args)
     run_id = new_run_id() if args.run_id is None else args.run_id  # known up front: progress follows it, an interrupt names it
     try:
@@ -144,12 +145,21 @@ def cmd_resume(args) -> int:
     from harness.orchestration.pipeline import resume_run
 
     store = store_for(args)
+    _speed_switch(args)
     try:
         with _session(args, store, args.run_id) as say:
             ctx = resume_run(store, args.run_id, provider_for(args), say=say, audit=_audit(args))
     except HarnessError as exc:
         return _tempfail_hint(exc)
     return finish(args, ctx)
+
+
+def _speed_switch(args) -> None:
+    """--no-speed: the plain pipeline, as HARNESS_SPEED=0 (harness/utils/speed_switch.py)."""
+    if getattr(args, "no_speed", False):
+        from harness.utils.speed_switch import turn_off
+
+        turn_off()
 
 
 def cmd_inject(args) -> int:
@@ -173,6 +183,8 @@ def _new_arguments(p) -> None:
     p.add_argument("--json", action="store_true", help="print the final result as JSON on stdout")
     p.add_argument("--no-repair", action="store_true", help="do not attempt repairs of failed tasks")
     p.add_argument("--no-audit", action="store_true", help="skip the bounded mutation audit before review")
+    p.add_argument("--no-speed", action="store_true",
+                   help="turn every acceleration path off (as HARNESS_SPEED=0): cold sessions, nothing started ahead")
     budget_options(p)
 
 
@@ -181,6 +193,8 @@ def _resume_arguments(p) -> None:
     p.add_argument("--quiet", action="store_true")
     p.add_argument("--json", action="store_true")
     p.add_argument("--no-audit", action="store_true", help="skip the mutation audit if it is still to run")
+    p.add_argument("--no-speed", action="store_true",
+                   help="turn every acceleration path off (as HARNESS_SPEED=0): cold sessions, nothing started ahead")
     budget_options(p)
 
 

@@ -84,15 +84,14 @@ def run_task(ctx: RunContext, task: Task) -> TaskStatus:
         ctx.record_verification(results)
         status = TaskStatus.FAILED
     else:
-        from harness.orchestration.runtime_ahead import audit_candidates_beside, start_if_last
+        from harness.orchestration.steps import acceptance_for, runtime_inputs
 
-        start_if_last(ctx, task)  # the runtime check runs beside the last task's suite
-        beside = audit_candidates_beside(ctx, task)
+        inputs = runtime_inputs(ctx)
+        ctx.speed.beside_task(ctx, task, inputs, acceptance_for(ctx, inputs[0], inputs[1]))  # what may overlap it
         try:
             results = verify_task_step(ctx, task)
         finally:
-            if beside is not None:
-                beside.join()
+            ctx.speed.task_verified()
         ctx.checkpoint("verification_completed", {"results": [r.status for r in results]}, task.id)
         status = TaskStatus.COMPLETED if all(r.status == "PASS" for r in results) else (
             TaskStatus.TIMED_OUT if any(r.timed_out for r in results) else TaskStatus.FAILED)
@@ -106,13 +105,11 @@ def run_task(ctx: RunContext, task: Task) -> TaskStatus:
 
 def build_stage(ctx: RunContext) -> Done:
     """Run every ready task in id order until the DAG is done; failed tasks block dependents."""
-    from harness.orchestration.warm_start import expect_planned_files
-
     dag = DagEngine(ctx.state.plan.tasks)
     ctx.state.status = RunStatus.BUILDING
     ctx.save()
     _block(ctx, dag)
-    expect_planned_files(ctx)  # the worker memoizes the later tasks' files while the first runs
+    ctx.speed.build_started(ctx)  # the worker memoizes the later tasks' files while the first runs
     while ready := dag.ready(ctx.state.task_results):
         ctx.check_minutes()
         run_task(ctx, ready[0])

@@ -11,6 +11,7 @@ from harness.models.results import VerificationResult
 from harness.models.run import RunState
 from harness.models.spec import AppSpec
 from harness.providers.base import LLMProvider
+from harness.speed.door import Speed
 from harness.state.checkpoints import CRASH_ENV  # noqa: F401  (test hook, see checkpoints.py)
 from harness.state.store import RunStore
 from harness.utils.events import EventLog
@@ -29,8 +30,7 @@ class RunContext:
     timings: dict[str, float] = field(default_factory=dict)
     subprocess_ms: int = 0
     given_spec: AppSpec | None = None   # `builder new --spec app.toml`: the spec stage uses it as is
-    runtime_ahead: object | None = None  # a runtime check started beside the last task (runtime_ahead.py)
-    server_prestarted: bool = False      # the runtime check's server was prestarted (runtime_ahead.prestart_server)
+    speed: Speed = field(default_factory=Speed)   # every acceleration path of the run (harness/speed/door.py)
 
 
     @property

@@ -55,21 +55,12 @@ def plan_stage(ctx: RunContext) -> Done:
 def verify_stage(ctx: RunContext) -> Done:
     """Whole-suite verification with fresh evidence, then the runtime check."""
     ctx.check_minutes()
-    if ctx.runtime_ahead is None and not ctx.server_prestarted:
-        from harness.orchestration.runtime_ahead import prestart_server
-
-        prestart_server(ctx)  # its imports overlap the whole suite
+    ctx.speed.before_suite(ctx)  # the runtime server's imports overlap the whole suite
     result = verify_workspace_step(ctx)
-    how = f"runner: {result.runner}" + (f", evidence reused from {result.reused_from}: same command, same files"
-                                          if result.reused_from else "")
-    from harness.verification.carry_inputs import carry_note
-
-    ctx.say(f"  workspace suite: {result.command} ({how}) → exit_code {result.exit_code} [{result.duration_ms} ms]"
-            f"{carry_note(result)}")
-    if result.status == "PASS" and ctx.audit is not None:
-        from harness.orchestration.audit_stage import start_beside_runtime
-
-        start_beside_runtime(ctx)  # the audit of this evidence overlaps the runtime check
+    ran = f"{result.tests} tests run, none carried" if result.tests is not None else "every test run"
+    ctx.say(f"  workspace suite: {result.command} (runner: {result.runner}; {ran}) → exit_code {result.exit_code} "
+            f"[{result.duration_ms} ms]")
+    ctx.speed.after_suite(ctx, result.status == "PASS")  # the audit of this evidence overlaps the runtime check
     runtime = runtime_step(ctx)
     ctx.say(f"  {runtime_line(runtime, duration=True)}")
     built = all(s == TaskStatus.COMPLETED for s in ctx.state.task_results.values())
@@ -135,9 +126,7 @@ def advance(ctx: RunContext, prestart: bool = False) -> RunState:
     for n, stage in enumerate(STAGES, start=1):
         if ctx.state.status in stage.resumes_from:
             if prestart and stage is not STAGES[0]:
-                from harness.orchestration.warm_start import prestart_worker
-
-                prestart_worker(ctx)  # stopped in _drive's `finally`
+                ctx.speed.run_started(ctx)  # the worker; stopped in _drive's `finally`
                 prestart = False
             run_stage(ctx, n, stage)
     return ctx.state
@@ -271,17 +260,7 @@ def _drive(ctx: RunContext) -> None:
         raise
     finally:
         ctx.save()
-        from harness.audit.run import release_audit_workers
-        from harness.orchestration.runtime_ahead import finish
-        from harness.sandbox.warm import stop_workers
-
-        finish(ctx)  # a runtime check still running beside the build ends first
-
-        stop_workers(ctx.workspace)  # the run's warm verification worker ends with the run
-        from harness.verification.server_prestart import stop as stop_servers
-
-        stop_servers(ctx.workspace)  # and a prestarted runtime server nobody took
-        release_audit_workers(ctx.store, ctx.run_id)  # so does an audit worker the audit never used
+        ctx.speed.cancel(ctx)  # everything speed started for the run ends with it (harness/speed/door.py)
 
 
 def summary_text(ctx: RunContext) -> str:

@@ -1,10 +1,13 @@
 """`pytest --harness-run <id>`: re-verify a stored workspace in fresh subprocesses, then re-review.
 
-Every pytest run happens in a subprocess whose cwd and rootdir are the run's workspace, so two
-runs with identical module names (`src.main`) never share imports. Tasks whose implementation
-files changed since they were verified, and FAILED/BLOCKED tasks whose files are all present
-again (a human fixed them), re-run their own verification commands; their status follows that
-result. Changed test files need no task re-run: the whole suite, which always runs, covers them.
+Re-verification executes; it never answers from what an earlier run stored. Every time, whatever
+changed or did not (files, the clock, TZ, an installed dependency, a data file, code in a folder
+the evidence snapshot skips): every task whose files are present and whose dependencies completed
+re-runs its own verification commands (nothing carried from earlier documents), the whole suite
+runs with every test executed, and the runtime check starts the app and probes it. Task statuses,
+the matrix and the review then read only what ran here. Every pytest run happens in a subprocess
+whose cwd and rootdir are the run's workspace, so two runs with identical module names
+(`src.main`) never share imports.
 """
 
 from __future__ import annotations
@@ -17,35 +20,30 @@ from harness.models.enums import RunStatus, TaskStatus
 from harness.models.results import VerificationResult
 from harness.models.tasks import Task
 from harness.orchestration.context import RunContext
-from harness.orchestration.steps import (file_hashes, record_task, runtime_line, runtime_step,
-                                         verify_task_step, verify_workspace_step)
+from harness.orchestration.steps import (record_task, runtime_line, runtime_step, verify_task_step,
+                                         verify_workspace_step)
 from harness.providers.mock import MockProvider
 from harness.sandbox.runner import sweep_leftovers
 from harness.state.store import RunStore
-from harness.trace.matrix import format_matrix, stale_files
+from harness.trace.matrix import format_matrix
 from harness.trace.review_stage import review_run
-from harness.utils.workspace_layout import role
 
 AGENT = "pytest --harness-run"
 
 
 def tasks_to_reverify(ctx: RunContext) -> list[Task]:
-    """Completed tasks whose implementation changed since verification; unfinished tasks with all files
-    whose dependencies are all completed (a task BLOCKED by a failed dependency stays BLOCKED)."""
-    return [task for task in (ctx.state.plan.tasks if ctx.state.plan else []) if _needs_reverify(ctx, task)]
+    """Every task that can be verified now: its files are all present and its dependencies are
+    completed (a task BLOCKED by a failed dependency stays BLOCKED). Decided in plan order as the
+    re-verification goes, see `reverify_tasks`."""
+    return [task for task in (ctx.state.plan.tasks if ctx.state.plan else []) if _can_verify(ctx, task)]
 
 
-def _needs_reverify(ctx: RunContext, task: Task) -> bool:
+def _can_verify(ctx: RunContext, task: Task) -> bool:
     results = ctx.state.task_results
-    status = results.get(task.id, TaskStatus.PENDING)
-    if status == TaskStatus.COMPLETED:
-        impl = [rel for rel in task.files_touched if role(rel) != "test"]
-        recorded = ctx.state.file_hashes.get(task.id, {})
-        return file_hashes(ctx, impl) != {rel: recorded[rel] for rel in impl if rel in recorded}
-    if status in (TaskStatus.FAILED, TaskStatus.TIMED_OUT, TaskStatus.BLOCKED):
-        ready = all(results.get(dep) == TaskStatus.COMPLETED for dep in task.depends_on)
-        return ready and all((ctx.workspace / rel).is_file() for rel in task.files_touched)
-    return False
+    if results.get(task.id, TaskStatus.PENDING) == TaskStatus.PENDING:
+        return False   # never built: nothing of it to re-verify
+    ready = all(results.get(dep) == TaskStatus.COMPLETED for dep in task.depends_on)
+    return ready and all((ctx.workspace / rel).is_file() for rel in task.files_touched)
 
 
 def result_line(r: VerificationResult) -> str:
@@ -63,9 +61,14 @@ def reverify_tasks(ctx: RunContext) -> list[str]:
     """Re-run the verification of `tasks_to_reverify`; one readable line per task."""
     lines = []
     for task in ctx.state.plan.tasks if ctx.state.plan else []:   # plan order: a dependency first
-        if not _needs_reverify(ctx, task):   # decided now: a dependency re-verified above may unblock it
+        if not _can_verify(ctx, task):   # decided now: a dependency re-verified above may (un)block it
+            if ctx.state.task_results.get(task.id) == TaskStatus.COMPLETED:
+                record_task(ctx, task, TaskStatus.FAILED, reverified=True,
+                            error="re-verification: a file or a completed dependency is missing")
+                lines.append(f"re-verified {task.id}: {ctx.state.task_results[task.id].value} "
+                             "(a file or a completed dependency is missing)")
             continue
-        results = verify_task_step(ctx, task, attempt=ctx.state.repair_attempts.get(task.id, 0))
+        results = verify_task_step(ctx, task, attempt=ctx.state.repair_attempts.get(task.id, 0), carry=False)
         ok = all(r.status == "PASS" for r in results)
         record_task(ctx, task, TaskStatus.COMPLETED if ok else TaskStatus.FAILED,
                     error="re-verification failed", reverified=True)
@@ -75,7 +78,8 @@ def reverify_tasks(ctx: RunContext) -> list[str]:
 
 
 def reverify_run(run_id: str, runs_dir: Path, say: Callable[[str], None] = print) -> int:
-    """Re-verify changed/unfinished tasks and the whole suite, refresh evidence, matrix and review.
+    """Re-run every task's verification, the whole suite and the runtime check; refresh evidence,
+    matrix and review from what ran now.
 
     Returns 0 only when the review's verdict is PASS (the CI gate).
     """
@@ -90,20 +94,15 @@ def reverify_run(run_id: str, runs_dir: Path, say: Callable[[str], None] = print
             raise RunDataError(f"{workspace}: the run's workspace is missing")
         # No model is needed: re-verification only runs commands and the rule-based review.
         ctx = RunContext(store=store, state=state, llm=MockProvider(), say=say)
-        changed = any(role(rel) != "test" for rel in stale_files(store.read_workspace_evidence(run_id), workspace))
         task_lines = reverify_tasks(ctx)
         result = verify_workspace_step(ctx, agent=AGENT)
-        runtime = state.runtime
-        if runtime is not None and (changed or task_lines or runtime.status != "PASS"):
-            task_lines.append(runtime_line(runtime_step(ctx, agent=AGENT)))
+        task_lines.append(runtime_line(runtime_step(ctx, agent=AGENT)))
         matrix, report = review_run(store, state)
         if state.status in (RunStatus.PASS, RunStatus.FAIL):
             state.status = RunStatus.PASS if report.overall_status == "PASS" else RunStatus.FAIL
         store.save(state)
         ctx.events.emit("review", report.overall_status, agent=AGENT)
-    from harness.sandbox.warm import stop_workers
-
-    stop_workers(workspace)  # the --harness-run's warm worker ends with it
+    ctx.speed.cancel(ctx)  # the --harness-run's warm worker ends with it
     for line in task_lines:
         say(line)
     say(f"harness-run {run_id}: {result_line(result)}")

@@ -27,9 +27,10 @@ def _error(r: VerificationResult) -> str:
     return f"{kind}: exit {r.exit_code}; " + (r.diagnostics.get("summary") or "")
 
 
-def verify_task_step(ctx: RunContext, task: Task, attempt: int = 0) -> list[VerificationResult]:
-    """Run the task's verification commands with fresh evidence; record and log every result."""
-    from harness.verification.carry_inputs import carry_inputs
+def verify_task_step(ctx: RunContext, task: Task, attempt: int = 0, carry: bool = True) -> list[VerificationResult]:
+    """Run the task's verification commands with fresh evidence; record and log every result.
+    `carry`: a whole-suite command may carry passing tests from the run's earlier task documents
+    (a per-task session only: the final whole suite carries nothing and re-checks them all)."""
     from harness.verification.evidence_inputs import requirement_files
     from harness.verification.verifier import verify_task
 
@@ -38,7 +39,7 @@ def verify_task_step(ctx: RunContext, task: Task, attempt: int = 0) -> list[Veri
     results = verify_task(task, ctx.workspace, evidence_dir=ctx.store.evidence_dir(ctx.run_id), reqs=reqs,
                           run_id=ctx.run_id, attempt=attempt, tag=f"b{batch:03d}",
                           req_files=requirement_files(ctx.state.spec, ctx.state.plan.tasks),
-                          carry=carry_inputs(ctx.state.verification_results, ctx.store.run_dir(ctx.run_id)))
+                          carry=ctx.speed.carry(ctx) if carry else None, runner=ctx.speed.runner())
     ctx.record_verification(results)
     for r in results:
         ctx.events.emit("verify", r.status, agent="verifier", task_id=task.id, tool=r.command,
@@ -47,34 +48,20 @@ def verify_task_step(ctx: RunContext, task: Task, attempt: int = 0) -> list[Veri
 
 
 def verify_workspace_step(ctx: RunContext, agent: str = "verifier") -> VerificationResult:
-    """The whole suite once, writing the workspace evidence the matrix reads; recorded and logged."""
+    """The whole suite once, every test executed in this session (nothing carried, nothing reused
+    from an earlier run), writing the workspace evidence the matrix reads; recorded and logged."""
     from harness.verification.evidence_inputs import requirement_files
     from harness.verification.verifier import verify_workspace
 
-    from harness.verification.reuse import adopt, reusable_suite_run
-
     reqs = [r.id for r in ctx.state.spec.requirements]
     req_files = requirement_files(ctx.state.spec, ctx.state.plan.tasks if ctx.state.plan else [])
-    evidence_path = ctx.store.workspace_evidence(ctx.run_id)
-    earlier = reusable_suite_run(ctx.state.verification_results, ctx.store.run_dir(ctx.run_id), ctx.workspace,
-                                 run_id=ctx.run_id, reqs=reqs, req_files=req_files)
-    result = None
-    if earlier is not None:  # the identical suite already ran on exactly these files (harness/verification/reuse.py)
-        try:
-            result = adopt(*earlier, evidence_path, WORKSPACE_EVIDENCE)
-        except OSError:
-            result = None
-    if result is None:
-        from harness.verification.carry_inputs import carry_inputs
-
-        result = verify_workspace(ctx.workspace, evidence_path=evidence_path, reqs=reqs, run_id=ctx.run_id,
-                                  evidence_rel=WORKSPACE_EVIDENCE, req_files=req_files,
-                                  carry=carry_inputs(ctx.state.verification_results, ctx.store.run_dir(ctx.run_id)))
+    result = verify_workspace(ctx.workspace, evidence_path=ctx.store.workspace_evidence(ctx.run_id), reqs=reqs,
+                              run_id=ctx.run_id, evidence_rel=WORKSPACE_EVIDENCE, req_files=req_files,
+                              runner=ctx.speed.runner())
     ctx.record_verification([result])
     ctx.events.emit("verify", result.status, agent=agent, task_id="", tool=result.command,
                     duration_ms=result.duration_ms, error="" if result.status == "PASS" else
-                    f"{result.failure_type.value if result.failure_type else ''}: exit {result.exit_code}",
-                    **({"reused_from": result.reused_from} if result.reused_from else {}))
+                    f"{result.failure_type.value if result.failure_type else ''}: exit {result.exit_code}")
     return result
 
 
@@ -101,16 +88,16 @@ def acceptance_for(ctx: RunContext, steps: list, source: str):
 
 def runtime_step(ctx: RunContext, agent: str = "verifier") -> RuntimeResult:
     """Start the app, probe it (the plan's probes, the generator's, or generic ones), record runtime.json.
-    A check already run beside the last task's verification on these exact files is used instead
-    (harness/orchestration/runtime_ahead.py)."""
-    from harness.orchestration.runtime_ahead import take
+    A check the speed door started beside the last task is used instead only when it ran exactly
+    these bytes (harness/speed/validity.py)."""
     from harness.verification.runtime import verify_runtime
 
     steps, source, hint, entry = runtime_inputs(ctx)
-    runtime = take(ctx)
+    runtime = ctx.speed.take_runtime(ctx)
     if runtime is None:
         runtime = verify_runtime(ctx.workspace, steps=steps, task_hint=hint, entry=entry,
-                                 acceptance=acceptance_for(ctx, steps, source))
+                                 acceptance=acceptance_for(ctx, steps, source),
+                                 prepared=ctx.speed.prestarted_server(ctx))
         ctx.subprocess_ms += runtime.duration_ms  # an adopted check ran within the last task's suite time
     runtime.evidence.insert(0, f"probes: {len(steps)} from the {source}")
     ctx.state.runtime = runtime

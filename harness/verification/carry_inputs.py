@@ -12,8 +12,8 @@ stays the real command. `HARNESS_CARRY=0` offers nothing.
 from __future__ import annotations
 
 import json
-import os
 import re
+import shlex
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,8 +24,22 @@ ENV_CARRY = "HARNESS_CARRY"
 _TASK = re.compile(r"(TASK-)(\d+)")
 
 
+WHOLE_SUITE = (["pytest", "-q"], ["python", "-m", "pytest", "-q"], ["python3", "-m", "pytest", "-q"])
+
+
 def carry_enabled() -> bool:
-    return os.environ.get(ENV_CARRY, "1").strip() != "0"
+    """HARNESS_CARRY=0 or HARNESS_SPEED=0 (harness/utils/speed_switch.py): nothing is carried."""
+    from harness.utils.speed_switch import carry_on
+
+    return carry_on()
+
+
+def is_whole_suite(command: str) -> bool:
+    """`pytest -q` / `python -m pytest -q` and nothing else: the only commands offered carry."""
+    try:
+        return shlex.split(command) in [list(a) for a in WHOLE_SUITE]
+    except ValueError:
+        return False
 
 
 @dataclass(frozen=True)

@@ -19,10 +19,12 @@ from typing import Any
 from harness.models.enums import FailureType
 from harness.models.results import RuntimeCheck, RuntimeResult
 from harness.sandbox.local import LocalSandbox
+from harness.sandbox import workspace_guard
+from harness.sandbox.isolation import isolation_label
+from harness.sandbox.workspace_guard import WorkspaceGuard
 from harness.sandbox.runner import SandboxProcess, SpawnError
 from harness.utils import own_tmp
 from harness.utils.workspace_layout import workspace_files
-from harness.verification import server_prestart
 from harness.verification.http_probe import HttpResponse, request
 
 HOST = "127.0.0.1"
@@ -90,12 +92,21 @@ def declared_entry(workspace: Path, entry: str) -> tuple[str, str] | None:
     return ("python", entry) if base.with_suffix(".py").is_file() or (base / "__init__.py").is_file() else None
 
 
+def server_env(tmp: Path) -> dict[str, str]:
+    """The environment the runtime check gives the app's server (cold or prestarted alike)."""
+    return {"APP_DB_PATH": str(tmp / "app.db"), "PYTHONDONTWRITEBYTECODE": "1"}
+
+
 def verify_runtime(workspace: Path, steps: list | None = None, startup_timeout_s: float = 15.0,
-                   task_hint: str = "", entry: str = "", acceptance: Any = None) -> RuntimeResult:
+                   task_hint: str = "", entry: str = "", acceptance: Any = None,
+                   prepared=None) -> RuntimeResult:
     """Start the app, run the checks and round-trip `steps`, stop it; PASS iff every check is ok.
     `entry` ("module:attr") is the plan's declared entry point, when it declares one.
     `acceptance(base_url, round_trip_checks)` runs the black-box leg (harness/acceptance) while the
-    app is up; its checks go to the result's `acceptance`, judged per requirement by the review."""
+    app is up; its checks go to the result's `acceptance`, judged per requirement by the review.
+    `prepared`: a server process whose imports are done and which has read nothing of the
+    workspace yet (harness/speed/server_prestart.py, handed over by the speed door after its
+    validity rule); the check owns it from here: it starts it, or discards it and starts cold."""
     started = time.monotonic()
     workspace = Path(workspace).resolve()
     rec = _Record()
@@ -112,7 +123,10 @@ def verify_runtime(workspace: Path, steps: list | None = None, startup_timeout_s
     if _port_accepts(port):
         rec.check("port accepts", False, f"port {port} was already in use before the app started")
         return rec.result(started, FailureType.CONFIG_ERROR, f"port {port} is taken by another process; retry")
-    prepared = server_prestart.take(workspace) if entry[0] == "python" else None
+    guard = WorkspaceGuard(workspace, active=workspace_guard.needed(isolation_label()))
+    if prepared is not None and entry[0] != "python":
+        prepared.discard()
+        prepared = None
     if prepared is not None and not prepared.start(command[3:]):
         prepared.discard()  # it died before it was needed: start cold
         prepared = None
@@ -131,6 +145,8 @@ def verify_runtime(workspace: Path, steps: list | None = None, startup_timeout_s
         exit_code = proc.stop(STOP_GRACE_S) if proc is not None else None
         stdout, stderr = _read(tmp / "stdout.log"), _read(tmp / "stderr.log")
         shutil.rmtree(tmp, ignore_errors=True)
+    if void := guard.violation():  # without bubblewrap: an app that wrote its workspace proves nothing
+        rec.check("workspace unchanged", False, void)
     if rec.ok:
         return rec.result(started)
     return _failed(rec, stage, stdout, stderr, exit_code, workspace, task_hint, started)
@@ -147,7 +163,7 @@ def _command(entry: tuple[str, str], port: int, workspace: Path) -> list[str]:
 
 def _launch(command: list[str], workspace: Path, tmp: Path, rec: _Record) -> SandboxProcess | None:
     """Start the server contained; it shares the host network so the harness can probe its port."""
-    env = server_prestart.server_env(tmp)
+    env = server_env(tmp)
     # Output goes to files, not pipes: a chatty server can never block on a full pipe.
     with open(tmp / "stdout.log", "wb") as out, open(tmp / "stderr.log", "wb") as err:
         try:

@@ -22,19 +22,20 @@ _AHEAD: dict[str, AuditAhead] = {}
 class AuditAhead:
     """One audit_run in a thread; `doc` (audit.json) or `error`, and the lines it said."""
 
-    def __init__(self, store, state, budget):
+    def __init__(self, store, state, budget, runner=None):
         self.lines: list[str] = []
         self.doc: dict | None = None
         self.error: BaseException | None = None
-        self._thread = threading.Thread(target=self._run, args=(store, state, budget),
+        self._thread = threading.Thread(target=self._run, args=(store, state, budget, runner),
                                         name=f"audit-beside-runtime-{state.run_id}")
         self._thread.start()
 
-    def _run(self, store, state, budget) -> None:
+    def _run(self, store, state, budget, runner) -> None:
         from harness.audit.run import audit_run
 
         try:
-            self.doc = audit_run(store, state, budget, say=self.lines.append)
+            self.doc = audit_run(store, state, budget, say=self.lines.append, runner=runner,
+                                 lanes_ahead=_take_lanes(state.run_id))
         except BaseException as exc:  # noqa: BLE001 - re-raised by the AUDIT stage
             self.error = exc
 
@@ -42,10 +43,16 @@ class AuditAhead:
         self._thread.join()
 
 
-def start(store, state, budget) -> None:
+def _take_lanes(run_id: str):
+    from harness.speed import lanes_ahead
+
+    return lanes_ahead.take(run_id)
+
+
+def start(store, state, budget, runner=None) -> None:
     """Start the audit of the run's latest evidence in the background (once per run and process)."""
     if state.run_id not in _AHEAD:
-        _AHEAD[state.run_id] = AuditAhead(store, state, budget)
+        _AHEAD[state.run_id] = AuditAhead(store, state, budget, runner)
 
 
 def take(run_id: str) -> AuditAhead | None:

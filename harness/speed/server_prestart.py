@@ -12,7 +12,7 @@ uvicorn arguments to the pipe; the process then runs `python -m uvicorn` with th
 or one that died, and the check launches cold as before; its evidence says which
 (`runner: warm` or `runner: cold`, the command shown is the real one either way).
 A server nobody took is stopped with the run (`stop`), or by a later `prestart` for the same
-workspace. HARNESS_WARM=0 turns this off with the warm verification worker.
+workspace. HARNESS_WARM=0 or HARNESS_SPEED=0 turns this off with the warm verification worker.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from pathlib import Path
 from harness.sandbox.local import LocalSandbox
 from harness.sandbox.runner import SandboxProcess, SpawnError
 from harness.utils import own_tmp
+from harness.verification.runtime import server_env
 
 SCRIPT = Path(__file__).with_name("server_preload.py")
 
@@ -69,14 +70,9 @@ _PREPARED: dict[str, PreparedServer] = {}
 
 
 def enabled() -> bool:
-    from harness.sandbox.warm import warm_enabled
+    from harness.utils.speed_switch import warm_on
 
-    return warm_enabled()
-
-
-def server_env(tmp: Path) -> dict[str, str]:
-    """The environment the runtime check gives the app's server (cold or prestarted alike)."""
-    return {"APP_DB_PATH": str(tmp / "app.db"), "PYTHONDONTWRITEBYTECODE": "1"}
+    return warm_on()
 
 
 def _key(workspace: Path) -> str:
@@ -109,10 +105,14 @@ def prestart(workspace: Path) -> None:
 
 
 def take(workspace: Path) -> PreparedServer | None:
-    """The workspace's prestarted server, if one is alive (the caller owns it from now on)."""
+    """The workspace's prestarted server, if one is alive and may serve this workspace (the caller
+    owns it from now on): not when a workspace module would shadow a package it already imported
+    (harness/speed/validity.py, `prestart_shadowed`) — a cold start would import the workspace's."""
+    from harness.speed.validity import prestart_shadowed
+
     with _LOCK:
         prepared = _PREPARED.pop(_key(workspace), None)
-    if prepared is not None and not prepared.proc.alive():
+    if prepared is not None and (not prepared.proc.alive() or prestart_shadowed(Path(workspace))):
         prepared.discard()
         return None
     return prepared

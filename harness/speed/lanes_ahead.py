@@ -23,10 +23,12 @@ from __future__ import annotations
 
 import json
 import secrets
+import shutil
 import threading
 from pathlib import Path
 
 from harness.audit import scratch as scratch_mod
+from harness.utils import own_tmp
 
 _AHEAD: dict[str, LanesAhead] = {}
 WAIT_S = 900.0   # how long a lane may wait for its plan (the last task's session and its repairs)
@@ -37,13 +39,14 @@ class _Lane:
 
     def __init__(self, run_id: str, lane: Path, number: int, seconds: float, method: str):
         from harness.audit.dispatch import LanePipes
-        from harness.audit.run import PLAN_DIR, _command
+        from harness.audit.run import PLAN_DIR, RESULT_NAME, _command
         from harness.verification.evidence_inputs import DigestPipe
 
         self.lane, self.number, self.run_id = lane, number, run_id
         self.nonce = secrets.token_hex(8)
         (lane / PLAN_DIR).mkdir()
-        self.plan_path, self.result_path = lane / PLAN_DIR / "plan.json", lane / PLAN_DIR / "result.json"
+        self.received = own_tmp.make("out")  # the result, handed over from the session's outbox
+        self.plan_path, self.result_path = lane / PLAN_DIR / "plan.json", self.received / RESULT_NAME
         self.pipes, self.digest = LanePipes(), DigestPipe()
         self.plan_path.write_text(json.dumps({
             "nonce": self.nonce, "seconds": seconds, "method": method, "result": str(self.result_path),
@@ -55,12 +58,14 @@ class _Lane:
 
     def _run(self) -> None:
         from harness.audit.run import _STARTUP_S
+        from harness.speed.runners import WarmRunner
         from harness.verification.verifier import run_command
 
-        try:
-            self.result = run_command(self.command, self.lane, task_id="AUDIT", run_id=self.run_id,
+        try:   # a clone of the verification worker (eligible() requires warm on)
+            self.result = run_command(self.command, self.lane, task_id="AUDIT", run_id=self.run_id, runner=WarmRunner(),
                                       timeout_s=WAIT_S + _STARTUP_S,
-                                      pass_fds=(self.digest.write_fd, *self.pipes.lane_fds))
+                                      pass_fds=(self.digest.write_fd, *self.pipes.lane_fds),
+                                      collect={self.result_path.name: self.result_path})
         except Exception:  # noqa: BLE001 - the lane is then given up; the audit runs as before
             self.result = None
 
@@ -85,7 +90,8 @@ class LanesAhead:
         self.evidence_dir = store.evidence_dir(state.run_id)
         self.dirs = scratch_mod.lane_dirs(store, state.run_id, scratch_mod.lane_count())
         self.budget = budget
-        self.digest: str | None = None
+        self.digest: str | None = None      # the evidence snapshot's digest of what was copied
+        self.copied: str | None = None      # validity.workspace_digest of what was copied (nothing skipped)
         self.ids: dict[tuple[str, str], int] = {}
         self.lanes: list[_Lane] = []
 
@@ -95,6 +101,9 @@ class LanesAhead:
         from harness.audit.plan import app_modules, file_candidates
         from pytest_harness.snapshot import snapshot_files
 
+        from harness.speed.validity import workspace_digest
+
+        self.copied = workspace_digest(self.workspace)
         self.digest = snapshot_files(self.workspace)["digest"]
         ran = self._ran_lines()
         mutated: dict[str, str] = {}
@@ -132,10 +141,14 @@ class LanesAhead:
                     ran.setdefault(rel, set()).update(n for n in lines if isinstance(n, int))
         return ran
 
-    def serves(self, evidence: dict, workspace_digest: str, lanes: int) -> bool:
-        """True when these lanes hold exactly the evidenced workspace and still wait for a plan."""
-        return (bool(self.lanes) and len(self.lanes) == lanes and self.digest is not None
-                and self.digest == workspace_digest == (evidence.get("snapshot") or {}).get("digest")
+    def serves(self, evidence: dict, snapshot_digest: str, lanes: int) -> bool:
+        """True when these lanes hold exactly the evidenced workspace's bytes (harness/speed/validity.py)
+        and still wait for a plan."""
+        from harness.speed.validity import lanes_hold_evidenced_bytes, workspace_digest
+
+        return (bool(self.lanes) and len(self.lanes) == lanes and self.digest == snapshot_digest
+                and lanes_hold_evidenced_bytes(self.copied, workspace_digest(self.workspace), self.digest,
+                                               (evidence.get("snapshot") or {}).get("digest"))
                 and all(lane.thread.is_alive() for lane in self.lanes))
 
     def go(self, part: dict, dispatcher) -> list[tuple[dict, str]] | None:
@@ -167,6 +180,8 @@ class LanesAhead:
         finally:   # an interrupt while a lane runs: no server waits on a pipe we hold open
             for stop in stops:
                 stop.set()
+            for lane in self.lanes:
+                shutil.rmtree(lane.received, ignore_errors=True)
             self.lanes = []
         return out
 
@@ -179,6 +194,7 @@ class LanesAhead:
             lane.thread.join(timeout=60)
             lane.digest.received()
             lane.pipes.close()
+            shutil.rmtree(lane.received, ignore_errors=True)
         self.lanes = []
 
 
@@ -188,9 +204,9 @@ def eligible(ctx) -> bool:
     import os
 
     from harness.audit.run import METHODS
-    from harness.sandbox.warm import warm_enabled
+    from harness.utils.speed_switch import speculation_on, warm_on
 
-    return (ctx.audit is not None and ctx.audit.method == METHODS[0] and warm_enabled()
+    return (ctx.audit is not None and ctx.audit.method == METHODS[0] and warm_on() and speculation_on()
             and scratch_mod.lane_count() > 1 and ctx.run_id not in _AHEAD
             and os.path.realpath(ctx.store.audit_scratch(ctx.run_id)) in scratch_mod._SHARED)
 

@@ -1,0 +1,205 @@
+"""The speed door: the one object on the run context (`ctx.speed`) through which every acceleration
+path of a run goes, and the pipeline's named hook points into it.
+
+Hook points (in pipeline order) — each does nothing with speed off (HARNESS_SPEED=0 / --no-speed):
+
+- `run_started(ctx)`        pipeline.advance, after SPEC: start the warm verification worker
+- `build_started(ctx)`      build_stage: hand the worker the later tasks' planned files
+- `runner()`                steps: how verification commands may run (the warm runner, or cold)
+- `carry(ctx)`              steps: earlier task documents a per-task whole-suite session may carry from
+- `beside_task(ctx, task, inputs)` / `task_verified()`   build_stage.run_task, around a task's session:
+                            prestart the runtime server, start the runtime check / audit candidates /
+                            audit lanes beside the plan's last task, prestart the audit's workers
+- `before_suite(ctx)`       VERIFY: prestart the runtime server (its imports overlap the final suite)
+- `take_runtime(ctx)`       VERIFY: the runtime check started ahead, if it ran the final bytes
+- `prestarted_server(ctx)`  VERIFY: a prestarted server for the runtime check, if it may serve
+- `after_suite(ctx)`        VERIFY: the audit of the final evidence, started beside the runtime check
+- `take_audit(ctx)` / `take_lanes(ctx)`   AUDIT: the audit started ahead / lanes filled ahead
+- `cancel(ctx)`             the end of a run: everything still running stops, nothing is kept
+
+Every early result is judged by harness/speed/validity.py alone; docs/speed.md states the invariant.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from harness.models.enums import TaskStatus
+from harness.utils.speed_switch import carry_on, speed_on, warm_on
+
+
+def is_test_module(rel: str) -> bool:
+    """`tests/test_x.py`, `tests/sub/x_test.py`: a module only pytest imports (never a conftest)."""
+    parts = rel.split("/")
+    name = parts[-1]
+    return (len(parts) > 1 and parts[0] == "tests" and name.endswith(".py")
+            and (name.startswith("test_") or name.endswith("_test.py")))
+
+
+def completes_the_app(ctx, task) -> bool:
+    """True when every other task is COMPLETED or, still pending, writes only test modules under
+    tests/ that do not exist yet: after `task`, no file the app can run changes unless a repair does.
+    (Only the audit's candidate precompute starts here: it is keyed by the exact source it parsed.)"""
+    others = {t.id: t for t in ctx.state.plan.tasks if t.id != task.id}
+    for tid, status in ctx.state.task_results.items():
+        if tid == task.id or status == TaskStatus.COMPLETED:
+            continue
+        later = others.get(tid)
+        if status != TaskStatus.PENDING or later is None or not later.files_touched or not all(
+                is_test_module(rel) and not (ctx.workspace / rel).exists() for rel in later.files_touched):
+            return False
+    return True
+
+
+class Speed:
+    """Every acceleration path of one run: start / take / cancel. `on` False: all of them off."""
+
+    def __init__(self, on: bool | None = None):
+        self.on = speed_on() if on is None else on
+        self.runtime_ahead = None          # a RuntimeAhead started beside the last task
+        self.server_prestarted = False
+        self._beside: threading.Thread | None = None
+
+    # -- the verification worker -------------------------------------------------------------
+    def run_started(self, ctx) -> None:
+        if self.on and warm_on():
+            from harness.speed.warm_start import prestart_worker
+
+            prestart_worker(ctx)
+
+    def build_started(self, ctx) -> int:
+        if not (self.on and warm_on()):
+            return 0
+        from harness.speed.warm_start import expect_planned_files
+
+        return expect_planned_files(ctx)
+
+    def runner(self):
+        """The runner the verifier gets: warm sessions when warm is on, else None (cold)."""
+        if self.on and warm_on():
+            from harness.speed.runners import WarmRunner
+
+            return WarmRunner()
+        return None
+
+    def carry(self, ctx) -> list:
+        """Documents a per-task whole-suite session may carry passing tests from (never the final suite)."""
+        if not (self.on and carry_on()):
+            return []
+        from harness.verification.carry_inputs import carry_inputs
+
+        return carry_inputs(ctx.state.verification_results, ctx.store.run_dir(ctx.run_id))
+
+    # -- beside a task's session -------------------------------------------------------------
+    def beside_task(self, ctx, task, runtime_inputs, acceptance=None) -> None:
+        """Before `task`'s session: what may overlap it (see the module docstring)."""
+        if not self.on or ctx.state.plan is None:
+            return
+        from harness.speed.runtime_ahead import RuntimeAhead, is_last_task
+
+        completed = any(status == TaskStatus.COMPLETED for status in ctx.state.task_results.values())
+        last = is_last_task(ctx, task)
+        if not self.server_prestarted and completed:
+            self._prestart_server(ctx)
+        if self.runtime_ahead is None and last:
+            self.runtime_ahead = RuntimeAhead(ctx.workspace, runtime_inputs, task.id, self._take_server(ctx), acceptance)
+        if ctx.audit is not None and (last or completed):
+            from harness.audit.scratch import prestart_audit_workers
+
+            prestart_audit_workers(ctx.store, ctx.run_id)
+        self._beside = self.audit_candidates_beside(ctx, task, last)
+
+    def task_verified(self) -> None:
+        """Right after the session returned (CPython 3.11's ast must not run in two threads at once)."""
+        beside, self._beside = self._beside, None
+        if beside is not None:
+            beside.join()
+
+    def audit_candidates_beside(self, ctx, task, last: bool) -> threading.Thread | None:
+        """When `task` completes the app and the run is audited: a started thread computing the
+        audit's candidate sites (keyed by the exact source it parsed) and, beside the last task,
+        filling and starting the audit's lanes (lanes_ahead.py); None otherwise."""
+        if ctx.audit is None or not completes_the_app(ctx, task):
+            return None
+        from harness.audit.plan import precompute
+        from harness.speed import lanes_ahead
+
+        lanes = last and lanes_ahead.eligible(ctx) and lanes_ahead.workers(ctx)
+
+        def run() -> None:
+            try:
+                precompute(ctx.workspace)
+            except Exception:  # noqa: BLE001 - only time: the plan computes what is missing itself
+                pass
+            if lanes:
+                lanes_ahead.start(ctx)
+
+        thread = threading.Thread(target=run, name=f"audit-candidates-{ctx.run_id}", daemon=True)
+        thread.start()
+        return thread
+
+    # -- VERIFY --------------------------------------------------------------------------------
+    def before_suite(self, ctx) -> None:
+        if self.on and self.runtime_ahead is None and not self.server_prestarted:
+            self._prestart_server(ctx)
+
+    def take_runtime(self, ctx):
+        """The runtime result started ahead when it ran the final bytes (validity.py), else None."""
+        ahead, self.runtime_ahead = self.runtime_ahead, None
+        return ahead.adopt() if ahead is not None else None
+
+    def prestarted_server(self, ctx):
+        return self._take_server(ctx) if self.on else None
+
+    def after_suite(self, ctx, passed: bool) -> None:
+        """Once the final suite passed: the audit of its evidence starts beside the runtime check."""
+        if not (self.on and passed and ctx.audit is not None):
+            return
+        from harness.audit.run import current_audit
+        from harness.audit.scratch import prestart_audit_workers
+        from harness.speed import audit_ahead
+
+        evidence = ctx.store.read_workspace_evidence(ctx.run_id)
+        if evidence and evidence.get("complete") and current_audit(ctx.store, ctx.run_id, evidence) is None:
+            prestart_audit_workers(ctx.store, ctx.run_id)
+            audit_ahead.start(ctx.store, ctx.state, ctx.audit, self.runner())
+
+    # -- AUDIT ---------------------------------------------------------------------------------
+    def take_audit(self, ctx):
+        from harness.speed import audit_ahead
+
+        return audit_ahead.take(ctx.run_id)
+
+    def take_lanes(self, ctx):
+        from harness.speed import lanes_ahead
+
+        return lanes_ahead.take(ctx.run_id)
+
+    # -- the end -------------------------------------------------------------------------------
+    def cancel(self, ctx) -> None:
+        """Stop everything still running for the run; nothing started here outlives it."""
+        from harness.audit.scratch import release_audit_workers
+        from harness.sandbox.warm import stop_workers
+        from harness.speed import audit_ahead, lanes_ahead, server_prestart
+
+        self.task_verified()
+        ahead, self.runtime_ahead = self.runtime_ahead, None
+        if ahead is not None:
+            ahead.wait()
+        audit_ahead.wait(ctx.run_id)       # an audit started beside the runtime check ends first
+        lanes_ahead.cancel(ctx.run_id)     # lanes filled beside the last task that no audit took
+        stop_workers(ctx.workspace)
+        server_prestart.stop(ctx.workspace)
+        release_audit_workers(ctx.store, ctx.run_id)
+
+    # -- helpers -------------------------------------------------------------------------------
+    def _prestart_server(self, ctx) -> None:
+        from harness.speed.server_prestart import prestart
+
+        self.server_prestarted = True
+        prestart(ctx.workspace)
+
+    def _take_server(self, ctx):
+        from harness.speed.server_prestart import take
+
+        return take(ctx.workspace)

@@ -1,0 +1,115 @@
+"""#46: speed behind one door with one switch. HARNESS_SPEED=0 (and `--no-speed`) turns every
+acceleration path off; with it on or off, a build reaches the same review statuses and audit
+verdicts — speed only ever changes when work happens, never what it finds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from harness.audit.run import AuditBudget
+from harness.speed.door import Speed
+from helpers import SEED, TODO
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "club_bookings.toml"
+
+
+def test_harness_speed_0_turns_every_path_off(monkeypatch, tmp_path):
+    from harness.sandbox import rewrite_cache, warm
+    from harness.speed import lanes_ahead, server_prestart
+    from harness.verification.carry_inputs import carry_enabled
+
+    monkeypatch.setenv("HARNESS_SPEED", "0")
+    speed = Speed()
+    assert speed.on is False and speed.runner() is None
+    assert not warm.warm_enabled() and not carry_enabled() and not rewrite_cache.enabled()
+    assert not server_prestart.enabled()
+    ctx = type("Ctx", (), {"audit": AuditBudget(), "run_id": "r", "store": None})()
+    assert not lanes_ahead.eligible(ctx)
+    assert speed.prestarted_server(ctx) is None and speed.build_started(ctx) == 0
+
+
+def test_the_finer_switches_cannot_turn_a_path_on_when_speed_is_off(monkeypatch):
+    from harness.utils.speed_switch import carry_on, warm_on
+
+    monkeypatch.setenv("HARNESS_SPEED", "0")
+    monkeypatch.setenv("HARNESS_WARM", "1")
+    monkeypatch.setenv("HARNESS_CARRY", "1")
+    assert not warm_on() and not carry_on()
+    monkeypatch.setenv("HARNESS_SPEED", "1")
+    assert warm_on() and carry_on()
+    monkeypatch.setenv("HARNESS_WARM", "0")
+    assert not warm_on() and carry_on()
+
+
+@pytest.mark.parametrize("command", ["new", "resume"])
+def test_no_speed_flag_is_accepted_by_new_and_resume(command, monkeypatch):
+    from harness.cli import build_parser
+    from harness.commands.build import _speed_switch
+
+    monkeypatch.setenv("HARNESS_SPEED", "1")   # recorded: restored after the test whatever --no-speed sets
+    argv = [command, "x", "--no-speed"] if command == "resume" else [command, "a todo app", "--no-speed"]
+    args = build_parser().parse_args(argv)
+    assert args.no_speed is True
+    _speed_switch(args)
+    import os
+
+    assert os.environ["HARNESS_SPEED"] == "0" and Speed().on is False
+
+
+def _build(base: Path, request: str | None, spec_path: Path | None):
+    from harness.orchestration.pipeline import new_run
+    from harness.providers.mock import MockProvider
+    from harness.state.store import RunStore
+
+    spec = None
+    if spec_path is not None:
+        from harness.offline.spec_file import spec_for_args
+
+        spec, request = spec_for_args(None, str(spec_path))
+    store = RunStore(base)
+    ctx = new_run(store, request, MockProvider(), say=lambda _line: None, spec=spec, audit=AuditBudget())
+    return store, ctx
+
+
+def _verdicts(store, ctx) -> dict:
+    """Task statuses, review statuses, the runtime check and the audit's verdict per requirement
+    (does it meet the kill bar: trace/evidence_checks.mutation_lines). Which mutants a time box
+    reached may differ with the machine's load; the verdict may not."""
+    from harness.trace.evidence_checks import mutation_lines
+
+    review = ctx.state.review
+    audit = store.read_audit(ctx.run_id) or {}
+    return {
+        "status": ctx.state.status.value,
+        "tasks": {tid: s.value for tid, s in ctx.state.task_results.items()},
+        "review": {r.id: r.status for r in review.requirements},
+        "overall": review.overall_status,
+        "runtime": ctx.state.runtime.status,
+        "audit": {rid: (bool(r["mutants"]), not mutation_lines(audit, rid), r["skipped"])
+                  for rid, r in (audit.get("requirements") or {}).items()},
+    }
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)   # two whole builds with the audit, one of them plain (cold)
+@pytest.mark.parametrize("request_text, spec_path", [(SEED, None), (TODO, None), (None, EXAMPLE)],
+                         ids=["task-management-request", "todo-seed", "club_bookings"])
+def test_speed_on_and_off_give_the_same_review_and_audit_verdicts(tmp_path, monkeypatch, request_text, spec_path):
+    monkeypatch.setenv("HARNESS_SPEED", "1")
+    fast_store, fast = _build(tmp_path / "fast", request_text, spec_path)
+    monkeypatch.setenv("HARNESS_SPEED", "0")
+    plain_store, plain = _build(tmp_path / "plain", request_text, spec_path)
+
+    assert _verdicts(fast_store, fast) == _verdicts(plain_store, plain)
+    assert _verdicts(plain_store, plain)["audit"]            # the audit judged mutants in both
+    # with speed off nothing was warm, carried, started ahead or adopted
+    plain_results = plain.state.verification_results
+    assert {r.runner for r in plain_results if r.runner} == {"cold"}
+    assert not any(r.carried for r in plain_results)
+    assert not any("run beside" in line or "runner: warm" in line for line in plain.state.runtime.evidence)
+    assert plain_store.read_audit(plain.run_id).get("lanes_ahead") is False
+    # with speed on, the final suite still ran every test itself
+    final = [r for r in fast.state.verification_results if r.task_id == "WORKSPACE"][-1]
+    assert final.carried == 0 and final.reused_from is None
