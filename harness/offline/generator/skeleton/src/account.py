@@ -2,7 +2,7 @@
 
 Body {"current_password": "...", "new_password": "..."}: 204 when changed (every other session of
 the account ends; this one stays signed in), 403 when the current password is wrong, 422 when the
-new password is too short or long or the same as the current one.
+new password is too short or long, a common one, or the same as the current one.
 """
 
 import hashlib
@@ -10,9 +10,9 @@ import sqlite3
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, HTTPException, Request, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from src.auth import CurrentUser, hash_password, request_token, verify_password
+from src.auth import COMMON_PASSWORDS, CurrentUser, hash_password, request_token, verify_password
 from src.models import get_db
 
 router = APIRouter(prefix="/api/auth", tags=["auth"])
@@ -23,6 +23,13 @@ class PasswordChange(BaseModel):
     model_config = ConfigDict(extra="forbid")
     current_password: str = Field(min_length=1, max_length=128)
     new_password: str = Field(min_length=8, max_length=128)
+
+    @field_validator("new_password")
+    @classmethod
+    def not_common(cls, password: str) -> str:   # the same policy as registration
+        if password.lower() in COMMON_PASSWORDS:
+            raise ValueError("password is too common; choose another")
+        return password
 
 
 def change_password(db: sqlite3.Connection, user_id: int, current: str, new: str,
