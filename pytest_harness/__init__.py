@@ -4,4 +4,6 @@ The plugin (`pytest_harness.plugin`) is registered through the `pytest11` entry 
 inert unless evidence is requested with `--harness-evidence` / `HARNESS_EVIDENCE_PATH`.
 """
 
-__version__ = "0.1.0"
+from pytest_harness.identity import VERSION as __version__
+
+__harness_evidence__ = True  # identity.shadowed(): this package is the plugin's own

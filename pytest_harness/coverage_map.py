@@ -48,6 +48,14 @@ class PhaseCoverage:
         # A session that ran no root code (an xdist controller, everything deselected) is not an
         # error; under a project's `filterwarnings = error` this warning would crash the session.
         self._cov.set_option("run:disable_warnings", ["no-data-collected"])
+        # Per-test contexts need a core with dynamic contexts: coverage.py's sys.monitoring core
+        # (the default from Python 3.14, opt-in on 3.12+) has none ("context data may be
+        # incomplete"), so the C tracer is asked for on every version; where it is missing
+        # coverage falls back to its Python tracer, which has them too.
+        try:
+            self._cov.set_option("run:core", "ctrace")
+        except Exception:  # a coverage.py before the `core` setting (< 7.9) only has tracers with contexts
+            pass
         self._started = False
         self._idle: IdleThread | None = None
 

@@ -195,7 +195,8 @@ def make_gate(session: Mapping, snapshot: Mapping, requirements: Mapping[str, Ma
               marker_errors: Sequence[Mapping], collection_errors: Sequence[Mapping],
               forgery: Sequence[Mapping] = (), measurement_error: str | None = None) -> dict:
     """Gate passes only on exit 0, a good snapshot, clean markers, no forgery and every requirement verified."""
-    reasons: list[str] = [f"evidence untrusted: {f['file']}:{f['line']} {f['what']}" for f in forgery]
+    reasons: list[str] = [f"evidence untrusted: {f['file']}:{f['line']} {f['what']}"
+                          + (f" ({f['detail']})" if f.get("detail") else "") for f in forgery]
     if measurement_error:
         reasons.append(measurement_error)
     status = session["exitstatus"]

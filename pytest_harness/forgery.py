@@ -3,8 +3,10 @@
 The code under test runs in the same process as the plugin, so it could rewrite reports or the
 evidence file. Any workspace module that defines a hook which can change outcomes or the session's
 end, registers an `atexit` handler, or reaches into the harness plugin makes the evidence
-untrusted; each finding names the file, line and what was found. A document rewritten after the
-session is caught separately by the digest the plugin hands to the harness over a pipe.
+untrusted; each finding names the file, line and what was found. A `pytest_collection_modifyitems`
+that only adds markers or skips (pytest's `--runslow` recipe) is no finding (hook_effects.py); which
+files are read and which reviewed findings a project accepts is forgery_scope.py. A document
+rewritten after the session is caught separately by the digest the plugin hands to the harness.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from pytest_harness import ast_walk
+from pytest_harness import ast_walk, hook_effects
 
 FORGING_HOOKS = frozenset({
     "pytest_runtest_makereport", "pytest_report_teststatus", "pytest_runtest_logreport",
@@ -25,14 +27,22 @@ FORGING_HOOKS = frozenset({
 _HARNESS_NAMES = ("pytest_harness", "harness-recorder", "HARNESS_EVIDENCE_PATH", "HARNESS_DIGEST_FD")
 
 
-def _finding(rel: str, node: ast.AST, what: str) -> dict:
-    return {"file": rel, "line": getattr(node, "lineno", 0), "what": what}
+def _finding(rel: str, node: ast.AST, what: str, detail: str | None = None) -> dict:
+    found = {"file": rel, "line": getattr(node, "lineno", 0), "what": what}
+    if detail:
+        found["detail"] = detail
+    return found
 
 
 def _function_findings(rel: str, node: ast.AST) -> list[dict]:
-    if node.name in FORGING_HOOKS:
-        return [_finding(rel, node, f"defines hook {node.name}")]
-    return []
+    """A forging hook; a marker-only hook (hook_effects) only when its body does more than add markers."""
+    if node.name not in FORGING_HOOKS:
+        return []
+    effect = hook_effects.outcome_changes(node)
+    if effect is None:
+        return []
+    detail = effect if node.name in hook_effects.MARKER_ONLY_HOOKS else None
+    return [_finding(rel, node, f"defines hook {node.name}", detail)]
 
 
 def _import_findings(rel: str, node: ast.Import) -> list[dict]:

@@ -7,7 +7,7 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
-from pytest_harness import evidence, gate, report
+from pytest_harness import baseline, ci_formats, evidence, gate, report
 from pytest_harness.settings import Settings
 
 
@@ -34,6 +34,23 @@ def write_outputs(settings: Settings, document: Mapping) -> None:
     if settings.report_path is not None:
         text = report.render(document, report.format_for(settings.report_path.suffix))
         write_atomic(settings.report_path, text)
+    if settings.cobertura_path is not None:
+        write_atomic(settings.cobertura_path, ci_formats.cobertura(
+            document, _requirements_rel(settings), _id_lines(settings, document), str(Path.cwd())))
+
+
+def _requirements_rel(settings: Settings) -> str | None:
+    path = settings.requirements_path
+    if path is None:
+        return None
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def _id_lines(settings: Settings, document: Mapping) -> dict[str, int]:
+    return ci_formats.id_lines(settings.requirements_path, sorted(document["requirements"]))
 
 
 def fails_threshold(document: Mapping) -> bool:
@@ -49,6 +66,20 @@ def write_summary(terminal, settings: Settings, document: Mapping) -> None:
         terminal.write_line(line)
     for reason in gate.other_reasons(document):
         terminal.write_line(f"gate: {reason}")
+    for finding in document.get("forgery", []):
+        if finding.get("trust"):
+            terminal.write_line(f"harness: {finding['file']}:{finding['line']} {finding['what']}: {finding['trust']}")
+    why = (document.get("tracing") or {}).get("why")
+    if why and why != "no selected test is marked":
+        terminal.write_line(f"harness: no test was line-traced ({why}): a passing test counts without the 'weak' "
+                            "judgement; --harness-trace=marked judges it")
+    block = document.get("baseline")
+    if block is not None:
+        for line in ([f"baseline: {block['error']}"] if block.get("error") else baseline.summary_lines(block)):
+            terminal.write_line(line)
+    if settings.annotations == "github":
+        for line in ci_formats.github_annotations(document, _requirements_rel(settings), _id_lines(settings, document)):
+            terminal.write_line(line)
     failed = fails_threshold(document)
     terminal.write_line(f"harness: {gate.verdict_line(document)}", red=failed, green=not failed and
                         "fail_under" in document)
@@ -57,3 +88,5 @@ def write_summary(terminal, settings: Settings, document: Mapping) -> None:
         terminal.write_line(f"harness evidence: {settings.evidence_path} (gate {verdict})")
     if settings.report_path is not None:
         terminal.write_line(f"harness report: {settings.report_path}")
+    if settings.cobertura_path is not None:
+        terminal.write_line(f"harness cobertura: {settings.cobertura_path}")

@@ -23,8 +23,10 @@ from pathlib import Path
 
 import pytest
 
-from pytest_harness import (__version__, carry_hooks, coverage_map, evidence, forgery, gate, measure, outputs, read_set,
-                            settings, xdist_support)
+from pytest_harness import (baseline, carry_hooks, coverage_map, evidence, forgery, forgery_scope, gate, measure, outputs,
+                            read_set, settings, xdist_support)
+from pytest_harness.identity import VERSION as __version__
+from pytest_harness.identity import shadowed
 from pytest_harness.junit import JUnitProperties
 from pytest_harness.settings import Settings
 from pytest_harness.snapshot import snapshot_files
@@ -46,6 +48,7 @@ class HarnessState:
     collected: int = 0
     snapshot: dict = field(default_factory=dict)
     forgery: list[dict] = field(default_factory=list)
+    forgery_waived: list[dict] = field(default_factory=list)
     tests: dict[str, dict] = field(default_factory=dict)
     proofs: dict[str, dict] | None = None
     measurement_error: str | None = None
@@ -57,6 +60,7 @@ class HarnessState:
     reads: read_set.Recorder | None = None   # what the session read (carry_hooks.py), None when not recorded
     carry: object | None = None              # carry.CarryState once collection decided what was carried
     carrier: carry_hooks.CarryHooks | None = None
+    untraced: str | None = None              # why no test was line-traced (None: the marked ones were)
 
 
 STATE_KEY = pytest.StashKey[HarnessState]()
@@ -73,6 +77,14 @@ def _take_snapshot(root: Path) -> dict:
         return snapshot_files(root)
     except OSError as err:
         return {"files": {}, "digest": None, "error": str(err)}
+
+
+def scan_forgery(config: pytest.Config, state: HarnessState) -> tuple[list[dict], list[dict]]:
+    """(raised, waived) forgery findings in the files this session can load (forgery_scope)."""
+    root, hashes = config.rootpath, state.snapshot.get("files", {})
+    found = forgery.scan_files(root, forgery_scope.loaded_files(hashes), on_tree=state.sites.seed)
+    found = forgery_scope.in_scope(found, forgery_scope.session_paths(root, config.invocation_params.dir, config.args))
+    return forgery_scope.apply_trust(found, list(state.settings.trusted_hooks), hashes)
 
 
 def send_digest(fd: int, text: str) -> None:
@@ -127,6 +139,11 @@ def pytest_configure(config: pytest.Config) -> None:
     """Runs once after option parsing: register `req`; start recording when evidence is requested."""
     config.addinivalue_line("markers", MARKER_DOC)
     resolved = settings.resolve(config)
+    foreign = shadowed()
+    if foreign is not None:
+        if resolved.active:
+            raise pytest.UsageError(f"harness: {foreign}")
+        config.issue_config_time_warning(pytest.PytestConfigWarning(f"harness: {foreign}"), stacklevel=2)
     for flag in settings.space_form_flags(list(config.invocation_params.args)):
         config.issue_config_time_warning(pytest.PytestConfigWarning(
             f"use {flag}=PATH: with a space, pytest may take PATH for a test path and pick the rootdir "
@@ -173,8 +190,7 @@ class Recorder:
         if not xdist_support.is_worker(self.config):
             with read_set.paused():
                 state.snapshot = _take_snapshot(session.config.rootpath)
-                state.forgery = forgery.scan_files(session.config.rootpath, state.snapshot.get("files", {}),
-                                                   on_tree=state.sites.seed)
+                state.forgery, state.forgery_waived = scan_forgery(session.config, state)
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         """Runs after each collector (on an xdist controller: per failed worker collector)."""
@@ -198,7 +214,10 @@ class Recorder:
             self.state.tests[item.nodeid] = evidence.make_test_entry(self._link(item))
         if self.state.reads is not None:
             self.state.reads.mark_collected()
-        if coverage_map.available() and not xdist_support.is_controller(self.config):
+        linked = any(self.state.tests[item.nodeid]["reqs"] for item in session.items)
+        self.state.untraced = self.state.settings.traced or (
+            None if linked or xdist_support.is_controller(self.config) else "no selected test is marked")
+        if self.state.untraced is None and coverage_map.available() and not xdist_support.is_controller(self.config):
             with read_set.paused():
                 self.state.coverage = coverage_map.PhaseCoverage(session.config.rootpath)
                 self.state.coverage.start()
@@ -212,24 +231,27 @@ class Recorder:
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_call(self, item: pytest.Item):
-        """Wraps each test's call phase: only lines run here count as the test exercising code."""
+        """Wraps each marked test's call phase: only lines run here count as the test exercising code."""
         cov = self.state.coverage
-        if cov is not None:
-            cov.enter(item.nodeid)
+        if cov is None or not self.state.tests.get(item.nodeid, {}).get("reqs"):
+            yield  # an unmarked test's lines decide no requirement: not traced
+            return
+        cov.enter(item.nodeid)
         yield
-        if cov is not None:
-            cov.leave()
+        cov.leave()
 
     def _measure(self) -> None:
         """Stop measuring; per-test proofs (None with a reason when nothing could be measured)."""
         state = self.state
         cov, state.coverage = state.coverage, None
         if cov is None:
-            if state.settings.req_files is not None and not xdist_support.is_controller(self.config):
+            if state.untraced is None and state.settings.req_files is not None and \
+                    not xdist_support.is_controller(self.config):
                 state.measurement_error = "coverage.py is not installed: executed code was not measured"
             return
         cache = state.sites or measure.SiteCache(self.config.rootpath)
         state.proofs = {nodeid: measure.make_proof(lines, cache) for nodeid, lines in cov.stop().items()}
+        state.proofs.update({n: measure.unmeasured_proof() for n, e in state.tests.items() if not e["reqs"]})
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_testnodedown(self, node: object, error: object) -> None:
@@ -285,11 +307,23 @@ class Recorder:
             marker_errors=state.marker_errors, collection_errors=state.collection_errors,
             proofs=state.proofs, req_files=state.settings.req_files, forgery=state.forgery,
             measurement_error=state.measurement_error, carried=carried)
+        document["tracing"] = {"traced": "marked tests, call phase" if state.untraced is None else "nothing",
+                               "why": state.untraced}
+        if state.forgery_waived:
+            document["forgery_waived"] = state.forgery_waived
         if state.carrier is not None:
             document.update(state.carrier.document_parts(state.snapshot))
         if os.environ.get(ENV_ISOLATION):
             document["isolation"] = os.environ[ENV_ISOLATION]
-        return gate.annotate(document, state.settings.titles, state.settings.fail_under)
+        document = gate.annotate(document, state.settings.titles, state.settings.fail_under)
+        if state.settings.baseline_path is not None:
+            try:
+                document["baseline"] = baseline.compare(baseline.load(state.settings.baseline_path), document,
+                                                        str(state.settings.baseline_path))
+            except ValueError as err:  # changed or removed while the tests ran
+                document["baseline"] = {"path": str(state.settings.baseline_path), "error": str(err),
+                                        "changed": [], "stale": {}}
+        return document
 
     def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
         """Runs after the session summary: the requirement table, the verdict, where files went."""

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_harness import evidence
+from pytest_harness import baseline, evidence, forgery_scope
 from pytest_harness.requirements_file import load_requirements_file
 
 
@@ -52,6 +52,18 @@ OPTIONS = (
            'each requirement\'s implementation files, {"REQ-001": ["src/a.py"]}: its tests must run them'),
     Option("harness_digest_fd", "HARNESS_DIGEST_FD", "--harness-digest-fd", "FD",
            "inherited file descriptor that receives the evidence document's sha256 at session end"),
+    Option("harness_trusted_hooks", "HARNESS_TRUSTED_HOOKS", "--harness-trusted-hooks", "ENTRIES",
+           "reviewed forgery findings to accept, FILE::HOOK@sha256:HEX (the file's hash; an edit re-raises it)"),
+    Option("harness_trace", "HARNESS_TRACE", "--harness-trace", "WHEN",
+           "line-trace the call phase of: 'marked' tests (those with a req marker), or 'off'; default 'auto': "
+           "marked, except nothing when only a fail-under threshold is asked (no 'weak' judgement then)"),
+    Option("harness_baseline", "HARNESS_BASELINE", "--harness-baseline", "PATH",
+           "compare with an earlier evidence document: status changes, and verified requirements gone stale",
+           is_path=True),
+    Option("harness_annotations", "HARNESS_ANNOTATIONS", "--harness-annotations", "FORMAT",
+           "'github': print a workflow annotation for each requirement not verified (and each stale one)"),
+    Option("harness_cobertura", "HARNESS_COBERTURA", "--harness-cobertura", "PATH",
+           "write requirement coverage as Cobertura XML (one line per requirement, hit when verified)", is_path=True),
 )
 _BY_NAME = {opt.name: opt for opt in OPTIONS}
 
@@ -78,10 +90,28 @@ class Settings:
     run_id: str | None
     req_files: dict[str, list[str]] | None = None
     digest_fd: int | None = None
+    trusted_hooks: tuple = ()
+    trace: str = "auto"
+    baseline_path: Path | None = None
+    annotations: str | None = None
+    cobertura_path: Path | None = None
+    requirements_path: Path | None = None
+
+    @property
+    def traced(self) -> str | None:
+        """Why nothing is traced (None when the marked tests are): the verdict needs no proof."""
+        if self.trace == "off":
+            return "tracing is off (harness_trace = off)"
+        outputs = (self.evidence_path, self.report_path, self.req_files, self.baseline_path, self.annotations,
+                   self.cobertura_path)
+        if self.trace == "auto" and all(value is None for value in outputs):
+            return "only a threshold was asked"
+        return None
 
     @property
     def active(self) -> bool:
-        return any(v is not None for v in (self.evidence_path, self.fail_under, self.report_path))
+        return any(v is not None for v in (self.evidence_path, self.fail_under, self.report_path,
+                                           self.baseline_path, self.annotations, self.cobertura_path))
 
 
 def add_options(parser: pytest.Parser) -> None:
@@ -192,6 +222,45 @@ def validate_digest_fd(raw: Raw | None) -> int | None:
     return int(text)
 
 
+def validate_trusted(raw: Raw | None) -> tuple:
+    """Reviewed forgery findings (forgery_scope.parse_trusted)."""
+    if raw is None:
+        return ()
+    try:
+        return tuple(forgery_scope.parse_trusted(raw.value))
+    except ValueError as err:
+        raise pytest.UsageError(f"{raw.source}: {err}") from None
+
+
+def validate_trace(raw: Raw | None) -> str:
+    """auto, marked or off."""
+    if raw is None:
+        return "auto"
+    value = raw.value.strip().lower()
+    if value not in ("auto", "marked", "off"):
+        raise pytest.UsageError(f"{raw.source}: expected auto, marked or off, got {raw.value!r}")
+    return value
+
+
+def validate_baseline(raw: Raw | None) -> Path | None:
+    """An earlier evidence document that can be read now (checked before the tests run)."""
+    path = _path(raw)
+    if path is not None:
+        try:
+            baseline.load(path)
+        except ValueError as err:
+            raise pytest.UsageError(f"{raw.source}: {err}") from None
+    return path
+
+
+def validate_annotations(raw: Raw | None) -> str | None:
+    if raw is None:
+        return None
+    if raw.value.strip().lower() != "github":
+        raise pytest.UsageError(f"{raw.source}: expected github, got {raw.value!r}")
+    return "github"
+
+
 def space_form_flags(args: list[str]) -> list[str]:
     """Path flags given as `--flag VALUE`, which pytest-dev/pytest#8846 turns into a rootdir trap."""
     path_flags = {opt.flag for opt in OPTIONS if opt.is_path}
@@ -205,10 +274,14 @@ def resolve(config: pytest.Config) -> Settings:
     evidence_path = _path(raw["harness_evidence"])
     fail_under = validate_fail_under(raw["harness_fail_under"])
     report_path = validate_report(raw["harness_report"])
-    if evidence_path is None and fail_under is None and report_path is None:
+    outputs = (raw["harness_baseline"], raw["harness_annotations"], raw["harness_cobertura"])
+    if evidence_path is None and fail_under is None and report_path is None and all(r is None for r in outputs):
         # Inert: ids and files are only read when something asks for evidence.
         return Settings(None, None, {}, pattern, None, None, None)
     expected, titles = expected_ids(raw["harness_reqs"], raw["harness_requirements_file"], pattern)
     run_id = raw["harness_run_id"].value.strip() if raw["harness_run_id"] else None
     return Settings(evidence_path, expected, titles, pattern, fail_under, report_path, run_id,
-                    validate_req_files(raw["harness_req_files"], pattern), validate_digest_fd(raw["harness_digest_fd"]))
+                    validate_req_files(raw["harness_req_files"], pattern), validate_digest_fd(raw["harness_digest_fd"]),
+                    validate_trusted(raw["harness_trusted_hooks"]), validate_trace(raw["harness_trace"]),
+                    validate_baseline(raw["harness_baseline"]), validate_annotations(raw["harness_annotations"]),
+                    _path(raw["harness_cobertura"]), _path(raw["harness_requirements_file"]))

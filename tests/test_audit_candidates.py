@@ -83,3 +83,14 @@ def test_the_task_that_completes_the_app_computes_the_sites_beside_its_session(t
     assert thread is not None
     thread.join()
     assert SOURCE in plan_mod._CANDIDATES
+
+
+def test_a_line_with_a_condition_is_mutated_by_its_condition_not_by_return_none():
+    """#47: `return None` mutants die to `x is not None`; on a line that also holds a comparison,
+    the comparison is the mutant judged, whatever the seed."""
+    source = "def pick(rows, day):\n    return [r for r in rows if r['day'] == day]\n"
+    sites = candidates(source)
+    assert {m.kind for m in sites if m.line == 2} >= {"return", "compare"}
+    for seed in range(20):
+        picked = plan_mod.spread({"src/rooms.py": sites}, 4, random.Random(seed))
+        assert [m.kind for _, m in picked] == ["compare"]

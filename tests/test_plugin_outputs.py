@@ -125,9 +125,9 @@ def test_report_files_in_html_and_markdown(pytester, tmp_path):
                                               f"--harness-reqs={ALL_REQS}", f"--harness-report={path}")
         assert f"harness report: {path}" in result.stdout.str()
     page = html.read_text()
-    assert page.startswith("<!DOCTYPE html>") and "<script" not in page and "http" not in page
-    assert '<tr class="uncovered" id="REQ-010">' in page
-    assert "test_canonical.py::test_fail (failed)" in page
+    assert page.startswith("<!DOCTYPE html>") and "<script src" not in page and "http" not in page
+    assert '<details class="req uncovered" id="req-REQ-010" data-status="uncovered"' in page
+    assert "test_canonical.<wbr>py::<wbr>test_fail</span> <em>failed</em>" in page
     text = md.read_text()
     assert "| REQ-007 |  | weak | test_canonical.py::test_no_assert (passed) |" in text
     assert "| REQ-010 |  | uncovered | - | no test is marked with this id |" in text

@@ -42,6 +42,8 @@ def test_todo_run_traces_4_of_4(todo_run):
         assert any("→ exit_code 0" in e for e in r.evidence), r.evidence
     table = format_matrix(matrix)
     assert "coverage: 4/4 requirements PASS (100.0%)" in table
+    assert table.splitlines()[0].split()[:4] == ["REQ", "STATUS", "WHITE", "BLACK"]   # the two legs apart (#47)
+    assert all(line.split()[1:4] == ["PASS", "YES", "YES"] for line in table.splitlines()[1:5])
     review = ReviewReport.model_validate_json(store.artifact_path(ctx.run_id, "review").read_text())
     assert review.overall_status == "PASS"
 

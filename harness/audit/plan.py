@@ -67,8 +67,16 @@ def executed_lines(evidence: dict, rid: str) -> tuple[list[str], dict[str, set[i
     return tests, lines
 
 
+# On a line with several mutation sites, one that changes behaviour (a comparison, a condition, an
+# operator, a dropped statement) is chosen over `return None`, which an `x is not None` test kills
+# without checking anything (#47). Lines keep their shuffled order: choosing lines by kind made the
+# generator's own tests fall under the bar on lines they execute but do not check.
+PREFERENCE = {"compare": 0, "negate": 0, "arith": 0, "drop": 0, "return": 1}
+
+
 def spread(by_file: dict[str, list[Mutant]], limit: int, rng: random.Random) -> list[tuple[str, Mutant]]:
-    """Up to `limit` mutants, round-robin over files, one per line until a file's lines run out."""
+    """Up to `limit` mutants, round-robin over files, one per line until a file's lines run out; on
+    a line, a behaviour-changing site over `return None` (PREFERENCE)."""
     queues = []
     for rel in sorted(by_file):
         per_line: dict[int, list[Mutant]] = {}
@@ -79,6 +87,8 @@ def spread(by_file: dict[str, list[Mutant]], limit: int, rng: random.Random) -> 
         queue = []
         for line in lines:
             sites = per_line[line]
+            best = min(PREFERENCE.get(m.kind, 0) for m in sites)
+            sites = [m for m in sites if PREFERENCE.get(m.kind, 0) == best]
             queue.append(sites[rng.randrange(len(sites))])
         queues.append((rel, queue))
     rng.shuffle(queues)

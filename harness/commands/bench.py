@@ -11,7 +11,7 @@ def cmd_bench(args) -> int:
     if args.plugin_overhead:
         from harness.bench_plugin import run_plugin_overhead
 
-        return run_plugin_overhead(args.plugin_overhead, args.rounds, args.pytest_arg)
+        return run_plugin_overhead(args.plugin_overhead, args.rounds, args.pytest_arg, args.mark_tests)
     if args.fidelity:
         from harness.fidelity import run_fidelity
 
@@ -27,6 +27,9 @@ def _bench_arguments(p) -> None:
     p.add_argument("--rounds", type=int, default=3, help="rounds for --plugin-overhead (median; default 3)")
     p.add_argument("--pytest-arg", action="append", default=[], metavar="ARG",
                    help="extra pytest argument for --plugin-overhead, e.g. --pytest-arg=-n2 (repeatable)")
+    p.add_argument("--mark-tests", type=int, default=None, metavar="N",
+                   help="with --plugin-overhead: mark N of the project's collected tests (spread evenly) with req ids "
+                        "in both modes, for a project whose tests carry no markers")
     p.add_argument("--fidelity", action="store_true", help="build the real-request dev set (tests/data/requests) "
                    "and compare entities, fields, features and outcome with the expectations")
     p.add_argument("--spec-only", action="store_true", help="with --fidelity: only the spec stage (fast)")

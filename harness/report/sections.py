@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from harness.report import timeline
-from harness.report.html_parts import badge, code_list, duration, esc, figure, table
+from harness.report.html_parts import badge, code_list, duration, esc, figure, path_code, table
 
 FIGURES = ("mutation", "coverage")
 
@@ -85,7 +85,7 @@ def _test_cell(tests: list[str], evidence: Mapping) -> str:
     outcomes = evidence.get("tests", {}) if evidence else {}
     if not tests:
         return '<span class="muted">—</span>'
-    items = [f"<li><code>{esc(t)}</code> {badge(outcomes.get(t, {}).get('outcome', 'not_run'))}</li>" for t in tests]
+    items = [f"<li>{path_code(t)} {badge(outcomes.get(t, {}).get('outcome', 'not_run'))}</li>" for t in tests]
     return '<ul class="compact">' + "".join(items) + "</ul>"
 
 
@@ -128,12 +128,29 @@ def requirement_evidence(data: Mapping) -> str:
             continue
         parts += [f'<p class="bad">missing: {esc(line)}</p>' for line in rep.get("missing", [])]
         tests = rep.get("tests", {})
-        rows = [[f"<code>{esc(n)}</code>", badge(t.get("outcome")), esc(t.get("checks", t.get("assertions"))),
+        rows = [[path_code(n), badge(t.get("outcome")), esc(t.get("checks", t.get("assertions"))),
                  duration((t.get("duration_s") or 0) * 1000), esc(t.get("failure") or "")]
                 for n, t in sorted(tests.items())]
+        parts.append("<h4>White-box: its own tests</h4>")
         parts.append(table(["test", "outcome", "checks", "duration", "failure"], rows))
+        parts.append(_black_box(rep) + _survivors(rep))
         parts.append(f"<p>commands: {code_list(_command(c) for c in rep.get('commands', []))}</p></section>")
     return "".join(parts)
+
+
+def _black_box(rep: Mapping) -> str:
+    """The outside leg: the harness's HTTP checks of this requirement (harness/acceptance)."""
+    leg = rep.get("black_box") or {}
+    rows = [[esc(c.get("name")), esc(c.get("source")), badge("ok" if c.get("ok") else "FAIL"),
+             f"<code>{esc(c.get('detail', ''))}</code>"] for c in leg.get("checks", [])]
+    return (f"<h4>{esc(leg.get('line') or 'Black-box: not run')}</h4>"
+            + (table(["check", "source", "result", "detail"], rows) if rows else ""))
+
+
+def _survivors(rep: Mapping) -> str:
+    """Mutants its tests let live (file, line, what changed), from the audit."""
+    survived = (rep.get("mutation") or {}).get("survived") or []
+    return f"<p>mutants that survived its tests: {code_list(survived)}</p>" if survived else ""
 
 
 def _command(cmd: object) -> str:

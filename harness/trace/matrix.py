@@ -142,17 +142,25 @@ def build_matrix(spec: AppSpec, tasks: list[Task], statuses: dict, results: list
                        evidence_digest=(evidence or {}).get("snapshot", {}).get("digest"))
 
 
+def _legs(row: MatrixRow) -> tuple[str, str]:
+    """(white-box, black-box) of a row: its own tests verified; the harness's HTTP checks passed."""
+    black = "-" if row.black_box is None else ("YES" if row.black_box.startswith("Black-box: YES") else "NO")
+    return ("YES" if row.tested else "NO"), black
+
+
 def format_matrix(matrix: TraceMatrix) -> str:
-    """A readable table: REQ | status | tasks | tests | missing (one missing item per line)."""
+    """A readable table: REQ | status | white-box | black-box | tasks | tests | missing (one per line)."""
     rows = matrix.requirements
     width = max([len("TASKS")] + [len(",".join(r.tasks)) for r in rows])
-    lines = [f"{'REQ':<8} {'STATUS':<6} {'TASKS':<{width}} {'TESTS':>5}  MISSING"]
-    pad = " " * (8 + 1 + 6 + 1 + width + 1 + 5 + 2)
+    lines = [f"{'REQ':<8} {'STATUS':<6} {'WHITE':<5} {'BLACK':<5} {'TASKS':<{width}} {'TESTS':>5}  MISSING"]
+    pad = " " * (8 + 1 + 6 + 1 + 6 + 6 + width + 1 + 5 + 2)
     for row in rows:
         missing = row.missing or [""]
-        lines.append(f"{row.id:<8} {row.status:<6} {','.join(row.tasks):<{width}} "
+        white, black = _legs(row)
+        lines.append(f"{row.id:<8} {row.status:<6} {white:<5} {black:<5} {','.join(row.tasks):<{width}} "
                      f"{len(row.tests):>5}  {missing[0]}".rstrip())
         lines += [pad + m for m in missing[1:]]
-    lines.append(f"coverage: {matrix.passed}/{matrix.total} requirements PASS ({matrix.coverage_pct}%)")
+    lines.append(f"coverage: {matrix.passed}/{matrix.total} requirements PASS ({matrix.coverage_pct}%)"
+                 " — WHITE: its own tests verified; BLACK: the harness's HTTP acceptance checks passed")
     lines += [f"problem: {p}" for p in matrix.problems]
     return "\n".join(lines)

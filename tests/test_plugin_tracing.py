@@ -1,0 +1,83 @@
+"""Issue 52, cost: only what a verdict needs is line-traced (marked tests' call phases; nothing for
+a bare threshold, said so), with a coverage core that keeps per-test contexts on every Python."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from pytest_harness import coverage_map
+
+pytest_plugins = ["pytester"]
+FAST = ("-p", "no:hypothesispytest", "-p", "no:cacheprovider", "-p", "no:anyio", "-p", "no:xdist")
+TESTS = """
+import pytest
+from calc import add
+
+@pytest.mark.req("REQ-001")
+def test_marked():
+    assert add(1, 2) == 3
+
+@pytest.mark.req("REQ-002")
+def test_marked_but_proves_nothing():
+    add(2, 2)
+    assert True
+
+def test_unmarked():
+    assert add(2, 3) == 5
+"""
+
+
+def _project(pytester) -> None:
+    pytester.makepyfile(calc="def add(a, b):\n    return a + b\n")
+    pytester.makepyfile(test_calc=TESTS)
+
+
+@pytest.mark.slow
+def test_unmarked_tests_are_not_line_traced(pytester, tmp_path):
+    _project(pytester)
+    out = tmp_path / "ev.json"
+    result = pytester.runpytest_subprocess(*FAST, f"--harness-evidence={out}")
+    doc = json.loads(out.read_text())
+    assert result.ret == 0
+    tests = doc["tests"]
+    assert tests["test_calc.py::test_marked"]["lines"] == {"calc.py": [2]}
+    assert tests["test_calc.py::test_unmarked"]["lines"] is None      # not traced: unknown, not "ran nothing"
+    assert tests["test_calc.py::test_unmarked"]["checks"] is None
+    assert doc["requirements"]["REQ-002"]["status"] == "weak"
+    assert doc["tracing"] == {"traced": "marked tests, call phase", "why": None}
+
+
+@pytest.mark.slow
+def test_threshold_alone_traces_nothing_and_says_so(pytester):
+    _project(pytester)
+    result = pytester.runpytest_subprocess(*FAST, "--harness-fail-under=100")
+    assert result.ret == 0, result.stdout.str()
+    result.stdout.fnmatch_lines(["*no test was line-traced (only a threshold was asked)*--harness-trace=marked*"])
+    judged = pytester.runpytest_subprocess(*FAST, "--harness-fail-under=100", "--harness-trace=marked")
+    assert judged.ret == 1
+    judged.stdout.fnmatch_lines(["REQ-002*weak*"])
+
+
+@pytest.mark.slow
+def test_trace_off_with_evidence_records_why(pytester, tmp_path):
+    _project(pytester)
+    out = tmp_path / "ev.json"
+    pytester.runpytest_subprocess(*FAST, f"--harness-evidence={out}", "--harness-trace=off")
+    doc = json.loads(out.read_text())
+    assert doc["tracing"] == {"traced": "nothing", "why": "tracing is off (harness_trace = off)"}
+    assert doc["tests"]["test_calc.py::test_marked"]["checks"] is None
+
+
+@pytest.mark.slow
+def test_bad_trace_value_is_a_usage_error(pytester):
+    _project(pytester)
+    result = pytester.runpytest_subprocess(*FAST, "--harness-fail-under=1", "--harness-trace=sometimes")
+    assert result.ret == 4
+    assert "--harness-trace: expected auto, marked or off" in result.stderr.str()
+
+
+def test_phase_coverage_asks_for_a_core_with_dynamic_contexts(tmp_path):
+    cov = coverage_map.PhaseCoverage(tmp_path)
+    assert cov._cov.get_option("run:core") == "ctrace"

@@ -1,0 +1,20 @@
+"""#47: the report shows a requirement's two legs apart — its own tests, then the harness's HTTP
+checks (each with its source and what came back) — and the mutants its tests let survive."""
+
+from harness.report.sections import requirement_evidence
+
+
+def test_the_report_shows_the_black_box_checks_and_the_survivors():
+    rep = {"status": "FAIL", "missing": ["black-box: acceptance check failed: complete a todo and read it back — x"],
+           "tests": {}, "commands": [],
+           "black_box": {"line": "Black-box: NO (1/2 checks: spec-derived)", "checks": [
+               {"name": "complete a todo and read it back", "source": "spec", "ok": False,
+                "detail": "after POST /api/todos/1/complete the todo reads status 'open'"},
+               {"name": "complete an unknown todo → 404", "source": "spec", "ok": True, "detail": ""}]},
+           "mutation": {"survived": ["src/api_todo.py:line 89: `!=` → `==`"]}}
+    html = requirement_evidence({"requirements": [{"id": "REQ-003", "text": "complete"}],
+                                 "requirement_reports": {"REQ-003": rep}})
+    assert "White-box: its own tests" in html
+    assert "Black-box: NO (1/2 checks: spec-derived)" in html
+    assert "reads status &#x27;open&#x27;" in html or "reads status 'open'" in html
+    assert "mutants that survived its tests" in html and "line 89" in html
