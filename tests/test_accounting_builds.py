@@ -46,7 +46,9 @@ def test_bug_fresh_requests_end_build_failed_naming_the_unaccounted_words(tmp_pa
     draft = tmp_path / "runs" / run_id / "app.toml"
     assert done.stdout.rstrip().endswith(f"edit {draft}, then: builder new --spec {draft}")
     status = builder(tmp_path, "status", run_id, "--json")
-    clauses = json.loads(status.stdout)["clauses"]
+    doc = json.loads(status.stdout)
+    assert doc["next_step"].endswith(f"then: builder new --spec {draft}")
+    clauses = doc["clauses"]
     assert all(word.strip('"') in " ".join(w for c in clauses for w in c["unaccounted"]) for word in named)
 
 

@@ -255,3 +255,10 @@ def test_a_server_that_refuses_streaming_gets_whole_answers_from_then_on():
     assert streamed == [True, False, False]
     [note] = c.take_notes()
     assert "refused a streamed request (HTTP 400)" in note
+
+
+def test_the_repair_context_is_fitted_to_a_small_context_window():
+    from harness.agents.repair_context import CONTEXT_CAP, repair_cap
+
+    assert repair_cap(None) == CONTEXT_CAP and repair_cap(128_000) == CONTEXT_CAP
+    assert repair_cap(8192) < CONTEXT_CAP and (repair_cap(8192) / 3 + 8192 // 3 + 600) <= 8192

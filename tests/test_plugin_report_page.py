@@ -83,3 +83,11 @@ def test_report_filter_and_search_work_in_headless_chromium_at_two_widths(tmp_pa
         shot = tmp_path / f"report-{width}.png"
         _chromium(tmp_path, page.as_uri(), f"--window-size={width},1100", f"--screenshot={shot}")
         assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 10_000
+
+
+def test_builder_report_file_names_wrap_at_separators_not_mid_word():
+    from harness.report import html_parts
+
+    assert html_parts.code_list(["app/models/order_items.py"]) == (
+        '<ul class="compact"><li><code>app/<wbr>models/<wbr>order_items.<wbr>py</code></li></ul>')
+    assert "anywhere" not in html_parts.CSS    # overflow-wrap:anywhere broke file names mid-word

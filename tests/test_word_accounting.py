@@ -115,3 +115,21 @@ def test_the_accounting_reads_no_parser_conclusions():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("harness.offline.spec"):
                 assert node.module == "harness.offline.spec.lexicon_vi", (path.name, node.module)
+
+
+def test_bug_no_clause_list_is_cut():
+    """The spec-stage error listed clauses up to ~1,000 characters, and the coverage line and the
+    spec warnings stopped after six not-built clauses."""
+    from harness.errors import SpecError
+    from harness.trace.coverage import format_coverage, request_coverage, spec_warnings
+
+    stop = "\n".join(f"- make it sparkle number {n} with a lovely gradient background" for n in range(30))
+    with pytest.raises(SpecError) as exc:
+        parse_request(stop)
+    assert "number 29 with" in str(exc.value) and len(exc.value.clauses) == 30
+    asks = "Users can manage tasks.\n" + "\n".join(f"- a {w} gadget" for w in
+                                                   "red blue green pink gold grey teal navy".split())
+    spec = parse_request(asks)
+    shown = format_coverage(request_coverage(spec, {"requirements": []}))
+    assert all(f"a {w} gadget" in shown for w in ("red", "navy"))
+    assert len([w for w in spec_warnings(spec) if w.startswith("not built")]) == 8

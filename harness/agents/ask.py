@@ -91,7 +91,7 @@ def ask(llm: LLMProvider, agent: str, prompt: str, parse: Callable[[str], T],
             raise
         except ContextOverflowError as exc:            # never a longer retry: a shorter prompt, or give up
             reason = describe(exc)
-            smaller = _shrunk(shrink, len(asked), exc.window or view.context_tokens) if shrinks < SHRINKS else None
+            smaller = _shrunk(shrink, len(asked), exc.window or getattr(view, "context_tokens", None)) if shrinks < SHRINKS else None
             if smaller is None:
                 break
             shrinks += 1

@@ -162,7 +162,7 @@ class Builder:
         # Without a model the generator writes the files and no prompt is sent: none is assembled
         # (0.7 s over the 24 tasks of the 20-entity scale build; `builder bench --scale` measures
         # the prompts with benchmarks.assembled_prompts instead).
-        window = self.llm.context_tokens if has_model(self.llm) else None
+        window = getattr(self.llm, "context_tokens", None) if has_model(self.llm) else None
         if window:   # fitted to the model's context window (HARNESS_CONTEXT_TOKENS or the server's figure)
             budget = min(budget, prompt_chars(window, window))
 

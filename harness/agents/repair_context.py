@@ -13,6 +13,13 @@ from harness.models.spec import AppSpec
 from harness.models.tasks import Task
 
 CONTEXT_CAP = 24_000
+
+
+def repair_cap(context_tokens: int | None) -> int:
+    """The repair context's cap: CONTEXT_CAP, or less when the model's context window is smaller."""
+    from harness.providers.context_window import prompt_chars
+
+    return min(CONTEXT_CAP, prompt_chars(context_tokens, context_tokens)) if context_tokens else CONTEXT_CAP
 KEY_LINES = 60
 OUTPUT_TAIL = 3000
 _KEY = re.compile(r"^(E\s|FAILED |ERROR |>\s|\S+\.py:\d+: \w*(Error|Exception)|\w*(Error|Exception)\b|"

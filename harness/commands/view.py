@@ -98,6 +98,9 @@ def next_step(store, state) -> str:
     if state.spec is None:   # BUILD FAILED at the spec stage: nothing was built, nothing to review
         return ("nothing was built: the request asked for nothing the offline generator builds (see error above); "
                 "name what the app manages, or set OPENAI_API_KEY, and run `builder new` again")
+    unbuilt = [r.id for r in state.spec.requirements if r.capability == "unsupported"]
+    if unbuilt and draft_path(store, rid).is_file():   # words nothing realised: finish the draft (#48)
+        return f"{', '.join(unbuilt)} not built offline; " + next_step_line(store, rid)
     failed = [t for t, s in state.task_results.items() if s in (TaskStatus.FAILED, TaskStatus.TIMED_OUT)]
     if failed:
         return (f"fix {failed[0]} (see {store.failure_report(rid, failed[0])} and `builder logs {rid} --task "
@@ -112,7 +115,11 @@ def cmd_status(args) -> int:
 
     clauses = run_clauses(store, state)
     if getattr(args, "json", False):
-        doc = views_json.status_document(state, next_step(store, state))
+        from harness.trace.authorship import authorship
+        from harness.utils.events import read_events
+
+        who = authorship(read_events(store.run_dir(state.run_id) / "events.log"))
+        doc = views_json.status_document(state, next_step(store, state), who)
         doc["clauses"] = [c.model_dump(mode="json") for c in clauses]
         print(views_json.dumps(doc))
         return EXIT_OK

@@ -211,7 +211,12 @@ def _attempt(ctx: RunContext, agent: RepairAgent, task: Task, failing: Verificat
     read_only = {rel: _read(ctx, rel) for rel in named if rel not in editable}
     history = [{k: a.get(k) for k in ("attempt", "failure_type", "files_changed", "result", "error") if a.get(k)}
                for a in previous]
-    context = build_repair_context(task, ctx.state.spec, failing, ftype, editable, read_only, history, reopen)
+    from harness.agents.repair_context import repair_cap
+    from harness.providers.base import has_model
+
+    window = getattr(ctx.llm, "context_tokens", None) if has_model(ctx.llm) else None   # a small window: fitted
+    context = build_repair_context(task, ctx.state.spec, failing, ftype, editable, read_only, history, reopen,
+                                   cap=repair_cap(window))
     patch = agent.propose(task, ctx.state.spec, context, allowed, ctx.state.plan)
     try:
         changed = apply_patch(ctx, task, patch, allowed)

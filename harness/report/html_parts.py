@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from html import escape
 
+from pytest_harness.report_html import wrap_path
+
 CSS = """
 body{font-family:system-ui,-apple-system,sans-serif;margin:0 auto;max-width:1200px;padding:1.5em;color:#1d1d1f}
 h1{margin-bottom:.2em}h2{border-bottom:2px solid #ddd;padding-bottom:.2em;margin-top:2em}
 table{border-collapse:collapse;width:100%;margin:.6em 0;font-size:.92em}
 th,td{border:1px solid #d5d5d5;padding:.3em .5em;text-align:left;vertical-align:top}
-th{background:#f2f2f4}code{font-size:.9em;overflow-wrap:anywhere}
+th{background:#f2f2f4}code{font-size:.9em;overflow-wrap:break-word}
 .badge{display:inline-block;padding:.05em .5em;border-radius:.6em;font-weight:600;font-size:.85em}
 .ok{background:#d9f2dd;color:#175c25}.bad{background:#fadcdc;color:#8a1c1c}
 .warn{background:#fff1cc;color:#6b4e00}.info{background:#e6ecf5;color:#203a63}
@@ -34,12 +36,17 @@ def badge(status: object) -> str:
     return f'<span class="badge {kind}" data-status="{esc(text)}">{esc(text)}</span>'
 
 
+def path_code(value: object) -> str:
+    """A code span of a path or node id that wraps after `/`, `::` and `.`, never mid-word."""
+    return "—" if value is None else f"<code>{wrap_path(str(value))}</code>"
+
+
 def code_list(items: Iterable[object]) -> str:
     """A compact bullet list of code spans, or a dash when empty."""
     items = list(items)
     if not items:
         return '<span class="muted">—</span>'
-    return '<ul class="compact">' + "".join(f"<li><code>{esc(i)}</code></li>" for i in items) + "</ul>"
+    return '<ul class="compact">' + "".join(f"<li>{path_code(i)}</li>" for i in items) + "</ul>"
 
 
 def table(headers: Sequence[str], rows: Iterable[Sequence[str]], *, row_ids: Sequence[str] | None = None,
