@@ -34,6 +34,7 @@ from harness.errors import InputError
 from harness.models.spec import (
     AppSpec, Clause, DataEntity, EntityField, Feature, FeatureKind, FieldKind, Page, Requirement,
 )
+from harness.offline import spec_limits as limits
 from harness.offline.features import REQ_TEXTS, can_build
 from harness.offline.field_kinds import KINDS, kind_for_name
 from harness.offline.generator.naming import field_ident, py_ident
@@ -93,7 +94,11 @@ def load_spec_file(path: str | Path) -> AppSpec:
     """The AppSpec the file describes; SpecFileError (one line: file:line: key: problem) otherwise."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as fh:
+            raw = fh.read(limits.MAX_BYTES + 1)
+        if len(raw) > limits.MAX_BYTES:
+            raise SpecFileError(f"{path}: the spec file is larger than {limits.MAX_BYTES // 1024} KB")
+        text = raw.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise SpecFileError(f"cannot read spec file {path}: {why}") from None
@@ -101,11 +106,18 @@ def load_spec_file(path: str | Path) -> AppSpec:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise SpecFileError(_toml_error(path, exc)) from None
+    except RecursionError:
+        raise SpecFileError(f"{path}: tables or arrays nest more than {limits.MAX_DEPTH} deep") from None
+    if limits.depth(data) > limits.MAX_DEPTH:
+        raise SpecFileError(f"{path}: tables or arrays nest more than {limits.MAX_DEPTH} deep")
     reader = _Reader(path, text)
     reader.check_keys(data, _TOP, "", None)
     entities_raw = reader.typed(data, "entities", list, "", None) or []
     if not entities_raw:
         reader.fail("entities", "the spec needs at least one [[entities]] table", "entities")
+    if len(entities_raw) > limits.MAX_ENTITIES:
+        reader.fail("entities", f"{len(entities_raw)} entities; at most {limits.MAX_ENTITIES}", "entities",
+                    limits.MAX_ENTITIES)
     entities = [_entity(reader, raw, i) for i, raw in enumerate(entities_raw)]
     _check_links(reader, entities)
     spec = AppSpec(title=reader.typed(data, "title", str, "", None) or "Generated app",
@@ -147,8 +159,10 @@ def _entity(reader: _Reader, raw: Any, i: int) -> tuple[DataEntity, list[Feature
     if not name:
         reader.fail(f"{where}.name", "every entity needs a name", "name", i)
     ident = py_ident(name)
-    fields = [_field(reader, f, i, f"{where}.fields[{j + 1}]")
-              for j, f in enumerate(reader.typed(raw, "fields", list, where, i) or [])]
+    fields_raw = reader.typed(raw, "fields", list, where, i) or []
+    if len(fields_raw) > limits.MAX_FIELDS:
+        reader.fail(f"{where}.fields", f"{len(fields_raw)} fields; at most {limits.MAX_FIELDS} per entity", "fields", i)
+    fields = [_field(reader, f, i, f"{where}.fields[{j + 1}]") for j, f in enumerate(fields_raw)]
     on_delete = reader.typed(raw, "on_parent_delete", str, where, i) or "restrict"
     if on_delete not in ("restrict", "cascade"):
         reader.fail(f"{where}.on_parent_delete", "must be \"restrict\" or \"cascade\"",
@@ -214,7 +228,12 @@ def _feature(reader: _Reader, raw: Any, i: int, where: str, entity: str) -> Feat
 
 def _check_links(reader: _Reader, entities: list[tuple[DataEntity, list[Feature]]]) -> None:
     idents = {e.ident for e, _ in entities}
+    seen: dict[str, int] = {}
     for i, (e, _) in enumerate(entities):
+        if e.ident in seen:
+            reader.fail(f"entities[{i + 1}].name", f"a second entity named {e.name!r} (entities[{seen[e.ident] + 1}])",
+                        "name", i, e.name)
+        seen[e.ident] = i
         if e.parent is not None:
             if py_ident(e.parent) not in idents or py_ident(e.parent) == e.ident:
                 reader.fail(f"entities[{i + 1}].parent", f"no other entity named {e.parent!r}", "parent", i, e.parent)
@@ -222,6 +241,11 @@ def _check_links(reader: _Reader, entities: list[tuple[DataEntity, list[Feature]
         for f in e.fields:
             if f.ref is not None and f.ref not in idents:
                 reader.fail(f"entities[{i + 1}].{f.name}.ref", f"no entity named {f.ref!r}", "ref", i, f.ref)
+    cycle = limits.parent_cycle({e.ident: e.parent for e, _ in entities})
+    if cycle:
+        i = seen[cycle[0]]
+        reader.fail(f"entities[{i + 1}].parent", f"parent cycle: {' -> '.join(cycle)} (a record cannot belong, "
+                    f"through its parents, to itself)", "parent", i, entities[i][0].parent)
 
 
 def _with_requirements(reader: _Reader, spec: AppSpec, dashboard: bool) -> AppSpec:

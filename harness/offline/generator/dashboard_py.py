@@ -24,6 +24,7 @@ def dashboard_py(app: AppModel) -> str:
         _DASHBOARD, scope_doc="the signed-in user" if app.auth else "the application",
         html_doc=" (signed-in users only; others go to /login)" if app.auth else "",
         auth_import="from src.auth import CurrentUser, page_user" if app.auth else "",
+        responses=(', responses={401: {"description": "Missing or invalid bearer token"}}' if app.auth else ""),
         title=lit(app.title), lang=lit(app.language), counted=_dict_literal(counted),
         with_status=lit(tuple(e.plural_ident for e in app.entities if e.has_status)),
         totals=_dict_literal(_totals(app)),

@@ -19,7 +19,8 @@ TEST_USERS = ("alice", "bobby", "bob", "carol", "nobody", "probe_user")
 _EXACT = (
     ("username: str = Field(min_length=3, max_length=50)",   # one account per address, whatever its case
      "email: Annotated[Email, AfterValidator(str.lower)]"),
-    ("from pydantic import BaseModel, Field\n", "from pydantic import AfterValidator, BaseModel, Field\n"),
+    ("from pydantic import BaseModel, Field, field_validator\n",
+     "from pydantic import AfterValidator, BaseModel, Field, field_validator\n"),
     ("from src.models import get_db, now\n", "from src.fieldtypes import Email\nfrom src.models import get_db, now\n"),
     ('username, password = form.get("username", ""), form.get("password", "")',
      'username, password = form.get("username", "").strip().lower(), form.get("password", "")'),

@@ -41,8 +41,8 @@ def api_paths(app: AppModel) -> list[str]:
 
 
 def error_paths(app: AppModel) -> dict[str, dict[str, list[str]]]:
-    """The error codes each route must document: 404/409/422 on every entity route, 401 with
-    accounts, 429 on login."""
+    """The error codes each route must document: 404/409/422 on every entity route, 401 on every
+    route that needs an account, 429 on login."""
     codes = ["404", "409", "422"] + (["401"] if app.auth else [])
     out: dict[str, dict[str, list[str]]] = {}
     for e in app.entities:
@@ -51,6 +51,10 @@ def error_paths(app: AppModel) -> dict[str, dict[str, list[str]]]:
     if app.auth:
         out["/api/auth/login"] = {"post": ["401", "422", "429"]}
         out["/api/auth/register"] = {"post": ["409", "422"]}
+        out["/api/auth/logout"] = {"post": ["401"]}
+        out["/api/auth/me"] = {"get": ["401"]}
+        if app.has_dashboard:
+            out["/api/dashboard"] = {"get": ["401"]}
     return out
 
 

@@ -22,7 +22,7 @@ _NO_AUTH = template("pages_py/no_auth.tmpl")
 
 _AUTH = template("pages_py/auth.tmpl")
 
-_AUTH_IMPORT = ("from src.auth import (COOKIE_NAME, SESSION_DAYS, Credentials, authenticate, client_address,\n"
+_AUTH_IMPORT = ("from src.auth import (COOKIE_NAME, SESSION_DAYS, NewAccount, authenticate, client_address,\n"
                 "                      create_user, end_session, login_throttle, page_user, request_token,\n"
                 "                      start_session)")
 
