@@ -106,3 +106,15 @@ def test_the_generated_access_tests_pass_and_fail_when_the_rules_are_ignored(tmp
     (ws / "src" / "api_tool.py").write_text(api.replace(check, "as_viewer(db, user)"), encoding="utf-8")
     unguarded = suites.run(ws, *args, "tests/test_api_tool.py::test_only_the_librarian_role_manages_tool_records")
     assert unguarded.exit_code == 1 and "1 failed" in unguarded.stdout, unguarded.stdout[-3000:]
+
+
+def test_every_access_link_and_summary_requirement_has_a_black_box_check():
+    """Before these checks the black-box leg had none for them: every such build was FAIL."""
+    from harness.acceptance.derive import derive
+
+    for name in ("tool_library.toml", "volunteer_rota.toml", "notes_tags.toml", "reading_log.toml"):
+        spec = load_spec_file(EXAMPLES / name)
+        checked = {c.requirement for c in derive(spec)}
+        wanted = {r.id for r in spec.requirements
+                  if r.capability in ("access", "account", "link") or "period_summary" in r.acceptance}
+        assert wanted and wanted <= checked, (name, wanted - checked)
