@@ -32,7 +32,8 @@ piped); `new`, `resume`, `trace`, `review`, `status`, `runs` and `logs` take --j
 environment: OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_MODEL (LLM path; without a key the offline
 rule-based path is used), HARNESS_RUNS_DIR (default ./runs), HARNESS_MAX_LLM_CALLS,
 HARNESS_MAX_TOKENS, HARNESS_MAX_MINUTES (run budgets), HARNESS_SANDBOX=none (run workspace code
-without bubblewrap; the run then says `isolation: none (install bubblewrap)`)."""
+without bubblewrap; the run then says `isolation: none (install bubblewrap)`; without a working
+bubblewrap an LLM run refuses to start unless this is set)."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -66,8 +67,10 @@ def main(argv: list[str] | None = None) -> int:
     exits at once (nothing to save; an exception raised inside a native module's import would
     crash it instead), and after an interrupt every process it started is ended and it exits
     without waiting for background threads."""
+    from harness.sandbox.procs import make_nondumpable
     from harness.sandbox.secrets import adopt_secrets, reexec_without_secrets
 
+    make_nondumpable()  # before the key is read: no same-uid process may read this memory
     if argv is None:  # the real command line: no child may find the key in our exec environment
         interrupts.guard_startup()
         reexec_without_secrets(sys.argv[1:])

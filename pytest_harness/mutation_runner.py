@@ -60,6 +60,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.getgroup("harness").addoption("--harness-mutants-digest-fd", dest="harness_mutants_digest_fd", type=int,
                                          metavar="FD", default=None,
                                          help="write the result file's sha256 to this inherited fd (harness audit)")
+    parser.getgroup("harness").addoption("--harness-mutants-result", dest="harness_mutants_result", metavar="PATH",
+                                         default=None, help="write the result here instead of the plan's "
+                                         "\"result\" (a writable directory outside the read-only workspace)")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -326,7 +329,7 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
     else:
         outcome = baseline_first(plan, by_id)
     text = json.dumps({"nonce": plan["nonce"], **outcome})
-    Path(plan["result"]).write_text(text, encoding="utf-8")
+    Path(session.config.getoption("harness_mutants_result") or plan["result"]).write_text(text, encoding="utf-8")
     digest_fd = session.config.getoption("harness_mutants_digest_fd")
     if digest_fd is not None:
         from pytest_harness.plugin import send_digest

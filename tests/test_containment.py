@@ -2,7 +2,8 @@
 
 Each attack runs as a real generated test through the real verifier (pytest in the sandbox), once
 under bubblewrap and once with the OS sandbox switched off (HARNESS_SANDBOX=none). The attack test
-always passes and writes what it managed to do into the workspace; the assertions read that.
+always passes and writes what it managed to do into a shared directory (HARNESS_SHARED_DIR: the
+workspace is read-only); the assertions read that.
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ def test_attack():
     }
     subprocess.Popen(["setsid", "sleep", SLEEP], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                      stderr=subprocess.DEVNULL, start_new_session=True)
-    Path("report.json").write_text(json.dumps(report))
+    Path(SHARED, "report.json").write_text(json.dumps(report))  # the workspace is read-only
     assert True
 '''
 
@@ -112,6 +113,9 @@ def attacked(tmp_path_factory, isolation):
         for name in ("DATABASE_URL", "SECRET", "SSH_AUTH_SOCK", "SLACK_WEBHOOK_URL"):
             mp.setenv(name, key)
         tmp_path = tmp_path_factory.mktemp("attack")
+        shared = tmp_path / "shared"  # where the attack leaves its report (HARNESS_SHARED_DIR)
+        shared.mkdir()
+        mp.setenv("HARNESS_SHARED_DIR", str(shared))
         secret = tmp_path / "outside" / "secret.txt"
         secret.parent.mkdir()
         secret.write_text("host secret")
@@ -123,14 +127,14 @@ def attacked(tmp_path_factory, isolation):
         with socket.socket() as listener:
             listener.bind(("127.0.0.1", 0))
             listener.listen()
-            code = (f"SECRET = {str(secret)!r}\nRUN_DIR = {str(run_dir)!r}\nPORT = {listener.getsockname()[1]}\n"
+            code = (f"SHARED = {str(shared)!r}\nSECRET = {str(secret)!r}\nRUN_DIR = {str(run_dir)!r}\nPORT = {listener.getsockname()[1]}\n"
                     f"SLEEP = {sleep_arg!r}\n" + ATTACK)
             (ws / "tests" / "test_attack.py").write_text(code)
             from harness.speed.runners import WarmRunner   # as a build runs it: warm when warm is on
 
             result = run_command("pytest -q", ws, task_id="TASK-001", evidence_path=run_dir / "evidence" / "e.json",
                                  reqs=[], run_id="run_attack", runner=WarmRunner())
-    report = json.loads((ws / "report.json").read_text())
+    report = json.loads((shared / "report.json").read_text())
     return report, result, run_dir, sleep_arg, key
 
 
@@ -163,14 +167,17 @@ def test_evidence_reaches_the_run_dir_and_names_the_isolation(attacked, isolatio
 
 @pytest.mark.parametrize("isolation", ["bwrap"], indirect=True)
 def test_bwrap_keeps_host_files_run_dir_and_loopback_out_of_reach(attacked):
-    report, _result, run_dir, _sleep, _key = attacked
+    report, _result, run_dir, _sleep, key = attacked
     assert report["read_outside"] == {"ok": False, "value": "FileNotFoundError"}
     # The workspace's parents exist inside only as empty mount-point directories on a private
     # tmpfs: whatever the test wrote there vanished with the sandbox; the run's own log is untouched.
     assert (run_dir / "events.log").read_text() == ""
     assert sorted(p.name for p in run_dir.iterdir()) == ["events.log", "evidence", "workspace"]
     assert not report["connect"]["ok"]
-    assert report["parent_environ"]["ok"]  # pid 1 of its own namespace: bwrap's init, allowlisted env
+    # pid 1 of its own namespace is bwrap's init: unreadable (it is not dumpable in the sandbox's
+    # user namespace) or, where it is readable, the allowlisted environment only
+    parent = report["parent_environ"]
+    assert not parent["ok"] or key not in parent["value"]
 
 
 @pytest.mark.parametrize("isolation", ["none"], indirect=True)

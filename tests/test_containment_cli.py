@@ -43,9 +43,12 @@ def test_snoop_for_the_key():
                 environs[name] = open(f"/proc/{name}/environ", "rb").read().decode("latin-1")
             except OSError:
                 pass
-    parent = open(f"/proc/{os.getppid()}/environ", "rb").read().decode("latin-1")
-    os.makedirs("__pycache__", exist_ok=True)  # outside the evidence snapshot: no task owns snoop.json
-    with open("__pycache__/snoop.json", "w") as fh:
+    try:  # bwrap's init is not readable in the sandbox's user namespace
+        parent = open(f"/proc/{os.getppid()}/environ", "rb").read().decode("latin-1")
+    except OSError:
+        parent = ""
+    # the workspace is read-only: the report goes to the directory the test harness shares
+    with open(os.path.join(os.environ["HARNESS_SHARED_DIR"], "snoop.json"), "w") as fh:
         json.dump({"env": dict(os.environ), "parent": parent, "environs": environs}, fh)
 '''
 
@@ -76,7 +79,7 @@ def _key_is_unreadable(run_dir: Path, key: str, output: str, label: str) -> None
         assert key.encode() not in data and secret not in data, path
     assert secret.decode() not in output
 
-    snoop = json.loads((run_dir / "workspace" / "__pycache__" / "snoop.json").read_text())
+    snoop = json.loads((run_dir.parent.parent / "shared" / "snoop.json").read_text())
     assert "OPENAI_API_KEY" not in snoop["env"] and key not in json.dumps(snoop["env"])
     assert key not in snoop["parent"]
     holders = [pid for pid, env in snoop["environs"].items() if key in env]
@@ -84,6 +87,12 @@ def _key_is_unreadable(run_dir: Path, key: str, output: str, label: str) -> None
     assert f"isolation: {label}" in output
     review = json.loads((run_dir / "review.json").read_text())
     assert review["isolation"] == label
+
+
+def _shared(tmp_path: Path) -> Path:
+    """<tmp>/shared beside <tmp>/runs: where the snooping test leaves its report (HARNESS_SHARED_DIR)."""
+    (tmp_path / "shared").mkdir(exist_ok=True)
+    return tmp_path / "shared"
 
 
 def _snooping_models_test() -> str:
@@ -107,7 +116,8 @@ def test_cli_build_key_is_unreadable_from_every_process_a_generated_test_sees(tm
                            task_answer("TASK-001", **{"tests/test_models.py": _snooping_models_test()}),
                            *[task_answer(t) for t in TASKS[1:]], note_answer()]) as server:
         proc = cli(["new", TODO, "--runs-dir", str(tmp_path / "runs"), "--run-id", "snoop"], tmp_path,
-                   OPENAI_API_KEY=key, OPENAI_BASE_URL=server.url, OPENAI_MODEL="fake-model-1", HARNESS_SANDBOX="auto")
+                   OPENAI_API_KEY=key, OPENAI_BASE_URL=server.url, OPENAI_MODEL="fake-model-1", HARNESS_SANDBOX="auto",
+                   HARNESS_SHARED_DIR=str(_shared(tmp_path)))
         requests = list(server.requests)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert "BUILD COMPLETE" in proc.stdout
@@ -142,7 +152,7 @@ def test_token_budget_crossed_mid_build_exits_75_and_resume_finishes_without_reb
     last whole-suite session runs beside the runtime check's server) and in no file of the run."""
     key = f"sk-test-{uuid.uuid4().hex}"
     runs = tmp_path / "runs"
-    mode = {"HARNESS_SANDBOX": "none"}
+    mode = {"HARNESS_SANDBOX": "none", "HARNESS_SHARED_DIR": str(_shared(tmp_path))}
     with FakeOpenAIServer([spec_answer(), plan_answer(),
                            task_answer("TASK-001", **{"tests/test_models.py": _snooping_models_test()}),
                            *[task_answer(t) for t in TASKS[1:]], note_answer(USAGE)]) as server:

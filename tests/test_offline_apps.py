@@ -51,7 +51,7 @@ def verify_generated(spec, suites, name):
     for rel, text in generate_files(spec).items():
         (ws / rel).parent.mkdir(parents=True, exist_ok=True)
         (ws / rel).write_text(text)
-    evidence = suites.base / name / "evidence.json"   # under the sandbox's writable root
+    evidence = suites.out / f"{name}-evidence.json"   # the workspace is read-only to the suite
     reqs = ",".join(r.id for r in spec.requirements)
     proc = suites.run(ws, "-q", "-p", "no:cacheprovider", "-p", "no:hypothesispytest",
                       "--harness-evidence", str(evidence), "--harness-reqs", reqs)

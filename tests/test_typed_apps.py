@@ -193,7 +193,7 @@ def test_the_example_spec_app_passes_its_whole_suite_its_probe_and_the_http_chec
     generated = generate_files(spec)
     workspace = write_files(generated, suites.base / "club" / "ws")
     (workspace / "spec.json").write_text(spec.model_dump_json(), encoding="utf-8")   # the checks' probe reads it
-    evidence_path = suites.base / "club" / "evidence.json"   # under the sandbox's writable root
+    evidence_path = suites.out / "club-evidence.json"   # the workspace is read-only to the suite
     proc = suites.run(workspace, "-q", "-p", "no:cacheprovider", "--harness-evidence", str(evidence_path),
                       "--harness-reqs", ",".join(r.id for r in spec.requirements))
     assert proc.exit_code == 0, proc.stdout[-3000:] + proc.stderr[-1000:]

@@ -24,7 +24,10 @@ def test_probe(request):
 
 def _probe(ws, tmp_path, monkeypatch, warm_on, name):
     monkeypatch.setenv(warm.ENV_WARM, "1" if warm_on else "0")
-    out = ws / f"{name}.json"
+    shared = tmp_path / "shared"  # the workspace is read-only to the probe
+    shared.mkdir(exist_ok=True)
+    monkeypatch.setenv("HARNESS_SHARED_DIR", str(shared))
+    out = shared / f"{name}.json"
     (ws / "tests" / "conftest.py").write_text(f"import os\nos.environ['PROBE_OUT'] = {str(out)!r}\n")
     result, _ = run(ws, tmp_path, name)
     assert result.status == "PASS", result.stdout + result.stderr

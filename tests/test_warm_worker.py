@@ -90,7 +90,7 @@ from pathlib import Path
 
 
 def test_kills_the_worker_once():
-    marker = Path("kill_worker_once")
+    marker = Path(os.environ["HARNESS_SHARED_DIR"], "kill_worker_once")  # the workspace is read-only
     if marker.exists():
         marker.unlink()
         os.kill(os.getppid(), signal.SIGKILL)
@@ -107,7 +107,7 @@ from pathlib import Path
 def test_hangs():  # the workspace in the sleeper's argv: _alive_sleepers tells it from another run's
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)", os.getcwd()],
                              start_new_session=True)
-    Path("grandchild.pid").write_text(str(child.pid))
+    Path(os.environ["HARNESS_SHARED_DIR"], "grandchild.pid").write_text(str(child.pid))
     time.sleep(300)
 '''
 
@@ -151,12 +151,15 @@ def sequence(tmp_path_factory):
         (ws / rel).parent.mkdir(parents=True, exist_ok=True)
         (ws / rel).write_text(text)
     done = SimpleNamespace(runs={}, sleepers={}, hung={}, workspace=ws)
+    shared = tmp / "shared"  # what the probes leave for the next command (the workspace is read-only)
+    shared.mkdir()
 
     def go(name, command, workspace=ws, **kw):
         done.runs[name] = run(workspace, tmp, name, command, **kw)
         return done.runs[name][0]
 
     with pytest.MonkeyPatch.context() as mp, warm_workers_stopped_after():
+        mp.setenv("HARNESS_SHARED_DIR", str(shared))
         mp.setenv(warm.ENV_WARM, "0")
         go("demo_cold", "python -m pytest -q tests", demo)
         mp.setenv(warm.ENV_WARM, "1")
@@ -169,7 +172,7 @@ def sequence(tmp_path_factory):
             started = time.time()
             go(f"hangs_{mode}", probe("hangs"), timeout_s=HANG_TIMEOUT_S)
             done.sleepers[mode] = _alive_sleepers(ws)
-            pid_file = ws / "grandchild.pid"   # the test reached its hang before the timeout
+            pid_file = shared / "grandchild.pid"   # the test reached its hang before the timeout
             done.hung[mode] = pid_file.exists() and pid_file.stat().st_mtime >= started
             pid_file.unlink(missing_ok=True)
         go("hangs_co", "python -m pytest -q --co tests/test_hangs.py")
@@ -185,7 +188,7 @@ def sequence(tmp_path_factory):
         go("after_kill", probe("value"))
         done.replaced = warm.worker_for(ws, WORKER_ENV)
         # a child that kills its worker: retried cold, then a new worker
-        (ws / "kill_worker_once").write_text("")
+        (shared / "kill_worker_once").write_text("")
         go("crash", probe("kills_its_worker"))
         go("after_crash", probe("kills_its_worker"))
         # a requirement the worker did not import, or not a pytest run: cold
@@ -399,22 +402,26 @@ from pathlib import Path
 
 
 def test_tmpdir_of_the_previous_child_is_gone():
-    record = Path("previous_tmpdir.txt")
+    record = Path(os.environ["HARNESS_SHARED_DIR"], "previous_tmpdir.txt")
     if record.exists():
         assert not os.path.exists(record.read_text()), "the previous child's TMPDIR is still there"
-    mine = tempfile.gettempdir()
-    Path(mine, "left.bin").write_bytes(b"x" * 4096)
-    record.write_text(mine)
+    left = Path(tempfile.gettempdir(), "left.bin")
+    left.write_bytes(b"x" * 4096)
+    record.write_text(str(left))
 '''
 
 
 @pytest.mark.slow
-def test_a_childs_tmpdir_is_removed_before_the_next_request_is_served(tmp_path):
+def test_a_childs_tmpdir_is_removed_before_the_next_request_is_served(tmp_path, monkeypatch):
     """Regression (#19): the ended child's TMPDIR is removed after its reply is sent (not before:
-    3-16 ms off every command), and still before the worker serves the next command."""
+    3-16 ms off every command), and still before the worker serves the next command (#46: under
+    bubblewrap each child's TMPDIR is its own fresh /tmp, gone with its mount namespace)."""
     import tempfile
 
     ws = small_workspace(tmp_path, TMP_PROBE)
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    monkeypatch.setenv("HARNESS_SHARED_DIR", str(shared))
     worker = warm.WarmWorker(ws, {"PYTHONDONTWRITEBYTECODE": "1"})
     codes = []
     try:
@@ -424,5 +431,5 @@ def test_a_childs_tmpdir_is_removed_before_the_next_request_is_served(tmp_path):
                 codes.append(worker.run(argv, ws, {}, 60, out.fileno(), err.fileno(), ())["exit_code"])
     finally:
         worker.stop()
-    assert (ws / "previous_tmpdir.txt").exists()
+    assert (shared / "previous_tmpdir.txt").exists()
     assert codes == [0, 0, 0]

@@ -8,8 +8,9 @@ verifier does (harness/verification/plugins.py), every installed pytest plugin t
 requirements.txt does not bring is disabled (`-p no:NAME`): the hypothesis plugin alone imported
 hypothesis, ~73 modules assertion-rewritten from source, at the end of every suite (~1-2 s here).
 test_warm_worker proves that a warm and a cold run of the same workspace give the same outcomes
-and evidence, so the suites' verdicts do not depend on it. The workspaces live under `base` (the
-sandbox's writable root); evidence files a suite writes must be under it too.
+and evidence, so the suites' verdicts do not depend on it. The workspaces live under `base`, which
+the sandbox binds read-only; evidence files a suite writes go under `out` (bound writable as
+HARNESS_SHARED_DIR while the fixture lives).
 """
 
 from __future__ import annotations
@@ -30,8 +31,9 @@ SUITE_ENV = verification_env("")  # what the verifier gives a verification comma
 class WarmSuites:
     """Up to `lanes` warm workers over `base`; `run` serves one suite, `run_all` several in parallel."""
 
-    def __init__(self, base: Path, lanes: int = 1):
+    def __init__(self, base: Path, lanes: int = 1, out: Path | None = None):
         self.base = Path(base)
+        self.out = Path(out) if out is not None else self.base
         self.lanes = lanes
         self._idle: list[warm.WarmWorker | None] = [None] * lanes
         self._lock = threading.Lock()
@@ -100,6 +102,9 @@ class WarmSuites:
 def suites(tmp_path_factory):
     """Generated suites run as the harness verifies them: forked by a warm worker (import this
     fixture into a test module: `from warm_suites import suites`)."""
-    pool = WarmSuites(tmp_path_factory.mktemp("suites"))
-    yield pool
-    pool.close()
+    out = tmp_path_factory.mktemp("suites-out")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("HARNESS_SHARED_DIR", str(out))  # the only place a suite may write (its evidence)
+        pool = WarmSuites(tmp_path_factory.mktemp("suites"), out=out)
+        yield pool
+        pool.close()

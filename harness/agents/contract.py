@@ -21,7 +21,8 @@ CONTRACT = """Workspace contract (the harness relies on exactly this):
    is opened (default "app.db"); never a hard-coded path. Create the tables on first use.
 4. Tests: pytest files `tests/test_*.py`, run from the workspace root. A test gets a client with
    `monkeypatch.setenv("APP_DB_PATH", str(tmp_path / "app.db"))`, then `from src.main import app`
-   and `fastapi.testclient.TestClient(app)`. No network, no running server.
+   and `fastapi.testclient.TestClient(app)`. No network, no running server. The workspace is
+   read-only while tests and the app run: tests write only under `tmp_path`, never the workspace.
 5. Every test carries `@pytest.mark.req("REQ-00N")` (one or more ids of the requirements it
    proves). The harness's pytest plugin registers the `req` marker: do not register it. A test
    must assert on real behaviour (status codes, bodies, stored data); a test that asserts nothing

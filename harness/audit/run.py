@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import secrets
 import shlex
+import shutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,12 +29,15 @@ from harness.errors import RunDataError
 from harness.models.run import RunState
 from harness.state.checkpoints import crash_hook
 from harness.state.store import RunStore
+from harness.utils import own_tmp
+from harness.verification.outbox import OUTBOX
 from pytest_harness.time_box import GRACE_FACTOR, admit
 
 SCHEMA_VERSION = 1
 DEFAULT_MAX_MUTANTS = 4      # per requirement
 DEFAULT_SECONDS = 10.0       # time box of the mutant runs (the build's bounded audit)
 PLAN_DIR = ".harness_audit"
+RESULT_NAME = "result.json"
 KILLED = frozenset({"failed", "timeout"})
 CRASH_MARKER = "audit:running"  # HARNESS_CRASH_AT hook: SIGKILL with the scratch copy mutated
 _STARTUP_S = 60.0            # allowance for the sandboxed pytest to start and collect
@@ -68,10 +72,12 @@ def _command(plan_path: Path, files: list[str], digest_fd: int, method: str = ME
     """A lane's pytest command. The confirm method skips assertion rewriting (`--assert=plain`):
     a rewritten assert fails exactly when the plain one does, only its message differs, and the
     runner reports a failure by its one-line exception anyway; rewriting the test modules cost the
-    session ~0.3-0.5 s of its start."""
+    session ~0.3-0.5 s of its start. The lane is read-only to its session: the result goes to the
+    command's outbox (OUTBOX, see verifier.run_command) and the verifier hands it over (`collect`)."""
     plain = ["--assert=plain"] if method == "confirm" else []
     return shlex.join(["pytest", "-q", *plain, "-p", "pytest_harness.mutation_runner", "-p", "no:warnings",
-                       f"--harness-mutants={plan_path}", f"--harness-mutants-digest-fd={digest_fd}", *files])
+                       f"--harness-mutants={plan_path}", f"--harness-mutants-digest-fd={digest_fd}",
+                       f"--harness-mutants-result={OUTBOX}/{RESULT_NAME}", *files])
 
 
 def evidence_seconds(evidence: dict, plan: AuditPlan) -> dict[str, float]:
@@ -198,7 +204,8 @@ def _run_lane(state: RunState, lane: Path, order: list, plan: AuditPlan, budget:
     dispatcher, number = queue
     nonce = secrets.token_hex(8)
     (lane / PLAN_DIR).mkdir()
-    plan_path, result_path = lane / PLAN_DIR / "plan.json", lane / PLAN_DIR / "result.json"
+    received = own_tmp.make("out")  # the result, handed over from the session's outbox
+    plan_path, result_path = lane / PLAN_DIR / "plan.json", received / RESULT_NAME
     pipes = LanePipes() if dispatcher is not None else None
     plan_path.write_text(json.dumps({"nonce": nonce, "seconds": budget.seconds, "order": order,
                                      "tests": plan.tests, "result": str(result_path), "method": budget.method,
@@ -212,17 +219,21 @@ def _run_lane(state: RunState, lane: Path, order: list, plan: AuditPlan, budget:
     if server is not None:
         server.start()
     try:
-        res = run_command(command, lane, task_id="AUDIT", run_id=state.run_id, runner=runner,
-                          timeout_s=budget.seconds * GRACE_FACTOR + _STARTUP_S,
-                          pass_fds=(pipe.write_fd, *(pipes.lane_fds if pipes else ())))
+        try:
+            res = run_command(command, lane, task_id="AUDIT", run_id=state.run_id, runner=runner,
+                              timeout_s=budget.seconds * GRACE_FACTOR + _STARTUP_S,
+                              pass_fds=(pipe.write_fd, *(pipes.lane_fds if pipes else ())),
+                              collect={RESULT_NAME: result_path})
+        finally:
+            sent = pipe.received()
+            if pipes is not None:
+                pipes.close_lane_side()
+                stop.set()
+                server.join()
+                pipes.close()
+        return lane_result(result_path, sent, nonce, res), shown_command(command, lane, pipe.write_fd)
     finally:
-        sent = pipe.received()
-        if pipes is not None:
-            pipes.close_lane_side()
-            stop.set()
-            server.join()
-            pipes.close()
-    return lane_result(result_path, sent, nonce, res), shown_command(command, lane, pipe.write_fd)
+        shutil.rmtree(received, ignore_errors=True)
 
 
 def lane_result(result_path: Path, sent: str, nonce: str, res) -> dict:

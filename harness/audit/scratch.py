@@ -4,7 +4,7 @@ The run's scratch directory (RunStore.audit_scratch) holds one directory per lan
 each is a full mutated copy of the workspace, verified by its own sandboxed pytest session, so
 the lanes share no file and a mutant's verdict never depends on what another lane runs beside
 it. `lane_count` is the number of cores, at most MAX_LANES (HARNESS_AUDIT_LANES sets it). When the
-run starts, the lanes' directories are created empty and bound (writable) into the sandbox of the
+run starts, the lanes' directories are created empty and bound (read-only) into the sandbox of the
 run's verification worker (`share_with_verification`); the audit fills the same directories (never
 recreates them) and each lane is served by a clone of that worker, forked inside its sandbox
 (harness/sandbox/warm.py: `WarmWorker.clone`) — the lanes run at once and no lane pays a worker's

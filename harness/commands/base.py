@@ -43,10 +43,16 @@ def store_for(args) -> RunStore:
 
 
 def provider_for(args):
+    """The run's (metered) provider. A live model's code runs only in a working sandbox, or when
+    the user switched the sandbox off on purpose (isolation.require_sandbox_for_model_code)."""
     from harness.providers import get_provider
     from harness.providers.budget import Budget, MeteredProvider
+    from harness.sandbox.isolation import require_sandbox_for_model_code
 
-    return MeteredProvider(get_provider(), Budget.from_args(args))
+    provider = get_provider()
+    if provider.is_live:
+        require_sandbox_for_model_code()
+    return MeteredProvider(provider, Budget.from_args(args))
 
 
 def printer(args):

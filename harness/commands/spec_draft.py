@@ -27,7 +27,7 @@ def cmd_spec(args) -> int:
     else:
         sys.stdout.write(text)
     unread = [c for c in clauses if c.unaccounted]
-    summary = (f"{len(clauses)} clauses, {len(unread)} with words not understood"
+    summary = (f"{len(clauses)} clause{'' if len(clauses) == 1 else 's'}, {len(unread)} with words not understood"
                + (f"; {error}" if error else ""))
     target = args.output or "the draft"
     sys.stderr.write(f"builder spec: {summary}; edit {target}, then: builder new --spec {args.output or 'FILE'}\n")

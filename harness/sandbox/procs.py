@@ -19,6 +19,9 @@ ENV_SPAWN = "HARNESS_SPAWN"
 ENV_SCOPE = "HARNESS_SCOPE"
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
+PR_SET_DUMPABLE = 4
+PR_CAPBSET_DROP = 24
+_LAST_CAP = 63  # dropping a capability the kernel does not know fails harmlessly (EINVAL)
 MAX_KILL_ROUNDS = 20
 
 _libc = None
@@ -39,11 +42,33 @@ def become_subreaper() -> bool:
         return False
 
 
-def die_with_parent(parent_pid: int) -> None:
-    """preexec_fn: SIGKILL this child when the harness dies (and now, if it already has)."""
+def die_with_parent(parent_pid: int, drop_caps: bool = False) -> None:
+    """preexec_fn: SIGKILL this child when the harness dies (and now, if it already has); with
+    `drop_caps`, the program it executes runs without capabilities (drop_capabilities)."""
     _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     if os.getppid() != parent_pid:
         os._exit(137)
+    if drop_caps:
+        drop_capabilities()
+
+
+def drop_capabilities() -> None:
+    """Empty the capability bounding set (needs CAP_SETPCAP: only a root process has caps to drop),
+    so what this process executes next — even as uid 0 — holds no capability: no CAP_SYS_PTRACE to
+    read a non-dumpable harness's memory, no CAP_DAC_OVERRIDE to read files of other users."""
+    if os.geteuid() != 0:
+        return
+    for cap in range(_LAST_CAP + 1):
+        _prctl(PR_CAPBSET_DROP, cap)
+
+
+def make_nondumpable() -> bool:
+    """PR_SET_DUMPABLE 0: no process without CAP_SYS_PTRACE — a same-uid child included — may read
+    this process's memory (/proc/<pid>/mem), attach to it or take its fds (pidfd_getfd)."""
+    try:
+        return _prctl(PR_SET_DUMPABLE, 0)
+    except (OSError, AttributeError):
+        return False
 
 
 def scope_of(workspace: Path | str) -> str:

@@ -25,7 +25,7 @@ from typing import IO, Any
 
 from harness.sandbox import procs
 from harness.sandbox.env import child_env
-from harness.sandbox.isolation import BWRAP, NONE, bwrap_argv, bwrap_path
+from harness.sandbox.isolation import BWRAP, ENV_SHARED, NONE, bwrap_argv, bwrap_path, shared_dir
 from harness.utils import own_tmp
 
 OUTPUT_TAIL_CHARS = 4000
@@ -180,12 +180,15 @@ def resolve_program(name: str, cwd: Path, path_var: str) -> str:
 
 def spawn(argv: list[str], *, workspace: Path, cwd: Path | None = None, env: Mapping[str, str] | None = None,
           network: bool = False, writable: Iterable[Path] = (), stdout: IO[bytes] | int = subprocess.DEVNULL,
-          stderr: IO[bytes] | int = subprocess.DEVNULL, pass_fds: Iterable[int] = ()) -> SandboxProcess:
+          stderr: IO[bytes] | int = subprocess.DEVNULL, pass_fds: Iterable[int] = (),
+          readonly: Iterable[Path] = ()) -> SandboxProcess:
     """Start `argv` contained: bwrap when available, else the env/subreaper/death-signal fallback.
 
-    `workspace` and `writable` are the only places it may write; `network` lets it share the host
-    network (servers the harness probes), otherwise it has none under bwrap. Raises SpawnError
-    when the program cannot be started.
+    Under bwrap `writable` (scratch outside the workspace) and its private HOME and /tmp are the only
+    places it may write: the workspace and `readonly` are bound read-only. `network` lets it share
+    the host network (servers the harness probes), otherwise it has none under bwrap. Without bwrap
+    a harness running as root starts it without capabilities (procs.drop_capabilities). Raises
+    SpawnError when the program cannot be started.
     """
     _subreaper()
     workspace = Path(os.path.realpath(workspace))
@@ -196,17 +199,20 @@ def spawn(argv: list[str], *, workspace: Path, cwd: Path | None = None, env: Map
     (scratch / "home").mkdir()
     (scratch / "tmp").mkdir()
     try:
+        shared = {ENV_SHARED: shared_dir()} if shared_dir() else {}
         full_env = child_env({**(env or {}), procs.ENV_SPAWN: spawn_id, procs.ENV_SCOPE: procs.scope_of(workspace),
-                              "HARNESS_ISOLATION": BWRAP if bwrap else NONE},
+                              "HARNESS_ISOLATION": BWRAP if bwrap else NONE, **shared},
                              home=str(scratch / "home"), tmpdir="/tmp" if bwrap else str(scratch / "tmp"))
         program = resolve_program(argv[0], workdir, full_env["PATH"])
         command = [program, *argv[1:]]
         if bwrap:
             command = bwrap_argv(bwrap, command, workspace=workspace, cwd=workdir,
-                                 writable=[scratch, *map(Path, writable)], network=network)
+                                 writable=[scratch, *map(Path, writable)], network=network,
+                                 readonly=[Path(os.path.realpath(p)) for p in readonly])
         popen = subprocess.Popen(command, shell=False, cwd=workdir, env=full_env, stdin=subprocess.DEVNULL,
                                  stdout=stdout, stderr=stderr, start_new_session=True, pass_fds=tuple(pass_fds),
-                                 preexec_fn=functools.partial(procs.die_with_parent, os.getpid()))
+                                 preexec_fn=functools.partial(procs.die_with_parent, os.getpid(),
+                                                              drop_caps=bwrap is None))
     except SpawnError:
         shutil.rmtree(scratch, ignore_errors=True)
         raise

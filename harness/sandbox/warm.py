@@ -72,8 +72,8 @@ class WarmWorker:
     def __init__(self, workspace: Path, env: Mapping[str, str], wait: bool = True, also: Iterable[Path] = ()):
         """Spawn the worker; with `wait` (default) block until it has imported everything, else the
         first `ready()` call waits (a worker started in the background at the start of a run).
-        `also`: directories its sandbox binds writable beside the workspace, whose commands it
-        serves too (the run's audit scratch directory, see harness/audit/scratch.py)."""
+        `also`: directories its sandbox binds (read-only, like the workspace) beside the workspace,
+        whose commands it serves too (the run's audit scratch directory, see harness/audit/scratch.py)."""
         self.workspace = Path(os.path.realpath(workspace))
         self.also = [Path(os.path.realpath(p)) for p in also]
         self._lock = threading.Lock()
@@ -88,8 +88,8 @@ class WarmWorker:
                                       *rewrite_cache.worker_options(self.outroot, REWRITE_ONCE), *modules,
                                       "--rewrite", *REWRITE_ONCE, "--import-rewritten", *IMPORT_REWRITTEN],
                                      workspace=self.workspace, cwd=self.workspace, env=self.env,
-                                     writable=[self.outroot, *self.also], stdout=self.log, stderr=self.log,
-                                     pass_fds=(theirs.fileno(),))
+                                     writable=[self.outroot], readonly=self.also, stdout=self.log,
+                                     stderr=self.log, pass_fds=(theirs.fileno(),))
         finally:
             theirs.close()
         self.imported: set[str] = set()
@@ -123,16 +123,21 @@ class WarmWorker:
         return self.proc.alive()
 
     def run(self, argv: list[str], cwd: Path, env: Mapping[str, str], timeout_s: float,
-            stdout: int, stderr: int, pass_fds: Iterable[int]) -> dict | None:
+            stdout: int, stderr: int, pass_fds: Iterable[int], writable: Iterable[Path] = ()) -> dict | None:
         """Serve one command; {"exit_code", "timed_out"} or None when the worker died meanwhile.
+        `writable`: its outboxes (from `outbox()`), the only part of the outroot its child may write.
         One command at a time: a second thread waits (its reply could otherwise be the first's)."""
         with self._lock:
-            return self._run(argv, cwd, env, timeout_s, stdout, stderr, pass_fds)
+            return self._run(argv, cwd, env, timeout_s, stdout, stderr, pass_fds, writable)
 
-    def _run(self, argv, cwd, env, timeout_s, stdout, stderr, pass_fds) -> dict | None:
+    def _top_outroot(self) -> Path:
+        return self.outroot
+
+    def _run(self, argv, cwd, env, timeout_s, stdout, stderr, pass_fds, writable=()) -> dict | None:
         extra = list(pass_fds)
         request = {"args": argv[3:], "cwd": str(cwd), "env": dict(env), "timeout_s": timeout_s,
-                   "extra_fd_targets": extra}
+                   "extra_fd_targets": extra, "outroot": os.path.realpath(self._top_outroot()),
+                   "writable": [os.path.realpath(p) for p in writable]}
         try:
             socket.send_fds(self._sock, [json.dumps(request).encode()], [stdout, stderr, *extra])
         except OSError:
@@ -238,6 +243,9 @@ class ClonedWorker(WarmWorker):
 
     def alive(self) -> bool:
         return self._sock.fileno() != -1 and self.parent.alive()
+
+    def _top_outroot(self) -> Path:
+        return self.parent.outroot  # the directory the sandbox binds (this one lies inside it)
 
     def stop(self) -> None:
         if self in self.parent.clones:
@@ -351,14 +359,15 @@ def eligible(argv: list[str], workspace: Path, covers: set[str] | None = None) -
 
 
 def execute_warm(worker: WarmWorker, argv: list[str], *, cwd: Path, env: Mapping[str, str],
-                 timeout_s: float, pass_fds: Iterable[int] = ()) -> ExecResult | None:
+                 timeout_s: float, pass_fds: Iterable[int] = (), writable: Iterable[Path] = ()) -> ExecResult | None:
     """Run `argv` in a fresh child of `worker`, as `runner.execute` would; None when the worker crashed."""
     from harness.sandbox.runner import OUTPUT_TAIL_CHARS, _tail
 
     shown = shlex.join(argv)
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         start = time.monotonic()
-        reply = worker.run(argv, Path(os.path.realpath(cwd)), env, timeout_s, out.fileno(), err.fileno(), pass_fds)
+        reply = worker.run(argv, Path(os.path.realpath(cwd)), env, timeout_s, out.fileno(), err.fileno(), pass_fds,
+                           writable)
         if reply is None or "setup_failed" in reply:
             discard(worker)  # crashed, or its child could not become pytest: the caller runs it cold
             return None

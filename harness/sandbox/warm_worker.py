@@ -3,9 +3,9 @@
 It imports pytest and the workspace's third-party packages once, never a workspace module, and
 never runs a pytest session itself. Each request (a JSON message on the control socket, with the
 command's stdout/stderr and optional digest pipe passed as file descriptors) is served by a
-forked child that turns itself into a fresh `python -m pytest`: its own session, the workspace as
-cwd and sys.path[0], the passed fds at the numbers the argv names, `runpy` running pytest's
-`__main__`. Preloaded pytest11 plugins (ours, pytest-timeout) are not assertion-rewritten as in a
+forked child that turns itself into a fresh `python -m pytest`: its own session and mount
+namespace (warm_isolate.py), the workspace as cwd and sys.path[0], the passed fds at the numbers
+the argv names, `runpy` running pytest's `__main__`. Preloaded pytest11 plugins (ours, pytest-timeout) are not assertion-rewritten as in a
 cold run; the harness preloads only plugins without an `assert` statement, so that changes nothing.
 The worker waits with the request's timeout, then ends the child the way the sandbox ends a
 command: SIGTERM to everything it started, SIGKILL after a grace period, and a sweep of every
@@ -44,6 +44,7 @@ import tempfile
 import time
 
 PR_SET_PDEATHSIG = 1
+PR_SET_DUMPABLE = 4
 PR_SET_CHILD_SUBREAPER = 36
 TERM_GRACE_S = 1.0
 MAX_MSG = 1 << 20
@@ -97,22 +98,20 @@ _procs = _sibling("warm_procs")      # the worker's process tree: descendants, s
 _CONFIG = _sibling("warm_config").ConfigAhead()  # pytest's initial Config, made once per key
 _FIXTURES = _sibling("warm_fixtures").FixtureScan()  # what the fixture scan acts on, per plugin module
 _fds = _sibling("warm_fds")          # a child's inherited fds: placed at their numbers, the rest closed
+_isolate = _sibling("warm_isolate")  # a child's own /tmp, HOME and outbox (mount namespace)
 _CLONES = set()                     # pids of the live clones forked from this worker (serve_clone)
 
 
-def _clones():
-    """The live clones (an ended one is forgotten once it is reaped: pids are not reused this soon)."""
+def _clones():  # the live clones (an ended one is forgotten once reaped: pids are not reused this soon)
     _CLONES.intersection_update(pid for pid in list(_CLONES) if os.path.exists(f"/proc/{pid}"))
     return frozenset(_CLONES)
 
 
-def descendants():
-    """Live (non-zombie) pids below this worker, its clones' subtrees left out."""
+def descendants():  # live (non-zombie) pids below this worker, its clones' subtrees left out
     return _procs.descendants(_clones())
 
 
-def sweep():
-    """SIGKILL every descendant (not a clone's) until none is left; reap them."""
+def sweep():  # SIGKILL every descendant (not a clone's) until none is left; reap them
     _procs.sweep(_clones())
 
 
@@ -189,9 +188,8 @@ def _collect_once():
 
 
 def _prime_parse_cache(cwd):
-    """Let the evidence plugin's forgery scan find the workspace's unchanged modules already parsed
-    (pytest_harness.forgery.prime; only when that module was preloaded). Reading and parsing source
-    runs no workspace code; a failure only costs the child the parse."""
+    """Let the forgery scan find the workspace's modules already parsed (pytest_harness.forgery.prime,
+    when preloaded): reading and parsing runs no workspace code; a failure costs the child the parse."""
     prime = getattr(sys.modules.get("pytest_harness.forgery"), "prime", None)
     if prime is not None:
         try:
@@ -247,14 +245,17 @@ def _prime_test_rewrites(request):
 
 
 def _child(request, fds, ready_w):
-    """Become `python -m pytest ARGS` in the workspace; exit with its code.
-
-    `ready_w` gets "ok" once the child is set up (or the setup error): only then is its exit code
-    the command's."""
+    """Become `python -m pytest ARGS` in the workspace; exit with its code. `ready_w` gets "ok" once
+    the child is set up (or the setup error): only then is its exit code the command's."""
     code = 1
     try:
         os.setsid()
         _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # like a cold command: it never outlives its parent
+        try:  # its own /tmp, HOME and outbox under bubblewrap
+            _isolate.enter(request)
+        except OSError as exc:
+            os.write(ready_w, f"cannot isolate the session: {exc}".encode())
+            raise
         try:
             os.chdir(request["cwd"])
         except OSError as exc:
@@ -308,6 +309,7 @@ def _prctl(option, arg):
 
 
 def main(argv):
+    _prctl(PR_SET_DUMPABLE, 0)  # no child (same uid, no capability) reads its memory or takes its fds
     control = socket.socket(fileno=int(argv[1]))
     if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(os.path.abspath(__file__)):
         del sys.path[0]  # the script's own directory: never import from it on the workspace's behalf

@@ -23,10 +23,12 @@ from __future__ import annotations
 
 import json
 import secrets
+import shutil
 import threading
 from pathlib import Path
 
 from harness.audit import scratch as scratch_mod
+from harness.utils import own_tmp
 
 _AHEAD: dict[str, LanesAhead] = {}
 WAIT_S = 900.0   # how long a lane may wait for its plan (the last task's session and its repairs)
@@ -37,13 +39,14 @@ class _Lane:
 
     def __init__(self, run_id: str, lane: Path, number: int, seconds: float, method: str):
         from harness.audit.dispatch import LanePipes
-        from harness.audit.run import PLAN_DIR, _command
+        from harness.audit.run import PLAN_DIR, RESULT_NAME, _command
         from harness.verification.evidence_inputs import DigestPipe
 
         self.lane, self.number, self.run_id = lane, number, run_id
         self.nonce = secrets.token_hex(8)
         (lane / PLAN_DIR).mkdir()
-        self.plan_path, self.result_path = lane / PLAN_DIR / "plan.json", lane / PLAN_DIR / "result.json"
+        self.received = own_tmp.make("out")  # the result, handed over from the session's outbox
+        self.plan_path, self.result_path = lane / PLAN_DIR / "plan.json", self.received / RESULT_NAME
         self.pipes, self.digest = LanePipes(), DigestPipe()
         self.plan_path.write_text(json.dumps({
             "nonce": self.nonce, "seconds": seconds, "method": method, "result": str(self.result_path),
@@ -61,7 +64,8 @@ class _Lane:
         try:   # a clone of the verification worker (eligible() requires warm on)
             self.result = run_command(self.command, self.lane, task_id="AUDIT", run_id=self.run_id, runner=WarmRunner(),
                                       timeout_s=WAIT_S + _STARTUP_S,
-                                      pass_fds=(self.digest.write_fd, *self.pipes.lane_fds))
+                                      pass_fds=(self.digest.write_fd, *self.pipes.lane_fds),
+                                      collect={self.result_path.name: self.result_path})
         except Exception:  # noqa: BLE001 - the lane is then given up; the audit runs as before
             self.result = None
 
@@ -176,6 +180,8 @@ class LanesAhead:
         finally:   # an interrupt while a lane runs: no server waits on a pipe we hold open
             for stop in stops:
                 stop.set()
+            for lane in self.lanes:
+                shutil.rmtree(lane.received, ignore_errors=True)
             self.lanes = []
         return out
 
@@ -188,6 +194,7 @@ class LanesAhead:
             lane.thread.join(timeout=60)
             lane.digest.received()
             lane.pipes.close()
+            shutil.rmtree(lane.received, ignore_errors=True)
         self.lanes = []
 
 

@@ -19,10 +19,12 @@ class _WarmSession:
     def outbox(self) -> Path:
         return self._worker.outbox()
 
-    def execute(self, argv: list[str], *, cwd: Path, env: dict[str, str], timeout_s: float, pass_fds=()):
+    def execute(self, argv: list[str], *, cwd: Path, env: dict[str, str], timeout_s: float, pass_fds=(),
+                writable=()):
         from harness.sandbox import warm
 
-        return warm.execute_warm(self._worker, argv, cwd=cwd, env=env, timeout_s=timeout_s, pass_fds=pass_fds)
+        return warm.execute_warm(self._worker, argv, cwd=cwd, env=env, timeout_s=timeout_s, pass_fds=pass_fds,
+                                 writable=writable)
 
 
 class WarmRunner:

@@ -18,7 +18,7 @@ import tempfile
 import threading
 from pathlib import Path
 
-KINDS = ("sbx", "warm", "runtime", "out", "floor")
+KINDS = ("sbx", "warm", "runtime", "out", "floor", "etc")
 _NAME = re.compile(rf"harness-(?:{'|'.join(KINDS)})-(\d+)-[^/]+")
 _swept = False
 _sweep_lock = threading.Lock()

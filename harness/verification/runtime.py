@@ -19,6 +19,9 @@ from typing import Any
 from harness.models.enums import FailureType
 from harness.models.results import RuntimeCheck, RuntimeResult
 from harness.sandbox.local import LocalSandbox
+from harness.sandbox import workspace_guard
+from harness.sandbox.isolation import isolation_label
+from harness.sandbox.workspace_guard import WorkspaceGuard
 from harness.sandbox.runner import SandboxProcess, SpawnError
 from harness.utils import own_tmp
 from harness.utils.workspace_layout import workspace_files
@@ -120,6 +123,7 @@ def verify_runtime(workspace: Path, steps: list | None = None, startup_timeout_s
     if _port_accepts(port):
         rec.check("port accepts", False, f"port {port} was already in use before the app started")
         return rec.result(started, FailureType.CONFIG_ERROR, f"port {port} is taken by another process; retry")
+    guard = WorkspaceGuard(workspace, active=workspace_guard.needed(isolation_label()))
     if prepared is not None and entry[0] != "python":
         prepared.discard()
         prepared = None
@@ -141,6 +145,8 @@ def verify_runtime(workspace: Path, steps: list | None = None, startup_timeout_s
         exit_code = proc.stop(STOP_GRACE_S) if proc is not None else None
         stdout, stderr = _read(tmp / "stdout.log"), _read(tmp / "stderr.log")
         shutil.rmtree(tmp, ignore_errors=True)
+    if void := guard.violation():  # without bubblewrap: an app that wrote its workspace proves nothing
+        rec.check("workspace unchanged", False, void)
     if rec.ok:
         return rec.result(started)
     return _failed(rec, stage, stdout, stderr, exit_code, workspace, task_hint, started)

@@ -7,15 +7,20 @@ import shlex
 import shutil
 import sys
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Protocol
 
 from harness.models.enums import FailureType
 from harness.models.results import VerificationResult
 from harness.models.tasks import Task
+from harness.sandbox import workspace_guard
+from harness.sandbox.isolation import isolation_label
 from harness.sandbox.local import DEFAULT_TIMEOUT_S, LocalSandbox
+from harness.sandbox.workspace_guard import WorkspaceGuard
 from harness.utils import own_tmp
 from harness.verification.carry_inputs import carried_counts, is_whole_suite, stage
+from harness.verification.outbox import OUTBOX
 from harness.verification.evidence_inputs import NO_DIGEST, DigestPipe, document_digest, req_files_arg
 
 DEFAULT_COMMAND = "pytest -q"
@@ -29,8 +34,8 @@ class Runner(Protocol):
 
     `session(probe, root, env)`: a session able to run this command, or None (run it cold). A
     session has `outbox()` (a fresh scratch directory the sandbox can write) and `execute(argv, *,
-    cwd, env, timeout_s, pass_fds)` -> ExecResult, or None when the session crashed (the command
-    then runs cold, once). The verifier never starts or reaches a worker itself.
+    cwd, env, timeout_s, pass_fds, writable)` -> ExecResult, or None when the session crashed (the
+    command then runs cold, once); `writable` are its outboxes, the only places it may write. The verifier never starts or reaches a worker itself.
     """
 
     def session(self, probe: list[str], root: Path, env: dict[str, str]): ...
@@ -96,24 +101,30 @@ def run_command(command: str, workspace: Path, *, task_id: str, evidence_path: P
                 reqs: list[str] | None = None, run_id: str = "", timeout_s: float = DEFAULT_TIMEOUT_S,
                 attempt: int = 0, evidence_rel: str | None = None,
                 req_files: dict[str, list[str]] | None = None, pass_fds: tuple[int, ...] = (),
-                carry: list | None = None, runner: Runner | None = None) -> VerificationResult:
+                carry: list | None = None, runner: Runner | None = None,
+                collect: Mapping[str, Path] | None = None) -> VerificationResult:
     """Execute one verification command in the workspace and turn the outcome into data.
 
     `runner`: how it may run besides cold (None: cold, in a fresh sandboxed process).
     `carry` (carry_inputs.CarryInput) are earlier documents a whole-suite session may carry passing
     tests from; the result counts the tests its document holds and how many were carried.
+    `collect` ({name: destination}): files the command leaves in its outbox (named by OUTBOX in the
+    command, outbox.py), moved to their destinations after it.
 
     A pytest run with evidence gets a digest pipe (an inherited fd); a document whose bytes differ
     from the digest the plugin sent, or one without a digest, fails the command: it changed after
-    the session.
+    the session. Without bubblewrap (the workspace is not read-only) a session during which the
+    workspace changed fails too (sandbox/workspace_guard.py).
     """
     from harness.verification.classifier import classify, locate
 
     sandbox = LocalSandbox(workspace)
     pipe = DigestPipe() if evidence_path is not None else None
+    guard = WorkspaceGuard(workspace, active=workspace_guard.needed(isolation_label()))
     res, runner_used, pipe = _execute(sandbox, command, evidence_path, reqs or [], run_id, timeout_s, req_files,
-                                      pipe, pass_fds, carry or [], runner)
+                                      pipe, pass_fds, carry or [], runner, dict(collect or {}))
     digest, rejected = _check_digest(pipe, evidence_path, command)
+    rejected = guard.violation() or rejected  # without bubblewrap: a session that wrote the workspace is void
     if isinstance(res, str):
         return VerificationResult(task_id=task_id, status="FAIL", command=command, exit_code=2,
                                   stderr=res, failure_type=FailureType.CONFIG_ERROR, attempt=attempt)
@@ -144,7 +155,8 @@ def verification_env(run_id: str) -> dict[str, str]:
 
 def _execute(sandbox: LocalSandbox, command: str, evidence_path: Path | None, reqs: list[str],
              run_id: str, timeout_s: float, req_files: dict[str, list[str]] | None, pipe: DigestPipe | None,
-             pass_fds: tuple[int, ...] = (), carry: list = (), runner: Runner | None = None):
+             pass_fds: tuple[int, ...] = (), carry: list = (), runner: Runner | None = None,
+             collect: dict[str, Path] | None = None):
     """Run `command` contained, in a session of `runner` when it offers one, else cold.
 
     (ExecResult or the message of an invalid command, "warm"/"cold", the digest pipe of the attempt
@@ -174,12 +186,17 @@ def _execute(sandbox: LocalSandbox, command: str, evidence_path: Path | None, re
             carry_args = stage(list(carry), outbox) if evidence_path is not None and carry else []
             argv = command_argv(command, outbox / "evidence.json" if evidence_path else None, reqs, sandbox.root,
                                 req_files, pipe.write_fd if pipe else None, carry_args)
+            argv = [a.replace(OUTBOX, str(outbox)) for a in argv]
             if mode == "warm":
-                res = worker.execute(argv, cwd=sandbox.root, env=env, timeout_s=timeout_s, pass_fds=fds)
+                res = worker.execute(argv, cwd=sandbox.root, env=env, timeout_s=timeout_s, pass_fds=fds,
+                                     writable=[outbox])
             else:
                 res = sandbox.execute(argv, timeout_s=timeout_s, writable=[outbox], env=env, pass_fds=fds)
             if res is not None and evidence_path is not None and (outbox / "evidence.json").is_file():
                 shutil.move(outbox / "evidence.json", evidence_path)
+            for name, dest in (collect or {}).items() if res is not None else ():
+                if (outbox / name).is_file() and not (outbox / name).is_symlink():
+                    shutil.move(outbox / name, dest)
         finally:
             shutil.rmtree(outbox, ignore_errors=True)
         if res is not None:
