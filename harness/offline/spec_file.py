@@ -38,12 +38,16 @@ from harness.offline import spec_limits as limits
 from harness.offline.features import REQ_TEXTS, can_build
 from harness.offline.field_kinds import KINDS, kind_for_name
 from harness.offline.generator.naming import field_ident, py_ident
+from harness.offline.spec_links import check_many, link_items, read_many
+from harness.offline.spec_access import (
+    ENTITY_KEYS, access_items, account_items, check_access, read_auth, read_entity_access,
+)
 from harness.validation.spec_validator import validate_spec
 
 
 _TOP = {"title", "auth", "login", "dashboard", "language", "entities"}
 _ENTITY = {"name", "plural", "fields", "parent", "on_parent_delete", "workflow", "transitions",
-           "features", "has_status"}
+           "features", "has_status", "many", *ENTITY_KEYS}
 _FIELD = {"name", "kind", "required", "values", "min", "max", "ref", "unique", "ident"}
 _FEATURE = {"kind", "fields", "options"}
 
@@ -120,18 +124,15 @@ def load_spec_file(path: str | Path) -> AppSpec:
                     limits.MAX_ENTITIES)
     entities = [_entity(reader, raw, i) for i, raw in enumerate(entities_raw)]
     _check_links(reader, entities)
+    check_many(reader, [e for e, _ in entities])
+    access = read_auth(reader, data)
+    check_access(reader, [e for e, _ in entities], access)
     spec = AppSpec(title=reader.typed(data, "title", str, "", None) or "Generated app",
-                   auth=bool(reader.typed(data, "auth", bool, "", None)), login=_login(reader, data),
+                   auth=access["auth"], login=access["login"], roles=access["roles"],
+                   change_password=access["change_password"],
                    language=_language(reader, data), data_model=[e for e, _ in entities],
                    features=[f for _, fs in entities for f in fs])
     return _with_requirements(reader, spec, bool(reader.typed(data, "dashboard", bool, "", None)))
-
-
-def _login(reader: "_Reader", data: dict) -> str:
-    login = reader.typed(data, "login", str, "", None) or "username"
-    if login not in ("username", "email"):
-        reader.fail("login", 'must be "username" or "email"', "login", None, login)
-    return login
 
 
 def _toml_error(path: Path, exc: Exception) -> str:
@@ -177,7 +178,8 @@ def _entity(reader: _Reader, raw: Any, i: int) -> tuple[DataEntity, list[Feature
                         ident=ident, fields=fields, parent=reader.typed(raw, "parent", str, where, i),
                         has_status=bool(reader.typed(raw, "has_status", bool, where, i)) and not workflow,
                         on_parent_delete=on_delete, workflow=workflow,
-                        transitions={k: [str(m) for m in v] for k, v in transitions.items()})
+                        transitions={k: [str(m) for m in v] for k, v in transitions.items()},
+                        many=read_many(reader, raw, i, where), **read_entity_access(reader, raw, i, where))
     features = [_feature(reader, f, i, f"{where}.features[{j + 1}]", ident)
                 for j, f in enumerate(reader.typed(raw, "features", list, where, i) or [])]
     return entity, features
@@ -266,13 +268,18 @@ def with_requirements(spec: AppSpec, dashboard: bool, unbuildable=None) -> AppSp
     items: list[tuple[str, str | None, str, str]] = [
         ("health", None, "The app starts and answers GET /health", "the spec file")]
     if spec.auth:
-        items.append(("auth", None, "Users register, log in and see only their own records", "auth = true"))
+        items.append(("auth", None, "Users register, log in and see only their own records" if not (
+            spec.roles or any(e.shared or e.manage or e.assigned for e in spec.data_model)) else
+            "Users register and log in; a record is private to its owner unless shared or assigned",
+            "auth = true"))
+    items += account_items(spec)
     for i, e in enumerate(spec.data_model):
         items.append(("crud", e.ident, f"Users can create, list, update and delete {e.plural}", f"entity {e.name}"))
         if e.parent:
             items.append(("relation", e.ident, f"Each {e.name} belongs to a {e.parent}", f"{e.name}.parent"))
         if e.has_status:
             items.append(("complete", e.ident, f"Users can mark {e.plural} done", f"{e.name}.has_status"))
+        items += access_items(e) + link_items(e, spec.data_model)
         if e.workflow:
             items.append(("workflow", e.ident, f"{e.plural.capitalize()} move through {' → '.join(e.workflow)}",
                           f"{e.name}.workflow"))
