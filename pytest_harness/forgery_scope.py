@@ -63,10 +63,13 @@ def loaded_files(files: Iterable[str]) -> list[str]:
 
 
 def session_paths(root: Path, invocation_dir: Path, args: Iterable[str]) -> list[PurePosixPath] | None:
-    """The collection paths as relpaths under root; None when one lies outside it (all are in scope)."""
+    """The collection paths as relpaths under root; None (every conftest in scope) when one lies
+    outside it or is no path on disk (`--pyargs pkg.tests` names a module, not a folder)."""
     out = []
     for arg in args:
         path = (Path(invocation_dir) / arg.split("::", 1)[0]).resolve()
+        if not path.exists():
+            return None
         try:
             out.append(PurePosixPath(path.relative_to(Path(root).resolve()).as_posix()))
         except ValueError:

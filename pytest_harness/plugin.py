@@ -233,8 +233,12 @@ class Recorder:
     def pytest_runtest_call(self, item: pytest.Item):
         """Wraps each marked test's call phase: only lines run here count as the test exercising code."""
         cov = self.state.coverage
-        if cov is None or not self.state.tests.get(item.nodeid, {}).get("reqs"):
-            yield  # an unmarked test's lines decide no requirement: not traced
+        if cov is None:
+            yield
+            return
+        if not self.state.tests.get(item.nodeid, {}).get("reqs"):
+            with cov.threads_untraced():  # an unmarked test's lines decide no requirement: not traced
+                yield
             return
         cov.enter(item.nodeid)
         yield

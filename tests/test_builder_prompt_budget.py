@@ -36,6 +36,8 @@ def rich_spec() -> AppSpec:
             EntityField(name="buyer", ident="buyer_id", type="int", kind="reference", ref="customer", required=True),
             EntityField(name="price", ident="price", type="float", kind="money", min_value=0.5)]),
         DataEntity(name="note", plural="notes", ident="note", has_status=True),
+        DataEntity(name="shift", plural="shifts", ident="shift", shared=True, manage="admin", assigned=True,
+                   many=["note", "customer"]),
     ]
     return AppSpec.model_validate({k: (v if k != "data_model" else [e.model_dump() for e in v])
                                    for k, v in base.items()})
@@ -48,7 +50,7 @@ def parse_line(line: str) -> dict:
     name = re.search(r"name (.*?), plural", names)
     entity = {"ident": ident, "name": name.group(1) if name else ident, "plural": names.split("plural ", 1)[1],
               "fields": [], "parent": None, "has_status": False, "workflow": [], "transitions": {},
-              "on_parent_delete": "restrict"}
+              "on_parent_delete": "restrict", "shared": False, "manage": None, "assigned": False, "many": []}
     fields, *extras = rest.split("; ")
     for text in ([] if fields == "none" else fields.split(", ")):
         m = re.fullmatch(r"(\w+)(?: \(name (.*?)\))? (\w+)/([\w-]+)(.*)", text)
@@ -66,6 +68,14 @@ def parse_line(line: str) -> dict:
             entity["parent"], entity["on_parent_delete"] = (None if parent == "none" else parent), rule
         elif extra.startswith("has_status"):
             entity["has_status"] = True
+        elif extra == "shared":
+            entity["shared"] = True
+        elif extra.startswith("manage "):
+            entity["manage"] = extra.split(" ", 1)[1]
+        elif extra.startswith("many "):
+            entity["many"] = extra.split(" ", 1)[1].split("|")
+        elif extra == "assigned_to user":
+            entity["assigned"] = True
         elif extra.startswith("workflow "):
             states, moves = re.fullmatch(r"workflow (.*) \(moves (.*)\)", extra).groups()
             entity["workflow"] = states.split(" > ")
@@ -271,3 +281,10 @@ def test_the_scale_bench_compares_the_first_entity_task_and_the_others_like_for_
         "the other entity tasks' largest: 39916 at N=5, 39593 at N=20 (-1%)"]
     assert entity_role_lines({1: (19836, 0)}) == []
     assert entity_role_lines({1: (100, 0), 5: (90, 0)}) == ["builder prompt size, first entity task (chars): 100 at N=1, 90 at N=5"]
+
+
+def test_the_data_model_format_explains_access_and_links_only_when_an_entity_has_them():
+    from harness.agents.data_model_text import format_for
+
+    assert "`; shared`" in format_for(rich_spec().data_model) and "`; many a|b`" in format_for(rich_spec().data_model)
+    assert "shared" not in format_for(valid_todo().data_model)

@@ -123,6 +123,10 @@ def test_notes_app_by_a_model_that_does_not_know_the_generator_builds_complete(t
     status = subprocess.run(builder_argv() + ["status", "notes", "--runs-dir", str(tmp_path / "runs")], cwd=tmp_path,
                             env=env, capture_output=True, text=True, timeout=60)
     assert "- TASK-003: model" in status.stdout and "Model answers: 5 used, 0 fell back" in status.stdout
+    as_json = json.loads(subprocess.run(builder_argv() + ["status", "notes", "--json", "--runs-dir", str(tmp_path / "runs")],
+                                        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60).stdout)
+    assert [t["written_by"] for t in as_json["tasks"]] == ["model"] * 3
+    assert (as_json["llm"]["answers_used"], as_json["llm"]["answers_fell_back"]) == (5, 0)
 
 
 @pytest.fixture(scope="module")

@@ -93,8 +93,16 @@ def test_tool_and_virtualenv_folders_are_not_scanned():
     ("docs/conftest.py", ["tests"], False), ("other/conftest.py", ["tests/unit"], False),
 ])
 def test_conftest_scope_follows_the_collection_paths(tmp_path, conftest, args, loaded):
+    (tmp_path / "tests" / "unit").mkdir(parents=True)
+    (tmp_path / "tests" / "unit" / "test_a.py").write_text("")
     paths = forgery_scope.session_paths(tmp_path, tmp_path, args)
     assert forgery_scope.conftest_loaded(conftest, paths) is loaded
+
+
+def test_conftest_scope_with_a_module_name_argument_keeps_every_conftest(tmp_path):
+    (tmp_path / "pkg" / "tests").mkdir(parents=True)
+    paths = forgery_scope.session_paths(tmp_path, tmp_path, ["pkg.tests"])   # pytest --pyargs pkg.tests
+    assert paths is None and forgery_scope.conftest_loaded("pkg/tests/conftest.py", paths)
 
 
 def test_trusted_entry_waives_only_the_reviewed_file_content():

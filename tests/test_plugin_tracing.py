@@ -78,6 +78,37 @@ def test_bad_trace_value_is_a_usage_error(pytester):
     assert "--harness-trace: expected auto, marked or off" in result.stderr.str()
 
 
+@pytest.mark.slow
+def test_threads_started_by_unmarked_tests_are_not_traced(pytester, tmp_path):
+    pytester.makepyfile(calc="def add(a, b):\n    return a + b\n")
+    pytester.makepyfile(test_threads="""
+        import sys
+        import threading
+
+        import pytest
+        from calc import add
+
+        def _run_in_thread():
+            seen = []
+            thread = threading.Thread(target=lambda: seen.append((sys.gettrace() is not None, add(1, 1))))
+            thread.start()
+            thread.join()
+            return seen[0]
+
+        def test_unmarked_thread():
+            assert _run_in_thread() == (False, 2)
+
+        @pytest.mark.req("REQ-001")
+        def test_marked_thread():
+            assert _run_in_thread() == (True, 2)
+    """)
+    out = tmp_path / "ev.json"
+    result = pytester.runpytest_subprocess(*FAST, f"--harness-evidence={out}", "-p", "no:randomly")
+    assert result.ret == 0, result.stdout.str()
+    doc = json.loads(out.read_text())
+    assert doc["tests"]["test_threads.py::test_marked_thread"]["lines"]["calc.py"] == [2]
+
+
 def test_phase_coverage_asks_for_a_core_with_dynamic_contexts(tmp_path):
     cov = coverage_map.PhaseCoverage(tmp_path)
     assert cov._cov.get_option("run:core") == "ctrace"

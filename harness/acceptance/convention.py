@@ -3,6 +3,10 @@ the workspace contract shows it to the planner and builder of a model-written ap
 docs/acceptance.md repeats it. An app the generator wrote must follow it; a model-written app
 that does not has, for those requirements, only its plan's declared probes as the outside leg."""
 
+# The account the runtime probe registers first (harness/offline/generator/probes.py): with roles
+# it is the admin, and the black-box leg signs in with it to make its own first account admin.
+PROBE_USER = {"username": "probe_user", "password": "probe-password-1"}
+
 API_CONVENTION = """API convention (the harness's black-box acceptance checks call the running app this way; \
 follow it so every requirement is checked from outside, not only by the plan's probes):
 - Each entity's records live at /api/<plural> (lower case, words joined by "-"): POST creates (201, the

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
+from harness.acceptance import checks_access as access
 from harness.acceptance import checks_app as app
 from harness.acceptance import checks_data as data
 from harness.acceptance import checks_flow as flow
@@ -40,6 +41,7 @@ _FEATURE_WORDS = {
     "aggregate": r"total|sum|aggregate", "status_counts": r"per status|status count|counts? .*status",
     "no_double_booking": r"twice|double|overlap|same slot", "newest_first": r"newest|recent|reverse",
     "ownership": r"own|only their", "persistence": r"persist|restart|refresh",
+    "period_summary": r"weekly|monthly|yearly|per (week|month|year)|summary",
 }
 
 
@@ -107,6 +109,29 @@ def _feature(spec: AppSpec, e: DataEntity | None, req: Requirement) -> list[Chec
     return [Check(rid, f"{feature.kind.replace('_', ' ')} on {e.plural}", partial(run, entity=e, feature=feature), e.ident)]
 
 
+def _access(spec: AppSpec, e: DataEntity | None, req: Requirement) -> list[Check]:
+    """roles, change_password, shared, manage, assigned_to and many (by the requirement's source)."""
+    rid, source = req.id, req.acceptance
+    if source == "auth.roles" and spec.roles:
+        return [Check(rid, "the first account registered is admin and can make others admin",
+                      partial(access.first_is_admin, spec=spec), first=True),
+                Check(rid, "the first account is admin; a new one has the last role", partial(access.roles_work, spec=spec))]
+    if source == "auth.change_password":
+        return [Check(rid, "change my password", partial(access.password_changes, spec=spec))]
+    if e is None:
+        return []
+    if source.endswith(".shared") and e.shared:
+        return [Check(rid, f"another account sees a shared {e.name}", partial(access.shared_seen, spec=spec, entity=e), e.ident)]
+    if source.endswith(".manage") and e.manage:
+        return [Check(rid, f"only {e.manage} adds {e.plural}", partial(access.managed, spec=spec, entity=e), e.ident)]
+    if source.endswith(".assigned_to") and e.assigned:
+        return [Check(rid, f"the assignee sees a {e.name}", partial(access.assigned_seen, spec=spec, entity=e), e.ident)]
+    other = spec.entity(source.rsplit(" ", 1)[-1]) if ".many " in source else None
+    if other is not None and other.ident in e.many:
+        return [Check(rid, f"{e.plural} link {other.plural}", partial(access.linked, spec=spec, entity=e, other=other), e.ident)]
+    return []
+
+
 def derive(spec: AppSpec) -> list[Check]:
     """Every spec-derived check, in requirement order."""
     checks: list[Check] = []
@@ -133,8 +158,15 @@ def derive(spec: AppSpec) -> list[Check]:
         elif cap == "auth" and spec.auth:
             checks.append(Check(rid, "register, log in, who am I", app.account_works))
             for x in spec.data_model:
-                checks += [Check(rid, f"{x.plural} need a token", partial(app.needs_token, entity=x), x.ident),
-                           Check(rid, f"another account cannot see or change a {x.name}", partial(app.isolated, entity=x), x.ident)]
+                checks.append(Check(rid, f"{x.plural} need a token", partial(app.needs_token, entity=x), x.ident))
+                needs = [spec.entity(i) for i in [x.parent, *(f.ref for f in x.fields)] if i]
+                # shared records are seen by everyone, and a second account cannot make the managed
+                # records this one refers to: the access checks below
+                if not x.shared and not any(n is not None and n.manage for n in needs):
+                    checks.append(Check(rid, f"another account cannot see or change a {x.name}",
+                                        partial(app.isolated, entity=x), x.ident))
+        elif cap in ("access", "account", "link"):
+            checks += _access(spec, e, req)
         elif cap == "dashboard":
             first = e or (spec.data_model[0] if spec.data_model else None)
             checks.append(Check(rid, "the dashboard counts a new record", partial(app.dashboard_counts, entity=first)))

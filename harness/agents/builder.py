@@ -11,7 +11,7 @@ from harness.agents.ask import AnswerUnusableError, ask
 from harness.agents.builder_context import (CODE_KEYS, dependency_code, dependency_lines, dependency_tasks,
                                             own_files)
 from harness.agents.contract import CONTRACT
-from harness.agents.data_model_text import FORMAT as DATA_MODEL_FORMAT, entity_line
+from harness.agents.data_model_text import entity_line, format_for
 from harness.agents.file_map import parse_file_map
 from harness.errors import HarnessError, ProviderConfigError
 from harness.models.results import VerificationResult
@@ -53,7 +53,7 @@ def build_context(task: Task, spec: AppSpec, dep_results: list[VerificationResul
     if is_entity_task(task, spec):
         data_model: dict = {"data_model": [e.model_dump(mode="json") for e in entities]}
     else:  # it wires every entity: all of them, compactly
-        data_model = {"data_model": [entity_line(e) for e in entities], "data_model_format": DATA_MODEL_FORMAT}
+        data_model = {"data_model": [entity_line(e) for e in entities], "data_model_format": format_for(entities)}
     context = {
         "task": task.model_dump(include={"id", "description", "depends_on", "requirements"}),
         "requirements": reqs,

@@ -15,6 +15,18 @@ FORMAT = ("one entity a line: `ident (name N if not the ident, plural P): fields
           "(references entity E), `enum a|b|c`, `min X`, `max Y`. A kind of `-` means: derived from the type.")
 
 
+# Only shown when an entity uses them (the 20-entity prompts have no room to spare).
+ACCESS_FORMAT = (" Access and links, when set: `; shared` (every signed-in user sees every record), `; manage R` "
+                 "(only role R and the admin role write), `; many a|b` (linked many-to-many with a and b), "
+                 "`; assigned_to user` (an `assigned_to` account sees and updates the record).")
+
+
+def format_for(entities: list[DataEntity]) -> str:
+    """FORMAT, with the access and link parts when an entity has them."""
+    used = any(e.shared or e.manage or e.assigned or e.many for e in entities)
+    return FORMAT + (ACCESS_FORMAT if used else "")
+
+
 def field_text(f: EntityField) -> str:
     parts = [f.ident + (f" (name {f.name})" if f.name != f.ident else ""), f"{f.type}/{f.kind or '-'}"]
     parts += ["required"] * f.required + ["unique"] * f.unique
@@ -36,7 +48,10 @@ def entity_line(e: DataEntity) -> str:
     if e.workflow:
         moves = ", ".join(f"{a}->{'|'.join(b)}" for a, b in e.transitions.items())
         line += f"; workflow {' > '.join(e.workflow)} (moves {moves or 'each state to the next'})"
-    return line
+    line += "; shared" if e.shared else ""
+    line += f"; manage {e.manage}" if e.manage else ""
+    line += f"; many {'|'.join(e.many)}" if e.many else ""
+    return line + ("; assigned_to user" if e.assigned else "")
 
 
 def _num(value: float) -> str:

@@ -6,7 +6,7 @@ import json
 
 from harness.agents.ask import ask
 from harness.agents.contract import CONTRACT, PROBES
-from harness.agents.data_model_text import FORMAT as DATA_MODEL_FORMAT, entity_line
+from harness.agents.data_model_text import entity_line, format_for
 from harness.errors import HarnessError, PlanError
 from harness.models.spec import AppSpec
 from harness.models.tasks import Plan, Task
@@ -114,7 +114,7 @@ class Planner:
     def prompt(self, spec: AppSpec) -> str:
         summary = spec.model_dump(mode="json", include={"app_type", "stack", "auth", "requirements"})
         # the data model one line an entity (lossless, ~1/6 of its JSON: 13 k -> 2 k characters at 20 entities)
-        summary |= {"data_model": [entity_line(e) for e in spec.data_model], "data_model_format": DATA_MODEL_FORMAT}
+        summary |= {"data_model": [entity_line(e) for e in spec.data_model], "data_model_format": format_for(spec.data_model)}
         return ("Spec:\n" + json.dumps(summary, indent=1) + f"\n\n{CONTRACT}\n\n{PROBES}\n"
                 "\nReturn the plan JSON.")
 

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from harness.audit.plan import DEFAULT_SEED, AuditPlan, make_plan
 from harness.errors import RunDataError
+from harness.interrupts import INTERRUPTS, kill_children
 from harness.models.run import RunState
 from harness.state.checkpoints import crash_hook
 from harness.state.store import RunStore
@@ -147,6 +148,9 @@ def _run_mutants(store: RunStore, state: RunState, plan: AuditPlan, budget: Audi
         crash_hook(CRASH_MARKER)
         outcomes = _each(lambda k: _run_lane(state, dirs[k], orders[k], plan, budget, test_s, (dispatcher, k), runner),
                          range(len(dirs)))
+    except INTERRUPTS:  # Ctrl+C/SIGTERM: every lane's session dies now, before the copies are cleared
+        kill_children()
+        raise
     finally:  # the lanes' own workers, anything still running in the copies, and the copies go
         clear_stale_scratch(store, run_id)  # (a shared lane's directory is emptied, see scratch.py)
     planned = len({n for order in orders for _, _, tests in order for n in tests})

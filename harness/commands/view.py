@@ -115,7 +115,11 @@ def cmd_status(args) -> int:
 
     clauses = run_clauses(store, state)
     if getattr(args, "json", False):
-        doc = views_json.status_document(state, next_step(store, state))
+        from harness.trace.authorship import authorship
+        from harness.utils.events import read_events
+
+        who = authorship(read_events(store.run_dir(state.run_id) / "events.log"))
+        doc = views_json.status_document(state, next_step(store, state), who)
         doc["clauses"] = [c.model_dump(mode="json") for c in clauses]
         print(views_json.dumps(doc))
         return EXIT_OK

@@ -20,7 +20,7 @@ FieldKind = Literal[
 # The feature registry's names (harness/offline owns what each feature generates).
 FeatureKind = Literal[
     "search", "filter", "sort", "aggregate", "status_counts", "csv_export",
-    "no_double_booking", "ownership", "newest_first", "persistence",
+    "no_double_booking", "ownership", "newest_first", "persistence", "period_summary",
 ]
 
 # How a request clause is accounted for: implemented by requirements, not built (with the
@@ -31,7 +31,7 @@ ClauseStatus = Literal["mapped", "not_built", "context"]
 # offline generator cannot implement; it stays in the spec and FAILs honestly.
 Capability = Literal[
     "health", "create", "list", "complete", "crud", "relation", "auth", "dashboard",
-    "pages", "feature", "workflow", "unsupported", "other",
+    "pages", "feature", "workflow", "unsupported", "other", "access", "account", "link",
 ]
 
 
@@ -71,6 +71,11 @@ class DataEntity(BaseModel):
     workflow: list[str] = Field(default_factory=list)
     transitions: dict[str, list[str]] = Field(default_factory=dict)
     on_parent_delete: Literal["restrict", "cascade"] = "restrict"
+    # Who sees and changes the records when the app has accounts (docs/spec-language.md):
+    shared: bool = False           # every signed-in user sees every record (only its owner changes it)
+    manage: str | None = None      # only this role (and the admin role) creates, changes, deletes
+    assigned: bool = False         # `assigned_to`: a user who then sees and updates the record
+    many: list[str] = Field(default_factory=list)   # idents of entities linked many-to-many
 
 
 class Feature(BaseModel):
@@ -123,6 +128,8 @@ class AppSpec(BaseModel):
     stack: Stack = Field(default_factory=Stack)
     auth: bool = False
     login: Literal["username", "email"] = "username"   # what an account signs in with
+    roles: list[str] = Field(default_factory=list)     # first: the admin role; last: new accounts'
+    change_password: bool = False                      # POST /api/auth/password
     pages: list[Page] = Field(default_factory=list)
     components: list[Component] = Field(default_factory=list)
     data_model: list[DataEntity] = Field(default_factory=list)

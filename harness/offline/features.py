@@ -66,6 +66,9 @@ FEATURES: dict[FeatureKind, FeatureEntry] = {entry.kind: entry for entry in (
                  "lists what was saved, for the same login", True, False, (), ("src/models.py",),
                  "restart the app on the same database: GET /api/<plural> with the same token lists the record",
                  True),
+    FeatureEntry("period_summary", "counts and totals of the number fields per week, month or year of a "
+                 "date field (options.date; default the first date field)", True, False, ("date", "datetime"),
+                 ("src/api_<entity>.py", "src/models.py"), "GET /api/<plural>/summary?period=month", True),
     FeatureEntry("ownership", "each user sees and changes only their own records", False, True, (),
                  ("src/auth.py", "src/models.py", "src/api_<entity>.py"),
                  "a second user's GET of the first user's record -> 404", True),
@@ -81,6 +84,7 @@ REQ_TEXTS: dict[str, str] = {
     "ownership": "Each user only sees their own {plural}",
     "newest_first": "Users see {plural} listed newest first",
     "persistence": "Saved {plural} are kept after a refresh, a new login or a restart",
+    "period_summary": "Users see weekly, monthly and yearly counts and totals of {plural}",
 }
 
 
@@ -116,10 +120,19 @@ def can_build(feature: Feature, spec: AppSpec) -> tuple[bool, str]:
     if entry.field_kinds and not _field_kinds(entity) & set(entry.field_kinds):
         wanted = ", ".join(entry.field_kinds)
         return False, f"{feature.kind} on {entity.plural} needs a field of kind {wanted}"
+    date = feature.options.get("date")
+    if feature.kind == "period_summary" and date and not any(
+            (f.kind or kind_of_type(f.type)) in ("date", "datetime") and normalise_name(str(date)) in (
+                normalise_name(f.name), normalise_name(f.ident)) for f in entity.fields):
+        return False, f"period_summary on {entity.plural}: options.date {date!r} is no date field"
     if feature.kind == "no_double_booking" and not _has_resource(entity, spec):
         return False, (f"no_double_booking on {entity.plural} needs the thing being booked "
                        "(a parent entity or a reference field)")
     return True, ""
+
+
+def normalise_name(name: str) -> str:
+    return re.sub(r"[^0-9a-z]+", "_", name.lower()).strip("_")
 
 
 def _has_resource(entity: DataEntity, spec: AppSpec) -> bool:

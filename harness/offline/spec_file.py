@@ -34,15 +34,20 @@ from harness.errors import InputError
 from harness.models.spec import (
     AppSpec, Clause, DataEntity, EntityField, Feature, FeatureKind, FieldKind, Page, Requirement,
 )
+from harness.offline import spec_limits as limits
 from harness.offline.features import REQ_TEXTS, can_build
 from harness.offline.field_kinds import KINDS, kind_for_name
 from harness.offline.generator.naming import field_ident, py_ident
+from harness.offline.spec_links import check_many, link_items, read_many
+from harness.offline.spec_access import (
+    ENTITY_KEYS, access_items, account_items, check_access, read_auth, read_entity_access,
+)
 from harness.validation.spec_validator import validate_spec
 
 
 _TOP = {"title", "auth", "login", "dashboard", "language", "entities"}
 _ENTITY = {"name", "plural", "fields", "parent", "on_parent_delete", "workflow", "transitions",
-           "features", "has_status"}
+           "features", "has_status", "many", *ENTITY_KEYS}
 _FIELD = {"name", "kind", "required", "values", "min", "max", "ref", "unique", "ident"}
 _FEATURE = {"kind", "fields", "options"}
 
@@ -93,7 +98,11 @@ def load_spec_file(path: str | Path) -> AppSpec:
     """The AppSpec the file describes; SpecFileError (one line: file:line: key: problem) otherwise."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as fh:
+            raw = fh.read(limits.MAX_BYTES + 1)
+        if len(raw) > limits.MAX_BYTES:
+            raise SpecFileError(f"{path}: the spec file is larger than {limits.MAX_BYTES // 1024} KB")
+        text = raw.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise SpecFileError(f"cannot read spec file {path}: {why}") from None
@@ -101,25 +110,29 @@ def load_spec_file(path: str | Path) -> AppSpec:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise SpecFileError(_toml_error(path, exc)) from None
+    except RecursionError:
+        raise SpecFileError(f"{path}: tables or arrays nest more than {limits.MAX_DEPTH} deep") from None
+    if limits.depth(data) > limits.MAX_DEPTH:
+        raise SpecFileError(f"{path}: tables or arrays nest more than {limits.MAX_DEPTH} deep")
     reader = _Reader(path, text)
     reader.check_keys(data, _TOP, "", None)
     entities_raw = reader.typed(data, "entities", list, "", None) or []
     if not entities_raw:
         reader.fail("entities", "the spec needs at least one [[entities]] table", "entities")
+    if len(entities_raw) > limits.MAX_ENTITIES:
+        reader.fail("entities", f"{len(entities_raw)} entities; at most {limits.MAX_ENTITIES}", "entities",
+                    limits.MAX_ENTITIES)
     entities = [_entity(reader, raw, i) for i, raw in enumerate(entities_raw)]
     _check_links(reader, entities)
+    check_many(reader, [e for e, _ in entities])
+    access = read_auth(reader, data)
+    check_access(reader, [e for e, _ in entities], access)
     spec = AppSpec(title=reader.typed(data, "title", str, "", None) or "Generated app",
-                   auth=bool(reader.typed(data, "auth", bool, "", None)), login=_login(reader, data),
+                   auth=access["auth"], login=access["login"], roles=access["roles"],
+                   change_password=access["change_password"],
                    language=_language(reader, data), data_model=[e for e, _ in entities],
                    features=[f for _, fs in entities for f in fs])
     return _with_requirements(reader, spec, bool(reader.typed(data, "dashboard", bool, "", None)))
-
-
-def _login(reader: "_Reader", data: dict) -> str:
-    login = reader.typed(data, "login", str, "", None) or "username"
-    if login not in ("username", "email"):
-        reader.fail("login", 'must be "username" or "email"', "login", None, login)
-    return login
 
 
 def _toml_error(path: Path, exc: Exception) -> str:
@@ -147,8 +160,10 @@ def _entity(reader: _Reader, raw: Any, i: int) -> tuple[DataEntity, list[Feature
     if not name:
         reader.fail(f"{where}.name", "every entity needs a name", "name", i)
     ident = py_ident(name)
-    fields = [_field(reader, f, i, f"{where}.fields[{j + 1}]")
-              for j, f in enumerate(reader.typed(raw, "fields", list, where, i) or [])]
+    fields_raw = reader.typed(raw, "fields", list, where, i) or []
+    if len(fields_raw) > limits.MAX_FIELDS:
+        reader.fail(f"{where}.fields", f"{len(fields_raw)} fields; at most {limits.MAX_FIELDS} per entity", "fields", i)
+    fields = [_field(reader, f, i, f"{where}.fields[{j + 1}]") for j, f in enumerate(fields_raw)]
     on_delete = reader.typed(raw, "on_parent_delete", str, where, i) or "restrict"
     if on_delete not in ("restrict", "cascade"):
         reader.fail(f"{where}.on_parent_delete", "must be \"restrict\" or \"cascade\"",
@@ -163,7 +178,8 @@ def _entity(reader: _Reader, raw: Any, i: int) -> tuple[DataEntity, list[Feature
                         ident=ident, fields=fields, parent=reader.typed(raw, "parent", str, where, i),
                         has_status=bool(reader.typed(raw, "has_status", bool, where, i)) and not workflow,
                         on_parent_delete=on_delete, workflow=workflow,
-                        transitions={k: [str(m) for m in v] for k, v in transitions.items()})
+                        transitions={k: [str(m) for m in v] for k, v in transitions.items()},
+                        many=read_many(reader, raw, i, where), **read_entity_access(reader, raw, i, where))
     features = [_feature(reader, f, i, f"{where}.features[{j + 1}]", ident)
                 for j, f in enumerate(reader.typed(raw, "features", list, where, i) or [])]
     return entity, features
@@ -214,7 +230,12 @@ def _feature(reader: _Reader, raw: Any, i: int, where: str, entity: str) -> Feat
 
 def _check_links(reader: _Reader, entities: list[tuple[DataEntity, list[Feature]]]) -> None:
     idents = {e.ident for e, _ in entities}
+    seen: dict[str, int] = {}
     for i, (e, _) in enumerate(entities):
+        if e.ident in seen:
+            reader.fail(f"entities[{i + 1}].name", f"a second entity named {e.name!r} (entities[{seen[e.ident] + 1}])",
+                        "name", i, e.name)
+        seen[e.ident] = i
         if e.parent is not None:
             if py_ident(e.parent) not in idents or py_ident(e.parent) == e.ident:
                 reader.fail(f"entities[{i + 1}].parent", f"no other entity named {e.parent!r}", "parent", i, e.parent)
@@ -222,6 +243,11 @@ def _check_links(reader: _Reader, entities: list[tuple[DataEntity, list[Feature]
         for f in e.fields:
             if f.ref is not None and f.ref not in idents:
                 reader.fail(f"entities[{i + 1}].{f.name}.ref", f"no entity named {f.ref!r}", "ref", i, f.ref)
+    cycle = limits.parent_cycle({e.ident: e.parent for e, _ in entities})
+    if cycle:
+        i = seen[cycle[0]]
+        reader.fail(f"entities[{i + 1}].parent", f"parent cycle: {' -> '.join(cycle)} (a record cannot belong, "
+                    f"through its parents, to itself)", "parent", i, entities[i][0].parent)
 
 
 def _with_requirements(reader: _Reader, spec: AppSpec, dashboard: bool) -> AppSpec:
@@ -242,13 +268,18 @@ def with_requirements(spec: AppSpec, dashboard: bool, unbuildable=None) -> AppSp
     items: list[tuple[str, str | None, str, str]] = [
         ("health", None, "The app starts and answers GET /health", "the spec file")]
     if spec.auth:
-        items.append(("auth", None, "Users register, log in and see only their own records", "auth = true"))
+        items.append(("auth", None, "Users register, log in and see only their own records" if not (
+            spec.roles or any(e.shared or e.manage or e.assigned for e in spec.data_model)) else
+            "Users register and log in; a record is private to its owner unless shared or assigned",
+            "auth = true"))
+    items += account_items(spec)
     for i, e in enumerate(spec.data_model):
         items.append(("crud", e.ident, f"Users can create, list, update and delete {e.plural}", f"entity {e.name}"))
         if e.parent:
             items.append(("relation", e.ident, f"Each {e.name} belongs to a {e.parent}", f"{e.name}.parent"))
         if e.has_status:
             items.append(("complete", e.ident, f"Users can mark {e.plural} done", f"{e.name}.has_status"))
+        items += access_items(e) + link_items(e, spec.data_model)
         if e.workflow:
             items.append(("workflow", e.ident, f"{e.plural.capitalize()} move through {' → '.join(e.workflow)}",
                           f"{e.name}.workflow"))

@@ -22,6 +22,9 @@ def render_page(data: Mapping) -> str:
         sections.header, sections.request_coverage, sections.matrix, sections.requirement_evidence,
         sections.task_timeline, sections.runtime_checks, sections.escalations))
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            # every value is escaped; the policy is a second wall: no script, no resource loads
+            "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
+            "img-src data:\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
             f"<title>Run {esc(data['run']['id'])} — App-Builder Harness report</title><style>{CSS}</style></head>"
             f"<body><nav>{nav}</nav>{body}</body></html>\n")

@@ -83,9 +83,10 @@ def _figures(row: Mapping, ev_req: Mapping, evidence: Mapping) -> dict[str, obje
 
 def _test_cell(tests: list[str], evidence: Mapping) -> str:
     outcomes = evidence.get("tests", {}) if evidence else {}
+    outcomes = outcomes if isinstance(outcomes, Mapping) else {}
     if not tests:
         return '<span class="muted">—</span>'
-    items = [f"<li>{path_code(t)} {badge(outcomes.get(t, {}).get('outcome', 'not_run'))}</li>" for t in tests]
+    items = [f"<li>{path_code(t)} {badge(_get(outcomes.get(t), 'outcome', 'not_run'))}</li>" for t in tests]
     return '<ul class="compact">' + "".join(items) + "</ul>"
 
 
@@ -109,7 +110,7 @@ def matrix(data: Mapping) -> str:
                      _test_cell(r.get("tests", []), evidence), *[esc(figure(figs[n])) for n in shown],
                      badge(r["status"])])
         ids.append(f"req-{r['id']}")
-    summary = (f"<p>{m.get('passed')} of {m.get('total')} requirements PASS ({m.get('coverage_pct')}%)</p>"
+    summary = (f"<p>{esc(m.get('passed'))} of {esc(m.get('total'))} requirements PASS ({esc(m.get('coverage_pct'))}%)</p>"
                + "".join(f'<p class="bad">problem: {esc(p)}</p>' for p in m.get("problems", []))
                + "".join(f'<p class="warn">stale: {esc(f)}</p>' for f in m.get("stale_files", [])))
     headers = ["requirement", "text", "tasks", "files", "tests", *shown, "result"]
@@ -128,8 +129,9 @@ def requirement_evidence(data: Mapping) -> str:
             continue
         parts += [f'<p class="bad">missing: {esc(line)}</p>' for line in rep.get("missing", [])]
         tests = rep.get("tests", {})
+        tests = {str(n): t if isinstance(t, Mapping) else {} for n, t in tests.items()} if isinstance(tests, Mapping) else {}
         rows = [[path_code(n), badge(t.get("outcome")), esc(t.get("checks", t.get("assertions"))),
-                 duration((t.get("duration_s") or 0) * 1000), esc(t.get("failure") or "")]
+                 duration(_seconds(t.get("duration_s")) * 1000), esc(t.get("failure") or "")]
                 for n, t in sorted(tests.items())]
         parts.append("<h4>White-box: its own tests</h4>")
         parts.append(table(["test", "outcome", "checks", "duration", "failure"], rows))
@@ -138,18 +140,27 @@ def requirement_evidence(data: Mapping) -> str:
     return "".join(parts)
 
 
+def _get(value: object, key: str, default: object) -> object:
+    return value.get(key, default) if isinstance(value, Mapping) else default
+
+
+def _seconds(value: object) -> float:
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else 0
+
+
 def _black_box(rep: Mapping) -> str:
     """The outside leg: the harness's HTTP checks of this requirement (harness/acceptance)."""
-    leg = rep.get("black_box") or {}
+    leg = rep.get("black_box") if isinstance(rep.get("black_box"), Mapping) else {}
+    checks = leg.get("checks") if isinstance(leg.get("checks"), list) else []
     rows = [[esc(c.get("name")), esc(c.get("source")), badge("ok" if c.get("ok") else "FAIL"),
-             f"<code>{esc(c.get('detail', ''))}</code>"] for c in leg.get("checks", [])]
+             f"<code>{esc(c.get('detail', ''))}</code>"] for c in checks if isinstance(c, Mapping)]
     return (f"<h4>{esc(leg.get('line') or 'Black-box: not run')}</h4>"
             + (table(["check", "source", "result", "detail"], rows) if rows else ""))
 
 
 def _survivors(rep: Mapping) -> str:
     """Mutants its tests let live (file, line, what changed), from the audit."""
-    survived = (rep.get("mutation") or {}).get("survived") or []
+    survived = _get(rep.get("mutation"), "survived", None) or []
     return f"<p>mutants that survived its tests: {code_list(survived)}</p>" if survived else ""
 
 

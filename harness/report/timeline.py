@@ -18,7 +18,8 @@ def _ms(start: datetime | None, end: datetime | None) -> int | None:
 
 
 def _stage_ms(events: Iterable[Mapping], stage: str) -> int:
-    return sum(e.get("duration_ms") or 0 for e in events if e.get("stage") == stage)
+    return sum(ms for e in events if e.get("stage") == stage
+               if isinstance(ms := e.get("duration_ms"), (int, float)) and not isinstance(ms, bool))
 
 
 def task_timeline(events: list[Mapping], statuses: Mapping[str, str]) -> list[dict]:

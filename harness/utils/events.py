@@ -53,7 +53,9 @@ def read_events(path: Path) -> list[dict]:
     # Bytes decoded with replacement: a damaged line degrades to text, never to a traceback.
     for line in path.read_bytes().decode("utf-8", errors="replace").splitlines():
         try:
-            events.append(json.loads(line))
-        except json.JSONDecodeError:
+            event = json.loads(line)
+        except (json.JSONDecodeError, RecursionError):
             continue
+        if isinstance(event, dict):   # a line that is JSON but not an event is skipped like a torn one
+            events.append(event)
     return events

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from harness.offline.generator.acceptance_access import access_body
 from harness.offline.generator.api_features import totals_of
 from harness.offline.generator.api_py import children_url, collection_url
 
@@ -38,6 +39,13 @@ def _test(app: AppModel, req: Requirement, name: str) -> str:
         return f"{marks([req.id])}def {name}(client):\n" + _body(_HEALTH)
     if req.capability == "auth":
         return f"{marks([req.id])}def {name}(client, login):\n" + _body(_auth(app))
+    access = access_body(app, req)
+    if access is not None:
+        fixtures = "client, login" if req.capability == "account" else (
+            "client, headers, login" if app.auth else "client, headers")
+        return f"{marks([req.id])}def {name}({fixtures}):\n" + _body(access)
+    if req.capability == "account":
+        return f"{marks([req.id])}def {name}(client):\n" + _body(_HEALTH)
     if req.capability == "dashboard":
         return head + _body(_dashboard(app))
     if req.capability == "pages":
@@ -163,8 +171,8 @@ def _auth(app: AppModel) -> str:
         headers = {"Authorization": f"Bearer {token}"}
         assert client.get("/api/auth/me", headers=headers).json()["username"] == "alice"
         ''', password=lit(TEST_PASSWORD))
-    if app.entities:
-        e = app.entities[0]
+    e = next((x for x in app.entities if not x.shared), None)
+    if e is not None:
         text += fill('''
             assert client.get(@@url@@).status_code == 401
             item_id = create_@@ident@@(client, headers)

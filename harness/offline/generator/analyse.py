@@ -15,7 +15,8 @@ from harness.offline.generator.appmodel import AppModel, Entity, PageRoute
 from harness.offline.generator.columns import build_columns, find_slot, is_status
 from harness.offline.generator.naming import ascii_fold, display_text, field_ident, py_ident, unique_idents
 
-ENTITY_CAPS = ("create", "list", "complete", "crud", "relation", "other", "feature", "workflow")
+ENTITY_CAPS = ("create", "list", "complete", "crud", "relation", "other", "feature", "workflow",
+               "access", "link")
 # Routes owned by main.py, the auth pages, the form endpoints and FastAPI's docs.
 _RESERVED_ROUTES = {"/", "/health", "/docs", "/redoc", "/openapi.json"}
 _AUTH_ROUTES = {"/login", "/logout", "/register"}
@@ -65,9 +66,15 @@ def analyse(spec: AppSpec) -> AppModel:
             reqs=tuple(entity_reqs[ident]), states=states or ("open", "done"),
             transitions=_transitions(source, states), workflow=bool(states),
             cascade=source.on_parent_delete == "cascade",
-            features=_features(spec, ident))
-    deps = {i: ([parents[i]] if i in parents else []) + sorted(set(refs.get(i, {}).values()))
-            for i in raw}
+            features=_features(spec, ident), shared=spec.auth and source.shared,
+            manage=source.manage if spec.auth and source.manage in spec.roles else None,
+            assigned=spec.auth and source.assigned,
+            many=tuple(dict.fromkeys(py_ident(m) for m in source.many if py_ident(m) in raw and py_ident(m) != ident)))
+    deps = {i: ([parents[i]] if i in parents else []) + sorted(set(refs.get(i, {}).values())) for i in raw}
+    for i in raw:   # a linked entity comes first, unless it already depends on this one
+        deps[i] += [m for m in entities[i].many if m not in deps[i] and not _reaches(deps, m, i)]
+    entities = {i: replace(entities[i], many=tuple(m for m in entities[i].many if m in deps[i]))
+                for i in entities}
     ordered = tuple(entities[i] for i in _parent_first(list(raw), deps))
     auth = spec.auth or any(r.capability == "auth" for r in supported)
     has_dashboard = any(r.capability == "dashboard" for r in supported)
@@ -75,7 +82,8 @@ def analyse(spec: AppSpec) -> AppModel:
         title=display_text(spec.title) or "Generated app", auth=auth, entities=ordered,
         pages=_page_routes(spec, set(raw), auth, has_dashboard),
         supported=tuple(supported), unsupported=tuple(unsupported), language=spec.language,
-        email_login=auth and spec.login == "email")
+        email_login=auth and spec.login == "email", roles=tuple(spec.roles) if spec.auth else (),
+        change_password=spec.auth and spec.change_password)
 
 
 def _plural_name(entity: Any) -> str:
@@ -105,6 +113,18 @@ def _effective_parents(raw: dict[str, Any]) -> dict[str, str]:
         if node != ident:
             decided[ident] = parent
     return decided
+
+
+def _reaches(deps: dict[str, list[str]], start: str, goal: str) -> bool:
+    seen, todo = set(), [start]
+    while todo:
+        node = todo.pop()
+        if node == goal:
+            return True
+        if node not in seen:
+            seen.add(node)
+            todo.extend(deps.get(node, ()))
+    return False
 
 
 def _parent_first(order: list[str], deps: dict[str, list[str]]) -> list[str]:

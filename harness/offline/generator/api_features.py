@@ -6,7 +6,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from harness.offline.generator.api_access import owner_expr
 from harness.offline.generator.appmodel import AppModel, Column, Entity, Slot
+from harness.offline.generator.links import link_params
+from harness.offline.generator.period_summary import summary_route
 from harness.offline.generator.codegen import fill, lit
 from harness.offline.generator.templates_dir import template
 
@@ -71,8 +74,8 @@ def list_params(app: AppModel, e: Entity) -> tuple[str, str]:
     """(parameters, body) of list_items."""
     params = ["db: Db"] + (["user: CurrentUser"] if app.auth else []) + [
         "limit: Limit = 100", "offset: Offset = 0"]
-    owner = 'user["id"]' if app.auth else "None"
-    if not (e.has("search") or e.has("filter") or e.has("sort")):
+    owner = owner_expr(app)
+    if not (e.has("search") or e.has("filter") or e.has("sort") or e.many):
         return ", ".join(params), f"return TABLE.rows(db, {owner}, limit, offset)"
     args = []
     if e.has("search"):
@@ -86,7 +89,9 @@ def list_params(app: AppModel, e: Entity) -> tuple[str, str]:
         args += ["sort=sort", "order=order"]
     elif newest:
         args += [f"sort={lit(newest)}", 'order="desc"']
-    equal, ranges = [], []
+    more, equal = link_params(e)   # ?<linked entity>=<id>: the table reads it as a link
+    params += more
+    ranges: list[str] = []
     for f in filters(e):
         if f.kind == "text":
             alias = f", alias={lit(f.column)}" if f.param else ""
@@ -145,7 +150,7 @@ def feature_chunks(app: AppModel, e: Entity) -> str:
     """Routes of the entity's features; they go before /{item_id} so their paths win."""
     url = f"/api/{e.slug}"
     common = {"user": ", user: CurrentUser" if app.auth else "",
-              "owner": 'user["id"]' if app.auth else "None"}
+              "owner": owner_expr(app)}
     chunks = []
     if e.has("csv_export"):
         chunks.append(f"CSV_COLUMNS = {lit(tuple(sort_keys(e)))}")
@@ -157,6 +162,8 @@ def feature_chunks(app: AppModel, e: Entity) -> str:
         chunks.append(fill(_TOTALS, totals_url=lit(url + "/totals"), group_by=lit(group),
                            group_doc=f', "groups": {{{group} value: the same}}' if group else "",
                            **common))
+    if e.has("period_summary"):
+        chunks.append(summary_route(e, url, common["user"], common["owner"]))
     if e.has("status_counts"):
         column = "status" if e.has_status else counted_column(e).ident
         values = e.states if e.has_status else counted_column(e).values

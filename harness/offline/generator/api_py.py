@@ -9,8 +9,12 @@ from __future__ import annotations
 import ast
 import re
 
+from harness.offline.generator.api_access import (
+    access_doc, access_import, assigned_fields, handler_checks, may_helper, owner_expr,
+)
 from harness.offline.generator.api_features import feature_chunks, list_params, slot_of
 from harness.offline.generator.appmodel import AppModel, Column, Entity
+from harness.offline.generator.links import link_routes
 from harness.offline.generator.codegen import doc, fill, lit, module
 from harness.offline.generator.skeleton_files import skeleton
 from harness.offline.generator.templates_dir import template
@@ -56,7 +60,7 @@ def _common(app: AppModel, e: Entity) -> dict[str, str]:
     return {
         "url": lit(url), "item_url": lit(url + "/{item_id}"), "camel": e.camel,
         "user": ", user: CurrentUser" if app.auth else "",
-        "owner": 'user["id"]' if app.auth else "None",
+        "owner": owner_expr(app),
         "not_found": lit(f"{e.name} not found"),
     }
 
@@ -69,6 +73,9 @@ def _routes_doc(app: AppModel, e: Entity) -> str:
     routes += [f"- GET {url}/export.csv"] if e.has("csv_export") else []
     routes += [f"- GET {url}/totals"] if e.has("aggregate") else []
     routes += [f"- GET {url}/counts"] if e.has("status_counts") else []
+    routes += [f"- GET {url}/summary?period=week|month|year"] if e.has("period_summary") else []
+    routes += [f"- GET {url}/{{item_id}}/{app.entity(o).slug}; PUT, DELETE {url}/{{item_id}}/"
+               f"{app.entity(o).slug}/{{other_id}}; GET {url}?{o}=<id>" for o in e.many]
     return "\n".join(routes)
 
 
@@ -85,10 +92,11 @@ def api_py(app: AppModel, e: Entity) -> str:
     refs = {c.ident: (c.ref, app.entity(c.ref).name) for c in e.refs}
     header = fill(
         _HEADER, plural_doc=doc(e.plural), routes_doc=_routes_doc(app, e), ident=lit(e.ident),
-        scope_doc=("Every route needs a bearer token; other users' records answer 404."
+        scope_doc=((access_doc(app, e) or "Every route needs a bearer token; other users' records answer 404.")
                    if app.auth else "The API is open (the app has no accounts)."),
         conflict_doc=", an overlapping booking" if e.has("no_double_booking") else "",
-        auth_import="from src.auth import CurrentUser" if app.auth else "",
+        auth_import="\n".join(filter(None, ["from src.auth import CurrentUser" if app.auth else "",
+                                             access_import(app, e)])),
         parent_table=f"PARENT = TABLES[{lit(e.parent)}]" if e.parent else "", tag=lit(e.plural),
         references=lit(refs), states=_states(e), auth=lit(app.auth),
         std_imports="@@std_imports@@", csv_import="@@csv_import@@", fieldtypes="@@fieldtypes@@")
@@ -102,6 +110,7 @@ def api_py(app: AppModel, e: Entity) -> str:
     # equivalent mutants as survivors: 14 of 88 on the 20-entity scale request).
     checks = ([fill(_REFERENCES_CHECK)] if refs else []) + ([fill(_ROW_CHECK, row_checks=row_checks)]
                                                            if row_checks else [])
+    checks += [may_helper(app, e)] if app.access else []
     references_call = f"_check_references(db, values, {owner})" if refs else ""
     handlers = fill(
         _HANDLERS, check_parent=check_parent,
@@ -118,11 +127,13 @@ def api_py(app: AppModel, e: Entity) -> str:
         check_create=f"_check_parent(db, values[{lit(e.fk)}], {common['owner']})" if e.fk else "",
         check_update=(f"if {lit(e.fk)} in values:\n    _check_parent(db, values[{lit(e.fk)}], "
                       f"{common['owner']})") if e.fk else "",
-        check_status=fill(_CHECK_STATUS) if e.has_status else "", **common)
+        check_status=fill(_CHECK_STATUS) if e.has_status else "", **handler_checks(app, e), **common)
     chunks = [_models(e), handlers]
     if e.has_status and not e.workflow:
         chunks.append(fill(_COMPLETE, complete_url=lit(collection_url(e) + "/{item_id}/complete"),
-                           **common))
+                           complete_check=handler_checks(app, e)["complete_check"], **common))
+    if e.many:
+        chunks.append(link_routes(app, e, owner, common["user"]))
     if e.parent:
         chunks.append(fill(_CHILDREN, children_url=lit(children_url(app, e)),
                            parent_doc=doc(app.entity(e.parent).name), **common))
@@ -176,6 +187,8 @@ def _models(e: Entity) -> str:
             create.append(_field(c, optional, "None"))
             update.append(_field(c, optional, "None"))
             out.append(_field(c, f"{c.entry.out} | None", "None"))
+    more = assigned_fields(e)
+    create, update, out = create + more[0], update + more[1], out + more[2]
     if e.has_status:
         update.append("    status: Status = None")
         out.append("    status: str")

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from harness.offline.generator.api_access_tests import access_tests
 from harness.offline.generator.api_feature_tests import feature_tests
 from harness.offline.generator.api_py import children_url, collection_url
 from harness.offline.generator.appmodel import AppModel, Entity
+from harness.offline.generator.links import link_tests
 from harness.offline.generator.samples import body, sample
 from harness.offline.generator.codegen import doc, fill, lit, marks, module
 from harness.offline.generator.testkit import (
@@ -45,8 +47,9 @@ def test_api_py(app: AppModel, e: Entity, fallback: tuple[str, ...] = ()) -> str
                     if required_refs else "dict(MINIMAL)")
     header = fill(
         _HEADER, plural_doc=doc(e.plural), url_doc=url,
-        imports=router_imports(idents, app.auth), url=lit(url), full=lit(body(e)),
-        minimal=lit(body(e, full=False)), change=lit(change(e)), routers=routers(idents, app.auth),
+        imports=router_imports(idents, app.auth, *(["people"] if app.access else [])), url=lit(url),
+        full=lit(body(e)), minimal=lit(body(e, full=False)), change=lit(change(e)),
+        routers=routers(idents, app.auth) + (", people.router" if app.access else ""),
         login_arg=", login" if app.auth else "", headers='login(client, "alice")' if app.auth else "{}",
         full_body=full_body, minimal_body=minimal_body, children_const=(
             f"PARENT_URL = {lit(collection_url(app.entity(e.parent)))}\n"
@@ -84,9 +87,10 @@ def test_api_py(app: AppModel, e: Entity, fallback: tuple[str, ...] = ()) -> str
                            ident=e.ident, first=lit(e.states[0]), path=lit(path),
                            last=lit(path[-1] if path else e.states[0]), refused=refused))
     chunks += feature_tests(app, e, fallback)
-    if app.auth:
+    if app.auth and not e.shared:
         chunks.append(fill(_AUTH, marks=marks(e.req_ids() or fallback), ident=e.ident,
-                           bob_checks=_bob_checks(e)))
+                           bob_checks=_bob_checks(app, e)))
+    chunks += access_tests(app, e, fallback) + link_tests(app, e, fallback)
     return module(*chunks)
 
 
@@ -173,11 +177,11 @@ def _invalid_checks(e: Entity) -> str:
     return "\n".join(lines)
 
 
-def _bob_checks(e: Entity) -> str:
+def _bob_checks(app: AppModel, e: Entity) -> str:
     lines = []
     if e.has_status:
         lines.append('assert client.post(f"{URL}/{item_id}/complete", headers=bob).status_code == 404')
-    if e.parent:
+    if e.parent and not e.manage and not app.entity(e.parent).shared:
         lines += [f"alice_parent = create_{e.parent}(client, headers)",
                   f"assert client.post(URL, json={{**minimal_body(client, headers), {lit(e.fk)}: alice_parent}}, "
 

@@ -8,6 +8,7 @@ import ast
 from harness.errors import HarnessError
 from harness.offline.generator import email_login
 from harness.offline.generator.acceptance_py import test_acceptance_py
+from harness.offline.generator.account_files import test_account_py, test_people_py
 from harness.offline.generator.api_py import api_py
 from harness.offline.generator.api_tests import test_api_py
 from harness.offline.generator.appmodel import AppModel
@@ -63,6 +64,10 @@ def _render(app: AppModel, path: str, req_ids: tuple[str, ...]) -> str:
         "src/main.py": lambda: main_py(app),
         "tests/test_health.py": lambda: test_health_py(app, req_ids),
         "tests/test_acceptance.py": lambda: test_acceptance_py(app),
+        "src/people.py": lambda: skeleton("src/people.py"),
+        "src/account.py": lambda: skeleton("src/account.py"),
+        "tests/test_people.py": lambda: test_people_py(app, req_ids),
+        "tests/test_account.py": lambda: test_account_py(req_ids),
     }
     if path in fixed:
         return fixed[path]()

@@ -92,6 +92,10 @@ class Entity:
     cascade: bool = False                                 # deleting the parent deletes these rows
     features: tuple[tuple[str, dict[str, Any]], ...] = ()  # (feature kind, options) built here
     slot: Slot | None = None                              # its date/time range, when it has one
+    shared: bool = False                                  # every signed-in user sees every record
+    manage: str | None = None                             # only this role (and admin) writes
+    assigned: bool = False                                # has `assigned_to`, a user who sees it
+    many: tuple[str, ...] = ()                            # entities linked many-to-many
 
     def has(self, feature: str) -> bool:
         return any(kind == feature for kind, _ in self.features)
@@ -130,7 +134,7 @@ class Entity:
         """The column a record is shown by: the first required text column, else the first required
         str column that is no choice, else the first required one ("an amount, a category and a
         date": the amount), else the first str/text column, else the first column."""
-        for pick in (lambda c: c.is_text and c.required, lambda c: c.type == "str" and c.required and c.kind != "enum",
+        for pick in (lambda c: c.is_text and c.required, lambda c: c.type == "str" and c.required and c.kind not in ("enum", "time"),
                      lambda c: c.required, lambda c: c.type in ("str", "text"), lambda c: True):
             found = next((c for c in self.columns if pick(c)), None)
             if found:
@@ -162,6 +166,15 @@ class AppModel:
     unsupported: tuple[Requirement, ...]
     language: str = "en"
     email_login: bool = False   # accounts are e-mail addresses (email_login.py)
+    roles: tuple[str, ...] = ()   # the first is the admin role, the last a new account's
+    change_password: bool = False
+
+    @property
+    def access(self) -> bool:
+        """Rows are scoped by an access policy (roles, shared or assigned records), not only by
+        their owner: the tables take a Viewer (src/people.py) and admins see everything."""
+        return self.auth and bool(self.roles or any(e.shared or e.assigned or e.manage
+                                                    for e in self.entities))
 
     def entity(self, ident: str) -> Entity:
         return next(e for e in self.entities if e.ident == ident)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from harness.offline.generator.api_features import totals_of
+from harness.offline.generator.api_access import owner_expr
 from harness.offline.generator.appmodel import AppModel, Entity
 from harness.offline.generator.samples import body, distinct
 from harness.offline.generator.codegen import fill, lit, marks, module
@@ -23,16 +24,18 @@ def dashboard_py(app: AppModel) -> str:
     return module(fill(
         _DASHBOARD, scope_doc="the signed-in user" if app.auth else "the application",
         html_doc=" (signed-in users only; others go to /login)" if app.auth else "",
-        auth_import="from src.auth import CurrentUser, page_user" if app.auth else "",
+        auth_import=("from src.auth import CurrentUser, page_user" if app.auth else "") + (
+            "\nfrom src.people import as_viewer" if app.access else ""),
+        responses=(', responses={401: {"description": "Missing or invalid bearer token"}}' if app.auth else ""),
         title=lit(app.title), lang=lit(app.language), counted=_dict_literal(counted),
         with_status=lit(tuple(e.plural_ident for e in app.entities if e.has_status)),
         totals=_dict_literal(_totals(app)),
         totals_doc=(',\n                       "totals": {"<plural>": {"count": n, "sums": {...}, '
                     '"groups": {...}}}') if _totals(app) else "",
-        user=", user: CurrentUser" if app.auth else "", owner='user["id"]' if app.auth else "None",
+        user=", user: CurrentUser" if app.auth else "", owner=owner_expr(app),
         page_user=('user = page_user(request, db)\nif user is None:\n'
                    '    return RedirectResponse("/login", status_code=303)') if app.auth else "",
-        page_owner='user["id"]' if app.auth else "None", footer_form=lit(footer)))
+        page_owner=owner_expr(app), footer_form=lit(footer)))
 
 
 def dashboard_heading(app: AppModel) -> str:
@@ -91,6 +94,9 @@ def test_dashboard_py(app: AppModel, req_ids: tuple[str, ...]) -> str:
         empty["totals"] = {k: _expected_totals(app, k, 0) for k in _totals(app)}
         filled["totals"] = {k: _expected_totals(app, k, 2) for k in _totals(app)}
     auth = app.auth
+    shared = {e.plural_ident for e in app.entities if e.shared}   # bob sees these too
+    seen_by_bob = {part: {k: (filled[part][k] if k in shared else v) for k, v in values.items()}
+                   for part, values in empty.items()}
     text = fill(
         _TESTS, modules=", ".join(["auth", "dashboard", "models"] if auth else ["dashboard", "models"]),
         routers="auth.router, dashboard.router" if auth else "dashboard.router",
@@ -101,7 +107,7 @@ def test_dashboard_py(app: AppModel, req_ids: tuple[str, ...]) -> str:
         alice_kw=", headers=alice" if auth else "", owner="alice_id" if auth else "None",
         empty=lit(empty), filled=lit(filled),
         bob_check=(f'bob = login(client, "bobby")\n'
-                   f'assert client.get("/api/dashboard", headers=bob).json() == {lit(empty)}') if auth else "",
+                   f'assert client.get("/api/dashboard", headers=bob).json() == {lit(seen_by_bob)}') if auth else "",
         page_auth='client.cookies.set("session", alice["Authorization"].split()[1])' if auth else "",
         labels=lit([e.plural for e in app.entities]), heading=lit(dashboard_heading(app)))
     if auth:

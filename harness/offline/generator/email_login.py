@@ -14,12 +14,15 @@ import re
 
 # files that name the account field (tests/test_pages*.py too)
 ACCOUNT_FILES = frozenset({"src/auth.py", "src/ui.py", "src/pages.py", "src/models.py", "tests/conftest.py",
-                           "tests/test_auth.py", "tests/test_acceptance.py", "tests/test_models.py"})
+                           "tests/test_auth.py", "tests/test_acceptance.py", "tests/test_models.py",
+                           "src/page_parts.py", "src/people.py", "src/account.py", "tests/test_people.py",
+                           "tests/test_account.py"})
 TEST_USERS = ("alice", "bobby", "bob", "carol", "nobody", "probe_user")
 _EXACT = (
     ("username: str = Field(min_length=3, max_length=50)",   # one account per address, whatever its case
      "email: Annotated[Email, AfterValidator(str.lower)]"),
-    ("from pydantic import BaseModel, Field\n", "from pydantic import AfterValidator, BaseModel, Field\n"),
+    ("from pydantic import BaseModel, Field, field_validator\n",
+     "from pydantic import AfterValidator, BaseModel, Field, field_validator\n"),
     ("from src.models import get_db, now\n", "from src.fieldtypes import Email\nfrom src.models import get_db, now\n"),
     ('username, password = form.get("username", ""), form.get("password", "")',
      'username, password = form.get("username", "").strip().lower(), form.get("password", "")'),

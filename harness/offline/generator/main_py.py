@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from harness.offline.generator.api_py import children_url, collection_url
 from harness.offline.generator.appmodel import AppModel
+from harness.offline.generator.links import link_paths
 from harness.offline.generator.codegen import doc, fill, lit, marks, module
 from harness.offline.generator.templates_dir import template
 
@@ -12,8 +13,13 @@ _MAIN = template("main_py/main.tmpl")
 _TESTS = template("main_py/tests.tmpl")
 
 
+def account_modules(app: AppModel) -> list[str]:
+    """The skeleton modules of the account features: people (roles, viewers), account (password)."""
+    return (["people"] if app.access else []) + (["account"] if app.change_password else [])
+
+
 def _modules(app: AppModel) -> list[str]:
-    mods = (["auth"] if app.auth else []) + [f"api_{e.ident}" for e in app.entities]
+    mods = (["auth"] if app.auth else []) + account_modules(app) + [f"api_{e.ident}" for e in app.entities]
     return mods + (["dashboard"] if app.has_dashboard else []) + ["pages"]
 
 
@@ -30,19 +36,23 @@ def api_paths(app: AppModel) -> list[str]:
     paths = ["/health", "/api/health"]
     if app.auth:
         paths += ["/api/auth/register", "/api/auth/login", "/api/auth/logout", "/api/auth/me"]
+        paths += ["/api/auth/users", "/api/auth/users/me", "/api/auth/users/{user_id}/role"] if app.access else []
+        paths += ["/api/auth/password"] if app.change_password else []
     for e in app.entities:
         paths += [collection_url(e), collection_url(e) + "/{item_id}"]
         paths += [collection_url(e) + "/{item_id}/complete"] if e.has_status and not e.workflow else []
         paths += [collection_url(e) + "/export.csv"] if e.has("csv_export") else []
         paths += [collection_url(e) + "/totals"] if e.has("aggregate") else []
         paths += [collection_url(e) + "/counts"] if e.has("status_counts") else []
+        paths += [collection_url(e) + "/summary"] if e.has("period_summary") else []
         paths += [children_url(app, e)] if e.parent else []
+        paths += link_paths(app, e)
     return paths + (["/api/dashboard"] if app.has_dashboard else [])
 
 
 def error_paths(app: AppModel) -> dict[str, dict[str, list[str]]]:
-    """The error codes each route must document: 404/409/422 on every entity route, 401 with
-    accounts, 429 on login."""
+    """The error codes each route must document: 404/409/422 on every entity route, 401 on every
+    route that needs an account, 429 on login."""
     codes = ["404", "409", "422"] + (["401"] if app.auth else [])
     out: dict[str, dict[str, list[str]]] = {}
     for e in app.entities:
@@ -51,6 +61,10 @@ def error_paths(app: AppModel) -> dict[str, dict[str, list[str]]]:
     if app.auth:
         out["/api/auth/login"] = {"post": ["401", "422", "429"]}
         out["/api/auth/register"] = {"post": ["409", "422"]}
+        out["/api/auth/logout"] = {"post": ["401"]}
+        out["/api/auth/me"] = {"get": ["401"]}
+        if app.has_dashboard:
+            out["/api/dashboard"] = {"get": ["401"]}
     return out
 
 

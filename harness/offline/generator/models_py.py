@@ -7,12 +7,29 @@ values as parameters.
 from __future__ import annotations
 
 from harness.offline.generator.appmodel import AppModel, Entity
+from harness.offline.generator.links import link_schema, table_links
 from harness.offline.generator.samples import body, sample
 from harness.offline.generator.codegen import block, doc, fill, lit, marks, module, sql_lines
 from harness.offline.generator.naming import sql_quote as q
 from harness.offline.generator.naming import sql_text
 from harness.offline.generator.skeleton_files import with_generated
 from harness.offline.generator.templates_dir import template
+
+def roles_schema(app: AppModel, schema: list[str]) -> list[str]:
+    """With roles, the users table has a `role` (a new account's: the last role) and the first
+    account ever registered gets the admin role (a trigger: the registration code stays as is)."""
+    if not app.roles:
+        return schema
+    users = schema[0].replace('"created_at" TEXT NOT NULL)', '"created_at" TEXT NOT NULL, '
+                              f'"role" TEXT NOT NULL DEFAULT {sql_text(app.roles[-1])} '
+                              f'CHECK ("role" IN ({", ".join(sql_text(r) for r in app.roles)})))')
+    trigger = ('CREATE TRIGGER IF NOT EXISTS "first_user_is_admin" AFTER INSERT ON "users" '
+               'WHEN (SELECT COUNT(*) FROM "users") = 1 BEGIN '
+               f'UPDATE "users" SET "role" = {sql_text(app.roles[0])} WHERE "id" = NEW."id"; END')
+    return [users, *schema[1:], trigger]
+
+
+_RULE_TABLE = template("models_py/rule_table.tmpl")
 
 _AUTH_SCHEMA = [
     'CREATE TABLE IF NOT EXISTS "users" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, '
@@ -26,16 +43,24 @@ _AUTH_SCHEMA = [
 def models_py(app: AppModel) -> str:
     """The text of src/models.py: the skeleton's data access, then this app's SCHEMA and TABLES."""
     schema = [*_AUTH_SCHEMA] if app.auth else []
+    schema = roles_schema(app, schema)
     for entity in app.entities:
         schema += _schema(entity, app.auth)
-    tables = "\n".join(_table(e, app.auth) for e in app.entities)
-    generated = "\n".join(["SCHEMA = (", block([lit(s) + "," for s in schema], 4), ")", "", "",
+    schema += link_schema(app)
+    tables = "\n".join(_table(e, app.auth, app.access) for e in app.entities)
+    rules = []
+    if app.access:   # the admin role and the roles (src/people.py reads them too)
+        rules += [f"ADMIN_ROLE: str | None = {lit(app.roles[0] if app.roles else None)}",
+                  f"ROLES: tuple[str, ...] = {lit(app.roles)}", "", ""]
+    if app.access or any(e.many or e.has("period_summary") for e in app.entities):
+        rules += [_RULE_TABLE.rstrip("\n"), "", ""]
+    generated = "\n".join([*rules, "SCHEMA = (", block([lit(s) + "," for s in schema], 4), ")", "", "",
                            "TABLES: dict[str, Table] = {", tables, "}"])
     return with_generated("src/models.py", generated)
 
 
 def _select_columns(e: Entity) -> list[str]:
-    cols = ["id"] + ([e.fk] if e.fk else []) + [c.ident for c in e.columns]
+    cols = ["id"] + ([e.fk] if e.fk else []) + [c.ident for c in e.columns] + (["assigned_to"] if e.assigned else [])
     return cols + (["status"] if e.has_status else []) + ["created_at"]
 
 
@@ -49,29 +74,40 @@ def _schema(e: Entity, auth: bool) -> list[str]:
         cols.append(f"{q(e.fk)} INTEGER NOT NULL REFERENCES {q(e.parent)} ({q('id')}) ON DELETE {on_delete}")
     for c in e.columns:
         col = f"{q(c.ident)} {c.entry.sql}" + (" NOT NULL" if c.required else "") + (
-            " UNIQUE" if c.unique and not auth else "")
+            " UNIQUE" if c.unique and not (auth and not e.shared) else "")
         if c.ref:
             col += f" REFERENCES {q(c.ref)} ({q('id')}) ON DELETE RESTRICT"
         cols.append(col)
+    if e.assigned:
+        cols.append(f'{q("assigned_to")} INTEGER REFERENCES "users" ("id") ON DELETE SET NULL')
     if e.has_status:
         states = ", ".join(sql_text(s) for s in e.states)
         cols.append(f"{q('status')} TEXT NOT NULL DEFAULT {sql_text(e.states[0])} "
                     f"CHECK ({q('status')} IN ({states}))")
     cols.append(f"{q('created_at')} TEXT NOT NULL")
-    if auth:  # unique per user: two accounts may both have a "Centre" court
+    if auth and not e.shared:  # unique per user: two accounts may both have a "Centre" court
         cols += [f"UNIQUE ({q('owner_id')}, {q(c.ident)})" for c in e.plain if c.unique]
     out = [f"CREATE TABLE IF NOT EXISTS {t} (" + ", ".join(cols) + ")"]
-    for col in (["owner_id"] if auth else []) + ([e.fk] if e.fk else []) + [c.ident for c in e.refs]:
+    for col in (["owner_id"] if auth else []) + ([e.fk] if e.fk else []) + [c.ident for c in e.refs] + (
+            ["assigned_to"] if e.assigned else []):
         out.append(f"CREATE INDEX IF NOT EXISTS {q(f'ix_{e.ident}_{col}')} ON {t} ({q(col)})")
     return out
 
 
-def _table(e: Entity, auth: bool) -> str:
+def scope_sql(e: Entity) -> str:
+    """The access policy's row scope: everything (first parameter NULL), the owner's rows, and
+    with assignment the rows assigned to the user."""
+    assigned = f' OR {q("assigned_to")} = ?' if e.assigned else ""
+    return f'(? IS NULL OR {q("owner_id")} = ?{assigned})'
+
+
+def _table(e: Entity, auth: bool, access: bool = False) -> str:
     t = q(e.ident)
-    owner = f' AND {q("owner_id")} = ?' if auth else ""
-    where_owner = f' WHERE {q("owner_id")} = ?' if auth else ""
+    scope = scope_sql(e) if access else f'{q("owner_id")} = ?'
+    owner = f" AND {scope}" if auth else ""
+    where_owner = f" WHERE {scope}" if auth else ""
     select = "SELECT " + ", ".join(q(c) for c in _select_columns(e)) + f" FROM {t}"
-    columns = ([e.fk] if e.fk else []) + [c.ident for c in e.columns]
+    columns = ([e.fk] if e.fk else []) + [c.ident for c in e.columns] + (["assigned_to"] if e.assigned else [])
     newest = e.newest_key
     order = f"{q(newest)} DESC, {q('id')} DESC" if newest and newest != "id" else \
         f"{q('id')} DESC" if newest else q("id")
@@ -91,18 +127,25 @@ def _table(e: Entity, auth: bool) -> str:
     }
     if not update_columns:  # nothing writable: a no-op update keeps the SQL valid
         sql["update_sql"] = f"UPDATE {t} SET {q('id')} = {q('id')} WHERE {q('id')} = ?{owner}"
+    if access:
+        sql["allowed_sql"] = f"SELECT 1 FROM {t} WHERE {q('id')} = ?{owner}"
     if e.fk:
         sql["children_sql"] = f"{select} WHERE {q(e.fk)} = ?{owner} ORDER BY {order} LIMIT ? OFFSET ?"
     if e.has_status:
         sql["status_sql"] = f"UPDATE {t} SET {q('status')} = ? WHERE {q('id')} = ?{owner}"
         sql["status_count_sql"] = f"SELECT {q('status')}, COUNT(*) FROM {t}{where_owner} GROUP BY {q('status')}"
-    lines = [f"    {lit(e.ident)}: Table(", f"        name={lit(e.ident)},",
+    kind = "RuleTable" if access or e.many or e.has("period_summary") else "Table"
+    lines = [f"    {lit(e.ident)}: {kind}(", f"        name={lit(e.ident)},",
              f"        columns={lit(tuple(columns))},",
              f"        update_columns={lit(tuple(update_columns))},",
              f"        owned={auth},",
              f"        quoted={lit({c: q(c) for c in _select_columns(e)})},",
              f"        search_columns={lit(tuple(c.ident for c in e.columns if c.is_text))},",
              f"        states={lit(e.states if e.has_status else ())},"]
+    lines += [table_links(e)] if e.many else []
+    if access:
+        lines += ["        policy=True,", f"        shared={e.shared},", f"        manage={lit(e.manage)},",
+                  f"        assigned={e.assigned},"]
     lines += [f"        {key}={sql_lines(value, 8)}," for key, value in sql.items()]
     return "\n".join(lines + ["    ),"])
 
@@ -127,8 +170,9 @@ def test_models_py(app: AppModel, fallback: tuple[str, ...]) -> str:
               fill(_TEST_INIT, marks_all=marks(app.entity_req_ids or fallback))]
     for e in app.entities:
         chunks += _entity_tests(e, fallback)
-    if app.auth and app.entities:
-        chunks.append(_owner_test(app.entities[-1], fallback))
+    private = [e for e in app.entities if not e.shared]
+    if app.auth and private:
+        chunks.append(_owner_test(private[-1], fallback))
     return module(*chunks)
 
 

@@ -7,6 +7,7 @@ routes and the form handlers, which call the API handlers so every rule holds fo
 
 from __future__ import annotations
 
+from harness.offline.generator.api_access import owner_expr
 from harness.offline.generator.api_features import filters
 from harness.offline.generator.appmodel import AppModel, Column, Entity
 from harness.offline.generator.codegen import doc, fill, lit, module
@@ -22,7 +23,7 @@ _NO_AUTH = template("pages_py/no_auth.tmpl")
 
 _AUTH = template("pages_py/auth.tmpl")
 
-_AUTH_IMPORT = ("from src.auth import (COOKIE_NAME, SESSION_DAYS, Credentials, authenticate, client_address,\n"
+_AUTH_IMPORT = ("from src.auth import (COOKIE_NAME, SESSION_DAYS, NewAccount, authenticate, client_address,\n"
                 "                      create_user, end_session, login_throttle, page_user, request_token,\n"
                 "                      start_session)")
 
@@ -31,7 +32,8 @@ def pages_py(app: AppModel) -> str:
     """The text of src/pages.py."""
     auth = app.auth
     modules = [f"api_{e.ident}" for e in app.entities]
-    imports = (f"from src import {', '.join(modules)}\n" if modules else "") + (_AUTH_IMPORT if auth else "")
+    imports = (f"from src import {', '.join(modules)}\n" if modules else "") + (_AUTH_IMPORT if auth else "") + (
+        "\nfrom src.people import as_viewer" if app.access else "")
     pages = "".join(f"    ({lit(p.route)}, {lit(p.name)}, {lit(_shown(app, p.entity))}),\n" for p in app.pages)
     vi = app.language == "vi"
     nav = [("/", "Trang chủ" if vi else "Home")] + [(p.route, p.name) for p in app.pages]
@@ -50,8 +52,10 @@ def pages_py(app: AppModel) -> str:
     index_user = ("user = page_user(request, db)\nif user is None:\n"
                   "    return page(APP_TITLE, LOGIN_FORM)") if auth else ""
     routes = fill(_ROUTES, page_user=page_user, index_user=index_user,
-                  user="user" if auth else "None", owner='user["id"]' if auth else "None")
-    return module(header, _BODY, fill(_AUTH) if auth else _NO_AUTH, routes)
+                  user="user" if auth else "None", owner=owner_expr(app))
+    body = _BODY.replace('owner_id = user["id"] if user else None',
+                         'owner_id = as_viewer(db, user) if user else None') if app.access else _BODY
+    return module(header, body, fill(_AUTH) if auth else _NO_AUTH, routes)
 
 
 def _shown(app: AppModel, entity: str | None) -> tuple[str, ...]:
@@ -69,11 +73,18 @@ def _control(c: Column) -> str:
     return f"            Control({', '.join(args)}),"
 
 
+def _assignee(app: AppModel, e: Entity) -> list[str]:
+    """The `assigned_to` control: a choice of the accounts."""
+    label = "Giao cho" if app.language == "vi" else "Assigned to"
+    return [f'            Control("assigned_to", {lit(label)}, "reference", False, attrs="", ref="@users"),'] \
+        if e.assigned else []
+
+
 def _section(app: AppModel, e: Entity) -> str:
     lines = [f"    {lit(e.ident)}: Section(", f"        title={lit(e.plural[:1].upper() + e.plural[1:])},",
              f"        slug={lit(e.slug)},", f"        model=api_{e.ident}.{e.camel}Create,",
              f"        update_model=api_{e.ident}.{e.camel}Update,",
-             "        controls=(", *[_control(c) for c in e.columns], "        ),",
+             "        controls=(", *[_control(c) for c in e.columns], *_assignee(app, e), "        ),",
              f"        api=api_{e.ident},"]
     if e.parent:
         parent = app.entity(e.parent)

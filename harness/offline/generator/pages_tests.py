@@ -87,9 +87,11 @@ def test_pages_py(app: AppModel, req_ids: tuple[str, ...]) -> str:
         if e.has_status and not e.workflow:
             chunks.append(fill(_COMPLETE, marks=m, ident=e.ident, slug=e.slug, url=collection_url(e)))
             break
-    if auth:
-        secret = (f'create_{escapable.ident}(client, headers, **{{{lit(escapable.display.ident)}: '
-                  '"alice-secret"})') if escapable else ""
+    if auth:   # a record only alice sees: of an entity that is not shared
+        hidden = next((e for e in app.entities if e.display and e.display.type in ("str", "text")
+                       and not e.shared), None)
+        secret = (f'create_{hidden.ident}(client, headers, **{{{lit(hidden.display.ident)}: '
+                  '"alice-secret"})') if hidden else ""
         chunks.append(fill(_AUTH, marks=m, password=lit(TEST_PASSWORD), secret_setup=secret,
                            home=lit("/dashboard" if app.has_dashboard else "/")))
     return module(*chunks)

@@ -21,7 +21,7 @@ from harness.offline.generator.email_login import email_address
 from harness.offline.generator.samples import body
 from harness.models.spec import AppSpec
 
-PROBE_USER = {"username": "probe_user", "password": "probe-password-1"}
+from harness.acceptance.convention import PROBE_USER  # noqa: E402  (the black-box leg signs in with it)
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 

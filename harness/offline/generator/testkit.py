@@ -41,7 +41,7 @@ def lineage_idents(app: AppModel, e: Entity) -> list[str]:
         if ident not in needed:
             needed.add(ident)
             other = app.entity(ident)
-            todo += ([other.parent] if other.parent else []) + [c.ref for c in other.refs]
+            todo += ([other.parent] if other.parent else []) + [c.ref for c in other.refs] + list(other.many)
     return [x.ident for x in app.entities if x.ident in needed]
 
 

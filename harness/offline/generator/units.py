@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from harness.errors import HarnessError, PlanError
+from harness.offline.generator.account_files import account_files
 from harness.offline.generator.app_files import api_module_path, api_test_path, render_file
 from harness.offline.generator.analyse import analyse
 from harness.offline.generator.appmodel import AppModel
@@ -67,6 +68,8 @@ def _units(app: AppModel) -> list[BuildUnit]:
         depends_on=())]
     units += unsupported
     base = ("setup", "auth") if app.auth else ("setup",)
+    account = account_files(app)
+    base += ("account",) if app.access and account else ()
     # tests/conftest.py belongs to the first unit after setup; every later unit depends on it.
     owner = ("auth" if app.auth else f"entity:{app.entities[0].ident}" if app.entities
              else "dashboard" if app.has_dashboard else "pages")
@@ -85,8 +88,12 @@ def _units(app: AppModel) -> list[BuildUnit]:
     if app.auth:
         units.append(unit("auth", "Accounts: register, login, bearer sessions, password hashing",
                           ["src/auth.py", "tests/test_auth.py"], app.ids("auth") or fallback, ("setup",)))
+    if account:
+        units.append(unit("account", "Account features: " + ", ".join(
+            (["roles and the people directory"] if app.access else []) + (["password change"] if app.change_password else [])),
+            account, app.ids("account") or app.ids("auth") or fallback, ("setup", "auth")))
     for e in app.entities:
-        deps = base + ((f"entity:{e.parent}",) if e.parent else ())
+        deps = base + ((f"entity:{e.parent}",) if e.parent else ()) + tuple(f"entity:{o}" for o in e.many)
         units.append(unit(f"entity:{e.ident}", f"REST API for {e.plural} (/api/{e.slug})",
                           [api_module_path(e.ident), api_test_path(e.ident)],
                           tuple(r.id for r in e.reqs) or fallback, deps))

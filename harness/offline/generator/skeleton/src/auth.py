@@ -6,10 +6,14 @@ each hash, so changing it never locks anyone out. Session tokens come from
 secrets.token_urlsafe(32); only their SHA-256 digest is stored (table "sessions"), for 7 days.
 Pages may carry the same token in the `session` cookie instead of the Authorization header.
 
-Logins are throttled: after MAX_FAILURES wrong passwords for one account or from one client
-address, further attempts answer 429 (with Retry-After) for a delay that doubles with every
-failure, up to MAX_DELAY_S; a successful login clears the account's count. The counters live on
-the FastAPI app (app.state), bounded to MAX_TRACKED keys.
+Logins are throttled: after MAX_FAILURES wrong passwords for one account from one client
+address, or MAX_CLIENT_FAILURES from one client address over all accounts, further attempts of
+that pair (or client) answer 429 (with Retry-After) for a delay that doubles with every failure,
+up to MAX_DELAY_S; a successful login clears the pair's count. An account is never locked as
+such: a stranger's failures lock the stranger out, not the account's owner. The counters live
+on the FastAPI app (app.state), bounded to MAX_TRACKED keys.
+
+New passwords (registration) are at least 8 characters and not one of COMMON_PASSWORDS.
 """
 
 import hashlib
@@ -26,14 +30,15 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Request, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from src.models import get_db, now
 
 DEFAULT_ITERATIONS = 600_000
 SESSION_DAYS = 7
 COOKIE_NAME = "session"
-MAX_FAILURES = 5
+MAX_FAILURES = 5            # per (client address, account)
+MAX_CLIENT_FAILURES = 20    # per client address, over all accounts
 BASE_DELAY_S = 1.0
 MAX_DELAY_S = 300.0
 MAX_TRACKED = 10_000
@@ -47,6 +52,26 @@ Bearer = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer_scheme)]
 class Credentials(BaseModel):
     username: str = Field(min_length=3, max_length=50)
     password: str = Field(min_length=8, max_length=128)
+
+
+COMMON_PASSWORDS = frozenset({
+    "password", "password1", "password12", "password123", "passw0rd", "p@ssw0rd", "12345678", "123456789",
+    "1234567890", "87654321", "11111111", "00000000", "12341234", "qwertyui", "qwerty12", "qwerty123",
+    "qwertyuiop", "1q2w3e4r", "1qaz2wsx", "zaq12wsx", "asdfghjk", "iloveyou", "sunshine", "princess",
+    "football", "baseball", "superman", "starwars", "welcome1", "letmein1", "trustno1", "abc12345",
+    "abcd1234", "admin123", "changeme", "whatever", "computer", "internet", "michelle", "jennifer",
+})
+
+
+class NewAccount(Credentials):
+    """Credentials of a new account: the password is not a common one."""
+
+    @field_validator("password")
+    @classmethod
+    def not_common(cls, password: str) -> str:
+        if password.lower() in COMMON_PASSWORDS:
+            raise ValueError("password is too common; choose another")
+        return password
 
 
 class UserOut(BaseModel):
@@ -110,33 +135,35 @@ def authenticate(conn: sqlite3.Connection, username: str, password: str) -> dict
 
 
 class LoginThrottle:
-    """Failed-login counters per account and per client address, with a doubling lockout."""
+    """Failed-login counters per (client address, account) and per client address, with a
+    doubling lockout of that pair or that client (never of the account for everyone)."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic):
         self.clock = clock
         self.failures: OrderedDict[str, tuple[int, float]] = OrderedDict()  # key -> (n, locked until)
 
     @staticmethod
-    def _keys(username: str, client: str) -> tuple[str, str]:
-        return f"user:{username.strip().lower()[:50]}", f"client:{client}"
+    def _keys(username: str, client: str) -> tuple[tuple[str, int], tuple[str, int]]:
+        return ((f"pair:{client}|{username.strip().lower()[:254]}", MAX_FAILURES),
+                (f"client:{client}", MAX_CLIENT_FAILURES))
 
     def wait(self, username: str, client: str) -> int:
         """Whole seconds until a login for `username` from `client` is allowed (0: now)."""
         now = self.clock()
-        waits = [self.failures[key][1] - now for key in self._keys(username, client) if key in self.failures]
+        waits = [self.failures[key][1] - now for key, _ in self._keys(username, client) if key in self.failures]
         return math.ceil(max([w for w in waits if w > 0], default=0))
 
     def failed(self, username: str, client: str) -> None:
-        for key in self._keys(username, client):
+        for key, limit in self._keys(username, client):
             count = self.failures.pop(key, (0, 0.0))[0] + 1
-            doublings = min(count - MAX_FAILURES, 30)  # bounded: no float overflow
-            delay = 0.0 if count < MAX_FAILURES else min(BASE_DELAY_S * 2 ** doublings, MAX_DELAY_S)
+            doublings = min(count - limit, 30)  # bounded: no float overflow
+            delay = 0.0 if count < limit else min(BASE_DELAY_S * 2 ** doublings, MAX_DELAY_S)
             self.failures[key] = (count, self.clock() + delay)
         while len(self.failures) > MAX_TRACKED:
             self.failures.popitem(last=False)
 
-    def succeeded(self, username: str) -> None:
-        self.failures.pop(self._keys(username, "")[0], None)
+    def succeeded(self, username: str, client: str) -> None:
+        self.failures.pop(self._keys(username, client)[0][0], None)
 
 
 def login_throttle(request: Request) -> LoginThrottle:
@@ -211,8 +238,8 @@ CurrentUser = Annotated[dict[str, Any], Depends(current_user)]
 
 @router.post("/register", status_code=201, response_model=UserOut,
              responses={409: {"description": "Username already taken"},
-                        422: {"description": "Invalid username or password shape"}})
-def register(body: Credentials, db: Db) -> dict[str, Any]:
+                        422: {"description": "Invalid username, or a password too short or too common"}})
+def register(body: NewAccount, db: Db) -> dict[str, Any]:
     user = create_user(db, body.username, body.password)
     if user is None:
         raise HTTPException(409, "username already taken")
@@ -233,7 +260,7 @@ def login(body: Credentials, request: Request, db: Db) -> dict[str, Any]:
     if user is None:
         throttle.failed(body.username, client)
         raise HTTPException(401, "invalid username or password", headers={"WWW-Authenticate": "Bearer"})
-    throttle.succeeded(body.username)
+    throttle.succeeded(body.username, client)
     return {"token": start_session(db, user["id"]), "token_type": "bearer"}
 
 

@@ -63,6 +63,8 @@ class Section:
     api: Any = None                    # the entity's API module (its handlers hold the rules)
 
 
+_USERS_SQL = 'SELECT "id", "username" FROM "users" ORDER BY "id" LIMIT 500'
+
 
 def label_of(section_of: dict[str, Section], key: str, row: dict[str, Any]) -> str:
     """A record's name for select options: its first field, then its id."""
@@ -127,6 +129,8 @@ def control_html(db: sqlite3.Connection, section_of: dict[str, Section], control
     if control.kind == "enum":
         options = _options([(v, v) for v in control.options], value, not control.required)
         field = f'<select name="{name}"{flag}>{options}</select>'
+    elif control.ref == "@users":   # assigned_to: an account
+        field = f'<select name="{name}">{_options([(str(i), n) for i, n in db.execute(_USERS_SQL)], value, True)}</select>'
     elif control.kind == "reference" and control.ref:
         rows = TABLES[control.ref].rows(db, owner_id, 500, 0)
         choices = [(str(r["id"]), label_of(section_of, control.ref, r)) for r in rows]

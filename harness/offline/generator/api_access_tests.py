@@ -1,0 +1,40 @@
+"""The access tests of tests/test_api_<entity>.py: shared records, the managing role, assignment
+and the admin role, each through the entity's real router and the people router."""
+
+from __future__ import annotations
+
+from harness.offline.generator.appmodel import AppModel, Entity
+from harness.offline.generator.codegen import fill, lit, marks
+from harness.offline.generator.naming import py_ident
+from harness.offline.generator.templates_dir import template
+from harness.offline.generator.testkit import lineage_idents
+
+_SHARED = template("api_access_tests/shared.tmpl")
+_MANAGE = template("api_access_tests/manage.tmpl")
+_ASSIGNED = template("api_access_tests/assigned.tmpl")
+_ADMIN = template("api_access_tests/admin.tmpl")
+
+
+def member_creates(app: AppModel, e: Entity) -> bool:
+    """A member can make the record and everything it needs (no managed entity on the way)."""
+    return not any(app.entity(i).manage for i in lineage_idents(app, e))
+
+
+def access_tests(app: AppModel, e: Entity, fallback: tuple[str, ...]) -> list[str]:
+    if not app.access:
+        return []
+    req = marks(e.req_ids("access") or fallback)
+    out = []
+    if e.shared:
+        out.append(fill(_SHARED, marks=req, ident=e.ident))
+    if e.manage:
+        out.append(fill(_MANAGE, marks=req, ident=e.ident, role=lit(e.manage), role_ident=py_ident(e.manage)))
+    if e.assigned:
+        hidden = 'assert client.get(f"{URL}/{item_id}", headers=bob).status_code == 404'
+        out.append(fill(_ASSIGNED, marks=req, ident=e.ident, unassigned_check="" if e.shared else hidden,
+                        carol_check="" if e.shared else hidden.replace("bob)", "carol)")))
+    if app.roles and not e.shared and member_creates(app, e):
+        out.append(fill(_ADMIN, marks=marks(app.ids("account") or e.req_ids() or fallback), ident=e.ident,
+                        admin_ident=py_ident(app.roles[0])))
+    return out
+

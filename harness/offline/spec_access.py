@@ -1,0 +1,102 @@
+"""The access part of a spec file: `[auth]` (accounts, roles, password change) and the entity keys
+`shared`, `manage` and `assigned_to`. Every error is one line naming the file, line and key.
+
+    [auth]                          # or `auth = true` (accounts, every record private)
+    login = "email"                 # or "username" (the default)
+    roles = ["admin", "member"]     # the first is the admin role, the last is a new account's
+    change_password = true          # POST /api/auth/password
+
+    [[entities]]
+    name = "film"
+    shared = true                   # every signed-in user sees every film
+    manage = "admin"                # only admins add, change and delete films
+    assigned_to = "user"            # a record names a user who then sees and updates it
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from harness.models.spec import DataEntity
+
+AUTH_KEYS = {"login", "roles", "change_password"}
+ENTITY_KEYS = {"shared", "manage", "assigned_to"}
+_ROLE = re.compile(r"[a-z][a-z0-9_]{0,29}")
+
+
+def read_auth(reader: Any, data: dict) -> dict[str, Any]:
+    """{auth, login, roles, change_password} from `auth = true|false` or an `[auth]` table
+    (a top-level `login` key still works beside either)."""
+    raw = data.get("auth")
+    if isinstance(raw, dict):
+        reader.check_keys(raw, AUTH_KEYS, "auth", None)
+        if "login" in data:
+            reader.fail("login", "give login once: inside [auth] or at the top, not both", "login")
+        table, auth = raw, True
+    else:
+        table, auth = data, bool(reader.typed(data, "auth", bool, "", None))
+    login = reader.typed(table, "login", str, "auth" if table is raw else "", None) or "username"
+    if login not in ("username", "email"):
+        reader.fail("login", 'must be "username" or "email"', "login", None, login)
+    roles = [str(r) for r in (reader.typed(table, "roles", list, "auth", None) or [])] if table is raw else []
+    for role in roles:
+        if not _ROLE.fullmatch(role):
+            reader.fail("auth.roles", f"{role!r} is not a role name (lower-case letters, digits, _)",
+                        "roles", None, role)
+    if roles and (len(roles) < 2 or len(set(roles)) != len(roles)):
+        reader.fail("auth.roles", "needs at least two different roles: the admin role first, "
+                    "the role of a new account last", "roles")
+    change = bool(reader.typed(table, "change_password", bool, "auth", None)) if table is raw else False
+    return {"auth": auth, "login": login, "roles": roles, "change_password": change}
+
+
+def read_entity_access(reader: Any, raw: dict, i: int, where: str) -> dict[str, Any]:
+    """{shared, manage, assigned} of one [[entities]] table (checked against [auth] later)."""
+    shared = bool(reader.typed(raw, "shared", bool, where, i))
+    manage = reader.typed(raw, "manage", str, where, i)
+    assigned = reader.typed(raw, "assigned_to", str, where, i)
+    if assigned is not None and assigned != "user":
+        reader.fail(f"{where}.assigned_to", 'must be "user" (a record is assigned to an account)',
+                    "assigned_to", i, assigned)
+    return {"shared": shared, "manage": manage, "assigned": assigned == "user"}
+
+
+def check_access(reader: Any, entities: list[DataEntity], auth: dict[str, Any]) -> None:
+    """Access keys need accounts; `manage` names one of the roles."""
+    for i, e in enumerate(entities):
+        where = f"entities[{i + 1}]"
+        for key, on in (("shared", e.shared), ("manage", e.manage), ("assigned_to", e.assigned)):
+            if on and not auth["auth"]:
+                reader.fail(f"{where}.{key}", "needs accounts: add auth = true or an [auth] table", key, i)
+        if e.manage is not None and e.manage not in auth["roles"]:
+            known = ", ".join(auth["roles"]) or "none: add [auth] roles = [...]"
+            reader.fail(f"{where}.manage", f"no role {e.manage!r} (roles: {known})", "manage", i, e.manage)
+
+
+def account_items(spec: Any) -> list[tuple[str, str | None, str, str]]:
+    """Requirements (capability, entity, text, source) of the [auth] table's account features."""
+    items = []
+    if spec.roles:
+        items.append(("account", None, f"Accounts have a role ({', '.join(spec.roles)}); the first account "
+                      f"is {spec.roles[0]}, an {spec.roles[0]} sees and manages every record and "
+                      "sets the roles", "auth.roles"))
+    if spec.change_password:
+        items.append(("account", None, "A signed-in user can change their password",
+                      "auth.change_password"))
+    return items
+
+
+def access_items(e: DataEntity) -> list[tuple[str, str | None, str, str]]:
+    """Requirements of one entity's access keys."""
+    items = []
+    if e.shared:
+        items.append(("access", e.ident, f"Every signed-in user sees all {e.plural}; only the one "
+                      "who added a record (or a manager) changes it", f"{e.name}.shared"))
+    if e.manage:
+        items.append(("access", e.ident, f"Only the {e.manage} role adds, changes and deletes {e.plural}",
+                      f"{e.name}.manage"))
+    if e.assigned:
+        items.append(("access", e.ident, f"A {e.name} can be assigned to a user, who then sees and "
+                      "updates it", f"{e.name}.assigned_to"))
+    return items
