@@ -94,6 +94,8 @@ import pytest
 
 from src import app
 
+pytestmark = pytest.mark.req("REQ-001")   # only tests marked with a requirement are traced (#52)
+
 
 def test_call_is_traced_setup_is_not(prepared):
     assert prepared is None

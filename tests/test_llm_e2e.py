@@ -21,7 +21,7 @@ from helpers import run_spec_stage
 from harness.agents.planner import SYSTEM as PLANNER_SYSTEM, fallback_plan
 from harness.trace.coverage import FALLBACK_NOTE
 from harness.agents.spec_agent import SYSTEM as SPEC_SYSTEM, postprocess
-from harness.offline.spec.rules import rule_based_spec
+from harness.offline.spec import parse_request
 from harness.errors import EXIT_TEMPFAIL, BudgetExceededError, ProviderConfigError, ProviderUnavailableError
 from harness.offline.generator.units import generate_unit
 from harness.models.enums import RunStatus, TaskStatus
@@ -34,7 +34,7 @@ from harness.utils.events import read_events
 TODO = "Build a Simple Todo App with add/list/complete"
 KEY = "sk-test-RECOGNIZABLE-KEY-123"
 USAGE = {"prompt_tokens": 60, "completion_tokens": 40, "total_tokens": 100}
-SPEC = postprocess(rule_based_spec(TODO))
+SPEC = postprocess(parse_request(TODO))   # the rules fallback is word-accounted (#48)
 PLAN = fallback_plan(SPEC)
 TASKS = [t.id for t in PLAN.tasks]                    # TASK-001 .. TASK-005
 BROKEN = "def broken(:\n    pass\n"

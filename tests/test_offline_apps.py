@@ -40,7 +40,10 @@ def verified(suites):
     return get
 
 
-LIBRARY = "a library system with books, members and loans with login"
+# "a library system with …" now names "library" as not understood (word accounting, #48): what a
+# library is beyond its books, members and loans is not in the spec. These tests are about the
+# generator on another domain, so the request says only what the app is built from.
+LIBRARY = "an app for books, members and loans with login"
 
 
 def verify_generated(spec, suites, name):
@@ -83,7 +86,7 @@ def test_vietnamese_seed_builds_the_same_app():
 
 
 @pytest.mark.parametrize("request_text, entities, auth", [
-    ("an inventory app for products and suppliers", {"product", "supplier"}, False),
+    ("an app for products and suppliers", {"product", "supplier"}, False),
     (LIBRARY, {"book", "member", "loan"}, True),
     ("a recipe API with ingredients", {"recipe", "ingredient"}, False),
 ])

@@ -2,12 +2,85 @@
 
 install_error_handlers(app) renders request-validation errors as a plain 422 body that never echoes
 the raw input: FastAPI's default handler fails with a 500 when the input holds NaN or a lone
-surrogate. src.main and the test apps both install it.
+surrogate. It also installs RequestGuards: a request body over MAX_BODY_BYTES answers 413 before
+it is buffered, and a POST/PUT/PATCH/DELETE whose Origin (or, without one, Referer) names another
+site answers 403 — a cross-site form post never reaches a route (requests without either header,
+as API clients send them, pass). src.main and the test apps both install it.
 """
+
+import json
+from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+
+MAX_BODY_BYTES = 1024 * 1024
+UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+class _TooLarge(HTTPException):
+    """Raised from the body stream past the limit: an HTTPException, so the route's own error
+    handling answers 413 (FastAPI turns any other error while reading a body into a 400)."""
+
+    def __init__(self) -> None:
+        super().__init__(413, f"request body larger than {MAX_BODY_BYTES} bytes")
+
+
+def cross_site(headers: dict[str, str]) -> bool:
+    """True when the request's Origin (else Referer) is another site than its Host."""
+    source = headers.get("origin") or headers.get("referer")
+    if not source:
+        return False
+    if source == "null":
+        return True
+    return urlsplit(source).netloc.lower() != headers.get("host", "").lower()
+
+
+async def _answer(send, status: int, detail: str) -> None:
+    body = json.dumps({"detail": detail}).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
+
+
+class RequestGuards:
+    """ASGI middleware: the body size limit (413) and the cross-site check (403)."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        if scope["method"] in UNSAFE_METHODS and cross_site(headers):
+            return await _answer(send, 403, "cross-site request refused")
+        declared = headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+            return await _answer(send, 413, f"request body larger than {MAX_BODY_BYTES} bytes")
+        received, started = 0, False
+
+        async def limited_receive():
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > MAX_BODY_BYTES:
+                    raise _TooLarge()
+            return message
+
+        async def tracked_send(message):
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, limited_receive, tracked_send)
+        except _TooLarge:
+            if not started:
+                await _answer(send, 413, f"request body larger than {MAX_BODY_BYTES} bytes")
 
 
 def _text(value: object) -> str:
@@ -27,6 +100,7 @@ async def _validation_error(request: Request, exc: RequestValidationError) -> JS
 
 
 def install_error_handlers(app: FastAPI) -> FastAPI:
-    """Register the safe 422 handler on `app` and return it."""
+    """Register the safe 422 handler and the request guards on `app` and return it."""
     app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_middleware(RequestGuards)
     return app

@@ -57,26 +57,18 @@ def _found(row: dict[str, Any] | None) -> dict[str, Any]:
     return row
 
 
-def _check_references(db: sqlite3.Connection, values: dict[str, Any], owner_id: int | None) -> None:
-    """422 when a reference field names a record that does not exist (for this user)."""
-    for key, (table, label) in REFERENCES.items():
-        value = values.get(key)
-        if value is not None and TABLES[table].get(db, value, owner_id) is None:
-            raise HTTPException(422, f"{key}: {label} {value} does not exist")
-
-
-def _check_row(db: sqlite3.Connection, row: dict[str, Any], owner_id: int | None,
-               row_id: int | None = None) -> None:
-    """Rules over the whole record (after a partial update is merged)."""
-    return None
+def _stored(write: Any) -> Any:
+    """Run a write; a UNIQUE field that already has the value is a 409, not a 500."""
+    try:
+        return write()
+    except sqlite3.IntegrityError as exc:
+        raise HTTPException(409, f"already exists: {exc}".replace("UNIQUE constraint failed: ", "")) from None
 
 
 @router.post('/api/todos', status_code=201, response_model=TodoOut)
 def create_item(body: TodoCreate, db: Db) -> dict[str, Any]:
     values = body.model_dump(mode="json", by_alias=True)
-    _check_references(db, values, None)
-    _check_row(db, values, None)
-    return TABLE.insert(db, values, None)
+    return _stored(lambda: TABLE.insert(db, values, None))
 
 
 @router.get('/api/todos', response_model=list[TodoOut])
@@ -94,26 +86,24 @@ def update_item(item_id: RowId, body: TodoUpdate, db: Db) -> dict[str, Any]:
     """Partial update: only the fields present in the body change."""
     values = body.model_dump(mode="json", by_alias=True, exclude_unset=True)
     current = _found(TABLE.get(db, item_id, None))
-    _check_references(db, values, None)
     if "status" in values and values["status"] != current["status"]:
         allowed = NEXT_STATES[current["status"]]
         if values["status"] not in allowed:
             raise HTTPException(409, f"cannot move from {current['status']!r} to {values['status']!r}; "
                                      f"allowed: {', '.join(allowed) or 'none'}")
 
-    _check_row(db, {**current, **values}, None, item_id)
-    return _found(TABLE.update(db, item_id, values, None))
+    return _found(_stored(lambda: TABLE.update(db, item_id, values, None)))
 
 
-@router.delete('/api/todos/{item_id}', status_code=204)
-def delete_item(item_id: RowId, db: Db) -> Response:
+@router.delete('/api/todos/{item_id}', status_code=204, response_class=Response)
+def delete_item(item_id: RowId, db: Db) -> None:
     try:
         deleted = TABLE.delete(db, item_id, None)
     except sqlite3.IntegrityError:
         raise HTTPException(409, 'todo is still referred to by other records; delete those first') from None
     if not deleted:
         raise HTTPException(404, 'todo not found')
-    return Response(status_code=204)
+    return None  # the route's 204: an empty body, no content type
 
 
 @router.post('/api/todos/{item_id}/complete', response_model=TodoOut)

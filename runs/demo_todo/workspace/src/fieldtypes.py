@@ -7,10 +7,10 @@ Each alias carries its kind's constraints, so a malformed value is a 422 before 
 import datetime as _dt
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 __all__ = [
-    "MAX_ID", "Annotated", "BaseModel", "Clock", "Count", "Day", "Email", "Field", "Int64",
+    "MAX_ID", "Annotated", "AnyCase", "BaseModel", "Clock", "Count", "Day", "Email", "Field", "Int64",
     "Literal", "LongText", "Moment", "Money", "Number", "Phone", "RecordId", "RequiredLongText",
     "RequiredShortText", "ShortText", "Strict", "Url", "csv_cell", "error_responses", "iso",
 ]
@@ -27,6 +27,9 @@ ShortText = Annotated[str, Field(max_length=200)]
 LongText = Annotated[str, Field(max_length=5000)]
 RequiredShortText = Annotated[str, Field(min_length=1, max_length=200)]
 RequiredLongText = Annotated[str, Field(min_length=1, max_length=5000)]
+# A choice in any letter case ("Food", "FOOD") is that choice ("food"): the request listed the
+# values as its user wrote them, the API keeps one spelling.
+AnyCase = BeforeValidator(lambda value: value.lower() if isinstance(value, str) else value)
 Email = Annotated[str, Field(max_length=254, pattern=r"^[^@\s]+@[^@\s]+\.[^@\s.]+$")]
 Phone = Annotated[str, Field(max_length=32, pattern=r"^\+?[0-9][0-9 ().-]{5,30}$")]
 Url = Annotated[str, Field(max_length=2000, pattern=r"^https?://[^\s/?#]+\.[^\s/?#]+(?:[/?#]\S*)?$")]

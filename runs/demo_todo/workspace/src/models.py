@@ -34,8 +34,11 @@ def connect() -> sqlite3.Connection:
 
 
 def init_db() -> None:
-    """Create every table and index that does not exist yet."""
+    """Create the missing tables and indexes in one transaction (all or none)."""
+    # sqlite3 opens no transaction before DDL, so without BEGIN every CREATE would commit (and
+    # sync the journal) on its own, and a failing statement would leave the earlier tables behind.
     with closing(connect()) as conn, conn:
+        conn.execute("BEGIN")
         for statement in SCHEMA:
             conn.execute(statement)
 
@@ -50,7 +53,7 @@ def get_db() -> Iterator[sqlite3.Connection]:
 
 
 def _like(text: str) -> str:
-    """A LIKE pattern matching `text` anywhere, with LIKE's wildcards taken literally."""
+    """A LIKE pattern: `text` anywhere, its wildcards taken literally."""
     return "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
 
 
@@ -78,12 +81,13 @@ class Table:
     status_sql: str = ""
     status_count_sql: str = ""
 
-    def _scope(self, owner_id: int | None) -> tuple[Any, ...]:
+    def _scope(self, owner_id: int | None, action: str = "read") -> tuple[Any, ...]:
         return (owner_id,) if self.owned else ()
 
     def insert(self, conn: sqlite3.Connection, values: dict[str, Any],
                owner_id: int | None = None) -> dict[str, Any]:
-        params = (*(values.get(c) for c in self.columns), now(), *self._scope(owner_id))
+        owner = (int(owner_id),) if self.owned else ()  # type: ignore[arg-type]
+        params = (*(values.get(c) for c in self.columns), now(), *owner)
         with conn:
             row_id = conn.execute(self.insert_sql, params).lastrowid
         return self.get(conn, row_id, owner_id) or {}
@@ -173,7 +177,7 @@ class Table:
         if current is None:
             return None
         merged = {**current, **values}
-        params = (*(merged[c] for c in self.update_columns), row_id, *self._scope(owner_id))
+        params = (*(merged[c] for c in self.update_columns), row_id, *self._scope(owner_id, "update"))
         with conn:
             conn.execute(self.update_sql, params)
         return self.get(conn, row_id, owner_id)
@@ -181,12 +185,12 @@ class Table:
     def delete(self, conn: sqlite3.Connection, row_id: int, owner_id: int | None = None) -> bool:
         """True when a row was deleted; sqlite3.IntegrityError when other rows still refer to it."""
         with conn:
-            return conn.execute(self.delete_sql, (row_id, *self._scope(owner_id))).rowcount > 0
+            return conn.execute(self.delete_sql, (row_id, *self._scope(owner_id, "delete"))).rowcount > 0
 
     def set_status(self, conn: sqlite3.Connection, row_id: int, status: str,
                    owner_id: int | None = None) -> dict[str, Any] | None:
         with conn:
-            conn.execute(self.status_sql, (status, row_id, *self._scope(owner_id)))
+            conn.execute(self.status_sql, (status, row_id, *self._scope(owner_id, "update")))
         return self.get(conn, row_id, owner_id)
 
     def count(self, conn: sqlite3.Connection, owner_id: int | None = None) -> int:

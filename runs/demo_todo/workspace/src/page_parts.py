@@ -1,5 +1,5 @@
 """Pieces of the generated HTML pages (copied verbatim by the generator): how one entity's records
-are listed as a table, searched, and created / edited through a form with the right input per
+are listed as a table, searched and filtered, and created / edited through a form with the right input per
 field kind. Every value is HTML-escaped; forms are read from the urlencoded body (no extra
 dependency) and validated by the API's pydantic models."""
 
@@ -33,6 +33,18 @@ class Control:
 
 
 @dataclass(frozen=True)
+class PageFilter:
+    """An equality filter the list page offers (the entity's `filter` feature): a select whose
+    blank choice means any value. `kind` is "enum" (`options`), "boolean" or "reference" (`ref`)."""
+
+    name: str
+    label: str
+    kind: str
+    options: tuple[str, ...] = ()
+    ref: str | None = None
+
+
+@dataclass(frozen=True)
 class Section:
     """How one entity is listed, searched, created and edited."""
 
@@ -47,8 +59,11 @@ class Section:
     complete: bool = False             # open/done records get a Complete button
     states: tuple[str, ...] = ()       # workflow states: the edit form gets a status select
     search: bool = False
+    filters: tuple[PageFilter, ...] = ()
     api: Any = None                    # the entity's API module (its handlers hold the rules)
 
+
+_USERS_SQL = 'SELECT "id", "username" FROM "users" ORDER BY "id" LIMIT 500'
 
 
 def label_of(section_of: dict[str, Section], key: str, row: dict[str, Any]) -> str:
@@ -114,6 +129,8 @@ def control_html(db: sqlite3.Connection, section_of: dict[str, Section], control
     if control.kind == "enum":
         options = _options([(v, v) for v in control.options], value, not control.required)
         field = f'<select name="{name}"{flag}>{options}</select>'
+    elif control.ref == "@users":   # assigned_to: an account
+        field = f'<select name="{name}">{_options([(str(i), n) for i, n in db.execute(_USERS_SQL)], value, True)}</select>'
     elif control.kind == "reference" and control.ref:
         rows = TABLES[control.ref].rows(db, owner_id, 500, 0)
         choices = [(str(r["id"]), label_of(section_of, control.ref, r)) for r in rows]
@@ -151,13 +168,53 @@ def render_form(db: sqlite3.Connection, section_of: dict[str, Section], key: str
             f'<button type="submit">{escape(w["save"] if row else w["add"])}</button></form>')
 
 
-def search_html(section: Section, query: str, lang: str) -> str:
-    if not section.search:
+def chosen_filters(section: Section, params: Any) -> dict[str, Any]:
+    """The section's filters given in the query string, as column values; a value outside a
+    filter's choices is ignored (the page then shows every record for that filter)."""
+    out: dict[str, Any] = {}
+    for f in section.filters:
+        raw = str(params.get(f.name, ""))[:20]
+        if f.kind == "boolean" and raw in ("true", "false"):
+            out[f.name] = raw == "true"
+        elif f.kind == "enum" and raw in f.options:
+            out[f.name] = raw
+        elif f.kind == "reference" and raw.isdigit():
+            out[f.name] = int(raw)
+    return out
+
+
+def _filter_select(db: sqlite3.Connection, section_of: dict[str, Section], f: PageFilter,
+                   owner_id: int | None, chosen: dict[str, Any], lang: str) -> str:
+    w = words(lang)
+    if f.kind == "boolean":
+        choices = [("true", w["yes"]), ("false", w["no"])]
+        selected = {True: "true", False: "false"}.get(chosen.get(f.name), "")
+    elif f.kind == "enum":
+        choices, selected = [(v, v) for v in f.options], chosen.get(f.name, "")
+    else:
+        rows = TABLES[f.ref].rows(db, owner_id, 500, 0) if f.ref else []
+        choices = [(str(r["id"]), label_of(section_of, f.ref, r)) for r in rows]
+        selected = chosen.get(f.name, "")
+    options = f'<option value="">{escape(w["any"])}</option>' + _options(choices, selected, False)
+    return f'<label>{escape(f.label)} <select name="{escape(f.name)}">{options}</select></label>'
+
+
+def search_html(section: Section, query: str, lang: str, *, db: sqlite3.Connection | None = None,
+                section_of: dict[str, Section] | None = None, owner_id: int | None = None,
+                chosen: dict[str, Any] | None = None) -> str:
+    """The list's GET form: the search box (search feature) and a select per filter (filter feature)."""
+    filters = section.filters if db is not None and section_of is not None else ()
+    if not section.search and not filters:
         return ""
     w = words(lang)
-    return (f'<form method="get" role="search"><input type="search" name="q" maxlength="200" '
-            f'value="{escape(query)}" aria-label="{escape(w["search"])}">'
-            f'<button type="submit">{escape(w["search"])}</button></form>')
+    parts = []
+    if section.search:
+        parts.append(f'<input type="search" name="q" maxlength="200" value="{escape(query)}" '
+                     f'aria-label="{escape(w["search"])}">')
+    parts += [_filter_select(db, section_of, f, owner_id, chosen or {}, lang) for f in filters]
+    button = w["search"] if section.search else w["filter"]
+    return (f'<form method="get" role="search">{"".join(parts)}'
+            f'<button type="submit">{escape(button)}</button></form>')
 
 
 async def read_form(request: Request) -> dict[str, str]:

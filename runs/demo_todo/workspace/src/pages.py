@@ -1,6 +1,6 @@
 """Server-rendered HTML pages of Simple Todo App.
 
-GET /                                   the index: every section (table, search, add form)
+GET /                                   the index: every section (table, search, filters, add form)
 GET <page route>                        the pages of the spec: (none besides /)
 GET /style.css                          the stylesheet
 POST /forms/<slug>                      create a record from a form, then 303 back to the page
@@ -21,8 +21,8 @@ from pydantic import ValidationError
 
 from src import api_todo
 from src.models import TABLES, get_db
-from src.page_parts import (Control, Section, error_lines, form_values, read_form, render_form,
-                            render_table, search_html)
+from src.page_parts import (Control, PageFilter, Section, chosen_filters, error_lines, form_values, read_form,
+                            render_form, render_table, search_html)
 from src.ui import STYLESHEET, layout, words
 
 APP_TITLE = 'Simple Todo App'
@@ -32,6 +32,11 @@ HOME = '/'
 AUTH = False
 
 router = APIRouter(tags=["pages"])
+FORM_RESPONSES: dict[int | str, dict[str, str]] = {  # what the form routes answer besides 200/303
+    404: {"description": "Unknown form or no such record (or not yours)"},
+    409: {"description": "Conflict: still referred to, a status move not allowed, or a clash"},
+    422: {"description": "Invalid input: the form shows what to fix"},
+}
 Db = Annotated[sqlite3.Connection, Depends(get_db)]
 RowId = Annotated[int, Path(ge=-MAX_ID - 1, le=MAX_ID)]
 
@@ -65,13 +70,16 @@ def call(handler: Any, *args: Any, user: dict[str, Any] | None) -> Any:
 
 
 def render_section(db: sqlite3.Connection, key: str, owner_id: int | None, back: str,
-                   errors: list[str] | None = None, query: str = "") -> str:
+                   errors: list[str] | None = None, query: str = "", params: Any = None) -> str:
     section = SECTIONS[key]
     table = TABLES[key]
-    rows = (table.query(db, owner_id, q=query, limit=500) if section.search and query
-            else table.rows(db, owner_id, 500, 0))
+    chosen = chosen_filters(section, params or {})
+    searched = section.search and query
+    rows = (table.query(db, owner_id, q=query if searched else None, equals=chosen, limit=500)
+            if searched or chosen else table.rows(db, owner_id, 500, 0))
+    form = search_html(section, query, LANG, db=db, section_of=SECTIONS, owner_id=owner_id, chosen=chosen)
     return (f'<section id="{section.slug}"><h2>{escape(section.title)}</h2>'
-            f"{search_html(section, query, LANG)}{render_table(section, rows, back, LANG)}"
+            f"{form}{render_table(section, rows, back, LANG)}"
             f"{render_form(db, SECTIONS, key, owner_id, back, errors or [], LANG)}</section>")
 
 
@@ -85,7 +93,8 @@ def show_sections(request: Request, db: sqlite3.Connection, user: dict[str, Any]
                   keys: tuple[str, ...], back: str) -> HTMLResponse:
     owner_id = user["id"] if user else None
     query = request.query_params.get("q", "")[:200]
-    body = "".join(render_section(db, key, owner_id, back, query=query) for key in keys)
+    params = request.query_params
+    body = "".join(render_section(db, key, owner_id, back, query=query, params=params) for key in keys)
     return page(title, (body or f"<p>{escape(words(LANG)['nothing'])}</p>") + account_html(user))
 
 
@@ -121,7 +130,7 @@ for _route, _title, _keys in PAGES:
     _add_page(_route, _title, _keys)
 
 
-@router.post("/forms/{slug}")
+@router.post("/forms/{slug}", responses=FORM_RESPONSES)
 async def create_from_form(slug: str, request: Request, db: Db) -> Response:
     owner_id = None
     key = BY_SLUG.get(slug)
@@ -139,7 +148,7 @@ async def create_from_form(slug: str, request: Request, db: Db) -> Response:
     return RedirectResponse(back, status_code=303)
 
 
-@router.get("/forms/{slug}/{item_id}/edit", response_class=HTMLResponse)
+@router.get("/forms/{slug}/{item_id}/edit", response_class=HTMLResponse, responses=FORM_RESPONSES)
 def edit_page(slug: str, item_id: RowId, request: Request, db: Db) -> Response:
     owner_id = None
     key = BY_SLUG.get(slug)
@@ -151,7 +160,7 @@ def edit_page(slug: str, item_id: RowId, request: Request, db: Db) -> Response:
     return page(f"{words(LANG)['edit']}: {SECTIONS[key].title} #{item_id}", form)
 
 
-@router.post("/forms/{slug}/{item_id}/edit")
+@router.post("/forms/{slug}/{item_id}/edit", responses=FORM_RESPONSES)
 async def edit_from_form(slug: str, item_id: RowId, request: Request, db: Db) -> Response:
     owner_id = None
     key = BY_SLUG.get(slug)
@@ -171,7 +180,7 @@ async def edit_from_form(slug: str, item_id: RowId, request: Request, db: Db) ->
     return RedirectResponse(back, status_code=303)
 
 
-@router.post("/forms/{slug}/{item_id}/delete")
+@router.post("/forms/{slug}/{item_id}/delete", responses=FORM_RESPONSES)
 async def delete_from_form(slug: str, item_id: RowId, request: Request, db: Db) -> Response:
     owner_id = None
     key = BY_SLUG.get(slug)
@@ -185,7 +194,7 @@ async def delete_from_form(slug: str, item_id: RowId, request: Request, db: Db) 
     return RedirectResponse(back, status_code=303)
 
 
-@router.post("/forms/{slug}/{item_id}/complete")
+@router.post("/forms/{slug}/{item_id}/complete", responses=FORM_RESPONSES)
 async def complete_from_form(slug: str, item_id: RowId, request: Request, db: Db) -> Response:
     owner_id = None
     key = BY_SLUG.get(slug)

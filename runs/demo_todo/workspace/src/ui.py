@@ -20,6 +20,8 @@ label { display: block; margin: .35rem 0; } label.check { display: inline-block;
 input, select, textarea { font: inherit; padding: .25rem .4rem; max-width: 100%; }
 button { font: inherit; padding: .25rem .8rem; cursor: pointer; }
 .error { color: #b91c1c; } .muted { color: #6b7280; }
+@media (max-width: 40rem) { table { display: block; overflow-x: auto; } th, td { white-space: nowrap; }
+                             input, select, textarea { width: 100%; box-sizing: border-box; } }
 """.strip()
 
 LABELS = {

@@ -58,3 +58,32 @@ def test_openapi_documents_the_error_responses(app_client):
 @pytest.mark.req('REQ-004')
 def test_unknown_route_is_404(app_client):
     assert app_client.get("/no-such-page").status_code == 404
+
+
+def _body_route(app_client) -> str:
+    """A JSON POST route without path parameters: it reads the request body."""
+    paths = app_client.get("/openapi.json").json()["paths"]
+    return next(path for path, ops in paths.items() if "post" in ops and "{" not in path)
+
+
+@pytest.mark.req('REQ-004')
+def test_oversized_bodies_are_refused_with_413(app_client):
+    target = _body_route(app_client)
+    declared = app_client.post(target, content=b"x" * (1024 * 1024 + 1), headers={"content-type": "application/json"})
+    assert declared.status_code == 413
+
+    def chunks():
+        for _ in range(11):
+            yield b"x" * 100_000
+
+    streamed = app_client.post(target, content=chunks(), headers={"content-type": "application/json"})
+    assert streamed.status_code == 413
+
+
+@pytest.mark.req('REQ-004')
+def test_cross_site_posts_are_refused_with_403(app_client):
+    target = _body_route(app_client)
+    for headers in ({"Origin": "https://evil.example"}, {"Referer": "https://evil.example/form"}, {"Origin": "null"}):
+        assert app_client.post(target, json={}, headers=headers).status_code == 403, headers
+    same_site = app_client.post(target, json={}, headers={"Origin": str(app_client.base_url).rstrip("/")})
+    assert same_site.status_code != 403

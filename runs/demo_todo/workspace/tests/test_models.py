@@ -1,5 +1,6 @@
 """Schema and data-access tests for src/models.py (no web layer involved)."""
 
+import shutil
 import sqlite3
 
 import pytest
@@ -8,10 +9,22 @@ from src import models
 from src.models import TABLES
 
 
+@pytest.fixture(scope="module")
+def schema_file(tmp_path_factory):
+    """A database file with every table created by models.init_db(), made once per module."""
+    path = tmp_path_factory.mktemp("schema") / "models.db"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("APP_DB_PATH", str(path))
+        models.init_db()
+    return path
+
+
 @pytest.fixture
-def conn(tmp_path, monkeypatch):
-    monkeypatch.setenv("APP_DB_PATH", str(tmp_path / "models.db"))
-    models.init_db()
+def conn(schema_file, tmp_path, monkeypatch):
+    """A connection to the test's own fresh database: a byte copy of the schema file."""
+    path = tmp_path / "models.db"
+    shutil.copyfile(schema_file, path)
+    monkeypatch.setenv("APP_DB_PATH", str(path))
     connection = models.connect()
     yield connection
     connection.close()
@@ -34,6 +47,21 @@ def test_init_db_is_idempotent_and_enforces_foreign_keys(conn):
     names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert set(TABLES) <= names
     assert conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+
+
+@pytest.mark.req('REQ-001')
+@pytest.mark.req('REQ-002')
+@pytest.mark.req('REQ-003')
+def test_init_db_creates_every_table_or_none(tmp_path, monkeypatch):
+    path = tmp_path / "half.db"
+    monkeypatch.setenv("APP_DB_PATH", str(path))
+    monkeypatch.setattr(models, "SCHEMA", [*models.SCHEMA, "CREATE TABLE broken (x INTEGER REFERENCES"])
+    with pytest.raises(sqlite3.Error):
+        models.init_db()
+    check = sqlite3.connect(path)
+    names = check.execute("SELECT name FROM sqlite_master").fetchall()
+    check.close()
+    assert names == []  # all or nothing: no table of the schema was left behind
 
 
 @pytest.mark.req('REQ-001')
