@@ -90,14 +90,15 @@ def dependency_code(task: Task, plan: Plan | None, workspace: Path | None, budge
     wanted: set[str] = set()          # what the task's own files import (a new test file: its conftest)
     for rel in task.files_touched:
         wanted |= imported_paths(rel, read(workspace, rel) or "", known)
-    if any(_is_test_module(rel) for rel in task.files_touched):   # a task writing tests: one example
-        wanted |= {rel for rel in [example_test(task, plan, candidates)] if rel}
+    example = example_test(task, plan, candidates) if any(_is_test_module(r) for r in task.files_touched) else None
     users: dict[str, int] = dict.fromkeys(known, 0)
     for rel, text in candidates.items():
         for used in imported_paths(rel, text, known):
             users[used] += 1
     position = {rel: n for n, rel in enumerate(candidates)}      # nearest dependency first
-    ranked = sorted(candidates, key=lambda r: (r not in wanted, -users[r], position[r]))
+    # what the task imports first, then the most used modules, then one example test (a task writing
+    # tests): at 20 entities the models' interface matters more than a whole example of a test
+    ranked = sorted(candidates, key=lambda r: (0 if r in wanted else 2 if r == example else 1, -users[r], position[r]))
 
     left = budget
     shown_names: dict[str, str] = {}
