@@ -77,6 +77,20 @@ def reverify_tasks(ctx: RunContext) -> list[str]:
     return lines
 
 
+def reaudit(ctx: RunContext) -> list[str]:
+    """An audited run is audited again on the evidence just written: stored mutant outcomes are not
+    evidence of these bytes (a run never audited, or whose suite now fails, keeps its verdict rule)."""
+    from harness.audit.run import audit_run
+
+    evidence = ctx.store.read_workspace_evidence(ctx.run_id)
+    if ctx.store.read_audit(ctx.run_id) is None or not (evidence and evidence.get("complete")):
+        return []
+    doc = audit_run(ctx.store, ctx.state, say=lambda line: None, runner=ctx.speed.runner())
+    reqs = doc["requirements"].values()
+    killed, judged = sum(r["killed"] for r in reqs), sum(r["mutants"] for r in reqs)
+    return [f"mutation audit re-run: {killed}/{judged} mutants killed"]
+
+
 def reverify_run(run_id: str, runs_dir: Path, say: Callable[[str], None] = print) -> int:
     """Re-run every task's verification, the whole suite and the runtime check; refresh evidence,
     matrix and review from what ran now.
@@ -97,6 +111,7 @@ def reverify_run(run_id: str, runs_dir: Path, say: Callable[[str], None] = print
         task_lines = reverify_tasks(ctx)
         result = verify_workspace_step(ctx, agent=AGENT)
         task_lines.append(runtime_line(runtime_step(ctx, agent=AGENT)))
+        task_lines += reaudit(ctx)
         matrix, report = review_run(store, state)
         if state.status in (RunStatus.PASS, RunStatus.FAIL):
             state.status = RunStatus.PASS if report.overall_status == "PASS" else RunStatus.FAIL
