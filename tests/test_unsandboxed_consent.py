@@ -65,3 +65,51 @@ def test_live_provider_without_sandbox_raises_the_one_line_refusal(monkeypatch):
     assert "\n" not in str(caught.value)
     monkeypatch.setenv("HARNESS_SANDBOX", "none")
     require_sandbox_for_model_code()  # consent given: no error
+
+
+def _model_built_run(runs, run_id="modelrun"):
+    """A stored run whose events say the model wrote a task's files (what a live-model build logs)."""
+    from harness.state.store import RunStore
+    from harness.utils.events import read_events
+
+    store = RunStore(runs)
+    state = store.create_run(TODO, run_id=run_id)
+    store.events(state).emit("build", "completed", agent="builder", task_id="TASK-001", tool="llm")
+    assert read_events(store.run_dir(run_id) / "events.log")[-1]["tool"] == "llm"
+    return store
+
+
+@pytest.mark.parametrize("command", [["audit", "modelrun"], ["resume", "modelrun"]])
+def test_rerunning_model_written_code_without_a_sandbox_is_refused(tmp_path, command):
+    """#49 (left by the first pass): `builder audit` / `builder resume` of a model-built run ran its
+    code again without bubblewrap and without consent; now the same one-line refusal, exit 2."""
+    runs = tmp_path / "runs"
+    _model_built_run(runs)
+    proc = cli([*command, "--runs-dir", str(runs)], tmp_path, HARNESS_BWRAP=NO_BWRAP)
+    assert proc.returncode == EXIT_USAGE, proc.stdout + proc.stderr
+    assert UNSANDBOXED_REFUSAL in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_harness_run_of_model_written_code_without_a_sandbox_is_refused(tmp_path, monkeypatch):
+    from harness.orchestration.reverify import reverify_run
+
+    runs = tmp_path / "runs"
+    _model_built_run(runs)
+    monkeypatch.setenv("HARNESS_BWRAP", NO_BWRAP)
+    monkeypatch.delenv("HARNESS_SANDBOX", raising=False)
+    with pytest.raises(InputError, match="refusing to run model-written code"):
+        reverify_run("modelrun", runs, say=lambda line: None)
+
+
+def test_offline_generated_run_is_not_refused_by_the_rerun_rule(tmp_path, monkeypatch):
+    from harness.trace.authorship import require_sandbox_for_run
+
+    runs = tmp_path / "runs"
+    store = _model_built_run(runs, run_id="offline")
+    (store.run_dir("offline") / "events.log").write_text("")
+    monkeypatch.setenv("HARNESS_BWRAP", NO_BWRAP)
+    monkeypatch.delenv("HARNESS_SANDBOX", raising=False)
+    require_sandbox_for_run(store.run_dir("offline"))   # offline generator's code: allowed, labelled
+    monkeypatch.setenv("HARNESS_SANDBOX", "none")
+    _model_built_run(runs, run_id="consented")
+    require_sandbox_for_run(store.run_dir("consented"))   # the user said so

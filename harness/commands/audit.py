@@ -23,11 +23,13 @@ def budget_from(args):
 def cmd_audit(args) -> int:
     from harness.audit.run import audit_run
     from harness.speed.door import Speed
+    from harness.trace.authorship import require_sandbox_for_run
     from harness.trace.review_stage import review_run
 
     budget = budget_from(args)
     store = store_for(args)
     store.checked(args.run_id)  # unknown run -> 4, damaged run -> 3, before anything is written
+    require_sandbox_for_run(store.run_dir(args.run_id))
     with store.lock(args.run_id):
         state = store.checked(args.run_id)
         require_spec(state)

@@ -144,9 +144,13 @@ def _spec_stage_failed(args, store: RunStore, run_id: str, exc: SpecError) -> in
 def cmd_resume(args) -> int:
     from harness.orchestration.pipeline import resume_run
 
+    from harness.trace.authorship import require_sandbox_for_run
+
     store = store_for(args)
     _speed_switch(args)
     try:
+        store.checked(args.run_id)   # an unknown or damaged run: its own error, before the consent rule
+        require_sandbox_for_run(store.run_dir(args.run_id))
         with _session(args, store, args.run_id) as say:
             ctx = resume_run(store, args.run_id, provider_for(args), say=say, audit=_audit(args))
     except HarnessError as exc:

@@ -26,6 +26,7 @@ from harness.providers.mock import MockProvider
 from harness.sandbox.runner import sweep_leftovers
 from harness.state.store import RunStore
 from harness.trace.matrix import format_matrix
+from harness.trace.authorship import require_sandbox_for_run
 from harness.trace.review_stage import review_run
 
 AGENT = "pytest --harness-run"
@@ -100,6 +101,7 @@ def reverify_run(run_id: str, runs_dir: Path, say: Callable[[str], None] = print
     store = RunStore(runs_dir)
     with store.lock(run_id):
         state = store.checked(run_id)
+        require_sandbox_for_run(store.run_dir(run_id))
         if state.spec is None:
             raise no_spec_error(run_id, state.status == RunStatus.FAIL, state.error)
         workspace = store.workspace(run_id)

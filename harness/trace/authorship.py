@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 _USED = {("spec", "valid"), ("plan", "completed"), ("build", "completed")}
 
@@ -59,3 +60,19 @@ def authorship_lines(a: Authorship) -> list[str]:
     lines.append(f"Model answers: {a.used} used, {a.fell_back} fell back to the offline path "
                  f"({a.model_calls} model calls)")
     return lines
+
+
+def model_wrote_code(a: Authorship) -> bool:
+    """True when some workspace file was written or repaired by the model."""
+    return any(w == "model" for w in a.writers.values()) or any("model" in r for r in a.repairs.values())
+
+
+def require_sandbox_for_run(run_dir: Path) -> None:
+    """Before running a stored workspace's code again (`builder audit`, `builder resume`,
+    `pytest --harness-run`): the unsandboxed-consent rule holds for model-written files as it does
+    while they are written — refused in one line without a working sandbox or HARNESS_SANDBOX=none."""
+    from harness.sandbox.isolation import require_sandbox_for_model_code
+    from harness.utils.events import read_events
+
+    if model_wrote_code(authorship(read_events(run_dir / "events.log"))):
+        require_sandbox_for_model_code()
