@@ -69,3 +69,10 @@ def test_the_calendar_module_is_generated_before_the_entity_routes_with_marked_t
 def test_an_app_without_record_tools_has_none_of_their_files():
     files = generate_files(load_spec_file(Path(__file__).parents[1] / "examples" / "tool_library.toml"))
     assert not {"src/calendar_view.py", "src/csv_import.py", "src/attachments.py"} & set(files)
+
+
+@pytest.mark.parametrize("key", ["csv_import = true", "attachments = true"])
+def test_a_record_tool_not_built_yet_is_refused_in_one_line(tmp_path, key):
+    with pytest.raises(SpecFileError) as raised:
+        load_spec_file(_write(tmp_path, ENTITY + key + "\n"))
+    assert "the generator does not build it yet" in str(raised.value)
