@@ -43,6 +43,7 @@ _FEATURE_WORDS = {
     "no_double_booking": r"twice|double|overlap|same slot", "newest_first": r"newest|recent|reverse",
     "ownership": r"own|only their", "persistence": r"persist|restart|refresh",
     "period_summary": r"weekly|monthly|yearly|per (week|month|year)|summary",
+    "capacity": r"capacity|place",
 }
 
 

@@ -21,6 +21,7 @@ FieldKind = Literal[
 FeatureKind = Literal[
     "search", "filter", "sort", "aggregate", "status_counts", "csv_export",
     "no_double_booking", "ownership", "newest_first", "persistence", "period_summary",
+    "capacity",
 ]
 
 # How a request clause is accounted for: implemented by requirements, not built (with the
