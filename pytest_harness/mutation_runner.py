@@ -5,9 +5,11 @@ The harness compiles every mutant into a scratch copy of the workspace behind a 
 `--harness-mutants=PLAN.json`: {"nonce", "seconds", "order": [[req, id, [nodeid, ...]], ...],
 "result": "RESULT.json", "method", "test_s": {nodeid: seconds}}. After collection (the code is imported once) this plugin replaces the
 test loop: each mutant runs in a forked child that sets the guard and runs only the
-requirement's tests that ran the mutated line, stopping at the first failure. A child that fails
-kills the mutant; one that passes lets it survive; one that outlives its time limit is killed and
-counts as killed (the mutant hangs). Nothing new starts after `seconds`, except the remaining
+requirement's tests that ran the mutated line, stopping at the first failed check. A child whose
+test's check failed (its call phase) kills the mutant, as does one that hangs inside a call phase
+past its time limit; one that passes lets it survive; a fixture or conftest error, an ImportError,
+a crash or a hang outside a call phase makes the mutant `invalid`, never killed
+(mutation_child.py). Nothing new starts after `seconds`, except the remaining
 mutants of a requirement whose judged mutants all survived (so the time box never decides that
 verdict), and those only until GRACE_FACTOR x `seconds`.
 
@@ -17,7 +19,7 @@ the mutants, and each mutant's time limit is TIMEOUT_FACTOR x that run; `confirm
 default, when the plan gives each planned test's evidence duration as `"test_s"`) runs the
 mutants first, each limited to TIMEOUT_FACTOR x its own tests' evidence durations, then confirms
 on the original code only the tests the verdicts rest on (mutation_confirm.py) — the same
-verdicts. The result file maps "req:id" to passed/failed/timeout/error/unjudged, plus the baseline. With
+verdicts. The result file maps "req:id" to passed/failed/timeout/invalid/error/unjudged, plus the baseline. With
 `--harness-mutants-digest-fd=N` the file's sha256 goes to the inherited fd N once written (as the
 evidence plugin does for its document), so the harness rejects a result the code under test
 rewrote afterwards (an atexit handler, a leftover process).
@@ -37,8 +39,8 @@ from pathlib import Path
 import secrets
 
 import pytest
-from _pytest.runner import runtestprotocol
-
+from pytest_harness.mutation_child import pytest_runtest_call  # noqa: F401 - the child's call-phase marks
+from pytest_harness.mutation_child import read_report, run_child
 from pytest_harness.mutation_confirm import MutantRun, needs, to_confirm, verdict, without
 from pytest_harness.mutation_dispatch import order_source, private_fds, receive_plan
 from pytest_harness.time_box import admit   # the time box (GRACE_FACTOR there), shared with the harness
@@ -67,31 +69,6 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     setattr(builtins, GUARD, 0)  # before collection imports the mutated code: 0 = the original
-
-
-def _cheap_failures(item: pytest.Item) -> None:
-    """In the throw-away child only: a failure's report text is its one-line exception, because
-    formatting the traceback (source of every frame) costs more than running the test."""
-    short = lambda excinfo, *a, **k: excinfo.exconly()[:300]  # noqa: E731
-    item.repr_failure = short  # type: ignore[method-assign]
-    item._repr_failure_py = short  # type: ignore[attr-defined]
-
-
-def _run_child(items: list[pytest.Item], mutant_id: int, stop_at_failure: bool = True) -> tuple[int, list[str]]:
-    """In the forked child: (0 when every test passed, 1 after a failure, 2 on an internal error; failed ids)."""
-    failed: list[str] = []
-    try:
-        setattr(builtins, GUARD, mutant_id)
-        for i, item in enumerate(items):
-            _cheap_failures(item)
-            reports = runtestprotocol(item, log=False, nextitem=items[i + 1] if i + 1 < len(items) else None)
-            if any(r.failed for r in reports):
-                failed.append(item.nodeid)
-                if stop_at_failure:
-                    break
-        return (1 if failed else 0), failed
-    except BaseException:  # noqa: BLE001 - the child must never return into the parent's loop
-        return 2, failed
 
 
 def _wait(pid: int, timeout_s: float | None, read_fd: int) -> tuple[int | None, bytes]:
@@ -156,9 +133,10 @@ def _fork() -> int:
 
 
 def fork_run(items: list[pytest.Item], mutant_id: int, timeout_s: float,
-             stop_at_failure: bool = True) -> tuple[str, list[str]]:
-    """(passed / failed / timeout / error, the node ids that failed) of one fork running `items`
-    with the guard at `mutant_id` (ORIGINAL: the original code)."""
+             stop_at_failure: bool = True) -> tuple[str, list[str], list[str]]:
+    """(status, the node ids whose check failed, those that errored otherwise) of one fork running
+    `items` with the guard at `mutant_id` (ORIGINAL: the original code); what the statuses mean,
+    and so what a kill is: mutation_child.py."""
     read_fd, write_fd = os.pipe()
     pid = _fork()
     if pid == 0:  # pragma: no cover - the child leaves through os._exit
@@ -168,28 +146,27 @@ def fork_run(items: list[pytest.Item], mutant_id: int, timeout_s: float,
                 os.close(fd)
             except OSError:
                 pass
-        code, failed = _run_child(items, mutant_id, stop_at_failure)
-        data = json.dumps(failed).encode()
-        while data:
-            data = data[os.write(write_fd, data):]
-        os._exit(code)
+        os._exit(run_child(items, mutant_id, write_fd, stop_at_failure))
     os.close(write_fd)
     code, raw = _wait(pid, timeout_s, read_fd)
-    try:
-        failed = json.loads(raw) if raw else []
-    except ValueError:
-        failed = []
-    return {None: "timeout", 0: "passed", 1: "failed"}.get(code, "error"), failed
+    return read_report(code, raw)
 
 
 def run_one(items: list[pytest.Item], mutant_id: int, timeout_s: float) -> str:
-    """passed / failed / timeout / error for one fork running `items` with the guard at `mutant_id`."""
+    """passed / failed / timeout / invalid / error for one fork running `items` with the guard at `mutant_id`."""
     return fork_run(items, mutant_id, timeout_s)[0]
 
 
 def run_baseline(items: list[pytest.Item], timeout_s: float) -> tuple[str, list[str]]:
-    """Every given test once on the original code, in a fork: (status, the node ids that failed)."""
-    return fork_run(items, ORIGINAL, timeout_s, stop_at_failure=False)
+    """Every given test once on the original code, in a fork: (status, the node ids that did not
+    pass there — a failed check or any other error: none of them may judge a mutant). A baseline
+    past its limit is "timeout" wherever it hung (nothing is judged then)."""
+    status, failed, errored = fork_run(items, ORIGINAL, timeout_s, stop_at_failure=False)
+    if status == "invalid" and not errored:   # killed at its limit outside a call phase
+        status = "timeout"
+    elif status == "invalid":
+        status = "failed"
+    return status, sorted({*failed, *errored})
 
 
 def baseline_first(plan: dict, by_id: dict[str, pytest.Item]) -> dict:
@@ -238,7 +215,7 @@ def confirm_after(plan: dict, by_id: dict[str, pytest.Item]) -> dict:
 
     def judge(key: str, nodeids: list[str], again: bool = False) -> None:
         t0 = time.monotonic()
-        status, failed = fork_run([by_id[n] for n in nodeids], mutant_of[key], child_limit(nodeids, test_s))
+        status, failed, _errored = fork_run([by_id[n] for n in nodeids], mutant_of[key], child_limit(nodeids, test_s))
         runs[key] = MutantRun(nodeids, status, failed, again)
         results[key] = status
         durations[key] = round(durations.get(key, 0.0) + time.monotonic() - t0, 3)

@@ -8,6 +8,12 @@ GRACE_FACTOR = 2.0          # past the time box, a requirement under the bar run
 # The mutation bar (#47): of a requirement's judged mutants (killed + survived), at least this share
 # must be killed (and at least one). harness/trace/evidence_checks.py judges by it.
 KILL_RATIO = 0.5
+# What a mutant's verdict counts as (pytest_harness/mutation_child.py says when each is given):
+# killed only when a test's check failed ("failed") or its call phase hung ("timeout"); "invalid"
+# (a fixture/conftest error, an ImportError, a crash) and "error" are neither killed nor survived.
+KILLED = frozenset({"failed", "timeout"})
+JUDGED = KILLED | {"passed"}
+INVALID = frozenset({"invalid", "error"})
 
 
 def admit(elapsed: float, seconds: float, results: dict[str, str], rid: str) -> str:
@@ -24,6 +30,6 @@ def _under_the_bar(results: dict[str, str], rid: str) -> bool:
     """Whether `rid` has judged mutants and kills less than KILL_RATIO of them: the time box must not
     be what decides that (one run mutant that survived, three not run, is not '0/1 killed'; one of
     three killed, one more to run, may be two of four)."""
-    mine = [r for key, r in results.items() if key.split(":", 1)[0] == rid and r != "unjudged"]
-    killed = sum(r != "passed" for r in mine)
+    mine = [r for key, r in results.items() if key.split(":", 1)[0] == rid and r in JUDGED]
+    killed = sum(r in KILLED for r in mine)
     return bool(mine) and killed < KILL_RATIO * len(mine)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from harness.audit.plan import AuditPlan
 
 FORK_S = 0.03  # a mutant child's fixed cost beside its tests (fork, fixtures, first request)
-_WORST = ("timeout", "error", "failed", "passed")  # a merged baseline takes the first status any lane had
+_WORST = ("timeout", "error", "invalid", "failed", "passed")  # a merged baseline takes the first status any lane had
 
 
 def requirement_cost(plan: AuditPlan, rid: str, test_s: dict[str, float]) -> float:

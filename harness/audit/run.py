@@ -32,14 +32,13 @@ from harness.state.checkpoints import crash_hook
 from harness.state.store import RunStore
 from harness.utils import own_tmp
 from harness.verification.outbox import OUTBOX
-from pytest_harness.time_box import GRACE_FACTOR, admit
+from pytest_harness.time_box import GRACE_FACTOR, INVALID, KILLED, admit
 
 SCHEMA_VERSION = 1
 DEFAULT_MAX_MUTANTS = 4      # per requirement
 DEFAULT_SECONDS = 10.0       # time box of the mutant runs (the build's bounded audit)
 PLAN_DIR = ".harness_audit"
 RESULT_NAME = "result.json"
-KILLED = frozenset({"failed", "timeout"})
 CRASH_MARKER = "audit:running"  # HARNESS_CRASH_AT hook: SIGKILL with the scratch copy mutated
 _STARTUP_S = 60.0            # allowance for the sandboxed pytest to start and collect
 
@@ -279,11 +278,14 @@ def _plan(store: RunStore, run_id: str, evidence: dict, workspace: Path, digest:
 
 
 def summarize(plan: AuditPlan, results: dict[str, str]) -> dict[str, dict]:
-    """Per requirement: mutants judged, killed, survived (described) and not run (time box, baseline)."""
-    out: dict[str, dict] = {rid: {"mutants": 0, "killed": 0, "survived": [], "not_run": 0,
+    """Per requirement: mutants judged, killed, survived (described), invalid (a fixture or import
+    error, a crash: neither killed nor survived, see pytest_harness/mutation_child.py) and not run
+    (time box, baseline)."""
+    out: dict[str, dict] = {rid: {"mutants": 0, "killed": 0, "survived": [], "invalid": 0, "not_run": 0,
                                   "skipped": why, "details": []} for rid, why in plan.skipped.items()}
     for rid, ids in sorted(plan.mutants.items()):
-        entry = {"mutants": 0, "killed": 0, "survived": [], "not_run": 0, "skipped": None, "details": []}
+        entry = {"mutants": 0, "killed": 0, "survived": [], "invalid": 0, "not_run": 0, "skipped": None,
+                 "details": []}
         for mid in ids:
             chosen = plan.chosen[mid]
             result = results.get(f"{rid}:{mid}", "not_run")
@@ -296,6 +298,8 @@ def summarize(plan: AuditPlan, results: dict[str, str]) -> dict[str, dict]:
             elif result == "passed":
                 entry["mutants"] += 1
                 entry["survived"].append(f"{chosen.file}:{chosen.mutant.description}")
+            elif result in INVALID:
+                entry["invalid"] += 1
             else:
                 entry["not_run"] += 1
         if entry["not_run"] == len(ids) and any(d["result"] == "unjudged" for d in entry["details"]):
@@ -346,8 +350,10 @@ def audit_run(store: RunStore, state: RunState, budget: AuditBudget = AuditBudge
     for rid, r in reqs.items():
         status = "skipped" if r["skipped"] else ("killed" if r["killed"] else "survived")
         events.emit("audit", status, agent="auditor", tool="mutation", error=r["skipped"] or "",
-                    requirement=rid, mutants=r["mutants"], killed=r["killed"], not_run=r["not_run"])
+                    requirement=rid, mutants=r["mutants"], killed=r["killed"], invalid=r["invalid"],
+                    not_run=r["not_run"])
         say(f"  audit {rid}: " + (r["skipped"] or f"{r['killed']}/{r['mutants']} mutants killed"
+                                  + (f", {r['invalid']} invalid (not a kill)" if r["invalid"] else "")
                                   + (f", {r['not_run']} not run (time box)" if r["not_run"] else "")))
     events.emit("audit", "completed", agent="auditor", tool=command, duration_ms=doc["duration_ms"],
                 mutants=sum(r["mutants"] for r in reqs.values()), killed=sum(r["killed"] for r in reqs.values()))

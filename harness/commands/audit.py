@@ -64,7 +64,7 @@ def audit_verdict(reqs: dict[str, dict]) -> tuple[str, list[str]]:
     unverified = [rid for rid, r in reqs.items() if not r["mutants"] and str(r.get("skipped") or "").startswith("not verified")]
     if unverified:
         lines.append(f"not audited (not verified): {', '.join(unverified)}")
-    if not any(r["mutants"] for r in reqs.values()):
+    if not any(r["mutants"] or r.get("invalid") for r in reqs.values()):
         lines.append("nothing was audited: no requirement had a mutant to run")
     return ("FAIL" if lines else "PASS"), lines
 

@@ -23,7 +23,6 @@ from harness.offline.spec.accounting import NEVER_IGNORED, account_clauses
 from harness.offline.spec.app_name import mark_app_name
 from harness.offline.spec.booking import find_availability, mark_unrecorded_bookings
 from harness.offline.spec.build import Parsed, build_spec
-from harness.offline.spec.capture import find_picture_capture
 from harness.offline.spec.clauses import split_clauses
 from harness.offline.spec.compound_heads import drop_compound_heads
 from harness.offline.spec.list_collectives import mark_list_collectives
@@ -47,12 +46,10 @@ from harness.offline.spec.field_passes import (find_column_lists, find_field_bul
                                                find_status_of)
 from harness.offline.spec.fields import read_enum
 from harness.offline.spec.bullet_labels import mark_bullet_labels
-from harness.offline.spec.disclaimers import mark_disclaimers
 from harness.offline.spec.field_mentions import mark_field_mentions
 from harness.offline.spec.framing import mark_framing
 from harness.offline.spec.layout import find_board_layouts, mark_responsive_mobile
 from harness.offline.spec.login_with import mark_email_login
-from harness.offline.spec.listed_fields import mark_listed_field_words
 from harness.offline.spec.mark_states import mark_field_states, mark_opposite_states
 from harness.offline.spec.record_lists import mark_app_collections
 from harness.offline.spec.stack_asks import find_stack_asks
@@ -60,6 +57,7 @@ from harness.offline.spec.pass_helpers import nearest as _nearest
 from harness.offline.spec.pass_helpers import use as _use
 from harness.offline.spec.pass_helpers import word as _word
 from harness.offline.spec.tolerance import mark_qualifiers
+from harness.offline.spec.patterns import run_pass
 from harness.offline.spec.outline_heads import mark_entity_heads, mark_title_line
 from harness.offline.spec.unbuilt_phrases import mark_unbuilt_phrases
 from harness.offline.spec.tokens import Tok, tokenize_clauses
@@ -88,7 +86,7 @@ def rule_based_spec(request: str) -> AppSpec:
     p.app_name = mark_app_name(toks) or mark_title_line(toks, clauses)
     mark_brands(toks)
     mark_bullet_labels(toks)
-    mark_disclaimers(toks)
+    run_pass("disclaimers", toks, p)
     reserve_feature_phrases(toks)
     _mark_self_intro(toks)
     status_enums = _find_status_enums(toks)
@@ -97,7 +95,7 @@ def rule_based_spec(request: str) -> AppSpec:
     find_board_layouts(toks, p)
     mark_responsive_mobile(toks)
     find_stack_asks(toks)
-    find_picture_capture(toks, p)
+    run_pass("picture capture", toks, p)
     mark_list_collectives(toks)  # "recipes, ingredients, and inventory": inventory items
     mark_app_collections(toks)   # before the field lists: "A movie watchlist: each movie has …" is no record
     mark_history_records(toks)   # "a vaccine history (vaccine type, date given)": vaccine records
@@ -136,7 +134,7 @@ def rule_based_spec(request: str) -> AppSpec:
     find_checkbox_selection(toks, p)
     mark_qualifiers(toks, p)
     mark_opposite_states(toks, p)
-    mark_listed_field_words(toks)
+    run_pass("listed field words", toks, p)
     mark_account_rules(toks, clauses, p.auth, p.login_email)
     mark_required_statements(toks, clauses, p)
     mark_framing(toks, clauses, NEVER_IGNORED)
