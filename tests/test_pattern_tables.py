@@ -44,3 +44,12 @@ def test_an_unknown_pass_or_set_is_an_error_naming_it():
         pass_patterns("nonsense")
     with pytest.raises(KeyError, match="no word set named 'nonsense'"):
         word_set("nonsense")
+
+
+def test_the_pass_table_runs_every_table_pass_and_says_why_each_pass_is_where_it_is():
+    from harness.offline.spec.rules import PASSES
+
+    names = [name for name, _run, _why in PASSES]
+    assert len(names) == len(set(names))
+    assert all(why.strip() and "\n" not in why for _n, _r, why in PASSES)
+    assert {p["pass"] for p in PATTERNS} <= set(names)   # no table rows that never run
