@@ -1,11 +1,15 @@
 """A small AST mutator: the mutants of a Python file's executed lines, as plain or guarded source.
 
-Operators (one `Mutant` per site):
+Operators (one `Mutant` per site), in the order the audit prefers them (RANK, with the reason):
   compare  swap a comparison operator (`<` ↔ `>=`, `==` ↔ `!=`, `in` ↔ `not in`, `is` ↔ `is not`);
-  arith    swap an arithmetic operator (`+` ↔ `-`, `*` ↔ `/`, `//` → `*`, `%` → `//`);
   negate   negate the condition of an `if`, `while` or conditional expression;
-  return   replace a returned value with None;
-  drop     replace an expression statement or an assignment with `pass`.
+  filter   drop a filter: a comprehension's `if`, or a `.where(…)` / `.filter(…)` / `.filter_by(…)` /
+           `.exclude(…)` / `.having(…)` call (the query without it);
+  update   drop a statement that changes state: an attribute or item assigned, an augmented
+           assignment, a call whose result is thrown away (`.add()`, `.commit()`, `.append()`);
+  arith    swap an arithmetic operator (`+` ↔ `-`, `*` ↔ `/`, `//` → `*`, `%` → `//`);
+  drop     replace any other assignment or expression statement with `pass`;
+  return   replace a returned value with None.
 
 `apply(source, mutants)` renders one source holding every given mutant behind a guard
 (`__harness_mutant__ == <id>`; the name resolves through builtins, 0 = original behaviour), so one
@@ -23,7 +27,23 @@ from bisect import bisect_left
 from dataclasses import dataclass, field, replace
 
 GUARD = "__harness_mutant__"
-KINDS = ("compare", "arith", "negate", "return", "drop")
+
+# Which mutant the audit prefers (harness/audit/plan.py: on a line, and for a requirement's first
+# mutant and its order of execution), first to last, and why (#47: mutants that change behaviour a
+# requirement's test must check, before the ones a test kills without checking anything).
+RANK: tuple[tuple[str, str], ...] = (
+    ("compare", "a comparison swapped: other records match, the boundary moves, the other branch runs"),
+    ("negate", "a condition negated: the guard lets through what it stopped"),
+    ("filter", "a filter dropped: every record instead of the matching ones (a day's listing that "
+               "returns every day's bookings)"),
+    ("update", "a state change dropped: the record is not updated, stored or committed"),
+    ("arith", "an arithmetic operator swapped: a computed figure is wrong"),
+    ("drop", "another statement dropped (a local assignment): often seen only through a later error"),
+    ("return", "`return None`: an `x is not None` check kills it without checking the value, so last"),
+)
+KINDS = tuple(kind for kind, _why in RANK)
+KIND_RANK = {kind: i for i, kind in enumerate(KINDS)}
+FILTER_METHODS = frozenset({"where", "filter", "filter_by", "exclude", "having"})
 
 _COMPARE_SWAP = {ast.Lt: ast.GtE, ast.GtE: ast.Lt, ast.Gt: ast.LtE, ast.LtE: ast.Gt, ast.Eq: ast.NotEq,
                  ast.NotEq: ast.Eq, ast.In: ast.NotIn, ast.NotIn: ast.In, ast.Is: ast.IsNot, ast.IsNot: ast.Is}
@@ -33,6 +53,28 @@ _SYMBOL = {ast.Lt: "<", ast.GtE: ">=", ast.Gt: ">", ast.LtE: "<=", ast.Eq: "==",
            ast.In: "in", ast.NotIn: "not in", ast.Is: "is", ast.IsNot: "is not", ast.Add: "+",
            ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%"}
 _DROPPABLE = (ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign)
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+
+
+def _is_update(node: ast.stmt) -> bool:
+    """A statement whose only effect is a state change: an attribute or item assigned, `x += …`,
+    a call (awaited or not) whose result is thrown away."""
+    if isinstance(node, ast.AugAssign):
+        return True
+    if isinstance(node, ast.Expr):
+        value = node.value.value if isinstance(node.value, ast.Await) else node.value
+        return isinstance(value, ast.Call)
+    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+    return any(isinstance(sub, (ast.Attribute, ast.Subscript)) for t in targets for sub in ast.walk(t))
+
+
+def _comprehension_ifs(node: ast.AST) -> list[ast.expr]:
+    return [cond for gen in node.generators for cond in gen.ifs]
+
+
+def _is_filter_call(node: ast.AST) -> bool:
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr in FILTER_METHODS and bool(node.args or node.keywords))
 
 
 @dataclass(frozen=True)
@@ -98,9 +140,15 @@ def _sites(node: ast.AST, describe: bool = True) -> list[tuple[str, int, str]]:
     elif isinstance(node, ast.Return) and node.value is not None and not (
             isinstance(node.value, ast.Constant) and node.value.value is None):
         out.append(("return", 0, f"`return {short(node.value)}` → `return None`"))
+    elif isinstance(node, _COMPREHENSIONS):
+        for i, cond in enumerate(_comprehension_ifs(node)):
+            out.append(("filter", i, f"filter `if {short(cond)}` dropped from `{short(node)}`"))
+    elif _is_filter_call(node):
+        out.append(("filter", 0, f"filter `.{node.func.attr}(…)` dropped from `{short(node)}`"))
     if isinstance(node, _DROPPABLE) and not (isinstance(node, ast.AnnAssign) and node.value is None) and not (
             isinstance(node, ast.Expr) and isinstance(node.value, (ast.Yield, ast.YieldFrom))):
-        out.append(("drop", 0, f"statement `{short(node)}` dropped"))
+        kind = "update" if _is_update(node) else "drop"
+        out.append((kind, 0, f"{'update' if kind == 'update' else 'statement'} `{short(node)}` dropped"))
     return out
 
 
@@ -194,7 +242,15 @@ class _Apply(ast.NodeTransformer):
         if kind == "return":
             node.value = self._either(mutant_id, ast.Constant(value=None), node.value)
             return node
-        # drop
+        if kind == "filter" and isinstance(node, _COMPREHENSIONS):
+            mutated = copy.deepcopy(node)
+            drop = _comprehension_ifs(mutated)[index]
+            for gen in mutated.generators:
+                gen.ifs = [cond for cond in gen.ifs if cond is not drop]
+            return self._either(mutant_id, mutated, current)
+        if kind == "filter":
+            return self._either(mutant_id, copy.deepcopy(node.func.value), current)
+        # drop, update
         if not self.guarded:
             return ast.Pass()
         return ast.If(test=_guard(mutant_id), body=[ast.Pass()], orelse=[node])

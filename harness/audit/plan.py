@@ -14,7 +14,7 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness.audit.mutator import Mutant, candidates, described
+from harness.audit.mutator import KIND_RANK, Mutant, candidates, described
 
 DEFAULT_SEED = 15
 
@@ -67,16 +67,21 @@ def executed_lines(evidence: dict, rid: str) -> tuple[list[str], dict[str, set[i
     return tests, lines
 
 
-# On a line with several mutation sites, one that changes behaviour (a comparison, a condition, an
-# operator, a dropped statement) is chosen over `return None`, which an `x is not None` test kills
-# without checking anything (#47). Lines keep their shuffled order: choosing lines by kind made the
-# generator's own tests fall under the bar on lines they execute but do not check.
-PREFERENCE = {"compare": 0, "negate": 0, "arith": 0, "drop": 0, "return": 1}
+# Which mutants a requirement gets (#47), by the mutator's RANK (harness/audit/mutator.py, a reason
+# per kind): on a line with several sites, the best-ranked one (a comparison before `return None`,
+# which an `x is not None` test kills without checking anything); the requirement's first mutant is
+# its best-ranked site on any line it ran, so a comparison, a condition or a filter is judged within
+# any budget when its tests ran one; the mutants run best-ranked first (within the time box). The
+# other lines keep their shuffled order: choosing every line by kind made the generator's own tests
+# fall under the bar on lines they execute but do not check.
+def _rank(m: Mutant) -> int:
+    return KIND_RANK.get(m.kind, len(KIND_RANK))
 
 
 def spread(by_file: dict[str, list[Mutant]], limit: int, rng: random.Random) -> list[tuple[str, Mutant]]:
-    """Up to `limit` mutants, round-robin over files, one per line until a file's lines run out; on
-    a line, a behaviour-changing site over `return None` (PREFERENCE)."""
+    """Up to `limit` mutants: first the best-ranked site of any line (RANK; ties: the first in the
+    shuffled order), then round-robin over files, one per line until a file's lines run out; on a
+    line, its best-ranked site. Returned best-ranked first (the order they run in)."""
     queues = []
     for rel in sorted(by_file):
         per_line: dict[int, list[Mutant]] = {}
@@ -87,17 +92,21 @@ def spread(by_file: dict[str, list[Mutant]], limit: int, rng: random.Random) -> 
         queue = []
         for line in lines:
             sites = per_line[line]
-            best = min(PREFERENCE.get(m.kind, 0) for m in sites)
-            sites = [m for m in sites if PREFERENCE.get(m.kind, 0) == best]
+            best = min(_rank(m) for m in sites)
+            sites = [m for m in sites if _rank(m) == best]
             queue.append(sites[rng.randrange(len(sites))])
         queues.append((rel, queue))
     rng.shuffle(queues)
     picked: list[tuple[str, Mutant]] = []
+    firsts = [(_rank(m), i, q, rel) for q, (rel, queue) in enumerate(queues) for i, m in enumerate(queue)]
+    if firsts and limit > 0:
+        _r, i, q, rel = min(firsts)
+        picked.append((rel, queues[q][1].pop(i)))
     while len(picked) < limit and any(q for _, q in queues):
         for rel, queue in queues:
             if queue and len(picked) < limit:
                 picked.append((rel, queue.pop(0)))
-    return picked
+    return sorted(picked, key=lambda pick: _rank(pick[1]))
 
 
 def make_plan(evidence: dict, workspace: Path, max_mutants: int, seed: int = DEFAULT_SEED,
