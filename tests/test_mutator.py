@@ -1,4 +1,4 @@
-"""The AST mutator (harness/audit/mutator.py) and the mutant choice (harness/audit/plan.py): pure."""
+"""The AST mutator (pytest_harness/mutator.py) and the mutant choice (pytest_harness/mutation_plan.py): pure."""
 
 import ast
 import builtins
