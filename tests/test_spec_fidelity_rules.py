@@ -5,7 +5,8 @@ the fidelity matcher counts a status column the generator adds."""
 from __future__ import annotations
 
 from harness.fidelity import compare
-from harness.offline.spec.rules import CANCEL_STATES, rule_based_spec
+from harness.offline.spec.rules import rule_based_spec
+from harness.offline.spec.workflow_words import CANCEL_STATES
 
 
 def _names(spec):

@@ -9,6 +9,7 @@ import io
 from typing import Any
 
 from harness.acceptance.checks_access import period_summary
+from harness.acceptance.checks_capacity import capacity_holds
 from harness.acceptance.client import Api, CheckFailed
 from harness.acceptance.samples import first_of, kind_of, same, searchable, valid_value
 from harness.models.spec import DataEntity, EntityField, Feature
@@ -195,5 +196,5 @@ def newest_first(api: Api, entity: DataEntity, feature: Feature) -> str:
 FEATURE_CHECKS = {
     "search": search_exact, "filter": filter_exact, "sort": sort_orders, "aggregate": totals_add_up,
     "status_counts": counts_follow, "csv_export": csv_holds_record, "no_double_booking": no_double_booking,
-    "newest_first": newest_first, "period_summary": period_summary,
+    "newest_first": newest_first, "period_summary": period_summary, "capacity": capacity_holds,
 }

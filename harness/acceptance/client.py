@@ -16,6 +16,7 @@ import httpx
 
 from harness.acceptance.samples import kind_of, later, valid_value
 from harness.models.spec import AppSpec, DataEntity
+from harness.offline.capacity import spec_capacity
 
 TIMEOUT_S = 5.0
 PASSWORD = "Accept-check-9-pass"
@@ -134,7 +135,8 @@ class Api:
         if entity.parent:
             parent = self.spec.entity(entity.parent)
             if parent is not None and f"{parent.ident}_id" not in overrides:
-                body[f"{parent.ident}_id"] = self.shared(parent, who)
+                fresh = f"{parent.ident}_id" in self._places(entity)
+                body[f"{parent.ident}_id"] = self.create(parent, who)["id"] if fresh else self.shared(parent, who)
         seen_kinds: dict[str, int] = {}
         for f in entity.fields:
             k = seen_kinds[kind_of(f)] = seen_kinds.get(kind_of(f), -1) + 1   # a later time/date is later
@@ -142,11 +144,19 @@ class Api:
                 continue
             if f.ref:
                 target = self.spec.entity(f.ref)
-                body[f.ident] = self.shared(target, who) if target is not None else 1
+                fresh = target is not None and f.ident in self._places(entity)   # a capacity's place: its own
+                body[f.ident] = (self.create(target, who)["id"] if fresh else
+                                 self.shared(target, who) if target is not None else 1)
             else:
                 body[f.ident] = later(valid_value(f, n, self.token), kind_of(f), k)
         body.update(overrides)
         return body
+
+    def _places(self, entity: DataEntity) -> tuple[str, ...]:
+        """The columns of the entity's capacity place: a record made for another check gets a
+        resource of its own there, so that the checks never fill a place between them."""
+        cap = spec_capacity(self.spec, entity)
+        return (cap.resource_column,) if cap and cap.resource_column else ()
 
     def shared(self, entity: DataEntity, who: Account | None) -> int:
         """The id of the account's shared record of `entity` (parents and references point at it)."""

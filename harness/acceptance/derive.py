@@ -22,6 +22,7 @@ from harness.acceptance import checks_access as access
 from harness.acceptance import checks_app as app
 from harness.acceptance import checks_data as data
 from harness.acceptance import checks_flow as flow
+from harness.acceptance.checks_record_tools import TOOL_CHECKS
 from harness.acceptance.checks_features import FEATURE_CHECKS
 from harness.acceptance.samples import wrong_values
 from harness.models.spec import AppSpec, DataEntity, Feature, Requirement
@@ -42,6 +43,7 @@ _FEATURE_WORDS = {
     "no_double_booking": r"twice|double|overlap|same slot", "newest_first": r"newest|recent|reverse",
     "ownership": r"own|only their", "persistence": r"persist|restart|refresh",
     "period_summary": r"weekly|monthly|yearly|per (week|month|year)|summary",
+    "capacity": r"capacity|place",
 }
 
 
@@ -179,4 +181,6 @@ def derive(spec: AppSpec) -> list[Check]:
                               if shown else Check(rid, f"page {p.route} answers HTML", partial(app.page_answers, page=p), first=True))
         elif cap == "feature":
             checks += _feature(spec, e, req)
+        elif cap in TOOL_CHECKS and e is not None:
+            checks += [Check(rid, what, partial(run, spec=spec, entity=e), e.ident) for what, run in TOOL_CHECKS[cap](e)]
     return checks

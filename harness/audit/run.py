@@ -65,8 +65,7 @@ def current_audit(store: RunStore, run_id: str, evidence: dict | None) -> dict |
 
 
 # The scratch copies' life cycle lives in scratch.py; these names stay importable from here.
-from harness.audit.scratch import (clear_stale_scratch, prestart_audit_workers,  # noqa: E402,F401
-                                   release_audit_workers)
+from harness.audit.scratch import clear_stale_scratch, release_audit_workers  # noqa: E402,F401
 
 
 def _command(plan_path: Path, files: list[str], digest_fd: int, method: str = METHODS[0]) -> str:
@@ -127,10 +126,10 @@ def _run_mutants(store: RunStore, state: RunState, plan: AuditPlan, budget: Audi
             finally:
                 if outcomes is None:
                     ahead.cancel()
-                clear_stale_scratch(store, run_id)
+                clear_stale_scratch(store, run_id, runner)
         else:
             ahead.cancel()
-            clear_stale_scratch(store, run_id)
+            clear_stale_scratch(store, run_id, runner)
         if outcomes is not None:
             merged = lanes_mod.merge([data for data, _ in outcomes], len({n for _, _, t in orders[0] for n in t}))
             return ({**merged.get("results", {}), "baseline": merged.get("baseline", {}),
@@ -138,7 +137,7 @@ def _run_mutants(store: RunStore, state: RunState, plan: AuditPlan, budget: Audi
         dispatcher = Dispatcher(plan.order(), budget.seconds, GRACE_FACTOR, admit) if dispatcher else None
     dirs = scratch_mod.take_prepared(store, run_id, len(orders))
     if dirs is None:
-        clear_stale_scratch(store, run_id)
+        clear_stale_scratch(store, run_id, runner)
         store.audit_scratch(run_id).mkdir(exist_ok=True)  # a shared one (scratch.py) stays
         dirs = scratch_mod.lane_dirs(store, run_id, len(orders))
     workspace = store.workspace(run_id)
@@ -152,7 +151,7 @@ def _run_mutants(store: RunStore, state: RunState, plan: AuditPlan, budget: Audi
         kill_children()
         raise
     finally:  # the lanes' own workers, anything still running in the copies, and the copies go
-        clear_stale_scratch(store, run_id)  # (a shared lane's directory is emptied, see scratch.py)
+        clear_stale_scratch(store, run_id, runner)  # (a shared lane's directory is emptied, see scratch.py)
     planned = len({n for order in orders for _, _, tests in order for n in tests})
     merged = lanes_mod.merge([data for data, _ in outcomes], planned)
     return ({**merged.get("results", {}), "baseline": merged.get("baseline", {}),
@@ -261,7 +260,7 @@ def shown_command(command: str, lane: Path, digest_fd: int) -> str:
 
 
 def _plan(store: RunStore, run_id: str, evidence: dict, workspace: Path, digest: str, budget: AuditBudget,
-          ahead=None):
+          ahead=None, runner=None):
     """(the plan, the lanes started ahead that can serve it, or None). The plan is the same either
     way; lanes (`ahead`, handed over by the speed door) that cannot serve it — other bytes than the
     evidenced workspace (harness/speed/validity.py), a mutant their copy lacks — are given up."""
@@ -274,7 +273,7 @@ def _plan(store: RunStore, run_id: str, evidence: dict, workspace: Path, digest:
             pass
     if ahead is not None:
         ahead.cancel()
-        clear_stale_scratch(store, run_id)
+        clear_stale_scratch(store, run_id, runner)
     return make_plan(evidence, workspace, budget.max_mutants, budget.seed), None
 
 
@@ -294,7 +293,7 @@ def audit_run(store: RunStore, state: RunState, budget: AuditBudget = AuditBudge
     workspace = store.workspace(run_id)
     before = snapshot_files(workspace)["digest"]
     started = time.monotonic()
-    plan, ahead = _plan(store, run_id, evidence, workspace, before, budget, lanes_ahead)
+    plan, ahead = _plan(store, run_id, evidence, workspace, before, budget, lanes_ahead, runner)
     events.emit("audit", "started", agent="auditor", tool="mutation", mutants=len(plan.chosen),
                 requirements=sorted(plan.mutants))
     results, command, lanes = ({}, "", 0)
@@ -303,7 +302,7 @@ def audit_run(store: RunStore, state: RunState, budget: AuditBudget = AuditBudge
                                                runner)
     elif ahead is not None:
         ahead.cancel()
-        clear_stale_scratch(store, run_id)
+        clear_stale_scratch(store, run_id, runner)
     after = snapshot_files(workspace)["digest"]
     if after != before:  # cannot happen by design (only the scratch copy is mutated): say so loudly
         raise RunDataError(f"the workspace of run {run_id} changed during the audit; re-verify it")

@@ -21,6 +21,7 @@ FieldKind = Literal[
 FeatureKind = Literal[
     "search", "filter", "sort", "aggregate", "status_counts", "csv_export",
     "no_double_booking", "ownership", "newest_first", "persistence", "period_summary",
+    "capacity",
 ]
 
 # How a request clause is accounted for: implemented by requirements, not built (with the
@@ -32,6 +33,7 @@ ClauseStatus = Literal["mapped", "not_built", "context"]
 Capability = Literal[
     "health", "create", "list", "complete", "crud", "relation", "auth", "dashboard",
     "pages", "feature", "workflow", "unsupported", "other", "access", "account", "link",
+    "calendar", "import", "attachment",
 ]
 
 
@@ -76,6 +78,12 @@ class DataEntity(BaseModel):
     manage: str | None = None      # only this role (and the admin role) creates, changes, deletes
     assigned: bool = False         # `assigned_to`: a user who then sees and updates the record
     many: list[str] = Field(default_factory=list)   # idents of entities linked many-to-many
+    # Record tools (harness/offline/spec_record_tools.py): an agenda by a date field, CSV import,
+    # files attached to a record
+    calendar: str | None = None    # ident of the date or date-time field the calendar groups by
+    csv_import: int = 0            # most rows one CSV import takes (0: no import)
+    attachment_types: list[str] = Field(default_factory=list)   # allowed content types ([]: none)
+    attachment_max_kb: int = 0     # largest attachment in KiB
 
 
 class Feature(BaseModel):

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import get_args
 
 from harness.models.spec import AppSpec, DataEntity, Feature, FeatureKind, FieldKind
+from harness.offline.capacity import CapacityError, of_spec
 from harness.offline.field_kinds import kind_of_type
 
 TEXT_KINDS: tuple[FieldKind, ...] = ("short_text", "long_text", "email", "phone", "url")
@@ -69,6 +70,10 @@ FEATURES: dict[FeatureKind, FeatureEntry] = {entry.kind: entry for entry in (
     FeatureEntry("period_summary", "counts and totals of the number fields per week, month or year of a "
                  "date field (options.date; default the first date field)", True, False, ("date", "datetime"),
                  ("src/api_<entity>.py", "src/models.py"), "GET /api/<plural>/summary?period=month", True),
+    FeatureEntry("capacity", "at most `limit` records hold the same place (a resource, optionally per day) "
+                 "at once, counting everyone's records; one more is refused with 409 until a place frees up",
+                 True, False, (), ("src/api_<entity>.py", "src/models.py"),
+                 "POST up to the limit -> 201, one more -> 409, free one -> 201", True),
     FeatureEntry("ownership", "each user sees and changes only their own records", False, True, (),
                  ("src/auth.py", "src/models.py", "src/api_<entity>.py"),
                  "a second user's GET of the first user's record -> 404", True),
@@ -81,6 +86,7 @@ REQ_TEXTS: dict[str, str] = {
     "status_counts": "The dashboard counts {plural} per status",
     "csv_export": "Users can export {plural} as CSV",
     "no_double_booking": "A {name} cannot be booked twice for the same slot",
+    "capacity": "No more {plural} than a place's capacity hold it at once: one more is refused",
     "ownership": "Each user only sees their own {plural}",
     "newest_first": "Users see {plural} listed newest first",
     "persistence": "Saved {plural} are kept after a refresh, a new login or a restart",
@@ -128,6 +134,11 @@ def can_build(feature: Feature, spec: AppSpec) -> tuple[bool, str]:
     if feature.kind == "no_double_booking" and not _has_resource(entity, spec):
         return False, (f"no_double_booking on {entity.plural} needs the thing being booked "
                        "(a parent entity or a reference field)")
+    if feature.kind == "capacity":
+        try:
+            of_spec(feature, entity, spec)
+        except CapacityError as exc:
+            return False, str(exc)
     return True, ""
 
 

@@ -1,5 +1,5 @@
-"""The word lists of the accounting (data files in harness/offline/accounting/words/), the tokenizer and
-the stemmer. Nothing here reads the offline parser's conclusions; the Vietnamese phrase table is
+"""The word lists of the accounting (data files in harness/offline/words/, beside the parser's
+word sets), the tokenizer and the stemmer. Nothing here reads the offline parser's conclusions; the Vietnamese phrase table is
 read as a dictionary only (what a phrase means in English)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
-WORDS_DIR = Path(__file__).resolve().parent / "words"
+WORDS_DIR = Path(__file__).resolve().parent.parent / "words"   # shared with the parser's word sets
 VI_MARKS = frozenset("ăâđêôơưạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹ")
 _TOKEN = re.compile(r"[^\W_]+(?:['’.\-][^\W_]+)*", re.UNICODE)
 _IRREGULAR = {"people": "person", "children": "child", "men": "man", "women": "woman", "mice": "mouse",

@@ -9,6 +9,7 @@ from harness.offline.generator.api_py import children_url, collection_url
 from harness.offline.generator.api_tests import change, workflow_walk
 from harness.offline.generator.dashboard_py import dashboard_heading
 from harness.offline.generator.appmodel import AppModel, Entity
+from harness.offline.generator.record_tool_files import tool_acceptance
 from harness.offline.generator.samples import body
 from harness.offline.generator.codegen import fill, lit, marks, module
 from harness.offline.generator.naming import unique_idents
@@ -39,6 +40,9 @@ def _test(app: AppModel, req: Requirement, name: str) -> str:
         return f"{marks([req.id])}def {name}(client):\n" + _body(_HEALTH)
     if req.capability == "auth":
         return f"{marks([req.id])}def {name}(client, login):\n" + _body(_auth(app))
+    tool = tool_acceptance(app, req, name)
+    if tool is not None:
+        return tool
     access = access_body(app, req)
     if access is not None:
         fixtures = "client, login" if req.capability == "account" else (

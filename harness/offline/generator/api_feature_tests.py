@@ -9,6 +9,7 @@ from typing import Any
 from harness.offline.features import feature_of_text
 from harness.offline.generator.api_features import TEXT_FILTER_MAX, counted_column, filters, sort_keys, totals_of
 from harness.offline.generator.period_summary import summary_test
+from harness.offline.generator.capacity_check import capacity_test
 from harness.offline.generator.appmodel import Column, Entity, AppModel
 from harness.offline.generator.samples import sample
 from harness.offline.generator.codegen import fill, lit, marks
@@ -63,7 +64,8 @@ def feature_tests(app: AppModel, e: Entity, fallback: tuple[str, ...]) -> list[s
                         imports=router_imports(idents, app.auth), routers=routers(idents, app.auth)))
     builders = {"search": _search, "filter": _filters, "sort": _sort, "csv_export": _csv,
                 "aggregate": _totals, "status_counts": _counts, "no_double_booking": _booking,
-                "newest_first": _newest, "period_summary": summary_test}
+                "newest_first": _newest, "period_summary": summary_test,
+                "capacity": lambda e, mark: capacity_test(app, e, mark)}
     for kind, _opts in e.features:
         if kind in builders:
             out += builders[kind](e, marks(feature_req_ids(e, kind, fallback)))

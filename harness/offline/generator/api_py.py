@@ -14,6 +14,7 @@ from harness.offline.generator.api_access import (
 )
 from harness.offline.generator.api_features import feature_chunks, list_params, slot_of
 from harness.offline.generator.appmodel import AppModel, Column, Entity
+from harness.offline.generator.capacity_check import capacity_lines
 from harness.offline.generator.links import link_routes
 from harness.offline.generator.codegen import doc, fill, lit, module
 from harness.offline.generator.skeleton_files import skeleton
@@ -94,7 +95,8 @@ def api_py(app: AppModel, e: Entity) -> str:
         _HEADER, plural_doc=doc(e.plural), routes_doc=_routes_doc(app, e), ident=lit(e.ident),
         scope_doc=((access_doc(app, e) or "Every route needs a bearer token; other users' records answer 404.")
                    if app.auth else "The API is open (the app has no accounts)."),
-        conflict_doc=", an overlapping booking" if e.has("no_double_booking") else "",
+        conflict_doc="".join([", an overlapping booking" if e.has("no_double_booking") else "",
+                              ", a place already full" if e.has("capacity") else ""]),
         auth_import="\n".join(filter(None, ["from src.auth import CurrentUser" if app.auth else "",
                                              access_import(app, e)])),
         parent_table=f"PARENT = TABLES[{lit(e.parent)}]" if e.parent else "", tag=lit(e.plural),
@@ -104,7 +106,7 @@ def api_py(app: AppModel, e: Entity) -> str:
         _CHECK_PARENT, parent_not_found=lit(f"{app.entity(e.parent).name} not found")
     ).rstrip("\n") if e.parent else ""
     params, list_body = list_params(app, e)
-    owner, row_checks = common["owner"], _row_checks(e)
+    owner, row_checks = common["owner"], _row_checks(app, e)
     # Only the checks this entity has: a call to a check with nothing to check is dead code, and the
     # mutation audit's "call dropped" mutant of it is one no test could kill (it reported such
     # equivalent mutants as survivors: 14 of 88 on the 20-entity scale request).
@@ -145,8 +147,8 @@ def api_py(app: AppModel, e: Entity) -> str:
         "@@csv_import@@\n", "from fastapi.responses import StreamingResponse\n" if csv_used else "")
 
 
-def _row_checks(e: Entity) -> str:
-    """Whole-record rules: an end after its start, no overlapping booking."""
+def _row_checks(app: AppModel, e: Entity) -> str:
+    """Whole-record rules: an end after its start, no overlapping booking, a place's capacity."""
     slot = slot_of(e)
     lines = []
     if slot and slot.end != slot.start:
@@ -160,7 +162,7 @@ def _row_checks(e: Entity) -> str:
                   f"        (row[{lit(slot.start)}], row.get({lit(slot.end)}) or row[{lit(slot.start)}]),"
                   " row_id):",
                   f"    raise HTTPException(409, {lit(f'that {slot.label} is already booked')})"]
-    return "\n".join(lines)
+    return "\n".join(lines + capacity_lines(app, e))
 
 
 def _field(c: Column, type_text: str, default: str | None) -> str:

@@ -18,6 +18,7 @@ from harness.offline.generator.main_py import main_py, test_health_py
 from harness.offline.generator.models_py import models_py, test_models_py
 from harness.offline.generator.pages_py import pages_py
 from harness.offline.generator.pages_tests import test_pages_py
+from harness.offline.generator.record_tool_files import render_tool_file
 from harness.offline.generator.setup_files import PYTEST_INI, REQUIREMENTS_TXT, conftest_py, init_py
 from harness.offline.generator.skeleton_files import skeleton
 
@@ -71,6 +72,9 @@ def _render(app: AppModel, path: str, req_ids: tuple[str, ...]) -> str:
     }
     if path in fixed:
         return fixed[path]()
+    tool = render_tool_file(app, path, req_ids)
+    if tool is not None:
+        return tool
     if path.startswith(_API) and path.endswith(".py"):
         return api_py(app, app.entity(path[len(_API):-3]))
     if path.startswith(_API_TESTS) and path.endswith(".py"):

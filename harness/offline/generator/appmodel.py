@@ -96,6 +96,10 @@ class Entity:
     manage: str | None = None                             # only this role (and admin) writes
     assigned: bool = False                                # has `assigned_to`, a user who sees it
     many: tuple[str, ...] = ()                            # entities linked many-to-many
+    calendar: str | None = None                           # the date column of its calendar
+    csv_import: int = 0                                   # most rows of one CSV import (0: none)
+    attachment_types: tuple[str, ...] = ()                # allowed attachment content types
+    attachment_max_kb: int = 0
 
     def has(self, feature: str) -> bool:
         return any(kind == feature for kind, _ in self.features)

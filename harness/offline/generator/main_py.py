@@ -5,6 +5,7 @@ from __future__ import annotations
 from harness.offline.generator.api_py import children_url, collection_url
 from harness.offline.generator.appmodel import AppModel
 from harness.offline.generator.links import link_paths
+from harness.offline.generator.record_tool_files import tool_modules, tool_paths
 from harness.offline.generator.codegen import doc, fill, lit, marks, module
 from harness.offline.generator.templates_dir import template
 
@@ -19,7 +20,8 @@ def account_modules(app: AppModel) -> list[str]:
 
 
 def _modules(app: AppModel) -> list[str]:
-    mods = (["auth"] if app.auth else []) + account_modules(app) + [f"api_{e.ident}" for e in app.entities]
+    mods = (["auth"] if app.auth else []) + account_modules(app) + tool_modules(app) + [
+        f"api_{e.ident}" for e in app.entities]
     return mods + (["dashboard"] if app.has_dashboard else []) + ["pages"]
 
 
@@ -47,7 +49,7 @@ def api_paths(app: AppModel) -> list[str]:
         paths += [collection_url(e) + "/summary"] if e.has("period_summary") else []
         paths += [children_url(app, e)] if e.parent else []
         paths += link_paths(app, e)
-    return paths + (["/api/dashboard"] if app.has_dashboard else [])
+    return paths + tool_paths(app) + (["/api/dashboard"] if app.has_dashboard else [])
 
 
 def error_paths(app: AppModel) -> dict[str, dict[str, list[str]]]:

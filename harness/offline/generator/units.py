@@ -16,6 +16,7 @@ from harness.offline.generator.app_files import api_module_path, api_test_path, 
 from harness.offline.generator.analyse import analyse
 from harness.offline.generator.appmodel import AppModel
 from harness.offline.generator.naming import py_ident
+from harness.offline.generator.record_tool_files import tool_units
 from harness.models.spec import AppSpec
 
 CONFTEST = "tests/conftest.py"
@@ -104,6 +105,8 @@ def _units(app: AppModel) -> list[BuildUnit]:
     units.append(unit("pages", "Server-rendered HTML pages with forms" + (" and login" if app.auth else ""),
                       ["src/pages.py", "src/page_parts.py", "tests/test_pages.py"],
                       app.ids("pages") or app.ids("health") or fallback, base + entity_keys))
+    for key, description, files, reqs in tool_units(app):
+        units.append(unit(key, description, files, reqs, base + entity_keys + ("pages",)))
     built = tuple(u.key for u in units if not u.key.startswith("unsupported:"))
     units.append(unit("app", "FastAPI application: routers, /health, startup",
                       ["src/main.py", "tests/test_health.py"], app.ids("health") or fallback, built))

@@ -65,7 +65,7 @@ def account_clauses(toks: list[Tok], clauses: list[str]) -> list[ClauseAccount]:
             name = t.role.split(":", 1)[1]
             if name not in acc.stacks:
                 acc.stacks.append(name)
-        elif t.role == "unexplained":   # listed field words no rule read (listed_fields.py)
+        elif t.role == "unexplained":   # listed field words no rule read (patterns/field_lists.jsonl)
             word = t.orig or t.w
             if word.lower() not in (u.lower() for u in acc.unknown):
                 acc.unknown.append(word)

@@ -1,0 +1,54 @@
+"""The record-tool files of a generated app (calendar, CSV import, attachments): which exist, their
+build units' files, their routers (included before the entity routers: /api/<slug>/calendar must
+not be taken for a record id) and their end-to-end acceptance tests. Dispatch only."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from harness.models.spec import Requirement
+from harness.offline.generator import calendar_view, csv_import
+from harness.offline.generator.appmodel import AppModel
+
+# capability -> (module name, source path, test path, source(app), tests(app, req ids),
+#                acceptance test(app, req id, entity, test name), has it(app))
+TOOLS: dict[str, tuple[str, str, str, Callable, Callable, Callable, Callable]] = {
+    "calendar": ("calendar_view", calendar_view.SOURCE, calendar_view.TESTS, calendar_view.calendar_py,
+                 calendar_view.test_calendar_py, calendar_view.calendar_acceptance,
+                 lambda app: bool(calendar_view.calendar_entities(app))),
+    "import": ("csv_import", csv_import.SOURCE, csv_import.TESTS, csv_import.csv_import_py,
+               csv_import.test_csv_import_py, csv_import.import_acceptance,
+               lambda app: bool(csv_import.import_entities(app))),
+}
+DESCRIPTIONS = {"calendar": "Calendar of dated records: JSON per day and the agenda pages",
+                "import": "CSV import of records: all rows or none, and the import pages"}
+
+
+def tool_modules(app: AppModel) -> list[str]:
+    return [t[0] for t in TOOLS.values() if t[6](app)]
+
+
+def tool_units(app: AppModel) -> list[tuple[str, str, list[str], tuple[str, ...]]]:
+    """(key, description, files, requirement ids) of each record-tool unit the app has."""
+    return [(cap, DESCRIPTIONS[cap], [t[1], t[2]], app.ids(cap)) for cap, t in TOOLS.items()
+            if t[6](app) and app.ids(cap)]
+
+
+def render_tool_file(app: AppModel, path: str, req_ids: tuple[str, ...]) -> str | None:
+    for t in TOOLS.values():
+        if path == t[1]:
+            return t[3](app)
+        if path == t[2]:
+            return t[4](app, req_ids)
+    return None
+
+
+def tool_acceptance(app: AppModel, req: Requirement, name: str) -> str | None:
+    tool = TOOLS.get(req.capability)
+    if tool is None or not req.entity or not tool[6](app):
+        return None
+    return tool[5](app, req.id, req.entity, name)
+
+
+def tool_paths(app: AppModel) -> list[str]:
+    return calendar_view.calendar_paths(app) + csv_import.import_paths(app)

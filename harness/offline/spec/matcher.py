@@ -1,0 +1,112 @@
+"""The token matcher the pattern tables run on: token patterns with word sets, optional and
+repeated tokens, captures and clause scope (the shape of spaCy's `Matcher`, over our `Tok`s).
+
+A pattern is anchored at one token. `tokens` are matched forward from the anchor (the first of
+them is the anchor), `before` backward from the token before it (written in reading order). Every
+matched token lies in the anchor's clause. A token spec is a dict; every key present must hold:
+
+    w / not_w        the word is (not) this word or one of these words
+    set / not_set    the word is (not) in this word set or one of these (wordsets.py)
+    unused           true: no earlier pass consumed the token (false: one did)
+    alpha            true: the word starts with a letter
+    digit            true: the word is a number written in digits
+    singular         true: the word is its own singular
+    role / not_role  the token's role starts (does not start) with this prefix
+    op               "?" optional, "*" any number, "+" one or more (default: exactly one)
+    max              at most this many repetitions for "*" and "+"
+    lazy             true: "*"/"+" try the fewest repetitions first (default: the most)
+    atomic           true: "*"/"+" take every token they can and never give one back
+    capture          a name for the tokens it matched
+
+The first match found (greedy unless lazy, backtracking) is the match; `Match.captures` maps each
+capture name to its token indexes in text order, and "match" to every forward token.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Iterator
+
+from harness.offline.spec import lexicon as lx
+from harness.offline.spec.tokens import Tok
+
+WordSets = Callable[[str], frozenset]
+
+
+@dataclass
+class Match:
+    anchor: int
+    end: int                                   # one past the last forward token
+    captures: dict[str, list[int]] = field(default_factory=dict)
+
+
+def _names(value) -> list:
+    return [value] if isinstance(value, str) else list(value)
+
+
+def token_ok(t: Tok, spec: dict, sets: WordSets) -> bool:
+    """Whether one token satisfies one spec (`op`, `max`, `lazy` and `capture` aside)."""
+    w = t.w
+    if "w" in spec and w not in _names(spec["w"]):
+        return False
+    if "not_w" in spec and w in _names(spec["not_w"]):
+        return False
+    if "set" in spec and not any(w in sets(n) for n in _names(spec["set"])):
+        return False
+    if "not_set" in spec and any(w in sets(n) for n in _names(spec["not_set"])):
+        return False
+    if "unused" in spec and t.used == spec["unused"]:
+        return False
+    if "alpha" in spec and w[:1].isalpha() != spec["alpha"]:
+        return False
+    if "digit" in spec and w.isdigit() != spec["digit"]:
+        return False
+    if "singular" in spec and (lx.singularize(w) == w) != spec["singular"]:
+        return False
+    if "role" in spec and not t.role.startswith(spec["role"]):
+        return False
+    return not ("not_role" in spec and t.role.startswith(spec["not_role"]))
+
+
+def _counts(spec: dict, run: int) -> list[int]:
+    """The repetition counts to try, in order, when `run` tokens from here satisfy the spec."""
+    op = spec.get("op", "")
+    low = 1 if op in ("", "+") else 0
+    high = min(run, 1 if op in ("", "?") else spec.get("max", 10_000))
+    if spec.get("atomic"):
+        return [high] if high >= low else []
+    return list(range(low, high + 1)) if spec.get("lazy") else list(range(high, low - 1, -1))
+
+
+def _walk(toks: list[Tok], specs: list[dict], k: int, pos: int, step: int, clause: int,
+          sets: WordSets, caps: dict[str, list[int]]) -> Iterator[tuple[int, dict]]:
+    """Every way specs[k:] match from `pos` going `step`, as (position after, captures)."""
+    if k == len(specs):
+        yield pos, caps
+        return
+    spec = specs[k]
+    run = 0   # how many tokens from pos this spec can take at most
+    limit = spec.get("max", 10_000) if spec.get("op") in ("*", "+") else 1
+    while run < limit:
+        j = pos + step * run
+        if not (0 <= j < len(toks)) or toks[j].clause != clause or not token_ok(toks[j], spec, sets):
+            break
+        run += 1
+    for n in _counts(spec, run):
+        taken = [pos + step * m for m in range(n)]
+        new = caps
+        if "capture" in spec:
+            new = {**caps, spec["capture"]: caps.get(spec["capture"], []) + taken}
+        yield from _walk(toks, specs, k + 1, pos + step * n, step, clause, sets, new)
+
+
+def match_at(toks: list[Tok], i: int, pattern: dict, sets: WordSets) -> Match | None:
+    """The pattern's match anchored at token i, or None."""
+    clause = toks[i].clause
+    for end, caps in _walk(toks, pattern["tokens"], 0, i, 1, clause, sets, {}):
+        before = list(reversed(pattern.get("before", [])))
+        for _start, back in _walk(toks, before, 0, i - 1, -1, clause, sets, caps):
+            out = {name: sorted(idx) for name, idx in back.items()}
+            out["match"] = list(range(i, end))
+            return Match(i, end, out)
+    return None

@@ -1,0 +1,143 @@
+"""The pattern tables (harness/offline/spec/patterns/*.jsonl, one file per grammatical role) and
+how a pass made of them runs.
+
+One JSON object a line:
+
+    {"name": ..., "pass": ..., "example": ..., "yields": {...},
+     "before": [token specs], "tokens": [token specs], "unless": {...}, "action": {...}}
+
+`tokens`/`before` are matcher.py token specs. A pass is every pattern with the same "pass", in
+file order: at each token, in text order, its patterns are tried in turn and the first that
+matches acts (an if/elif chain over the tokens, as the passes written in code were). `action`:
+
+    mark   [{"role": r, "capture": c, "where": spec, "force": bool, "map": m}]: give role r to the
+           tokens of capture c (default "match") that satisfy `where` and are unused (every one
+           with force); with a map (a dict of lexicon.py), "{map}" in r is what it maps the word to
+    report {"head": c, "keep": [captures], "where": spec}: the phrase (the whole match) is one
+           not-built ask carried by the head token (role "unexplained", its text the phrase); the
+           other tokens (but those of `keep`, and those failing `where`) become context
+    block  a reason: the anchor's clause is blocked with it (a recognised ask that is not built)
+    set    {attribute: value} on the parse (e.g. {"login_email": true})
+
+`unless` {"capture": c, "role": prefix}: no match when a token of c already has such a role.
+`yields` is what the pattern alone does to its own example sentence after the passes before its
+own (rules.PASSES): {role: "the words it marks"},
+"reported": the phrase, "blocked": true, "set": {...} — the example is the pattern's specification (test_pattern_tables).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+from harness.offline.spec import lexicon as lx
+from harness.offline.spec.matcher import Match, match_at, token_ok
+from harness.offline.spec.tokens import Tok
+from harness.offline.spec.wordsets import word_set
+
+TABLES_DIR = Path(__file__).resolve().parent / "patterns"
+
+
+@lru_cache(maxsize=1)
+def all_patterns() -> list[dict]:
+    """Every pattern of every table, with the file it comes from (key "table")."""
+    out = []
+    for path in sorted(TABLES_DIR.glob("*.jsonl")):
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if line.strip():
+                try:
+                    out.append({**json.loads(line), "table": f"{path.name}:{n}"})
+                except json.JSONDecodeError as exc:
+                    raise ValueError(f"{path.name}:{n}: not a JSON pattern ({exc})") from None
+    return out
+
+
+@lru_cache(maxsize=None)
+def pass_patterns(name: str) -> tuple[dict, ...]:
+    """The patterns of one pass, in table order; a pass with none is an error naming it."""
+    found = tuple(p for p in all_patterns() if p["pass"] == name)
+    if not found:
+        raise KeyError(f"no pattern belongs to the pass {name!r}")
+    return found
+
+
+def _vetoed(toks: list[Tok], m: Match, unless: dict | None) -> bool:
+    if not unless:
+        return False
+    return any(toks[x].used and toks[x].role.startswith(unless["role"])
+               for x in m.captures.get(unless["capture"], []))
+
+
+def _mark(toks: list[Tok], m: Match, mark: dict) -> None:
+    where = mark.get("where", {})
+    mapping = getattr(lx, mark["map"]) if "map" in mark else None
+    for x in m.captures.get(mark.get("capture", "match"), []):
+        if (mark.get("force") or not toks[x].used) and token_ok(toks[x], where, word_set):
+            role = mark["role"].replace("{map}", mapping[toks[x].w]) if mapping else mark["role"]
+            toks[x].used, toks[x].role = True, role
+
+
+def _report(toks: list[Tok], m: Match, report: dict) -> None:
+    head = m.captures[report["head"]][0]
+    keep = {x for c in report.get("keep", []) for x in m.captures.get(c, [])}
+    for x in m.captures["match"]:
+        if x != head and x not in keep and token_ok(toks[x], report.get("where", {}), word_set):
+            toks[x].used, toks[x].role = True, "context"
+    toks[head].orig = " ".join(toks[x].orig or toks[x].w for x in m.captures["match"])
+    toks[head].used, toks[head].role = True, "unexplained"
+
+
+def _act(toks: list[Tok], m: Match, action: dict, p) -> None:
+    for mark in action.get("mark", []):
+        _mark(toks, m, mark)
+    if "report" in action:
+        _report(toks, m, action["report"])
+    reason = action.get("block")
+    if reason and (toks[m.anchor].clause, reason) not in p.blocked:
+        p.blocked.append((toks[m.anchor].clause, reason))
+    for attr, value in action.get("set", {}).items():
+        setattr(p, attr, value)
+
+
+def run_patterns(patterns: tuple[dict, ...] | list[dict], toks: list[Tok], p) -> int:
+    """Run patterns as one pass over the tokens (first matching pattern per token acts); how
+    many matches acted."""
+    acted = 0
+    for i in range(len(toks)):
+        for pattern in patterns:
+            m = match_at(toks, i, pattern, word_set)
+            if m is not None and not _vetoed(toks, m, pattern.get("unless")):
+                _act(toks, m, pattern["action"], p)
+                acted += 1
+                break
+    return acted
+
+
+def run_pass(name: str, toks: list[Tok], p) -> None:
+    """Run the table pass `name` over the tokens."""
+    run_patterns(pass_patterns(name), toks, p)
+
+
+def example_yield(pattern: dict) -> dict:
+    """What the pattern alone does to its own example sentence once the passes before its own
+    have run, in the `yields` format."""
+    from harness.offline.spec.rules import new_state, run_passes
+
+    state = new_state(pattern["example"])
+    run_passes(state, until=pattern["pass"])
+    toks, p = state.toks, state.p
+    before = [(t.used, t.role, t.orig) for t in toks]
+    blocked = len(p.blocked)
+    acted = run_patterns([pattern], toks, p)
+    out: dict = {}
+    for t, old in zip(toks, before):
+        if (t.used, t.role) != old[:2]:
+            out[t.role] = f"{out[t.role]} {t.w}" if t.role in out else t.w
+        if t.orig != old[2]:
+            out["reported"] = t.orig
+    if len(p.blocked) > blocked:
+        out["blocked"] = True
+    if acted and pattern["action"].get("set"):
+        out["set"] = {a: getattr(p, a) for a in pattern["action"]["set"]}
+    return out

@@ -1,0 +1,83 @@
+"""Workflows and status: "status: draft / submitted / approved" (ordered states), completion words
+("mark as done"), cancelling ("book or cancel"), each attached to the record nearest to it."""
+
+from __future__ import annotations
+
+from harness.offline.spec import lexicon as lx
+from harness.offline.spec.build import Parsed
+from harness.offline.spec.features import find_workflow_chains
+from harness.offline.spec.fields import read_enum
+from harness.offline.spec.pass_helpers import nearest as _nearest
+from harness.offline.spec.pass_helpers import use as _use
+from harness.offline.spec.pass_helpers import word as _word
+from harness.offline.spec.tokens import Tok
+
+_WINDOW = 8            # how far (tokens) a completion word reaches for its entity
+_STATUS_WORDS = lx.STATUS_WORDS
+
+
+def find_status_enums(toks: list[Tok]) -> list[tuple[int, list[str]]]:
+    """ "status: draft / submitted / approved", "state (open, closed)": ordered states."""
+    out = []
+    for i, t in enumerate(toks):
+        if t.w in _STATUS_WORDS and _word(toks, i + 1) in ("(", ":") and not t.used:
+            values, end = read_enum(toks, i + 1)
+            if values:
+                for k in range(i, end):
+                    _use(toks[k], "workflow:")
+                out.append((i, values))
+    return out
+
+
+
+def attach_workflows(toks: list[Tok], mentions: dict[int, str], status_enums: list, p: Parsed) -> None:
+    for i, values in status_enums:
+        entity = _nearest(toks, i, mentions, reach=20)
+        if entity:
+            p.workflows.setdefault(entity, values)
+            for t in toks:
+                if t.clause == toks[i].clause and t.role == "workflow:":
+                    t.role = f"workflow:{entity}"
+    for entity, states in find_workflow_chains(toks, mentions):
+        p.workflows.setdefault(entity, states)
+
+
+def find_status(toks: list[Tok], mentions: dict[int, str], complete_idx: list[int], p: Parsed) -> None:
+    for c in complete_idx:
+        hit = _nearest(toks, c, mentions, _WINDOW)
+        if hit is None:
+            hit = next((e for e in p.entities if e.rpartition(" ")[2] in lx.STATUS_NOUNS), None)
+        if hit is None and len(p.entities) == 1:
+            hit = p.entities[0]
+        if hit and hit not in p.workflows:
+            toks[c].role = f"complete:{hit}"
+            if hit not in p.status:
+                p.status.append(hit)
+        elif hit:
+            toks[c].role = f"workflow:{hit}"
+
+
+_CANCEL = frozenset({"cancel", "cancels", "cancelled", "canceled", "cancelling", "canceling", "cancellation",
+                     "cancellations"})
+CANCEL_STATES = ["active", "cancelled"]
+
+
+def mark_cancel(toks: list[Tok]) -> list[int]:
+    """The cancel words (before entities are found: "cancel them" is no record type)."""
+    out = [i for i, t in enumerate(toks) if not t.used and t.w in _CANCEL]
+    for i in out:
+        _use(toks[i], "workflow:")
+    return out
+
+
+def find_cancel(toks: list[Tok], mentions: dict[int, str], cancel_idx: list[int], p: Parsed) -> None:
+    """ "you can book or cancel": a record that is cancelled is kept with a status, not deleted."""
+    for i in cancel_idx:
+        hit = _nearest(toks, i, mentions, _WINDOW) or (p.entities[0] if len(p.entities) == 1 else None)
+        if hit is None:
+            toks[i].used, toks[i].role = False, ""
+            continue
+        if hit not in p.workflows and hit not in p.status:
+            p.workflows[hit] = list(CANCEL_STATES)
+        toks[i].role = f"workflow:{hit}"
+

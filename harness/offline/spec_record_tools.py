@@ -1,0 +1,117 @@
+"""Record tools in a spec file: a calendar of dated records, CSV import and file attachments.
+Each key is `true` (the defaults) or a table of its options:
+
+    [[entities]]
+    name = "session"
+    calendar = true                        # or { date = "<date or date-time field>" } (default: the first)
+    csv_import = true                      # or { max_rows = 1000 }
+    attachments = true                     # or { types = ["application/pdf", "image/png"], max_kb = 5120 }
+
+Generated: GET /api/<plural>/calendar?from=&to= and the /<plural>/calendar agenda page;
+POST /api/<plural>/import (CSV, all rows or none) and the /<plural>/import page;
+POST, GET /api/<plural>/{id}/attachments, GET, DELETE .../attachments/{file id} and the
+/<plural>/{id}/attachments page (docs/spec-language.md).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from harness.models.spec import DataEntity, EntityField
+from harness.offline.field_kinds import kind_of_type
+from harness.offline.generator.naming import field_ident
+
+TOOL_KEYS = {"calendar", "csv_import", "attachments"}
+DEFAULT_TYPES = ["application/pdf", "image/jpeg", "image/png"]
+DEFAULT_MAX_KB = 5120
+MAX_KB = 51200                 # 50 MiB: the largest upload a spec may allow
+DEFAULT_ROWS = 1000
+MAX_ROWS = 10000
+_TYPE = re.compile(r"[a-z]+/[a-z0-9][a-z0-9.+-]*")
+_DATED = ("date", "datetime")
+BUILT = {"calendar", "csv_import"}
+
+
+def _options(reader: Any, raw: dict, key: str, allowed: set[str], i: int, where: str) -> dict | None:
+    """None when the key is absent or false, {} for true, the table (its keys checked) otherwise."""
+    value = raw.get(key)
+    if value is None or value is False:
+        return None
+    if value is True:
+        return {}
+    if not isinstance(value, dict):
+        reader.fail(f"{where}.{key}", f"must be true or a table {{ {', '.join(sorted(allowed))} }}", key, i)
+    for name in value:
+        if name not in allowed:
+            reader.fail(f"{where}.{key}.{name}", f"unknown key (known: {', '.join(sorted(allowed))})", key, i)
+    return value
+
+
+def _count(reader: Any, table: dict, key: str, low: int, high: int, where: str, i: int, line_key: str) -> int | None:
+    value = table.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        reader.fail(f"{where}.{key}", f"must be a whole number from {low} to {high}", line_key, i)
+    return value
+
+
+def _dated(fields: list[EntityField]) -> list[EntityField]:
+    return [f for f in fields if (f.kind or kind_of_type(f.type)) in _DATED]
+
+
+def read_record_tools(reader: Any, raw: dict, i: int, where: str, fields: list[EntityField]) -> dict[str, Any]:
+    """{calendar, csv_import, attachment_types, attachment_max_kb} of one [[entities]] table."""
+    out: dict[str, Any] = {}
+    calendar = _options(reader, raw, "calendar", {"date"}, i, where)
+    if calendar is not None:
+        dated = _dated(fields)
+        if not dated:
+            reader.fail(f"{where}.calendar", "needs a date or date-time field to place the records on", "calendar", i)
+        wanted = calendar.get("date")
+        if wanted is not None and not isinstance(wanted, str):
+            reader.fail(f"{where}.calendar.date", "must be the name of a date field", "calendar", i)
+        chosen = dated[0] if wanted is None else next(
+            (f for f in dated if field_ident(wanted) in (f.ident, field_ident(f.name))), None)
+        if chosen is None:
+            names = ", ".join(repr(f.name) for f in dated)
+            reader.fail(f"{where}.calendar.date", f"{wanted!r} is no date or date-time field (those: {names})",
+                        "calendar", i)
+        out["calendar"] = chosen.ident
+    importing = _options(reader, raw, "csv_import", {"max_rows"}, i, where)
+    if importing is not None:
+        out["csv_import"] = _count(reader, importing, "max_rows", 1, MAX_ROWS, f"{where}.csv_import", i,
+                                   "csv_import") or DEFAULT_ROWS
+    files = _options(reader, raw, "attachments", {"types", "max_kb"}, i, where)
+    if files is not None:
+        types = files.get("types", DEFAULT_TYPES)
+        if not isinstance(types, list) or not types:
+            reader.fail(f"{where}.attachments.types", "must be a list of content types, e.g. [\"application/pdf\"]",
+                        "attachments", i)
+        for kind in types:
+            if not isinstance(kind, str) or not _TYPE.fullmatch(kind):
+                reader.fail(f"{where}.attachments.types", f"{kind!r} is not a content type (like \"image/png\")",
+                            "attachments", i)
+        out["attachment_types"] = list(dict.fromkeys(types))
+        out["attachment_max_kb"] = _count(reader, files, "max_kb", 1, MAX_KB, f"{where}.attachments", i,
+                                          "attachments") or DEFAULT_MAX_KB
+    for key, read in (("csv_import", "csv_import"), ("attachments", "attachment_types")):
+        if read in out and key not in BUILT:
+            reader.fail(f"{where}.{key}", "the generator does not build it yet", key, i)
+    return out
+
+
+def tool_items(e: DataEntity) -> list[tuple[str, str | None, str, str]]:
+    """The requirements (capability, entity, text, source) of the entity's record tools."""
+    out = []
+    if e.calendar:
+        out.append(("calendar", e.ident, f"Users see their {e.plural} on a calendar: grouped by day between "
+                    "two dates, as JSON and as an agenda page", f"{e.name}.calendar"))
+    if e.csv_import:
+        out.append(("import", e.ident, f"Users import {e.plural} from a CSV file: every row checked, all rows "
+                    "or none", f"{e.name}.csv_import"))
+    if e.attachment_types:
+        out.append(("attachment", e.ident, f"Users attach documents or photos to a {e.name}, list, download "
+                    "and delete them", f"{e.name}.attachments"))
+    return out

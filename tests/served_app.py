@@ -1,0 +1,45 @@
+"""A generated workspace served by real uvicorn on a free port, for black-box checks from outside."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextmanager
+def served(workspace: Path, db: Path):
+    """The base URL of the workspace's app (src.main:app) until the block ends; the server is stopped."""
+    port = _free_port()
+    env = {**os.environ, "APP_DB_PATH": str(db), "APP_PASSWORD_HASH_ITERATIONS": "1000",
+           "PYTHONDONTWRITEBYTECODE": "1"}
+    server = subprocess.Popen([sys.executable, "-m", "uvicorn", "src.main:app", "--port", str(port),
+                               "--log-level", "warning"], cwd=workspace, env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    base, deadline = f"http://127.0.0.1:{port}", time.monotonic() + 60
+    try:
+        while True:
+            try:
+                with urllib.request.urlopen(base + "/health", timeout=2) as answer:
+                    if answer.status == 200:
+                        break
+            except OSError:
+                pass
+            if server.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError(f"uvicorn did not start: {server.stderr.read().decode()[-2000:]}")
+            time.sleep(0.05)
+        yield base
+    finally:
+        server.terminate()
+        server.wait(10)

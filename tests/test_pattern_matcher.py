@@ -1,0 +1,65 @@
+"""The token matcher the pattern tables run on (harness/offline/spec/matcher.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness.offline.spec.matcher import match_at
+from harness.offline.spec.tokens import Tok, tokenize_clauses
+
+SETS = {"verbs": frozenset({"take", "upload"}), "media": frozenset({"photo", "image"})}.__getitem__
+
+
+def toks(*clauses: str) -> list[Tok]:
+    return tokenize_clauses(list(clauses))[0]
+
+
+def words(ts: list[Tok], idx: list[int]) -> str:
+    return " ".join(ts[i].w for i in idx)
+
+
+def test_a_word_list_and_a_word_set_match_one_token_each():
+    ts = toks("take photo")
+    m = match_at(ts, 0, {"tokens": [{"set": "verbs"}, {"w": ["photo", "image"], "capture": "what"}]}, SETS)
+    assert m is not None and words(ts, m.captures["what"]) == "photo" and m.end == 2
+    assert match_at(ts, 0, {"tokens": [{"set": "media"}]}, SETS) is None
+
+
+@pytest.mark.parametrize("text, found", [("take photo", True), ("take a photo", True), ("take a nice photo", False)])
+def test_optional_token(text, found):
+    pattern = {"tokens": [{"set": "verbs"}, {"w": "a", "op": "?"}, {"set": "media"}]}
+    assert (match_at(toks(text), 0, pattern, SETS) is not None) is found
+
+
+def test_repeat_is_greedy_unless_lazy_and_stops_at_its_max():
+    ts = toks("take the photo and the image")
+    greedy = {"tokens": [{"set": "verbs"}, {"op": "*", "capture": "gap"}, {"set": "media"}]}
+    lazy = {"tokens": [{"set": "verbs"}, {"op": "*", "lazy": True, "capture": "gap"}, {"set": "media"}]}
+    assert words(ts, match_at(ts, 0, greedy, SETS).captures["gap"]) == "the photo and the"
+    assert words(ts, match_at(ts, 0, lazy, SETS).captures["gap"]) == "the"
+    assert match_at(ts, 0, {"tokens": [{"set": "verbs"}, {"op": "+", "max": 0}]}, SETS) is None
+    capped = {"tokens": [{"set": "verbs"}, {"op": "*", "max": 2}, {"set": "media"}]}
+    assert match_at(ts, 0, capped, SETS).end == 3
+
+
+def test_a_match_never_leaves_the_anchor_clause():
+    ts = toks("take the", "photo")
+    assert match_at(ts, 0, {"tokens": [{"set": "verbs"}, {"op": "*"}, {"set": "media"}]}, SETS) is None
+
+
+def test_before_is_matched_backward_in_reading_order():
+    ts = toks("the app does not send mail")
+    pattern = {"before": [{"w": "app", "capture": "who"}, {"op": "*", "max": 1}], "tokens": [{"w": "not"}]}
+    m = match_at(ts, 3, pattern, SETS)
+    assert m is not None and words(ts, m.captures["who"]) == "app" and m.captures["match"] == [3]
+    pattern["before"][1]["max"] = 0
+    assert match_at(ts, 3, pattern, SETS) is None
+
+
+def test_token_conditions_used_role_alpha_singular():
+    ts = toks("cats , dog")
+    ts[2].used, ts[2].role = True, "entity:dog"
+    assert match_at(ts, 0, {"tokens": [{"singular": False}, {"alpha": False}, {"role": "entity:"}]}, SETS)
+    assert match_at(ts, 2, {"tokens": [{"unused": True}]}, SETS) is None
+    assert match_at(ts, 0, {"tokens": [{"not_w": "cats"}]}, SETS) is None
+    assert match_at(ts, 2, {"tokens": [{"not_role": "entity:"}]}, SETS) is None

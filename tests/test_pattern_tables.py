@@ -1,0 +1,55 @@
+"""The pattern tables (harness/offline/spec/patterns/*.jsonl): every pattern's own example
+sentence yields what the pattern says it yields — the examples are the patterns' specification."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness.offline.spec.patterns import TABLES_DIR, all_patterns, example_yield, pass_patterns
+from harness.offline.spec.wordsets import set_names, word_set
+
+PATTERNS = all_patterns()
+KEYS = {"name", "pass", "example", "yields", "before", "tokens", "unless", "action", "table"}
+
+
+@pytest.mark.parametrize("pattern", PATTERNS, ids=[p["table"] for p in PATTERNS])
+def test_the_example_yields_what_the_pattern_says(pattern):
+    assert set(pattern) <= KEYS and pattern["tokens"] and pattern["yields"], pattern["table"]
+    assert example_yield(pattern) == pattern["yields"]
+
+
+def test_pattern_names_are_unique_and_every_set_they_name_exists():
+    names = [p["name"] for p in PATTERNS]
+    assert len(names) == len(set(names))
+    for p in PATTERNS:
+        specs = p["tokens"] + p.get("before", []) + [m.get("where", {}) for m in p["action"].get("mark", [])]
+        for spec in specs:
+            for key in ("set", "not_set"):
+                for name in [spec[key]] if isinstance(spec.get(key), str) else spec.get(key, []):
+                    assert word_set(name), (p["table"], name)
+
+
+def test_tables_are_grouped_by_grammatical_role():
+    assert {p.stem for p in TABLES_DIR.glob("*.jsonl")} <= {
+        "entity_introducers", "field_lists", "relations", "features", "framing", "vietnamese"}
+
+
+def test_every_set_in_the_data_file_is_named_by_a_pattern():
+    named = str(PATTERNS)
+    assert [n for n in set_names() if f"'{n}'" not in named] == []
+
+
+def test_an_unknown_pass_or_set_is_an_error_naming_it():
+    with pytest.raises(KeyError, match="no pattern belongs to the pass 'nonsense'"):
+        pass_patterns("nonsense")
+    with pytest.raises(KeyError, match="no word set named 'nonsense'"):
+        word_set("nonsense")
+
+
+def test_the_pass_table_runs_every_table_pass_and_says_why_each_pass_is_where_it_is():
+    from harness.offline.spec.rules import PASSES
+
+    names = [name for name, _run, _why in PASSES]
+    assert len(names) == len(set(names))
+    assert all(why.strip() and "\n" not in why for _n, _r, why in PASSES)
+    assert {p["pass"] for p in PATTERNS} <= set(names)   # no table rows that never run
