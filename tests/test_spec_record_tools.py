@@ -66,12 +66,27 @@ def test_the_calendar_module_is_generated_before_the_entity_routes_with_marked_t
         "the calendar lists exactly the jobs of each day in range"]
 
 
+def test_csv_import_is_generated_with_its_row_cap_and_marked_tests(tmp_path):
+    spec = load_spec_file(_write(tmp_path, "auth = true\n" + ENTITY + "csv_import = { max_rows = 40 }\n"))
+    assert spec.entity("job").csv_import == 40
+    assert load_spec_file(_write(tmp_path, ENTITY + "csv_import = true\n")).entity("job").csv_import == 1000
+    files = generate_files(spec)
+    req = next(r for r in spec.requirements if r.capability == "import")
+    source = files["src/csv_import.py"]
+    assert "@router.post('/api/jobs/import', status_code=201" in source and "create_item, 40," in source
+    main = files["src/main.py"]
+    assert main.index("include_router(csv_import.router)") < main.index("include_router(api_job.router)")
+    assert f"@pytest.mark.req({req.id!r})\ndef test_job_csv_import_takes_every_row_or_none(" in files["tests/test_csv_import.py"]
+    assert f"def test_{req.id.lower().replace('-', '_')}_import(" in files["tests/test_acceptance.py"]
+    assert [c.name for c in derive(spec) if c.requirement == req.id] == ["import jobs from CSV: all rows or none"]
+
+
 def test_an_app_without_record_tools_has_none_of_their_files():
     files = generate_files(load_spec_file(Path(__file__).parents[1] / "examples" / "tool_library.toml"))
     assert not {"src/calendar_view.py", "src/csv_import.py", "src/attachments.py"} & set(files)
 
 
-@pytest.mark.parametrize("key", ["csv_import = true", "attachments = true"])
+@pytest.mark.parametrize("key", ["attachments = true"])
 def test_a_record_tool_not_built_yet_is_refused_in_one_line(tmp_path, key):
     with pytest.raises(SpecFileError) as raised:
         load_spec_file(_write(tmp_path, ENTITY + key + "\n"))

@@ -3,11 +3,15 @@ CSV import and attachments. Written from the spec and the documented routes only
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+import csv
+import io
+from datetime import date
 from typing import Any
 
-from harness.acceptance.client import Api, CheckFailed
-from harness.acceptance.samples import kind_of
+import httpx
+
+from harness.acceptance.client import Account, Answer, Api, CheckFailed, _excerpt
+from harness.acceptance.samples import TEXT_KINDS, kind_of, wrong_values
 from harness.models.spec import AppSpec, DataEntity
 
 # Days no other check uses (their records fall in 2031 + a few years).
@@ -53,8 +57,87 @@ def calendar_by_day(api: Api, spec: AppSpec, entity: DataEntity) -> str:
     return f"{sum(map(len, wanted.values()))} {entity.plural} on {len(wanted)} days listed exactly; the agenda page answers"
 
 
+def send_raw(api: Api, method: str, path: str, who: Account | None, content: bytes, content_type: str,
+             params: dict | None = None) -> Answer:
+    """A request with a raw body (CSV text, a file), recorded like Api.call's."""
+    headers = {"Content-Type": content_type, "Accept": "application/json", **(who.headers if who else {})}
+    try:
+        resp = api.http.request(method, path, content=content, params=params, headers=headers)
+    except httpx.HTTPError as exc:
+        line = f"{method} {path} → no response ({type(exc).__name__})"
+        api.seen.append(line)
+        raise CheckFailed(line) from None
+    try:
+        data = resp.json()
+    except ValueError:
+        data = None
+    line = f"{method} {path} ({len(content)} bytes {content_type}) → {resp.status_code} {_excerpt(resp.text)}".rstrip()
+    api.seen.append(line)
+    return Answer(resp.status_code, data, resp.text, line)
+
+
+def _csv(rows: list[dict[str, Any]]) -> bytes:
+    names = list(dict.fromkeys(k for r in rows for k in r))
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=names)
+    writer.writeheader()
+    for r in rows:
+        writer.writerow({k: ("true" if v is True else "false" if v is False else "" if v is None else v)
+                         for k, v in r.items()})
+    return out.getvalue().encode()
+
+
+def _spoiled(spec: AppSpec, entity: DataEntity, row: dict[str, Any]) -> dict[str, Any] | None:
+    """The row made invalid: a wrong value of a typed field, else a required field left empty,
+    else its parent or a reference pointing at no record; None when nothing can be wrong."""
+    for f in entity.fields:
+        wrong = [v for _, v in wrong_values(f) if isinstance(v, (str, int, float))]
+        if wrong and kind_of(f) not in TEXT_KINDS and not f.ref:
+            return {**row, f.ident: wrong[0]}
+    required = next((f for f in entity.fields if f.required and not f.ref), None)
+    if required is not None:
+        return {**row, required.ident: ""}
+    key = f"{entity.parent}_id" if entity.parent else next((f.ident for f in entity.fields if f.ref), None)
+    return {**row, key: 2**40} if key else None
+
+
+def csv_import_all_or_none(api: Api, spec: AppSpec, entity: DataEntity) -> str:
+    who = api.account("first")
+    url = api.collection(entity)
+    before = {i.get("id") for i in api.listed(url, who)}
+    rows = [api.body_for(entity, who) for _ in range(3)]
+    got = api.expect(send_raw(api, "POST", url + "/import", who, _csv(rows), "text/csv"), 201, 200,
+                     what=f"import 3 {entity.plural} from CSV")
+    ids = got.body.get("ids") if isinstance(got.body, dict) else None
+    listed = {i.get("id"): i for i in api.listed(url, who)}
+    if not isinstance(ids, list) or len(ids) != 3 or set(listed) - before != set(ids):
+        raise CheckFailed(f"3 rows imported, but the list gained {sorted(set(listed) - before)} ({got.line})")
+    text = next((f for f in entity.fields if kind_of(f) in TEXT_KINDS and f.required), None)
+    if text is not None and sorted(listed[i].get(text.ident) for i in ids) != sorted(r[text.ident] for r in rows):
+        raise CheckFailed(f"the imported {entity.plural}' {text.ident} differ from the CSV's")
+    detail = f"3 rows → 201, listed with their values"
+    bad = _spoiled(spec, entity, api.body_for(entity, who))
+    if bad is not None:
+        trio = [api.body_for(entity, who), bad, api.body_for(entity, who)]
+        refused = api.expect(send_raw(api, "POST", url + "/import", who, _csv(trio), "text/csv"), 422,
+                             what="import with a bad second row")
+        if "3" not in refused.text:
+            raise CheckFailed(f"the 422 does not name row 3 (the bad one; row 1 is the header): {refused.line}")
+        if {i.get("id") for i in api.listed(url, who)} != set(listed):
+            raise CheckFailed("a refused import added records (not all or nothing)")
+        detail += "; a bad row → 422 naming row 3, nothing imported"
+    if spec.auth and not entity.shared and not (spec.roles and entity.manage):
+        other = api.sign_up(f"{api.token}import{entity.ident}")
+        if set(ids) & {i.get("id") for i in api.listed(url, other)}:
+            raise CheckFailed("another account lists the imported records: they are not the importer's")
+        detail += "; they are the importer's own"
+    return detail
+
+
 # capability -> the (check name, check) pairs of an entity
 TOOL_CHECKS = {
     "calendar": lambda e: [(f"the calendar lists exactly the {e.plural} of each day in range", calendar_by_day)]
     if e.calendar else [],
+    "import": lambda e: [(f"import {e.plural} from CSV: all rows or none", csv_import_all_or_none)]
+    if e.csv_import else [],
 }

@@ -47,11 +47,14 @@ from harness.offline.spec_access import (
 from harness.validation.spec_validator import validate_spec
 
 
-_TOP = {"title", "auth", "login", "dashboard", "language", "entities"}
+_TOP = {"title", "auth", "login", "dashboard", "language", "entities", "pages", "not_built"}
 _ENTITY = {"name", "plural", "fields", "parent", "on_parent_delete", "workflow", "transitions",
            "features", "has_status", "many", "computed", *ENTITY_KEYS, *TOOL_KEYS}
 _FIELD = {"name", "kind", "required", "values", "min", "max", "ref", "unique", "ident"}
 _FEATURE = {"kind", "fields", "options"}
+
+
+_NOT_BUILT_REASON = re.compile(r"\s*\(not built: .*\)$")
 
 
 class SpecFileError(InputError):
@@ -134,7 +137,20 @@ def load_spec_file(path: str | Path) -> AppSpec:
                    change_password=access["change_password"],
                    language=_language(reader, data), data_model=[e for e, _ in entities],
                    features=[f for _, fs in entities for f in fs])
-    return _with_requirements(reader, spec, bool(reader.typed(data, "dashboard", bool, "", None)))
+    pages = reader.typed(data, "pages", bool, "", None)
+    return _with_requirements(reader, spec, bool(reader.typed(data, "dashboard", bool, "", None)),
+                              pages is not False, _not_built(reader, data))
+
+
+def _not_built(reader: _Reader, data: dict) -> list[str]:
+    """`not_built = ["…"]`: asks the app does not do; each one stays a failing requirement."""
+    asks = reader.typed(data, "not_built", list, "", None) or []
+    if len(asks) > limits.MAX_NOT_BUILT:
+        reader.fail("not_built", f"{len(asks)} entries; at most {limits.MAX_NOT_BUILT}", "not_built")
+    for ask in asks:
+        if not isinstance(ask, str) or not ask.strip():
+            reader.fail("not_built", "must be a list of non-empty strings (the asks not built)", "not_built")
+    return [" ".join(a.split()) for a in asks]
 
 
 def _toml_error(path: Path, exc: Exception) -> str:
@@ -255,21 +271,24 @@ def _check_links(reader: _Reader, entities: list[tuple[DataEntity, list[Feature]
                     f"through its parents, to itself)", "parent", i, entities[i][0].parent)
 
 
-def _with_requirements(reader: _Reader, spec: AppSpec, dashboard: bool) -> AppSpec:
+def _with_requirements(reader: _Reader, spec: AppSpec, dashboard: bool, pages: bool,
+                       not_built: list[str]) -> AppSpec:
     def unbuildable(i: int, j: int, kind: str, reason: str) -> None:
         reader.fail(f"entities[{i + 1}].features[{j + 1}]", reason, "features", i, kind)
 
-    built = with_requirements(spec, dashboard, unbuildable)
+    built = with_requirements(spec, dashboard, unbuildable, pages=pages, not_built=not_built)
     errors = validate_spec(built)
     if errors:
         raise SpecFileError(f"{reader.path}: the spec is not valid: {errors[0]}")
     return built
 
 
-def with_requirements(spec: AppSpec, dashboard: bool, unbuildable=None) -> AppSpec:
+def with_requirements(spec: AppSpec, dashboard: bool, unbuildable=None, pages: bool = True,
+                      not_built: list[str] = ()) -> AppSpec:
     """`spec` with requirements, clauses, pages and acceptance criteria for everything it asks for.
     A feature the generator cannot build is reported to `unbuildable(entity#, feature#, kind,
-    reason)` (a spec file error), or dropped when no callback is given."""
+    reason)` (a spec file error), or dropped when no callback is given. `pages=False`: no HTML
+    page per entity (the index page only); each `not_built` ask is an `unsupported` requirement."""
     items: list[tuple[str, str | None, str, str]] = [
         ("health", None, "The app starts and answers GET /health", "the spec file")]
     if spec.auth:
@@ -298,15 +317,23 @@ def with_requirements(spec: AppSpec, dashboard: bool, unbuildable=None) -> AppSp
                           f"{e.name}.features {f.kind}"))
     if dashboard:
         items.append(("dashboard", None, "A dashboard shows the counts and totals", "dashboard = true"))
-    items.append(("pages", None, "HTML pages list, add, edit and delete the records", "the spec file"))
+    if pages:
+        items.append(("pages", None, "HTML pages list, add, edit and delete the records", "the spec file"))
+    items += [("unsupported", None, ask, f"{_NOT_BUILT_REASON.sub('', ask)} works as requested, proven by a "
+               "passing test") for ask in not_built]
     reqs = [Requirement(id=f"REQ-{n:03d}", text=text, capability=cap, entity=ent, acceptance=src)
             for n, (cap, ent, text, src) in enumerate(items, start=1)]
-    clauses = [Clause(id=f"C-{n:03d}", text=r.acceptance, status="mapped", reqs=[r.id])
+    clauses = [Clause(id=f"C-{n:03d}", text=r.text, status="not_built", reqs=[r.id],
+                      reason="listed under not_built in the spec file") if r.capability == "unsupported" else
+               Clause(id=f"C-{n:03d}", text=r.acceptance, status="mapped", reqs=[r.id])
                for n, r in enumerate(reqs, start=1)]
-    pages = [Page(name=e.plural.capitalize(), route=f"/{py_ident(e.plural).replace('_', '-')}", entity=e.ident)
-             for e in spec.data_model]
+    # "/", "/login" and "/dashboard" are served by the app itself; listed, they are checked as pages
+    shown = [Page(name="home", route="/")] + ([Page(name="login", route="/login")] if pages and spec.auth else []) + (
+        [Page(name="dashboard", route="/dashboard")] if dashboard else [])
+    shown += [Page(name=e.plural.capitalize(), route=f"/{py_ident(e.plural).replace('_', '-')}", entity=e.ident)
+              for e in spec.data_model] if pages else []
     return spec.model_copy(update={
-        "requirements": reqs, "clauses": clauses, "pages": pages, "must_have": [r.text for r in reqs],
+        "requirements": reqs, "clauses": clauses, "pages": shown, "must_have": [r.text for r in reqs],
         "acceptance_criteria": [f"{r.id}: {r.text}" for r in reqs],
         "notes": ["built from a hand-written spec file"]})
 

@@ -30,7 +30,7 @@ DEFAULT_ROWS = 1000
 MAX_ROWS = 10000
 _TYPE = re.compile(r"[a-z]+/[a-z0-9][a-z0-9.+-]*")
 _DATED = ("date", "datetime")
-BUILT = {"calendar"}
+BUILT = {"calendar", "csv_import"}
 
 
 def _options(reader: Any, raw: dict, key: str, allowed: set[str], i: int, where: str) -> dict | None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from harness.models.spec import Requirement
-from harness.offline.generator import calendar_view
+from harness.offline.generator import calendar_view, csv_import
 from harness.offline.generator.appmodel import AppModel
 
 # capability -> (module name, source path, test path, source(app), tests(app, req ids),
@@ -16,8 +16,12 @@ TOOLS: dict[str, tuple[str, str, str, Callable, Callable, Callable, Callable]] =
     "calendar": ("calendar_view", calendar_view.SOURCE, calendar_view.TESTS, calendar_view.calendar_py,
                  calendar_view.test_calendar_py, calendar_view.calendar_acceptance,
                  lambda app: bool(calendar_view.calendar_entities(app))),
+    "import": ("csv_import", csv_import.SOURCE, csv_import.TESTS, csv_import.csv_import_py,
+               csv_import.test_csv_import_py, csv_import.import_acceptance,
+               lambda app: bool(csv_import.import_entities(app))),
 }
-DESCRIPTIONS = {"calendar": "Calendar of dated records: JSON per day and the agenda pages"}
+DESCRIPTIONS = {"calendar": "Calendar of dated records: JSON per day and the agenda pages",
+                "import": "CSV import of records: all rows or none, and the import pages"}
 
 
 def tool_modules(app: AppModel) -> list[str]:
@@ -47,4 +51,4 @@ def tool_acceptance(app: AppModel, req: Requirement, name: str) -> str | None:
 
 
 def tool_paths(app: AppModel) -> list[str]:
-    return calendar_view.calendar_paths(app)
+    return calendar_view.calendar_paths(app) + csv_import.import_paths(app)

@@ -75,21 +75,3 @@ def _lane_names(toks: list[Tok], i: int) -> list[int]:
         out.append(k)
         k += 1
     return out
-
-
-_RESPONSIVE_LINKS = lx._words("on for in and / , the a")
-
-
-def mark_responsive_mobile(toks: list[Tok]) -> None:
-    """ "responsive mobile", "mobile responsive", "responsive on mobile": the built layout."""
-    for i, t in enumerate(toks):
-        if t.used or t.w not in ("mobile", "phone", "phones", "tablet", "tablets"):
-            continue
-        for step in (-1, 1):
-            k = i + step
-            while 0 <= k < len(toks) and toks[k].clause == t.clause and toks[k].w in _RESPONSIVE_LINKS \
-                    and abs(k - i) < 3:
-                k += step
-            if 0 <= k < len(toks) and toks[k].clause == t.clause and toks[k].w == "responsive":
-                _use(t, "context")
-                break

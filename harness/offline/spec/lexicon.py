@@ -179,7 +179,8 @@ OTHER_DBS = {"postgres": "PostgreSQL", "postgresql": "PostgreSQL", "mysql": "MyS
              "mongodb": "MongoDB", "mongo": "MongoDB", "mariadb": "MariaDB", "redis": "Redis",
              "firebase": "Firebase", "supabase": "Supabase"}
 # Storage that lives in the browser, and stack names the tables above lack (stack_asks.py).
-BROWSER_STORES = {"localstorage": "browser localStorage", "local-storage": "browser localStorage",
+BROWSER_STORES = {"localstorage": "client-only storage in the browser (localStorage)",
+                  "local-storage": "client-only storage in the browser (localStorage)",
                   "sessionstorage": "browser sessionStorage", "indexeddb": "browser IndexedDB",
                   "indexed-db": "browser IndexedDB", "websql": "browser WebSQL"}
 STACK_NAMES = {"vite": "Vite", "nuxt": "Nuxt", "nuxtjs": "Nuxt", "sveltekit": "SvelteKit", "gatsby": "Gatsby",
