@@ -159,9 +159,19 @@ def _black_box(rep: Mapping) -> str:
 
 
 def _survivors(rep: Mapping) -> str:
-    """Mutants its tests let live (file, line, what changed), from the audit."""
-    survived = _get(rep.get("mutation"), "survived", None) or []
-    return f"<p>mutants that survived its tests: {code_list(survived)}</p>" if survived else ""
+    """Mutants its tests let live (file, line, what changed, the mutant's kind) and the invalid ones
+    (a fixture or import error, a crash: not kills), from the audit."""
+    mutation = rep.get("mutation") if isinstance(rep.get("mutation"), Mapping) else {}
+    details = [d for d in mutation.get("details") or [] if isinstance(d, Mapping)]
+    kinds = {f"{d.get('file')}:{d.get('description')}": d.get("kind") for d in details}
+    survived = [str(s) for s in mutation.get("survived") or []]
+    items = "".join(f"<li>{esc(kinds[s]) + ': ' if kinds.get(s) else ''}{path_code(s)}</li>" for s in survived)
+    invalid = mutation.get("invalid") or 0
+    out = f'<p>mutants that survived its tests:</p><ul class="compact">{items}</ul>' if items else ""
+    if isinstance(invalid, int) and invalid:
+        out += (f'<p class="warn">{invalid} mutant(s) invalid: a fixture, import or crash error ended the test '
+                f"(not counted as killed)</p>")
+    return out
 
 
 def _command(cmd: object) -> str:
