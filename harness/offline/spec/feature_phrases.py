@@ -6,18 +6,18 @@ money, and "a checkbox the user can select" is a record selection the generator 
 
 from __future__ import annotations
 
-from harness.offline.spec import lexicon as lx
 from harness.offline.spec.fields import kind_for_name
 from harness.offline.spec.pass_helpers import use, word
 from harness.offline.spec.tokens import Tok
+from harness.offline.spec.wordsets import word_set
 
-_KEYWORDS = lx._words("keyword keywords")
-_SEARCH_CONTEXT = lx._words("filter filters filtering filtered search searching searches find by")
-_OVERVIEW = lx._words("overview summary")
-_OVERVIEW_LINKS = lx._words("of about on for the my our their all")
-_NUMBER_KINDS = frozenset({"money", "decimal", "integer"})
-_CHECKBOXES = lx._words("checkbox checkboxes tickbox tickboxes")
-_SELECT = lx._words("select selects selected selecting choose chooses pick picks tick ticks")
+_KEYWORDS = word_set("feature_phrases.keywords")
+_SEARCH_CONTEXT = word_set("feature_phrases.search_context")
+_OVERVIEW = word_set("feature_phrases.overview")
+_OVERVIEW_LINKS = word_set("feature_phrases.overview_links")
+_NUMBER_KINDS = word_set("feature_phrases.number_kinds")
+_CHECKBOXES = word_set("feature_phrases.checkboxes")
+_SELECT = word_set("feature_phrases.select")
 SELECTION_REASON = ("selecting records with checkboxes is not built: no selection is kept for a later "
                     "step such as a basket or a bulk action")
 
@@ -45,7 +45,7 @@ def find_keyword_search(toks: list[Tok], mentions: dict[int, str]) -> list[tuple
     return found
 
 
-_BACK_REFERENCES = lx._words("this these that those it them list")
+_BACK_REFERENCES = word_set("feature_phrases.back_references")
 
 
 def _referred_back(toks: list[Tok], i: int, before: set[str], mentions: dict[int, str]) -> list[str]:
@@ -92,9 +92,9 @@ def find_checkbox_selection(toks: list[Tok], p) -> None:
             p.blocked.append((t.clause, SELECTION_REASON))
 
 
-_NEWEST = lx._words("newest latest recent")
-_FIRST = lx._words("first")
-_ON_TOP = lx._words("top")
+_NEWEST = word_set("feature_phrases.newest")
+_FIRST = word_set("feature_phrases.first")
+_ON_TOP = word_set("feature_phrases.on_top")
 
 
 def _newest_span(toks: list[Tok], i: int) -> int:
@@ -117,12 +117,11 @@ def _newest_span(toks: list[Tok], i: int) -> int:
 
 _PENDING = "newest:"   # a newest-first phrase waiting for its record type (find_newest_first)
 _PERSIST_PENDING = "persist:"   # a persistence phrase waiting for its record type (find_persistence)
-_PERSIST = lx._words("persist persists persisted")
-_KEEP = lx._words("kept stay stays survive survives remain remains")
-_AFTER = lx._words("after across between through")
-_EVENTS = lx._words("refresh refreshes refreshing reload reloads reloading restart restarts restarting reboot "
-                    "login logins logout logouts session sessions visit visits")
-_EVENT_LINKS = lx._words("a an the page and or every each")
+_PERSIST = word_set("feature_phrases.persist")
+_KEEP = word_set("feature_phrases.keep")
+_AFTER = word_set("feature_phrases.after")
+_EVENTS = word_set("feature_phrases.events")
+_EVENT_LINKS = word_set("feature_phrases.event_links")
 
 
 def _reserve(toks: list[Tok], start: int, end: int, pending: str) -> None:

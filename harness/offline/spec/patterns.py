@@ -62,6 +62,14 @@ def pass_patterns(name: str) -> tuple[dict, ...]:
     return found
 
 
+@lru_cache(maxsize=None)
+def pattern_set(name: str) -> frozenset[str]:
+    """A set a pattern names: a set of the data file, or a word class of lexicon.py by its
+    upper-case name ("DETERMINERS", the keys of a dict such as "STACK_NAMES")."""
+    value = getattr(lx, name, None) if name.isupper() else None
+    return frozenset(value) if isinstance(value, (frozenset, set, dict)) else word_set(name)
+
+
 def _vetoed(toks: list[Tok], m: Match, unless: dict | None) -> bool:
     if not unless:
         return False
@@ -73,7 +81,7 @@ def _mark(toks: list[Tok], m: Match, mark: dict) -> None:
     where = mark.get("where", {})
     mapping = getattr(lx, mark["map"]) if "map" in mark else None
     for x in m.captures.get(mark.get("capture", "match"), []):
-        if (mark.get("force") or not toks[x].used) and token_ok(toks[x], where, word_set):
+        if (mark.get("force") or not toks[x].used) and token_ok(toks[x], where, pattern_set):
             role = mark["role"].replace("{map}", mapping[toks[x].w]) if mapping else mark["role"]
             toks[x].used, toks[x].role = True, role
 
@@ -82,7 +90,7 @@ def _report(toks: list[Tok], m: Match, report: dict) -> None:
     head = m.captures[report["head"]][0]
     keep = {x for c in report.get("keep", []) for x in m.captures.get(c, [])}
     for x in m.captures["match"]:
-        if x != head and x not in keep and token_ok(toks[x], report.get("where", {}), word_set):
+        if x != head and x not in keep and token_ok(toks[x], report.get("where", {}), pattern_set):
             toks[x].used, toks[x].role = True, "context"
     toks[head].orig = " ".join(toks[x].orig or toks[x].w for x in m.captures["match"])
     toks[head].used, toks[head].role = True, "unexplained"
@@ -106,7 +114,7 @@ def run_patterns(patterns: tuple[dict, ...] | list[dict], toks: list[Tok], p) ->
     acted = 0
     for i in range(len(toks)):
         for pattern in patterns:
-            m = match_at(toks, i, pattern, word_set)
+            m = match_at(toks, i, pattern, pattern_set)
             if m is not None and not _vetoed(toks, m, pattern.get("unless")):
                 _act(toks, m, pattern["action"], p)
                 acted += 1

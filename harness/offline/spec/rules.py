@@ -63,6 +63,7 @@ from harness.offline.spec.unbuilt_phrases import (mark_collection_moves, mark_me
                                                   mark_restrictions)
 from harness.offline.spec.workflow_words import (attach_workflows, find_cancel, find_status, find_status_enums,
                                                  mark_cancel)
+from harness.offline.spec.wordsets import word_set
 
 MAX_ENTITIES = 20      # more entities than this are ignored, said on the terminal and in the summary
 
@@ -237,7 +238,7 @@ def rule_based_spec(request: str) -> AppSpec:
     return build_spec(p)
 
 
-_PRODUCT_RULES = frozenset({"tool-head", "subject", "app-list"})
+_PRODUCT_RULES = word_set("rules.product_rules")
 
 
 def _drop_unasked_entities(toks: list[Tok], p: Parsed) -> None:

@@ -8,16 +8,17 @@ from __future__ import annotations
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec import lexicon_roles as rl
 from harness.offline.spec.tokens import Tok
+from harness.offline.spec.wordsets import word_set
 
-_CAN = lx._words("can could may")
-_IN = lx._words("in part member members")
-_SOME = lx._words("multiple many several other their its all")
-_PEOPLE = lx._words("users members people friends participants players attendees guests")
-_NEG_MODALS = lx._words("can't cant cannot mustn't mustnt shouldn't shouldnt mayn't")
-_NOT_AFTER = lx._words("can could must should may")
-_OTHERS = lx._words("other others other's others' else else's")
-_MOVES = lx._words("add adds adding remove removes removing put puts move moves moving")
-_MOVE_TO = lx._words("to from into onto in out")
+_CAN = word_set("unbuilt_phrases.can")
+_IN = word_set("unbuilt_phrases.in")
+_SOME = word_set("unbuilt_phrases.some")
+_PEOPLE = word_set("unbuilt_phrases.people")
+_NEG_MODALS = word_set("unbuilt_phrases.neg_modals")
+_NOT_AFTER = word_set("unbuilt_phrases.not_after")
+_OTHERS = word_set("unbuilt_phrases.others")
+_MOVES = word_set("unbuilt_phrases.moves")
+_MOVE_TO = word_set("unbuilt_phrases.move_to")
 
 
 def _report(head: Tok, rest: list[Tok], phrase: str) -> None:
