@@ -40,6 +40,7 @@ from harness.offline.field_kinds import KINDS, kind_for_name
 from harness.offline.generator.naming import field_ident, py_ident
 from harness.offline.spec_links import check_many, link_items, read_many
 from harness.offline.spec_record_tools import TOOL_KEYS, read_record_tools, tool_items
+from harness.offline.spec_computed import computed_items, read_computed
 from harness.offline.spec_access import (
     ENTITY_KEYS, access_items, account_items, check_access, read_auth, read_entity_access,
 )
@@ -48,7 +49,7 @@ from harness.validation.spec_validator import validate_spec
 
 _TOP = {"title", "auth", "login", "dashboard", "language", "entities", "pages", "not_built"}
 _ENTITY = {"name", "plural", "fields", "parent", "on_parent_delete", "workflow", "transitions",
-           "features", "has_status", "many", *ENTITY_KEYS, *TOOL_KEYS}
+           "features", "has_status", "many", "computed", *ENTITY_KEYS, *TOOL_KEYS}
 _FIELD = {"name", "kind", "required", "values", "min", "max", "ref", "unique", "ident"}
 _FEATURE = {"kind", "fields", "options"}
 
@@ -198,6 +199,8 @@ def _entity(reader: _Reader, raw: Any, i: int) -> tuple[DataEntity, list[Feature
                         transitions={k: [str(m) for m in v] for k, v in transitions.items()},
                         many=read_many(reader, raw, i, where), **read_entity_access(reader, raw, i, where),
                         **read_record_tools(reader, raw, i, where, fields))
+    entity.computed = read_computed(reader, raw, i, where, fields, bool(workflow or entity.has_status),
+                                    entity.many)
     features = [_feature(reader, f, i, f"{where}.features[{j + 1}]", ident)
                 for j, f in enumerate(reader.typed(raw, "features", list, where, i) or [])]
     return entity, features
@@ -302,7 +305,7 @@ def with_requirements(spec: AppSpec, dashboard: bool, unbuildable=None, pages: b
             items.append(("relation", e.ident, f"Each {e.name} belongs to {article} {parent}", f"{e.name}.parent"))
         if e.has_status:
             items.append(("complete", e.ident, f"Users can mark {e.plural} done", f"{e.name}.has_status"))
-        items += access_items(e) + link_items(e, spec.data_model) + tool_items(e)
+        items += access_items(e) + link_items(e, spec.data_model) + tool_items(e) + computed_items(e)
         if e.workflow:
             items.append(("workflow", e.ident, f"{e.plural.capitalize()} move through {' → '.join(e.workflow)}",
                           f"{e.name}.workflow"))

@@ -124,6 +124,8 @@ def _entity_lines(e: DataEntity, features: list[Feature], names: dict[str, str])
     out.append("]")
     if features:
         out.append(f"features = [{', '.join(_feature(f) for f in features)}]")
+    if e.computed:
+        out.append(f"computed = {_value(dict(e.computed))}")
     return out
 
 
