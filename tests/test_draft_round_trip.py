@@ -146,3 +146,18 @@ def test_bad_not_built_or_pages_is_one_line_naming_the_key(tmp_path, bad, messag
     with pytest.raises(SpecFileError, match=message) as err:
         load_spec_file(path)
     assert "\n" not in str(err.value) and str(err.value).startswith(f"{path}:1:")
+
+
+def test_draft_of_a_spec_file_run_keeps_calendar_and_csv_import_bug(tmp_path):
+    """A `--spec` run's draft dropped the record tools: rebuilt, the sessions had no calendar
+    (and the chosen date field was lost) and no CSV import."""
+    source = tmp_path / "source.toml"
+    source.write_text('[[entities]]\nname = "session"\nfields = [{ name = "title", required = true }, '
+                      '{ name = "booked on", kind = "date" }, { name = "held on", kind = "date" }]\n'
+                      'calendar = { date = "held on" }\ncsv_import = { max_rows = 250 }\n', encoding="utf-8")
+    spec = load_spec_file(source)
+    assert (spec.data_model[0].calendar, spec.data_model[0].csv_import) == ("held_on", 250)
+    again = _round_trip(spec, draft_toml(spec, spec.clauses), tmp_path / "app.toml")
+    assert (again.data_model[0].calendar, again.data_model[0].csv_import) == ("held_on", 250)
+    assert built_app(again) == built_app(spec)
+    assert checks(again) == checks(spec)
