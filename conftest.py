@@ -130,7 +130,7 @@ def _warm_workers_end_with_their_test():
 def worker_starts(monkeypatch):
     """The workspace of every WarmWorker started (not a clone: those fork inside a running worker)."""
     created = []
-    from harness.sandbox import warm
+    from harness.speed.warm import workers as warm
 
     real_init = warm.WarmWorker.__init__
 

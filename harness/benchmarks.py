@@ -110,7 +110,7 @@ def acceptance_share(ctx, total_ms: float) -> list[str]:
 # them imported; the first (warm) one paid for them (~0.6 s here, where PYTHONDONTWRITEBYTECODE=1
 # leaves the harness without a bytecode cache). Both builds now start with them imported.
 BUILD_IMPORTS = ("harness.offline.spec", "harness.verification.verifier", "harness.verification.runtime",
-                 "harness.verification.classifier", "harness.sandbox.warm", "harness.speed.door",
+                 "harness.verification.classifier", "harness.speed.warm.workers", "harness.speed.door",
                  "harness.speed.runners", "harness.speed.validity", "harness.speed.audit_ahead",
                  "harness.speed.runtime_ahead", "harness.speed.warm_start", "harness.speed.server_prestart")
 
@@ -176,7 +176,7 @@ def _warm_off():
     import contextlib
     import os
 
-    from harness.sandbox.warm import ENV_WARM
+    from harness.utils.speed_switch import ENV_WARM
 
     @contextlib.contextmanager
     def _cm():

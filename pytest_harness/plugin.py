@@ -23,8 +23,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_harness import (baseline, carry_hooks, coverage_map, evidence, forgery, forgery_scope, gate, measure, outputs,
-                            read_set, settings, xdist_support)
+from pytest_harness import (baseline, carry_hooks, coverage_map, evidence, forgery, forgery_scope, gate, measure, mutate,
+                            outputs, read_set, settings, xdist_support)
 from pytest_harness.identity import VERSION as __version__
 from pytest_harness.identity import shadowed
 from pytest_harness.junit import JUnitProperties
@@ -150,9 +150,11 @@ def pytest_configure(config: pytest.Config) -> None:
             "and ini file from there (pytest-dev/pytest#8846)"), stacklevel=2)
     if config.getoption("xmlpath", None):
         config.pluginmanager.register(JUnitProperties(resolved.id_pattern), "harness-junit")
-    recording = resolved.active and not xdist_support.is_worker(config) and not xdist_support.is_controller(config)
+    mutation_session = bool(getattr(config.option, "harness_mutants", None))  # mutation_runner.py's: no evidence
+    recording = resolved.active and not mutation_session and not xdist_support.is_worker(config) \
+        and not xdist_support.is_controller(config)
     reads = carry_hooks.take_recorder(config, keep=recording)
-    if not resolved.active:
+    if not resolved.active or mutation_session:
         return
     state = config.stash[STATE_KEY] = HarnessState(settings=resolved, reads=reads)
     recorder = Recorder(config)
@@ -295,7 +297,8 @@ class Recorder:
             return
         if state.settings.digest_fd is not None and state.settings.evidence_path is not None:
             send_digest(state.settings.digest_fd, evidence.dump_document(state.document))
-        if outputs.fails_threshold(state.document) and session.exitstatus == pytest.ExitCode.OK:
+        if (outputs.fails_threshold(state.document) or mutate.failed(state.document)) and \
+                session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
     def _document(self, state: HarnessState, exitstatus: int) -> dict:
@@ -311,6 +314,8 @@ class Recorder:
             marker_errors=state.marker_errors, collection_errors=state.collection_errors,
             proofs=state.proofs, req_files=state.settings.req_files, forgery=state.forgery,
             measurement_error=state.measurement_error, carried=carried)
+        if state.settings.mutate:   # before the threshold and the baseline: they see its verdicts
+            document = mutate.judge(document, self.config.rootpath)
         document["tracing"] = {"traced": "marked tests, call phase" if state.untraced is None else "nothing",
                                "why": state.untraced}
         if state.forgery_waived:

@@ -69,13 +69,13 @@ def warm_workers_stopped_after():
     A test's in-process verification (the verifier through runner.execute, without a pipeline run
     that stops its worker) would otherwise leave an idle worker — an interpreter holding pytest and
     fastapi — alive until the session ends; 15 were seen at once. Nothing is imported here: a
-    session that never loaded harness.sandbox.warm has no worker."""
-    warm = sys.modules.get("harness.sandbox.warm")
+    session that never loaded harness.speed.warm.workers has no worker."""
+    warm = sys.modules.get("harness.speed.warm.workers")
     before = set(warm._WORKERS) if warm is not None else set()
     try:
         yield
     finally:
-        warm = sys.modules.get("harness.sandbox.warm")
+        warm = sys.modules.get("harness.speed.warm.workers")
         for key in (set(warm._WORKERS) - before if warm is not None else ()):
             worker = warm._WORKERS.get(key)
             if worker is not None:

@@ -89,7 +89,8 @@ def test_two_lanes_judge_every_mutant_as_one_lane_does(fresh_todo_run, monkeypat
 def test_the_verification_worker_serves_the_shared_lane_and_what_the_build_wrote_there_is_gone(tmp_path, monkeypatch):
     """Regression: with the lanes' directory under the verification worker's binds, both lanes
     picked that one worker and two threads shared its socket (each could read the other's reply)."""
-    from harness.sandbox import warm
+    from harness.speed.warm import workers as warm
+    from harness.speed.warm_start import prestart_audit_workers
     from harness.state.store import RunStore
     from harness.verification.verifier import verification_env
 
@@ -111,7 +112,7 @@ def test_the_verification_worker_serves_the_shared_lane_and_what_the_build_wrote
         real_init = warm.WarmWorker.__init__
         monkeypatch.setattr(warm.WarmWorker, "__init__",
                             lambda self, *a, **kw: (created.append(a[0]), real_init(self, *a, **kw))[1])
-        scratch.prestart_audit_workers(store, run_id)
+        prestart_audit_workers(store, run_id)
         assert created == []                                   # every lane is bound: no lane worker starts
         lane0, lane1 = scratch.take_prepared(store, run_id, 2)
         assert not any(lane1.iterdir())                        # emptied, the same directory (still bound)

@@ -96,11 +96,12 @@ def test_the_generated_capacity_test_passes_and_fails_on_one_too_many(tmp_path, 
 
 
 @pytest.mark.slow
-def test_the_hackspace_example_builds_complete_with_its_capacity_checked_from_outside(tmp_path):
-    done = run_builder("new", "--spec", HACKSPACE, "--runs-dir", tmp_path, "--run-id", "hack", "--no-audit",
-                       timeout=600)
+@pytest.mark.parametrize("example, plural", [("hackspace_lending", "borrows"), ("volunteer_signup", "signups")])
+def test_each_capacity_example_builds_complete_with_its_capacity_checked_from_outside(tmp_path, example, plural):
+    done = run_builder("new", "--spec", HACKSPACE.with_name(f"{example}.toml"), "--runs-dir", tmp_path,
+                       "--run-id", example, "--no-audit", timeout=600)
     assert done.returncode == 0 and "BUILD COMPLETE" in done.stdout, done.stdout[-3000:] + done.stderr[-2000:]
-    report = done.stdout.split("No more borrows than a place's capacity", 1)[1].split("Status:", 1)[0]
+    report = done.stdout.split(f"No more {plural} than a place's capacity", 1)[1].split("Status:", 1)[0]
     assert "Black-box: YES (1/1 checks" in report
 
 

@@ -233,3 +233,37 @@ def test_the_module_cycle_check_fails_on_a_lazy_cycle(tmp_path):
         "speed/door.py": "from harness.speed import lanes\n",
     })
     assert module_cycles(module_graph(root)) == [["harness.audit.run", "harness.speed.lanes"]]
+
+
+def importers_of(graph: dict[str, set[str]], prefix: str) -> set[str]:
+    """The modules (outside `prefix` itself) that import `prefix` or a module under it."""
+    return {m for m, targets in graph.items() if not (m == prefix or m.startswith(prefix + "."))
+            and any(t == prefix or t.startswith(prefix + ".") for t in targets)}
+
+
+def test_the_warm_worker_lives_behind_the_speed_door():
+    """#46: every file of the warm worker (the harness's side, the script the sandbox runs and its
+    siblings, the rewrite memo) is in harness/speed/warm/, nothing of it is left in harness/sandbox/,
+    and only harness/speed/ imports it: the verifier and the audit receive a runner."""
+    from harness.speed.runners import WarmRunner
+    from harness.speed.warm import rewrite_cache, workers
+
+    warm_dir = ROOT / "speed" / "warm"
+    assert workers.WORKER_SCRIPT.parent == warm_dir and Path(rewrite_cache.__file__).parent == warm_dir
+    assert sorted(p.name for p in (ROOT / "sandbox").glob("*.py") if "warm" in p.name or "rewrite" in p.name) == []
+    outside = {m for m in importers_of(module_graph(ROOT), "harness.speed.warm") if not m.startswith("harness.speed.")}
+    assert outside == set()
+    assert callable(WarmRunner().release)   # how the audit ends what serves its lanes
+
+
+def test_the_warm_importers_check_sees_a_lazy_import_from_outside(tmp_path):
+    root = _tree(tmp_path, {
+        "__init__.py": "",
+        "speed/__init__.py": "",
+        "speed/warm/__init__.py": "",
+        "speed/warm/workers.py": "",
+        "speed/door.py": "from harness.speed.warm import workers\n",
+        "audit/__init__.py": "",
+        "audit/scratch.py": "def clear():\n    from harness.speed.warm.workers import stop_workers\n",
+    })
+    assert importers_of(module_graph(root), "harness.speed.warm") == {"harness.speed.door", "harness.audit.scratch"}

@@ -1,4 +1,4 @@
-"""The warm worker's rewrite memo (harness/sandbox/rewrite_cache.py): the first worker's helper memo
+"""The warm worker's rewrite memo (harness/speed/warm/rewrite_cache.py): the first worker's helper memo
 is kept in the harness process's memory, later workers of that process start from it, anything
 that is not exactly a memo of these files' current bytes is never used — and (#46) nothing is kept
 on disk, so no memo crosses runs."""
@@ -10,12 +10,12 @@ import tempfile
 
 import pytest
 
-from harness.sandbox import rewrite_cache, warm
+from harness.speed.warm import rewrite_cache, workers as warm
 from test_warm_worker import small_workspace  # noqa: E402 - tests/ is on pythonpath
 
 
 def worker_rewrite_module():
-    spec = importlib.util.spec_from_file_location("warm_rewrite_under_test", warm.WORKER_SCRIPT.with_name("warm_rewrite.py"))
+    spec = importlib.util.spec_from_file_location("warm_rewrite_under_test", warm.WORKER_SCRIPT.with_name("rewrite_memo.py"))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -148,7 +148,7 @@ def test_a_poisoned_rewrite_cache_from_one_run_does_not_reach_another(tmp_path, 
 
     marker = tmp_path / "poison-ran"
     poisoned = marshal.dumps(_poisoned_memo(marker))
-    rewriting = warm.WORKER_SCRIPT.with_name("warm_rewrite.py").read_bytes()
+    rewriting = warm.WORKER_SCRIPT.with_name("rewrite_memo.py").read_bytes()
     key = json.dumps([sys.version, sys.implementation.cache_tag, pytest_version, harness.__version__,
                       hashlib.sha256(rewriting).hexdigest(), list(warm.REWRITE_ONCE)])
     name = f"rewrite-{hashlib.sha256(key.encode()).hexdigest()[:32]}.marshal"   # where it was kept until #46

@@ -16,7 +16,7 @@ EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "club_bookings.toml
 
 
 def test_harness_speed_0_turns_every_path_off(monkeypatch, tmp_path):
-    from harness.sandbox import rewrite_cache, warm
+    from harness.speed.warm import rewrite_cache, workers as warm
     from harness.speed import lanes_ahead, server_prestart
     from harness.verification.carry_inputs import carry_enabled
 

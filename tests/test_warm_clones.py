@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from harness.sandbox import warm
+from harness.speed.warm import workers as warm
 
 ENV = {"PYTHONDONTWRITEBYTECODE": "1", "HARNESS_RUN_ID": "clones", "PYTHONUNBUFFERED": "1"}
 PASSING = "def test_ok():\n    assert 1 + 1 == 2\n"

@@ -1,4 +1,4 @@
-"""#19: pytest's initial Config made once in the warm worker (harness/sandbox/warm_config.py): a child
+"""#19: pytest's initial Config made once in the warm worker (harness/speed/warm/config_ahead.py): a child
 whose request has the same directory and `-p no:` exclusions starts from it, and what pytest sees
 is what a cold `python -m pytest` sees; anything else makes its own."""
 
@@ -9,8 +9,8 @@ import tempfile
 
 import pytest
 
-from harness.sandbox import warm
-from harness.sandbox.warm_config import exclusions
+from harness.speed.warm import workers as warm
+from harness.speed.warm.config_ahead import exclusions
 from test_warm_worker import small_workspace  # noqa: E402 - tests/ is on pythonpath
 
 
@@ -116,7 +116,7 @@ def test_pytest_debug_in_a_requests_env_makes_the_child_build_its_own_config(tmp
     assert "pytest_plugin_registered" in traced   # pytest's own tracing ran from the start
 
 
-# The fixture scan (harness/sandbox/warm_fixtures.py): a conftest that adds a fixture to a preloaded
+# The fixture scan (harness/speed/warm/fixture_scan.py): a conftest that adds a fixture to a preloaded
 # plugin module changes that module, which is then scanned in full, warm as cold.
 FIXTURE_CONFTEST = '''
 import _pytest.tmpdir
@@ -167,9 +167,9 @@ def test_the_fixture_scan_finds_what_a_cold_session_finds_and_rescans_a_module_a
         done = subprocess.run([sys.executable, "-m", "pytest", *args], cwd=ws, capture_output=True, text=True, timeout=120)
         cold_out.append((done.returncode, done.stdout))
     assert [code for code, _ in warm_out] == [code for code, _ in cold_out] == [0, 0]
-    assert "SCAN _harness_warm_fixtures" in warm_out[1][1] and "SCAN _pytest.fixtures" in cold_out[1][1]  # it was in use
+    assert "SCAN _harness_fixture_scan" in warm_out[1][1] and "SCAN _pytest.fixtures" in cold_out[1][1]  # it was in use
     listing_warm, listing_cold = normalized(warm_out[0][1]), normalized(cold_out[0][1])
-    assert listing_warm == [line.replace("SCAN _pytest.fixtures", "SCAN _harness_warm_fixtures") for line in listing_cold]
+    assert listing_warm == [line.replace("SCAN _pytest.fixtures", "SCAN _harness_fixture_scan") for line in listing_cold]
     assert any("injected" in line for line in listing_warm) and any("tmp_path_factory" in line for line in listing_warm)
 
 
@@ -178,7 +178,7 @@ def test_fixture_scan_memo_identity_check_survives_address_reuse_bug():
     a new object took the old one's address (the record keeps the values alive)."""
     import types as _types
 
-    spec = importlib.util.spec_from_file_location("warm_fixtures_under_test", warm.WORKER_SCRIPT.with_name("warm_fixtures.py"))
+    spec = importlib.util.spec_from_file_location("warm_fixtures_under_test", warm.WORKER_SCRIPT.with_name("fixture_scan.py"))
     wf = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(wf)
     import _pytest.fixtures  # noqa: F401 - what prepare() checks for

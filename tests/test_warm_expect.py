@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import pytest
 
 from harness.models.enums import TaskStatus
-from harness.sandbox import warm
+from harness.speed.warm import workers as warm
 from pytest_harness import forgery
 from test_warm_test_rewrites import serve  # noqa: E402 - tests/ is on pythonpath
 

@@ -6,7 +6,7 @@ import json
 import subprocess
 import sys
 
-from harness.sandbox import warm
+from harness.speed.warm import workers as warm
 
 CHECK = r'''
 import gc, importlib.util, json, sys

@@ -13,7 +13,7 @@ import shutil
 
 import pytest
 
-from harness.sandbox import warm
+from harness.speed.warm import workers as warm
 from harness.speed.runners import WarmRunner
 from harness.verification.verifier import run_command
 from helpers import warm_workers_stopped_after
@@ -46,7 +46,7 @@ SYS_PIDFD_OPEN, SYS_PIDFD_GETFD = 434, 438
 def test_cannot_take_the_parents_fds_or_read_its_memory():
     libc = ctypes.CDLL(None, use_errno=True)
     parent = os.getppid()
-    kind = "worker" if b"warm_worker" in open(f"/proc/{parent}/cmdline", "rb").read() else "other"
+    kind = "worker" if b"speed/warm/worker.py" in open(f"/proc/{parent}/cmdline", "rb").read() else "other"
     pidfd = libc.syscall(SYS_PIDFD_OPEN, parent, 0)
     taken = []
     if pidfd >= 0:

@@ -1,17 +1,17 @@
 """#19: the warm worker's memo of installed-distribution metadata and sysconfig's install paths
-(harness/sandbox/warm_metadata.py) answers exactly what a live read answers, for the installed
+(harness/speed/warm/metadata_memo.py) answers exactly what a live read answers, for the installed
 distributions only; anything else is read live."""
 
 import json
 import subprocess
 import sys
 
-from harness.sandbox import warm
+from harness.speed.warm import workers as warm
 
 MEMO_CHECK = r'''
 import importlib.metadata as md, importlib.util, json, sys, sysconfig
 from pathlib import Path
-spec = importlib.util.spec_from_file_location("warm_metadata", sys.argv[1])
+spec = importlib.util.spec_from_file_location("metadata_memo", sys.argv[1])
 wm = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(wm)
 extra = Path(sys.argv[2])
@@ -60,7 +60,7 @@ print(json.dumps({
 BAD_ENTRY_POINTS = r'''
 import importlib.metadata as md, importlib.util, json, sys
 from pathlib import Path
-spec = importlib.util.spec_from_file_location("warm_metadata", sys.argv[1])
+spec = importlib.util.spec_from_file_location("metadata_memo", sys.argv[1])
 wm = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(wm)
 bad = Path(sys.argv[2]) / "bad_pkg-1.0.dist-info"
@@ -83,12 +83,12 @@ print(json.dumps({"memoized_bad": str(bad) in memo.entry, "others": len(memo.ent
 
 
 def run_check(tmp_path, source: str) -> dict:
-    """Run `source` in a new interpreter with argv: warm_metadata.py's path, an empty directory; its JSON."""
+    """Run `source` in a new interpreter with argv: metadata_memo.py's path, an empty directory; its JSON."""
     script = tmp_path / "check.py"
     script.write_text(source)
     extra = tmp_path / "extra"
     extra.mkdir()
-    done = subprocess.run([sys.executable, str(script), str(warm.WORKER_SCRIPT.with_name("warm_metadata.py")),
+    done = subprocess.run([sys.executable, str(script), str(warm.WORKER_SCRIPT.with_name("metadata_memo.py")),
                            str(extra)], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)

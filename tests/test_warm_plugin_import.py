@@ -4,7 +4,7 @@ import_rewritten), so a session finds it imported; what a test sees of it is wha
 import json
 import sys
 
-from harness.sandbox import warm
+from harness.speed.warm import workers as warm
 from test_warm_worker import run, small_workspace  # noqa: E402 - tests/ is on pythonpath
 
 PROBE = '''

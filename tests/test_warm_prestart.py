@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from harness.audit.run import AuditBudget, audit_run, prestart_audit_workers, release_audit_workers
-from harness.sandbox import warm
+from harness.audit.run import AuditBudget, audit_run, release_audit_workers
+from harness.speed.runners import WarmRunner
+from harness.speed.warm import workers as warm
+from harness.speed.warm_start import prestart_audit_workers
 from harness.verification.verifier import run_command, verification_env
 
 INI = "[pytest]\nmarkers =\n    req(id): requirement\n"
@@ -165,7 +167,8 @@ def test_the_audit_uses_the_worker_prestarted_for_its_scratch_copy(fresh_todo_ru
         scratch = store.audit_scratch(run_id)
         assert sorted(p.name for p in scratch.iterdir()) == ["0", "1"]  # one empty directory per lane
         assert not any(any(lane.iterdir()) for lane in scratch.iterdir())
-        doc = audit_run(store, store.load(run_id), AuditBudget(max_mutants=2), say=lambda _line: None)
+        doc = audit_run(store, store.load(run_id), AuditBudget(max_mutants=2), say=lambda _line: None,
+                        runner=WarmRunner())
     finally:
         warm.stop_workers()
     lane0 = store.audit_scratch(run_id) / "0"
@@ -185,7 +188,7 @@ def test_an_audit_worker_the_run_never_used_is_stopped_and_its_directory_removed
     env = verification_env(run_id)
     first = warm._WORKERS[warm._key(lanes[0], env)]  # the first lane's worker; the others bound beside it
     assert all(warm.serves(lane, env) for lane in lanes[1:]) and first.also == [Path(os.path.realpath(lane)) for lane in lanes[1:]]
-    release_audit_workers(store, run_id)
+    release_audit_workers(store, run_id, WarmRunner())
     assert not scratch.exists()
     assert not first.alive()
     assert not any(warm._key(lane, env) in warm._WORKERS for lane in lanes)

@@ -1,4 +1,4 @@
-"""#19: the warm worker's memo of assertion-rewritten plugin code (harness/sandbox/warm_rewrite.py):
+"""#19: the warm worker's memo of assertion-rewritten plugin code (harness/speed/warm/rewrite_memo.py):
 byte-identical to what pytest compiles, filled by a forked helper before the first child."""
 
 import json
@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from harness.sandbox import warm
+from harness.speed.warm import workers as warm
 from harness.verification.plugins import disable_args
 from test_warm_worker import small_workspace  # noqa: E402 - tests/ is on pythonpath
 

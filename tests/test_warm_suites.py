@@ -4,7 +4,7 @@ cold, so no test that uses it can pass on a broken app."""
 import pytest
 from warm_suites import WarmSuites
 
-from harness.sandbox import warm
+from harness.speed.warm import workers as warm
 
 INI = "[pytest]\nmarkers =\n    req(id): requirement\n"
 

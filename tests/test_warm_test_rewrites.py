@@ -19,7 +19,7 @@ import tempfile
 
 import pytest
 
-from harness.sandbox import warm
+from harness.speed.warm import workers as warm
 from harness.verification.plugins import disable_args
 
 PRIME_CHECK = r'''

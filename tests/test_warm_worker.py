@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.sandbox import warm
+from harness.speed.warm import workers as warm
+from harness.utils.requirements_txt import requirement_names
 from harness.verification.plugins import disable_args
 from harness.verification.verifier import run_command
 
@@ -313,7 +314,7 @@ def test_a_child_killed_by_a_signal_reports_the_cold_exit_code(sequence):
 
 def test_requirement_names_are_normalised_and_options_ignored():
     text = "FastAPI[all]>=0.110\n# comment\n-r other.txt\npytest_timeout==2 ; python_version>'3'\n\nhttpx\n"
-    assert warm.requirement_names(text) == {"fastapi", "pytest-timeout", "httpx"}
+    assert requirement_names(text) == {"fastapi", "pytest-timeout", "httpx"}
 
 
 @pytest.mark.parametrize("argv,ok", [

@@ -1,5 +1,5 @@
 """Generated suites run the way the harness verifies a workspace: `python -m pytest ARGS` forked by a
-warm verification worker (harness/sandbox/warm.py) inside the sandbox, cold (runner.execute, the
+warm verification worker (harness/speed/warm/workers.py) inside the sandbox, cold (runner.execute, the
 same containment) when the worker cannot serve it — exactly the harness's own rule.
 
 Tests that run many generated suites (every unit of the seed app, the nasty-name apps, other
@@ -21,7 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.sandbox import runner, warm
+from harness.sandbox import runner
+from harness.speed.warm import workers as warm
 from harness.verification.plugins import disable_args
 from harness.verification.verifier import verification_env
 

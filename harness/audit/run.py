@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harness.audit.plan import DEFAULT_SEED, AuditPlan, make_plan
+from pytest_harness.mutation_verdict import summarize  # noqa: F401 - importable from here too
 from harness.errors import RunDataError
 from harness.interrupts import INTERRUPTS, kill_children
 from harness.models.run import RunState
@@ -32,7 +33,7 @@ from harness.state.checkpoints import crash_hook
 from harness.state.store import RunStore
 from harness.utils import own_tmp
 from harness.verification.outbox import OUTBOX
-from pytest_harness.time_box import GRACE_FACTOR, INVALID, KILLED, admit
+from pytest_harness.time_box import GRACE_FACTOR, admit
 
 SCHEMA_VERSION = 1
 DEFAULT_MAX_MUTANTS = 4      # per requirement
@@ -64,8 +65,7 @@ def current_audit(store: RunStore, run_id: str, evidence: dict | None) -> dict |
 
 
 # The scratch copies' life cycle lives in scratch.py; these names stay importable from here.
-from harness.audit.scratch import (clear_stale_scratch, prestart_audit_workers,  # noqa: E402,F401
-                                   release_audit_workers)
+from harness.audit.scratch import clear_stale_scratch, release_audit_workers  # noqa: E402,F401
 
 
 def _command(plan_path: Path, files: list[str], digest_fd: int, method: str = METHODS[0]) -> str:
@@ -126,10 +126,10 @@ def _run_mutants(store: RunStore, state: RunState, plan: AuditPlan, budget: Audi
             finally:
                 if outcomes is None:
                     ahead.cancel()
-                clear_stale_scratch(store, run_id)
+                clear_stale_scratch(store, run_id, runner)
         else:
             ahead.cancel()
-            clear_stale_scratch(store, run_id)
+            clear_stale_scratch(store, run_id, runner)
         if outcomes is not None:
             merged = lanes_mod.merge([data for data, _ in outcomes], len({n for _, _, t in orders[0] for n in t}))
             return ({**merged.get("results", {}), "baseline": merged.get("baseline", {}),
@@ -137,7 +137,7 @@ def _run_mutants(store: RunStore, state: RunState, plan: AuditPlan, budget: Audi
         dispatcher = Dispatcher(plan.order(), budget.seconds, GRACE_FACTOR, admit) if dispatcher else None
     dirs = scratch_mod.take_prepared(store, run_id, len(orders))
     if dirs is None:
-        clear_stale_scratch(store, run_id)
+        clear_stale_scratch(store, run_id, runner)
         store.audit_scratch(run_id).mkdir(exist_ok=True)  # a shared one (scratch.py) stays
         dirs = scratch_mod.lane_dirs(store, run_id, len(orders))
     workspace = store.workspace(run_id)
@@ -151,7 +151,7 @@ def _run_mutants(store: RunStore, state: RunState, plan: AuditPlan, budget: Audi
         kill_children()
         raise
     finally:  # the lanes' own workers, anything still running in the copies, and the copies go
-        clear_stale_scratch(store, run_id)  # (a shared lane's directory is emptied, see scratch.py)
+        clear_stale_scratch(store, run_id, runner)  # (a shared lane's directory is emptied, see scratch.py)
     planned = len({n for order in orders for _, _, tests in order for n in tests})
     merged = lanes_mod.merge([data for data, _ in outcomes], planned)
     return ({**merged.get("results", {}), "baseline": merged.get("baseline", {}),
@@ -260,7 +260,7 @@ def shown_command(command: str, lane: Path, digest_fd: int) -> str:
 
 
 def _plan(store: RunStore, run_id: str, evidence: dict, workspace: Path, digest: str, budget: AuditBudget,
-          ahead=None):
+          ahead=None, runner=None):
     """(the plan, the lanes started ahead that can serve it, or None). The plan is the same either
     way; lanes (`ahead`, handed over by the speed door) that cannot serve it — other bytes than the
     evidenced workspace (harness/speed/validity.py), a mutant their copy lacks — are given up."""
@@ -273,39 +273,8 @@ def _plan(store: RunStore, run_id: str, evidence: dict, workspace: Path, digest:
             pass
     if ahead is not None:
         ahead.cancel()
-        clear_stale_scratch(store, run_id)
+        clear_stale_scratch(store, run_id, runner)
     return make_plan(evidence, workspace, budget.max_mutants, budget.seed), None
-
-
-def summarize(plan: AuditPlan, results: dict[str, str]) -> dict[str, dict]:
-    """Per requirement: mutants judged, killed, survived (described), invalid (a fixture or import
-    error, a crash: neither killed nor survived, see pytest_harness/mutation_child.py) and not run
-    (time box, baseline)."""
-    out: dict[str, dict] = {rid: {"mutants": 0, "killed": 0, "survived": [], "invalid": 0, "not_run": 0,
-                                  "skipped": why, "details": []} for rid, why in plan.skipped.items()}
-    for rid, ids in sorted(plan.mutants.items()):
-        entry = {"mutants": 0, "killed": 0, "survived": [], "invalid": 0, "not_run": 0, "skipped": None,
-                 "details": []}
-        for mid in ids:
-            chosen = plan.chosen[mid]
-            result = results.get(f"{rid}:{mid}", "not_run")
-            entry["details"].append({"id": mid, "file": chosen.file, "line": chosen.mutant.line,
-                                     "kind": chosen.mutant.kind, "description": chosen.mutant.description,
-                                     "result": result})
-            if result in KILLED:
-                entry["mutants"] += 1
-                entry["killed"] += 1
-            elif result == "passed":
-                entry["mutants"] += 1
-                entry["survived"].append(f"{chosen.file}:{chosen.mutant.description}")
-            elif result in INVALID:
-                entry["invalid"] += 1
-            else:
-                entry["not_run"] += 1
-        if entry["not_run"] == len(ids) and any(d["result"] == "unjudged" for d in entry["details"]):
-            entry["skipped"] = "its tests did not pass on the unmutated copy"
-        out[rid] = entry
-    return dict(sorted(out.items()))
 
 
 def audit_run(store: RunStore, state: RunState, budget: AuditBudget = AuditBudget(),
@@ -324,7 +293,7 @@ def audit_run(store: RunStore, state: RunState, budget: AuditBudget = AuditBudge
     workspace = store.workspace(run_id)
     before = snapshot_files(workspace)["digest"]
     started = time.monotonic()
-    plan, ahead = _plan(store, run_id, evidence, workspace, before, budget, lanes_ahead)
+    plan, ahead = _plan(store, run_id, evidence, workspace, before, budget, lanes_ahead, runner)
     events.emit("audit", "started", agent="auditor", tool="mutation", mutants=len(plan.chosen),
                 requirements=sorted(plan.mutants))
     results, command, lanes = ({}, "", 0)
@@ -333,7 +302,7 @@ def audit_run(store: RunStore, state: RunState, budget: AuditBudget = AuditBudge
                                                runner)
     elif ahead is not None:
         ahead.cancel()
-        clear_stale_scratch(store, run_id)
+        clear_stale_scratch(store, run_id, runner)
     after = snapshot_files(workspace)["digest"]
     if after != before:  # cannot happen by design (only the scratch copy is mutated): say so loudly
         raise RunDataError(f"the workspace of run {run_id} changed during the audit; re-verify it")

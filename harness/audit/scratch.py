@@ -7,11 +7,13 @@ it. `lane_count` is the number of cores, at most MAX_LANES (HARNESS_AUDIT_LANES 
 run starts, the lanes' directories are created empty and bound (read-only) into the sandbox of the
 run's verification worker (`share_with_verification`); the audit fills the same directories (never
 recreates them) and each lane is served by a clone of that worker, forked inside its sandbox
-(harness/sandbox/warm.py: `WarmWorker.clone`) — the lanes run at once and no lane pays a worker's
+(the speed door's runner, harness/speed/) — the lanes run at once and no lane pays a worker's
 imports again on the two cores the build is using. Without a live verification worker (`builder
-audit` of a finished run) the first lane's worker is started early (`prestart_audit_workers`)
-with the other lanes bound beside it, served by its clones. A shared lane's directory is never
-removed while the run lives (the bind holds that directory): clearing it empties it. A stale
+audit` of a finished run) the speed door starts the first lane's worker early over the lanes
+`prepare_lanes` made, with the other lanes bound beside it, served by its clones. This module
+never reaches a worker: whatever serves a lane's directory is ended through the runner the audit
+was given (`runner.release`). A shared lane's directory is never removed while the run lives (the
+bind holds that directory): clearing it empties it. A stale
 scratch directory a killed run left — copies, processes, workers — is cleared before anything
 else touches it (`clear_stale_scratch`); generated code that wrote into it during the build loses
 what it wrote before the audit copies anything there.
@@ -30,7 +32,7 @@ from harness.state.store import RunStore
 ENV_LANES = "HARNESS_AUDIT_LANES"
 MAX_LANES = 2
 
-_PREPARED: set[str] = set()  # scratch directories this process created (empty lanes) and started workers for
+_PREPARED: set[str] = set()  # scratch directories this process created with empty lanes (prepare_lanes)
 _SHARED: set[str] = set()    # scratch directories whose SHARED_LANES a live verification worker's sandbox binds
 SHARED_LANES = frozenset(str(k) for k in range(4))  # the lanes bound into the verification worker's sandbox
 
@@ -56,7 +58,7 @@ def mutated_sources(workspace: Path, plan: AuditPlan) -> dict[str, str]:
 
 
 def fill_lane(workspace: Path, lane: Path, mutated: dict[str, str]) -> None:
-    """Fill `lane` (absent, or an empty directory prestart_audit_workers made) with the mutated
+    """Fill `lane` (absent, or an empty directory prepare_lanes made) with the mutated
     copy: the workspace's files, then the `mutated_sources` over their originals (files only, so
     lanes may be filled from threads)."""
     shutil.copytree(workspace, lane, symlinks=True, dirs_exist_ok=True,
@@ -73,13 +75,12 @@ def _only_empty_lanes(scratch: Path) -> bool:
     return True
 
 
-def clear_stale_scratch(store: RunStore, run_id: str) -> bool:
+def clear_stale_scratch(store: RunStore, run_id: str, runner=None) -> bool:
     """Kill what an interrupted audit left running in the scratch copies and remove them; True if
-    there was a copy (empty lane directories are only a prestart's, see prestart_audit_workers:
-    removed, False). In a shared scratch directory (share_with_verification) the shared lanes'
-    directories are emptied, not removed."""
+    there was a copy (empty lane directories are only a prestart's, see prepare_lanes: removed,
+    False). In a shared scratch directory (share_with_verification) the shared lanes' directories
+    are emptied, not removed. `runner` (the speed door's, or None): ends what it serves there."""
     from harness.sandbox.runner import sweep_leftovers
-    from harness.sandbox.warm import stop_workers
 
     scratch = store.audit_scratch(run_id)
     if not scratch.exists() and not scratch.is_symlink():
@@ -89,7 +90,8 @@ def clear_stale_scratch(store: RunStore, run_id: str) -> bool:
         inner = [p for p in scratch.iterdir() if p.is_dir() and not p.is_symlink()]
         for place in (scratch, *inner):  # the scratch itself: a copy from before lanes existed
             sweep_leftovers(place)
-            stop_workers(place)
+            if runner is not None:
+                runner.release(place)
         if os.path.realpath(scratch) in _SHARED:
             _empty(scratch, keep=SHARED_LANES)
         else:
@@ -133,17 +135,14 @@ def share_with_verification(store: RunStore, run_id: str) -> list[Path]:
     return lanes
 
 
-def prestart_audit_workers(store: RunStore, run_id: str) -> None:
-    """Create the run's scratch directory with an empty directory per lane and, when no live
-    worker binds them (no verification worker shares them), start in the background the first
-    such lane's worker with the others bound beside it (they are served by its clones), so its
-    imports overlap the build instead of delaying the audit."""
-    from harness.sandbox.warm import prestart, serves
-    from harness.verification.verifier import verification_env
-
+def prepare_lanes(store: RunStore, run_id: str) -> list[Path]:
+    """Create the run's scratch directory with an empty directory per lane, for the speed door to
+    start the lanes' worker over them early (harness/speed/warm_start.py) so its imports overlap the
+    build instead of delaying the audit. The lanes made, or [] when this process already prepared
+    them or they cannot be made."""
     scratch = store.audit_scratch(run_id)
     if os.path.realpath(scratch) in _PREPARED and scratch.is_dir():
-        return  # already prepared (and its workers started) by this process
+        return []  # already prepared (and its workers started) by this process
     clear_stale_scratch(store, run_id)
     lanes = lane_dirs(store, run_id, lane_count())
     try:
@@ -152,17 +151,15 @@ def prestart_audit_workers(store: RunStore, run_id: str) -> None:
             lane.mkdir(exist_ok=lane.name in SHARED_LANES and os.path.realpath(scratch) in _SHARED)
     except OSError:
         clear_stale_scratch(store, run_id)
-        return
+        return []
     _PREPARED.add(os.path.realpath(scratch))
-    env = verification_env(run_id)
-    unserved = [lane for lane in lanes if not serves(lane, env)]
-    if unserved:
-        prestart(unserved[0], env, also=unserved[1:])
+    return lanes
 
 
-def release_audit_workers(store: RunStore, run_id: str) -> None:
-    """At the end of a run, after its verification worker stopped: stop prestarted audit workers the
-    audit never used and remove the scratch directory (a shared one too: nothing binds it now)."""
+def release_audit_workers(store: RunStore, run_id: str, runner=None) -> None:
+    """At the end of a run, after its verification worker stopped: stop (through `runner`)
+    prestarted audit workers the audit never used and remove the scratch directory (a shared one
+    too: nothing binds it now)."""
     # (the speed door's cancel has already waited for an audit started ahead and given up lanes
     # filled ahead: harness/speed/door.py)
     scratch = store.audit_scratch(run_id)
@@ -170,11 +167,11 @@ def release_audit_workers(store: RunStore, run_id: str) -> None:
     if real in _PREPARED or real in _SHARED:
         _PREPARED.discard(real)
         _SHARED.discard(real)
-        clear_stale_scratch(store, run_id)
+        clear_stale_scratch(store, run_id, runner)
 
 
 def take_prepared(store: RunStore, run_id: str, lanes: int) -> list[Path] | None:
-    """The first `lanes` of the lane directories prestart_audit_workers made in this process, all
+    """The first `lanes` of the lane directories prepare_lanes made in this process, all
     still empty (a plan with fewer lanes leaves the others unused; else None: the audit clears the
     scratch directory and starts afresh)."""
     scratch = store.audit_scratch(run_id)

@@ -227,7 +227,7 @@ def _sweep(ctx: RunContext) -> None:
         ctx.events.emit("run", "swept", agent="cli", error=f"killed {len(killed)} leftover process(es)",
                         pids=killed)
         ctx.say(f"killed {len(killed)} process(es) left running by an interrupted builder")
-    if clear_stale_scratch(ctx.store, ctx.run_id):
+    if clear_stale_scratch(ctx.store, ctx.run_id, ctx.speed.runner()):
         ctx.events.emit("run", "swept", agent="cli", error="removed the audit workspace of an interrupted audit")
         ctx.say("removed the audit workspace an interrupted audit left behind")
 

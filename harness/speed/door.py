@@ -104,7 +104,7 @@ class Speed:
         if self.runtime_ahead is None and last:
             self.runtime_ahead = RuntimeAhead(ctx.workspace, runtime_inputs, task.id, self._take_server(ctx), acceptance)
         if ctx.audit is not None and (last or completed):
-            from harness.audit.scratch import prestart_audit_workers
+            from harness.speed.warm_start import prestart_audit_workers
 
             prestart_audit_workers(ctx.store, ctx.run_id)
         self._beside = self.audit_candidates_beside(ctx, task, last)
@@ -156,7 +156,7 @@ class Speed:
         if not (self.on and passed and ctx.audit is not None):
             return
         from harness.audit.run import current_audit
-        from harness.audit.scratch import prestart_audit_workers
+        from harness.speed.warm_start import prestart_audit_workers
         from harness.speed import audit_ahead
 
         evidence = ctx.store.read_workspace_evidence(ctx.run_id)
@@ -179,8 +179,9 @@ class Speed:
     def cancel(self, ctx) -> None:
         """Stop everything still running for the run; nothing started here outlives it."""
         from harness.audit.scratch import release_audit_workers
-        from harness.sandbox.warm import stop_workers
         from harness.speed import audit_ahead, lanes_ahead, server_prestart
+        from harness.speed.runners import WarmRunner
+        from harness.speed.warm.workers import stop_workers
 
         self.task_verified()
         ahead, self.runtime_ahead = self.runtime_ahead, None
@@ -190,7 +191,7 @@ class Speed:
         lanes_ahead.cancel(ctx.run_id)     # lanes filled beside the last task that no audit took
         stop_workers(ctx.workspace)
         server_prestart.stop(ctx.workspace)
-        release_audit_workers(ctx.store, ctx.run_id)
+        release_audit_workers(ctx.store, ctx.run_id, WarmRunner())  # the lanes' workers end too
 
     # -- helpers -------------------------------------------------------------------------------
     def _prestart_server(self, ctx) -> None:

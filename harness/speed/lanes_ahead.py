@@ -214,7 +214,7 @@ def eligible(ctx) -> bool:
 def workers(ctx) -> bool:
     """In the main thread, before the last task's command is sent (a clone needs its parent idle):
     a worker for every lane; False when one cannot be had."""
-    from harness.sandbox.warm import worker_for
+    from harness.speed.warm.workers import worker_for
     from harness.verification.verifier import verification_env
 
     env = verification_env(ctx.run_id)
@@ -231,7 +231,9 @@ def start(ctx) -> None:
     except Exception:  # noqa: BLE001 - only time: the audit runs as before
         ahead.cancel()
         _AHEAD.pop(ctx.run_id, None)
-        scratch_mod.clear_stale_scratch(ctx.store, ctx.run_id)
+        from harness.speed.runners import WarmRunner
+
+        scratch_mod.clear_stale_scratch(ctx.store, ctx.run_id, WarmRunner())
 
 
 def take(run_id: str) -> LanesAhead | None:

@@ -1,7 +1,7 @@
 """The warm runner the speed door hands the verifier (harness/verification/verifier.py: `Runner`).
 
-A session is the run's warm verification worker (harness/sandbox/warm.py, its files stay in
-harness/sandbox/ behind this interface): each command is a fresh fork of a process that imported
+A session is the run's warm verification worker (harness/speed/warm/: workers.py on the harness's
+side, worker.py and its siblings inside the sandbox, all behind this interface): each command is a fresh fork of a process that imported
 pytest, the plugin and the web stack but never a workspace module, and its outcome is executed
 there, against the workspace's bytes at that moment. Only a pytest command the worker covers gets
 a session; anything else runs cold. `COLD` is no runner: every command a fresh sandboxed process.
@@ -21,7 +21,7 @@ class _WarmSession:
 
     def execute(self, argv: list[str], *, cwd: Path, env: dict[str, str], timeout_s: float, pass_fds=(),
                 writable=()):
-        from harness.sandbox import warm
+        from harness.speed.warm import workers as warm
 
         return warm.execute_warm(self._worker, argv, cwd=cwd, env=env, timeout_s=timeout_s, pass_fds=pass_fds,
                                  writable=writable)
@@ -33,7 +33,7 @@ class WarmRunner:
     name = "warm"
 
     def session(self, probe: list[str], root: Path, env: dict[str, str]) -> _WarmSession | None:
-        from harness.sandbox import warm
+        from harness.speed.warm import workers as warm
 
         if not warm.eligible(probe, root):
             return None
@@ -41,6 +41,12 @@ class WarmRunner:
         if worker is None or not warm.eligible(probe, root, worker.covers):
             return None
         return _WarmSession(worker)
+
+    def release(self, place: Path) -> None:
+        """Stop the workers serving `place` (and their clones); starts nothing, whatever the switch."""
+        from harness.speed.warm import workers as warm
+
+        warm.stop_workers(place)
 
 
 COLD = None   # the verifier's default: a fresh sandboxed process per command

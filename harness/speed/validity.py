@@ -21,7 +21,7 @@ the only place its path's early result is judged:
 - Carry (per-task sessions only) is judged per test by the plugin from the test's read set
   (pytest_harness/carry.py); the final whole suite is never offered carry, so no verdict rests on it.
 - The warm worker's rewrite memo is used only within one harness process, for files with exactly
-  the bytes it was made from (harness/sandbox/rewrite_cache.py): no state crosses runs.
+  the bytes it was made from (harness/speed/warm/rewrite_cache.py): no state crosses runs.
 """
 
 from __future__ import annotations

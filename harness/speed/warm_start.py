@@ -5,7 +5,8 @@ critical path of the first task's verification; started once the spec is there
 (pipeline.advance), they overlap the plan and the first task's generation. A run that will verify
 nothing more (a resume at REVIEW) starts none, and neither does a request the spec stage turns
 down (until the sixth pass every such run started a worker it never used).
-See harness/sandbox/warm.py (`prestart`).
+See harness/speed/warm/workers.py (`prestart`). The audit's lanes get their worker started early
+here too (`prestart_audit_workers`), over the empty lane directories the audit prepares.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ def prestart_worker(ctx) -> None:
     """Start `ctx`'s verification worker now when the run still has tasks or the suite to verify,
     and read the installed pytest plugins' metadata beside it (harness/verification/plugins.py). With
     the mutation audit on, its sandbox also binds the (empty) directories of the audit's lanes it will serve."""
-    from harness.sandbox.warm import prestart
+    from harness.speed.warm.workers import prestart
     from harness.verification.plugins import prefetch
     from harness.verification.verifier import verification_env
 
@@ -41,7 +42,7 @@ def expect_planned_files(ctx) -> int:
     is forked. A memo entry is only ever used for a file with exactly those bytes, so a repair or
     a file that differs costs time, never a wrong result. How many files were sent."""
     from harness.providers.base import has_model
-    from harness.sandbox.warm import expect
+    from harness.speed.warm.workers import expect
     from harness.verification.verifier import verification_env
 
     plan, spec = ctx.state.plan, ctx.state.spec
@@ -58,3 +59,19 @@ def expect_planned_files(ctx) -> int:
         return 0
     files = {rel: everything[rel] for task in pending[1:] for rel in task.files_touched if rel in everything}
     return expect(ctx.workspace, verification_env(ctx.run_id), files)
+
+
+def prestart_audit_workers(store, run_id: str) -> None:
+    """Have the audit prepare its empty lane directories (harness/audit/scratch.py: prepare_lanes)
+    and, when no live worker binds them (no verification worker shares them), start in the
+    background the first such lane's worker with the others bound beside it (they are served by
+    its clones), so its imports overlap the build instead of delaying the audit."""
+    from harness.audit.scratch import prepare_lanes
+    from harness.speed.warm.workers import prestart, serves
+    from harness.verification.verifier import verification_env
+
+    lanes = prepare_lanes(store, run_id)
+    env = verification_env(run_id)
+    unserved = [lane for lane in lanes if not serves(lane, env)]
+    if unserved:
+        prestart(unserved[0], env, also=unserved[1:])

@@ -17,7 +17,7 @@ import threading
 from functools import lru_cache
 from importlib import metadata
 
-from harness.sandbox.warm import requirement_names
+from harness.utils.requirements_txt import requirement_names
 
 HARNESS_DISTS = frozenset({"app-builder-harness", "pytest-timeout"})  # their own plugins only, not their deps
 _REQ_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")

@@ -36,9 +36,12 @@ class Runner(Protocol):
     session has `outbox()` (a fresh scratch directory the sandbox can write) and `execute(argv, *,
     cwd, env, timeout_s, pass_fds, writable)` -> ExecResult, or None when the session crashed (the
     command then runs cold, once); `writable` are its outboxes, the only places it may write. The verifier never starts or reaches a worker itself.
+    `release(place)`: end whatever serves commands in `place` (the audit clearing its scratch lanes).
     """
 
     def session(self, probe: list[str], root: Path, env: dict[str, str]): ...
+
+    def release(self, place: Path) -> None: ...
 
 
 def is_pytest(argv: list[str]) -> bool:

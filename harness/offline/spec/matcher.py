@@ -9,11 +9,13 @@ matched token lies in the anchor's clause. A token spec is a dict; every key pre
     set / not_set    the word is (not) in this word set or one of these (wordsets.py)
     unused           true: no earlier pass consumed the token (false: one did)
     alpha            true: the word starts with a letter
+    digit            true: the word is a number written in digits
     singular         true: the word is its own singular
     role / not_role  the token's role starts (does not start) with this prefix
     op               "?" optional, "*" any number, "+" one or more (default: exactly one)
     max              at most this many repetitions for "*" and "+"
     lazy             true: "*"/"+" try the fewest repetitions first (default: the most)
+    atomic           true: "*"/"+" take every token they can and never give one back
     capture          a name for the tokens it matched
 
 The first match found (greedy unless lazy, backtracking) is the match; `Match.captures` maps each
@@ -57,6 +59,8 @@ def token_ok(t: Tok, spec: dict, sets: WordSets) -> bool:
         return False
     if "alpha" in spec and w[:1].isalpha() != spec["alpha"]:
         return False
+    if "digit" in spec and w.isdigit() != spec["digit"]:
+        return False
     if "singular" in spec and (lx.singularize(w) == w) != spec["singular"]:
         return False
     if "role" in spec and not t.role.startswith(spec["role"]):
@@ -64,12 +68,14 @@ def token_ok(t: Tok, spec: dict, sets: WordSets) -> bool:
     return not ("not_role" in spec and t.role.startswith(spec["not_role"]))
 
 
-def _counts(spec: dict) -> list[int]:
+def _counts(spec: dict, run: int) -> list[int]:
+    """The repetition counts to try, in order, when `run` tokens from here satisfy the spec."""
     op = spec.get("op", "")
     low = 1 if op in ("", "+") else 0
-    high = 1 if op in ("", "?") else spec.get("max", 10_000)
-    return [low] if low == high else list(range(low, high + 1)) if spec.get("lazy") \
-        else list(range(high, low - 1, -1))
+    high = min(run, 1 if op in ("", "?") else spec.get("max", 10_000))
+    if spec.get("atomic"):
+        return [high] if high >= low else []
+    return list(range(low, high + 1)) if spec.get("lazy") else list(range(high, low - 1, -1))
 
 
 def _walk(toks: list[Tok], specs: list[dict], k: int, pos: int, step: int, clause: int,
@@ -86,9 +92,7 @@ def _walk(toks: list[Tok], specs: list[dict], k: int, pos: int, step: int, claus
         if not (0 <= j < len(toks)) or toks[j].clause != clause or not token_ok(toks[j], spec, sets):
             break
         run += 1
-    for n in _counts(spec):
-        if n > run:
-            continue
+    for n in _counts(spec, run):
         taken = [pos + step * m for m in range(n)]
         new = caps
         if "capture" in spec:

@@ -8,10 +8,9 @@ from harness.offline.spec import lexicon_roles as rl
 from harness.offline.spec.pass_helpers import use as _use
 from harness.offline.spec.pass_helpers import word as _word
 from harness.offline.spec.tokens import Tok
+from harness.offline.spec.wordsets import word_set
 
-# "choose if I want to increase or decrease ...": after these "if" is "whether" — the ask itself
-_CHOICE_VERBS = lx._words("choose decide select pick specify indicate set say tell know see check ask determine "
-                          "confirm show toggle")
+_CHOICE_VERBS = word_set("self_intro.choice_verbs")
 
 
 def mark_self_intro(toks: list[Tok]) -> None:

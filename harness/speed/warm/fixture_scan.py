@@ -1,5 +1,5 @@
 """Which names of the preloaded plugin modules pytest's fixture scan acts on, found once in the warm
-worker (stdlib and the preloaded pytest only; loaded by warm_worker.py by path).
+worker (stdlib and the preloaded pytest only; loaded by worker.py by path).
 
 Every session's FixtureManager scans each registered plugin (`parsefactories`): for every name in
 `dir(module)` it checks the raw entry for a fixture hidden behind wrappers (a warning) and whether

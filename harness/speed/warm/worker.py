@@ -4,31 +4,31 @@ It imports pytest and the workspace's third-party packages once, never a workspa
 never runs a pytest session itself. Each request (a JSON message on the control socket, with the
 command's stdout/stderr and optional digest pipe passed as file descriptors) is served by a
 forked child that turns itself into a fresh `python -m pytest`: its own session and mount
-namespace (warm_isolate.py), the workspace as cwd and sys.path[0], the passed fds at the numbers
+namespace (child_isolation.py), the workspace as cwd and sys.path[0], the passed fds at the numbers
 the argv names, `runpy` running pytest's `__main__`. Preloaded pytest11 plugins (ours, pytest-timeout) are not assertion-rewritten as in a
 cold run; the harness preloads only plugins without an `assert` statement, so that changes nothing.
 The worker waits with the request's timeout, then ends the child the way the sandbox ends a
 command: SIGTERM to everything it started, SIGKILL after a grace period, and a sweep of every
 descendant (the worker is their subreaper). Reply: {"exit_code", "timed_out"}.
 
-Usage: python warm_worker.py CONTROL_FD [--rewrite-from PATH] [--rewrite-to PATH] MODULE...
+Usage: python worker.py CONTROL_FD [--rewrite-from PATH] [--rewrite-to PATH] MODULE...
     [--rewrite MODULE...] [--import-rewritten MODULE...]
 
 Modules after `--rewrite` are not imported: their assertion-rewritten code is computed once, by a
 forked helper while the worker imports (or, if that fails, while the first child runs), and handed
-to each child's pytest (RewriteMemo in warm_rewrite.py); an earlier worker's memo of them, kept by
-the harness (`--rewrite-from`, harness/sandbox/rewrite_cache.py), replaces the helper when its
+to each child's pytest (RewriteMemo in rewrite_memo.py); an earlier worker's memo of them, kept by
+the harness (`--rewrite-from`, harness/speed/warm/rewrite_cache.py), replaces the helper when its
 files still have those bytes, and a helper's memo goes to `--rewrite-to` before the ready message.
 Modules after `--import-rewritten` (a kept plugin's entry module) are then imported here with that
 rewritten code, as a cold session would import them, so no child imports them again.
 The workspace's test modules a session may collect are rewritten the same way before it is forked,
 once per version of their bytes (verification runs with PYTHONDONTWRITEBYTECODE=1: no pyc), and its
-other modules compiled (CompileMemo in warm_compile.py). Files the harness says it is about to
+other modules compiled (CompileMemo in compile_memo.py). Files the harness says it is about to
 write (an {"expect": [[root, relpath, text], ...]} message, no reply) are memoized the same way,
 and parsed for the forgery scan, while a child runs (`_idle`): a later session is then forked
 without that work, and an entry is used only for a file with exactly those bytes. The installed
 distributions' metadata and sysconfig's install paths, which every session reads alike, are
-memoized (warm_metadata.py); so is pytest's initial Config (warm_config.py).
+memoized (metadata_memo.py); so is pytest's initial Config (config_ahead.py).
 """
 
 import ctypes
@@ -84,21 +84,21 @@ def _sibling(name):
     return module
 
 
-_rewrite = _sibling("warm_rewrite")   # the pytest assertion-rewriting side: RewriteMemo and friends
+_rewrite = _sibling("rewrite_memo")   # the pytest assertion-rewriting side: RewriteMemo and friends
 RewriteMemo = _rewrite.RewriteMemo
 memoize_rewrites = _rewrite.memoize_rewrites
 
 _MEMO = None  # the worker's RewriteMemo (None: no rewriting to memoize)
-_compile = _sibling("warm_compile")
+_compile = _sibling("compile_memo")
 _COMPILED = _compile.CompileMemo()  # the workspace's compiled modules, by path and bytes
 _COMPILED_IS_TEST = _compile.is_test_module  # rewritten by pytest, not compiled by the importer
 
 
-_procs = _sibling("warm_procs")      # the worker's process tree: descendants, sweeps
-_CONFIG = _sibling("warm_config").ConfigAhead()  # pytest's initial Config, made once per key
-_FIXTURES = _sibling("warm_fixtures").FixtureScan()  # what the fixture scan acts on, per plugin module
-_fds = _sibling("warm_fds")          # a child's inherited fds: placed at their numbers, the rest closed
-_isolate = _sibling("warm_isolate")  # a child's own /tmp, HOME and outbox (mount namespace)
+_procs = _sibling("process_tree")      # the worker's process tree: descendants, sweeps
+_CONFIG = _sibling("config_ahead").ConfigAhead()  # pytest's initial Config, made once per key
+_FIXTURES = _sibling("fixture_scan").FixtureScan()  # what the fixture scan acts on, per plugin module
+_fds = _sibling("child_fds")          # a child's inherited fds: placed at their numbers, the rest closed
+_isolate = _sibling("child_isolation")  # a child's own /tmp, HOME and outbox (mount namespace)
 _CLONES = set()                     # pids of the live clones forked from this worker (serve_clone)
 
 
@@ -324,7 +324,7 @@ def main(argv):
     imported = preload(args[:cut])
     _COMPILED.install()
     try:
-        metadata = _sibling("warm_metadata")
+        metadata = _sibling("metadata_memo")
         metadata.MetadataMemo().install()
         metadata.memoize_install_paths()
     except Exception:  # noqa: BLE001 - without the memos, children read the metadata themselves

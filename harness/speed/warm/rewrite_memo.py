@@ -1,4 +1,4 @@
-"""The warm worker's side of pytest's assertion rewriting (stdlib only; loaded by warm_worker.py
+"""The warm worker's side of pytest's assertion rewriting (stdlib only; loaded by worker.py
 by path, never as a package module inside the sandbox).
 
 `RewriteMemo` computes, once, the assertion-rewritten code of third-party plugin modules pytest
@@ -305,7 +305,7 @@ def is_memo(memo):
 
 def cache_options(args):
     """(args, --rewrite-from PATH, --rewrite-to PATH): the memo cache options the harness puts
-    first on the worker's command line (harness/sandbox/rewrite_cache.py), taken off the args."""
+    first on the worker's command line (harness/speed/warm/rewrite_cache.py), taken off the args."""
     found = {"--rewrite-from": None, "--rewrite-to": None}
     while len(args) > 1 and args[0] in found:
         found[args[0]], args = args[1], args[2:]

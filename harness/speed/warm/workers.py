@@ -1,6 +1,6 @@
 """Warm verification: one contained worker per workspace that forks a fresh pytest per command.
 
-Mechanism (stdlib only): the worker (warm_worker.py) is started through `runner.spawn`, so it has
+Mechanism (stdlib only): the worker (worker.py) is started through `runner.spawn`, so it has
 the same bubblewrap/fallback containment, env allowlist, death signal and leftover sweep as any
 command; it talks to the harness over a Unix socketpair, and each command's stdout/stderr files
 and digest pipe travel as SCM_RIGHTS file descriptors. An `os.fork` loop was chosen over
@@ -17,7 +17,6 @@ from __future__ import annotations
 import atexit
 import json
 import os
-import re
 import shlex
 import shutil
 import socket
@@ -28,14 +27,16 @@ import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from harness.sandbox import rewrite_cache, runner
+from harness.sandbox import runner
 from harness.sandbox.runner import ExecResult
+from harness.speed.warm import rewrite_cache
 # What the worker imports (and memoizes); tests and callers read these names from here too.
-from harness.sandbox.warm_preload import HARNESS_DEPS, IMPORT_REWRITTEN, LAZY_IMPORTS, PRELOAD, REWRITE_ONCE  # noqa: F401
+from harness.speed.warm.preload import HARNESS_DEPS, IMPORT_REWRITTEN, LAZY_IMPORTS, PRELOAD, REWRITE_ONCE  # noqa: F401
 from harness.utils import own_tmp
+from harness.utils.requirements_txt import requirement_names  # the coverage check in `eligible`
 
 ENV_WARM = "HARNESS_WARM"  # "0": every command runs cold
-WORKER_SCRIPT = Path(__file__).with_name("warm_worker.py")
+WORKER_SCRIPT = Path(__file__).with_name("worker.py")
 READY_TIMEOUT_S = 120.0  # imports under a heavily loaded machine
 REPLY_MARGIN_S = 10.0
 # Expected files (WarmWorker.expect) go in messages of about this many characters; a message
@@ -43,20 +44,6 @@ REPLY_MARGIN_S = 10.0
 EXPECT_BATCH_CHARS = 64_000
 EXPECT_MAX_BYTES = 160_000  # below the socket's default send buffer (~208 KiB) and the worker's MAX_MSG
 EXPECT_SNDBUF = 4 << 20     # asked for (the kernel caps it at net.core.wmem_max)
-_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
-
-
-def requirement_names(text: str) -> set[str]:
-    """Normalised distribution names a requirements.txt lists (options and comments ignored)."""
-    names = set()
-    for line in text.splitlines():
-        line = line.split("#", 1)[0].strip()
-        if not line or line.startswith("-"):
-            continue
-        match = _NAME.match(line)
-        if match:
-            names.add(re.sub(r"[-_.]+", "-", match.group(1)).lower())
-    return names
 
 
 def warm_enabled() -> bool:
@@ -146,7 +133,7 @@ class WarmWorker:
 
     def expect(self, files: Mapping[str, str]) -> int:
         """Tell the worker the files (workspace-relative path -> text) about to be written: it
-        memoizes them while its children run (warm_worker._expect). No reply; what the socket
+        memoizes them while its children run (worker._expect). No reply; what the socket
         cannot take now is dropped (only time is lost). How many files were sent."""
         root, sent, batch, size = str(self.workspace), 0, [], 0
         messages = []

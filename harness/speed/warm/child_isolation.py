@@ -1,5 +1,5 @@
 """A warm worker's forked child, cut off from the worker and from the sessions before and beside it
-(stdlib only; loaded by warm_worker.py by path).
+(stdlib only; loaded by worker.py by path).
 
 Under bubblewrap a cold command starts with an empty private /tmp and HOME; a forked child would
 share the worker's. So each child enters its own user and mount namespace (`private_mounts`) and
@@ -9,7 +9,7 @@ tmpfs over its scratch directory (HOME), and the worker's outroot read-only but 
 own outbox. Nothing it writes there is seen by a later or concurrent session. Without bubblewrap a
 cold command shares the host's /tmp, and so does a child (same outcome both ways).
 
-The worker itself is non-dumpable (`PR_SET_DUMPABLE` 0, warm_worker.main): a child — same uid, no
+The worker itself is non-dumpable (`PR_SET_DUMPABLE` 0, worker.main): a child — same uid, no
 capability — can neither read its memory (/proc/<worker>/mem) nor take its control socket
 (pidfd_getfd); the child closes every fd but its command's before any workspace code runs.
 """

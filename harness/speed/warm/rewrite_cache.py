@@ -26,7 +26,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from harness.sandbox.warm_rewrite import is_memo  # the worker's own check of the file it wrote
+from harness.speed.warm.rewrite_memo import is_memo  # the worker's own check of the file it wrote
 
 ENV_OFF = "HARNESS_REWRITE_CACHE"   # "0": every worker rewrites with its helper, as before
 MAX_BYTES = 64 << 20                # a memo larger than this is not kept (anyio's is ~0.75 MB)
@@ -49,7 +49,7 @@ def memo_key(modules: Sequence[str]) -> str:
 
     import harness
 
-    rewriting = (Path(__file__).with_name("warm_rewrite.py")).read_bytes()
+    rewriting = (Path(__file__).with_name("rewrite_memo.py")).read_bytes()
     key = json.dumps([sys.version, sys.implementation.cache_tag, pytest_version, harness.__version__,
                       hashlib.sha256(rewriting).hexdigest(), list(modules)])
     return hashlib.sha256(key.encode()).hexdigest()

@@ -1,8 +1,8 @@
-"""The warm worker's view of its own process tree (stdlib only; loaded by warm_worker.py by path).
+"""The warm worker's view of its own process tree (stdlib only; loaded by worker.py by path).
 
 The worker is a child subreaper: everything a served child leaves behind is re-parented to it, and
 after each command it kills and reaps every descendant. A clone (a second worker forked from this
-one to serve another directory its sandbox binds, see warm_worker.serve_clone) is a descendant
+one to serve another directory its sandbox binds, see worker.serve_clone) is a descendant
 too, but not a command's leftover: `descendants` and `sweep` leave each clone's subtree alone
 (the clone sweeps its own), and the clone ends when the harness closes its socket.
 `wait_child` waits for a served child with the command's timeout (on its pidfd where there is one).

@@ -1,4 +1,4 @@
-"""The warm worker's memo of compiled workspace modules (stdlib only; loaded by warm_worker.py by
+"""The warm worker's memo of compiled workspace modules (stdlib only; loaded by worker.py by
 path, never as a package module inside the sandbox).
 
 Verification runs with PYTHONDONTWRITEBYTECODE=1 (a pyc is trusted on mtime + size), so every
@@ -8,7 +8,7 @@ whose bytes are new in the worker (compiling runs no workspace code) before a se
 after `install()` the children's `SourceLoader.source_to_code` answers from the memo only for the
 same path and the same bytes, compiled exactly as the loader would (`compile(data, path, "exec",
 dont_inherit=True)`). Test modules are left alone: pytest rewrites and compiles those itself
-(RewriteMemo in warm_rewrite.py).
+(RewriteMemo in rewrite_memo.py).
 """
 
 import os

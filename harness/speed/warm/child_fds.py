@@ -1,4 +1,4 @@
-"""The file descriptors of the warm worker's forked child (stdlib only; loaded by warm_worker.py by
+"""The file descriptors of the warm worker's forked child (stdlib only; loaded by worker.py by
 path): the command's stdio and passed fds dup'ed onto the numbers its argv names, every other fd
 closed, fresh sys.std* streams over them, the child's set-up message read back without blocking,
 and the child's exit (flushing them)."""

@@ -1,4 +1,4 @@
-"""The warm worker's memo of installed-distribution metadata (stdlib only; loaded by warm_worker.py
+"""The warm worker's memo of installed-distribution metadata (stdlib only; loaded by worker.py
 by path, never as a package module inside the sandbox).
 
 Every pytest session reads the same metadata of every installed distribution: pytest marks the

@@ -1,5 +1,5 @@
 """What the warm verification worker imports (harness side; the worker gets these names on its
-command line from harness/sandbox/warm.py): the packages per requirement name, the plugin modules
+command line from harness/speed/warm/workers.py): the packages per requirement name, the plugin modules
 whose assertion-rewritten code it memoizes, and the harness's own plugin and its imports."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ PRELOAD: dict[str, tuple[str, ...]] = {
 }
 # Modules a kept pytest plugin imports during every session, which pytest assertion-rewrites
 # (they belong to a pytest11 distribution): the worker computes their rewritten code once
-# (RewriteMemo in warm_rewrite.py, while the first child runs) instead of importing them. A missing or renamed one only costs time.
+# (RewriteMemo in rewrite_memo.py, while the first child runs) instead of importing them. A missing or renamed one only costs time.
 REWRITE_ONCE: tuple[str, ...] = (
     "anyio.pytest_plugin", "anyio._backends", "anyio._backends._asyncio", "anyio._backends._trio", "anyio._core._sockets",
     "anyio._core._streams", "anyio._core._resources", "anyio.abc._sockets", "anyio.abc._eventloop",
