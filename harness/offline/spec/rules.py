@@ -34,7 +34,7 @@ from harness.offline.spec.enum_entities import drop_enum_value_entities, drop_fi
 from harness.offline.spec.entities import find_entities, mark_brands
 from harness.offline.spec.feature_phrases import (find_checkbox_selection, find_keyword_search,
                                                   find_newest_first, find_overview_totals,
-                                                  find_persistence, reserve_feature_phrases)
+                                                  find_persistence)
 from harness.offline.spec.feature_words import find_feature_words
 from harness.offline.spec.features import built_features, find_features
 from harness.offline.spec.field_mentions import mark_field_mentions
@@ -127,8 +127,8 @@ PASSES: tuple[Pass, ...] = (
     ("brands", lambda s: mark_brands(s.toks), "before entities: Stripe, Notion are no records; code: clause casing"),
     ("bullet labels", lambda s: mark_bullet_labels(s.toks), "before fields: 'Title:' bullets; code: clause layout"),
     ("disclaimers", table("disclaimers"), "table; early: what the app says it does not do asks for nothing"),
-    ("feature phrases reserved", lambda s: reserve_feature_phrases(s.toks),
-     "before entities: 'keyword search', 'newest first' are features; code: phrase lookup with exceptions"),
+    ("feature phrases reserved", table("feature phrases reserved"),
+     "table; before fields and entities: 'newest first', 'persist after a refresh' are features"),
     ("self introduction", lambda s: mark_self_intro(s.toks),
      "before entities: 'as a teacher' is who asks; code: story-wide reason/benefit spans"),
     ("status enums", _set("status_enums", lambda s: find_status_enums(s.toks)),
