@@ -99,9 +99,13 @@ def _read_back(e: Entity) -> str:
 
 
 def import_test(app: AppModel, e: Entity, req_ids: tuple[str, ...], name: str | None = None) -> str:
-    bob = ('bob = login(client, "bobby")\n'
-           f'assert not set(ids) & {{item["id"] for item in client.get({lit(collection_url(e))}, headers=bob).json()}}'
-           ) if app.auth and not e.shared else ""
+    bob = ['bob = login(client, "bobby")'] if app.auth else []
+    if app.auth and not e.shared:
+        bob.append(f'assert not set(ids) & {{item["id"] for item in client.get({lit(collection_url(e))}, headers=bob).json()}}')
+    if app.auth and e.manage:   # a member may not add these records: the import is refused whole
+        bob.append(f'assert client.post({lit(api_url(e))}, content=text, headers={{**bob, "Content-Type": "text/csv"}})'
+                   ".status_code == 403")
+    bob = "\n".join(bob) if len(bob) > 1 else ""
     column, value = _bad(e)
     text = fill(_TEST, ident=e.ident, fixtures=test_fixtures(app), row=_row(e), list_url=lit(collection_url(e)),
                 api_url=lit(api_url(e)), page_url=lit(page_url(e)), read_back=_read_back(e),
