@@ -146,3 +146,48 @@ def test_bad_not_built_or_pages_is_one_line_naming_the_key(tmp_path, bad, messag
     with pytest.raises(SpecFileError, match=message) as err:
         load_spec_file(path)
     assert "\n" not in str(err.value) and str(err.value).startswith(f"{path}:1:")
+
+
+def test_draft_of_a_spec_file_run_keeps_calendar_and_csv_import_bug(tmp_path):
+    """A `--spec` run's draft dropped the record tools: rebuilt, the sessions had no calendar
+    (and the chosen date field was lost) and no CSV import."""
+    source = tmp_path / "source.toml"
+    source.write_text('[[entities]]\nname = "session"\nfields = [{ name = "title", required = true }, '
+                      '{ name = "booked on", kind = "date" }, { name = "held on", kind = "date" }]\n'
+                      'calendar = { date = "held on" }\ncsv_import = { max_rows = 250 }\n', encoding="utf-8")
+    spec = load_spec_file(source)
+    assert (spec.data_model[0].calendar, spec.data_model[0].csv_import) == ("held_on", 250)
+    again = _round_trip(spec, draft_toml(spec, spec.clauses), tmp_path / "app.toml")
+    assert (again.data_model[0].calendar, again.data_model[0].csv_import) == ("held_on", 250)
+    assert built_app(again) == built_app(spec)
+    assert checks(again) == checks(spec)
+
+
+# What the draft writer (harness/offline/accounting/draft.py) carries of each spec model, and what it
+# leaves out on purpose. A field added to a model fails this test until the draft writes it (and a
+# round-trip test shows it) or it is named here as derived.
+_DRAFTED = {
+    "AppSpec": {"title", "language", "auth", "login", "roles", "change_password", "data_model", "features",
+                "requirements",   # dashboard, pages = false, not_built = [...] (the unsupported asks)
+                "clauses"},       # as comments
+    "DataEntity": {"name", "plural", "ident", "fields", "parent", "on_parent_delete", "has_status", "workflow",
+                   "transitions", "shared", "manage", "assigned", "many", "calendar", "csv_import",
+                   "attachment_types", "attachment_max_kb", "computed"},
+    "EntityField": {"name", "ident", "kind", "type", "required", "unique", "enum_values", "min_value",
+                    "max_value", "ref"},
+    "Feature": {"kind", "entity", "fields", "options"},
+}
+_DERIVED = {   # rebuilt by the --spec loader from the rest, or read only by the LLM path's prompts
+    "AppSpec": {"schema_version", "app_type", "stack", "pages", "components", "must_have",
+                "explicit_non_goals", "acceptance_criteria", "notes"},
+}
+
+
+def test_the_draft_writes_every_field_of_the_spec_models():
+    from harness.models.spec import AppSpec, DataEntity, EntityField, Feature
+
+    for model in (AppSpec, DataEntity, EntityField, Feature):
+        name = model.__name__
+        missing = set(model.model_fields) - _DRAFTED[name] - _DERIVED.get(name, set())
+        assert not missing, (f"{name} has {sorted(missing)}: write it in the draft "
+                             "(harness/offline/accounting/draft.py) with a round-trip test, or list it as derived")

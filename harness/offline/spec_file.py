@@ -300,7 +300,9 @@ def with_requirements(spec: AppSpec, dashboard: bool, unbuildable=None, pages: b
     for i, e in enumerate(spec.data_model):
         items.append(("crud", e.ident, f"Users can create, list, update and delete {e.plural}", f"entity {e.name}"))
         if e.parent:
-            items.append(("relation", e.ident, f"Each {e.name} belongs to a {e.parent}", f"{e.name}.parent"))
+            parent = next((x.name for x in spec.data_model if x.ident == e.parent), e.parent)
+            article = "an" if parent[:1].lower() in "aeiou" else "a"
+            items.append(("relation", e.ident, f"Each {e.name} belongs to {article} {parent}", f"{e.name}.parent"))
         if e.has_status:
             items.append(("complete", e.ident, f"Users can mark {e.plural} done", f"{e.name}.has_status"))
         items += access_items(e) + link_items(e, spec.data_model) + tool_items(e) + computed_items(e)

@@ -114,6 +114,7 @@ def _entity_lines(e: DataEntity, features: list[Feature], names: dict[str, str])
     out += [f"{key} = {_value(v)}" for key, v in (("shared", e.shared), ("manage", e.manage),
                                                   ("assigned_to", "user" if e.assigned else None),
                                                   ("many", [names.get(m, m) for m in e.many])) if v]
+    out += _tool_lines(e)
     if e.workflow:
         out.append(f"workflow = {_value(e.workflow)}")
         default = {s: [e.workflow[i + 1]] for i, s in enumerate(e.workflow[:-1])}
@@ -124,6 +125,21 @@ def _entity_lines(e: DataEntity, features: list[Feature], names: dict[str, str])
     out.append("]")
     if features:
         out.append(f"features = [{', '.join(_feature(f) for f in features)}]")
+    if e.computed:
+        out.append(f"computed = {_value(dict(e.computed))}")
+    return out
+
+
+def _tool_lines(e: DataEntity) -> list[str]:
+    """The record tools (harness/offline/spec_record_tools.py) with their options written out."""
+    out = []
+    if e.calendar:
+        date = next((f.name for f in e.fields if f.ident == e.calendar), e.calendar)
+        out.append(f"calendar = {_value({'date': date})}")
+    if e.csv_import:
+        out.append(f"csv_import = {_value({'max_rows': e.csv_import})}")
+    if e.attachment_types:
+        out.append(f"attachments = {_value({'types': list(e.attachment_types), 'max_kb': e.attachment_max_kb})}")
     return out
 
 
