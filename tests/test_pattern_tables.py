@@ -9,7 +9,8 @@ from harness.offline.spec.patterns import TABLES_DIR, all_patterns, example_yiel
 from harness.offline.spec.wordsets import set_names, word_set
 
 PATTERNS = all_patterns()
-KEYS = {"name", "pass", "example", "yields", "before", "tokens", "unless", "action", "table"}
+KEYS = {"name", "pass", "example", "yields", "before", "not_before", "clause_has", "clause_lacks", "tokens", "unless",
+        "action", "table"}
 
 
 @pytest.mark.parametrize("pattern", PATTERNS, ids=[p["table"] for p in PATTERNS])

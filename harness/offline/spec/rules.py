@@ -32,7 +32,7 @@ from harness.offline.spec.clauses import split_clauses
 from harness.offline.spec.compound_heads import drop_compound_heads
 from harness.offline.spec.enum_entities import drop_enum_value_entities, drop_field_head_entities
 from harness.offline.spec.entities import find_entities, mark_brands
-from harness.offline.spec.feature_phrases import (find_checkbox_selection, find_keyword_search,
+from harness.offline.spec.feature_phrases import (find_keyword_search,
                                                   find_newest_first, find_overview_totals,
                                                   find_persistence)
 from harness.offline.spec.feature_words import find_feature_words
@@ -129,8 +129,10 @@ PASSES: tuple[Pass, ...] = (
     ("disclaimers", table("disclaimers"), "table; early: what the app says it does not do asks for nothing"),
     ("feature phrases reserved", table("feature phrases reserved"),
      "table; before fields and entities: 'newest first', 'persist after a refresh' are features"),
+    ("story reasons", table("story reasons"), "table; before entities: '... because it was added by mistake'"),
+    ("so that", table("so that"), "table; before entities: the benefit of a user story is context"),
     ("self introduction", lambda s: mark_self_intro(s.toks),
-     "before entities: 'as a teacher' is who asks; code: story-wide reason/benefit spans"),
+     "before entities: 'as a teacher' is who asks; code: which nouns a verb-noun actor spans"),
     ("status enums", _set("status_enums", lambda s: find_status_enums(s.toks)),
      "before field lists: 'status: a / b' is a workflow; code: hands its states to 'workflows' below"),
     ("feature words", _set("complete_idx", lambda s: find_feature_words(
@@ -180,7 +182,8 @@ PASSES: tuple[Pass, ...] = (
     ("features", _features, "needs each record's fields: search/filter/sort name fields"),
     ("completion status", lambda s: find_status(s.toks, s.mentions, s.complete_idx, s.p), "after workflows"),
     ("cancel status", lambda s: find_cancel(s.toks, s.mentions, s.cancel_idx, s.p), "after workflows"),
-    ("checkbox selection", lambda s: find_checkbox_selection(s.toks, s.p), "after features"),
+    ("checkbox selection", table("checkbox selection"),
+     "table; after completion status: a checkbox that marks a record done selects nothing"),
     ("qualifiers", lambda s: mark_qualifiers(s.toks, s.p), "after fields and features: words that only qualify them"),
     ("opposite states", lambda s: mark_opposite_states(s.toks, s.p), "after completion status: 'undone'"),
     ("listed field words", table("listed field words"), "table; after every field rule: what none of them read"),
