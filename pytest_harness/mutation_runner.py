@@ -1,7 +1,7 @@
 """pytest plugin (`-p pytest_harness.mutation_runner`): run requirements' tests against mutants.
 
 The harness compiles every mutant into a scratch copy of the workspace behind a guard
-(`__harness_mutant__ == id`, resolved through builtins; see harness/audit/mutator.py) and passes
+(`__harness_mutant__ == id`, resolved through builtins; see pytest_harness/mutator.py) and passes
 `--harness-mutants=PLAN.json`: {"nonce", "seconds", "order": [[req, id, [nodeid, ...]], ...],
 "result": "RESULT.json", "method", "test_s": {nodeid: seconds}}. After collection (the code is imported once) this plugin replaces the
 test loop: each mutant runs in a forked child that sets the guard and runs only the

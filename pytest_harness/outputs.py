@@ -7,7 +7,7 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
-from pytest_harness import baseline, ci_formats, evidence, gate, report
+from pytest_harness import baseline, ci_formats, evidence, gate, mutate, report
 from pytest_harness.settings import Settings
 
 
@@ -80,6 +80,8 @@ def write_summary(terminal, settings: Settings, document: Mapping) -> None:
     if settings.annotations == "github":
         for line in ci_formats.github_annotations(document, _requirements_rel(settings), _id_lines(settings, document)):
             terminal.write_line(line)
+    for line in mutate.summary_lines(dict(document)):
+        terminal.write_line(line, red=" below the bar" in line or "produced no result" in line)
     failed = fails_threshold(document)
     terminal.write_line(f"harness: {gate.verdict_line(document)}", red=failed, green=not failed and
                         "fail_under" in document)

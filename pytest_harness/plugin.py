@@ -23,8 +23,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_harness import (baseline, carry_hooks, coverage_map, evidence, forgery, forgery_scope, gate, measure, outputs,
-                            read_set, settings, xdist_support)
+from pytest_harness import (baseline, carry_hooks, coverage_map, evidence, forgery, forgery_scope, gate, measure, mutate,
+                            outputs, read_set, settings, xdist_support)
 from pytest_harness.identity import VERSION as __version__
 from pytest_harness.identity import shadowed
 from pytest_harness.junit import JUnitProperties
@@ -138,6 +138,9 @@ def pytest_cmdline_main(config: pytest.Config) -> int | None:
 def pytest_configure(config: pytest.Config) -> None:
     """Runs once after option parsing: register `req`; start recording when evidence is requested."""
     config.addinivalue_line("markers", MARKER_DOC)
+    if getattr(config.option, "harness_mutants", None):   # mutation_runner.py's session (--harness-mutate's
+        carry_hooks.take_recorder(config, keep=False)      # audit reads the project's ini too): no evidence
+        return
     resolved = settings.resolve(config)
     foreign = shadowed()
     if foreign is not None:
@@ -295,7 +298,8 @@ class Recorder:
             return
         if state.settings.digest_fd is not None and state.settings.evidence_path is not None:
             send_digest(state.settings.digest_fd, evidence.dump_document(state.document))
-        if outputs.fails_threshold(state.document) and session.exitstatus == pytest.ExitCode.OK:
+        if (outputs.fails_threshold(state.document) or mutate.failed(state.document)) and \
+                session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
     def _document(self, state: HarnessState, exitstatus: int) -> dict:
@@ -311,6 +315,8 @@ class Recorder:
             marker_errors=state.marker_errors, collection_errors=state.collection_errors,
             proofs=state.proofs, req_files=state.settings.req_files, forgery=state.forgery,
             measurement_error=state.measurement_error, carried=carried)
+        if state.settings.mutate:   # before the threshold and the baseline: they see its verdicts
+            document = mutate.judge(document, self.config.rootpath)
         document["tracing"] = {"traced": "marked tests, call phase" if state.untraced is None else "nothing",
                                "why": state.untraced}
         if state.forgery_waived:

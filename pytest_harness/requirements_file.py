@@ -8,6 +8,14 @@ TOML, either form:
 
 CSV: one `id,title` row per requirement; an optional header row whose first cell is `id`;
 blank rows and rows starting with `#` are skipped.
+
+A TOML file may also say which files implement each requirement (its tests must run them, and
+`--harness-mutate` mutates the lines they ran there), paths relative to the rootdir:
+
+    [files]                             [[requirement]]
+    AUTH-001 = ["src/auth.py"]          id = "AUTH-001"
+                                        title = "Users log in"
+                                        files = ["src/auth.py"]
 """
 
 from __future__ import annotations
@@ -71,3 +79,30 @@ def _csv_pairs(text: str) -> Iterable[tuple[str, object, object]]:
             continue
         pairs.append((f"line {line_no}", cells[0], ",".join(row[1:])))
     return pairs
+
+
+def load_requirement_files(path: Path, pattern: re.Pattern) -> dict[str, list[str]]:
+    """{id: [implementation file, ...]} from a TOML file's `[files]` table and its `[[requirement]]`
+    entries' `files` (none for CSV); ValueError naming the file for any problem."""
+    if path.suffix.lower() != ".toml":
+        return {}
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
+        raise ValueError(f"cannot read requirements file {path}: {err}") from None
+    table = data.get("files", {})
+    if not isinstance(table, dict):
+        raise ValueError(f"{path}: [files] must be a table of id = [\"path\", ...]")
+    pairs = [(f"[files] {rid}", rid, files) for rid, files in table.items()]
+    rows = data.get("requirement", [])
+    pairs += [(f"[[requirement]] #{n}", row.get("id"), row["files"])
+              for n, row in enumerate(rows if isinstance(rows, list) else [], 1)
+              if isinstance(row, dict) and "files" in row]
+    out: dict[str, set[str]] = {}
+    for where, rid, files in pairs:
+        if not isinstance(rid, str) or pattern.fullmatch(rid) is None:
+            raise ValueError(f"{path}: {where}: malformed requirement id {rid!r} (expected {pattern.pattern})")
+        if not isinstance(files, list) or not all(isinstance(f, str) and f.strip() for f in files):
+            raise ValueError(f"{path}: {where}: files must be a list of paths relative to the rootdir")
+        out.setdefault(rid, set()).update(f.strip() for f in files)
+    return {rid: sorted(files) for rid, files in sorted(out.items())}

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from pytest_harness import baseline, evidence, forgery_scope
-from pytest_harness.requirements_file import load_requirements_file
+from pytest_harness.requirements_file import load_requirement_files, load_requirements_file
 
 
 @dataclass(frozen=True)
@@ -31,6 +31,7 @@ class Option:
     metavar: str
     help: str
     is_path: bool = False
+    switch: bool = False   # a flag without a value (`--harness-mutate`); env and ini take 1/0, true/false
 
 
 OPTIONS = (
@@ -64,6 +65,10 @@ OPTIONS = (
            "'github': print a workflow annotation for each requirement not verified (and each stale one)"),
     Option("harness_cobertura", "HARNESS_COBERTURA", "--harness-cobertura", "PATH",
            "write requirement coverage as Cobertura XML (one line per requirement, hit when verified)", is_path=True),
+    Option("harness_mutate", "HARNESS_MUTATE", "--harness-mutate", "",
+           "mutation audit per requirement of the lines its tests ran in its files (files from the requirements "
+           "file's [files] or --harness-req-files); a requirement whose tests kill under the bar is not verified",
+           switch=True),
 )
 _BY_NAME = {opt.name: opt for opt in OPTIONS}
 
@@ -96,6 +101,7 @@ class Settings:
     annotations: str | None = None
     cobertura_path: Path | None = None
     requirements_path: Path | None = None
+    mutate: bool = False
 
     @property
     def traced(self) -> str | None:
@@ -103,22 +109,23 @@ class Settings:
         if self.trace == "off":
             return "tracing is off (harness_trace = off)"
         outputs = (self.evidence_path, self.report_path, self.req_files, self.baseline_path, self.annotations,
-                   self.cobertura_path)
+                   self.cobertura_path, self.mutate or None)
         if self.trace == "auto" and all(value is None for value in outputs):
             return "only a threshold was asked"
         return None
 
     @property
     def active(self) -> bool:
-        return any(v is not None for v in (self.evidence_path, self.fail_under, self.report_path,
-                                           self.baseline_path, self.annotations, self.cobertura_path))
+        return self.mutate or any(v is not None for v in (self.evidence_path, self.fail_under, self.report_path,
+                                                          self.baseline_path, self.annotations, self.cobertura_path))
 
 
 def add_options(parser: pytest.Parser) -> None:
     """Register every setting as an ini key and a `--harness-*` flag (flag default None)."""
     group = parser.getgroup("harness", "App-Builder Harness requirement evidence (use the --flag=VALUE form)")
     for opt in OPTIONS:
-        group.addoption(opt.flag, dest=opt.name, metavar=opt.metavar, default=None,
+        kind = {"action": "store_true"} if opt.switch else {"metavar": opt.metavar}
+        group.addoption(opt.flag, dest=opt.name, default=None, **kind,
                         help=f"{opt.help} (env {opt.env}, ini {opt.name})".replace("%", "%%"))  # argparse %-formats
         parser.addini(opt.name, f"{opt.help} (flag {opt.flag}, env {opt.env})", default="")
 
@@ -261,6 +268,32 @@ def validate_annotations(raw: Raw | None) -> str | None:
     return "github"
 
 
+def validate_switch(raw: Raw | None) -> bool:
+    """A switch: the flag given, or 1/0, true/false, yes/no, on/off from the environment or ini."""
+    if raw is None:
+        return False
+    value = raw.value.strip().lower()
+    if value in ("1", "true", "yes", "on"):
+        return True
+    if value in ("0", "false", "no", "off"):
+        return False
+    raise pytest.UsageError(f"{raw.source}: expected 1 or 0 (true/false), got {raw.value!r}")
+
+
+def requirement_files(file: Raw | None, flag: Raw | None, pattern: re.Pattern) -> dict[str, list[str]] | None:
+    """Each requirement's implementation files: the requirements file's `[files]`, then
+    `--harness-req-files` (its entry wins for an id both name); None when neither names any."""
+    from_file: dict[str, list[str]] = {}
+    if file is not None:
+        try:
+            from_file = load_requirement_files(_path(file), pattern)
+        except ValueError as err:
+            raise pytest.UsageError(f"{file.source}: {err}") from None
+    given = validate_req_files(flag, pattern)
+    merged = {**from_file, **(given or {})}
+    return dict(sorted(merged.items())) if merged or given is not None else None
+
+
 def space_form_flags(args: list[str]) -> list[str]:
     """Path flags given as `--flag VALUE`, which pytest-dev/pytest#8846 turns into a rootdir trap."""
     path_flags = {opt.flag for opt in OPTIONS if opt.is_path}
@@ -274,14 +307,22 @@ def resolve(config: pytest.Config) -> Settings:
     evidence_path = _path(raw["harness_evidence"])
     fail_under = validate_fail_under(raw["harness_fail_under"])
     report_path = validate_report(raw["harness_report"])
+    mutate = validate_switch(raw["harness_mutate"])
     outputs = (raw["harness_baseline"], raw["harness_annotations"], raw["harness_cobertura"])
-    if evidence_path is None and fail_under is None and report_path is None and all(r is None for r in outputs):
+    if not mutate and evidence_path is None and fail_under is None and report_path is None and all(r is None for r in outputs):
         # Inert: ids and files are only read when something asks for evidence.
         return Settings(None, None, {}, pattern, None, None, None)
     expected, titles = expected_ids(raw["harness_reqs"], raw["harness_requirements_file"], pattern)
     run_id = raw["harness_run_id"].value.strip() if raw["harness_run_id"] else None
+    req_files = requirement_files(raw["harness_requirements_file"], raw["harness_req_files"], pattern)
+    trace = validate_trace(raw["harness_trace"])
+    if mutate and (trace == "off" or not req_files):
+        raise pytest.UsageError(f"{raw['harness_mutate'].source}: the mutation audit needs "
+                                + ("the marked tests traced (not harness_trace = off)" if trace == "off" else
+                                   "each requirement's files: a [files] table in the requirements file "
+                                   "(or --harness-req-files)"))
     return Settings(evidence_path, expected, titles, pattern, fail_under, report_path, run_id,
-                    validate_req_files(raw["harness_req_files"], pattern), validate_digest_fd(raw["harness_digest_fd"]),
-                    validate_trusted(raw["harness_trusted_hooks"]), validate_trace(raw["harness_trace"]),
+                    req_files, validate_digest_fd(raw["harness_digest_fd"]),
+                    validate_trusted(raw["harness_trusted_hooks"]), trace,
                     validate_baseline(raw["harness_baseline"]), validate_annotations(raw["harness_annotations"]),
-                    _path(raw["harness_cobertura"]), _path(raw["harness_requirements_file"]))
+                    _path(raw["harness_cobertura"]), _path(raw["harness_requirements_file"]), mutate)

@@ -11,7 +11,10 @@ commit says why:
 Canonical form: the document the spec stage writes as spec.json (`postprocess(parse_request(r))`,
 `model_dump(mode="json")`), dumped with sorted object keys, indent 1, UTF-8. Object keys are the
 only ordering normalised: every list keeps the parser's order, so a reordered list is a difference.
-A request the parser stops on is stored as {"error": <message>, "clauses": <clauses.json>}.
+A key whose value is the model's default is left out (`exclude_defaults`), so a field added to the
+spec model with a default does not change the golden files; a parser that sets a value, or stops
+setting one, still does. A request the parser stops on is stored as
+{"error": <message>, "clauses": <clauses.json>}.
 """
 
 from __future__ import annotations
@@ -38,9 +41,10 @@ def spec_document(request: str) -> dict:
     from harness.offline.spec import parse_request
 
     try:
-        return postprocess(parse_request(request)).model_dump(mode="json")
+        return postprocess(parse_request(request)).model_dump(mode="json", exclude_defaults=True)
     except SpecError as exc:
-        return {"error": str(exc), "clauses": [c.model_dump(mode="json") for c in failure_clauses(exc)]}
+        return {"error": str(exc), "clauses": [c.model_dump(mode="json", exclude_defaults=True)
+                                                for c in failure_clauses(exc)]}
 
 
 def canonical(doc: dict) -> str:

@@ -1,4 +1,4 @@
-"""#19: the audit's candidate sites are computed once per source text (harness/audit/plan.py) and,
+"""#19: the audit's candidate sites are computed once per source text (pytest_harness/mutation_plan.py) and,
 in a build, beside the verification of the task that completes the app instead of after the suite;
 a plan made from the cache is the plan made without it."""
 
@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from harness.audit import plan as plan_mod
+from pytest_harness import mutation_plan as plan_mod
 from harness.audit.mutator import candidates
 from harness.audit.plan import file_candidates, make_plan, precompute
 from test_mutator import SOURCE, _evidence  # noqa: E402 - tests/ is on pythonpath

@@ -31,3 +31,18 @@ def test_totals_line_splits_built_from_reported_not_built():
     row = compare(item, _spec(), "failed")
     assert (row.features, row.features_built) == ((2, 2), 1)
     assert "feature fidelity 100.0% (built 50.0%, the rest reported not built)" in format_totals("dev", [row], True)
+
+
+def test_fresh_set_5_is_reported_as_its_own_group():
+    """Requests 77-86 were collected by a stranger to the parser; the bench totals them apart from
+    the sets that informed the rules (and from fresh set 4)."""
+    from harness.fidelity import FRESH_5, load_dataset, run_fidelity
+
+    ids = [i["id"] for i in load_dataset() if i["id"][:2] in FRESH_5]
+    assert len(ids) == 10
+    lines: list[str] = []
+    run_fidelity(spec_only=True, say=lines.append, only=ids + ["56-cursor-task-manager-blue"])
+    groups = [line.split(" (")[0] for line in lines if "requests, spec only)" in line]
+    assert groups == ["fresh set 4", "fresh set 5", "all"]
+    fresh5 = next(line for line in lines if line.startswith("fresh set 5"))
+    assert "(10 requests, spec only)" in fresh5

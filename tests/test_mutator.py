@@ -1,4 +1,4 @@
-"""The AST mutator (harness/audit/mutator.py) and the mutant choice (harness/audit/plan.py): pure."""
+"""The AST mutator (pytest_harness/mutator.py) and the mutant choice (pytest_harness/mutation_plan.py): pure."""
 
 import ast
 import builtins
@@ -64,7 +64,8 @@ def _one(kind: str, line: int):
     ("negate", 8, "if total >= 90:", "if not total >= 90:"),
     ("negate", 10, "while total > 100:", "while not total > 100:"),
     ("return", 9, "return 'A'", "return None"),
-    ("drop", 7, "log.append(total)", "pass"),
+    ("update", 7, "log.append(total)", "pass"),
+    ("drop", 6, "log = []", "pass"),
 ])
 def test_each_operator_changes_exactly_its_site(kind, line, before, after):
     mutant = _one(kind, line)
@@ -206,3 +207,52 @@ def test_plan_uses_only_lines_the_requirements_passing_tests_ran(tmp_path):
     by_line = {plan.chosen[i].mutant.line: plan.runs[("REQ-001", i)] for i in plan.mutants["REQ-001"]}
     assert by_line[5] == ["t.py::a"] and by_line[16] == ["t.py::b"]  # only tests that ran the line
     assert make_plan(_evidence([5, 7], [16]), tmp_path, 10).order() == plan.order()
+
+
+FILTERS = '''def for_day(rows, day, query):
+    picked = [r for r in rows if r["day"] == day]
+    return picked, query.where(day)
+'''
+
+
+class _Query:
+    def where(self, day):
+        return f"where {day}"
+
+
+def test_a_dropped_filter_returns_every_record_and_the_unfiltered_query():
+    """#47's hollow day listing: the filter mutants drop a comprehension's `if` and a `.where(…)`."""
+    rows = [{"day": 1}, {"day": 2}]
+    filters = [m for m in candidates(FILTERS) if m.kind == "filter"]
+    assert [m.line for m in filters] == [2, 3]
+    query = _Query()
+    original = _run(FILTERS)["for_day"](rows, 1, query)
+    assert original == ([{"day": 1}], "where 1")
+    guarded = apply(FILTERS, filters)
+    assert _run(guarded, 1)["for_day"](rows, 1, query) == (rows, "where 1")
+    assert _run(guarded, 2)["for_day"](rows, 1, query) == ([{"day": 1}], query)
+
+
+RANKED = '''def late_fee(fee, days):
+    charged = fee * 2
+    total = charged
+    total += 0
+    if days > 14:
+        total = fee * 3
+    return total
+'''
+
+
+def test_a_comparison_is_judged_first_and_within_a_budget_of_one_whatever_the_seed():
+    """#47: the mutator's RANK decides; before, a budget of one judged whichever line the seed
+    shuffled first (often the `return None` or a dropped assignment)."""
+    from harness.audit.mutator import KIND_RANK, KINDS, RANK
+
+    assert KINDS[0] == "compare" and KINDS[-1] == "return" and all(why for _kind, why in RANK)
+    sites = candidates(RANKED)
+    assert {"compare", "return", "update", "arith"} <= {m.kind for m in sites}
+    for seed in range(30):
+        assert [m.kind for _, m in spread({"src/fees.py": sites}, 1, random.Random(seed))] == ["compare"]
+        picked = [m.kind for _, m in spread({"src/fees.py": sites}, 4, random.Random(seed))]
+        assert picked[0] == "compare" and len(picked) == 4
+        assert [KIND_RANK[k] for k in picked] == sorted(KIND_RANK[k] for k in picked)  # run best-ranked first

@@ -18,3 +18,17 @@ def test_the_report_shows_the_black_box_checks_and_the_survivors():
     assert "Black-box: NO (1/2 checks: spec-derived)" in html
     assert "reads status &#x27;open&#x27;" in html or "reads status 'open'" in html
     assert "mutants that survived its tests" in html and "line 89" in html
+
+
+def test_the_report_names_each_survivors_kind_and_the_invalid_mutants():
+    """#47: a survivor shows which kind of mutant it was (a surviving comparison says more than a
+    surviving `return None`); invalid mutants are counted apart, not as kills."""
+    survivor = "src/api_todo.py:line 89: `!=` → `==` in `t.done != done`"
+    rep = {"status": "FAIL", "missing": [], "tests": {}, "commands": [],
+           "mutation": {"survived": [survivor], "invalid": 2, "details": [
+               {"id": 3, "file": "src/api_todo.py", "line": 89, "kind": "compare",
+                "description": "line 89: `!=` → `==` in `t.done != done`", "result": "passed"}]}}
+    html = requirement_evidence({"requirements": [{"id": "REQ-003", "text": "complete"}],
+                                 "requirement_reports": {"REQ-003": rep}})
+    assert "<li>compare: <code>src/" in html and "line 89" in html
+    assert "2 mutant(s) invalid" in html

@@ -150,6 +150,9 @@ def test_report_renders_every_requirement_in_headless_chromium(looped_inject_run
         assert f'id="evidence-{req["id"]}"' in dom
     assert any(r["status"] == "FAIL" for r in matrix["requirements"])
     assert 'id="escalation-TASK-' in dom and "LOOP DETECTED" in dom
+    box = dom[dom.index('id="why-failed"'):dom.index("</section>", dom.index('id="why-failed"'))]
+    assert dom.index('id="why-failed"') < dom.index('id="request"')   # the reason first (#52)
+    assert any(f"{r['id']} FAIL" in box for r in matrix["requirements"] if r["status"] == "FAIL"), box
     assert "Runtime checks" in dom and "Task timeline" in dom
     shot = tmp_path / "report.png"
     _chromium(tmp_path, page, "--window-size=1280,2000", f"--screenshot={shot}")

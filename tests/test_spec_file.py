@@ -94,3 +94,14 @@ def test_spec_file_errors_leaked_exception_class_names_and_dropped_the_path_bug(
     with pytest.raises(SpecFileError) as caught:
         load_spec_file(tmp_path)
     assert str(caught.value) == f"cannot read spec file {tmp_path}: Is a directory"
+
+
+def test_relation_requirement_names_the_parent_by_its_name_bug(tmp_path):
+    """The relation requirement read "Each borrow belongs to a inventory_item": the parent's
+    identifier and a fixed article instead of its name."""
+    path = tmp_path / "app.toml"
+    path.write_text('[[entities]]\nname = "inventory item"\nfields = ["name"]\n\n'
+                    '[[entities]]\nname = "borrow"\nparent = "inventory item"\nfields = ["notes"]\n\n'
+                    '[[entities]]\nname = "return"\nparent = "borrow"\nfields = ["notes"]\n', encoding="utf-8")
+    texts = [r.text for r in load_spec_file(path).requirements if r.capability == "relation"]
+    assert texts == ["Each borrow belongs to an inventory item", "Each return belongs to a borrow"]

@@ -81,13 +81,27 @@ def test_csv_import_is_generated_with_its_row_cap_and_marked_tests(tmp_path):
     assert [c.name for c in derive(spec) if c.requirement == req.id] == ["import jobs from CSV: all rows or none"]
 
 
+def test_attachments_are_generated_with_their_types_size_table_and_upload_limit(tmp_path):
+    spec = load_spec_file(_write(tmp_path, "auth = true\n" + ENTITY +
+                                 'attachments = { types = ["image/png", "application/pdf"], max_kb = 4096 }\n'))
+    job = spec.entity("job")
+    assert (job.attachment_types, job.attachment_max_kb) == (["image/png", "application/pdf"], 4096)
+    plain = load_spec_file(_write(tmp_path, ENTITY + "attachments = true\n")).entity("job")
+    assert (plain.attachment_types, plain.attachment_max_kb) == (["application/pdf", "image/jpeg", "image/png"], 5120)
+    files = generate_files(spec)
+    req = next(r for r in spec.requirements if r.capability == "attachment")
+    source = files["src/attachments.py"]
+    assert "{'job': (4194304, ('image/png', 'application/pdf'), 'jobs', 'Jobs')}" in source
+    assert "@router.post('/api/jobs/{item_id}/attachments', status_code=201" in source
+    assert 'CREATE TABLE IF NOT EXISTS "attachment_job"' in files["src/models.py"]
+    assert "UPLOAD_BODY_BYTES = 4194304" in files["src/__init__.py"]   # the 1 MiB body cap, raised for uploads only
+    assert "UPLOAD_BODY_BYTES" not in generate_files(load_spec_file(_write(tmp_path, ENTITY)))["src/__init__.py"]
+    assert f"@pytest.mark.req({req.id!r})\ndef test_job_files_upload_list_download_and_refusals(" in files["tests/test_attachments.py"]
+    assert f"def test_{req.id.lower().replace('-', '_')}_attachment(" in files["tests/test_acceptance.py"]
+    assert [c.name for c in derive(spec) if c.requirement == req.id] == [
+        "files of a job: upload, list, download, size and type limits, owner only"]
+
+
 def test_an_app_without_record_tools_has_none_of_their_files():
     files = generate_files(load_spec_file(Path(__file__).parents[1] / "examples" / "tool_library.toml"))
     assert not {"src/calendar_view.py", "src/csv_import.py", "src/attachments.py"} & set(files)
-
-
-@pytest.mark.parametrize("key", ["attachments = true"])
-def test_a_record_tool_not_built_yet_is_refused_in_one_line(tmp_path, key):
-    with pytest.raises(SpecFileError) as raised:
-        load_spec_file(_write(tmp_path, ENTITY + key + "\n"))
-    assert "the generator does not build it yet" in str(raised.value)

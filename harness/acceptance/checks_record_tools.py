@@ -126,11 +126,59 @@ def csv_import_all_or_none(api: Api, spec: AppSpec, entity: DataEntity) -> str:
         if {i.get("id") for i in api.listed(url, who)} != set(listed):
             raise CheckFailed("a refused import added records (not all or nothing)")
         detail += "; a bad row → 422 naming row 3, nothing imported"
+    key = f"{entity.parent}_id" if entity.parent else next((f.ident for f in entity.fields if f.ref), None)
+    if key:   # the first row is stored before the second fails on a missing record: taken back
+        pair = [api.body_for(entity, who), {**api.body_for(entity, who), key: 2**40}]
+        api.expect(send_raw(api, "POST", url + "/import", who, _csv(pair), "text/csv"), 422, 404,
+                   what=f"import whose second row names a missing {key}")
+        if {i.get("id") for i in api.listed(url, who)} != set(listed):
+            raise CheckFailed("an import refused at its second row kept its first (not all or nothing)")
+        detail += f"; a second row naming a missing {key} → refused, the first not kept"
     if spec.auth and not entity.shared and not (spec.roles and entity.manage):
         other = api.sign_up(f"{api.token}import{entity.ident}")
         if set(ids) & {i.get("id") for i in api.listed(url, other)}:
             raise CheckFailed("another account lists the imported records: they are not the importer's")
         detail += "; they are the importer's own"
+    return detail
+
+
+# First bytes of a file of each type (a file must start with its type's signature).
+_FILES = {"application/pdf": b"%PDF-1.4\n% check\n", "image/png": b"\x89PNG\r\n\x1a\ncheck",
+          "image/jpeg": b"\xff\xd8\xff\xe0check", "image/gif": b"GIF89acheck",
+          "image/webp": b"RIFF\x00\x00\x00\x00WEBPcheck", "application/zip": b"PK\x03\x04check"}
+
+
+def attachments_kept_and_guarded(api: Api, spec: AppSpec, entity: DataEntity) -> str:
+    who = api.account("first")
+    rec = api.create(entity, who)
+    files = f"{api.collection(entity)}/{rec['id']}/attachments"
+    kind = entity.attachment_types[0]
+    content = _FILES.get(kind, b"check file\n") + api.token.encode()
+    sent = api.expect(send_raw(api, "POST", files, who, content, kind, {"filename": "../../escape/photo 1"}),
+                      201, 200, what=f"upload a {kind} file")
+    made = sent.body if isinstance(sent.body, dict) else {}
+    if "/" in str(made.get("filename", "/")) or made.get("size") != len(content):
+        raise CheckFailed(f"the upload's name or size is wrong (a path kept in its name?): {sent.line}")
+    if made.get("id") not in [i.get("id") for i in api.listed(files, who)]:
+        raise CheckFailed(f"the uploaded file is not listed at {files}")
+    try:
+        got = api.http.get(f"{files}/{made['id']}", headers=who.headers if who else {})
+    except httpx.HTTPError as exc:
+        raise CheckFailed(f"download: no response ({type(exc).__name__})") from None
+    api.seen.append(f"GET {files}/{made['id']} → {got.status_code} ({len(got.content)} bytes)")
+    if got.status_code != 200 or got.content != content:
+        raise CheckFailed(f"the download is not the uploaded bytes ({got.status_code}, {len(got.content)} bytes)")
+    big = content + b"0" * (entity.attachment_max_kb * 1024)
+    api.expect(send_raw(api, "POST", files, who, big, kind), 413, what=f"a file over {entity.attachment_max_kb} KB")
+    odd = "application/x-msdownload" if "application/x-msdownload" not in entity.attachment_types else "text/x-unlisted"
+    api.expect(send_raw(api, "POST", files, who, b"MZ\x90\x00", odd), 415, what=f"a {odd} file")
+    detail = "upload → list → download equal bytes; too large → 413; another type → 415"
+    if spec.auth:
+        other = api.sign_up(f"{api.token}files{entity.ident}")
+        denied = api.call("GET", f"{files}/{made['id']}", other, accept="*/*")
+        if denied.status not in (403, 404):
+            raise CheckFailed(f"another account downloads the file: {denied.line}")
+        detail += f"; another account → {denied.status}"
     return detail
 
 
@@ -140,4 +188,6 @@ TOOL_CHECKS = {
     if e.calendar else [],
     "import": lambda e: [(f"import {e.plural} from CSV: all rows or none", csv_import_all_or_none)]
     if e.csv_import else [],
+    "attachment": lambda e: [(f"files of a {e.name}: upload, list, download, size and type limits, owner only",
+                              attachments_kept_and_guarded)] if e.attachment_types else [],
 }

@@ -23,6 +23,7 @@ from harness.acceptance import checks_app as app
 from harness.acceptance import checks_data as data
 from harness.acceptance import checks_flow as flow
 from harness.acceptance.checks_record_tools import TOOL_CHECKS
+from harness.acceptance.checks_computed import computed_values_hold
 from harness.acceptance.checks_features import FEATURE_CHECKS
 from harness.acceptance.samples import wrong_values
 from harness.models.spec import AppSpec, DataEntity, Feature, Requirement
@@ -167,6 +168,8 @@ def derive(spec: AppSpec) -> list[Check]:
                 if not x.shared and not any(n is not None and n.manage for n in needs):
                     checks.append(Check(rid, f"another account cannot see or change a {x.name}",
                                         partial(app.isolated, entity=x), x.ident))
+        elif cap == "computed" and e is not None and e.computed:
+            checks.append(Check(rid, f"computed values of a {e.name}", partial(computed_values_hold, entity=e), e.ident))
         elif cap in ("access", "account", "link"):
             checks += _access(spec, e, req)
         elif cap == "dashboard":

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harness.audit.plan import DEFAULT_SEED, AuditPlan, make_plan
+from pytest_harness.mutation_verdict import summarize  # noqa: F401 - importable from here too
 from harness.errors import RunDataError
 from harness.interrupts import INTERRUPTS, kill_children
 from harness.models.run import RunState
@@ -32,7 +33,7 @@ from harness.state.checkpoints import crash_hook
 from harness.state.store import RunStore
 from harness.utils import own_tmp
 from harness.verification.outbox import OUTBOX
-from pytest_harness.time_box import GRACE_FACTOR, INVALID, KILLED, admit
+from pytest_harness.time_box import GRACE_FACTOR, admit
 
 SCHEMA_VERSION = 1
 DEFAULT_MAX_MUTANTS = 4      # per requirement
@@ -274,37 +275,6 @@ def _plan(store: RunStore, run_id: str, evidence: dict, workspace: Path, digest:
         ahead.cancel()
         clear_stale_scratch(store, run_id, runner)
     return make_plan(evidence, workspace, budget.max_mutants, budget.seed), None
-
-
-def summarize(plan: AuditPlan, results: dict[str, str]) -> dict[str, dict]:
-    """Per requirement: mutants judged, killed, survived (described), invalid (a fixture or import
-    error, a crash: neither killed nor survived, see pytest_harness/mutation_child.py) and not run
-    (time box, baseline)."""
-    out: dict[str, dict] = {rid: {"mutants": 0, "killed": 0, "survived": [], "invalid": 0, "not_run": 0,
-                                  "skipped": why, "details": []} for rid, why in plan.skipped.items()}
-    for rid, ids in sorted(plan.mutants.items()):
-        entry = {"mutants": 0, "killed": 0, "survived": [], "invalid": 0, "not_run": 0, "skipped": None,
-                 "details": []}
-        for mid in ids:
-            chosen = plan.chosen[mid]
-            result = results.get(f"{rid}:{mid}", "not_run")
-            entry["details"].append({"id": mid, "file": chosen.file, "line": chosen.mutant.line,
-                                     "kind": chosen.mutant.kind, "description": chosen.mutant.description,
-                                     "result": result})
-            if result in KILLED:
-                entry["mutants"] += 1
-                entry["killed"] += 1
-            elif result == "passed":
-                entry["mutants"] += 1
-                entry["survived"].append(f"{chosen.file}:{chosen.mutant.description}")
-            elif result in INVALID:
-                entry["invalid"] += 1
-            else:
-                entry["not_run"] += 1
-        if entry["not_run"] == len(ids) and any(d["result"] == "unjudged" for d in entry["details"]):
-            entry["skipped"] = "its tests did not pass on the unmutated copy"
-        out[rid] = entry
-    return dict(sorted(out.items()))
 
 
 def audit_run(store: RunStore, state: RunState, budget: AuditBudget = AuditBudget(),

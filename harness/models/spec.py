@@ -33,7 +33,7 @@ ClauseStatus = Literal["mapped", "not_built", "context"]
 Capability = Literal[
     "health", "create", "list", "complete", "crud", "relation", "auth", "dashboard",
     "pages", "feature", "workflow", "unsupported", "other", "access", "account", "link",
-    "calendar", "import", "attachment",
+    "calendar", "import", "attachment", "computed",
 ]
 
 
@@ -84,6 +84,9 @@ class DataEntity(BaseModel):
     csv_import: int = 0            # most rows one CSV import takes (0: no import)
     attachment_types: list[str] = Field(default_factory=list)   # allowed content types ([]: none)
     attachment_max_kb: int = 0     # largest attachment in KiB
+    # Values computed from the record on every read (harness/offline/computed_expr.py):
+    # name -> expression, in order (a later one may use an earlier one)
+    computed: dict[str, str] = Field(default_factory=dict)
 
 
 class Feature(BaseModel):

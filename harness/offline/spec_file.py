@@ -40,17 +40,21 @@ from harness.offline.field_kinds import KINDS, kind_for_name
 from harness.offline.generator.naming import field_ident, py_ident
 from harness.offline.spec_links import check_many, link_items, read_many
 from harness.offline.spec_record_tools import TOOL_KEYS, read_record_tools, tool_items
+from harness.offline.spec_computed import computed_items, read_computed
 from harness.offline.spec_access import (
     ENTITY_KEYS, access_items, account_items, check_access, read_auth, read_entity_access,
 )
 from harness.validation.spec_validator import validate_spec
 
 
-_TOP = {"title", "auth", "login", "dashboard", "language", "entities"}
+_TOP = {"title", "auth", "login", "dashboard", "language", "entities", "pages", "not_built"}
 _ENTITY = {"name", "plural", "fields", "parent", "on_parent_delete", "workflow", "transitions",
-           "features", "has_status", "many", *ENTITY_KEYS, *TOOL_KEYS}
+           "features", "has_status", "many", "computed", *ENTITY_KEYS, *TOOL_KEYS}
 _FIELD = {"name", "kind", "required", "values", "min", "max", "ref", "unique", "ident"}
 _FEATURE = {"kind", "fields", "options"}
+
+
+_NOT_BUILT_REASON = re.compile(r"\s*\(not built: .*\)$")
 
 
 class SpecFileError(InputError):
@@ -133,7 +137,20 @@ def load_spec_file(path: str | Path) -> AppSpec:
                    change_password=access["change_password"],
                    language=_language(reader, data), data_model=[e for e, _ in entities],
                    features=[f for _, fs in entities for f in fs])
-    return _with_requirements(reader, spec, bool(reader.typed(data, "dashboard", bool, "", None)))
+    pages = reader.typed(data, "pages", bool, "", None)
+    return _with_requirements(reader, spec, bool(reader.typed(data, "dashboard", bool, "", None)),
+                              pages is not False, _not_built(reader, data))
+
+
+def _not_built(reader: _Reader, data: dict) -> list[str]:
+    """`not_built = ["…"]`: asks the app does not do; each one stays a failing requirement."""
+    asks = reader.typed(data, "not_built", list, "", None) or []
+    if len(asks) > limits.MAX_NOT_BUILT:
+        reader.fail("not_built", f"{len(asks)} entries; at most {limits.MAX_NOT_BUILT}", "not_built")
+    for ask in asks:
+        if not isinstance(ask, str) or not ask.strip():
+            reader.fail("not_built", "must be a list of non-empty strings (the asks not built)", "not_built")
+    return [" ".join(a.split()) for a in asks]
 
 
 def _toml_error(path: Path, exc: Exception) -> str:
@@ -182,6 +199,8 @@ def _entity(reader: _Reader, raw: Any, i: int) -> tuple[DataEntity, list[Feature
                         transitions={k: [str(m) for m in v] for k, v in transitions.items()},
                         many=read_many(reader, raw, i, where), **read_entity_access(reader, raw, i, where),
                         **read_record_tools(reader, raw, i, where, fields))
+    entity.computed = read_computed(reader, raw, i, where, fields, bool(workflow or entity.has_status),
+                                    entity.many)
     features = [_feature(reader, f, i, f"{where}.features[{j + 1}]", ident)
                 for j, f in enumerate(reader.typed(raw, "features", list, where, i) or [])]
     return entity, features
@@ -252,21 +271,24 @@ def _check_links(reader: _Reader, entities: list[tuple[DataEntity, list[Feature]
                     f"through its parents, to itself)", "parent", i, entities[i][0].parent)
 
 
-def _with_requirements(reader: _Reader, spec: AppSpec, dashboard: bool) -> AppSpec:
+def _with_requirements(reader: _Reader, spec: AppSpec, dashboard: bool, pages: bool,
+                       not_built: list[str]) -> AppSpec:
     def unbuildable(i: int, j: int, kind: str, reason: str) -> None:
         reader.fail(f"entities[{i + 1}].features[{j + 1}]", reason, "features", i, kind)
 
-    built = with_requirements(spec, dashboard, unbuildable)
+    built = with_requirements(spec, dashboard, unbuildable, pages=pages, not_built=not_built)
     errors = validate_spec(built)
     if errors:
         raise SpecFileError(f"{reader.path}: the spec is not valid: {errors[0]}")
     return built
 
 
-def with_requirements(spec: AppSpec, dashboard: bool, unbuildable=None) -> AppSpec:
+def with_requirements(spec: AppSpec, dashboard: bool, unbuildable=None, pages: bool = True,
+                      not_built: list[str] = ()) -> AppSpec:
     """`spec` with requirements, clauses, pages and acceptance criteria for everything it asks for.
     A feature the generator cannot build is reported to `unbuildable(entity#, feature#, kind,
-    reason)` (a spec file error), or dropped when no callback is given."""
+    reason)` (a spec file error), or dropped when no callback is given. `pages=False`: no HTML
+    page per entity (the index page only); each `not_built` ask is an `unsupported` requirement."""
     items: list[tuple[str, str | None, str, str]] = [
         ("health", None, "The app starts and answers GET /health", "the spec file")]
     if spec.auth:
@@ -278,10 +300,12 @@ def with_requirements(spec: AppSpec, dashboard: bool, unbuildable=None) -> AppSp
     for i, e in enumerate(spec.data_model):
         items.append(("crud", e.ident, f"Users can create, list, update and delete {e.plural}", f"entity {e.name}"))
         if e.parent:
-            items.append(("relation", e.ident, f"Each {e.name} belongs to a {e.parent}", f"{e.name}.parent"))
+            parent = next((x.name for x in spec.data_model if x.ident == e.parent), e.parent)
+            article = "an" if parent[:1].lower() in "aeiou" else "a"
+            items.append(("relation", e.ident, f"Each {e.name} belongs to {article} {parent}", f"{e.name}.parent"))
         if e.has_status:
             items.append(("complete", e.ident, f"Users can mark {e.plural} done", f"{e.name}.has_status"))
-        items += access_items(e) + link_items(e, spec.data_model) + tool_items(e)
+        items += access_items(e) + link_items(e, spec.data_model) + tool_items(e) + computed_items(e)
         if e.workflow:
             items.append(("workflow", e.ident, f"{e.plural.capitalize()} move through {' → '.join(e.workflow)}",
                           f"{e.name}.workflow"))
@@ -295,15 +319,23 @@ def with_requirements(spec: AppSpec, dashboard: bool, unbuildable=None) -> AppSp
                           f"{e.name}.features {f.kind}"))
     if dashboard:
         items.append(("dashboard", None, "A dashboard shows the counts and totals", "dashboard = true"))
-    items.append(("pages", None, "HTML pages list, add, edit and delete the records", "the spec file"))
+    if pages:
+        items.append(("pages", None, "HTML pages list, add, edit and delete the records", "the spec file"))
+    items += [("unsupported", None, ask, f"{_NOT_BUILT_REASON.sub('', ask)} works as requested, proven by a "
+               "passing test") for ask in not_built]
     reqs = [Requirement(id=f"REQ-{n:03d}", text=text, capability=cap, entity=ent, acceptance=src)
             for n, (cap, ent, text, src) in enumerate(items, start=1)]
-    clauses = [Clause(id=f"C-{n:03d}", text=r.acceptance, status="mapped", reqs=[r.id])
+    clauses = [Clause(id=f"C-{n:03d}", text=r.text, status="not_built", reqs=[r.id],
+                      reason="listed under not_built in the spec file") if r.capability == "unsupported" else
+               Clause(id=f"C-{n:03d}", text=r.acceptance, status="mapped", reqs=[r.id])
                for n, r in enumerate(reqs, start=1)]
-    pages = [Page(name=e.plural.capitalize(), route=f"/{py_ident(e.plural).replace('_', '-')}", entity=e.ident)
-             for e in spec.data_model]
+    # "/", "/login" and "/dashboard" are served by the app itself; listed, they are checked as pages
+    shown = [Page(name="home", route="/")] + ([Page(name="login", route="/login")] if pages and spec.auth else []) + (
+        [Page(name="dashboard", route="/dashboard")] if dashboard else [])
+    shown += [Page(name=e.plural.capitalize(), route=f"/{py_ident(e.plural).replace('_', '-')}", entity=e.ident)
+              for e in spec.data_model] if pages else []
     return spec.model_copy(update={
-        "requirements": reqs, "clauses": clauses, "pages": pages, "must_have": [r.text for r in reqs],
+        "requirements": reqs, "clauses": clauses, "pages": shown, "must_have": [r.text for r in reqs],
         "acceptance_criteria": [f"{r.id}: {r.text}" for r in reqs],
         "notes": ["built from a hand-written spec file"]})
 

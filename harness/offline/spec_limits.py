@@ -7,6 +7,7 @@ MAX_BYTES = 256 * 1024   # the largest example is ~2 KB; a real app spec stays f
 MAX_ENTITIES = 50        # the generator builds every entity's module, tests and pages
 MAX_FIELDS = 60          # per entity
 MAX_DEPTH = 8            # tables/arrays inside each other (a spec needs 5: entities, fields, values)
+MAX_NOT_BUILT = 120      # asks a draft lists as not built: one per request clause at most (the parser reads 120)
 
 
 def depth(value) -> int:

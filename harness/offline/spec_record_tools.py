@@ -30,7 +30,6 @@ DEFAULT_ROWS = 1000
 MAX_ROWS = 10000
 _TYPE = re.compile(r"[a-z]+/[a-z0-9][a-z0-9.+-]*")
 _DATED = ("date", "datetime")
-BUILT = {"calendar", "csv_import"}
 
 
 def _options(reader: Any, raw: dict, key: str, allowed: set[str], i: int, where: str) -> dict | None:
@@ -96,9 +95,6 @@ def read_record_tools(reader: Any, raw: dict, i: int, where: str, fields: list[E
         out["attachment_types"] = list(dict.fromkeys(types))
         out["attachment_max_kb"] = _count(reader, files, "max_kb", 1, MAX_KB, f"{where}.attachments", i,
                                           "attachments") or DEFAULT_MAX_KB
-    for key, read in (("csv_import", "csv_import"), ("attachments", "attachment_types")):
-        if read in out and key not in BUILT:
-            reader.fail(f"{where}.{key}", "the generator does not build it yet", key, i)
     return out
 
 

@@ -56,7 +56,8 @@ def audit_stage(ctx) -> Done:
                         lanes_ahead=ctx.speed.take_lanes(ctx))
     reqs = doc["requirements"].values()
     killed, judged = sum(r["killed"] for r in reqs), sum(r["mutants"] for r in reqs)
-    blind = sorted(rid for rid, r in doc["requirements"].items() if r["mutants"] and not r["killed"])
+    blind = sorted(rid for rid, r in doc["requirements"].items()
+                   if (r["mutants"] or r.get("invalid")) and not r["killed"])   # only invalid ones: no kill either
     ctx.subprocess_ms += doc["duration_ms"]
     return Done(f"{killed}/{judged} mutants killed" + (f"; none killed for {', '.join(blind)}" if blind else ""),
                 "audit_completed", {"mutants": judged, "killed": killed, "requirements_not_killing": blind})

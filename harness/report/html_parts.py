@@ -18,8 +18,10 @@ th{background:#f2f2f4}code{font-size:.9em;overflow-wrap:break-word}
 .warn{background:#fff1cc;color:#6b4e00}.info{background:#e6ecf5;color:#203a63}
 .muted{color:#777}ul.compact{margin:0;padding-left:1.1em}details{margin:.4em 0}
 summary{cursor:pointer}pre{background:#f7f7f7;padding:.5em;overflow-x:auto;white-space:pre-wrap}
+.failbox{border:2px solid #c62828;background:#fdecea;border-radius:.4em;padding:.2em 1em;margin:.6em 0}
+.failbox h2{border:0;margin:.4em 0 .2em;color:#8a1c1c}
 """
-_OK = {"PASS", "passed", "verified", "mapped", "COMPLETED", "ok", "true"}
+_OK = {"PASS", "passed", "verified", "COMPLETED", "ok", "true"}   # "mapped" is a plan, not a result: neutral
 _BAD = {"FAIL", "failed", "failing", "error", "timeout", "FAILED", "TIMED_OUT", "ESCALATE", "false", "not_built"}
 _WARN = {"weak", "not_run", "skipped", "xfailed", "xpassed", "uncovered", "BLOCKED", "stale"}
 

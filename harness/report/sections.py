@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from harness.report import timeline
+from harness.report.failure import failure_box
 from harness.report.html_parts import badge, code_list, duration, esc, figure, path_code, table
 
 FIGURES = ("mutation", "coverage")
@@ -20,8 +21,9 @@ def header(data: Mapping) -> str:
     who = authorship_lines(authorship(data["events"]))
     written = (f'<p id="written-by">{esc(who[-1])}</p>' + "<ul>" + "".join(f"<li>{esc(line[2:])}</li>" for line in who[1:-1])
                + "</ul>") if who else ""
-    error = f'<p class="bad">error: {esc(run["error"])}</p>' if run["error"] else ""
-    return (f'<h1>Run <code id="run-id">{esc(run["id"])}</code> {badge(run["status"])}</h1>'
+    box = failure_box(data)   # a failed run's reasons, its error first, right under the title
+    error = f'<p class="bad">error: {esc(run["error"])}</p>' if run["error"] and not box else ""
+    return (f'<h1>Run <code id="run-id">{esc(run["id"])}</code> {badge(run["status"])}</h1>{box}'
             f'<p id="request"><strong>Request:</strong> {esc(run["request"])}</p>'
             f'<p class="muted">created {esc(run["created"])} · updated {esc(run["updated"])} · '
             f"events span {total} · {esc(llm)}</p>{written}{error}")
@@ -41,11 +43,26 @@ def request_coverage(data: Mapping) -> str:
     stopped = (f'<p class="muted">BUILD FAILED at the spec stage: nothing was built. The clauses as read, and the '
                f'words nothing could realise, are below; the run\'s app.toml is the draft to edit.</p>'
                if data.get("spec_failed") else "")
-    rows = [[esc(c["id"]), esc(c["text"]), badge(c["status"]), code_list(c.get("reqs", [])), esc(c.get("reason", "")),
+    results = {r.get("id"): r.get("status") for r in (data.get("matrix") or {}).get("requirements") or []
+               if isinstance(r, Mapping)}
+    rows = [[esc(c["id"]), esc(c["text"]), badge(c["status"]), _clause_result(c.get("reqs", []), results),
+             code_list(c.get("reqs", [])), esc(c.get("reason", "")),
              esc(", ".join(f'"{w}"' for w in c.get("unaccounted", []))), esc(_realised(c))]
             for c in clauses]
     return (f'<h2 id="coverage">Request coverage</h2>{stopped}<p>{mapped} of {len(clauses)} clauses mapped to '
-            f'requirements</p>' + table(["clause", "text", "status", "requirements", "reason", "not understood", "words realised by"], rows))
+            f'requirements</p>' + table(["clause", "text", "status", "result", "requirements", "reason",
+                                         "not understood", "words realised by"], rows))
+
+
+def _clause_result(reqs: list, results: Mapping) -> str:
+    """What became of a mapped clause: its requirements' worst review result (mapping is a plan, not
+    a result: a failed run's clauses are not green for being mapped)."""
+    if not reqs:
+        return esc(None)
+    got = [results.get(r) for r in reqs]
+    if any(g is None for g in got):
+        return badge("not reviewed")
+    return badge(next((g for g in got if g != "PASS"), "PASS"))
 
 
 def _realised(c: Mapping) -> str:
@@ -159,9 +176,19 @@ def _black_box(rep: Mapping) -> str:
 
 
 def _survivors(rep: Mapping) -> str:
-    """Mutants its tests let live (file, line, what changed), from the audit."""
-    survived = _get(rep.get("mutation"), "survived", None) or []
-    return f"<p>mutants that survived its tests: {code_list(survived)}</p>" if survived else ""
+    """Mutants its tests let live (file, line, what changed, the mutant's kind) and the invalid ones
+    (a fixture or import error, a crash: not kills), from the audit."""
+    mutation = rep.get("mutation") if isinstance(rep.get("mutation"), Mapping) else {}
+    details = [d for d in mutation.get("details") or [] if isinstance(d, Mapping)]
+    kinds = {f"{d.get('file')}:{d.get('description')}": d.get("kind") for d in details}
+    survived = [str(s) for s in mutation.get("survived") or []]
+    items = "".join(f"<li>{esc(kinds[s]) + ': ' if kinds.get(s) else ''}{path_code(s)}</li>" for s in survived)
+    invalid = mutation.get("invalid") or 0
+    out = f'<p>mutants that survived its tests:</p><ul class="compact">{items}</ul>' if items else ""
+    if isinstance(invalid, int) and invalid:
+        out += (f'<p class="warn">{invalid} mutant(s) invalid: a fixture, import or crash error ended the test '
+                f"(not counted as killed)</p>")
+    return out
 
 
 def _command(cmd: object) -> str:

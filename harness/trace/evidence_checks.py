@@ -82,19 +82,7 @@ def mutation_lines(audit: dict | None, rid: str) -> list[str]:
     """A requirement whose tests kill less than KILL_RATIO of its judged mutants is not PASS; its
     survivors are named (file, line, what changed, the mutant's kind). Invalid mutants (a fixture or
     import error, a crash: pytest_harness/mutation_child.py) are neither killed nor judged; a
-    requirement whose mutants were all invalid has no kill and fails too."""
-    entry = ((audit or {}).get("requirements") or {}).get(rid)
-    invalid = int((entry or {}).get("invalid") or 0)
-    if not entry or not (entry.get("mutants") or invalid):
-        return []
-    killed, total = entry.get("killed", 0), entry.get("mutants", 0)
-    survived = list(entry.get("survived") or [])
-    judged = killed + len(survived) if "survived" in entry else total
-    if killed and killed >= KILL_RATIO * judged:
-        return []
-    lines = [f"tests do not detect a broken implementation: {killed}/{total} mutants killed "
-             f"({killed} of {judged} judged; the bar is {KILL_RATIO:.0%})"
-             + (f"; {invalid} invalid (a fixture, import or crash error ended the test: not a kill)"
-                if invalid else "")]
-    kinds = {f"{d.get('file')}:{d.get('description')}": d.get("kind") for d in entry.get("details") or []}
-    return lines + [f"survived: {s}" + (f" [{kinds[s]}]" if kinds.get(s) else "") for s in survived[:4]]
+    requirement whose mutants were all invalid has no kill and fails too (mutation_verdict.py)."""
+    from pytest_harness.mutation_verdict import bar_lines
+
+    return bar_lines(((audit or {}).get("requirements") or {}).get(rid))

@@ -82,11 +82,16 @@ def draft_toml(spec: AppSpec | None, clauses: list[Clause], request: str = "") -
                   '# name = "task"', '# fields = [{ name = "title", required = true }, { name = "due date" }]']
         return "\n".join(lines) + "\n"
     lines += [f"title = {_s(spec.title or 'Generated app')}", f"language = {_s(spec.language)}",
-              f"auth = {_value(spec.auth)}"]
-    if spec.auth and spec.login != "username":
-        lines.append(f"login = {_s(spec.login)}")
+              f"auth = {_auth(spec)}"]
     if any(r.capability == "dashboard" for r in spec.requirements):
         lines.append("dashboard = true")
+    if not any(r.capability == "pages" for r in spec.requirements):
+        lines.append("pages = false   # no HTML page per record type (the JSON API and the index page)")
+    asks = [r.text for r in spec.requirements if r.capability == "unsupported"]
+    if asks:
+        lines += ["# Asks nothing above or below builds: each one fails the build until you write what it means",
+                  "# as entities, fields or features, or delete its line to drop it.", "not_built = ["]
+        lines += [f"    {_s(_comment(a))}," for a in asks] + ["]"]
     names = {e.ident: e.name for e in spec.data_model}
     for e in spec.data_model:
         lines.append("")
@@ -106,6 +111,10 @@ def _entity_lines(e: DataEntity, features: list[Feature], names: dict[str, str])
             out.append(f"on_parent_delete = {_s(e.on_parent_delete)}")
     if e.has_status and not e.workflow:
         out.append("has_status = true")
+    out += [f"{key} = {_value(v)}" for key, v in (("shared", e.shared), ("manage", e.manage),
+                                                  ("assigned_to", "user" if e.assigned else None),
+                                                  ("many", [names.get(m, m) for m in e.many])) if v]
+    out += _tool_lines(e)
     if e.workflow:
         out.append(f"workflow = {_value(e.workflow)}")
         default = {s: [e.workflow[i + 1]] for i, s in enumerate(e.workflow[:-1])}
@@ -116,7 +125,31 @@ def _entity_lines(e: DataEntity, features: list[Feature], names: dict[str, str])
     out.append("]")
     if features:
         out.append(f"features = [{', '.join(_feature(f) for f in features)}]")
+    if e.computed:
+        out.append(f"computed = {_value(dict(e.computed))}")
     return out
+
+
+def _tool_lines(e: DataEntity) -> list[str]:
+    """The record tools (harness/offline/spec_record_tools.py) with their options written out."""
+    out = []
+    if e.calendar:
+        date = next((f.name for f in e.fields if f.ident == e.calendar), e.calendar)
+        out.append(f"calendar = {_value({'date': date})}")
+    if e.csv_import:
+        out.append(f"csv_import = {_value({'max_rows': e.csv_import})}")
+    if e.attachment_types:
+        out.append(f"attachments = {_value({'types': list(e.attachment_types), 'max_kb': e.attachment_max_kb})}")
+    return out
+
+
+def _auth(spec: AppSpec) -> str:
+    """`auth = false | true`, or the inline [auth] table when accounts have more than a password."""
+    if not spec.auth:
+        return "false"
+    table = {k: v for k, v in (("login", spec.login if spec.login != "username" else None),
+                               ("roles", list(spec.roles)), ("change_password", spec.change_password)) if v}
+    return _value(table) if table else "true"
 
 
 def _field(f: EntityField, names: dict[str, str]) -> str:

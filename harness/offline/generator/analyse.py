@@ -16,7 +16,8 @@ from harness.offline.generator.columns import build_columns, find_slot, is_statu
 from harness.offline.generator.naming import ascii_fold, display_text, field_ident, py_ident, unique_idents
 
 ENTITY_CAPS = ("create", "list", "complete", "crud", "relation", "other", "feature", "workflow",
-               "access", "link", "calendar", "import", "attachment")
+               "access", "link", "calendar", "import", "attachment",
+               "computed")
 # Routes owned by main.py, the auth pages, the form endpoints and FastAPI's docs.
 _RESERVED_ROUTES = {"/", "/health", "/docs", "/redoc", "/openapi.json"}
 _AUTH_ROUTES = {"/login", "/logout", "/register"}
@@ -68,7 +69,7 @@ def analyse(spec: AppSpec) -> AppModel:
             cascade=source.on_parent_delete == "cascade",
             features=_features(spec, ident), shared=spec.auth and source.shared,
             manage=source.manage if spec.auth and source.manage in spec.roles else None,
-            assigned=spec.auth and source.assigned, calendar=source.calendar, csv_import=source.csv_import,
+            assigned=spec.auth and source.assigned, computed=tuple(source.computed.items()), calendar=source.calendar, csv_import=source.csv_import,
             attachment_types=tuple(source.attachment_types), attachment_max_kb=source.attachment_max_kb,
             many=tuple(dict.fromkeys(py_ident(m) for m in source.many if py_ident(m) in raw and py_ident(m) != ident)))
     deps = {i: ([parents[i]] if i in parents else []) + sorted(set(refs.get(i, {}).values())) for i in raw}

@@ -10,6 +10,7 @@ from harness.offline.features import feature_of_text
 from harness.offline.generator.api_features import TEXT_FILTER_MAX, counted_column, filters, sort_keys, totals_of
 from harness.offline.generator.period_summary import summary_test
 from harness.offline.generator.capacity_check import capacity_test
+from harness.offline.generator.computed_values import computed_test
 from harness.offline.generator.appmodel import Column, Entity, AppModel
 from harness.offline.generator.samples import sample
 from harness.offline.generator.codegen import fill, lit, marks
@@ -69,7 +70,7 @@ def feature_tests(app: AppModel, e: Entity, fallback: tuple[str, ...]) -> list[s
     for kind, _opts in e.features:
         if kind in builders:
             out += builders[kind](e, marks(feature_req_ids(e, kind, fallback)))
-    return out
+    return out + computed_test(e, marks(e.req_ids("computed") or fallback))
 
 
 def _search(e: Entity, mark: str) -> list[str]:

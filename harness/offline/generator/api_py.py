@@ -15,6 +15,7 @@ from harness.offline.generator.api_access import (
 from harness.offline.generator.api_features import feature_chunks, list_params, slot_of
 from harness.offline.generator.appmodel import AppModel, Column, Entity
 from harness.offline.generator.capacity_check import capacity_lines
+from harness.offline.generator.computed_values import computed_function, computed_out_lines
 from harness.offline.generator.links import link_routes
 from harness.offline.generator.codegen import doc, fill, lit, module
 from harness.offline.generator.skeleton_files import skeleton
@@ -130,7 +131,7 @@ def api_py(app: AppModel, e: Entity) -> str:
         check_update=(f"if {lit(e.fk)} in values:\n    _check_parent(db, values[{lit(e.fk)}], "
                       f"{common['owner']})") if e.fk else "",
         check_status=fill(_CHECK_STATUS) if e.has_status else "", **handler_checks(app, e), **common)
-    chunks = [_models(e), handlers]
+    chunks = [_models(e), *filter(None, [computed_function(e)]), handlers]
     if e.has_status and not e.workflow:
         chunks.append(fill(_COMPLETE, complete_url=lit(collection_url(e) + "/{item_id}/complete"),
                            complete_check=handler_checks(app, e)["complete_check"], **common))
@@ -195,6 +196,7 @@ def _models(e: Entity) -> str:
         update.append("    status: Status = None")
         out.append("    status: str")
     out.append("    created_at: str")
+    out += computed_out_lines(e)
     name = doc(e.name)
     return module(
         _model(f"{e.camel}Create(Strict)", f"Body that creates a {name}", create),

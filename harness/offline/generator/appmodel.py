@@ -96,6 +96,7 @@ class Entity:
     manage: str | None = None                             # only this role (and admin) writes
     assigned: bool = False                                # has `assigned_to`, a user who sees it
     many: tuple[str, ...] = ()                            # entities linked many-to-many
+    computed: tuple[tuple[str, str], ...] = ()            # (name, expression) computed on every read
     calendar: str | None = None                           # the date column of its calendar
     csv_import: int = 0                                   # most rows of one CSV import (0: none)
     attachment_types: tuple[str, ...] = ()                # allowed attachment content types

@@ -10,6 +10,7 @@ from harness.offline.generator.codegen import doc, fill, lit, module
 from harness.offline.generator.record_tools import (
     marked, owner_of, page_login_check, scope_imports, test_fixtures, test_header, tool_entities, user_param,
 )
+from harness.offline.generator.samples import sample
 from harness.offline.generator.templates_dir import template
 
 SOURCE, TESTS = "src/calendar_view.py", "tests/test_calendar_view.py"
@@ -74,7 +75,11 @@ def calendar_test(app: AppModel, e: Entity, req_ids: tuple[str, ...], name: str 
     bob = ('bob = login(client, "bobby")\n'
            f'assert client.get({lit(api_url(e))}, params={{"from": "2031-03-01", "to": "2031-03-31"}}, '
            'headers=bob).json()["days"] == []') if app.auth and not e.shared else ""
-    text = fill(_TEST, ident=e.ident, fixtures=test_fixtures(app), on_day=_on_day(e, calendar_column(e)),
+    shown = e.display
+    label = sample(shown) if shown is not None and shown.required else None
+    label_check = (f"assert {lit(label)} in page.text" if isinstance(label, str) and label and
+                   not set(label) & set("<>&\"'") and shown.ident != e.calendar else "")
+    text = fill(_TEST, label_check=label_check, ident=e.ident, fixtures=test_fixtures(app), on_day=_on_day(e, calendar_column(e)),
                 api_url=lit(api_url(e)), page_url=lit(page_url(e)), bob_check=bob)
     if name:
         text = text.replace(f"def test_{e.ident}_calendar_lists_each_day_s_records(", f"def {name}(", 1)

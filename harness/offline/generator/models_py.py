@@ -7,6 +7,7 @@ values as parameters.
 from __future__ import annotations
 
 from harness.offline.generator.appmodel import AppModel, Entity
+from harness.offline.generator.attachments import attachment_schema
 from harness.offline.generator.links import link_schema, table_links
 from harness.offline.generator.samples import body, sample
 from harness.offline.generator.codegen import block, doc, fill, lit, marks, module, sql_lines
@@ -46,7 +47,7 @@ def models_py(app: AppModel) -> str:
     schema = roles_schema(app, schema)
     for entity in app.entities:
         schema += _schema(entity, app.auth)
-    schema += link_schema(app)
+    schema += link_schema(app) + attachment_schema(app)
     tables = "\n".join(_table(e, app.auth, app.access) for e in app.entities)
     rules = []
     if app.access:   # the admin role and the roles (src/people.py reads them too)

@@ -11,6 +11,7 @@ from harness.offline.generator.api_access import owner_expr
 from harness.offline.generator.api_features import filters
 from harness.offline.generator.appmodel import AppModel, Column, Entity
 from harness.offline.generator.codegen import doc, fill, lit, module
+from harness.offline.generator.computed_values import page_columns
 from harness.offline.generator.templates_dir import template
 
 _HEADER = template("pages_py/header.tmpl")
@@ -96,6 +97,8 @@ def _section(app: AppModel, e: Entity) -> str:
         lines.append(f"        states={lit(e.states)},")
     if e.has("search"):
         lines.append("        search=True,")
+    if e.computed:
+        lines.append(f"        computed={page_columns(e)},")
     page_filters = _page_filters(app, e)
     if page_filters:
         lines += ["        filters=(", *page_filters, "        ),"]

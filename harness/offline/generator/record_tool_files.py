@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from harness.models.spec import Requirement
-from harness.offline.generator import calendar_view, csv_import
+from harness.offline.generator import attachments, calendar_view, csv_import
 from harness.offline.generator.appmodel import AppModel
 
 # capability -> (module name, source path, test path, source(app), tests(app, req ids),
@@ -19,9 +19,13 @@ TOOLS: dict[str, tuple[str, str, str, Callable, Callable, Callable, Callable]] =
     "import": ("csv_import", csv_import.SOURCE, csv_import.TESTS, csv_import.csv_import_py,
                csv_import.test_csv_import_py, csv_import.import_acceptance,
                lambda app: bool(csv_import.import_entities(app))),
+    "attachment": ("attachments", attachments.SOURCE, attachments.TESTS, attachments.attachments_py,
+                   attachments.test_attachments_py, attachments.attachment_acceptance,
+                   lambda app: bool(attachments.attachment_entities(app))),
 }
 DESCRIPTIONS = {"calendar": "Calendar of dated records: JSON per day and the agenda pages",
-                "import": "CSV import of records: all rows or none, and the import pages"}
+                "import": "CSV import of records: all rows or none, and the import pages",
+                "attachment": "Attachments: upload, list, download and delete a record's files"}
 
 
 def tool_modules(app: AppModel) -> list[str]:
@@ -51,4 +55,4 @@ def tool_acceptance(app: AppModel, req: Requirement, name: str) -> str | None:
 
 
 def tool_paths(app: AppModel) -> list[str]:
-    return calendar_view.calendar_paths(app) + csv_import.import_paths(app)
+    return calendar_view.calendar_paths(app) + csv_import.import_paths(app) + attachments.attachment_paths(app)

@@ -28,7 +28,16 @@ TEST_PASSWORD = "correct-horse-battery"
 
 
 def init_py(app: AppModel) -> str:
-    return fill(_INIT, title=doc(app.title))
+    biggest = max((e.attachment_max_kb * 1024 for e in app.entities if e.attachment_types), default=0)
+    if biggest <= 1024 * 1024:
+        limit = ('def body_limit(scope) -> int:\n    """The largest request body a route takes."""\n'
+                 "    return MAX_BODY_BYTES")
+    else:
+        limit = (f"UPLOAD_BODY_BYTES = {biggest}  # the largest attachment (src/attachments.py checks each one's)"
+                 '\n\n\ndef body_limit(scope) -> int:\n    """The largest request body a route takes: an '
+                 'attachment upload may be larger."""\n    if scope["method"] == "POST" and '
+                 'scope["path"].endswith("/attachments"):\n        return UPLOAD_BODY_BYTES\n    return MAX_BODY_BYTES')
+    return fill(_INIT, title=doc(app.title), upload_limit=limit)
 
 
 def conftest_py(app: AppModel) -> str:

@@ -14,6 +14,7 @@ from harness.offline.spec.fields import DETAIL_WORDS, FieldItem
 from harness.offline.spec.nouns import is_noun, singular_name
 from harness.offline.spec.pass_helpers import use, word
 from harness.offline.spec.tokens import Tok
+from harness.offline.spec.wordsets import word_set
 
 
 def find_about_fields(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None:
@@ -37,7 +38,7 @@ def find_about_fields(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> N
 
 
 _NOTE_WORDS = (DETAIL_WORDS - {"fields", "attributes", "properties", "data"}) | {"notes", "note"}
-_ABOUT = frozenset({"about", "on", "regarding", "concerning"})
+_ABOUT = word_set("about_fields.about")
 
 
 def find_detail_fields(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec import lexicon_roles as rl
 from harness.offline.spec.tokens import Tok
+from harness.offline.spec.wordsets import word_set
 
 # Words that never ask for anything by themselves.
 _IGNORABLE = (lx.FUNCTION | lx.DETERMINERS | lx.FILLER | lx.MODALS | lx.REL_PRONOUNS | lx.ADJECTIVES
@@ -23,19 +24,9 @@ _IGNORABLE = (lx.FUNCTION | lx.DETERMINERS | lx.FILLER | lx.MODALS | lx.REL_PRON
               | lx._words("lot lots etc eg ie also just something way easy easily quickly simply "
                           "able ability possibility everything anything all whole nice good "
                           "i'd i'll we'd let's it's that's there's"))
-# Words that look harmless but name something the generator does not build.
-_NEVER_IGNORED = lx._words("calendar chart charts graph graphs map maps report reports export "
-                           "import notification notifications reminder reminders email emails "
-                           "analytics realtime history admin admins administrator administrators "
-                           "role roles permission permissions rest "   # "rest time": no REST API
-                           # "users can favourite a recipe / see their favourite recipes": a per-user
-                           # list nothing builds unless a rule made it a field; "randomly select a
-                           # recipe": a random pick nothing builds (a public recipe-app spec)
-                           "favourite favorite favourites favorites favourited favorited random randomly")
+_NEVER_IGNORED = word_set("accounting.never_ignored")
 NEVER_IGNORED = _NEVER_IGNORED
-# Words that ask for something even as a record mention's modifier ("random recipe"): the record is
-# built, the pick or the per-user list is not.
-_ASKING_MODIFIERS = lx._words("random favourite favorite favourites favorites")
+_ASKING_MODIFIERS = word_set("accounting.asking_modifiers")
 _ACTIONS = rl.ENTITY_VERBS | lx._words("complete finish mark")
 
 
@@ -88,7 +79,7 @@ def account_clauses(toks: list[Tok], clauses: list[str]) -> list[ClauseAccount]:
     return out
 
 
-_LIST_INTROS = frozenset({"with", "has", "have", "including", "includes", "containing"})
+_LIST_INTROS = word_set("accounting.list_intros")
 
 
 def _unread_column(toks: list[Tok], i: int) -> bool:

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec.tokens import Tok
+from harness.offline.spec.wordsets import word_set
 
-_NAMING = frozenset({"called", "named", "titled"})
+_NAMING = word_set("app_name.naming")
 _REACH = 3        # tokens between the app head and "called"
 _MAX_WORDS = 3
 

@@ -8,12 +8,13 @@ from __future__ import annotations
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec.pass_helpers import use, word
 from harness.offline.spec.tokens import Tok
+from harness.offline.spec.wordsets import word_set
 
 # verb -> the record that booking with it makes
 BOOK_VERBS = {"book": "booking", "reserve": "reservation", "reserves": "reservation",
               "rent": "rental", "rents": "rental"}
 _VERB_BEFORE = lx.MODALS | lx._words("to and or can users user i we they you please , : -")
-_AVAILABLE = lx._words("available availability")
+_AVAILABLE = word_set("booking.available")
 _REACH = 3
 
 
@@ -53,8 +54,8 @@ def find_availability(toks: list[Tok], mentions: dict[int, str], p) -> list[tupl
     return found
 
 
-_LIST_GLUE = lx._words("and or , : -")
-_BE = lx._words("is are be been was were being get gets got")
+_LIST_GLUE = word_set("booking.list_glue")
+_BE = word_set("booking.be")
 
 
 def mark_unrecorded_bookings(toks: list[Tok], p) -> None:

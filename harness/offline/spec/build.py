@@ -19,11 +19,11 @@ from harness.offline.spec.fields import FieldItem
 from harness.offline.spec.record_fields import kind_in_record, referenced_record
 from harness.offline.spec.display_name import display_word, identified_by_links
 from harness.offline.spec.implied_fields import implied_fields
+from harness.offline.spec.wordsets import word_set
 
 HTML_FRONTEND = "Server-rendered HTML (FastAPI)"
 MAX_FIELDS = 20   # per entity; more are ignored with a note
-_FIXED_ROUTES = frozenset({"/", "/health", "/login", "/logout", "/register", "/dashboard", "/docs",
-                           "/redoc", "/openapi.json", "/api", "/static", "/settings"})
+_FIXED_ROUTES = word_set("build.fixed_routes")
 _TITLE_STOP = lx.FUNCTION | lx.VERBS | frozenset({"me", "please"})
 _EXCLUDED_FIELDS = lx.FIELD_DROP | frozenset({"status", "done", "completed", "complete"})
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec import lexicon_roles as rl
 from harness.offline.spec.tokens import Tok
+from harness.offline.spec.wordsets import word_set
 
 _LABEL_WORDS = 4
-_SENTENCE_STARTS = lx._words("this the a an users user you it its each every all any tap swipe type view "
-                             "read press click select toggle log record see track enter get")
+_SENTENCE_STARTS = word_set("bullet_labels.sentence_starts")
 
 
 def _starts_sentence(toks: list[Tok], k: int) -> bool:

@@ -11,10 +11,10 @@ from __future__ import annotations
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec.entities import is_noun
 from harness.offline.spec.tokens import Tok
+from harness.offline.spec.wordsets import word_set
 
-BY_VERBS = frozenset({"entering", "typing", "providing", "inputting", "giving", "specifying", "filling",
-                      "supplying", "adding", "choosing", "selecting", "picking", "recording", "noting"})
-_DESTINATION = frozenset({"to", "into", "in", "onto", "on"})
+BY_VERBS = word_set("by_entering.by_verbs")
+_DESTINATION = word_set("by_entering.destination")
 _POSSESSIVE = lx.DETERMINERS | frozenset({"your", "my", "our", "their", "his", "her", "its"})
 
 
@@ -36,7 +36,7 @@ def by_entering(toks: list[Tok], i: int) -> int | None:
     return j
 
 
-_EACH = frozenset({"each", "every", "a", "an"})
+_EACH = word_set("by_entering.each")
 
 
 def fields_for_each(toks: list[Tok], i: int, parse) -> tuple[int, list, list[int]] | None:

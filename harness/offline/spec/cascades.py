@@ -7,12 +7,13 @@ from __future__ import annotations
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec.pass_helpers import use, word
 from harness.offline.spec.tokens import Tok
+from harness.offline.spec.wordsets import word_set
 
-_CASCADE = lx._words("cascade cascades cascading cascaded")
-_DELETE = lx._words("delete deletes deletion deletions deleting removal removals")
-_ALL = lx._words("throughout everywhere all every")
-_REMOVES = lx._words("deletes removes delete remove")
-_ASKS = lx._words("on with use uses using enable enables")
+_CASCADE = word_set("cascades.cascade")
+_DELETE = word_set("cascades.delete")
+_ALL = word_set("cascades.all")
+_REMOVES = word_set("cascades.removes")
+_ASKS = word_set("cascades.asks")
 
 
 def find_cascades(toks: list[Tok], mentions: dict[int, str], p) -> None:

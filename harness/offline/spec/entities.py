@@ -15,32 +15,26 @@ from harness.offline.spec.nouns import FIELD_WORDS as _FIELD_WORDS
 from harness.offline.spec.nouns import PLACES, is_noun, mark_brands, singular_name
 from harness.offline.spec.nouns import word_at as _word
 from harness.offline.spec.tokens import Tok
+from harness.offline.spec.wordsets import word_set
 
 __all__ = ["find_entities", "is_noun", "mark_brands", "singular_name"]
 
 _HEAD_AFTER = lx.APP_HEADS | lx._words("management tracking tracker manager catalog catalogue log "
                                        "database records inventory organizer planner list form "
                                        "forms table details")
-_LIST_AFTER_HEAD = lx._words("with for of including")
-# What a game comes "with" (slot machines, levels, boards) are parts of the game, not records.
-_GAME_HEADS = lx._words("game games")
+_LIST_AFTER_HEAD = word_set("entities.list_after_head")
+_GAME_HEADS = word_set("entities.game_heads")
 _SKIP = lx.DETERMINERS | lx.QUANTIFIERS | lx.ADJECTIVES | lx._words("of their my our your his her new all")
-_SEP = lx._words(", and or & / plus")
-_PARENT_PREP = lx._words("in within inside under per")
-_WITH_LINKS = lx._words("associated linked tied")
+_SEP = word_set("entities.sep")
+_PARENT_PREP = word_set("entities.parent_prep")
+_WITH_LINKS = word_set("entities.with_links")
 _SUBJECT_NEXT = (lx.FIELD_TRIGGERS | lx.BELONG | lx.HAVE | lx.MODALS | _PARENT_PREP
                  | lx._words(". : ( ; can of for"))
 
 
 _LONG_REQUEST = 6                       # clauses
-_WEAK_RULES = frozenset({"object", "subject", "app-head", "tool-head"})
-# Heads that say the app keeps records of the noun ("recipe manager"); other heads name a tool
-# ("room planner", "GIF maker") whose noun need not be a record type.
-_RECORD_HEADS = lx._words("""
-    app apps application system manager management tracker tracking api backend platform portal
-    service site website webapp catalog catalogue log database records inventory list lists
-    organizer organiser form forms table details
-""")
+_WEAK_RULES = word_set("entities.weak_rules")
+_RECORD_HEADS = word_set("entities.record_heads")
 
 
 def _has_login(toks: list[Tok], j: int) -> bool:
@@ -199,9 +193,8 @@ def _not_a_record(toks: list[Tok], i: int, rule: str, positions: list[tuple[int,
     return False
 
 
-_PRODUCT_VERBS = lx._words("create build make develop design implement generate code write")
-# "take turns", "take place": idioms, not a record being taken.
-_TAKE_IDIOMS = lx._words("turn turns place care part action actions time")
+_PRODUCT_VERBS = word_set("entities.product_verbs")
+_TAKE_IDIOMS = word_set("entities.take_idioms")
 
 
 def _agent(toks: list[Tok], i: int) -> bool:
@@ -218,7 +211,7 @@ def _agent(toks: list[Tok], i: int) -> bool:
 
 
 _STORY_SUBJECTS = rl.ACTOR_WORDS | lx._words("i we")
-_STORY_MODALS = lx._words("can could should must will want wants need needs may")
+_STORY_MODALS = word_set("entities.story_modals")
 
 
 def _story_clause(toks: list[Tok], i: int) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec.tokens import Tok
+from harness.offline.spec.wordsets import word_set
 
 
 def drop_enum_value_entities(toks: list[Tok], mentions: dict[int, str], p) -> None:
@@ -36,7 +37,7 @@ def drop_enum_value_entities(toks: list[Tok], mentions: dict[int, str], p) -> No
                 t.role = f"field:{owner}"
 
 
-_BACK_REFERENCES = frozenset({"the", "its", "their", "this", "that", "his", "her", "each"})
+_BACK_REFERENCES = word_set("enum_entities.back_references")
 
 
 def drop_field_head_entities(toks: list[Tok], mentions: dict[int, str], p) -> None:

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec.tokens import Tok
+from harness.offline.spec.wordsets import word_set
 
 _MAX_ENUM = 12
-ENUM_SEPARATORS = frozenset({",", "/", "or", "and", "|"})
+ENUM_SEPARATORS = word_set("enum_values.enum_separators")
 
 
 def _word(toks: list[Tok], i: int) -> str:
@@ -62,9 +63,8 @@ def _value(toks: list[Tok], own: bool) -> str:
     return " ".join(t.w for t in toks)
 
 
-YES_NO = lx._words("yes no true false y n")
-# Columns whose values are often listed right after them, without parentheses.
-ENUM_HEADS = lx._words("priority level type category size severity difficulty gender frequency kind grade tier")
+YES_NO = word_set("enum_values.yes_no")
+ENUM_HEADS = word_set("enum_values.enum_heads")
 
 
 def yes_no_aside(toks: list[Tok], j: int) -> bool:

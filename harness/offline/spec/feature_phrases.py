@@ -1,26 +1,21 @@
 """Feature asks said in other words than the registry's trigger words (features.py):
 "filter by ... keywords" is search, "a dashboard overview of my expenses" is totals of their
-money, and "a checkbox the user can select" is a record selection the generator does not build
-(its clause is marked not built with the reason, never mapped to the CRUD pages).
+money, "newest first" and "persist after a refresh" (reserved by rows of patterns/features.jsonl)
+are the listing order and persistence of the one record type their clause names.
 """
 
 from __future__ import annotations
 
-from harness.offline.spec import lexicon as lx
 from harness.offline.spec.fields import kind_for_name
 from harness.offline.spec.pass_helpers import use, word
 from harness.offline.spec.tokens import Tok
+from harness.offline.spec.wordsets import word_set
 
-_KEYWORDS = lx._words("keyword keywords")
-_SEARCH_CONTEXT = lx._words("filter filters filtering filtered search searching searches find by")
-_OVERVIEW = lx._words("overview summary")
-_OVERVIEW_LINKS = lx._words("of about on for the my our their all")
-_NUMBER_KINDS = frozenset({"money", "decimal", "integer"})
-_CHECKBOXES = lx._words("checkbox checkboxes tickbox tickboxes")
-_SELECT = lx._words("select selects selected selecting choose chooses pick picks tick ticks")
-SELECTION_REASON = ("selecting records with checkboxes is not built: no selection is kept for a later "
-                    "step such as a basket or a bulk action")
-
+_KEYWORDS = word_set("feature_phrases.keywords")
+_SEARCH_CONTEXT = word_set("feature_phrases.search_context")
+_OVERVIEW = word_set("feature_phrases.overview")
+_OVERVIEW_LINKS = word_set("feature_phrases.overview_links")
+_NUMBER_KINDS = word_set("feature_phrases.number_kinds")
 
 def _clause_mentions(toks: list[Tok], i: int, mentions: dict[int, str]) -> list[str]:
     return list(dict.fromkeys(name for j, name in sorted(mentions.items()) if toks[j].clause == toks[i].clause))
@@ -45,7 +40,7 @@ def find_keyword_search(toks: list[Tok], mentions: dict[int, str]) -> list[tuple
     return found
 
 
-_BACK_REFERENCES = lx._words("this these that those it them list")
+_BACK_REFERENCES = word_set("feature_phrases.back_references")
 
 
 def _referred_back(toks: list[Tok], i: int, before: set[str], mentions: dict[int, str]) -> list[str]:
@@ -78,89 +73,9 @@ def find_overview_totals(toks: list[Tok], mentions: dict[int, str], p) -> list[t
     return found
 
 
-def find_checkbox_selection(toks: list[Tok], p) -> None:
-    """A clause that asks to select records with checkboxes is not built (p.blocked); marking a
-    record done with a checkbox ("checkbox to mark it as completed") is the complete action."""
-    for i, t in enumerate(toks):
-        if t.w not in _SELECT or t.role.startswith(("complete", "field:")):
-            continue
-        same = [x for x in toks if x.clause == t.clause]
-        if not any(x.w in _CHECKBOXES for x in same) or any(x.role.startswith("complete") for x in same):
-            continue
-        use(t, "context")
-        if (t.clause, SELECTION_REASON) not in p.blocked:
-            p.blocked.append((t.clause, SELECTION_REASON))
-
-
-_NEWEST = lx._words("newest latest recent")
-_FIRST = lx._words("first")
-_ON_TOP = lx._words("top")
-
-
-def _newest_span(toks: list[Tok], i: int) -> int:
-    """The index after "newest first" / "newest on top" / "most recent first" / "newest to
-    oldest" starting at i, or -1 ("the latest version" asks for nothing of the kind)."""
-    w = toks[i].w
-    if w not in _NEWEST or (w == "recent" and word(toks, i - 1) != "most"):
-        return -1
-    j = i + 1
-    if word(toks, j) in ("ones", "one", "entries", "items", "records"):   # "newest ones first"
-        j += 1
-    if word(toks, j) in _FIRST:
-        return j + 1
-    if word(toks, j) == "on" and word(toks, j + 1) in _ON_TOP:
-        return j + 2
-    if word(toks, j) == "to" and word(toks, j + 1) == "oldest":
-        return j + 2
-    return -1
-
-
-_PENDING = "newest:"   # a newest-first phrase waiting for its record type (find_newest_first)
-_PERSIST_PENDING = "persist:"   # a persistence phrase waiting for its record type (find_persistence)
-_PERSIST = lx._words("persist persists persisted")
-_KEEP = lx._words("kept stay stays survive survives remain remains")
-_AFTER = lx._words("after across between through")
-_EVENTS = lx._words("refresh refreshes refreshing reload reloads reloading restart restarts restarting reboot "
-                    "login logins logout logouts session sessions visit visits")
-_EVENT_LINKS = lx._words("a an the page and or every each")
-
-
-def _reserve(toks: list[Tok], start: int, end: int, pending: str) -> None:
-    for j in range(start, end):
-        if not toks[j].used:
-            use(toks[j], pending)
-
-
-def _persistence_span(toks: list[Tok], i: int) -> int:
-    """The index after "persist(s) [after a refresh and login]" / "stay after a restart" at i, or -1
-    ("kept" / "stay" alone say nothing about restarts: "tasks stay on the board")."""
-    w = toks[i].w
-    if w not in _PERSIST | _KEEP:
-        return -1
-    j = i + 1
-    if word(toks, j) in _AFTER:
-        k = j + 1
-        while word(toks, k) in _EVENT_LINKS | _EVENTS and toks[k].clause == toks[i].clause:
-            k += 1
-        if any(toks[x].w in _EVENTS for x in range(j, k)):
-            return k
-    return j if w in _PERSIST else -1
-
-
-def reserve_feature_phrases(toks: list[Tok]) -> None:
-    """Reserve "newest first" / "most recent first" / "newest to oldest" / "in reverse
-    chronological order", and "persist after a refresh" / "stay after a restart", before the
-    field and entity passes read "latest" as a column or "newest" / "persist" as a record type."""
-    for i, t in enumerate(toks):
-        if t.used:
-            continue
-        end = _newest_span(toks, i)
-        if end < 0 and t.w == "reverse" and word(toks, i + 1) == "chronological":
-            end = i + 2 + (word(toks, i + 2) == "order")
-        if end >= 0:
-            _reserve(toks, i - (t.w == "recent"), end, _PENDING)
-        elif (end := _persistence_span(toks, i)) >= 0:
-            _reserve(toks, i, end, _PERSIST_PENDING)
+# Phrases the "feature phrases reserved" rows (patterns/features.jsonl) mark, waiting for their record type:
+_PENDING = "newest:"            # "newest first", "most recent on top" (find_newest_first)
+_PERSIST_PENDING = "persist:"   # "persist after a refresh", "stay after a restart" (find_persistence)
 
 
 def _resolve(toks: list[Tok], mentions: dict[int, str], p, pending: str,

@@ -9,8 +9,9 @@ from harness.offline.spec.pass_helpers import use as _use
 from harness.offline.spec.pass_helpers import word as _word
 from harness.offline.spec.register_verb import registers_a_record
 from harness.offline.spec.tokens import Tok
+from harness.offline.spec.wordsets import word_set
 
-_REST_PERIODS = lx._words("time times period periods day days interval intervals timer minutes seconds")
+_REST_PERIODS = word_set("feature_words.rest_periods")
 
 
 def find_feature_words(toks: list[Tok], p: Parsed, negated: set[int] = frozenset()) -> list[int]:
@@ -61,10 +62,9 @@ def find_feature_words(toks: list[Tok], p: Parsed, negated: set[int] = frozenset
     return complete_idx
 
 
-_ACCOUNT_VERBS = lx._words("create creates creating add adds register registers")
+_ACCOUNT_VERBS = word_set("feature_words.account_verbs")
 _NEGATED_REACH = 6
-_NEGATION_SKIP = lx._words("and or , / a an any the need needs needed require requires required requiring to "
-                           "for of user users")
+_NEGATION_SKIP = word_set("feature_words.negation_skip")
 
 
 def _negated(toks: list[Tok], i: int, group: frozenset[str]) -> bool:

@@ -11,6 +11,7 @@ from harness.offline.spec import lexicon as lx
 from harness.offline.spec.accounting import asks_something
 from harness.offline.spec.pass_helpers import past_determiners
 from harness.offline.spec.tokens import Tok
+from harness.offline.spec.wordsets import word_set
 
 # trigger word -> feature kind
 _TRIGGERS = {
@@ -23,13 +24,10 @@ _TRIGGERS = {
     "overlap": "no_double_booking", "overlaps": "no_double_booking",
     "organized": "sort", "organised": "sort", "ordered": "sort", "arranged": "sort",
 }
-# Triggers that ask for an order only with "by" after them ("organize your tasks" is managing them).
-_BY_ONLY = frozenset({"organized", "organised", "ordered", "arranged"})
-_OTHER_FORMATS = lx._words("pdf excel xlsx json xml word docx ical ics png image images")
+_BY_ONLY = word_set("features.by_only")
+_OTHER_FORMATS = word_set("features.other_formats")
 _WINDOW = 8
-# "filter their habits by the day of the week they were added": keys the generated filters and
-# sorts never have unless the record has such a field (then it is a column, above)
-_PERIOD_KEYS = lx._words("day days week weeks weekday weekdays month months year years hour hours")
+_PERIOD_KEYS = word_set("features.period_keys")
 
 
 def built_features() -> frozenset[str]:
@@ -168,7 +166,7 @@ def find_workflow_chains(toks: list[Tok], mentions: dict[int, str]) -> list[tupl
     return out
 
 
-_VIEWS = lx._words("view views viewing see show shows showing display displays list lists browse")
+_VIEWS = word_set("features.views")
 
 
 def _viewed_by(toks: list[Tok], i: int, mentions: dict[int, str]) -> str | None:

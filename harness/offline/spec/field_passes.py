@@ -25,11 +25,9 @@ from harness.offline.spec.pass_helpers import nearest as _nearest
 from harness.offline.spec.pass_helpers import use as _use
 from harness.offline.spec.pass_helpers import word as _word
 from harness.offline.spec.tokens import Tok
+from harness.offline.spec.wordsets import word_set
 
-_VERB_TRIGGERS = frozenset({"choose", "enter", "select", "specify", "specifying", "input", "record", "records", "pick",
-                            "store", "stores", "save", "saves", "hold", "holds", "recording", "storing",
-                            "capturing", "noting", "logging",
-                            "display", "displays", "show", "shows", "showing"})
+_VERB_TRIGGERS = word_set("field_passes.verb_triggers")
 
 
 def find_field_lists(toks: list[Tok], p: Parsed) -> None:
@@ -136,8 +134,8 @@ def find_field_lists(toks: list[Tok], p: Parsed) -> None:
 
 
 _TRIGGERS = lx.FIELD_TRIGGERS | frozenset({"includes", "include"})   # "each order includes a date, ..."
-_RECORD_VERBS = frozenset({"store", "stores", "hold", "holds", "save", "saves", "record", "records"})   # the record stores its fields
-_RECORDS = frozenset({"record", "records"})   # "visits record the pet, the date and the reason."
+_RECORD_VERBS = word_set("field_passes.record_verbs")
+_RECORDS = word_set("field_passes.records")
 
 
 def _column_list_of_record(toks: list[Tok], i: int, j: int) -> bool:
@@ -222,10 +220,8 @@ def find_field_bullets(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> 
     return found
 
 
-# "Store:" / "Track:" above a bullet list of fields of the app's main record.
-_STORE_VERBS = frozenset({"store", "stores", "track", "tracks", "record", "records", "capture", "captures",
-                          "save", "saves", "keep", "keeps", "fields", "columns"})
-_BULLET_TAIL = frozenset({"where", "when", "if", "applicable", "needed", "possible", "available", "any"})
+_STORE_VERBS = word_set("field_passes.store_verbs")
+_BULLET_TAIL = word_set("field_passes.bullet_tail")
 
 
 def _previous_mention(i: int, mentions: dict[int, str], reach: int) -> str | None:
@@ -246,7 +242,7 @@ def _main_entity(mentions: dict[int, str]) -> str | None:
     return max(counts, key=counts.get) if counts else None
 
 
-_FORM_WORDS = frozenset({"form", "forms", "page", "screen", "dialog", "modal"})
+_FORM_WORDS = word_set("field_passes.form_words")
 # "<record> information / details / card containing ...": what follows describes the record.
 _RECORD_VIEWS = DETAIL_WORDS | frozenset({"card", "cards"})
 
@@ -284,10 +280,10 @@ def find_status_of(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None
                 _use(toks[x], f"complete:{named[0]}")
 
 
-_STATUS_WORDS = frozenset({"status", "state", "statuses", "states"})
+_STATUS_WORDS = word_set("field_passes.status_words")
 
 
-_CLOCK_JOIN = frozenset({"and", "or", "/", "&"})
+_CLOCK_JOIN = word_set("field_passes.clock_join")
 
 
 def find_clock_fields(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None:
@@ -314,8 +310,8 @@ def find_clock_fields(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> N
             _use(toks[k], f"field:{entity}")
 
 
-_MARK_VERBS = frozenset({"mark", "marks", "flag", "flags", "tick", "ticks"})
-_QUOTES = frozenset({'"', "'", "“", "”", "‘", "’"})
+_MARK_VERBS = word_set("field_passes.mark_verbs")
+_QUOTES = word_set("field_passes.quotes")
 
 
 def find_mark_as_fields(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None:

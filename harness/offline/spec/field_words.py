@@ -7,20 +7,15 @@ from __future__ import annotations
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec.pass_helpers import word as _word
 from harness.offline.spec.tokens import Tok
+from harness.offline.spec.wordsets import word_set
 
 _MAX_WORD = 40
-DETAIL_WORDS = lx._words("details detail information info data fields attributes properties")
-COMPOUND_HEADS = lx._words("number date time name id type code count")
-_COUNT_HEADS = lx._words("count number total")
+DETAIL_WORDS = word_set("field_words.detail_words")
+COMPOUND_HEADS = word_set("field_words.compound_heads")
+_COUNT_HEADS = word_set("field_words.count_heads")
 
 
-# Capabilities, not columns: "tasks with browser automation" asks for no field.
-_NEVER_FIELDS = lx._words("""
-    automation integration integrations sync synchronization notification notifications reminder
-    reminders analytics chat messaging processing upload uploads export import recommendation
-    recommendations ai support login authentication search filter filtering sorting etc etcetera
-    record records
-""")
+_NEVER_FIELDS = word_set("field_words.never_fields")
 
 
 def field_word(w: str, stops: frozenset[str]) -> bool:
@@ -53,12 +48,11 @@ def ing_compound(toks: list[Tok], j: int, stops: frozenset[str]) -> bool:
         or nxt in _ING_HEADS and field_word(nxt, stops))   # "watering interval", "feeding schedule"
 
 
-_ING_HEADS = lx._words("interval frequency schedule period cycle rate level limit goal target count "
-                       "number duration distance amount temperature speed location method")
+_ING_HEADS = word_set("field_words.ing_heads")
 
 
 _WHEN_HEADS = lx.DATE_WORDS | lx.DATETIME_WORDS
-_PERIODS = lx._words("daily weekly monthly yearly annual hourly quarterly")
+_PERIODS = word_set("field_words.periods")
 
 
 def modifier(toks: list[Tok], j: int) -> bool:

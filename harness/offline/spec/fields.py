@@ -27,6 +27,7 @@ from harness.offline.spec.field_words import DETAIL_WORDS, column_follows as _co
 from harness.offline.spec.field_words import field_word, ing_compound as _ing_compound, modifier as _modifier
 from harness.offline.spec.field_words import soft_wrap, split_run as _split_run
 from harness.offline.spec.tokens import Tok
+from harness.offline.spec.wordsets import word_set
 
 
 @dataclass
@@ -46,12 +47,12 @@ class FieldItem:
         return " ".join(self.words)
 
 
-_CHOICE_UI = lx._words("selection selector dropdown picker")
+_CHOICE_UI = word_set("fields.choice_ui")
 
 
-_BY_PARTICIPLES = lx._words("paid made done sent held owned written built run kept brought bought sold")
+_BY_PARTICIPLES = word_set("fields.by_participles")
 _DETAIL_WORDS = DETAIL_WORDS
-_INTRO = lx._words("such as like e.g eg e.g. including incl namely")
+_INTRO = word_set("fields.intro")
 
 
 def _word(toks: list[Tok], i: int) -> str:
@@ -73,16 +74,15 @@ def _aside(toks: list[Tok], j: int) -> tuple[list[str], int]:
 
 
 _MEDIA_PLURALS = lx.MEDIA_PLURALS
-_UNBUILT_ASIDES = lx._words("default defaults defaulting")   # asides that ask for something not built
-_OF_HEADS = lx._words("date time place country city method mode proof year day month")
-_IS = lx._words("is are was were")
-_COLUMN_MODIFIERS = lx._words("main primary secondary")
-# Words that say which one of a series a column is ("next due date", "last visit date").
-_ORDER_MODIFIERS = lx._words("next last previous prior first final initial upcoming")
-_NAME_MODIFIERS = lx._words("first last middle full given family maiden")   # "first name"
+_UNBUILT_ASIDES = word_set("fields.unbuilt_asides")
+_OF_HEADS = word_set("fields.of_heads")
+_IS = word_set("fields.is")
+_COLUMN_MODIFIERS = word_set("fields.column_modifiers")
+_ORDER_MODIFIERS = word_set("fields.order_modifiers")
+_NAME_MODIFIERS = word_set("fields.name_modifiers")
 
 
-_SHOW_VERBS = lx._words("display displays displaying show shows showing")
+_SHOW_VERBS = word_set("fields.show_verbs")
 # Plural column words kept as written ("steps" of a recipe are its instructions, not a record).
 PLURAL_FIELDS = lx.KEEP_PLURAL_FIELDS | lx._words("steps points reps sets")
 

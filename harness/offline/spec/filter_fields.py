@@ -12,18 +12,15 @@ from harness.offline.spec.pass_helpers import past_determiners
 from harness.offline.spec.pass_helpers import use as _use
 from harness.offline.spec.pass_helpers import word as _word
 from harness.offline.spec.tokens import Tok
+from harness.offline.spec.wordsets import word_set
 
-_BY_TRIGGERS = frozenset({"filter", "filters", "filtered", "filtering", "sort", "sorts", "sorted", "sorting",
-                          "group", "grouped", "order", "ordered", "organized", "organised", "arranged"})
-_SORTS = frozenset({"sort", "sorts", "sorted", "sorting", "order", "ordered", "organized", "organised", "arranged"})
-_NEW_SORTS = frozenset({"organized", "organised", "arranged"})
-_PASSIVE = frozenset({"be", "is", "are", "been", "get", "gets"})
-_BY_WORDS = frozenset({"by", "on", "criteria", "such", "as", "like", "their", "its", "the", "based",
-                       "fields", "e.g", "eg", "including"})
-# Words of a filter list that ask for search or a range, not a column ("keywords", "date ranges").
-_RANGE_WORDS = frozenset({"range", "ranges"})
-_SEARCH_WORDS = frozenset({"keyword", "keywords", "term", "terms", "text", "query", "queries", "criteria",
-                           "criterion", "name", "names"})
+_BY_TRIGGERS = word_set("filter_fields.by_triggers")
+_SORTS = word_set("filter_fields.sorts")
+_NEW_SORTS = word_set("filter_fields.new_sorts")
+_PASSIVE = word_set("filter_fields.passive")
+_BY_WORDS = word_set("filter_fields.by_words")
+_RANGE_WORDS = word_set("filter_fields.range_words")
+_SEARCH_WORDS = word_set("filter_fields.search_words")
 
 
 def find_filter_fields(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> int:

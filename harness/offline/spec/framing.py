@@ -17,6 +17,7 @@ import re
 
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec.tokens import Tok
+from harness.offline.spec.wordsets import word_set
 
 _HEADING_WORDS = 4
 # "Do not add technical details", "don't include implementation specifics", "no technical jargon"
@@ -59,9 +60,7 @@ def is_heading(clauses: list[str], index: int) -> bool:
     return _title_like(clauses[index]) and nxt is not None and not _title_like(nxt)
 
 
-# "... authentication, after that there are two pages": "after that" orders the telling ("then"),
-# it asks for nothing; "after" with a time or an event ("lock after 5 failures") is left alone
-_STATEMENT_STARTS = frozenset({"there", "we", "i", "you", "the", "it", "users", "user", "they", "he", "she"})
+_STATEMENT_STARTS = word_set("framing.statement_starts")
 
 
 def _sequence_connective(toks: list[Tok], k: int) -> bool:

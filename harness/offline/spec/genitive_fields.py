@@ -16,11 +16,10 @@ from harness.offline.spec.media_fields import MEDIA
 from harness.offline.spec.nouns import is_noun, singular_name
 from harness.offline.spec.pass_helpers import STOPS, use, word
 from harness.offline.spec.tokens import Tok
+from harness.offline.spec.wordsets import word_set
 
-# "of that book", "of my expense" name one record as well (alfasoftware/library: "I want to see the
-# title and author of that book" left both words unexplained)
-_ONE = frozenset({"each", "every", "a", "an", "the", "one", "that", "this", "my", "your", "their", "our"})
-_AMOUNTS = lx._words("number count sum average list set lot lots most majority history rest part kind")
+_ONE = word_set("genitive_fields.one")
+_AMOUNTS = word_set("genitive_fields.amounts")
 
 
 def find_genitive_fields(toks: list[Tok], p: Parsed) -> None:

@@ -14,10 +14,11 @@ from harness.offline.field_kinds import kind_for_name
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec.enum_values import read_enum
 from harness.offline.spec.tokens import Tok
+from harness.offline.spec.wordsets import word_set
 
-HISTORY_WORDS = lx._words("history histories log logs record records register")
-_COLUMN_HEADS = lx._words("number date time name id type code count reason notes note description dose")
-_NOT_COLUMN_KINDS = frozenset({"short_text", "boolean"})
+HISTORY_WORDS = word_set("history_records.history_words")
+_COLUMN_HEADS = word_set("history_records.column_heads")
+_NOT_COLUMN_KINDS = word_set("history_records.not_column_kinds")
 
 
 def _word(toks: list[Tok], i: int) -> str:

@@ -12,6 +12,7 @@ a required amount unless the request named a money field for it. No other noun g
 from __future__ import annotations
 
 from harness.models.spec import EntityField
+from harness.offline.spec.wordsets import word_set
 
 # Occurrences that last: a start and an end.
 SPANS = frozenset("""
@@ -21,7 +22,7 @@ nap sleep shift workout meeting visit trip ride flight walk commute stay outage 
 MOMENTS = frozenset("""
 poop pee diaper feeding meal dose injection symptom incident sighting seizure headache migraine
 """.split())
-_TIMED_KINDS = frozenset({"date", "time", "datetime"})
+_TIMED_KINDS = word_set("implied_fields.timed_kinds")
 # Records of money moving: their amount is what they are.
 MONEY_RECORDS = frozenset("""
 transaction expense payment purchase donation deposit withdrawal refund

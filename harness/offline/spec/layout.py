@@ -18,14 +18,15 @@ from harness.offline.spec.nouns import FIELD_WORDS
 from harness.offline.spec.pass_helpers import use as _use
 from harness.offline.spec.pass_helpers import word as _word
 from harness.offline.spec.tokens import Tok
+from harness.offline.spec.wordsets import word_set
 
-_LANES = lx._words("column columns lane lanes swimlane swimlanes")
-_ALWAYS = lx._words("kanban swimlane swimlanes")          # a board whatever surrounds it
-_COUNTS = lx._words("two three four five six seven eight nine ten several multiple")
-_BOARD = lx._words("board boards kanban")
-_BETWEEN = lx._words("between across among")
-_TABLE = lx._words("table tables spreadsheet spreadsheets sheet sheets csv grid")
-_LIST_STOP = lx._words(". ; ( )")
+_LANES = word_set("layout.lanes")
+_ALWAYS = word_set("layout.always")
+_COUNTS = word_set("layout.counts")
+_BOARD = word_set("layout.board")
+_BETWEEN = word_set("layout.between")
+_TABLE = word_set("layout.table")
+_LIST_STOP = word_set("layout.list_stop")
 REASON = ("a board whose columns hold records{lanes} is not built: the offline app lists each "
           "record type on one page, with no columns to move records between")
 
@@ -75,21 +76,3 @@ def _lane_names(toks: list[Tok], i: int) -> list[int]:
         out.append(k)
         k += 1
     return out
-
-
-_RESPONSIVE_LINKS = lx._words("on for in and / , the a")
-
-
-def mark_responsive_mobile(toks: list[Tok]) -> None:
-    """ "responsive mobile", "mobile responsive", "responsive on mobile": the built layout."""
-    for i, t in enumerate(toks):
-        if t.used or t.w not in ("mobile", "phone", "phones", "tablet", "tablets"):
-            continue
-        for step in (-1, 1):
-            k = i + step
-            while 0 <= k < len(toks) and toks[k].clause == t.clause and toks[k].w in _RESPONSIVE_LINKS \
-                    and abs(k - i) < 3:
-                k += step
-            if 0 <= k < len(toks) and toks[k].clause == t.clause and toks[k].w == "responsive":
-                _use(t, "context")
-                break

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from harness.offline.spec.nouns import is_noun
 from harness.offline.spec.tokens import Tok
+from harness.offline.spec.wordsets import word_set
 
 # The collective word -> the record type it stands for as a list item.
 COLLECTIVE_RECORDS = {"inventory": "inventory items"}
-_SEP = frozenset({",", "and", "or", "&", "plus"})
+_SEP = word_set("list_collectives.sep")
 
 
 def _listed_noun(toks: list[Tok], i: int, step: int) -> bool:

@@ -9,6 +9,7 @@ import re
 
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec.tokens import Tok
+from harness.offline.spec.wordsets import word_set
 
 
 def _word(toks: list[Tok], i: int) -> str:
@@ -49,7 +50,7 @@ def scale(toks: list[Tok], k: int) -> tuple[float, float, int] | None:
     return None
 
 
-PRONOUNS = lx._words("it they he she we you")
+PRONOUNS = word_set("list_parts.pronouns")
 
 
 def past_link(toks: list[Tok], j: int, words: list[str]) -> int | None:

@@ -10,8 +10,9 @@ from harness.offline.spec.fields import DETAIL_WORDS, FieldItem, parse_field_lis
 from harness.offline.spec.nouns import is_noun
 from harness.offline.spec.pass_helpers import STOPS
 from harness.offline.spec.tokens import Tok
+from harness.offline.spec.wordsets import word_set
 
-COLUMN_WORDS = frozenset({"columns", "fields", "attributes", "properties", "column", "field"})
+COLUMN_WORDS = word_set("list_subjects.column_words")
 
 _INTRO_SKIP = lx.DETERMINERS | frozenset({"with", "has", "have", "following", "key", "some", "basic", "main",
                                          "these", "its", "their", ",", "all", "the"})

@@ -8,16 +8,14 @@ else and stays unexplained: "reset the password by email", "email reminders", "v
 
 from __future__ import annotations
 
-from harness.offline.spec import lexicon as lx
 from harness.offline.spec.pass_helpers import use, word
 from harness.offline.spec.tokens import Tok
+from harness.offline.spec.wordsets import word_set
 
-_EMAIL = lx._words("email emails")
-_PASSWORD = lx._words("password passwords")
-_AT = lx._words("with via using by")
-_SENDING = lx._words("reset resets forgot forgotten verify verifies verification verified confirm confirmation "
-                     "notification notifications notify reminder reminders alert alerts digest send sends sent "
-                     "invite invites invitation newsletter receive receives")
+_EMAIL = word_set("login_with.email")
+_PASSWORD = word_set("login_with.password")
+_AT = word_set("login_with.at")
+_SENDING = word_set("login_with.sending")
 
 
 def mark_email_login(toks: list[Tok], p) -> None:

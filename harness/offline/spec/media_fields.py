@@ -12,13 +12,11 @@ from harness.offline.spec.build import Parsed
 from harness.offline.spec.fields import FieldItem, kind_for_name
 from harness.offline.spec.pass_helpers import nearest, use, word
 from harness.offline.spec.tokens import Tok
+from harness.offline.spec.wordsets import word_set
 
-MEDIA = lx._words("photo photos picture pictures image images thumbnail thumbnails avatar logo")
-_FILE_VERBS = lx._words("""
-    upload uploads uploaded uploading attach attaches attached attaching scan scans scanned scanning
-    capture captures captured capturing take takes taking camera generate generates generated
-""")
-_SIZES = lx._words("small large big little tiny full-size main nice")
+MEDIA = word_set("media_fields.media")
+_FILE_VERBS = word_set("media_fields.file_verbs")
+_SIZES = word_set("media_fields.sizes")
 
 
 def find_media_fields(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None:

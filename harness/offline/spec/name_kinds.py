@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from harness.offline.spec import lexicon as lx
+from harness.offline.spec.wordsets import word_set
 
 
 def kind_for_name(words: list[str]) -> tuple[str, str]:
@@ -22,9 +23,8 @@ _TYPE_OF = {"short_text": "str", "long_text": "text", "integer": "int", "money":
             "decimal": "float", "date": "date", "time": "str", "datetime": "datetime",
             "boolean": "bool", "email": "str", "phone": "str", "url": "str", "rating": "int",
             "enum": "str", "reference": "int"}
-_MONEY = lx._words("price amount cost fee total salary budget balance payment income expense rent "
-                   "wage wages tip deposit")
-_TIME = lx._words("time start end clock")
+_MONEY = word_set("name_kinds.money")
+_TIME = word_set("name_kinds.time")
 
 
 def _local_kind(words: list[str]) -> tuple[str, str]:

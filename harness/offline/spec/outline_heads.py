@@ -16,10 +16,11 @@ from harness.offline.spec import lexicon as lx
 from harness.offline.spec import lexicon_roles as rl
 from harness.offline.spec.pass_helpers import use as _use
 from harness.offline.spec.tokens import Tok
+from harness.offline.spec.wordsets import word_set
 
 _TITLE_WORDS = (2, 4)        # words of a title line, its article included
 _MIN_CLAUSES_AFTER = 2
-_ARTICLES = frozenset({"a", "an", "the", "my", "our"})
+_ARTICLES = word_set("outline_heads.articles")
 
 
 def _clause_words(toks: list[Tok], clause: int) -> list[Tok]:

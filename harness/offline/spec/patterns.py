@@ -10,14 +10,19 @@ One JSON object a line:
 file order: at each token, in text order, its patterns are tried in turn and the first that
 matches acts (an if/elif chain over the tokens, as the passes written in code were). `action`:
 
-    mark   [{"role": r, "capture": c, "where": spec, "force": bool}]: give role r to the tokens of
-           capture c (default "match") that satisfy `where` and are unused (every one with force)
+    mark   [{"role": r, "capture": c, "where": spec, "force": bool, "map": m}]: give role r to the
+           tokens of capture c (default "match") that satisfy `where` and are unused (every one
+           with force); with a map (a dict of lexicon.py), "{map}" in r is what it maps the word to
+    report {"head": c, "keep": [captures], "where": spec}: the phrase (the whole match) is one
+           not-built ask carried by the head token (role "unexplained", its text the phrase); the
+           other tokens (but those of `keep`, and those failing `where`) become context
     block  a reason: the anchor's clause is blocked with it (a recognised ask that is not built)
     set    {attribute: value} on the parse (e.g. {"login_email": true})
 
 `unless` {"capture": c, "role": prefix}: no match when a token of c already has such a role.
-`yields` is what the pattern does to its own example sentence alone: {role: "the words it marks"},
-"blocked": true, "set": {...} — the example is the pattern's specification (test_pattern_tables).
+`yields` is what the pattern alone does to its own example sentence after the passes before its
+own (rules.PASSES): {role: "the words it marks"},
+"reported": the phrase, "blocked": true, "set": {...} — the example is the pattern's specification (test_pattern_tables).
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
+from harness.offline.spec import lexicon as lx
 from harness.offline.spec.matcher import Match, match_at, token_ok
 from harness.offline.spec.tokens import Tok
 from harness.offline.spec.wordsets import word_set
@@ -56,6 +62,14 @@ def pass_patterns(name: str) -> tuple[dict, ...]:
     return found
 
 
+@lru_cache(maxsize=None)
+def pattern_set(name: str) -> frozenset[str]:
+    """A set a pattern names: a set of the data file, or a word class of lexicon.py by its
+    upper-case name ("DETERMINERS", the keys of a dict such as "STACK_NAMES")."""
+    value = getattr(lx, name, None) if name.isupper() else None
+    return frozenset(value) if isinstance(value, (frozenset, set, dict)) else word_set(name)
+
+
 def _vetoed(toks: list[Tok], m: Match, unless: dict | None) -> bool:
     if not unless:
         return False
@@ -63,12 +77,30 @@ def _vetoed(toks: list[Tok], m: Match, unless: dict | None) -> bool:
                for x in m.captures.get(unless["capture"], []))
 
 
+def _mark(toks: list[Tok], m: Match, mark: dict) -> None:
+    where = mark.get("where", {})
+    mapping = getattr(lx, mark["map"]) if "map" in mark else None
+    for x in m.captures.get(mark.get("capture", "match"), []):
+        if (mark.get("force") or not toks[x].used) and token_ok(toks[x], where, pattern_set):
+            role = mark["role"].replace("{map}", mapping[toks[x].w]) if mapping else mark["role"]
+            toks[x].used, toks[x].role = True, role
+
+
+def _report(toks: list[Tok], m: Match, report: dict) -> None:
+    head = m.captures[report["head"]][0]
+    keep = {x for c in report.get("keep", []) for x in m.captures.get(c, [])}
+    for x in m.captures["match"]:
+        if x != head and x not in keep and token_ok(toks[x], report.get("where", {}), pattern_set):
+            toks[x].used, toks[x].role = True, "context"
+    toks[head].orig = " ".join(toks[x].orig or toks[x].w for x in m.captures["match"])
+    toks[head].used, toks[head].role = True, "unexplained"
+
+
 def _act(toks: list[Tok], m: Match, action: dict, p) -> None:
     for mark in action.get("mark", []):
-        where = mark.get("where", {})
-        for x in m.captures.get(mark.get("capture", "match"), []):
-            if (mark.get("force") or not toks[x].used) and token_ok(toks[x], where, word_set):
-                toks[x].used, toks[x].role = True, mark["role"]
+        _mark(toks, m, mark)
+    if "report" in action:
+        _report(toks, m, action["report"])
     reason = action.get("block")
     if reason and (toks[m.anchor].clause, reason) not in p.blocked:
         p.blocked.append((toks[m.anchor].clause, reason))
@@ -82,7 +114,7 @@ def run_patterns(patterns: tuple[dict, ...] | list[dict], toks: list[Tok], p) ->
     acted = 0
     for i in range(len(toks)):
         for pattern in patterns:
-            m = match_at(toks, i, pattern, word_set)
+            m = match_at(toks, i, pattern, pattern_set)
             if m is not None and not _vetoed(toks, m, pattern.get("unless")):
                 _act(toks, m, pattern["action"], p)
                 acted += 1
@@ -96,21 +128,23 @@ def run_pass(name: str, toks: list[Tok], p) -> None:
 
 
 def example_yield(pattern: dict) -> dict:
-    """What the pattern alone does to its own example sentence, in the `yields` format."""
-    from harness.offline.spec.build import Parsed
-    from harness.offline.spec.clauses import split_clauses
-    from harness.offline.spec.tokens import tokenize_clauses
+    """What the pattern alone does to its own example sentence once the passes before its own
+    have run, in the `yields` format."""
+    from harness.offline.spec.rules import new_state, run_passes
 
-    clauses = split_clauses(pattern["example"])
-    toks, vi, _ignored = tokenize_clauses(clauses)
-    p = Parsed(title_words=[], vi=vi, clauses=clauses)
-    before = [(t.used, t.role) for t in toks]
+    state = new_state(pattern["example"])
+    run_passes(state, until=pattern["pass"])
+    toks, p = state.toks, state.p
+    before = [(t.used, t.role, t.orig) for t in toks]
+    blocked = len(p.blocked)
     acted = run_patterns([pattern], toks, p)
     out: dict = {}
     for t, old in zip(toks, before):
-        if (t.used, t.role) != old:
+        if (t.used, t.role) != old[:2]:
             out[t.role] = f"{out[t.role]} {t.w}" if t.role in out else t.w
-    if p.blocked:
+        if t.orig != old[2]:
+            out["reported"] = t.orig
+    if len(p.blocked) > blocked:
         out["blocked"] = True
     if acted and pattern["action"].get("set"):
         out["set"] = {a: getattr(p, a) for a in pattern["action"]["set"]}

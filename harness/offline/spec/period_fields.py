@@ -10,6 +10,7 @@ from harness.offline.spec.pass_helpers import nearest as _nearest
 from harness.offline.spec.pass_helpers import use as _use
 from harness.offline.spec.pass_helpers import word as _word
 from harness.offline.spec.tokens import Tok
+from harness.offline.spec.wordsets import word_set
 
 
 def find_frequency(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None:
@@ -51,11 +52,10 @@ def _how_often(toks: list[Tok], i: int, mentions: dict[int, str], p: Parsed) -> 
         _use(toks[x], f"field:{entity}")
 
 
-_FREQUENCIES = frozenset({"daily", "weekly", "monthly", "yearly", "annual", "hourly", "quarterly",
-                          "biweekly", "fortnightly"})
+_FREQUENCIES = word_set("period_fields.frequencies")
 
 
-_AMOUNT_WORDS = frozenset({"total", "amount"})
+_AMOUNT_WORDS = word_set("period_fields.amount_words")
 
 
 def find_period_fields(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None:

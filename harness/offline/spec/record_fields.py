@@ -5,15 +5,11 @@ number" of a student when rooms are records): a reference to it.
 
 from __future__ import annotations
 
-from harness.offline.spec import lexicon as lx
 from harness.offline.spec.fields import kind_for_name
+from harness.offline.spec.wordsets import word_set
 
 
-# Records that are a procedure: their "steps" are the instructions (text), not a step count.
-PROCEDURES = lx._words("""
-    recipe dish meal guide tutorial procedure routine lesson process instruction experiment protocol
-    checklist playbook method course exercise drill
-""")
+PROCEDURES = word_set("record_fields.procedures")
 
 
 def kind_in_record(words: list[str], record: str) -> tuple[str, str]:
@@ -24,7 +20,7 @@ def kind_in_record(words: list[str], record: str) -> tuple[str, str]:
     return kind_for_name(words)
 
 
-_KEY_WORDS = lx._words("number id code no")
+_KEY_WORDS = word_set("record_fields.key_words")
 
 
 def referenced_record(words: list[str], record: str, records) -> str | None:

@@ -14,8 +14,9 @@ from harness.offline.spec import lexicon as lx
 from harness.offline.spec.pass_helpers import use as _use
 from harness.offline.spec.pass_helpers import word as _word
 from harness.offline.spec.tokens import Tok
+from harness.offline.spec.wordsets import word_set
 
-COLLECTION_NOUNS = lx._words("watchlist watchlists wishlist wishlists")
+COLLECTION_NOUNS = word_set("record_lists.collection_nouns")
 
 
 def mark_app_collections(toks: list[Tok]) -> None:

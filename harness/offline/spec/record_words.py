@@ -13,11 +13,12 @@ from __future__ import annotations
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec import lexicon_roles as rl
 from harness.offline.spec.tokens import Tok
+from harness.offline.spec.wordsets import word_set
 
-RECORD_WORDS = frozenset({"listing", "record", "entry", "item"})
+RECORD_WORDS = word_set("record_words.record_words")
 
 
-_NOUN_BEFORE = lx._words("all every each any some my our your their his her its new")
+_NOUN_BEFORE = word_set("record_words.noun_before")
 _NOT_OWNERS = lx.FUNCTION | lx.DETERMINERS | lx.QUANTIFIERS | lx.ADJECTIVES | lx.META | lx.AUTH
 
 
@@ -71,8 +72,8 @@ def merge_record_word_entities(toks: list[Tok], mentions: dict[int, str], p) -> 
                 t.used, t.role = True, f"field:{owner}"
 
 
-ACTOR_MODIFIERS = frozenset({"staff"})
-_ACTOR_HEADS = frozenset({"member", "person"})
+ACTOR_MODIFIERS = word_set("record_words.actor_modifiers")
+_ACTOR_HEADS = word_set("record_words.actor_heads")
 
 
 def drop_actor_entities(toks: list[Tok], mentions: dict[int, str], p) -> None:

@@ -9,6 +9,7 @@ from harness.offline.spec.build import Parsed
 from harness.offline.spec.pass_helpers import use as _use
 from harness.offline.spec.pass_helpers import word as _word
 from harness.offline.spec.tokens import Tok
+from harness.offline.spec.wordsets import word_set
 
 
 def _mention_after(toks: list[Tok], j: int, mentions: dict[int, str]) -> str | None:
@@ -104,7 +105,7 @@ def _feedback_verb(toks: list[Tok], i: int) -> list[int]:
     return [k] if k >= 0 and toks[k].w in lx.FEEDBACK_VERBS and toks[k].clause == toks[i].clause else []
 
 
-_REFERENCE = frozenset({"reference", "references", "link", "links"})
+_REFERENCE = word_set("relations.reference")
 _REFERENCE_SKIP = lx.DETERMINERS | frozenset({"both", "and", ",", "each", "of", "user", "users", "account"})
 
 

@@ -32,9 +32,9 @@ from harness.offline.spec.clauses import split_clauses
 from harness.offline.spec.compound_heads import drop_compound_heads
 from harness.offline.spec.enum_entities import drop_enum_value_entities, drop_field_head_entities
 from harness.offline.spec.entities import find_entities, mark_brands
-from harness.offline.spec.feature_phrases import (find_checkbox_selection, find_keyword_search,
+from harness.offline.spec.feature_phrases import (find_keyword_search,
                                                   find_newest_first, find_overview_totals,
-                                                  find_persistence, reserve_feature_phrases)
+                                                  find_persistence)
 from harness.offline.spec.feature_words import find_feature_words
 from harness.offline.spec.features import built_features, find_features
 from harness.offline.spec.field_mentions import mark_field_mentions
@@ -44,7 +44,7 @@ from harness.offline.spec.field_passes import (find_clock_fields, find_column_li
                                                find_status_of)
 from harness.offline.spec.framing import mark_framing
 from harness.offline.spec.history_records import mark_history_records
-from harness.offline.spec.layout import find_board_layouts, mark_responsive_mobile
+from harness.offline.spec.layout import find_board_layouts
 from harness.offline.spec.list_collectives import mark_list_collectives
 from harness.offline.spec.login_with import mark_email_login
 from harness.offline.spec.mark_states import mark_field_states, mark_opposite_states
@@ -57,12 +57,13 @@ from harness.offline.spec.record_words import drop_actor_entities, merge_record_
 from harness.offline.spec.relations import find_relations
 from harness.offline.spec.required_fields import mark_required_statements
 from harness.offline.spec.self_intro import mark_self_intro
-from harness.offline.spec.stack_asks import find_stack_asks
 from harness.offline.spec.tokens import Tok, tokenize_clauses
 from harness.offline.spec.tolerance import mark_qualifiers
-from harness.offline.spec.unbuilt_phrases import mark_unbuilt_phrases
+from harness.offline.spec.unbuilt_phrases import (mark_collection_moves, mark_memberships, mark_people_in_records,
+                                                  mark_restrictions)
 from harness.offline.spec.workflow_words import (attach_workflows, find_cancel, find_status, find_status_enums,
                                                  mark_cancel)
+from harness.offline.spec.wordsets import word_set
 
 MAX_ENTITIES = 20      # more entities than this are ignored, said on the terminal and in the summary
 
@@ -126,10 +127,12 @@ PASSES: tuple[Pass, ...] = (
     ("brands", lambda s: mark_brands(s.toks), "before entities: Stripe, Notion are no records; code: clause casing"),
     ("bullet labels", lambda s: mark_bullet_labels(s.toks), "before fields: 'Title:' bullets; code: clause layout"),
     ("disclaimers", table("disclaimers"), "table; early: what the app says it does not do asks for nothing"),
-    ("feature phrases reserved", lambda s: reserve_feature_phrases(s.toks),
-     "before entities: 'keyword search', 'newest first' are features; code: phrase lookup with exceptions"),
+    ("feature phrases reserved", table("feature phrases reserved"),
+     "table; before fields and entities: 'newest first', 'persist after a refresh' are features"),
+    ("story reasons", table("story reasons"), "table; before entities: '... because it was added by mistake'"),
+    ("so that", table("so that"), "table; before entities: the benefit of a user story is context"),
     ("self introduction", lambda s: mark_self_intro(s.toks),
-     "before entities: 'as a teacher' is who asks; code: story-wide reason/benefit spans"),
+     "before entities: 'as a teacher' is who asks; code: which nouns a verb-noun actor spans"),
     ("status enums", _set("status_enums", lambda s: find_status_enums(s.toks)),
      "before field lists: 'status: a / b' is a workflow; code: hands its states to 'workflows' below"),
     ("feature words", _set("complete_idx", lambda s: find_feature_words(
@@ -137,8 +140,8 @@ PASSES: tuple[Pass, ...] = (
      "login/dashboard/pages/API/stack words; code: negation and account context, sets the parse's flags"),
     ("e-mail login", lambda s: mark_email_login(s.toks, s.p), "after feature words (needs auth); code: clause-wide"),
     ("board layouts", lambda s: find_board_layouts(s.toks, s.p), "before entities: 'columns' of a board are no fields"),
-    ("responsive mobile", lambda s: mark_responsive_mobile(s.toks), "before entities: 'mobile' is a layout here"),
-    ("stack asks", lambda s: find_stack_asks(s.toks), "before entities: 'browser storage' is a stack ask"),
+    ("responsive mobile", table("responsive mobile"), "table; before entities: 'mobile' is a layout here"),
+    ("stack asks", table("stack asks"), "table; before entities: 'browser storage' is a stack ask"),
     ("picture capture", table("picture capture"), "table; before entities: 'take an invoice photo' is no photo record"),
     ("list collectives", lambda s: mark_list_collectives(s.toks),
      "before entities: 'recipes, ingredients and inventory'; code: renames the word"),
@@ -179,7 +182,8 @@ PASSES: tuple[Pass, ...] = (
     ("features", _features, "needs each record's fields: search/filter/sort name fields"),
     ("completion status", lambda s: find_status(s.toks, s.mentions, s.complete_idx, s.p), "after workflows"),
     ("cancel status", lambda s: find_cancel(s.toks, s.mentions, s.cancel_idx, s.p), "after workflows"),
-    ("checkbox selection", lambda s: find_checkbox_selection(s.toks, s.p), "after features"),
+    ("checkbox selection", table("checkbox selection"),
+     "table; after completion status: a checkbox that marks a record done selects nothing"),
     ("qualifiers", lambda s: mark_qualifiers(s.toks, s.p), "after fields and features: words that only qualify them"),
     ("opposite states", lambda s: mark_opposite_states(s.toks, s.p), "after completion status: 'undone'"),
     ("listed field words", table("listed field words"), "table; after every field rule: what none of them read"),
@@ -190,7 +194,15 @@ PASSES: tuple[Pass, ...] = (
      "after every ask rule: a heading whose words no rule claimed; code: whole-clause regexes"),
     ("entity heads", lambda s: mark_entity_heads(s.toks, s.p.entities), "needs the final entities"),
     ("field mentions", lambda s: mark_field_mentions(s.toks, s.p.fields), "needs the final fields"),
-    ("unbuilt phrases", lambda s: mark_unbuilt_phrases(s.toks, s.p.parents), "last marks: what is not built"),
+    ("time windows", table("time windows"), "table; last marks, phrases not built: 'last 6 days'"),
+    ("memberships", lambda s: mark_memberships(s.toks), "needs entity roles: 'can be in multiple events'"),
+    ("people in records", lambda s: mark_people_in_records(s.toks), "needs entity roles: 'groups with users'"),
+    ("restrictions", lambda s: mark_restrictions(s.toks),
+     "after features and login: 'cannot delete'; code: clause-wide checks of features, login and others"),
+    ("upcoming", table("upcoming"), "table; needs entity roles: 'upcoming meetings'"),
+    ("collection moves", lambda s: mark_collection_moves(s.toks, s.p.parents),
+     "needs the relations; code: compares the two records with the parents"),
+    ("time logs", table("time logs"), "table; needs entity roles: 'log time against assessments'"),
     ("unrecorded bookings", lambda s: mark_unrecorded_bookings(s.toks, s.p), "last marks: bookings with no record"),
     ("clause accounting", _account, "after every mark: each clause mapped, not built or context"),
     ("unasked entities dropped", lambda s: _drop_unasked_entities(s.toks, s.p), "needs the accounts"),
@@ -198,17 +210,30 @@ PASSES: tuple[Pass, ...] = (
 )
 
 
-def rule_based_spec(request: str) -> AppSpec:
-    """The AppSpec the rules infer from `request`; raises SpecError when it names nothing to build."""
+def new_state(request: str) -> ParseState:
+    """The request's clauses and tokens, before any pass."""
     clauses = split_clauses(request)
     toks, vi, ignored = tokenize_clauses(clauses)
     p = Parsed(title_words=[(t.w, t.orig) for t in toks if t.orig], vi=vi, clauses=clauses)
     if ignored:
         shown = ", ".join(dict.fromkeys(ignored[:10]))
         p.notes.append(f"words not in the Vietnamese lexicon were ignored: {shown}")
-    state = ParseState(request, clauses, toks, p)
-    for _name, run, _why in PASSES:
+    return ParseState(request, clauses, toks, p)
+
+
+def run_passes(state: ParseState, until: str | None = None) -> None:
+    """Run the passes in order (those before the pass named `until` only, when given)."""
+    for name, run, _why in PASSES:
+        if name == until:
+            return
         run(state)
+
+
+def rule_based_spec(request: str) -> AppSpec:
+    """The AppSpec the rules infer from `request`; raises SpecError when it names nothing to build."""
+    state = new_state(request)
+    run_passes(state)
+    p = state.p
     if not p.entities:
         err = SpecError(_nothing_message(p))
         err.clauses = list(p.clauses)   # the draft of a run that stops here still lists them
@@ -216,7 +241,7 @@ def rule_based_spec(request: str) -> AppSpec:
     return build_spec(p)
 
 
-_PRODUCT_RULES = frozenset({"tool-head", "subject", "app-list"})
+_PRODUCT_RULES = word_set("rules.product_rules")
 
 
 def _drop_unasked_entities(toks: list[Tok], p: Parsed) -> None:

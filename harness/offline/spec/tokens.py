@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec import lexicon_vi as vlx
 from harness.offline.generator.naming import ascii_fold
+from harness.offline.spec.wordsets import word_set
 
 _LINK_RE = re.compile(r"(?:https?://|www\.)\S+|[\w.+-]+@[\w-]+\.[\w.]+")
 LINK = "@link"      # a URL or e-mail address: context, never a name
@@ -140,11 +141,8 @@ def _merge_phrases(toks: list[Tok]) -> list[Tok]:
     return out
 
 
-_JOURNALS = lx._words("journal diary log logbook ledger guestbook")
-# Records whose entries are the records themselves ("a journal entry" is one record of a journal).
-_ENTRY_CONTAINERS = lx._words("journal diary log logbook ledger blog guestbook guest register dictionary "
-                              "glossary catalog catalogue calendar time data manual duplicate new first last "
-                              "single multiple each every latest recent previous next empty")
+_JOURNALS = word_set("tokens.journals")
+_ENTRY_CONTAINERS = word_set("tokens.entry_containers")
 
 
 def _entry_of(word: str, head: str) -> bool:

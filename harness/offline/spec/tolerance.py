@@ -21,16 +21,12 @@ from __future__ import annotations
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec import lexicon_roles as rl
 from harness.offline.spec.tokens import Tok
+from harness.offline.spec.wordsets import word_set
 
-# Modifiers that pick out records the app already keeps; they ask for nothing of their own.
-REFERENTIAL = lx._words("""
-    existing current selected specific individual respective corresponding relevant particular
-    certain chosen given same previous saved entered listed stored recorded added chosen
-""")
-# What a UI element does when used: the generated pages' links and forms do it.
-UI_VERBS = lx._words("trigger triggers triggered opens open close closes toggle toggles click clicks clicked")
-SEARCH_WORDS = lx._words("query queries keyword keywords term terms match matches matching")
-_DISPLAY = frozenset({"name", "title"})
+REFERENTIAL = word_set("tolerance.referential")
+UI_VERBS = word_set("tolerance.ui_verbs")
+SEARCH_WORDS = word_set("tolerance.search_words")
+_DISPLAY = word_set("tolerance.display")
 
 
 def _word(toks: list[Tok], i: int) -> str:

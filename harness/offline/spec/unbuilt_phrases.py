@@ -1,38 +1,24 @@
 """Phrases whose words are each harmless alone but together ask for something the generated CRUD
 app does not have; each is reported once, as the phrase, so its clause stays not built (the
-accounting reads the "unexplained" role: accounting.py)."""
+accounting reads the "unexplained" role: accounting.py). The passes here need code (see rules.PASSES);
+the others of the kind are rows of patterns/features.jsonl ("report")."""
 
 from __future__ import annotations
 
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec import lexicon_roles as rl
 from harness.offline.spec.tokens import Tok
+from harness.offline.spec.wordsets import word_set
 
-_WINDOW_START = lx._words("last past previous")
-_WINDOW_UNITS = lx._words("day days week weeks month months year years")
-_NUMBER_WORDS = lx._words("two three four five six seven eight nine ten twelve fourteen thirty few")
-_CAN = lx._words("can could may")
-_IN = lx._words("in part member members")
-_SOME = lx._words("multiple many several other their its all")
-_PEOPLE = lx._words("users members people friends participants players attendees guests")
-_AHEAD = lx._words("upcoming future forthcoming")
-_NEG_MODALS = lx._words("can't cant cannot mustn't mustnt shouldn't shouldnt mayn't")
-_NOT_AFTER = lx._words("can could must should may")
-_OTHERS = lx._words("other others other's others' else else's")
-_MOVES = lx._words("add adds adding remove removes removing put puts move moves moving")
-_MOVE_TO = lx._words("to from into onto in out")
-
-
-def mark_unbuilt_phrases(toks: list[Tok], parents: dict[str, str] | None = None) -> None:
-    """Every pass below, in order (after the other passes, before the clauses are accounted);
-    `parents` are the relations the spec builds (child -> parent)."""
-    mark_time_windows(toks)
-    mark_memberships(toks)
-    mark_people_in_records(toks)
-    mark_restrictions(toks)
-    mark_upcoming(toks)
-    mark_collection_moves(toks, parents or {})
-    mark_time_logs(toks)
+_CAN = word_set("unbuilt_phrases.can")
+_IN = word_set("unbuilt_phrases.in")
+_SOME = word_set("unbuilt_phrases.some")
+_PEOPLE = word_set("unbuilt_phrases.people")
+_NEG_MODALS = word_set("unbuilt_phrases.neg_modals")
+_NOT_AFTER = word_set("unbuilt_phrases.not_after")
+_OTHERS = word_set("unbuilt_phrases.others")
+_MOVES = word_set("unbuilt_phrases.moves")
+_MOVE_TO = word_set("unbuilt_phrases.move_to")
 
 
 def _report(head: Tok, rest: list[Tok], phrase: str) -> None:
@@ -45,16 +31,6 @@ def _report(head: Tok, rest: list[Tok], phrase: str) -> None:
 
 def _text(t: Tok) -> str:
     return t.orig or t.w
-
-
-def mark_time_windows(toks: list[Tok]) -> None:
-    """ "view their last 6 days habit record": a window over the records' history is not something
-    the generated CRUD app shows."""
-    for i in range(len(toks) - 2):
-        first, number, unit = toks[i], toks[i + 1], toks[i + 2]
-        if (first.w in _WINDOW_START and unit.w in _WINDOW_UNITS and first.clause == unit.clause
-                and (number.w.isdigit() or number.w in _NUMBER_WORDS)):
-            _report(unit, [first, number], f"{_text(first)} {_text(number)} {_text(unit)}")
 
 
 def mark_memberships(toks: list[Tok]) -> None:
@@ -159,43 +135,3 @@ def mark_collection_moves(toks: list[Tok], parents: dict[str, str]) -> None:
         if holder is None or child == holder or parents.get(child) == holder:
             continue
         _report(toks[k], toks[i:k], " ".join(_text(x) for x in toks[i:m + 1]))
-
-
-def mark_upcoming(toks: list[Tok]) -> None:
-    """ "a schedule of upcoming book club meetings", "a list of future meetings": only the records
-    still ahead, which the generated list (every record) does not pick out."""
-    for i, t in enumerate(toks):
-        if t.w not in _AHEAD or t.used:
-            continue
-        j = i + 1
-        while j < len(toks) and j - i <= 3 and toks[j].clause == t.clause and not toks[j].role.startswith("entity:"):
-            j += 1
-        if j < len(toks) and toks[j].clause == t.clause and toks[j].role.startswith("entity:") and j - i <= 3:
-            while j + 1 < len(toks) and toks[j + 1].clause == t.clause and toks[j + 1].role.startswith("entity:"):
-                j += 1   # "upcoming book club meetings": the compound's last noun is the record
-            _report(t, [x for x in toks[i + 1:j] if not x.used], " ".join(_text(x) for x in toks[i:j + 1]))
-
-
-_LOG_VERBS = lx._words("log logs logged logging track tracks tracked tracking record records recorded recording")
-_TIME_AMOUNTS = lx._words("time hours hour minutes minute")
-_SPENT = lx._words("spent worked used")
-_AGAINST = lx._words("against on for to per toward towards")
-
-
-def mark_time_logs(toks: list[Tok]) -> None:
-    """ "log time against assessments", "track time spent on projects", "log hours on each task":
-    time entries kept per record are records the generated app does not have (the words are each
-    harmless alone: "time" frames, "log" manages, so the clause read as built with nothing for it)."""
-    for i, t in enumerate(toks):
-        if t.w not in _LOG_VERBS:
-            continue
-        j = _past(toks, i + 1, _ARTICLES, t.clause)
-        if j >= len(toks) or toks[j].w not in _TIME_AMOUNTS or toks[j].clause != t.clause:
-            continue
-        k = _past(toks, j + 1, _SPENT, t.clause)
-        if k >= len(toks) or toks[k].w not in _AGAINST or toks[k].clause != t.clause:
-            continue
-        m = _past(toks, k + 1, _ARTICLES, t.clause)
-        if _entity_at(toks, m, t.clause) is None:
-            continue
-        _report(toks[j], [toks[x] for x in range(i, m) if x != j], " ".join(_text(x) for x in toks[i:m + 1]))

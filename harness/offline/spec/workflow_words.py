@@ -11,6 +11,7 @@ from harness.offline.spec.pass_helpers import nearest as _nearest
 from harness.offline.spec.pass_helpers import use as _use
 from harness.offline.spec.pass_helpers import word as _word
 from harness.offline.spec.tokens import Tok
+from harness.offline.spec.wordsets import word_set
 
 _WINDOW = 8            # how far (tokens) a completion word reaches for its entity
 _STATUS_WORDS = lx.STATUS_WORDS
@@ -57,8 +58,7 @@ def find_status(toks: list[Tok], mentions: dict[int, str], complete_idx: list[in
             toks[c].role = f"workflow:{hit}"
 
 
-_CANCEL = frozenset({"cancel", "cancels", "cancelled", "canceled", "cancelling", "canceling", "cancellation",
-                     "cancellations"})
+_CANCEL = word_set("workflow_words.cancel")
 CANCEL_STATES = ["active", "cancelled"]
 
 

@@ -61,6 +61,7 @@ class Section:
     search: bool = False
     filters: tuple[PageFilter, ...] = ()
     api: Any = None                    # the entity's API module (its handlers hold the rules)
+    computed: tuple[tuple[str, str], ...] = ()   # (name, label) of values computed on every read
 
 
 _USERS_SQL = 'SELECT "id", "username" FROM "users" ORDER BY "id" LIMIT 500'
@@ -83,16 +84,25 @@ def _cell(control: Control, value: Any, lang: str) -> str:
     return escape(str(value))
 
 
+def _computed_cell(value: Any, lang: str) -> str:
+    if isinstance(value, bool):
+        return escape(words(lang)["yes" if value else "no"])
+    return "" if value is None else escape(str(value))
+
+
 def render_table(section: Section, rows: list[dict[str, Any]], back: str, lang: str) -> str:
     """The records as a table: one column per field, then status and the row's actions."""
     w = words(lang)
-    heads = [c.label for c in section.controls] + ([w["status"]] if section.complete or section.states
-                                                   else []) + [w["actions"]]
+    heads = [c.label for c in section.controls] + [label for _, label in section.computed] + (
+        [w["status"]] if section.complete or section.states else []) + [w["actions"]]
     if not rows:
         return f'<p class="muted">{escape(w["nothing"])}</p>'
     body = []
     for row in rows:
         cells = [_cell(c, row.get(c.name), lang) for c in section.controls]
+        if section.computed:
+            values = section.api.computed_values(row)
+            cells += [_computed_cell(values.get(name), lang) for name, _ in section.computed]
         if section.complete or section.states:
             cells.append(escape(str(row.get("status", ""))))
         cells.append(_actions(section, row, back, lang))

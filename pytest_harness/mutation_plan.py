@@ -1,0 +1,216 @@
+"""Which mutants each requirement gets: sites on the lines its passing tests ran in its own files.
+
+The lines come from the evidence (each test's call-phase `lines`), the files from the
+requirement's entry (`files`: its implementation files). The choice is deterministic: a
+random.Random seeded with the seed and the requirement id orders each file's lines, and the pick
+goes round-robin over the files, one site per line, so the mutants spread over the requirement's
+files and lines. The order of execution interleaves requirements (every requirement's first
+mutant before any requirement's second) so a time box still audits every requirement.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pytest_harness.mutator import KIND_RANK, Mutant, candidates, described
+
+DEFAULT_SEED = 15
+
+
+@dataclass
+class Chosen:
+    """One mutant of one file, with the global id its guard tests for."""
+
+    id: int
+    file: str
+    mutant: Mutant
+
+
+@dataclass
+class AuditPlan:
+    """Per requirement: the tests to run and the mutants (ids) to run them against."""
+
+    tests: dict[str, list[str]] = field(default_factory=dict)
+    mutants: dict[str, list[int]] = field(default_factory=dict)
+    runs: dict[tuple[str, int], list[str]] = field(default_factory=dict)  # the tests that ran the line, fastest first
+    chosen: dict[int, Chosen] = field(default_factory=dict)
+    skipped: dict[str, str] = field(default_factory=dict)   # requirement -> why it has no mutants
+
+    def order(self) -> list[tuple[str, int, list[str]]]:
+        """(requirement, mutant id, tests to run) in execution order, round-robin over requirements."""
+        out, depth = [], max((len(v) for v in self.mutants.values()), default=0)
+        for i in range(depth):
+            out += [(rid, ids[i], self.runs[(rid, ids[i])]) for rid, ids in sorted(self.mutants.items())
+                    if i < len(ids)]
+        return out
+
+    def by_file(self) -> dict[str, dict[str, int]]:
+        """{file: {mutant key: id}}: what to compile into each file of the scratch copy."""
+        out: dict[str, dict[str, int]] = {}
+        for c in self.chosen.values():
+            out.setdefault(c.file, {})[c.mutant.key] = c.id
+        return out
+
+
+def executed_lines(evidence: dict, rid: str) -> tuple[list[str], dict[str, set[int]]]:
+    """(passing tests of `rid`, {implementation file of rid: lines those tests' calls ran})."""
+    req = (evidence.get("requirements") or {}).get(rid) or {}
+    files = set(req.get("files") or [])
+    tests = [n for n in req.get("tests", []) if (evidence.get("tests") or {}).get(n, {}).get("outcome") == "passed"]
+    lines: dict[str, set[int]] = {}
+    for nodeid in tests:
+        for rel, ran in ((evidence["tests"][nodeid].get("lines")) or {}).items():
+            if rel in files:
+                lines.setdefault(rel, set()).update(ran)
+    return tests, lines
+
+
+# Which mutants a requirement gets (#47), by the mutator's RANK (pytest_harness/mutator.py, a reason
+# per kind): on a line with several sites, the best-ranked one (a comparison before `return None`,
+# which an `x is not None` test kills without checking anything); the requirement's first mutant is
+# its best-ranked site on any line it ran, so a comparison, a condition or a filter is judged within
+# any budget when its tests ran one; the mutants run best-ranked first (within the time box). The
+# other lines keep their shuffled order: choosing every line by kind made the generator's own tests
+# fall under the bar on lines they execute but do not check.
+def _rank(m: Mutant) -> int:
+    return KIND_RANK.get(m.kind, len(KIND_RANK))
+
+
+def spread(by_file: dict[str, list[Mutant]], limit: int, rng: random.Random) -> list[tuple[str, Mutant]]:
+    """Up to `limit` mutants: first the best-ranked site of any line (RANK; ties: the first in the
+    shuffled order), then round-robin over files, one per line until a file's lines run out; on a
+    line, its best-ranked site. Returned best-ranked first (the order they run in)."""
+    queues = []
+    for rel in sorted(by_file):
+        per_line: dict[int, list[Mutant]] = {}
+        for m in by_file[rel]:
+            per_line.setdefault(m.line, []).append(m)
+        lines = sorted(per_line)
+        rng.shuffle(lines)
+        queue = []
+        for line in lines:
+            sites = per_line[line]
+            best = min(_rank(m) for m in sites)
+            sites = [m for m in sites if _rank(m) == best]
+            queue.append(sites[rng.randrange(len(sites))])
+        queues.append((rel, queue))
+    rng.shuffle(queues)
+    picked: list[tuple[str, Mutant]] = []
+    firsts = [(_rank(m), i, q, rel) for q, (rel, queue) in enumerate(queues) for i, m in enumerate(queue)]
+    if firsts and limit > 0:
+        _r, i, q, rel = min(firsts)
+        picked.append((rel, queues[q][1].pop(i)))
+    while len(picked) < limit and any(q for _, q in queues):
+        for rel, queue in queues:
+            if queue and len(picked) < limit:
+                picked.append((rel, queue.pop(0)))
+    return sorted(picked, key=lambda pick: _rank(pick[1]))
+
+
+def make_plan(evidence: dict, workspace: Path, max_mutants: int, seed: int = DEFAULT_SEED,
+              ids: dict[tuple[str, str], int] | None = None) -> AuditPlan:
+    """The audit plan of every verified requirement of the evidence document. `ids`: the guard id of
+    every (file, mutant key) a copy holds already (harness/speed/lanes_ahead.py); a chosen mutant it lacks raises
+    KeyError (that copy cannot serve the plan). The choice itself never depends on `ids`."""
+    plan = AuditPlan()
+    keys: dict[tuple[str, str], int] = {}
+    verified = {rid: executed_lines(evidence, rid) for rid, req in (evidence.get("requirements") or {}).items()
+                if req.get("status") == "verified"}
+    # Each file's candidates once, on the lines any requirement's tests ran (the only ones a pick can use).
+    ran_any: dict[str, set[int]] = {}
+    for _tests, lines in verified.values():
+        for rel, ran in lines.items():
+            ran_any.setdefault(rel, set()).update(ran)
+    sources = {rel: _all_candidates(workspace / rel, ran) for rel, ran in ran_any.items()}
+    for rid, req in sorted((evidence.get("requirements") or {}).items()):
+        if rid not in verified:
+            plan.skipped[rid] = f"not verified ({req.get('status', 'uncovered')})"
+            continue
+        tests, lines = verified[rid]
+        by_file: dict[str, list[Mutant]] = {}
+        for rel, ran in sorted(lines.items()):
+            by_file[rel] = [m for m in sources[rel] if m.line in ran]
+        picked = spread({f: ms for f, ms in by_file.items() if ms}, max_mutants, random.Random(f"{seed}:{rid}"))
+        if not picked:
+            plan.skipped[rid] = "no mutable line executed by its tests in its implementation files"
+            continue
+        plan.tests[rid] = tests
+        plan.mutants[rid] = []
+        for rel, m in picked:
+            mid = keys.setdefault((rel, m.key), len(keys) + 1) if ids is None else ids[(rel, m.key)]
+            plan.chosen[mid] = Chosen(id=mid, file=rel, mutant=m)
+            plan.mutants[rid].append(mid)
+            plan.runs[(rid, mid)] = _tests_of_line(evidence, tests, rel, m.line)
+    _describe_chosen(plan)
+    return plan
+
+
+def _describe_chosen(plan: AuditPlan) -> None:
+    """Give the chosen mutants their descriptions (rendering every candidate's was most of the plan's time)."""
+    for chosen in plan.chosen.values():
+        chosen.mutant = described([chosen.mutant])[0]
+
+
+def _tests_of_line(evidence: dict, tests: list[str], rel: str, line: int) -> list[str]:
+    """The tests whose call ran `rel:line` (only they can observe a mutant there), fastest first."""
+    entries = evidence["tests"]
+    ran = [n for n in tests if line in ((entries[n].get("lines") or {}).get(rel) or ())]
+    return sorted(ran, key=lambda n: (entries[n].get("duration_s") or 0.0, n))
+
+
+def _all_candidates(path: Path, lines: set[int] | None = None) -> list[Mutant]:
+    """The file's mutants on `lines`, undescribed (`_describe_chosen` renders the chosen ones')."""
+    try:
+        found = file_candidates(path.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+        return []
+    return found if lines is None else [m for m in found if m.line in lines]
+
+
+# Every undescribed mutant of a source text, by the text: the same source always gives the same
+# sites (keys are node positions), so a plan may take them from here. Filled by the plan itself and
+# by `precompute`, which the build runs beside the verification of the task that completes the app.
+_CANDIDATES: dict[str, list[Mutant]] = {}
+_CANDIDATES_MAX = 512
+
+
+def file_candidates(source: str) -> list[Mutant]:
+    """candidates(source, describe=False), computed once per source text (SyntaxError as it)."""
+    hit = _CANDIDATES.get(source)
+    if hit is None:
+        hit = candidates(source, None, describe=False)
+        if len(_CANDIDATES) >= _CANDIDATES_MAX:
+            _CANDIDATES.clear()
+        _CANDIDATES[source] = hit
+    return hit
+
+
+def precompute(workspace: Path) -> int:
+    """Fill the cache for the workspace's modules outside tests/ (the only ones a plan mutates);
+    how many were computed. CPython 3.11's ast must not be used from two threads at once: run it
+    in a thread only while no other thread can (see harness/speed/runtime_ahead.py)."""
+    done = 0
+    for path in app_modules(Path(workspace)):
+        try:
+            source = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        if source not in _CANDIDATES:
+            try:
+                file_candidates(source)
+            except (SyntaxError, ValueError):
+                continue
+            done += 1
+    return done
+
+
+def app_modules(workspace: Path) -> list[Path]:
+    """The workspace's modules outside tests/ (the only ones a plan mutates), sorted."""
+    out = []
+    for path in sorted(workspace.rglob("*.py")):
+        rel = path.relative_to(workspace).parts
+        if rel[0] != "tests" and not any(part.startswith(".") or part in ("__pycache__", "evidence") for part in rel):
+            out.append(path)
+    return out

@@ -1,0 +1,75 @@
+"""A mutation audit's verdicts per requirement, shared by the harness's audit (harness/audit/run.py)
+and the plugin's `--harness-mutate` (mutate.py): the counts from the mutants' results, and the bar.
+
+The bar (#47): of a requirement's judged mutants (killed + survived; not run, unjudged and invalid
+ones do not count), at least KILL_RATIO must be killed, and at least one. What counts as a kill and
+as invalid: mutation_child.py.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pytest_harness.time_box import INVALID, KILL_RATIO, KILLED
+
+if TYPE_CHECKING:
+    from pytest_harness.mutation_plan import AuditPlan
+
+
+def summarize(plan: AuditPlan, results: dict[str, str]) -> dict[str, dict]:
+    """Per requirement: mutants judged, killed, survived (described), invalid (a fixture or import
+    error, a crash: neither killed nor survived) and not run (time box, baseline); each mutant's
+    details (id, file, line, kind, description, result)."""
+    out: dict[str, dict] = {rid: {"mutants": 0, "killed": 0, "survived": [], "invalid": 0, "not_run": 0,
+                                  "skipped": why, "details": []} for rid, why in plan.skipped.items()}
+    for rid, ids in sorted(plan.mutants.items()):
+        entry = {"mutants": 0, "killed": 0, "survived": [], "invalid": 0, "not_run": 0, "skipped": None,
+                 "details": []}
+        for mid in ids:
+            chosen = plan.chosen[mid]
+            result = results.get(f"{rid}:{mid}", "not_run")
+            entry["details"].append({"id": mid, "file": chosen.file, "line": chosen.mutant.line,
+                                     "kind": chosen.mutant.kind, "description": chosen.mutant.description,
+                                     "result": result})
+            if result in KILLED:
+                entry["mutants"] += 1
+                entry["killed"] += 1
+            elif result == "passed":
+                entry["mutants"] += 1
+                entry["survived"].append(f"{chosen.file}:{chosen.mutant.description}")
+            elif result in INVALID:
+                entry["invalid"] += 1
+            else:
+                entry["not_run"] += 1
+        if entry["not_run"] == len(ids) and any(d["result"] == "unjudged" for d in entry["details"]):
+            entry["skipped"] = "its tests did not pass on the unmutated copy"
+        out[rid] = entry
+    return dict(sorted(out.items()))
+
+
+def judged(entry: dict) -> int:
+    """Killed + survived."""
+    return entry.get("killed", 0) + len(entry["survived"]) if "survived" in entry else entry.get("mutants", 0)
+
+
+def under_the_bar(entry: dict | None) -> bool:
+    """Whether an audited requirement misses the bar (one with no mutant judged nor invalid was not audited)."""
+    if not entry or not (entry.get("mutants") or entry.get("invalid")):
+        return False
+    killed = entry.get("killed", 0)
+    return not (killed and killed >= KILL_RATIO * judged(entry))
+
+
+def bar_lines(entry: dict | None) -> list[str]:
+    """Why a requirement misses the bar, and its first survivors (file, line, what changed, kind); []
+    when it meets it or was not audited."""
+    if not under_the_bar(entry):
+        return []
+    killed, total, invalid = entry.get("killed", 0), entry.get("mutants", 0), int(entry.get("invalid") or 0)
+    survived = list(entry.get("survived") or [])
+    lines = [f"tests do not detect a broken implementation: {killed}/{total} mutants killed "
+             f"({killed} of {judged(entry)} judged; the bar is {KILL_RATIO:.0%})"
+             + (f"; {invalid} invalid (a fixture, import or crash error ended the test: not a kill)"
+                if invalid else "")]
+    kinds = {f"{d.get('file')}:{d.get('description')}": d.get("kind") for d in entry.get("details") or []}
+    return lines + [f"survived: {s}" + (f" [{kinds[s]}]" if kinds.get(s) else "") for s in survived[:4]]
