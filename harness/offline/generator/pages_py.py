@@ -99,6 +99,8 @@ def _section(app: AppModel, e: Entity) -> str:
         lines.append(f"        states={lit(e.states)},")
     if e.has("search"):
         lines.append("        search=True,")
+    if e.attachment_types:
+        lines.append("        files=True,")
     if e.computed:
         lines.append(f"        computed={page_columns(e)},")
     page_filters = _page_filters(app, e)
