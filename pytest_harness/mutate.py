@@ -16,6 +16,7 @@ An audit that could not run (the session produced no result) fails the gate with
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import secrets
@@ -46,8 +47,11 @@ def _copy_project(root: Path, dest: Path) -> None:
 
 def _session(copy: Path, plan_path: Path, files: list[str], timeout_s: float) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("HARNESS_", "PYTEST_ADDOPTS"))}
+    # One process (the runner forks per mutant): `-n 0` when pytest-xdist is installed, so a project's
+    # `addopts = -n auto` still parses; blocking the plugin instead would make that option unknown.
+    serial = ["-n", "0"] if importlib.util.find_spec("xdist") is not None else []
     argv = [sys.executable, "-m", "pytest", "-q", "-p", "pytest_harness.mutation_runner", "-p", "no:cacheprovider",
-            "-p", "no:xdist", f"--rootdir={copy}", f"--harness-mutants={plan_path}", *files]
+            *serial, f"--rootdir={copy}", f"--harness-mutants={plan_path}", *files]
     return subprocess.run(argv, cwd=copy, env=env, capture_output=True, text=True, timeout=timeout_s)
 
 
@@ -129,7 +133,7 @@ def summary_lines(document: dict) -> list[str]:
             continue
         total = judged(entry)
         ratio = f"{entry['killed'] / total:.0%}" if total else "-"
-        verdict = "below the bar" if under_the_bar(entry) else "meets the bar"
+        verdict = "below the bar" if under_the_bar(entry) else "meets the bar" if total else "nothing judged"
         extra = "".join(f", {entry[k]} {k.replace('_', ' ')}" for k in ("invalid", "not_run") if entry.get(k))
         lines.append(f"harness mutation: {rid} {entry['killed']}/{total} killed ({ratio}{extra}); "
                      f"bar {KILL_RATIO:.0%}: {verdict}")

@@ -138,6 +138,9 @@ def pytest_cmdline_main(config: pytest.Config) -> int | None:
 def pytest_configure(config: pytest.Config) -> None:
     """Runs once after option parsing: register `req`; start recording when evidence is requested."""
     config.addinivalue_line("markers", MARKER_DOC)
+    if getattr(config.option, "harness_mutants", None):   # mutation_runner.py's session (--harness-mutate's
+        carry_hooks.take_recorder(config, keep=False)      # audit reads the project's ini too): no evidence
+        return
     resolved = settings.resolve(config)
     foreign = shadowed()
     if foreign is not None:
@@ -150,11 +153,9 @@ def pytest_configure(config: pytest.Config) -> None:
             "and ini file from there (pytest-dev/pytest#8846)"), stacklevel=2)
     if config.getoption("xmlpath", None):
         config.pluginmanager.register(JUnitProperties(resolved.id_pattern), "harness-junit")
-    mutation_session = bool(getattr(config.option, "harness_mutants", None))  # mutation_runner.py's: no evidence
-    recording = resolved.active and not mutation_session and not xdist_support.is_worker(config) \
-        and not xdist_support.is_controller(config)
+    recording = resolved.active and not xdist_support.is_worker(config) and not xdist_support.is_controller(config)
     reads = carry_hooks.take_recorder(config, keep=recording)
-    if not resolved.active or mutation_session:
+    if not resolved.active:
         return
     state = config.stash[STATE_KEY] = HarnessState(settings=resolved, reads=reads)
     recorder = Recorder(config)

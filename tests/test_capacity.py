@@ -116,3 +116,30 @@ def test_the_black_box_capacity_check_fails_an_app_that_lets_one_too_many_in(tmp
     failed = [(c.name, c.detail) for c in checks if not c.ok]
     assert [name for name, _ in failed] == ["capacity on borrows"], failed
     assert "beyond the capacity of 1 answered 201, not 409" in failed[0][1]
+
+
+# A room booking takes its place only once confirmed: requested ones wait, cancelled ones free it.
+ROOMS = ('[[entities]]\nname = "room"\nfields = ["name", { name = "seats", kind = "integer", min = 1 }]\n'
+         '[[entities]]\nname = "booking"\nworkflow = ["requested", "confirmed", "cancelled"]\n'
+         'transitions = { requested = ["confirmed", "cancelled"], confirmed = ["cancelled"] }\n'
+         'fields = [{ name = "room", ref = "room", required = true }, { name = "day", kind = "date", required = true }]\n'
+         'features = [{ kind = "capacity", fields = ["room", "day"], options = { limit = "seats", while = ["confirmed"] } }]\n')
+
+
+@pytest.mark.slow
+def test_a_place_held_only_once_confirmed_is_tested_inside_and_checked_outside(tmp_path, suites):  # noqa: F811
+    path = tmp_path / "rooms.toml"
+    path.write_text(ROOMS, encoding="utf-8")
+    spec = load_spec_file(path)
+    files = generate_files(spec)
+    assert "if None not in place.values() and (row.get(\"status\") or 'requested') in ('confirmed',):" in files[
+        "src/api_booking.py"]
+    ws = write_files(files, suites.base / "rooms")
+    kept = suites.run(ws, "-q", "-p", "no:cacheprovider", "tests/test_api_booking.py")
+    assert kept.exit_code == 0 and "failed" not in kept.stdout, kept.stdout[-3000:]
+    assert "test_capacity_refuses_one_more_until_a_place_frees_up" in files["tests/test_api_booking.py"]
+    with served(ws, tmp_path / "app.db") as base:
+        checks = run_acceptance(base, spec, [], [])
+    capacity = [c for c in checks if c.name == "capacity on bookings"]
+    assert [c.ok for c in capacity] == [True], capacity
+    assert "one moved to cancelled" in capacity[0].detail

@@ -63,3 +63,18 @@ def test_token_conditions_used_role_alpha_singular():
     assert match_at(ts, 2, {"tokens": [{"unused": True}]}, SETS) is None
     assert match_at(ts, 0, {"tokens": [{"not_w": "cats"}]}, SETS) is None
     assert match_at(ts, 2, {"tokens": [{"not_role": "entity:"}]}, SETS) is None
+
+
+def test_clause_conditions_look_at_the_whole_anchor_clause_only():
+    ts = toks("i want a photo , take it", "upload")
+    pattern = {"clause_has": [[{"w": "we"}], [{"w": "i"}, {"w": "want"}]], "tokens": [{"set": "verbs"}]}
+    assert match_at(ts, 5, pattern, SETS) is not None
+    assert match_at(ts, 8, pattern, SETS) is None   # "upload" is in the second clause
+    assert match_at(ts, 5, {"clause_lacks": [[{"set": "media"}]], "tokens": [{"set": "verbs"}]}, SETS) is None
+    assert match_at(ts, 8, {"clause_lacks": [[{"set": "media"}]], "tokens": [{"set": "verbs"}]}, SETS) is not None
+
+
+def test_not_before_fails_a_match_the_tokens_before_the_anchor_rule_out():
+    ts = toks("choose if you want , or if not")
+    pattern = {"not_before": [{"w": ["choose", "decide"]}], "tokens": [{"w": "if"}]}
+    assert match_at(ts, 1, pattern, SETS) is None and match_at(ts, 6, pattern, SETS) is not None

@@ -34,8 +34,12 @@ def _pytest(project: Path, *args: str) -> subprocess.CompletedProcess:
 
 @pytest.mark.slow
 def test_the_honest_example_meets_the_mutation_bar(tmp_path):
+    """Asked from the ini file this time: the audit's own session reads the same ini and must not
+    audit itself again (it records no evidence: mutation_runner's session)."""
     project = _project(tmp_path)
-    done = _pytest(project, "--harness-mutate", "--harness-fail-under=100", "--harness-evidence=ev.json")
+    ini = project / "pytest.ini"
+    ini.write_text(ini.read_text() + "harness_mutate = true\n")
+    done = _pytest(project, "--harness-fail-under=100", "--harness-evidence=ev.json")
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     assert "harness mutation: TXT-3 3/3 killed (100%); bar 50%: meets the bar" in done.stdout
     assert "harness: 3/3 requirements verified (100%); fail-under 100% met" in done.stdout

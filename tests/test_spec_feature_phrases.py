@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from harness.offline.features import feature_of_text
-from harness.offline.spec.feature_phrases import SELECTION_REASON
+from harness.offline.spec.patterns import pass_patterns
 from harness.offline.spec.rules import rule_based_spec
 
 
@@ -86,7 +86,7 @@ def test_selecting_records_with_a_checkbox_is_not_built_not_mapped_to_crud():
     spec = rule_based_spec("Manage books with a title and an author.\n"
                            "- Each card must include a checkbox that the user can select")
     clause = _clause(spec, "Each card")
-    assert clause.status == "not_built" and clause.reason == SELECTION_REASON
+    assert clause.status == "not_built" and clause.reason == pass_patterns("checkbox selection")[0]["action"]["block"]
 
 
 def test_a_checkbox_to_mark_a_record_done_stays_the_complete_action():

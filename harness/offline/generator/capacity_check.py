@@ -56,12 +56,12 @@ def capacity_lines(app: AppModel, e: Entity) -> list[str]:
             f"        raise HTTPException(409, f{lit(message)})"]
 
 
-def _free_move(e: Entity, cap: Capacity) -> list[str] | None:
-    """The status moves, from the first state, to a state that holds no place (None: none reachable)."""
-    moves, seen, todo = dict(e.transitions), {e.states[0]: []}, [e.states[0]]
+def _moves(e: Entity, start: str, holds: bool, states: tuple[str, ...]) -> list[str] | None:
+    """The status moves from `start` to a state that holds (or frees) a place; None when none is reachable."""
+    moves, seen, todo = dict(e.transitions), {start: []}, [start]
     while todo:
         state = todo.pop(0)
-        if state not in cap.states:
+        if (state in states) == holds:
             return seen[state]
         for nxt in moves.get(state, ()):
             if nxt not in seen:
@@ -71,19 +71,29 @@ def _free_move(e: Entity, cap: Capacity) -> list[str] | None:
 
 
 def capacity_test(app: AppModel, e: Entity, mark: str) -> list[str]:
-    """test_capacity_refuses_one_more_until_a_place_frees_up (empty when the initial state holds no place)."""
+    """test_capacity_refuses_one_more_until_a_place_frees_up: a record takes a place when it is made
+    (or moved into a holding state); one is freed by a delete or a move out of the holding states."""
     cap = capacity_of(app, e)
-    if cap is None or (cap.states and e.states[0] not in cap.states):
+    if cap is None:
         return []
     limit = cap.limit if cap.limit is not None else MAX_TESTED_LIMIT
     make = ""
     if cap.resource_column:
         extra = f", **{{{lit(cap.limit_column)}: {limit}}}" if cap.limit_column else ""
         make = f"body[{lit(cap.resource_column)}] = create_{cap.resource}(client, headers{extra})"
-    moves = _free_move(e, cap) if cap.states else []
-    if moves is None:
+    first = e.states[0]
+    hold = _moves(e, first, True, cap.states) if cap.states else []
+    held_state = hold[-1] if hold else first
+    free = _moves(e, held_state, False, cap.states) if cap.states else []
+    if hold is None or free is None:
         return []
-    free = ([f'assert client.put(f"{{URL}}/{{held[0]}}", json={{"status": {lit(m)}}}, '
-             "headers=headers).status_code == 200" for m in moves]
-            if cap.states else ['assert client.delete(f"{URL}/{held[0]}", headers=headers).status_code == 204'])
-    return [fill(_TEST, marks=mark, make=make, limit=str(limit), free="\n".join(free))]
+    take = [f'moved = client.put(f"{{URL}}/{{made.json()[\'id\']}}", json={{"status": {lit(m)}}}, headers=headers)'
+            for m in hold]
+    take = (["if made.status_code != 201:", "    return made, None"] +
+            [line for m_line in take for line in (m_line, "if moved.status_code != 200:",
+                                                   "    return moved, made.json()['id']")]) if take else []
+    frees = ([f'assert client.put(f"{{URL}}/{{held[0]}}", json={{"status": {lit(m)}}}, '
+              "headers=headers).status_code == 200" for m in free]
+             if cap.states else ['assert client.delete(f"{URL}/{held[0]}", headers=headers).status_code == 204'])
+    return [fill(_TEST, marks=mark, make=make, limit=str(limit), free="\n".join(frees),
+                 take="\n".join(take))]

@@ -8,11 +8,9 @@ from __future__ import annotations
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec.pass_helpers import use, word
 from harness.offline.spec.tokens import Tok
-from harness.offline.spec.wordsets import word_set
+from harness.offline.spec.wordsets import word_map, word_set
 
-# verb -> the record that booking with it makes
-BOOK_VERBS = {"book": "booking", "reserve": "reservation", "reserves": "reservation",
-              "rent": "rental", "rents": "rental"}
+BOOK_VERBS = word_map("booking.book_verbs")
 _VERB_BEFORE = lx.MODALS | lx._words("to and or can users user i we they you please , : -")
 _AVAILABLE = word_set("booking.available")
 _REACH = 3

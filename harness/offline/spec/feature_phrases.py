@@ -1,7 +1,7 @@
 """Feature asks said in other words than the registry's trigger words (features.py):
 "filter by ... keywords" is search, "a dashboard overview of my expenses" is totals of their
-money, and "a checkbox the user can select" is a record selection the generator does not build
-(its clause is marked not built with the reason, never mapped to the CRUD pages).
+money, "newest first" and "persist after a refresh" (reserved by rows of patterns/features.jsonl)
+are the listing order and persistence of the one record type their clause names.
 """
 
 from __future__ import annotations
@@ -16,11 +16,6 @@ _SEARCH_CONTEXT = word_set("feature_phrases.search_context")
 _OVERVIEW = word_set("feature_phrases.overview")
 _OVERVIEW_LINKS = word_set("feature_phrases.overview_links")
 _NUMBER_KINDS = word_set("feature_phrases.number_kinds")
-_CHECKBOXES = word_set("feature_phrases.checkboxes")
-_SELECT = word_set("feature_phrases.select")
-SELECTION_REASON = ("selecting records with checkboxes is not built: no selection is kept for a later "
-                    "step such as a basket or a bulk action")
-
 
 def _clause_mentions(toks: list[Tok], i: int, mentions: dict[int, str]) -> list[str]:
     return list(dict.fromkeys(name for j, name in sorted(mentions.items()) if toks[j].clause == toks[i].clause))
@@ -76,20 +71,6 @@ def find_overview_totals(toks: list[Tok], mentions: dict[int, str], p) -> list[t
                 use(toks[k], f"feature:aggregate:{name}")
         found.append(("aggregate", name, [], t.clause))
     return found
-
-
-def find_checkbox_selection(toks: list[Tok], p) -> None:
-    """A clause that asks to select records with checkboxes is not built (p.blocked); marking a
-    record done with a checkbox ("checkbox to mark it as completed") is the complete action."""
-    for i, t in enumerate(toks):
-        if t.w not in _SELECT or t.role.startswith(("complete", "field:")):
-            continue
-        same = [x for x in toks if x.clause == t.clause]
-        if not any(x.w in _CHECKBOXES for x in same) or any(x.role.startswith("complete") for x in same):
-            continue
-        use(t, "context")
-        if (t.clause, SELECTION_REASON) not in p.blocked:
-            p.blocked.append((t.clause, SELECTION_REASON))
 
 
 # Phrases the "feature phrases reserved" rows (patterns/features.jsonl) mark, waiting for their record type:

@@ -3,7 +3,10 @@ repeated tokens, captures and clause scope (the shape of spaCy's `Matcher`, over
 
 A pattern is anchored at one token. `tokens` are matched forward from the anchor (the first of
 them is the anchor), `before` backward from the token before it (written in reading order). Every
-matched token lies in the anchor's clause. A token spec is a dict; every key present must hold:
+matched token lies in the anchor's clause. `not_before` (token specs) fails the match when they
+match backward from the token before the anchor; `clause_has` / `clause_lacks` (a list of token
+spec sequences) hold when one of the sequences does (none does) occur in the anchor's clause.
+A token spec is a dict; every key present must hold:
 
     w / not_w        the word is (not) this word or one of these words
     set / not_set    the word is (not) in this word set or one of these (wordsets.py)
@@ -11,7 +14,7 @@ matched token lies in the anchor's clause. A token spec is a dict; every key pre
     alpha            true: the word starts with a letter
     digit            true: the word is a number written in digits
     singular         true: the word is its own singular
-    role / not_role  the token's role starts (does not start) with this prefix
+    role / not_role  the token's role starts (does not start) with this prefix (or one of these)
     op               "?" optional, "*" any number, "+" one or more (default: exactly one)
     max              at most this many repetitions for "*" and "+"
     lazy             true: "*"/"+" try the fewest repetitions first (default: the most)
@@ -63,9 +66,9 @@ def token_ok(t: Tok, spec: dict, sets: WordSets) -> bool:
         return False
     if "singular" in spec and (lx.singularize(w) == w) != spec["singular"]:
         return False
-    if "role" in spec and not t.role.startswith(spec["role"]):
+    if "role" in spec and not t.role.startswith(tuple(_names(spec["role"]))):
         return False
-    return not ("not_role" in spec and t.role.startswith(spec["not_role"]))
+    return not ("not_role" in spec and t.role.startswith(tuple(_names(spec["not_role"]))))
 
 
 def _counts(spec: dict, run: int) -> list[int]:
@@ -100,13 +103,35 @@ def _walk(toks: list[Tok], specs: list[dict], k: int, pos: int, step: int, claus
         yield from _walk(toks, specs, k + 1, pos + step * n, step, clause, sets, new)
 
 
+def _clause_has(toks: list[Tok], i: int, sequences: list[list[dict]], sets: WordSets) -> bool:
+    clause = toks[i].clause
+    return any(next(_walk(toks, specs, 0, k, 1, clause, sets, {}), None) is not None
+               for specs in sequences for k in range(len(toks)) if toks[k].clause == clause)
+
+
+def _before(toks: list[Tok], i: int, specs: list[dict], sets: WordSets, caps: dict) -> Iterator[tuple[int, dict]]:
+    return _walk(toks, list(reversed(specs)), 0, i - 1, -1, toks[i].clause, sets, caps)
+
+
 def match_at(toks: list[Tok], i: int, pattern: dict, sets: WordSets) -> Match | None:
     """The pattern's match anchored at token i, or None."""
+    if not token_ok(toks[i], pattern["tokens"][0], sets):   # the anchor first: most tokens fail here
+        return None
     clause = toks[i].clause
     for end, caps in _walk(toks, pattern["tokens"], 0, i, 1, clause, sets, {}):
-        before = list(reversed(pattern.get("before", [])))
-        for _start, back in _walk(toks, before, 0, i - 1, -1, clause, sets, caps):
+        for _start, back in _before(toks, i, pattern.get("before", []), sets, caps):
+            if not _conditions(toks, i, pattern, sets):
+                return None
             out = {name: sorted(idx) for name, idx in back.items()}
             out["match"] = list(range(i, end))
             return Match(i, end, out)
     return None
+
+
+def _conditions(toks: list[Tok], i: int, pattern: dict, sets: WordSets) -> bool:
+    """The pattern's clause conditions and not_before hold at anchor i."""
+    if "clause_has" in pattern and not _clause_has(toks, i, pattern["clause_has"], sets):
+        return False
+    if "clause_lacks" in pattern and _clause_has(toks, i, pattern["clause_lacks"], sets):
+        return False
+    return not ("not_before" in pattern and next(_before(toks, i, pattern["not_before"], sets, {}), None) is not None)

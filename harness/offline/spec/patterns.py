@@ -108,12 +108,28 @@ def _act(toks: list[Tok], m: Match, action: dict, p) -> None:
         setattr(p, attr, value)
 
 
+def _anchor_words(pattern: dict) -> frozenset[str] | None:
+    """The words the pattern's anchor can be (None: any word), so most tokens skip the matcher."""
+    spec = pattern["tokens"][0]
+    words = None
+    if "w" in spec:
+        words = frozenset([spec["w"]] if isinstance(spec["w"], str) else spec["w"])
+    if "set" in spec:
+        names = [spec["set"]] if isinstance(spec["set"], str) else spec["set"]
+        in_sets = frozenset().union(*(pattern_set(n) for n in names))
+        words = in_sets if words is None else words & in_sets
+    return words
+
+
 def run_patterns(patterns: tuple[dict, ...] | list[dict], toks: list[Tok], p) -> int:
     """Run patterns as one pass over the tokens (first matching pattern per token acts); how
     many matches acted."""
     acted = 0
+    anchored = [(pattern, _anchor_words(pattern)) for pattern in patterns]
     for i in range(len(toks)):
-        for pattern in patterns:
+        for pattern, words in anchored:
+            if words is not None and toks[i].w not in words:
+                continue
             m = match_at(toks, i, pattern, pattern_set)
             if m is not None and not _vetoed(toks, m, pattern.get("unless")):
                 _act(toks, m, pattern["action"], p)
