@@ -38,7 +38,7 @@ from harness.offline.spec.feature_phrases import (find_keyword_search,
 from harness.offline.spec.feature_words import find_feature_words
 from harness.offline.spec.features import built_features, find_features
 from harness.offline.spec.field_mentions import mark_field_mentions
-from harness.offline.spec.field_passes import (find_clock_fields, find_column_lists, find_field_bullets,
+from harness.offline.spec.field_passes import (find_column_lists, find_field_bullets,
                                                find_field_lists, find_filter_fields, find_frequency,
                                                find_mark_as_fields, find_period_fields, find_ratings,
                                                find_status_of)
@@ -89,7 +89,7 @@ Pass = tuple[str, Callable[[ParseState], object], str]   # (name, run, why it is
 
 def table(name: str) -> Callable[[ParseState], None]:
     """A pass made of pattern-table rows (patterns/*.jsonl, "pass": name)."""
-    return lambda s: run_pass(name, s.toks, s.p)
+    return lambda s: run_pass(name, s.toks, s.p, s.mentions)
 
 
 def _refind_entities(s: ParseState) -> None:
@@ -162,8 +162,7 @@ PASSES: tuple[Pass, ...] = (
      "need the entities; code: a new field list can name a new record, so entities are found again"),
     ("status of", lambda s: find_status_of(s.toks, s.mentions, s.p),
      "needs entities: 'the status of an order'; code: adds a field to the parse"),
-    ("clock fields", lambda s: find_clock_fields(s.toks, s.mentions, s.p),
-     "needs entities: clock in/out times; code: adds fields to the parse"),
+    ("clock fields", table("clock fields"), "table; needs entities: 'clock in and out' times of the nearest record"),
     ("mark-as fields", lambda s: find_mark_as_fields(s.toks, s.mentions, s.p),
      "needs entities: 'mark as paid'; code: adds a yes/no field to the parse"),
     ("field states", lambda s: mark_field_states(s.toks, s.mentions, s.p),
