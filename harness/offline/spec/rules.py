@@ -38,7 +38,7 @@ from harness.offline.spec.feature_phrases import (find_keyword_search,
 from harness.offline.spec.feature_words import find_feature_words
 from harness.offline.spec.features import built_features, find_features
 from harness.offline.spec.field_mentions import mark_field_mentions
-from harness.offline.spec.field_passes import (find_clock_fields, find_column_lists, find_field_bullets,
+from harness.offline.spec.field_passes import (find_column_lists, find_field_bullets,
                                                find_field_lists, find_filter_fields, find_frequency,
                                                find_mark_as_fields, find_period_fields, find_ratings,
                                                find_status_of)
@@ -89,7 +89,7 @@ Pass = tuple[str, Callable[[ParseState], object], str]   # (name, run, why it is
 
 def table(name: str) -> Callable[[ParseState], None]:
     """A pass made of pattern-table rows (patterns/*.jsonl, "pass": name)."""
-    return lambda s: run_pass(name, s.toks, s.p)
+    return lambda s: run_pass(name, s.toks, s.p, s.mentions)
 
 
 def _refind_entities(s: ParseState) -> None:
@@ -162,8 +162,7 @@ PASSES: tuple[Pass, ...] = (
      "need the entities; code: a new field list can name a new record, so entities are found again"),
     ("status of", lambda s: find_status_of(s.toks, s.mentions, s.p),
      "needs entities: 'the status of an order'; code: adds a field to the parse"),
-    ("clock fields", lambda s: find_clock_fields(s.toks, s.mentions, s.p),
-     "needs entities: clock in/out times; code: adds fields to the parse"),
+    ("clock fields", table("clock fields"), "table; needs entities: 'clock in and out' times of the nearest record"),
     ("mark-as fields", lambda s: find_mark_as_fields(s.toks, s.mentions, s.p),
      "needs entities: 'mark as paid'; code: adds a yes/no field to the parse"),
     ("field states", lambda s: mark_field_states(s.toks, s.mentions, s.p),
@@ -205,8 +204,10 @@ PASSES: tuple[Pass, ...] = (
      "after workflows; code: the nearest record"),
     ("checkbox selection", table("checkbox selection"),
      "table; after completion status: a checkbox that marks a record done selects nothing"),
-    ("qualifiers", lambda s: mark_qualifiers(s.toks, s.p),
-     "after fields and features; code: reads each record's columns"),
+    ("qualifier words", table("qualifier words"),
+     "table; after fields and features: 'an existing task', 'a button that triggers a modal'"),
+    ("qualifier columns", lambda s: mark_qualifiers(s.toks, s.p),
+     "after 'qualifier words': a record's column, an app-list heading; code: reads each record's columns"),
     ("opposite states", lambda s: mark_opposite_states(s.toks, s.p),
      "after completion status: 'watched or unwatched'; code: reads the parse's yes/no fields"),
     ("listed field words", table("listed field words"), "table; after every field rule: what none of them read"),
