@@ -60,8 +60,7 @@ from harness.offline.spec.self_intro import mark_self_intro
 from harness.offline.spec.tokens import Tok, tokenize_clauses
 from harness.offline.spec.tolerance import mark_qualifiers
 from harness.offline.spec.unbuilt_phrases import mark_collection_moves, mark_people_in_records, mark_restrictions
-from harness.offline.spec.workflow_words import (attach_workflows, find_cancel, find_status, find_status_enums,
-                                                 mark_cancel)
+from harness.offline.spec.workflow_words import attach_workflows, find_cancel, find_status, find_status_enums
 from harness.offline.spec.wordsets import word_set
 
 MAX_ENTITIES = 20      # more entities than this are ignored, said on the terminal and in the summary
@@ -154,8 +153,8 @@ PASSES: tuple[Pass, ...] = (
      "before field lists: 'vaccine history (type, date)'; code: judges the list by field kinds, rewrites"),
     ("field lists", lambda s: find_field_lists(s.toks, s.p),
      "before entities: 'X with a, b, c'; code: the list grammar that builds fields"),
-    ("cancel words", _set("cancel_idx", lambda s: mark_cancel(s.toks)),
-     "before entities: 'cancel them' is no record; code: hands token positions to 'cancel status'"),
+    ("cancel words", _set("cancel_idx", lambda s: run_pass("cancel words", s.toks, s.p)),
+     "table; before entities: 'cancel them' is no record; its tokens go to 'cancel status'"),
     ("entities", _set("mentions", lambda s: find_entities(s.toks, s.p, MAX_ENTITIES)),
      "after every pass that reserves words; code: noun-phrase positions, the entity cap"),
     ("column lists, field bullets, filter fields", _refind_entities,
