@@ -138,10 +138,11 @@ def _anchor_words(pattern: dict) -> frozenset[str] | None:
 
 
 def run_patterns(patterns: tuple[dict, ...] | list[dict], toks: list[Tok], p,
-                 mentions: dict[int, str] | None = None) -> int:
-    """Run patterns as one pass over the tokens (first matching pattern per token acts); how
-    many matches acted. `mentions`: token index -> the record it names (once entities are found)."""
-    acted = 0
+                 mentions: dict[int, str] | None = None) -> list[int]:
+    """Run patterns as one pass over the tokens (first matching pattern per token acts); the
+    anchors of the matches that acted. `mentions`: token index -> the record it names (once
+    entities are found)."""
+    acted: list[int] = []
     anchored = [(pattern, _anchor_words(pattern)) for pattern in patterns]
     for i in range(len(toks)):
         for pattern, words in anchored:
@@ -150,14 +151,14 @@ def run_patterns(patterns: tuple[dict, ...] | list[dict], toks: list[Tok], p,
             m = match_at(toks, i, pattern, pattern_set)
             if m is not None and not _vetoed(toks, m, pattern.get("unless")):
                 _act(toks, m, pattern["action"], p, mentions or {})
-                acted += 1
+                acted.append(i)
                 break
     return acted
 
 
-def run_pass(name: str, toks: list[Tok], p, mentions: dict[int, str] | None = None) -> None:
-    """Run the table pass `name` over the tokens."""
-    run_patterns(pass_patterns(name), toks, p, mentions)
+def run_pass(name: str, toks: list[Tok], p, mentions: dict[int, str] | None = None) -> list[int]:
+    """Run the table pass `name` over the tokens; the anchors of the matches that acted."""
+    return run_patterns(pass_patterns(name), toks, p, mentions)
 
 
 def example_yield(pattern: dict) -> dict:

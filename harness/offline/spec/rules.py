@@ -60,8 +60,7 @@ from harness.offline.spec.self_intro import mark_self_intro
 from harness.offline.spec.tokens import Tok, tokenize_clauses
 from harness.offline.spec.tolerance import mark_qualifiers
 from harness.offline.spec.unbuilt_phrases import mark_collection_moves, mark_people_in_records, mark_restrictions
-from harness.offline.spec.workflow_words import (attach_workflows, find_cancel, find_status, find_status_enums,
-                                                 mark_cancel)
+from harness.offline.spec.workflow_words import attach_workflows, find_cancel, find_status, find_status_enums
 from harness.offline.spec.wordsets import word_set
 
 MAX_ENTITIES = 20      # more entities than this are ignored, said on the terminal and in the summary
@@ -154,8 +153,8 @@ PASSES: tuple[Pass, ...] = (
      "before field lists: 'vaccine history (type, date)'; code: judges the list by field kinds, rewrites"),
     ("field lists", lambda s: find_field_lists(s.toks, s.p),
      "before entities: 'X with a, b, c'; code: the list grammar that builds fields"),
-    ("cancel words", _set("cancel_idx", lambda s: mark_cancel(s.toks)),
-     "before entities: 'cancel them' is no record; code: hands token positions to 'cancel status'"),
+    ("cancel words", _set("cancel_idx", lambda s: run_pass("cancel words", s.toks, s.p)),
+     "table; before entities: 'cancel them' is no record; its tokens go to 'cancel status'"),
     ("entities", _set("mentions", lambda s: find_entities(s.toks, s.p, MAX_ENTITIES)),
      "after every pass that reserves words; code: noun-phrase positions, the entity cap"),
     ("column lists, field bullets, filter fields", _refind_entities,
@@ -204,8 +203,10 @@ PASSES: tuple[Pass, ...] = (
      "after workflows; code: the nearest record"),
     ("checkbox selection", table("checkbox selection"),
      "table; after completion status: a checkbox that marks a record done selects nothing"),
-    ("qualifiers", lambda s: mark_qualifiers(s.toks, s.p),
-     "after fields and features; code: reads each record's columns"),
+    ("qualifier words", table("qualifier words"),
+     "table; after fields and features: 'an existing task', 'a button that triggers a modal'"),
+    ("qualifier columns", lambda s: mark_qualifiers(s.toks, s.p),
+     "after 'qualifier words': a record's column, an app-list heading; code: reads each record's columns"),
     ("opposite states", lambda s: mark_opposite_states(s.toks, s.p),
      "after completion status: 'watched or unwatched'; code: reads the parse's yes/no fields"),
     ("listed field words", table("listed field words"), "table; after every field rule: what none of them read"),
