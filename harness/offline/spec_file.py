@@ -41,7 +41,7 @@ from harness.offline import requirement_words as words
 from harness.offline.generator.naming import field_ident, py_ident, slug
 from harness.offline.spec_links import check_many, link_items, read_many
 from harness.offline.spec_record_tools import TOOL_KEYS, read_record_tools, tool_items
-from harness.offline.spec_computed import computed_items, read_computed
+from harness.constructs.spec_computed import computed_items, read_computed
 from harness.offline.spec_access import (
     ENTITY_KEYS, access_items, account_items, check_access, read_auth, read_entity_access,
 )
