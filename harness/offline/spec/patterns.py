@@ -24,7 +24,8 @@ matches acts (an if/elif chain over the tokens, as the passes written in code we
            "{record}" in a mark's role is its name
     fields [labels]: fields of that record, added unless it has them
 
-`unless` {"capture": c, "role": prefix}: no match when a token of c already has such a role.
+`unless` {"capture": c, "role": prefix}: no match when a token of c already has such a role;
+`unless_record` (a record name): no match when the parse has that record type.
 `yields` is what the pattern alone does to its own example sentence after the passes before its
 own (rules.PASSES): {role: "the words it marks"}, "reported": the phrase, "blocked": true,
 "set": {...}, "fields": {record: [labels added]} — the example is the pattern's specification
@@ -155,7 +156,8 @@ def run_patterns(patterns: tuple[dict, ...] | list[dict], toks: list[Tok], p,
             if words is not None and toks[i].w not in words:
                 continue
             m = match_at(toks, i, pattern, pattern_set)
-            if m is not None and not _vetoed(toks, m, pattern.get("unless")):
+            if m is not None and not _vetoed(toks, m, pattern.get("unless")) \
+                    and pattern.get("unless_record") not in p.entities:
                 _act(toks, m, pattern["action"], p, mentions or {})
                 acted.append(i)
                 break

@@ -24,7 +24,7 @@ from harness.offline.spec.about_fields import find_about_fields, find_detail_fie
 from harness.offline.spec.account_rules import mark_account_rules
 from harness.offline.spec.accounting import NEVER_IGNORED, account_clauses
 from harness.offline.spec.app_name import mark_app_name
-from harness.offline.spec.booking import find_availability, mark_unrecorded_bookings
+from harness.offline.spec.booking import find_availability
 from harness.offline.spec.build import Parsed, build_spec
 from harness.offline.spec.bullet_labels import mark_bullet_labels
 from harness.offline.spec.cascades import find_cascades
@@ -229,8 +229,8 @@ PASSES: tuple[Pass, ...] = (
     ("collection moves", lambda s: mark_collection_moves(s.toks, s.p.parents),
      "needs the relations; code: compares the two records with the parents"),
     ("time logs", table("time logs"), "table; needs entity roles: 'log time against assessments'"),
-    ("unrecorded bookings", lambda s: mark_unrecorded_bookings(s.toks, s.p),
-     "last marks: 'book courts' with no booking record; code: checks the parse's entities"),
+    ("unrecorded bookings", table("unrecorded bookings"),
+     "table; last marks: 'book courts' when no booking record keeps who booked what"),
     ("clause accounting", _account, "after every mark: each clause mapped, not built or context; code: the accounting"),
     ("unasked entities dropped", lambda s: _drop_unasked_entities(s.toks, s.p),
      "needs the accounts; code: edits the entity list"),
