@@ -13,9 +13,10 @@ matches acts (an if/elif chain over the tokens, as the passes written in code we
     mark   [{"role": r, "capture": c, "where": spec, "force": bool, "map": m}]: give role r to the
            tokens of capture c (default "match") that satisfy `where` and are unused (every one
            with force); with a map (a dict of lexicon.py), "{map}" in r is what it maps the word to
-    report {"head": c, "keep": [captures], "where": spec}: the phrase (the whole match) is one
-           not-built ask carried by the head token (role "unexplained", its text the phrase); the
-           other tokens (but those of `keep`, and those failing `where`) become context
+    report {"head": c, "keep": [captures], "where": spec, "phrase": [parts]}: the phrase (the
+           whole match, or its parts: {"text": t} or {"capture": c}) is one not-built ask carried
+           by the head token (role "unexplained", its text the phrase); the other tokens (but those
+           of `keep`, and those failing `where`) become context
     block  a reason: the anchor's clause is blocked with it (a recognised ask that is not built)
     set    {attribute: value} on the parse (e.g. {"login_email": true})
     record {"reach": n}: the record the match is about, the one named nearest the anchor within n
@@ -25,8 +26,9 @@ matches acts (an if/elif chain over the tokens, as the passes written in code we
 
 `unless` {"capture": c, "role": prefix}: no match when a token of c already has such a role.
 `yields` is what the pattern alone does to its own example sentence after the passes before its
-own (rules.PASSES): {role: "the words it marks"},
-"reported": the phrase, "blocked": true, "set": {...}, "fields": {record: [labels added]} — the example is the pattern's specification (test_pattern_tables).
+own (rules.PASSES): {role: "the words it marks"}, "reported": the phrase, "blocked": true,
+"set": {...}, "fields": {record: [labels added]} — the example is the pattern's specification
+(test_pattern_tables).
 """
 
 from __future__ import annotations
@@ -98,7 +100,11 @@ def _report(toks: list[Tok], m: Match, report: dict) -> None:
     for x in m.captures["match"]:
         if x != head and x not in keep and token_ok(toks[x], report.get("where", {}), pattern_set):
             toks[x].used, toks[x].role = True, "context"
-    toks[head].orig = " ".join(toks[x].orig or toks[x].w for x in m.captures["match"])
+    parts = report.get("phrase", [{"capture": "match"}])
+    def text(part: dict) -> str:
+        return part.get("text") or " ".join(toks[x].orig or toks[x].w for x in m.captures[part["capture"]])
+
+    toks[head].orig = " ".join(text(part) for part in parts)
     toks[head].used, toks[head].role = True, "unexplained"
 
 

@@ -59,7 +59,7 @@ from harness.offline.spec.required_fields import mark_required_statements
 from harness.offline.spec.self_intro import mark_self_intro
 from harness.offline.spec.tokens import Tok, tokenize_clauses
 from harness.offline.spec.tolerance import mark_qualifiers
-from harness.offline.spec.unbuilt_phrases import mark_collection_moves, mark_people_in_records, mark_restrictions
+from harness.offline.spec.unbuilt_phrases import mark_collection_moves, mark_restrictions
 from harness.offline.spec.workflow_words import attach_workflows, find_cancel, find_status, find_status_enums
 from harness.offline.spec.wordsets import word_set
 
@@ -222,8 +222,7 @@ PASSES: tuple[Pass, ...] = (
      "needs the final fields; code: compares word runs with each record's field labels"),
     ("time windows", table("time windows"), "table; last marks, phrases not built: 'last 6 days'"),
     ("memberships", table("memberships"), "table; needs entity roles: people 'can be in multiple events'"),
-    ("people in records", lambda s: mark_people_in_records(s.toks),
-     "needs entity roles: 'groups with users'; code: its phrase leaves out the quantifiers"),
+    ("people in records", table("people in records"), "table; needs entity roles: 'groups with multiple users'"),
     ("restrictions", lambda s: mark_restrictions(s.toks),
      "after features and login: 'cannot delete'; code: clause-wide checks of features, login and others"),
     ("upcoming", table("upcoming"), "table; needs entity roles: 'upcoming meetings'"),
