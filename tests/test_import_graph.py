@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent / "harness"
 # Package (first component under harness/, or a top-level module's name) -> layer; higher may
 # import lower or equal, never higher.
 LAYERS = {
-    "harness": 0, "errors": 0, "models": 0, "utils": 0,
+    "harness": 0, "errors": 0, "models": 0, "utils": 0, "constructs": 1,
     "state": 1, "sandbox": 1, "interrupts": 1, "providers": 1, "validation": 1, "tools": 1, "acceptance": 1,
     "agents": 2, "offline": 2, "generators": 2,
     "verification": 3, "trace": 3, "report": 3, "audit": 3,

@@ -24,7 +24,7 @@ from harness.offline.spec.about_fields import find_about_fields, find_detail_fie
 from harness.offline.spec.account_rules import mark_account_rules
 from harness.offline.spec.accounting import NEVER_IGNORED, account_clauses
 from harness.offline.spec.app_name import mark_app_name
-from harness.offline.spec.booking import find_availability, mark_unrecorded_bookings
+from harness.offline.spec.booking import find_availability
 from harness.offline.spec.build import Parsed, build_spec
 from harness.offline.spec.bullet_labels import mark_bullet_labels
 from harness.offline.spec.cascades import find_cascades
@@ -38,7 +38,7 @@ from harness.offline.spec.feature_phrases import (find_keyword_search,
 from harness.offline.spec.feature_words import find_feature_words
 from harness.offline.spec.features import built_features, find_features
 from harness.offline.spec.field_mentions import mark_field_mentions
-from harness.offline.spec.field_passes import (find_clock_fields, find_column_lists, find_field_bullets,
+from harness.offline.spec.field_passes import (find_column_lists, find_field_bullets,
                                                find_field_lists, find_filter_fields, find_frequency,
                                                find_mark_as_fields, find_period_fields, find_ratings,
                                                find_status_of)
@@ -59,9 +59,8 @@ from harness.offline.spec.required_fields import mark_required_statements
 from harness.offline.spec.self_intro import mark_self_intro
 from harness.offline.spec.tokens import Tok, tokenize_clauses
 from harness.offline.spec.tolerance import mark_qualifiers
-from harness.offline.spec.unbuilt_phrases import mark_collection_moves, mark_people_in_records, mark_restrictions
-from harness.offline.spec.workflow_words import (attach_workflows, find_cancel, find_status, find_status_enums,
-                                                 mark_cancel)
+from harness.offline.spec.unbuilt_phrases import mark_collection_moves, mark_restrictions
+from harness.offline.spec.workflow_words import attach_workflows, find_cancel, find_status, find_status_enums
 from harness.offline.spec.wordsets import word_set
 
 MAX_ENTITIES = 20      # more entities than this are ignored, said on the terminal and in the summary
@@ -89,7 +88,7 @@ Pass = tuple[str, Callable[[ParseState], object], str]   # (name, run, why it is
 
 def table(name: str) -> Callable[[ParseState], None]:
     """A pass made of pattern-table rows (patterns/*.jsonl, "pass": name)."""
-    return lambda s: run_pass(name, s.toks, s.p)
+    return lambda s: run_pass(name, s.toks, s.p, s.mentions)
 
 
 def _refind_entities(s: ParseState) -> None:
@@ -154,16 +153,15 @@ PASSES: tuple[Pass, ...] = (
      "before field lists: 'vaccine history (type, date)'; code: judges the list by field kinds, rewrites"),
     ("field lists", lambda s: find_field_lists(s.toks, s.p),
      "before entities: 'X with a, b, c'; code: the list grammar that builds fields"),
-    ("cancel words", _set("cancel_idx", lambda s: mark_cancel(s.toks)),
-     "before entities: 'cancel them' is no record; code: hands token positions to 'cancel status'"),
+    ("cancel words", _set("cancel_idx", lambda s: run_pass("cancel words", s.toks, s.p)),
+     "table; before entities: 'cancel them' is no record; its tokens go to 'cancel status'"),
     ("entities", _set("mentions", lambda s: find_entities(s.toks, s.p, MAX_ENTITIES)),
      "after every pass that reserves words; code: noun-phrase positions, the entity cap"),
     ("column lists, field bullets, filter fields", _refind_entities,
      "need the entities; code: a new field list can name a new record, so entities are found again"),
     ("status of", lambda s: find_status_of(s.toks, s.mentions, s.p),
      "needs entities: 'the status of an order'; code: adds a field to the parse"),
-    ("clock fields", lambda s: find_clock_fields(s.toks, s.mentions, s.p),
-     "needs entities: clock in/out times; code: adds fields to the parse"),
+    ("clock fields", table("clock fields"), "table; needs entities: 'clock in and out' times of the nearest record"),
     ("mark-as fields", lambda s: find_mark_as_fields(s.toks, s.mentions, s.p),
      "needs entities: 'mark as paid'; code: adds a yes/no field to the parse"),
     ("field states", lambda s: mark_field_states(s.toks, s.mentions, s.p),
@@ -205,8 +203,10 @@ PASSES: tuple[Pass, ...] = (
      "after workflows; code: the nearest record"),
     ("checkbox selection", table("checkbox selection"),
      "table; after completion status: a checkbox that marks a record done selects nothing"),
-    ("qualifiers", lambda s: mark_qualifiers(s.toks, s.p),
-     "after fields and features; code: reads each record's columns"),
+    ("qualifier words", table("qualifier words"),
+     "table; after fields and features: 'an existing task', 'a button that triggers a modal'"),
+    ("qualifier columns", lambda s: mark_qualifiers(s.toks, s.p),
+     "after 'qualifier words': a record's column, an app-list heading; code: reads each record's columns"),
     ("opposite states", lambda s: mark_opposite_states(s.toks, s.p),
      "after completion status: 'watched or unwatched'; code: reads the parse's yes/no fields"),
     ("listed field words", table("listed field words"), "table; after every field rule: what none of them read"),
@@ -222,16 +222,15 @@ PASSES: tuple[Pass, ...] = (
      "needs the final fields; code: compares word runs with each record's field labels"),
     ("time windows", table("time windows"), "table; last marks, phrases not built: 'last 6 days'"),
     ("memberships", table("memberships"), "table; needs entity roles: people 'can be in multiple events'"),
-    ("people in records", lambda s: mark_people_in_records(s.toks),
-     "needs entity roles: 'groups with users'; code: its phrase leaves out the quantifiers"),
+    ("people in records", table("people in records"), "table; needs entity roles: 'groups with multiple users'"),
     ("restrictions", lambda s: mark_restrictions(s.toks),
      "after features and login: 'cannot delete'; code: clause-wide checks of features, login and others"),
     ("upcoming", table("upcoming"), "table; needs entity roles: 'upcoming meetings'"),
     ("collection moves", lambda s: mark_collection_moves(s.toks, s.p.parents),
      "needs the relations; code: compares the two records with the parents"),
     ("time logs", table("time logs"), "table; needs entity roles: 'log time against assessments'"),
-    ("unrecorded bookings", lambda s: mark_unrecorded_bookings(s.toks, s.p),
-     "last marks: 'book courts' with no booking record; code: checks the parse's entities"),
+    ("unrecorded bookings", table("unrecorded bookings"),
+     "table; last marks: 'book courts' when no booking record keeps who booked what"),
     ("clause accounting", _account, "after every mark: each clause mapped, not built or context; code: the accounting"),
     ("unasked entities dropped", lambda s: _drop_unasked_entities(s.toks, s.p),
      "needs the accounts; code: edits the entity list"),
