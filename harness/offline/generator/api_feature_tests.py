@@ -10,6 +10,7 @@ from harness.offline.features import feature_of_text
 from harness.offline.generator.api_features import TEXT_FILTER_MAX, counted_column, filters, sort_keys, totals_of
 from harness.offline.generator.period_summary import summary_test
 from harness.offline.generator.capacity_check import capacity_test
+from harness.offline.generator.row_check_lock import lock_test
 from harness.offline.generator.computed_values import computed_test
 from harness.offline.generator.appmodel import Column, Entity, AppModel
 from harness.offline.generator.samples import sample
@@ -64,9 +65,10 @@ def feature_tests(app: AppModel, e: Entity, fallback: tuple[str, ...]) -> list[s
         out.append(fill(_PERSISTENCE, marks=marks(feature_req_ids(e, "persistence", fallback)), ident=e.ident,
                         imports=router_imports(idents, app.auth), routers=routers(idents, app.auth)))
     builders = {"search": _search, "filter": _filters, "sort": _sort, "csv_export": _csv,
-                "aggregate": _totals, "status_counts": _counts, "no_double_booking": _booking,
+                "aggregate": _totals, "status_counts": _counts,
+                "no_double_booking": lambda e, mark: _booking(e, mark) + lock_test(app, e, "no_double_booking", mark),
                 "newest_first": _newest, "period_summary": summary_test,
-                "capacity": lambda e, mark: capacity_test(app, e, mark)}
+                "capacity": lambda e, mark: capacity_test(app, e, mark) + lock_test(app, e, "capacity", mark)}
     for kind, _opts in e.features:
         if kind in builders:
             out += builders[kind](e, marks(feature_req_ids(e, kind, fallback)))
