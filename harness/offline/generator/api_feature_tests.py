@@ -42,6 +42,8 @@ _FILTER_EQUAL = template("api_feature_tests/filter_equal.tmpl")
 
 _FILTER_RANGE = template("api_feature_tests/filter_range.tmpl")
 
+_FILTER_REFERENCE = template("api_feature_tests/filter_reference.tmpl")
+
 _SORT = template("api_feature_tests/sort.tmpl")
 
 _CSV = template("api_feature_tests/csv.tmpl")
@@ -93,8 +95,13 @@ def _filters(e: Entity, mark: str) -> list[str]:
     columns = {c.ident: c for c in e.columns}
     for f in filters(e)[:4]:
         column = columns.get(f.column)
-        if column is None or column.kind == "reference":
+        if column is None:
             continue  # status and the parent FK are covered by the workflow and relation tests
+        if column.kind == "reference":
+            if _apart_by(e, column):
+                out.append(fill(_FILTER_REFERENCE, marks=mark, ident=e.ident, column=f.column,
+                                key=lit(f.column), target=column.ref))
+            continue
         first, second = _pair(e, column)
         if first == second:
             continue
@@ -109,6 +116,14 @@ def _filters(e: Entity, mark: str) -> list[str]:
                             max_key=lit(f"{f.column}_max"), low_value=lit(first[f.column]),
                             high_value=lit(second[f.column])))
     return out
+
+
+def _apart_by(e: Entity, column: Column) -> bool:
+    """True when two records that differ only in `column` may both be stored: a rule that refuses
+    a second record (no double booking, a capacity) counts the column among what it compares."""
+    if e.has("no_double_booking") and e.slot and column.ident not in e.slot.same:
+        return False
+    return not e.has("capacity") or column.ident in (e.feature("capacity").get("fields") or [])
 
 
 def _query(value: Any) -> Any:
