@@ -127,6 +127,7 @@ def import_build_modules() -> float:
 
 def bench_quick() -> int:
     from harness.bench_floor import floor_s
+    from harness.bench_process import measure, process_checks, process_lines
 
     imports_s = import_build_modules()
     with tempfile.TemporaryDirectory(prefix="builder-bench-") as tmp:
@@ -139,6 +140,8 @@ def bench_quick() -> int:
             for n in range(1, WARM_BUILDS):
                 warm.append(_build(TODO_REQUEST, Path(tmp) / f"runs-{n}"))
                 samples.append(floor_s(warm[0][0].workspace))
+            process = measure(TODO_REQUEST, Path(tmp) / "process-runs",  # `builder new` as its own process
+                              lambda: samples.append(floor_s(warm[0][0].workspace)))
             floor = median_floor(samples)
         except HarnessError as exc:
             print(f"bench: the Todo scenario failed to run: {exc}")
@@ -146,7 +149,8 @@ def bench_quick() -> int:
         ctx, total_ms, _ = median_build(warm)
         checks = quick_checks(warm[0][0]) + [(f"{name} (warm build {n + 1})", ok, detail)
                                              for n, build in enumerate(warm[1:], start=1)
-                                             for name, ok, detail in quick_checks(build[0]) if not ok]
+                                             for name, ok, detail in quick_checks(build[0]) if not ok] \
+            + process_checks(process)
         print(f"bench --quick: {TODO_REQUEST!r}")
         for name, ok, detail in checks:
             print(f"  [{'PASS' if ok else 'FAIL'}] {name:<28} {detail}")
@@ -159,7 +163,7 @@ def bench_quick() -> int:
         lines = floor_lines(floor, [("warm", ctx, total_ms), ("cold", cold_ctx, cold_ms)])
         lines.insert(3, f"              the median of {len(warm)} warm builds "
                         f"({', '.join(f'{build[1] / 1000:.2f}s' for build in warm)}), each checked as above")
-        for line in lines:
+        for line in lines + process_lines(process, floor[0] + floor[1]):
             print(line)
         ok = all(c[1] for c in checks)
         print("BENCH PASS" if ok else "BENCH FAIL")
@@ -180,8 +184,7 @@ def _warm_off():
 
     @contextlib.contextmanager
     def _cm():
-        old = os.environ.get(ENV_WARM)
-        os.environ[ENV_WARM] = "0"
+        old, os.environ[ENV_WARM] = os.environ.get(ENV_WARM), "0"
         try:
             yield
         finally:

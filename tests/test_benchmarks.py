@@ -190,3 +190,36 @@ def test_the_warm_figure_is_the_median_build_not_the_first_or_the_fastest():
 
     builds = [("first", 6200.0, []), ("fast", 5200.0, []), ("middle", 5500.0, [])]
     assert median_build(builds)[0] == "middle"
+
+
+def test_process_lines_give_each_whole_builder_new_as_a_ratio_to_the_same_floor(tmp_path):
+    """#46: `bench --quick` reports `builder new` as a whole process (what a user waits for) beside
+    the floor the same bench measured, with and without the audit; a failed process fails a check."""
+    from harness.bench_process import ProcessBuild, process_checks, process_lines
+
+    builds = [ProcessBuild("with audit", "builder new 'x'", 18.0, 0, tmp_path),
+              ProcessBuild("without audit", "builder new 'x' --no-audit", 15.0, 1, tmp_path)]
+    lines = process_lines(builds, floor_s=12.0)
+    assert "whole process" in lines[0]
+    assert "with audit" in lines[1] and "18.00s = 1.50x floor (12.00s), exit 0" in lines[1]
+    assert "15.00s = 1.25x floor (12.00s), exit 1: builder new 'x' --no-audit" in lines[2]
+    assert [(name, ok) for name, ok, _ in process_checks(builds)] == [
+        ("whole process (with audit)", True), ("whole process (without audit)", False)]
+
+
+@pytest.mark.slow
+def test_builder_new_is_measured_as_its_own_process_that_builds_the_run(tmp_path):
+    """The whole-process figure is of a real `builder new`: a child process that leaves a finished
+    run (the floor is measured on workspaces like it)."""
+    from harness.bench_process import measure
+
+    sampled = []
+    builds = measure("Build a Simple Todo App with add/list/complete", tmp_path / "runs", lambda: sampled.append(1))
+    assert [b.label for b in builds] == ["with audit", "without audit"] and sampled == [1, 1]
+    assert [b.exit_code for b in builds] == [0, 0]
+    assert all((b.workspace / "src" / "main.py").is_file() for b in builds)
+    from harness.state.store import RunStore
+
+    store = RunStore(tmp_path / "runs")
+    audited = [store.artifact_path(run_id, "audit").is_file() for run_id in ("process_with_audit", "process_without_audit")]
+    assert audited == [True, False]

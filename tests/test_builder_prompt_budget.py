@@ -38,6 +38,10 @@ def rich_spec() -> AppSpec:
         DataEntity(name="note", plural="notes", ident="note", has_status=True),
         DataEntity(name="shift", plural="shifts", ident="shift", shared=True, manage="admin", assigned=True,
                    many=["note", "customer"]),
+        DataEntity(name="visit", plural="visits", ident="visit", calendar="visit_on", csv_import=500,
+                   attachment_types=["image/png", "application/pdf"], attachment_max_kb=2048,
+                   computed={"days_left": "visit_on - today"}, fields=[
+            EntityField(name="visit on", ident="visit_on", type="date", kind="date", required=True)]),
     ]
     return AppSpec.model_validate({k: (v if k != "data_model" else [e.model_dump() for e in v])
                                    for k, v in base.items()})
@@ -50,7 +54,8 @@ def parse_line(line: str) -> dict:
     name = re.search(r"name (.*?), plural", names)
     entity = {"ident": ident, "name": name.group(1) if name else ident, "plural": names.split("plural ", 1)[1],
               "fields": [], "parent": None, "has_status": False, "workflow": [], "transitions": {},
-              "on_parent_delete": "restrict", "shared": False, "manage": None, "assigned": False, "many": []}
+              "on_parent_delete": "restrict", "shared": False, "manage": None, "assigned": False, "many": [],
+              "calendar": None, "csv_import": 0, "attachment_types": [], "attachment_max_kb": 0, "computed": {}}
     fields, *extras = rest.split("; ")
     for text in ([] if fields == "none" else fields.split(", ")):
         m = re.fullmatch(r"(\w+)(?: \(name (.*?)\))? (\w+)/([\w-]+)(.*)", text)
@@ -76,6 +81,15 @@ def parse_line(line: str) -> dict:
             entity["many"] = extra.split(" ", 1)[1].split("|")
         elif extra == "assigned_to user":
             entity["assigned"] = True
+        elif extra.startswith("calendar "):
+            entity["calendar"] = extra.split(" ", 1)[1]
+        elif extra.startswith("computed "):
+            entity["computed"] = dict(part.split(" = ", 1) for part in extra.split(" ", 1)[1].split(" | "))
+        elif extra.startswith("csv_import "):
+            entity["csv_import"] = int(extra.split(" ")[1])
+        elif extra.startswith("attachments "):
+            types, size, _ = extra.split(" ")[1:]
+            entity["attachment_types"], entity["attachment_max_kb"] = types.split("|"), int(size)
         elif extra.startswith("workflow "):
             states, moves = re.fullmatch(r"workflow (.*) \(moves (.*)\)", extra).groups()
             entity["workflow"] = states.split(" > ")

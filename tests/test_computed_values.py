@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from harness.acceptance import run_acceptance
-from harness.offline.computed_expr import ExprError, evaluate, parse, shown
+from harness.constructs.computed_expr import ExprError, evaluate, parse, shown
 from harness.offline.generator import generate_files
 from harness.offline.spec_file import SpecFileError, load_spec_file
 from helpers import run_builder, write_files

@@ -5,8 +5,8 @@ references, parents, statuses, workflows, features with their options, access, l
 roles) and the same requirements, checked by the same black-box checks; the asks the run could not
 build stay failing requirements. Spec level only (no build); `test_draft_builds.py` builds some.
 
-Requirement ids and texts are not compared: the `--spec` loader words and numbers its requirements
-itself (docs/accounting.md, "Round trip"); a requirement is compared by what it is made of."""
+The requirements are compared whole: ids, capabilities, entities, texts and acceptance (the loader
+numbers and words them as the parser does, harness/offline/requirement_words.py)."""
 
 from __future__ import annotations
 
@@ -49,6 +49,10 @@ def built_app(spec: AppSpec) -> dict:
     return model
 
 
+def _reqs(spec: AppSpec) -> list[tuple]:
+    return [(r.id, r.capability, r.entity, r.text, r.acceptance) for r in spec.requirements]
+
+
 def checks(spec: AppSpec) -> list[tuple]:
     """The black-box checks the spec's requirements get, by requirement content, not id."""
     by_id = {r.id: _req_key(r) for r in spec.requirements}
@@ -76,7 +80,7 @@ def test_every_dev_set_draft_builds_the_same_app_and_requirements(tmp_path):
             continue
         again = _round_trip(spec, text, path)
         assert built_app(again) == built_app(spec), item["id"]
-        assert sorted(map(_req_key, again.requirements)) == sorted(map(_req_key, spec.requirements)), item["id"]
+        assert _reqs(again) == _reqs(spec), item["id"]
         assert checks(again) == checks(spec), item["id"]
         assert (again.auth, again.login, again.language, again.title) == (
             spec.auth, spec.login, spec.language, spec.title), item["id"]
@@ -191,3 +195,17 @@ def test_the_draft_writes_every_field_of_the_spec_models():
         missing = set(model.model_fields) - _DRAFTED[name] - _DERIVED.get(name, set())
         assert not missing, (f"{name} has {sorted(missing)}: write it in the draft "
                              "(harness/offline/accounting/draft.py) with a round-trip test, or list it as derived")
+
+
+def test_draft_build_numbers_and_words_its_requirements_as_the_run_bug(tmp_path):
+    """A run's draft rebuilt as "REQ-001 The app starts and answers GET /health", "REQ-004 Users can
+    create, list, update and delete tasks": other ids, other words and no acceptance than the run's
+    "REQ-003 Users can create, list, view, update and delete tasks" with its HTTP acceptance."""
+    spec = parse_request("Build me a task management web app with authentication, projects, tasks, and a "
+                         "dashboard. Tasks have a title and a due date; users can search tasks by title.")
+    again = _round_trip(spec, draft_toml(spec, spec.clauses), tmp_path / "app.toml")
+    assert _reqs(again) == _reqs(spec)
+    assert [r.capability for r in again.requirements] == [
+        "auth", "crud", "crud", "relation", "feature", "dashboard", "pages", "health"]
+    assert again.requirements[4].text == "Users can search tasks by title"
+    assert again.clauses[1].text == "entity project"   # where in the file each requirement comes from

@@ -18,11 +18,11 @@ ROOT = Path(__file__).resolve().parent.parent / "harness"
 # Package (first component under harness/, or a top-level module's name) -> layer; higher may
 # import lower or equal, never higher.
 LAYERS = {
-    "harness": 0, "errors": 0, "models": 0, "utils": 0,
+    "harness": 0, "errors": 0, "models": 0, "utils": 0, "constructs": 1,
     "state": 1, "sandbox": 1, "interrupts": 1, "providers": 1, "validation": 1, "tools": 1, "acceptance": 1,
     "agents": 2, "offline": 2, "generators": 2,
     "verification": 3, "trace": 3, "report": 3, "audit": 3,
-    "orchestration": 4, "speed": 4, "benchmarks": 4, "bench_plugin": 4, "bench_floor": 4, "bench_toolz": 4, "fidelity": 4, "fidelity_features": 4, "fidelity_claims": 4,
+    "orchestration": 4, "speed": 4, "benchmarks": 4, "bench_plugin": 4, "bench_process": 4, "bench_floor": 4, "bench_toolz": 4, "fidelity": 4, "fidelity_features": 4, "fidelity_claims": 4,
     "cli": 5, "commands": 5, "cli_style": 5, "run_session": 5, "progress": 5, "views_json": 5, "entry": 5,
 }
 

@@ -10,6 +10,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from harness.audit.mutator import apply, candidates
 from harness.commands.audit import audit_verdict
 
@@ -105,3 +107,20 @@ def test_a_requirement_whose_mutants_were_all_invalid_fails_the_audit():
     assert verdict == "FAIL"
     assert lines == ["REQ-001: tests do not detect a broken implementation: 0/0 mutants killed (0 of 0 judged; "
                      "the bar is 50%); 3 invalid (a fixture, import or crash error ended the test: not a kill)"]
+
+
+@pytest.mark.parametrize("code, report, status", [
+    (None, "call\n", "timeout"),                       # hung inside a test's call phase: killed
+    (None, "call\nend\n", "invalid"),                  # hung after it (a teardown, the next setup)
+    (None, "", "invalid"),                             # hung in the first fixture
+    (1, 'call\nend\nresult {"failed": ["t::a"], "errored": []}\n', "failed"),
+    (3, 'result {"failed": [], "errored": ["t::a"]}\n', "invalid"),
+    (0, 'call\nend\nresult {"failed": [], "errored": []}\n', "passed"),
+    (1, "call\n", "error"),                            # exit 1 from the code under test, no report
+    (0, 'result {"failed": ["t::a"], "errored": []}\n', "error"),   # code and report disagree
+    (2, 'result {"failed": [], "errored": []}\n', "error"),         # the child's own internal error
+])
+def test_a_childs_exit_and_report_read_as_one_status(code, report, status):
+    from pytest_harness.mutation_child import read_report
+
+    assert read_report(code, report.encode())[0] == status

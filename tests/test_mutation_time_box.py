@@ -32,3 +32,10 @@ def test_a_requirement_under_the_kill_ratio_goes_on_past_the_box():
     met = {"REQ-011:1": "passed", "REQ-011:2": "failed", "REQ-011:3": "failed"}
     assert admit(10.5, 10.0, under, "REQ-011") == "run"
     assert admit(10.5, 10.0, met, "REQ-011") == "skip"
+
+
+def test_an_invalid_mutant_is_no_kill_for_the_time_box_either():
+    """#47: a fixture or import error ('invalid') is not a kill: a survivor beside it is still under
+    the bar, so the box must not stop the requirement (before: it counted as a kill, 1 of 2 met it)."""
+    results = {"REQ-012:1": "invalid", "REQ-012:2": "passed", "REQ-012:3": "error"}
+    assert admit(10.5, 10.0, results, "REQ-012") == "run"

@@ -10,7 +10,7 @@ from harness.offline.spec.wordsets import set_names, word_set
 
 PATTERNS = all_patterns()
 KEYS = {"name", "pass", "example", "yields", "before", "not_before", "clause_has", "clause_lacks", "tokens", "unless",
-        "action", "table"}
+        "unless_record", "action", "table"}
 
 
 @pytest.mark.parametrize("pattern", PATTERNS, ids=[p["table"] for p in PATTERNS])
@@ -57,4 +57,18 @@ def test_the_pass_table_runs_every_table_pass_and_says_why_each_pass_is_where_it
     names = [name for name, _run, _why in PASSES]
     assert len(names) == len(set(names))
     assert all(why.strip() and "\n" not in why for _n, _r, why in PASSES)
+    # a table pass says so; a code pass says what a pattern cannot say
+    assert all(why.startswith("table;") or "code: " in why for _n, _r, why in PASSES)
     assert {p["pass"] for p in PATTERNS} <= set(names)   # no table rows that never run
+
+
+def test_a_record_before_can_be_in_is_the_parent_relation_the_app_builds():
+    """The membership row's not_before: "a task can be in a project" stays a relation."""
+    from harness.offline.spec.patterns import run_patterns
+    from harness.offline.spec.rules import new_state, run_passes
+
+    state = new_state("Tasks with a title. A task can be in a project.")
+    run_passes(state, until="memberships")
+    before = [(t.used, t.role) for t in state.toks]
+    assert run_patterns(pass_patterns("memberships"), state.toks, state.p) == []
+    assert [(t.used, t.role) for t in state.toks] == before

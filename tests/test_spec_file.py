@@ -104,4 +104,5 @@ def test_relation_requirement_names_the_parent_by_its_name_bug(tmp_path):
                     '[[entities]]\nname = "borrow"\nparent = "inventory item"\nfields = ["notes"]\n\n'
                     '[[entities]]\nname = "return"\nparent = "borrow"\nfields = ["notes"]\n', encoding="utf-8")
     texts = [r.text for r in load_spec_file(path).requirements if r.capability == "relation"]
-    assert texts == ["Each borrow belongs to an inventory item", "Each return belongs to a borrow"]
+    assert texts == ["Each borrow belongs to an inventory item; borrows can be listed per inventory item",
+                     "Each return belongs to a borrow; returns can be listed per borrow"]

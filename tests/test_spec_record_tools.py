@@ -93,6 +93,7 @@ def test_attachments_are_generated_with_their_types_size_table_and_upload_limit(
     source = files["src/attachments.py"]
     assert "{'job': (4194304, ('image/png', 'application/pdf'), 'jobs', 'Jobs')}" in source
     assert "@router.post('/api/jobs/{item_id}/attachments', status_code=201" in source
+    assert "files=True," in files["src/pages.py"] and "/attachments\">" in files["src/page_parts.py"]   # a Files link per row
     assert 'CREATE TABLE IF NOT EXISTS "attachment_job"' in files["src/models.py"]
     assert "UPLOAD_BODY_BYTES = 4194304" in files["src/__init__.py"]   # the 1 MiB body cap, raised for uploads only
     assert "UPLOAD_BODY_BYTES" not in generate_files(load_spec_file(_write(tmp_path, ENTITY)))["src/__init__.py"]

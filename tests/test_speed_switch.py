@@ -4,6 +4,7 @@ verdicts — speed only ever changes when work happens, never what it finds."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -111,5 +112,49 @@ def test_speed_on_and_off_give_the_same_review_and_audit_verdicts(tmp_path, monk
     assert not any("run beside" in line or "runner: warm" in line for line in plain.state.runtime.evidence)
     assert plain_store.read_audit(plain.run_id).get("lanes_ahead") is False
     # with speed on, the final suite still ran every test itself
+    final = [r for r in fast.state.verification_results if r.task_id == "WORKSPACE"][-1]
+    assert final.carried == 0 and final.reused_from is None
+
+
+def _scripted_llm_build(base: Path):
+    """The Todo request built by the scripted model over real HTTP (tests/fake_openai_server.py, the
+    script of tests/test_llm_e2e.py): spec, plan, the first task's file map with a syntax error, the
+    repair that fixes it, the other tasks' file maps, the reviewer's note. (store, ctx, the model
+    calls made, the replies left over)."""
+    from fake_openai_server import FakeOpenAIServer, answer
+    from test_llm_e2e import BROKEN, TASKS, TODO as LLM_TODO, USAGE, file_map, note_answer, plan_answer, provider, \
+        spec_answer, task_answer
+
+    from harness.orchestration.pipeline import new_run
+    from harness.state.store import RunStore
+
+    good = file_map("TASK-001")["src/models.py"]
+    script = [spec_answer(), plan_answer(), task_answer("TASK-001", **{"src/models.py": BROKEN + good}),
+              answer(json.dumps({"src/models.py": good}), USAGE), *[task_answer(t) for t in TASKS[1:]], note_answer()]
+    store = RunStore(base)
+    with FakeOpenAIServer(script) as server:
+        ctx = new_run(store, LLM_TODO, provider(server), say=lambda _line: None, audit=AuditBudget())
+        return store, ctx, [r.body["messages"][0]["content"][:60] for r in server.requests], server.pending
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)   # two whole builds with the audit, one of them plain (cold)
+def test_speed_on_and_off_give_the_same_verdicts_on_the_llm_path(tmp_path, monkeypatch):
+    """#46: the LLM path with the scripted model — a repair included — reaches the same task,
+    review, runtime and audit verdicts with speed on and with HARNESS_SPEED=0, asking the model the
+    same things in the same order."""
+    monkeypatch.setenv("HARNESS_SPEED", "1")
+    fast_store, fast, fast_calls, fast_left = _scripted_llm_build(tmp_path / "fast")
+    monkeypatch.setenv("HARNESS_SPEED", "0")
+    plain_store, plain, plain_calls, plain_left = _scripted_llm_build(tmp_path / "plain")
+
+    assert fast.state.repair_attempts == plain.state.repair_attempts == {"TASK-001": 1}   # the model's repair ran
+    assert fast_calls == plain_calls and fast_left == plain_left == 0
+    assert _verdicts(fast_store, fast) == _verdicts(plain_store, plain)
+    assert _verdicts(plain_store, plain)["audit"]            # the audit judged mutants in both
+    assert fast.state.plan.source == plain.state.plan.source == "llm"   # the model's plan, not the rules'
+    plain_results = plain.state.verification_results
+    assert {r.runner for r in plain_results if r.runner} == {"cold"} and not any(r.carried for r in plain_results)
+    assert {r.runner for r in fast.state.verification_results if r.runner} >= {"warm"}   # speed was on
     final = [r for r in fast.state.verification_results if r.task_id == "WORKSPACE"][-1]
     assert final.carried == 0 and final.reused_from is None

@@ -1,13 +1,13 @@
 """Black-box check of the `capacity` feature: a fresh place filled up to its limit accepts each
 record, one more is refused with 409, and once a place frees up (a record deleted, or moved out of
-the holding states) it is taken again. The meaning comes from the spec (harness/offline/capacity.py)."""
+the holding states) it is taken again. The meaning comes from the spec (harness/constructs/capacity.py)."""
 
 from __future__ import annotations
 
 from harness.acceptance.checks_flow import allowed
 from harness.acceptance.client import Api, CheckFailed
 from harness.models.spec import DataEntity, Feature
-from harness.offline.capacity import Capacity, spec_capacity
+from harness.constructs.capacity import Capacity, spec_capacity
 
 TESTED_LIMIT = 2   # a resource whose capacity is one of its fields gets this many places
 

@@ -10,8 +10,8 @@ from typing import Any
 from harness.acceptance.client import Api, CheckFailed
 from harness.acceptance.samples import kind_of
 from harness.models.spec import DataEntity
-from harness.offline.computed_expr import evaluate, parse, shown
-from harness.offline.spec_computed import names_of
+from harness.constructs.computed_expr import evaluate, parse, shown
+from harness.constructs.spec_computed import names_of
 
 OFFSETS = (-30, 30)
 

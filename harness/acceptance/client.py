@@ -16,7 +16,7 @@ import httpx
 
 from harness.acceptance.samples import kind_of, later, valid_value
 from harness.models.spec import AppSpec, DataEntity
-from harness.offline.capacity import spec_capacity
+from harness.constructs.capacity import spec_capacity
 
 TIMEOUT_S = 5.0
 PASSWORD = "Accept-check-9-pass"

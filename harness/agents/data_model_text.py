@@ -21,10 +21,17 @@ ACCESS_FORMAT = (" Access and links, when set: `; shared` (every signed-in user 
                  "`; assigned_to user` (an `assigned_to` account sees and updates the record).")
 
 
+TOOLS_FORMAT = (" Record tools, when set: `; calendar F` (GET /api/<plural>/calendar groups the records by the "
+                "day of date field F), `; csv_import N rows` (POST /api/<plural>/import, at most N rows), "
+                "`; attachments a|b N KB` (files of content types a, b up to N KB per record), "
+                "`; computed name = expression | ...` (values computed from the record on every read).")
+
+
 def format_for(entities: list[DataEntity]) -> str:
-    """FORMAT, with the access and link parts when an entity has them."""
+    """FORMAT, with the access and link parts, and the record-tool parts, when an entity has them."""
     used = any(e.shared or e.manage or e.assigned or e.many for e in entities)
-    return FORMAT + (ACCESS_FORMAT if used else "")
+    tools = any(e.calendar or e.csv_import or e.attachment_types or e.computed for e in entities)
+    return FORMAT + (ACCESS_FORMAT if used else "") + (TOOLS_FORMAT if tools else "")
 
 
 def field_text(f: EntityField) -> str:
@@ -51,7 +58,11 @@ def entity_line(e: DataEntity) -> str:
     line += "; shared" if e.shared else ""
     line += f"; manage {e.manage}" if e.manage else ""
     line += f"; many {'|'.join(e.many)}" if e.many else ""
-    return line + ("; assigned_to user" if e.assigned else "")
+    line += "; assigned_to user" if e.assigned else ""
+    line += f"; calendar {e.calendar}" if e.calendar else ""
+    line += f"; csv_import {e.csv_import} rows" if e.csv_import else ""
+    line += "; computed " + " | ".join(f"{k} = {v}" for k, v in e.computed.items()) if e.computed else ""
+    return line + (f"; attachments {'|'.join(e.attachment_types)} {e.attachment_max_kb} KB" if e.attachment_types else "")
 
 
 def _num(value: float) -> str:

@@ -20,7 +20,7 @@ def cmd_bench(args) -> int:
 
 
 def _bench_arguments(p) -> None:
-    p.add_argument("--quick", action="store_true", help="deterministic Todo scenario with a check table; warm builds (the median of three) and a cold build beside the measured floor (medians of its samples), with and without the mutation audit, and the audit's share")
+    p.add_argument("--quick", action="store_true", help="deterministic Todo scenario with a check table; warm builds (the median of three) and a cold build beside the measured floor (medians of its samples), with and without the mutation audit, and the audit's share; then `builder new` of the Todo request as a whole process (spawn to exit), with and without the audit, beside the same floor")
     p.add_argument("--scale", type=int, nargs="*", default=None, help="N-entity CRUD builds (default 1 5 20): the marginal cost per entity and the builder prompt size")
     p.add_argument("--plugin-overhead", metavar="DIR", default=None,
                    help="time DIR's own pytest suite without the plugin and with evidence recorded")

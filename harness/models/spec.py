@@ -17,6 +17,12 @@ FieldKind = Literal[
     "boolean", "email", "phone", "url", "rating", "enum", "reference",
 ]
 
+def kind_of_type(field_type: FieldType) -> FieldKind:
+    """The kind of a field that only has a storage type (specs written before kinds existed)."""
+    return {"str": "short_text", "text": "long_text", "int": "integer", "float": "decimal",
+            "bool": "boolean", "date": "date", "datetime": "datetime"}[field_type]
+
+
 # The feature registry's names (harness/offline owns what each feature generates).
 FeatureKind = Literal[
     "search", "filter", "sort", "aggregate", "status_counts", "csv_export",
@@ -84,7 +90,7 @@ class DataEntity(BaseModel):
     csv_import: int = 0            # most rows one CSV import takes (0: no import)
     attachment_types: list[str] = Field(default_factory=list)   # allowed content types ([]: none)
     attachment_max_kb: int = 0     # largest attachment in KiB
-    # Values computed from the record on every read (harness/offline/computed_expr.py):
+    # Values computed from the record on every read (harness/constructs/computed_expr.py):
     # name -> expression, in order (a later one may use an earlier one)
     computed: dict[str, str] = Field(default_factory=dict)
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import get_args
 
 from harness.models.spec import AppSpec, DataEntity, Feature, FeatureKind, FieldKind
-from harness.offline.capacity import CapacityError, of_spec
+from harness.constructs.capacity import CapacityError, of_spec
 from harness.offline.field_kinds import kind_of_type
 
 TEXT_KINDS: tuple[FieldKind, ...] = ("short_text", "long_text", "email", "phone", "url")

@@ -14,7 +14,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any, get_args
 
-from harness.models.spec import FieldKind, FieldType
+from harness.models.spec import FieldKind, FieldType, kind_of_type  # noqa: F401  (kind_of_type re-exported)
 
 
 @dataclass(frozen=True)
@@ -201,12 +201,6 @@ def kind_for_name(field_name: str) -> FieldKind:
         if any(p.search(text) for p in _COMPILED[kind]):
             return kind
     return "short_text"
-
-
-def kind_of_type(field_type: FieldType) -> FieldKind:
-    """The kind of a field that only has a storage type (specs written before kinds existed)."""
-    return {"str": "short_text", "text": "long_text", "int": "integer", "float": "decimal",
-            "bool": "boolean", "date": "date", "datetime": "datetime"}[field_type]
 
 
 assert set(KINDS) == set(get_args(FieldKind)), "every FieldKind needs a registry entry"

@@ -37,10 +37,11 @@ from harness.models.spec import (
 from harness.offline import spec_limits as limits
 from harness.offline.features import REQ_TEXTS, can_build
 from harness.offline.field_kinds import KINDS, kind_for_name
-from harness.offline.generator.naming import field_ident, py_ident
+from harness.offline import requirement_words as words
+from harness.offline.generator.naming import field_ident, py_ident, slug
 from harness.offline.spec_links import check_many, link_items, read_many
 from harness.offline.spec_record_tools import TOOL_KEYS, read_record_tools, tool_items
-from harness.offline.spec_computed import computed_items, read_computed
+from harness.constructs.spec_computed import computed_items, read_computed
 from harness.offline.spec_access import (
     ENTITY_KEYS, access_items, account_items, check_access, read_auth, read_entity_access,
 )
@@ -54,6 +55,7 @@ _FIELD = {"name", "kind", "required", "values", "min", "max", "ref", "unique", "
 _FEATURE = {"kind", "fields", "options"}
 
 
+_SOURCE = {"relation": "parent", "complete": "has_status"}
 _NOT_BUILT_REASON = re.compile(r"\s*\(not built: .*\)$")
 
 
@@ -289,51 +291,50 @@ def with_requirements(spec: AppSpec, dashboard: bool, unbuildable=None, pages: b
     A feature the generator cannot build is reported to `unbuildable(entity#, feature#, kind,
     reason)` (a spec file error), or dropped when no callback is given. `pages=False`: no HTML
     page per entity (the index page only); each `not_built` ask is an `unsupported` requirement."""
-    items: list[tuple[str, str | None, str, str]] = [
-        ("health", None, "The app starts and answers GET /health", "the spec file")]
+    # The parser's order and words (harness/offline/requirement_words.py), so a run's draft rebuilds
+    # the run's requirements; each item is (capability, entity, text, acceptance, where in the file).
+    items: list[tuple[str, str | None, str, str, str]] = []
+    by_ident = {e.ident: e for e in spec.data_model}
+    plain = not (spec.roles or any(e.shared or e.manage or e.assigned for e in spec.data_model))
     if spec.auth:
-        items.append(("auth", None, "Users register, log in and see only their own records" if not (
-            spec.roles or any(e.shared or e.manage or e.assigned for e in spec.data_model)) else
-            "Users register and log in; a record is private to its owner unless shared or assigned",
-            "auth = true"))
-    items += account_items(spec)
+        items.append((*words.auth_item(spec.login == "email"), "auth = true") if plain else (
+            "auth", None, "Users register and log in; a record is private to its owner unless shared or assigned",
+            "auth = true", "auth = true"))
+    items += [(*item, item[3]) for item in account_items(spec)]
     for i, e in enumerate(spec.data_model):
-        items.append(("crud", e.ident, f"Users can create, list, update and delete {e.plural}", f"entity {e.name}"))
-        if e.parent:
-            parent = next((x.name for x in spec.data_model if x.ident == e.parent), e.parent)
-            article = "an" if parent[:1].lower() in "aeiou" else "a"
-            items.append(("relation", e.ident, f"Each {e.name} belongs to {article} {parent}", f"{e.name}.parent"))
-        if e.has_status:
-            items.append(("complete", e.ident, f"Users can mark {e.plural} done", f"{e.name}.has_status"))
-        items += access_items(e) + link_items(e, spec.data_model) + tool_items(e) + computed_items(e)
+        items += [(*item, f"entity {e.name}" if item[0] == "crud" else f"{e.name}.{_SOURCE[item[0]]}")
+                  for item in words.entity_items(e, by_ident)]
         if e.workflow:
-            items.append(("workflow", e.ident, f"{e.plural.capitalize()} move through {' → '.join(e.workflow)}",
-                          f"{e.name}.workflow"))
+            items.append((*words.workflow_item(e), f"{e.name}.workflow"))
         for j, f in enumerate(x for x in spec.features if x.entity == e.ident):
             ok, reason = can_build(f, spec)
             if not ok:
                 if unbuildable:
                     unbuildable(i, j, f.kind, reason)
                 continue
-            items.append(("feature", e.ident, REQ_TEXTS[f.kind].format(plural=e.plural, name=e.name),
-                          f"{e.name}.features {f.kind}"))
+            fallback = REQ_TEXTS[f.kind].format(plural=e.plural, name=e.name)
+            items.append((*words.feature_item(f, e, fallback), f"{e.name}.features {f.kind}"))
+        items += [(*item, item[3]) for item in access_items(e) + link_items(e, spec.data_model)
+                  + tool_items(e) + computed_items(e)]
     if dashboard:
-        items.append(("dashboard", None, "A dashboard shows the counts and totals", "dashboard = true"))
-    if pages:
-        items.append(("pages", None, "HTML pages list, add, edit and delete the records", "the spec file"))
-    items += [("unsupported", None, ask, f"{_NOT_BUILT_REASON.sub('', ask)} works as requested, proven by a "
-               "passing test") for ask in not_built]
-    reqs = [Requirement(id=f"REQ-{n:03d}", text=text, capability=cap, entity=ent, acceptance=src)
-            for n, (cap, ent, text, src) in enumerate(items, start=1)]
-    clauses = [Clause(id=f"C-{n:03d}", text=r.text, status="not_built", reqs=[r.id],
-                      reason="listed under not_built in the spec file") if r.capability == "unsupported" else
-               Clause(id=f"C-{n:03d}", text=r.acceptance, status="mapped", reqs=[r.id])
-               for n, r in enumerate(reqs, start=1)]
+        items.append((*words.dashboard_item(spec.data_model, spec.auth), "dashboard = true"))
     # "/", "/login" and "/dashboard" are served by the app itself; listed, they are checked as pages
     shown = [Page(name="home", route="/")] + ([Page(name="login", route="/login")] if pages and spec.auth else []) + (
         [Page(name="dashboard", route="/dashboard")] if dashboard else [])
-    shown += [Page(name=e.plural.capitalize(), route=f"/{py_ident(e.plural).replace('_', '-')}", entity=e.ident)
-              for e in spec.data_model] if pages else []
+    entity_pages = [(e, f"/{slug(e.plural)}") for e in spec.data_model] if pages else []
+    shown += [Page(name=e.plural.capitalize(), route=route, entity=e.ident) for e, route in entity_pages]
+    if pages:
+        items.append((*words.pages_item(([("login", "/login")] if spec.auth else [])
+                                        + [(e.plural, route) for e, route in entity_pages]), "the spec file"))
+    items.append((*words.HEALTH, "the spec file"))
+    items += [("unsupported", None, ask, f"{_NOT_BUILT_REASON.sub('', ask)} works as requested, proven by a "
+               "passing test", "not_built") for ask in not_built]
+    reqs = [Requirement(id=f"REQ-{n:03d}", text=text, capability=cap, entity=ent, acceptance=acceptance)
+            for n, (cap, ent, text, acceptance, _src) in enumerate(items, start=1)]
+    clauses = [Clause(id=f"C-{n:03d}", text=r.text, status="not_built", reqs=[r.id],
+                      reason="listed under not_built in the spec file") if r.capability == "unsupported" else
+               Clause(id=f"C-{n:03d}", text=src, status="mapped", reqs=[r.id])
+               for n, (r, (*_, src)) in enumerate(zip(reqs, items), start=1)]
     return spec.model_copy(update={
         "requirements": reqs, "clauses": clauses, "pages": shown, "must_have": [r.text for r in reqs],
         "acceptance_criteria": [f"{r.id}: {r.text}" for r in reqs],

@@ -5,7 +5,8 @@ harness's own uid outside, so a harness running as root still owns every root-ow
 sandbox can see: what protects root's files is that the sandbox cannot see them. It gets /usr
 (and the /bin, /lib... links into it), the interpreter's prefixes and the harness packages
 (isolation.py), and as /etc a copy of only the names in `ETC_NAMES` — what the dynamic linker,
-Python, name resolution, time zones, TLS roots and MIME types read (`etc_dir`). Never
+Python, name resolution, time zones, TLS roots and MIME types read (`etc_dir`) — with the two link
+farms among them (`BOUND_DIRS`: /etc/alternatives, /etc/ssl/certs) bound read-only over it. Never
 /etc/shadow, /etc/gshadow, /etc/ssh, /etc/sudoers, the host's passwd/group (a two-line
 passwd/group naming only the sandbox's user instead), /root, /home or the rest of /tmp.
 """
@@ -30,6 +31,11 @@ ETC_NAMES = (
     "ssl/openssl.cnf", "pki/tls/certs", "pki/ca-trust", "timezone", "resolv.conf",
 )
 ETC_PATTERNS = ("python3.",)  # /etc/python3.11 (Debian's sitecustomize lives there)
+# Entries of ETC_NAMES that are directories of hundreds of symlinks: bound read-only (one mount
+# each, the same content the copy held) instead of copied. Creating their ~700 links took ~1 s here,
+# on the critical path of every `builder` process's first sandboxed command (the copy is made once
+# per process).
+BOUND_DIRS = ("alternatives", "ssl/certs")
 _PASSWD = f"nobody:x:{SANDBOX_UID}:{SANDBOX_GID}:nobody:/nonexistent:/usr/sbin/nologin\n"
 _GROUP = f"nogroup:x:{SANDBOX_GID}:\n"
 
@@ -55,6 +61,9 @@ def etc_dir() -> str:
     for source in etc_entries():
         target = path / source[len("/etc/"):]
         target.parent.mkdir(parents=True, exist_ok=True)
+        if source in bound_dirs():
+            target.mkdir()  # the mount point of its read-only bind (system_args)
+            continue
         try:
             if os.path.isdir(source) and not os.path.islink(source):
                 shutil.copytree(source, target, symlinks=True)
@@ -74,6 +83,13 @@ def etc_dir() -> str:
     return str(path)
 
 
+def bound_dirs(etc: str = "/etc") -> list[str]:
+    """The BOUND_DIRS present here as real directories (a link, or a file, is copied or left out
+    as any other entry)."""
+    return [f"{etc}/{name}" for name in BOUND_DIRS
+            if os.path.isdir(f"{etc}/{name}") and not os.path.islink(f"{etc}/{name}")]
+
+
 def system_args(userns: bool) -> list[str]:
     """bwrap arguments: /usr and its links, the /etc allowlist, the sandbox identity."""
     args: list[str] = []
@@ -86,6 +102,8 @@ def system_args(userns: bool) -> list[str]:
         elif os.path.isdir(d):
             args += ["--ro-bind", d, d]
     args += ["--ro-bind", etc_dir(), "/etc"]
+    for source in bound_dirs():
+        args += ["--ro-bind", source, source]
     if userns:
         args += ["--unshare-user", "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_GID)]
     return args

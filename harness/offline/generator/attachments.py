@@ -75,7 +75,10 @@ def attachments_py(app: AppModel) -> str:
     routes = [fill(_ROUTE, files_url=lit(files_url(e)), file_url=lit(files_url(e) + "/{file_id}"),
                    page_url=lit(f"/{e.slug}/{{item_id}}/attachments"), ident=e.ident, key=lit(e.ident),
                    name_doc=doc(e.name), user_param=user_param(app), user="user" if app.auth else "None",
-                   login_check=page_login_check(app), title=lit(f"{e.name.capitalize()}: files"))
+                   login_check=page_login_check(app), title=lit(f"{e.name.capitalize()}: files"), slug=e.slug,
+                   login_check_json=page_login_check(app).replace(
+                       'return RedirectResponse("/login", status_code=303)',
+                       'raise HTTPException(401, "not signed in")'))
               for e in entities]
     docs = "\n".join(f"- POST, GET {files_url(e)} (at most {e.attachment_max_kb} KB: "
                      f"{', '.join(e.attachment_types)}); GET, DELETE {files_url(e)}/{{file_id}}; "

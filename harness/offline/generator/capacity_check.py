@@ -1,11 +1,11 @@
 """The `capacity` feature in the generated app: the whole-record check of src/api_<entity>.py (one
 more record holding a full place is a 409) and its generated test (fill the place, one more is
 refused, free a place — the record deleted, or moved out of the holding states — and it is taken
-again). What the feature means is harness/offline/capacity.py."""
+again). What the feature means is harness/constructs/capacity.py."""
 
 from __future__ import annotations
 
-from harness.offline.capacity import Capacity, CapacityError, resolve
+from harness.constructs.capacity import Capacity, CapacityError, resolve
 from harness.offline.generator.appmodel import AppModel, Entity
 from harness.offline.generator.codegen import fill, lit
 from harness.offline.generator.templates_dir import template

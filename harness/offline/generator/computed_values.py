@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
-from harness.offline.computed_expr import Node, evaluate, kind_type, parse, to_python
+from harness.constructs.computed_expr import Node, evaluate, kind_type, parse, to_python
 from harness.offline.generator.appmodel import Entity
 from harness.offline.generator.codegen import fill, lit
 from harness.offline.generator.samples import sample

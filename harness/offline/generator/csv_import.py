@@ -91,6 +91,23 @@ def _bad(e: Entity) -> tuple[str, str]:
     return (text.ident if text else "id"), lit("x" * 100_001)
 
 
+def _late_bad(e: Entity) -> str:
+    """A file whose first row is added before its second fails on the stored data (a record that
+    does not exist, a duplicate): the first must be taken back (all or nothing)."""
+    key = e.fk or next((c.ident for c in e.refs), None)
+    unique = next((c for c in e.plain if c.unique), None)
+    if key:
+        late = f"[row(8), {{**row(9), {lit(key)}: MISSING}}]"
+    elif unique is not None:
+        late = "[row(8), row(8)]"
+    else:
+        return ""
+    return "\n".join([
+        f"late = client.post({lit(api_url(e))}, content=as_csv({late}), headers={{**headers, \"Content-Type\": \"text/csv\"}})",
+        'assert late.status_code == 422 and [error["row"] for error in late.json()["errors"]] == [3], late.text',
+        f'assert {{item["id"] for item in client.get({lit(collection_url(e))}, headers=headers).json()}} == set(listed)'])
+
+
 def _read_back(e: Entity) -> str:
     shown = next((c for c in e.plain if c.required and c.kind in ("short_text", "long_text")), None)
     if shown is None:
@@ -99,13 +116,17 @@ def _read_back(e: Entity) -> str:
 
 
 def import_test(app: AppModel, e: Entity, req_ids: tuple[str, ...], name: str | None = None) -> str:
-    bob = ('bob = login(client, "bobby")\n'
-           f'assert not set(ids) & {{item["id"] for item in client.get({lit(collection_url(e))}, headers=bob).json()}}'
-           ) if app.auth and not e.shared else ""
+    bob = ['bob = login(client, "bobby")'] if app.auth else []
+    if app.auth and not e.shared:
+        bob.append(f'assert not set(ids) & {{item["id"] for item in client.get({lit(collection_url(e))}, headers=bob).json()}}')
+    if app.auth and e.manage:   # a member may not add these records: the import is refused whole
+        bob.append(f'assert client.post({lit(api_url(e))}, content=text, headers={{**bob, "Content-Type": "text/csv"}})'
+                   ".status_code == 403")
+    bob = "\n".join(bob) if len(bob) > 1 else ""
     column, value = _bad(e)
     text = fill(_TEST, ident=e.ident, fixtures=test_fixtures(app), row=_row(e), list_url=lit(collection_url(e)),
                 api_url=lit(api_url(e)), page_url=lit(page_url(e)), read_back=_read_back(e),
-                bad_key=lit(column), bad_value=value, max_rows=e.csv_import, bob_check=bob)
+                bad_key=lit(column), bad_value=value, late_bad=_late_bad(e), max_rows=e.csv_import, bob_check=bob)
     text = text.replace("[row(n) for n in range(", "[row(1)] * (", 1).replace(" + 1)])", " + 1))", 1)
     if name:
         text = text.replace(f"def test_{e.ident}_csv_import_takes_every_row_or_none(", f"def {name}(", 1)

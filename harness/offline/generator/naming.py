@@ -7,6 +7,9 @@ import keyword
 import re
 import unicodedata
 
+from harness.utils.idents import ascii_fold, field_ident  # noqa: F401  (re-exported)
+from harness.utils.idents import snake_name as _snake
+
 # Names that would shadow modules, builtins or framework objects in generated code.
 _RESERVED = set(keyword.kwlist) | set(keyword.softkwlist) | {
     "app", "auth", "models", "main", "pages", "schemas", "dashboard", "db", "id", "owner", "owner_id",
@@ -23,20 +26,8 @@ def display_text(text: str | None) -> str:
     return " ".join("".join(kept).split())
 
 
-def ascii_fold(text: str) -> str:
-    """Strip accents (Vietnamese đ/Đ included) and keep ASCII only."""
-    text = text.replace("đ", "d").replace("Đ", "D")
-    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
-
-
 # Python names a field's *attribute* must not take (its JSON/SQL name may: the model uses an alias).
 _PY_UNSAFE = _RESERVED | set(dir(builtins))
-
-
-def _snake(name: str, fallback: str) -> str:
-    base = re.sub(r"[^0-9a-zA-Z]+", "_", ascii_fold(name)).strip("_").lower()
-    base = re.sub(r"_+", "_", base) or fallback
-    return f"{fallback}_{base}" if base[0].isdigit() else base
 
 
 def py_ident(name: str, fallback: str = "item") -> str:
@@ -46,12 +37,6 @@ def py_ident(name: str, fallback: str = "item") -> str:
     if base in _RESERVED:
         base = f"{base}_item" if not base.endswith("_item") else f"{base}_x"
     return base[:40].rstrip("_")
-
-
-def field_ident(name: str, fallback: str = "item") -> str:
-    """A field's name in JSON, SQL and forms: snake_case ASCII in the user's own word ("type",
-    "class" stay as they are; the generated model gives such a field an aliased attribute)."""
-    return _snake(name, fallback)[:40].rstrip("_")
 
 
 def python_unsafe(ident: str) -> bool:

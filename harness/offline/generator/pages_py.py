@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from harness.offline.generator.api_access import owner_expr
 from harness.offline.generator.api_features import filters
+from harness.offline.generator.record_tool_files import tool_nav
 from harness.offline.generator.appmodel import AppModel, Column, Entity
 from harness.offline.generator.codegen import doc, fill, lit, module
 from harness.offline.generator.computed_values import page_columns
@@ -39,6 +40,7 @@ def pages_py(app: AppModel) -> str:
     vi = app.language == "vi"
     nav = [("/", "Trang chủ" if vi else "Home")] + [(p.route, p.name) for p in app.pages]
     nav += [("/dashboard", "Bảng điều khiển" if vi else "Dashboard")] if app.has_dashboard else []
+    nav += tool_nav(app)
     auth_doc = ("GET/POST /login, GET/POST /register, POST /logout: accounts; pages need the `session`\n"
                 "cookie that /login sets (others are sent to /login; / shows a login form)."
                 if auth else "")
@@ -97,6 +99,8 @@ def _section(app: AppModel, e: Entity) -> str:
         lines.append(f"        states={lit(e.states)},")
     if e.has("search"):
         lines.append("        search=True,")
+    if e.attachment_types:
+        lines.append("        files=True,")
     if e.computed:
         lines.append(f"        computed={page_columns(e)},")
     page_filters = _page_filters(app, e)

@@ -56,3 +56,9 @@ def tool_acceptance(app: AppModel, req: Requirement, name: str) -> str | None:
 
 def tool_paths(app: AppModel) -> list[str]:
     return calendar_view.calendar_paths(app) + csv_import.import_paths(app) + attachments.attachment_paths(app)
+
+
+def tool_nav(app: AppModel) -> list[tuple[str, str]]:
+    """Navigation links to the calendar and import pages (a record's files page is per record)."""
+    return ([(calendar_view.page_url(e), f"{e.plural.capitalize()} calendar") for e in calendar_view.calendar_entities(app)]
+            + [(csv_import.page_url(e), f"Import {e.plural}") for e in csv_import.import_entities(app)])

@@ -8,12 +8,10 @@ from __future__ import annotations
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec.pass_helpers import use, word
 from harness.offline.spec.tokens import Tok
-from harness.offline.spec.wordsets import word_set
+from harness.offline.spec.wordsets import word_map, word_set
 
-# verb -> the record that booking with it makes
-BOOK_VERBS = {"book": "booking", "reserve": "reservation", "reserves": "reservation",
-              "rent": "rental", "rents": "rental"}
-_VERB_BEFORE = lx.MODALS | lx._words("to and or can users user i we they you please , : -")
+BOOK_VERBS = word_map("booking.book_verbs")
+_VERB_BEFORE = lx.MODALS | word_set("booking.verb_words")
 _AVAILABLE = word_set("booking.available")
 _REACH = 3
 
@@ -52,26 +50,3 @@ def find_availability(toks: list[Tok], mentions: dict[int, str], p) -> list[tupl
         p.blocked.append((t.clause, f"showing only the {plural} available at a chosen date and time is not "
                                     f"built; a {record} of a taken slot is refused with 409"))
     return found
-
-
-_LIST_GLUE = word_set("booking.list_glue")
-_BE = word_set("booking.be")
-
-
-def mark_unrecorded_bookings(toks: list[Tok], p) -> None:
-    """ "book members on specific classes", "members that are booked in for a class", "users can book
-    tennis courts" with no booking record: nothing records who booked what, so the verb is not
-    understood (the clause is not built) instead of reading as "manage members"."""
-    for j, t in enumerate(toks):
-        if t.used or j == 0:
-            continue
-        base = "book" if t.w in ("book", "booked") else "reserve" if t.w in ("reserve", "reserved") \
-            else "rent" if t.w in ("rent", "rented") else None
-        if base is None or BOOK_VERBS[base] in p.entities:
-            continue
-        before = word(toks, j - 1)
-        # "users can book courts", "to book": a verb; "books and book titles": maybe a noun, left alone
-        verb = before in _VERB_BEFORE - _LIST_GLUE if t.w in BOOK_VERBS else before in _BE
-        if verb and toks[j - 1].clause == t.clause:
-            t.used, t.role = True, "unexplained"
-

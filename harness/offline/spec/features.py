@@ -11,19 +11,9 @@ from harness.offline.spec import lexicon as lx
 from harness.offline.spec.accounting import asks_something
 from harness.offline.spec.pass_helpers import past_determiners
 from harness.offline.spec.tokens import Tok
-from harness.offline.spec.wordsets import word_set
+from harness.offline.spec.wordsets import word_map, word_set
 
-# trigger word -> feature kind
-_TRIGGERS = {
-    "search": "search", "searchable": "search", "searching": "search", "searches": "search",
-    "lookup": "search", "filter": "filter", "filters": "filter", "filterable": "filter",
-    "filtering": "filter", "filtered": "filter", "sort": "sort", "sortable": "sort",
-    "sorting": "sort", "sorted": "sort", "csv": "csv_export", "export": "csv_export",
-    "exports": "csv_export", "exporting": "csv_export", "total": "aggregate", "totals": "aggregate",
-    "sum": "aggregate", "sums": "aggregate", "overlapping": "no_double_booking",
-    "overlap": "no_double_booking", "overlaps": "no_double_booking",
-    "organized": "sort", "organised": "sort", "ordered": "sort", "arranged": "sort",
-}
+_TRIGGERS = word_map("features.triggers")
 _BY_ONLY = word_set("features.by_only")
 _OTHER_FORMATS = word_set("features.other_formats")
 _WINDOW = 8

@@ -281,35 +281,6 @@ def find_status_of(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None
 
 
 _STATUS_WORDS = word_set("field_passes.status_words")
-
-
-_CLOCK_JOIN = word_set("field_passes.clock_join")
-
-
-def find_clock_fields(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None:
-    """ "clock in and out", "clock-in and clock-out times": the record (the nearest one, else the
-    only one) has a clock-in time and a clock-out time."""
-    for i, t in enumerate(toks):
-        if t.used:
-            continue
-        if t.w == "clock" and _word(toks, i + 1) == "in" and _word(toks, i + 2) in _CLOCK_JOIN:
-            end = i + 4 if _word(toks, i + 3) == "out" else i + 5 if _word(toks, i + 3) == "clock" \
-                and _word(toks, i + 4) == "out" else None
-        elif t.w == "clock-in" and _word(toks, i + 1) in _CLOCK_JOIN and _word(toks, i + 2) == "clock-out":
-            end = i + 3 + (_word(toks, i + 3) in ("time", "times"))
-        else:
-            continue
-        entity = _nearest(toks, i, mentions, reach=20) or (p.entities[0] if len(p.entities) == 1 else None)
-        if end is None or entity is None:
-            continue
-        items = p.fields.setdefault(entity, [])
-        for label in ("clock-in time", "clock-out time"):
-            if all(it.label != label for it in items):
-                items.append(FieldItem(words=label.split()))
-        for k in range(i, end):
-            _use(toks[k], f"field:{entity}")
-
-
 _MARK_VERBS = word_set("field_passes.mark_verbs")
 _QUOTES = word_set("field_passes.quotes")
 

@@ -8,7 +8,7 @@ tests; everything that is iterated is a tuple or a dict (stable order).
 
 from __future__ import annotations
 
-from harness.offline.spec.wordsets import word_set
+from harness.offline.spec.wordsets import word_map, word_set
 
 
 def _words(text: str) -> frozenset[str]:
@@ -50,13 +50,7 @@ ADJECTIVES = word_set("lexicon.adjectives")
 
 DOMAIN_AREAS = word_set("lexicon.domain_areas")
 
-# Used only when no entity was named: the record type an area implies.
-IMPLIED_ENTITY = {
-    "blog": "post", "library": "book", "bookstore": "book", "inventory": "product",
-    "store": "product", "shop": "product", "warehouse": "product", "crm": "contact",
-    "restaurant": "dish", "clinic": "patient", "hospital": "patient", "music": "song",
-    "school": "student",
-}
+IMPLIED_ENTITY = word_map("lexicon.implied_entity")
 
 NOUN_ING = word_set("lexicon.noun_ing")
 STATE_WORDS = word_set("lexicon.state_words")
@@ -69,28 +63,11 @@ DASHBOARD = word_set("lexicon.dashboard")
 COMPLETE = word_set("lexicon.complete")
 PAGE_WORDS = word_set("lexicon.page_words")
 API_WORDS = word_set("lexicon.api_words")
-FRAMEWORKS = {"react": "React", "vue": "Vue", "angular": "Angular", "svelte": "Svelte",
-              "next.js": "Next.js", "nextjs": "Next.js"}
-OTHER_BACKENDS = {"django": "Django", "flask": "Flask", "express": "Express", "node": "Node.js",
-                  "nodejs": "Node.js", "node.js": "Node.js", "rails": "Rails", "laravel": "Laravel",
-                  "spring": "Spring", "php": "PHP", "java": "Java", "c#": "C#", "ruby": "Ruby",
-                  "kotlin": "Kotlin", "swift": "Swift", "flutter": "Flutter", "dart": "Dart",
-                  "bootstrap": "Bootstrap", "tailwind": "Tailwind", "wordpress": "WordPress",
-                  "nest": "NestJS", "nestjs": "NestJS", "dotnet": ".NET", ".net": ".NET", "asp.net": "ASP.NET",
-                  "docker": "Docker", "kubernetes": "Kubernetes", "aws": "AWS", "vercel": "Vercel",
-                  "heroku": "Heroku", "sqflite": "SQFlite", "chakra": "Chakra UI"}
-OTHER_DBS = {"postgres": "PostgreSQL", "postgresql": "PostgreSQL", "mysql": "MySQL",
-             "mongodb": "MongoDB", "mongo": "MongoDB", "mariadb": "MariaDB", "redis": "Redis",
-             "firebase": "Firebase", "supabase": "Supabase"}
-# Storage that lives in the browser, and stack names the tables above lack (stack_asks.py).
-BROWSER_STORES = {"localstorage": "client-only storage in the browser (localStorage)",
-                  "local-storage": "client-only storage in the browser (localStorage)",
-                  "sessionstorage": "browser sessionStorage", "indexeddb": "browser IndexedDB",
-                  "indexed-db": "browser IndexedDB", "websql": "browser WebSQL"}
-STACK_NAMES = {"vite": "Vite", "nuxt": "Nuxt", "nuxtjs": "Nuxt", "sveltekit": "SvelteKit", "gatsby": "Gatsby",
-               "tailwindcss": "Tailwind", "jquery": "jQuery", "redux": "Redux", "electron": "Electron",
-               "ionic": "Ionic", "fastify": "Fastify", "streamlit": "Streamlit", "firestore": "Firestore",
-               "dynamodb": "DynamoDB", "pocketbase": "PocketBase", "appwrite": "Appwrite"}
+FRAMEWORKS = word_map("lexicon.frameworks")
+OTHER_BACKENDS = word_map("lexicon.other_backends")
+OTHER_DBS = word_map("lexicon.other_dbs")
+BROWSER_STORES = word_map("lexicon.browser_stores")
+STACK_NAMES = word_map("lexicon.stack_names")
 # Stack names a request may write in camelCase ("localStorage", "indexedDB"): names, not columns.
 TECH_WORDS = frozenset(FRAMEWORKS) | frozenset(OTHER_BACKENDS) | frozenset(OTHER_DBS) \
     | frozenset(BROWSER_STORES) | frozenset(STACK_NAMES)
@@ -145,27 +122,11 @@ PHRASES = {
     ("search", "bar"): "search", ("search", "box"): "search", ("search", "field"): "search",
     ("board", "game"): "board game", ("board", "games"): "board games",
 }
-# "duration in minutes": the unit decides the column type.
-# A field's type written after it in brackets, as in a data model ("deliveryOn (date)").
-TYPE_ASIDES = {"date": "date", "datetime": "datetime", "timestamp": "datetime", "number": "number",
-               "numeric": "number", "int": "int", "integer": "int", "decimal": "float", "float": "float",
-               "double": "float", "text": "text", "string": "str", "str": "str", "varchar": "str",
-               "boolean": "bool", "bool": "bool"}
+TYPE_ASIDES = word_map("lexicon.type_asides")
 MEDIA_PLURALS = word_set("lexicon.media_plurals")
 MEDIA_FILES = MEDIA_PLURALS | _words("files attachments videos documents")
-UNIT_TYPES = {"minutes": "int", "hours": "int", "seconds": "int", "days": "int", "weeks": "int",
-              "kg": "float", "km": "float", "dollars": "float", "usd": "float", "euros": "float",
-              "eur": "float", "meters": "float", "cm": "float", "grams": "float", "pounds": "float",
-              "lbs": "float", "miles": "float", "percent": "float", "liters": "float",
-              "kilograms": "float", "kilometers": "float", "kilometres": "float", "inches": "float",
-              "centimeters": "float", "centimetres": "float", "ounces": "float", "litres": "float",
-              "feet": "float", "metres": "float", "months": "int", "years": "int"}
-HYPHEN_FORMS = {"timecard": "time entry", "timecards": "time entries", "timesheet": "time entry",
-                "timesheets": "time entries", "time-card": "time entry", "time-sheet": "time entry",
-                "to-do": "todo", "to-dos": "todos", "e-mail": "email", "log-in": "login",
-                "sign-in": "signin", "sign-up": "signup", "e-commerce": "ecommerce",
-                "front-end": "frontend", "back-end": "backend", "multi-user": "multiuser",
-                "check-off": "checkoff", "todo's": "todos"}
+UNIT_TYPES = word_map("lexicon.unit_types")
+HYPHEN_FORMS = word_map("lexicon.hyphen_forms")
 
 SEPARATORS = word_set("lexicon.separators")
 SITE_WORDS = word_set("lexicon.site_words")
@@ -197,17 +158,7 @@ KNOWN_ENGLISH = (FUNCTION | VERBS | VERB_NOUNS | META | ADJECTIVES | DOMAIN_AREA
 
 # --- number inflection ----------------------------------------------------------------------------
 
-_IRREGULAR = {
-    "people": "person", "children": "child", "men": "man", "women": "woman", "mice": "mouse",
-    "geese": "goose", "teeth": "tooth", "feet": "foot", "criteria": "criterion", "cacti": "cactus",
-    "analyses": "analysis", "theses": "thesis", "diagnoses": "diagnosis", "wolves": "wolf",
-    "leaves": "leaf", "shelves": "shelf", "knives": "knife", "lives": "life", "wives": "wife",
-    "halves": "half", "thieves": "thief", "loaves": "loaf", "calves": "calf", "quizzes": "quiz",
-    "statuses": "status", "buses": "bus", "bonuses": "bonus", "viruses": "virus",
-    "campuses": "campus", "syllabi": "syllabus", "alumni": "alumnus", "indices": "index",
-    "heroes": "hero", "potatoes": "potato", "tomatoes": "tomato", "echoes": "echo",
-    "volcanoes": "volcano", "mosquitoes": "mosquito", "oxen": "ox",
-}
+_IRREGULAR = word_map("lexicon.irregular")
 _IRREGULAR_PLURAL = {v: k for k, v in _IRREGULAR.items()}
 _SAME = word_set("lexicon.same")
 _IES_KEEP = word_set("lexicon.ies_keep")

@@ -8,13 +8,11 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
+from harness.offline.spec.wordsets import word_map
 
 VI_MARKERS = frozenset("ăâđêôơưạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹ")
 
-# Both tone placements exist ("hoá"/"hóa"); the lexicon and the input use the "hoá" style.
-_TONE_STYLE = {"óa": "oá", "òa": "oà", "ỏa": "oả", "õa": "oã", "ọa": "oạ", "óe": "oé", "òe": "oè",
-               "ỏe": "oẻ", "õe": "oẽ", "ọe": "oẹ", "úy": "uý", "ùy": "uỳ", "ủy": "uỷ", "ũy": "uỹ",
-               "ụy": "uỵ"}
+_TONE_STYLE = word_map("lexicon_vi.tone_style")
 
 
 def normalize_vi(syllable: str) -> str:

@@ -115,16 +115,23 @@ def _before(toks: list[Tok], i: int, specs: list[dict], sets: WordSets, caps: di
 
 def match_at(toks: list[Tok], i: int, pattern: dict, sets: WordSets) -> Match | None:
     """The pattern's match anchored at token i, or None."""
+    if not token_ok(toks[i], pattern["tokens"][0], sets):   # the anchor first: most tokens fail here
+        return None
     clause = toks[i].clause
-    if "clause_has" in pattern and not _clause_has(toks, i, pattern["clause_has"], sets):
-        return None
-    if "clause_lacks" in pattern and _clause_has(toks, i, pattern["clause_lacks"], sets):
-        return None
-    if "not_before" in pattern and next(_before(toks, i, pattern["not_before"], sets, {}), None) is not None:
-        return None
     for end, caps in _walk(toks, pattern["tokens"], 0, i, 1, clause, sets, {}):
         for _start, back in _before(toks, i, pattern.get("before", []), sets, caps):
+            if not _conditions(toks, i, pattern, sets):
+                return None
             out = {name: sorted(idx) for name, idx in back.items()}
             out["match"] = list(range(i, end))
             return Match(i, end, out)
     return None
+
+
+def _conditions(toks: list[Tok], i: int, pattern: dict, sets: WordSets) -> bool:
+    """The pattern's clause conditions and not_before hold at anchor i."""
+    if "clause_has" in pattern and not _clause_has(toks, i, pattern["clause_has"], sets):
+        return False
+    if "clause_lacks" in pattern and _clause_has(toks, i, pattern["clause_lacks"], sets):
+        return False
+    return not ("not_before" in pattern and next(_before(toks, i, pattern["not_before"], sets, {}), None) is not None)

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from harness.offline.spec import lexicon as lx
-from harness.offline.spec.wordsets import word_set
+from harness.offline.spec.wordsets import word_map, word_set
 
 
 def kind_for_name(words: list[str]) -> tuple[str, str]:
@@ -19,10 +19,7 @@ def kind_for_name(words: list[str]) -> tuple[str, str]:
     return _local_kind(words)
 
 
-_TYPE_OF = {"short_text": "str", "long_text": "text", "integer": "int", "money": "float",
-            "decimal": "float", "date": "date", "time": "str", "datetime": "datetime",
-            "boolean": "bool", "email": "str", "phone": "str", "url": "str", "rating": "int",
-            "enum": "str", "reference": "int"}
+_TYPE_OF = word_map("name_kinds.type_of")
 _MONEY = word_set("name_kinds.money")
 _TIME = word_set("name_kinds.time")
 

@@ -13,16 +13,23 @@ matches acts (an if/elif chain over the tokens, as the passes written in code we
     mark   [{"role": r, "capture": c, "where": spec, "force": bool, "map": m}]: give role r to the
            tokens of capture c (default "match") that satisfy `where` and are unused (every one
            with force); with a map (a dict of lexicon.py), "{map}" in r is what it maps the word to
-    report {"head": c, "keep": [captures], "where": spec}: the phrase (the whole match) is one
-           not-built ask carried by the head token (role "unexplained", its text the phrase); the
-           other tokens (but those of `keep`, and those failing `where`) become context
+    report {"head": c, "keep": [captures], "where": spec, "phrase": [parts]}: the phrase (the
+           whole match, or its parts: {"text": t} or {"capture": c}) is one not-built ask carried
+           by the head token (role "unexplained", its text the phrase); the other tokens (but those
+           of `keep`, and those failing `where`) become context
     block  a reason: the anchor's clause is blocked with it (a recognised ask that is not built)
     set    {attribute: value} on the parse (e.g. {"login_email": true})
+    record {"reach": n}: the record the match is about, the one named nearest the anchor within n
+           tokens of its clause, else the request's only one (no record: the row does nothing);
+           "{record}" in a mark's role is its name
+    fields [labels]: fields of that record, added unless it has them
 
-`unless` {"capture": c, "role": prefix}: no match when a token of c already has such a role.
+`unless` {"capture": c, "role": prefix}: no match when a token of c already has such a role;
+`unless_record` (a record name): no match when the parse has that record type.
 `yields` is what the pattern alone does to its own example sentence after the passes before its
-own (rules.PASSES): {role: "the words it marks"},
-"reported": the phrase, "blocked": true, "set": {...} — the example is the pattern's specification (test_pattern_tables).
+own (rules.PASSES): {role: "the words it marks"}, "reported": the phrase, "blocked": true,
+"set": {...}, "fields": {record: [labels added]} — the example is the pattern's specification
+(test_pattern_tables).
 """
 
 from __future__ import annotations
@@ -32,7 +39,9 @@ from functools import lru_cache
 from pathlib import Path
 
 from harness.offline.spec import lexicon as lx
+from harness.offline.spec.fields import FieldItem
 from harness.offline.spec.matcher import Match, match_at, token_ok
+from harness.offline.spec.pass_helpers import nearest
 from harness.offline.spec.tokens import Tok
 from harness.offline.spec.wordsets import word_set
 
@@ -92,13 +101,27 @@ def _report(toks: list[Tok], m: Match, report: dict) -> None:
     for x in m.captures["match"]:
         if x != head and x not in keep and token_ok(toks[x], report.get("where", {}), pattern_set):
             toks[x].used, toks[x].role = True, "context"
-    toks[head].orig = " ".join(toks[x].orig or toks[x].w for x in m.captures["match"])
+    parts = report.get("phrase", [{"capture": "match"}])
+    def text(part: dict) -> str:
+        return part.get("text") or " ".join(toks[x].orig or toks[x].w for x in m.captures[part["capture"]])
+
+    toks[head].orig = " ".join(text(part) for part in parts)
     toks[head].used, toks[head].role = True, "unexplained"
 
 
-def _act(toks: list[Tok], m: Match, action: dict, p) -> None:
+def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str]) -> None:
+    record = ""
+    if "record" in action:
+        record = nearest(toks, m.anchor, mentions, action["record"]["reach"]) \
+            or (p.entities[0] if len(p.entities) == 1 else "")
+        if not record:
+            return
+        items = p.fields.setdefault(record, [])
+        for label in action.get("fields", []):
+            if all(it.label != label for it in items):
+                items.append(FieldItem(words=label.split()))
     for mark in action.get("mark", []):
-        _mark(toks, m, mark)
+        _mark(toks, m, {**mark, "role": mark["role"].replace("{record}", record)})
     if "report" in action:
         _report(toks, m, action["report"])
     reason = action.get("block")
@@ -108,23 +131,42 @@ def _act(toks: list[Tok], m: Match, action: dict, p) -> None:
         setattr(p, attr, value)
 
 
-def run_patterns(patterns: tuple[dict, ...] | list[dict], toks: list[Tok], p) -> int:
-    """Run patterns as one pass over the tokens (first matching pattern per token acts); how
-    many matches acted."""
-    acted = 0
+def _anchor_words(pattern: dict) -> frozenset[str] | None:
+    """The words the pattern's anchor can be (None: any word), so most tokens skip the matcher."""
+    spec = pattern["tokens"][0]
+    words = None
+    if "w" in spec:
+        words = frozenset([spec["w"]] if isinstance(spec["w"], str) else spec["w"])
+    if "set" in spec:
+        names = [spec["set"]] if isinstance(spec["set"], str) else spec["set"]
+        in_sets = frozenset().union(*(pattern_set(n) for n in names))
+        words = in_sets if words is None else words & in_sets
+    return words
+
+
+def run_patterns(patterns: tuple[dict, ...] | list[dict], toks: list[Tok], p,
+                 mentions: dict[int, str] | None = None) -> list[int]:
+    """Run patterns as one pass over the tokens (first matching pattern per token acts); the
+    anchors of the matches that acted. `mentions`: token index -> the record it names (once
+    entities are found)."""
+    acted: list[int] = []
+    anchored = [(pattern, _anchor_words(pattern)) for pattern in patterns]
     for i in range(len(toks)):
-        for pattern in patterns:
+        for pattern, words in anchored:
+            if words is not None and toks[i].w not in words:
+                continue
             m = match_at(toks, i, pattern, pattern_set)
-            if m is not None and not _vetoed(toks, m, pattern.get("unless")):
-                _act(toks, m, pattern["action"], p)
-                acted += 1
+            if m is not None and not _vetoed(toks, m, pattern.get("unless")) \
+                    and pattern.get("unless_record") not in p.entities:
+                _act(toks, m, pattern["action"], p, mentions or {})
+                acted.append(i)
                 break
     return acted
 
 
-def run_pass(name: str, toks: list[Tok], p) -> None:
-    """Run the table pass `name` over the tokens."""
-    run_patterns(pass_patterns(name), toks, p)
+def run_pass(name: str, toks: list[Tok], p, mentions: dict[int, str] | None = None) -> list[int]:
+    """Run the table pass `name` over the tokens; the anchors of the matches that acted."""
+    return run_patterns(pass_patterns(name), toks, p, mentions)
 
 
 def example_yield(pattern: dict) -> dict:
@@ -137,7 +179,8 @@ def example_yield(pattern: dict) -> dict:
     toks, p = state.toks, state.p
     before = [(t.used, t.role, t.orig) for t in toks]
     blocked = len(p.blocked)
-    acted = run_patterns([pattern], toks, p)
+    had = {name: [it.label for it in items] for name, items in p.fields.items()}
+    acted = run_patterns([pattern], toks, p, state.mentions)
     out: dict = {}
     for t, old in zip(toks, before):
         if (t.used, t.role) != old[:2]:
@@ -146,6 +189,9 @@ def example_yield(pattern: dict) -> dict:
             out["reported"] = t.orig
     if len(p.blocked) > blocked:
         out["blocked"] = True
+    added = {name: [it.label for it in items if it.label not in had.get(name, [])] for name, items in p.fields.items()}
+    if any(added.values()):
+        out["fields"] = {name: labels for name, labels in added.items() if labels}
     if acted and pattern["action"].get("set"):
         out["set"] = {a: getattr(p, a) for a in pattern["action"]["set"]}
     return out

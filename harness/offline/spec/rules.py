@@ -24,7 +24,7 @@ from harness.offline.spec.about_fields import find_about_fields, find_detail_fie
 from harness.offline.spec.account_rules import mark_account_rules
 from harness.offline.spec.accounting import NEVER_IGNORED, account_clauses
 from harness.offline.spec.app_name import mark_app_name
-from harness.offline.spec.booking import find_availability, mark_unrecorded_bookings
+from harness.offline.spec.booking import find_availability
 from harness.offline.spec.build import Parsed, build_spec
 from harness.offline.spec.bullet_labels import mark_bullet_labels
 from harness.offline.spec.cascades import find_cascades
@@ -38,7 +38,7 @@ from harness.offline.spec.feature_phrases import (find_keyword_search,
 from harness.offline.spec.feature_words import find_feature_words
 from harness.offline.spec.features import built_features, find_features
 from harness.offline.spec.field_mentions import mark_field_mentions
-from harness.offline.spec.field_passes import (find_clock_fields, find_column_lists, find_field_bullets,
+from harness.offline.spec.field_passes import (find_column_lists, find_field_bullets,
                                                find_field_lists, find_filter_fields, find_frequency,
                                                find_mark_as_fields, find_period_fields, find_ratings,
                                                find_status_of)
@@ -59,10 +59,8 @@ from harness.offline.spec.required_fields import mark_required_statements
 from harness.offline.spec.self_intro import mark_self_intro
 from harness.offline.spec.tokens import Tok, tokenize_clauses
 from harness.offline.spec.tolerance import mark_qualifiers
-from harness.offline.spec.unbuilt_phrases import (mark_collection_moves, mark_memberships, mark_people_in_records,
-                                                  mark_restrictions)
-from harness.offline.spec.workflow_words import (attach_workflows, find_cancel, find_status, find_status_enums,
-                                                 mark_cancel)
+from harness.offline.spec.unbuilt_phrases import mark_collection_moves, mark_restrictions
+from harness.offline.spec.workflow_words import attach_workflows, find_cancel, find_status, find_status_enums
 from harness.offline.spec.wordsets import word_set
 
 MAX_ENTITIES = 20      # more entities than this are ignored, said on the terminal and in the summary
@@ -90,7 +88,7 @@ Pass = tuple[str, Callable[[ParseState], object], str]   # (name, run, why it is
 
 def table(name: str) -> Callable[[ParseState], None]:
     """A pass made of pattern-table rows (patterns/*.jsonl, "pass": name)."""
-    return lambda s: run_pass(name, s.toks, s.p)
+    return lambda s: run_pass(name, s.toks, s.p, s.mentions)
 
 
 def _refind_entities(s: ParseState) -> None:
@@ -123,9 +121,11 @@ def _set(attr: str, run: Callable[[ParseState], object]) -> Callable[[ParseState
 # The order is the contract: a pass only sees what the passes above it left unused.
 PASSES: tuple[Pass, ...] = (
     ("app name", lambda s: setattr(s.p, "app_name", mark_app_name(s.toks) or mark_title_line(s.toks, s.clauses)),
-     "first: a name the app is called by is no record; code: it reads the title line of the whole request"),
-    ("brands", lambda s: mark_brands(s.toks), "before entities: Stripe, Notion are no records; code: clause casing"),
-    ("bullet labels", lambda s: mark_bullet_labels(s.toks), "before fields: 'Title:' bullets; code: clause layout"),
+     "first: the name the app is called by is no record; code: reads the request's title line"),
+    ("brands", lambda s: mark_brands(s.toks),
+     "before entities: Stripe, Notion are no records; code: a word's casing against its clause's"),
+    ("bullet labels", lambda s: mark_bullet_labels(s.toks),
+     "before fields: 'Plant List: Add plants ...'; code: label length and casing from the clause start"),
     ("disclaimers", table("disclaimers"), "table; early: what the app says it does not do asks for nothing"),
     ("feature phrases reserved", table("feature phrases reserved"),
      "table; before fields and entities: 'newest first', 'persist after a refresh' are features"),
@@ -134,79 +134,108 @@ PASSES: tuple[Pass, ...] = (
     ("self introduction", lambda s: mark_self_intro(s.toks),
      "before entities: 'as a teacher' is who asks; code: which nouns a verb-noun actor spans"),
     ("status enums", _set("status_enums", lambda s: find_status_enums(s.toks)),
-     "before field lists: 'status: a / b' is a workflow; code: hands its states to 'workflows' below"),
+     "before field lists: 'status: a / b'; code: reads the value list, hands its states to 'workflows'"),
     ("feature words", _set("complete_idx", lambda s: find_feature_words(
         s.toks, s.p, negated_clauses(s.request, s.clauses))),
-     "login/dashboard/pages/API/stack words; code: negation and account context, sets the parse's flags"),
-    ("e-mail login", lambda s: mark_email_login(s.toks, s.p), "after feature words (needs auth); code: clause-wide"),
-    ("board layouts", lambda s: find_board_layouts(s.toks, s.p), "before entities: 'columns' of a board are no fields"),
+     "login/dashboard/pages/API/stack words; code: negation reach, account context, the parse's flags"),
+    ("e-mail login", lambda s: mark_email_login(s.toks, s.p),
+     "after feature words (needs auth); code: one decision per clause taken before any word is marked"),
+    ("board layouts", lambda s: find_board_layouts(s.toks, s.p),
+     "before entities: a board's 'columns' are lanes; code: the blocked reason names the lanes"),
     ("responsive mobile", table("responsive mobile"), "table; before entities: 'mobile' is a layout here"),
     ("stack asks", table("stack asks"), "table; before entities: 'browser storage' is a stack ask"),
     ("picture capture", table("picture capture"), "table; before entities: 'take an invoice photo' is no photo record"),
     ("list collectives", lambda s: mark_list_collectives(s.toks),
      "before entities: 'recipes, ingredients and inventory'; code: renames the word"),
     ("app collections", lambda s: mark_app_collections(s.toks),
-     "before field lists: 'a movie watchlist: each movie has'; code: every mention of the word"),
-    ("history records", lambda s: mark_history_records(s.toks), "before field lists: 'vaccine history (type, date)'"),
-    ("field lists", lambda s: find_field_lists(s.toks, s.p), "before entities: 'X with a, b, c'; code: list grammar"),
-    ("cancel words", _set("cancel_idx", lambda s: mark_cancel(s.toks)), "before entities: 'cancel them' is no record"),
+     "before field lists: 'a movie watchlist: each movie has'; code: marks every mention request-wide"),
+    ("history records", lambda s: mark_history_records(s.toks),
+     "before field lists: 'vaccine history (type, date)'; code: judges the list by field kinds, rewrites"),
+    ("field lists", lambda s: find_field_lists(s.toks, s.p),
+     "before entities: 'X with a, b, c'; code: the list grammar that builds fields"),
+    ("cancel words", _set("cancel_idx", lambda s: run_pass("cancel words", s.toks, s.p)),
+     "table; before entities: 'cancel them' is no record; its tokens go to 'cancel status'"),
     ("entities", _set("mentions", lambda s: find_entities(s.toks, s.p, MAX_ENTITIES)),
-     "after every pass that reserves words; code: the noun-phrase positions"),
+     "after every pass that reserves words; code: noun-phrase positions, the entity cap"),
     ("column lists, field bullets, filter fields", _refind_entities,
      "need the entities; code: a new field list can name a new record, so entities are found again"),
-    ("status of", lambda s: find_status_of(s.toks, s.mentions, s.p), "needs entities: 'the status of an order'"),
-    ("clock fields", lambda s: find_clock_fields(s.toks, s.mentions, s.p), "needs entities: clock in/out times"),
-    ("mark-as fields", lambda s: find_mark_as_fields(s.toks, s.mentions, s.p), "needs entities: 'mark as paid'"),
+    ("status of", lambda s: find_status_of(s.toks, s.mentions, s.p),
+     "needs entities: 'the status of an order'; code: adds a field to the parse"),
+    ("clock fields", table("clock fields"), "table; needs entities: 'clock in and out' times of the nearest record"),
+    ("mark-as fields", lambda s: find_mark_as_fields(s.toks, s.mentions, s.p),
+     "needs entities: 'mark as paid'; code: adds a yes/no field to the parse"),
     ("field states", lambda s: mark_field_states(s.toks, s.mentions, s.p),
-     "needs entities; after it, completion words that became fields are dropped (next)"),
+     "needs the yes/no fields; code: which record's field a word is; 'completion words left' follows"),
     ("completion words left", lambda s: setattr(s, "complete_idx", [
-        c for c in s.complete_idx if not s.toks[c].role.startswith("field:")]), "after field states"),
-    ("frequency", lambda s: find_frequency(s.toks, s.mentions, s.p), "needs entities: 'daily, weekly'"),
-    ("period fields", lambda s: find_period_fields(s.toks, s.mentions, s.p), "needs entities: start/end dates"),
-    ("relations", lambda s: find_relations(s.toks, s.mentions, s.p), "needs entities: 'each X has many Y'"),
-    ("cascades", lambda s: find_cascades(s.toks, s.mentions, s.p), "after relations: deleting a parent"),
-    ("ratings", lambda s: find_ratings(s.toks, s.mentions, s.p), "needs entities: 'rate from 1 to 5'"),
-    ("about fields", lambda s: find_about_fields(s.toks, s.mentions, s.p), "needs entities: 'notes about'"),
-    ("detail fields", lambda s: find_detail_fields(s.toks, s.mentions, s.p), "needs entities: 'X details'"),
-    ("media fields", lambda s: find_media_fields(s.toks, s.mentions, s.p), "needs entities: a picture URL"),
+        c for c in s.complete_idx if not s.toks[c].role.startswith("field:")]),
+     "after field states; code: drops the completion words that became fields"),
+    ("frequency", lambda s: find_frequency(s.toks, s.mentions, s.p),
+     "needs entities: 'daily, weekly'; code: adds fields to the parse"),
+    ("period fields", lambda s: find_period_fields(s.toks, s.mentions, s.p),
+     "needs entities: start/end dates; code: adds fields to the parse"),
+    ("relations", lambda s: find_relations(s.toks, s.mentions, s.p),
+     "needs entities: 'each X has many Y'; code: sets parents in the parse"),
+    ("cascades", lambda s: find_cascades(s.toks, s.mentions, s.p),
+     "after relations: deleting a parent; code: compares with the parse's parents"),
+    ("ratings", lambda s: find_ratings(s.toks, s.mentions, s.p),
+     "needs entities: 'rate from 1 to 5'; code: adds a field with its range"),
+    ("about fields", lambda s: find_about_fields(s.toks, s.mentions, s.p),
+     "needs entities: 'notes about'; code: adds fields to the parse"),
+    ("detail fields", lambda s: find_detail_fields(s.toks, s.mentions, s.p),
+     "needs entities: 'X details'; code: adds fields to the parse"),
+    ("media fields", lambda s: find_media_fields(s.toks, s.mentions, s.p),
+     "needs entities: a picture URL; code: adds fields to the parse"),
     ("enum value entities dropped", lambda s: drop_enum_value_entities(s.toks, s.mentions, s.p),
-     "after every field pass: a listed value is no record"),
+     "after every field pass: a listed value is no record; code: edits the entity list"),
     ("field head entities dropped", lambda s: drop_field_head_entities(s.toks, s.mentions, s.p),
-     "after every field pass: a field's head is no record"),
+     "after every field pass: a field's head is no record; code: edits the entity list"),
     ("record word entities merged", lambda s: merge_record_word_entities(s.toks, s.mentions, s.p),
-     "after the drops: 'expense record' is an expense"),
+     "after the drops: 'expense record' is an expense; code: edits the entity list"),
     ("actor entities dropped", lambda s: drop_actor_entities(s.toks, s.mentions, s.p),
-     "after the merge: users/members that only act are no records"),
+     "after the merge: users that only act are no records; code: edits the entity list"),
     ("workflows", lambda s: attach_workflows(s.toks, s.mentions, s.status_enums, s.p),
-     "the entities are final: states go to the nearest record"),
-    ("features", _features, "needs each record's fields: search/filter/sort name fields"),
-    ("completion status", lambda s: find_status(s.toks, s.mentions, s.complete_idx, s.p), "after workflows"),
-    ("cancel status", lambda s: find_cancel(s.toks, s.mentions, s.cancel_idx, s.p), "after workflows"),
+     "the entities are final; code: states go to the nearest record"),
+    ("features", _features,
+     "needs each record's fields; code: the generator's feature registry, field names per record"),
+    ("completion status", lambda s: find_status(s.toks, s.mentions, s.complete_idx, s.p),
+     "after workflows; code: the nearest record, or the one with a status noun"),
+    ("cancel status", lambda s: find_cancel(s.toks, s.mentions, s.cancel_idx, s.p),
+     "after workflows; code: the nearest record"),
     ("checkbox selection", table("checkbox selection"),
      "table; after completion status: a checkbox that marks a record done selects nothing"),
-    ("qualifiers", lambda s: mark_qualifiers(s.toks, s.p), "after fields and features: words that only qualify them"),
-    ("opposite states", lambda s: mark_opposite_states(s.toks, s.p), "after completion status: 'undone'"),
+    ("qualifier words", table("qualifier words"),
+     "table; after fields and features: 'an existing task', 'a button that triggers a modal'"),
+    ("qualifier columns", lambda s: mark_qualifiers(s.toks, s.p),
+     "after 'qualifier words': a record's column, an app-list heading; code: reads each record's columns"),
+    ("opposite states", lambda s: mark_opposite_states(s.toks, s.p),
+     "after completion status: 'watched or unwatched'; code: reads the parse's yes/no fields"),
     ("listed field words", table("listed field words"), "table; after every field rule: what none of them read"),
     ("account rules", lambda s: mark_account_rules(s.toks, s.clauses, s.p.auth, s.p.login_email),
-     "needs the login flags; code: clause-wide rules"),
-    ("required statements", lambda s: mark_required_statements(s.toks, s.clauses, s.p), "needs the fields"),
+     "needs the login flags; code: regular expressions over the clause text"),
+    ("required statements", lambda s: mark_required_statements(s.toks, s.clauses, s.p),
+     "needs the fields; code: regular expressions over the clause text, sets fields required"),
     ("framing", lambda s: mark_framing(s.toks, s.clauses, NEVER_IGNORED),
-     "after every ask rule: a heading whose words no rule claimed; code: whole-clause regexes"),
-    ("entity heads", lambda s: mark_entity_heads(s.toks, s.p.entities), "needs the final entities"),
-    ("field mentions", lambda s: mark_field_mentions(s.toks, s.p.fields), "needs the final fields"),
+     "after every ask rule: headings no rule claimed; code: regular expressions over whole clauses"),
+    ("entity heads", lambda s: mark_entity_heads(s.toks, s.p.entities),
+     "needs the final entities; code: compares words with the entity names"),
+    ("field mentions", lambda s: mark_field_mentions(s.toks, s.p.fields),
+     "needs the final fields; code: compares word runs with each record's field labels"),
     ("time windows", table("time windows"), "table; last marks, phrases not built: 'last 6 days'"),
-    ("memberships", lambda s: mark_memberships(s.toks), "needs entity roles: 'can be in multiple events'"),
-    ("people in records", lambda s: mark_people_in_records(s.toks), "needs entity roles: 'groups with users'"),
+    ("memberships", table("memberships"), "table; needs entity roles: people 'can be in multiple events'"),
+    ("people in records", table("people in records"), "table; needs entity roles: 'groups with multiple users'"),
     ("restrictions", lambda s: mark_restrictions(s.toks),
      "after features and login: 'cannot delete'; code: clause-wide checks of features, login and others"),
     ("upcoming", table("upcoming"), "table; needs entity roles: 'upcoming meetings'"),
     ("collection moves", lambda s: mark_collection_moves(s.toks, s.p.parents),
      "needs the relations; code: compares the two records with the parents"),
     ("time logs", table("time logs"), "table; needs entity roles: 'log time against assessments'"),
-    ("unrecorded bookings", lambda s: mark_unrecorded_bookings(s.toks, s.p), "last marks: bookings with no record"),
-    ("clause accounting", _account, "after every mark: each clause mapped, not built or context"),
-    ("unasked entities dropped", lambda s: _drop_unasked_entities(s.toks, s.p), "needs the accounts"),
-    ("compound heads dropped", lambda s: drop_compound_heads(s.toks, s.p), "needs the accounts"),
+    ("unrecorded bookings", table("unrecorded bookings"),
+     "table; last marks: 'book courts' when no booking record keeps who booked what"),
+    ("clause accounting", _account, "after every mark: each clause mapped, not built or context; code: the accounting"),
+    ("unasked entities dropped", lambda s: _drop_unasked_entities(s.toks, s.p),
+     "needs the accounts; code: edits the entity list"),
+    ("compound heads dropped", lambda s: drop_compound_heads(s.toks, s.p),
+     "needs the accounts; code: edits the entity list"),
 )
 
 

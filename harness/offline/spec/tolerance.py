@@ -4,27 +4,24 @@ The accounting is strict: a content word no rule recognised makes its clause not
 rules recognise positions whose words only qualify what another rule already recognised, so a
 clause whose asks are all understood is not failed by them:
 
-- a referential modifier before a record ("edit an existing transaction");
 - the domain word before an app head in a clause that introduces a list ("Create a budgeting app
   that supports the following user stories:") — the list items carry the asks;
-- the audience of "an app for teachers to ..." (who uses it, not what it stores);
-- a UI behaviour verb in a clause about a UI element ("a button that triggers a modal");
 - a column word right after a record that has that column ("a recipe title"), or before "of" the
   record ("the name of a recipe"; a record's name and title are its display column);
 - the search's own words ("query", "keywords", "match") next to a search the app builds.
 
-Every other unknown word still makes its clause not built.
+A referential modifier before a record ("edit an existing transaction"), the audience of "an app
+for teachers to ..." and a UI behaviour verb in a clause about a UI element ("a button that
+triggers a modal") are the rows of the "qualifier words" pass (patterns/framing.jsonl), run just
+before this one. Every other unknown word still makes its clause not built.
 """
 
 from __future__ import annotations
 
 from harness.offline.spec import lexicon as lx
-from harness.offline.spec import lexicon_roles as rl
 from harness.offline.spec.tokens import Tok
 from harness.offline.spec.wordsets import word_set
 
-REFERENTIAL = word_set("tolerance.referential")
-UI_VERBS = word_set("tolerance.ui_verbs")
 SEARCH_WORDS = word_set("tolerance.search_words")
 _DISPLAY = word_set("tolerance.display")
 
@@ -48,7 +45,6 @@ def _mark(t: Tok, role: str = "context") -> None:
 def mark_qualifiers(toks: list[Tok], p) -> None:
     """Mark the qualifying words of the positions above as context (or as the record's field)."""
     colons = {k for k, c in enumerate(p.clauses) if c.rstrip().endswith(":")}
-    ui_clauses = {t.clause for t in toks if t.w in rl.UI_WORDS}
     columns = {e: {it.words[-1] for it in p.fields.get(e, []) if it.words} for e in p.entities}
     for cols in columns.values():
         if cols & _DISPLAY:
@@ -57,18 +53,8 @@ def mark_qualifiers(toks: list[Tok], p) -> None:
     for i, t in enumerate(toks):
         if not _free(t):
             continue
-        nxt = i + 1
-        while _same_clause(toks, i, nxt) and toks[nxt].w in lx.DETERMINERS:
-            nxt += 1
-        if t.w in REFERENTIAL and _same_clause(toks, i, nxt) and toks[nxt].role.startswith("entity:"):
-            _mark(t)
-        elif t.clause in colons and _word(toks, i + 1) in lx.APP_HEADS and _same_clause(toks, i, i + 1) \
+        if t.clause in colons and _word(toks, i + 1) in lx.APP_HEADS and _same_clause(toks, i, i + 1) \
                 and (_word(toks, i - 1) in lx.DETERMINERS | lx.ADJECTIVES or toks[i - 1].role.startswith("entity:")):
-            _mark(t)
-        elif _word(toks, i - 1) == "for" and lx.singularize(t.w) != t.w and _word(toks, i + 1) in ("to", "who") \
-                and _same_clause(toks, i, i + 1):
-            _mark(t)
-        elif t.w in UI_VERBS and t.clause in ui_clauses:
             _mark(t)
         elif _same_clause(toks, i, i - 1) and toks[i - 1].role.startswith("entity:") \
                 and t.w in columns.get(toks[i - 1].role[7:], ()):

@@ -10,10 +10,6 @@ from harness.offline.spec import lexicon_roles as rl
 from harness.offline.spec.tokens import Tok
 from harness.offline.spec.wordsets import word_set
 
-_CAN = word_set("unbuilt_phrases.can")
-_IN = word_set("unbuilt_phrases.in")
-_SOME = word_set("unbuilt_phrases.some")
-_PEOPLE = word_set("unbuilt_phrases.people")
 _NEG_MODALS = word_set("unbuilt_phrases.neg_modals")
 _NOT_AFTER = word_set("unbuilt_phrases.not_after")
 _OTHERS = word_set("unbuilt_phrases.others")
@@ -31,34 +27,6 @@ def _report(head: Tok, rest: list[Tok], phrase: str) -> None:
 
 def _text(t: Tok) -> str:
     return t.orig or t.w
-
-
-def mark_memberships(toks: list[Tok]) -> None:
-    """ "(Users) can be in multiple Events": people belonging to records is a relation the generated
-    CRUD app does not have. A record type before it ("a task can be in a project") is the parent
-    relation the app builds, and stays as it was."""
-    for i in range(1, len(toks) - 1):
-        be, where = toks[i], toks[i + 1]
-        subject = toks[i - 2] if i >= 2 and toks[i - 2].clause == be.clause else None
-        if subject is not None and subject.role.startswith("entity:"):
-            continue
-        if be.w == "be" and where.w in _IN and toks[i - 1].w in _CAN and be.clause == where.clause:
-            _report(be, [where], f"{_text(be)} {_text(where)}")
-
-
-def mark_people_in_records(toks: list[Tok]) -> None:
-    """ "Create groups with multiple users": people as members of each record is a relation the
-    generated CRUD app does not have. Only right after a record type: "an app with multiple
-    users" asks for accounts, which are built; members stored as records stay as parsed."""
-    for i in range(1, len(toks) - 1):
-        if toks[i].w != "with" or not toks[i - 1].role.startswith("entity:"):
-            continue
-        j = i + 1
-        while j < len(toks) and toks[j].w in _SOME and toks[j].clause == toks[i].clause:
-            j += 1
-        if (j < len(toks) and toks[j].w in _PEOPLE and toks[j].clause == toks[i].clause
-                and not toks[j].role.startswith("entity:")):
-            _report(toks[i], toks[i + 1:j + 1], f"with {_text(toks[j])}")
 
 
 def _negation_at(toks: list[Tok], i: int) -> int:

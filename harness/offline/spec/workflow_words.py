@@ -11,7 +11,6 @@ from harness.offline.spec.pass_helpers import nearest as _nearest
 from harness.offline.spec.pass_helpers import use as _use
 from harness.offline.spec.pass_helpers import word as _word
 from harness.offline.spec.tokens import Tok
-from harness.offline.spec.wordsets import word_set
 
 _WINDOW = 8            # how far (tokens) a completion word reaches for its entity
 _STATUS_WORDS = lx.STATUS_WORDS
@@ -58,16 +57,7 @@ def find_status(toks: list[Tok], mentions: dict[int, str], complete_idx: list[in
             toks[c].role = f"workflow:{hit}"
 
 
-_CANCEL = word_set("workflow_words.cancel")
 CANCEL_STATES = ["active", "cancelled"]
-
-
-def mark_cancel(toks: list[Tok]) -> list[int]:
-    """The cancel words (before entities are found: "cancel them" is no record type)."""
-    out = [i for i, t in enumerate(toks) if not t.used and t.w in _CANCEL]
-    for i in out:
-        _use(toks[i], "workflow:")
-    return out
 
 
 def find_cancel(toks: list[Tok], mentions: dict[int, str], cancel_idx: list[int], p: Parsed) -> None:

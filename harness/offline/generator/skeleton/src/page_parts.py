@@ -62,6 +62,7 @@ class Section:
     filters: tuple[PageFilter, ...] = ()
     api: Any = None                    # the entity's API module (its handlers hold the rules)
     computed: tuple[tuple[str, str], ...] = ()   # (name, label) of values computed on every read
+    files: bool = False                # each record has a files page (attachments)
 
 
 _USERS_SQL = 'SELECT "id", "username" FROM "users" ORDER BY "id" LIMIT 500'
@@ -117,6 +118,8 @@ def _actions(section: Section, row: dict[str, Any], back: str, lang: str) -> str
     out = f'<a href="{base}/edit?next={escape(back)}">{escape(w["edit"])}</a> '
     out += (f'<form class="inline" method="post" action="{base}/delete">{nxt}'
             f'<button type="submit">{escape(w["delete"])}</button></form>')
+    if section.files:
+        out += f' <a href="/{escape(section.slug)}/{row["id"]}/attachments">{escape(w.get("files", "Files"))}</a>'
     if section.complete and row.get("status") != "done":
         out += (f' <form class="inline" method="post" action="{base}/complete">{nxt}'
                 f'<button type="submit">{escape(w["complete"])}</button></form>')

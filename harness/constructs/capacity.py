@@ -20,11 +20,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from harness.models.spec import kind_of_type
+from harness.utils.idents import field_ident
 
-def field_ident(name: str) -> str:
-    """The field's JSON/SQL name (imported here: the generator package imports this module)."""
-    from harness.offline.generator.naming import field_ident as ident
-    return ident(name)
+
 
 MAX_LIMIT = 1000     # the generated test fills a place to its limit
 OPTIONS = ("limit", "while")
@@ -128,8 +127,6 @@ def _states(where: str, wanted: Any, states: tuple[str, ...]) -> tuple[str, ...]
 
 def of_spec(feature: Any, entity: Any, spec: Any) -> Capacity:
     """`resolve` for a spec's Feature on its DataEntity (harness/models/spec.py)."""
-    from harness.offline.field_kinds import kind_of_type
-
     def kinds(e: Any) -> dict[str, tuple[str, str | None]]:
         return {f.ident: (f.kind or ("reference" if f.ref else kind_of_type(f.type)), f.ref) for f in e.fields}
 

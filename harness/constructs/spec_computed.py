@@ -6,7 +6,7 @@ record on every read (never stored, never written by a client).
     fields = [{ name = "last watered", kind = "date" }, { name = "interval days", kind = "integer" }]
     computed = { next_watering = "last_watered + interval_days days", thirsty = "next_watering <= today" }
 
-The expression language is harness/offline/computed_expr.py; names are the fields' JSON names,
+The expression language is harness/constructs/computed_expr.py; names are the fields' JSON names,
 `status`, and the computed values named before.
 """
 
@@ -17,8 +17,8 @@ import re
 from typing import Any
 
 from harness.models.spec import DataEntity, EntityField
-from harness.offline.computed_expr import ExprError, kind_type, parse
-from harness.offline.field_kinds import kind_of_type
+from harness.constructs.computed_expr import ExprError, kind_type, parse
+from harness.models.spec import kind_of_type
 
 MAX_COMPUTED = 20
 _NAME = re.compile(r"[a-z][a-z0-9_]{0,40}$")
