@@ -40,8 +40,7 @@ from harness.offline.spec.features import built_features, find_features
 from harness.offline.spec.field_mentions import mark_field_mentions
 from harness.offline.spec.field_passes import (find_column_lists, find_field_bullets,
                                                find_field_lists, find_filter_fields, find_frequency,
-                                               find_period_fields, find_ratings,
-                                               find_status_of)
+                                               find_period_fields, find_ratings)
 from harness.offline.spec.framing import mark_framing
 from harness.offline.spec.history_records import mark_history_records
 from harness.offline.spec.layout import find_board_layouts
@@ -164,8 +163,7 @@ PASSES: tuple[Pass, ...] = (
      "after every pass that reserves words; code: noun-phrase positions, the entity cap"),
     ("column lists, field bullets, filter fields", _refind_entities,
      "need the entities; code: a new field list can name a new record, so entities are found again"),
-    ("status of", code(find_status_of, "toks", "mentions", "p"),
-     "needs entities: 'the status of an order'; code: adds a field to the parse"),
+    ("status of", table("status of"), "table; needs entities: 'a status for each order' gives those records a status"),
     ("clock fields", table("clock fields"), "table; needs entities: 'clock in and out' times of the nearest record"),
     ("mark-as fields", table("mark-as fields"), "table; needs entities: 'mark ingredients as purchased' is a yes/no field"),
     ("field states", code(mark_field_states, "toks", "mentions", "p"),
