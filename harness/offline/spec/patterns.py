@@ -20,9 +20,13 @@ matches acts (an if/elif chain over the tokens, as the passes written in code we
     block  a reason: the anchor's clause is blocked with it (a recognised ask that is not built)
     set    {attribute: value} on the parse (e.g. {"login_email": true})
     record {"reach": n}: the record the match is about, the one named nearest the anchor within n
-           tokens of its clause, else the request's only one (no record: the row does nothing);
+           tokens of its clause, else (unless "named": true) the request's only one (no record: the
+           row does nothing);
            "{record}" in a mark's role is its name
     fields [labels]: fields of that record, added unless it has them
+    entity_tool  a record tool ("calendar", "csv_import", "attachments"; docs/spec-language.md) that
+           record gets with its defaults (needs "record")
+    no_record  a reason: when "record" finds none, the match is context and its clause blocked
 
 `unless` {"capture": c, "role": prefix}: no match when a token of c already has such a role;
 `unless_record` (a record name): no match when the parse has that record type.
@@ -109,24 +113,34 @@ def _report(toks: list[Tok], m: Match, report: dict) -> None:
     toks[head].used, toks[head].role = True, "unexplained"
 
 
+def _block(toks: list[Tok], m: Match, reason: str, p) -> None:
+    if (toks[m.anchor].clause, reason) not in p.blocked:
+        p.blocked.append((toks[m.anchor].clause, reason))
+
+
 def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str]) -> None:
     record = ""
     if "record" in action:
         record = nearest(toks, m.anchor, mentions, action["record"]["reach"]) \
-            or (p.entities[0] if len(p.entities) == 1 else "")
+            or (p.entities[0] if len(p.entities) == 1 and not action["record"].get("named") else "")
         if not record:
+            if action.get("no_record"):   # a recognised ask with nothing to act on is not built
+                _mark(toks, m, {"role": "context", "force": True})
+                _block(toks, m, action["no_record"], p)
             return
         items = p.fields.setdefault(record, [])
         for label in action.get("fields", []):
             if all(it.label != label for it in items):
                 items.append(FieldItem(words=label.split()))
+        tool = action.get("entity_tool")
+        if tool and tool not in p.tools.setdefault(record, []):
+            p.tools[record].append(tool)
     for mark in action.get("mark", []):
         _mark(toks, m, {**mark, "role": mark["role"].replace("{record}", record)})
     if "report" in action:
         _report(toks, m, action["report"])
-    reason = action.get("block")
-    if reason and (toks[m.anchor].clause, reason) not in p.blocked:
-        p.blocked.append((toks[m.anchor].clause, reason))
+    if action.get("block"):
+        _block(toks, m, action["block"], p)
     for attr, value in action.get("set", {}).items():
         setattr(p, attr, value)
 

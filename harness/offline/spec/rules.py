@@ -195,6 +195,8 @@ PASSES: tuple[Pass, ...] = (
      "after the merge: users that only act are no records; code: edits the entity list"),
     ("workflows", lambda s: attach_workflows(s.toks, s.mentions, s.status_enums, s.p),
      "the entities are final; code: states go to the nearest record"),
+    ("record tools", table("record tools"),
+     "table; the entities are final, before features: 'import from a CSV file' is no CSV export"),
     ("features", _features,
      "needs each record's fields; code: the generator's feature registry, field names per record"),
     ("completion status", lambda s: find_status(s.toks, s.mentions, s.complete_idx, s.p),
