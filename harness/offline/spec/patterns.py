@@ -20,14 +20,16 @@ matches acts (an if/elif chain over the tokens, as the passes written in code we
     block  a reason: the anchor's clause is blocked with it (a recognised ask that is not built)
     set    {attribute: value} on the parse (e.g. {"login_email": true})
     record {"reach": n}: the record the match is about, the one named nearest the anchor within n
-           tokens of its clause, else the request's only one (no record: the row does nothing);
-           {"capture": c}: the record the first token of c that names one names (its role
-           "entity:<name>");
-           "{record}" in a mark's role is its name
+           tokens of its clause, else (unless "named": true) the request's only one (no record: the
+           row does nothing); {"capture": c}: the record the first token of c that names one names
+           (its role "entity:<name>"); "{record}" in a mark's role is its name
     status {"capture": c}: every record the tokens of c name gets a status (unless it has one or a
            workflow); the first is the record of "{record}"; none named: the row does nothing
     fields [labels]: fields of that record, added unless it has them; a label can be
            {"capture": c, "hint": h}: the word of c, a field of that kind ("bool")
+    entity_tool  a record tool ("calendar", "csv_import", "attachments"; docs/spec-language.md) that
+           record gets with its defaults (needs "record")
+    no_record  a reason: when "record" finds none, the match is context and its clause blocked
 
 `unless` {"capture": c, "role": prefix}: no match when a token of c already has such a role;
 `unless_record` (a record name): no match when the parse has that record type; `unless_entity` (a
@@ -139,6 +141,11 @@ def _report(toks: list[Tok], m: Match, report: dict) -> None:
     toks[head].used, toks[head].role = True, "unexplained"
 
 
+def _block(toks: list[Tok], m: Match, reason: str, p) -> None:
+    if (toks[m.anchor].clause, reason) not in p.blocked:
+        p.blocked.append((toks[m.anchor].clause, reason))
+
+
 def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str]) -> None:
     record = ""
     if "status" in action:
@@ -150,6 +157,9 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str]) -
     if "record" in action:
         record = _record(toks, m, action["record"], p, mentions)
         if not record:
+            if action.get("no_record"):   # a recognised ask with nothing to act on is not built
+                _mark(toks, m, {"role": "context", "force": True})
+                _block(toks, m, action["no_record"], p)
             return
         items = p.fields.setdefault(record, [])
         for label in action.get("fields", []):
@@ -157,13 +167,15 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str]) -
                 words=[toks[x].w for x in m.captures[label["capture"]]], hint=label.get("hint"))
             if all(it.label != item.label for it in items):
                 items.append(item)
+        tool = action.get("entity_tool")
+        if tool and tool not in p.tools.setdefault(record, []):
+            p.tools[record].append(tool)
     for mark in action.get("mark", []):
         _mark(toks, m, {**mark, "role": mark["role"].replace("{record}", record)})
     if "report" in action:
         _report(toks, m, action["report"])
-    reason = action.get("block")
-    if reason and (toks[m.anchor].clause, reason) not in p.blocked:
-        p.blocked.append((toks[m.anchor].clause, reason))
+    if action.get("block"):
+        _block(toks, m, action["block"], p)
     for attr, value in action.get("set", {}).items():
         setattr(p, attr, value)
 
@@ -172,7 +184,8 @@ def _record(toks: list[Tok], m: Match, how: dict, p, mentions: dict[int, str]) -
     """The record a match is about (action "record"), or "" when there is none."""
     if "capture" in how:
         return next(iter(_named(toks, m, how["capture"], p)), "")
-    return nearest(toks, m.anchor, mentions, how["reach"]) or (p.entities[0] if len(p.entities) == 1 else "")
+    return nearest(toks, m.anchor, mentions, how["reach"]) \
+        or (p.entities[0] if len(p.entities) == 1 and not how.get("named") else "")
 
 
 def _named(toks: list[Tok], m: Match, capture: str, p) -> list[str]:

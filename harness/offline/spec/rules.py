@@ -197,6 +197,8 @@ PASSES: tuple[Pass, ...] = (
      "after the merge: users that only act are no records; code: edits the entity list"),
     ("workflows", code(attach_workflows, "toks", "mentions", "status_enums", "p"),
      "the entities are final; code: states go to the nearest record"),
+    ("record tools", table("record tools"),
+     "table; the entities are final, before features: 'import from a CSV file' is no CSV export"),
     ("features", _features,
      "needs each record's fields; code: the generator's feature registry, field names per record"),
     ("completion status", code(find_status, "toks", "mentions", "complete_idx", "p"),
