@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from harness.offline.spec.patterns import TABLES_DIR, all_patterns, example_yield, pass_patterns, pattern_set
+from harness.offline.spec.pattern_examples import example_yield
+from harness.offline.spec.patterns import TABLES_DIR, all_patterns, pass_patterns, pattern_set
 from harness.offline.spec.wordsets import set_names, word_set
 
 PATTERNS = all_patterns()

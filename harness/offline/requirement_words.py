@@ -1,6 +1,6 @@
 """The words of a spec's requirements, from the spec alone: the text and acceptance the request
 parser gives the same entities, features and pages (harness/offline/spec/build.py and
-coverage.py word them from the parse), so `builder new --spec` of a run's draft lists, numbers and
+coverage.py word them from the parse with these same functions), so `builder new --spec` of a run's draft lists, numbers and
 words its requirements as the run did. tests/test_draft_round_trip.py holds the two to it over the
 whole dev set: a change of wording on one side fails it until the other side follows.
 """
@@ -15,7 +15,7 @@ Item = tuple[str, "str | None", str, str]   # (capability, entity ident, text, a
 HEALTH: Item = ("health", None, "The app exposes GET /health and serves an HTML index page at /",
                 'GET /health returns 200 with {"status": "ok"} and GET / returns 200 HTML')
 
-_FEATURE_TEXT = {
+FEATURE_TEXT = {
     "search": ("Users can search {plural}{by}", "GET /api/{seg}?q=<text> returns only the matching {plural}"),
     "filter": ("Users can filter {plural}{by}", "GET /api/{seg}?<field>=<value> returns only the matching {plural}"),
     "sort": ("Users can sort {plural}{by}", "GET /api/{seg}?sort=<field>&order=asc|desc returns {plural} in that order"),
@@ -34,11 +34,11 @@ _FEATURE_TEXT = {
 }
 
 
-def _a(word: str) -> str:
+def with_article(word: str) -> str:
     return ("an " if word[:1] in "aeiou" else "a ") + word
 
 
-def _join(items: list[str]) -> str:
+def join_words(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
@@ -65,15 +65,15 @@ def entity_items(e: DataEntity, by_ident: dict[str, DataEntity]) -> list[Item]:
         parent = by_ident[e.parent]
         cascade = e.on_parent_delete == "cascade"
         out.append(("relation", e.ident,
-                    f"Each {e.name} belongs to {_a(parent.name)}; {e.plural} can be listed per {parent.name}"
-                    + (f"; deleting {_a(parent.name)} deletes its {e.plural}" if cascade else ""),
+                    f"Each {e.name} belongs to {with_article(parent.name)}; {e.plural} can be listed per {parent.name}"
+                    + (f"; deleting {with_article(parent.name)} deletes its {e.plural}" if cascade else ""),
                     f"POST /api/{seg} requires an existing {parent.ident}_id (404 for an unknown "
                     f"{parent.name}) and GET /api/{slug(parent.plural)}/{{id}}/{seg} lists only "
                     f"that {parent.name}'s {e.plural}"
                     + (f"; DELETE /api/{slug(parent.plural)}/{{id}} returns 204 and its {e.plural} are gone (404)"
                        if cascade else "")))
     if e.has_status:
-        out.append(("complete", e.ident, f"Users can mark {_a(e.name)} as done",
+        out.append(("complete", e.ident, f"Users can mark {with_article(e.name)} as done",
                     f"A new {e.name} has status open and POST /api/{seg}/{{id}}/complete sets its "
                     "status to done; an unknown id returns 404"))
     return out
@@ -87,9 +87,9 @@ def workflow_item(e: DataEntity) -> Item:
 
 def feature_item(f: Feature, e: DataEntity, fallback: str) -> Item:
     """A feature's requirement; a kind the parser never words gets `fallback` (the spec file's)."""
-    if f.kind not in _FEATURE_TEXT:
+    if f.kind not in FEATURE_TEXT:
         return ("feature", e.ident, fallback, f"{e.name}.features {f.kind}")
-    text, acceptance = _FEATURE_TEXT[f.kind]
+    text, acceptance = FEATURE_TEXT[f.kind]
     # the parser names a column by the request's word: the field's name, unless the field has a
     # display name of its own ("trạng thái" for `status`)
     names = {x.ident: x.name for x in e.fields if field_ident(x.name) == x.ident}
@@ -101,19 +101,19 @@ def feature_item(f: Feature, e: DataEntity, fallback: str) -> Item:
 def dashboard_item(entities: list[DataEntity], auth: bool) -> Item:
     plurals = [e.plural for e in entities]
     with_status = [e.plural for e in entities if e.has_status]
-    text = f"A dashboard shows counts of {_join(plurals)}"
+    text = f"A dashboard shows counts of {join_words(plurals)}"
     if with_status:
-        text += f" and how many {_join(with_status)} are open or done"
+        text += f" and how many {join_words(with_status)} are open or done"
     if auth:
         text += " for the current user"
-    acceptance = "GET /api/dashboard returns the number of " + _join(plurals)
+    acceptance = "GET /api/dashboard returns the number of " + join_words(plurals)
     if with_status:
-        acceptance += f" with open/done counts for {_join(with_status)}"
+        acceptance += f" with open/done counts for {join_words(with_status)}"
     return ("dashboard", None, text, acceptance + " and GET /dashboard returns 200 HTML")
 
 
 def pages_item(pages: list[tuple[str, str]]) -> Item:
     """(name, route) of every page but the index and the dashboard."""
-    return ("pages", None, f"The app serves HTML pages for {_join([n for n, _ in pages])} with real data and forms",
-            f"GET {_join([r for _, r in pages])} each return 200 HTML with a <form>; entity pages list the "
+    return ("pages", None, f"The app serves HTML pages for {join_words([n for n, _ in pages])} with real data and forms",
+            f"GET {join_words([r for _, r in pages])} each return 200 HTML with a <form>; entity pages list the "
             "stored records")

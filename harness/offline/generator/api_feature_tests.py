@@ -10,6 +10,7 @@ from harness.offline.features import feature_of_text
 from harness.offline.generator.api_features import TEXT_FILTER_MAX, counted_column, filters, totals_of
 from harness.offline.generator.period_summary import summary_test
 from harness.offline.generator.capacity_check import capacity_test
+from harness.offline.generator.row_check_lock import lock_test
 from harness.offline.generator.computed_values import computed_test
 from harness.offline.generator.csv_export_tests import csv_test
 from harness.offline.generator.appmodel import Column, Entity, AppModel
@@ -42,6 +43,8 @@ _FILTER_EQUAL = template("api_feature_tests/filter_equal.tmpl")
 
 _FILTER_RANGE = template("api_feature_tests/filter_range.tmpl")
 
+_FILTER_REFERENCE = template("api_feature_tests/filter_reference.tmpl")
+
 _SORT = template("api_feature_tests/sort.tmpl")
 
 _TOTALS = template("api_feature_tests/totals.tmpl")
@@ -62,10 +65,12 @@ def feature_tests(app: AppModel, e: Entity, fallback: tuple[str, ...]) -> list[s
         idents = lineage_idents(app, e)
         out.append(fill(_PERSISTENCE, marks=marks(feature_req_ids(e, "persistence", fallback)), ident=e.ident,
                         imports=router_imports(idents, app.auth), routers=routers(idents, app.auth)))
-    builders = {"search": _search, "filter": _filters, "sort": _sort, "csv_export": lambda e, mark: csv_test(app, e, mark),
-                "aggregate": _totals, "status_counts": _counts, "no_double_booking": _booking,
+    builders = {"search": _search, "filter": _filters, "sort": _sort,
+                "csv_export": lambda e, mark: csv_test(app, e, mark),
+                "aggregate": _totals, "status_counts": _counts,
+                "no_double_booking": lambda e, mark: _booking(e, mark) + lock_test(app, e, "no_double_booking", mark),
                 "newest_first": _newest, "period_summary": summary_test,
-                "capacity": lambda e, mark: capacity_test(app, e, mark)}
+                "capacity": lambda e, mark: capacity_test(app, e, mark) + lock_test(app, e, "capacity", mark)}
     for kind, _opts in e.features:
         if kind in builders:
             out += builders[kind](e, marks(feature_req_ids(e, kind, fallback)))
@@ -90,8 +95,13 @@ def _filters(e: Entity, mark: str) -> list[str]:
     columns = {c.ident: c for c in e.columns}
     for f in filters(e)[:4]:
         column = columns.get(f.column)
-        if column is None or column.kind == "reference":
+        if column is None:
             continue  # status and the parent FK are covered by the workflow and relation tests
+        if column.kind == "reference":
+            if _apart_by(e, column):
+                out.append(fill(_FILTER_REFERENCE, marks=mark, ident=e.ident, column=f.column,
+                                key=lit(f.column), target=column.ref))
+            continue
         first, second = _pair(e, column)
         if first == second:
             continue
@@ -106,6 +116,14 @@ def _filters(e: Entity, mark: str) -> list[str]:
                             max_key=lit(f"{f.column}_max"), low_value=lit(first[f.column]),
                             high_value=lit(second[f.column])))
     return out
+
+
+def _apart_by(e: Entity, column: Column) -> bool:
+    """True when two records that differ only in `column` may both be stored: a rule that refuses
+    a second record (no double booking, a capacity) counts the column among what it compares."""
+    if e.has("no_double_booking") and e.slot and column.ident not in e.slot.same:
+        return False
+    return not e.has("capacity") or column.ident in (e.feature("capacity").get("fields") or [])
 
 
 def _query(value: Any) -> Any:

@@ -17,6 +17,7 @@ from harness.offline.generator.appmodel import AppModel, Column, Entity
 from harness.offline.generator.capacity_check import capacity_lines
 from harness.offline.generator.computed_values import computed_function, computed_out_lines
 from harness.offline.generator.links import link_routes
+from harness.offline.generator.row_check_lock import lock_lines
 from harness.offline.generator.codegen import doc, fill, lit, module
 from harness.offline.generator.skeleton_files import skeleton
 from harness.offline.generator.templates_dir import template
@@ -149,13 +150,15 @@ def api_py(app: AppModel, e: Entity) -> str:
 
 
 def _row_checks(app: AppModel, e: Entity) -> str:
-    """Whole-record rules: an end after its start, no overlapping booking, a place's capacity."""
+    """Whole-record rules: an end after its start, then (under the write lock) no overlapping
+    booking, a place's capacity."""
     slot = slot_of(e)
     lines = []
     if slot and slot.end != slot.start:
         lines += [f"start, end = row.get({lit(slot.start)}), row.get({lit(slot.end)})",
                   "if start is not None and end is not None and end <= start:",
                   f"    raise HTTPException(422, {lit(f'{slot.end} must be after {slot.start}')})"]
+    lines += lock_lines(app, e)   # before the reads of other records below
     if slot and e.has("no_double_booking"):
         same = "{" + ", ".join(f"{lit(k)}: row.get({lit(k)})" for k in slot.same) + "}"
         lines += [f"if row.get({lit(slot.start)}) is not None and TABLE.overlapping(",

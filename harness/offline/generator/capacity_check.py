@@ -56,6 +56,16 @@ def capacity_lines(app: AppModel, e: Entity) -> list[str]:
             f"        raise HTTPException(409, f{lit(message)})"]
 
 
+def resource_line(cap: Capacity) -> str:
+    """The generated test's line that gives `body` a place of its own: a new resource (with
+    MAX_TESTED_LIMIT places when its limit is a field); empty when the place has no resource."""
+    if not cap.resource_column:
+        return ""
+    limit = cap.limit if cap.limit is not None else MAX_TESTED_LIMIT
+    extra = f", **{{{lit(cap.limit_column)}: {limit}}}" if cap.limit_column else ""
+    return f"body[{lit(cap.resource_column)}] = create_{cap.resource}(client, headers{extra})"
+
+
 def _moves(e: Entity, start: str, holds: bool, states: tuple[str, ...]) -> list[str] | None:
     """The status moves from `start` to a state that holds (or frees) a place; None when none is reachable."""
     moves, seen, todo = dict(e.transitions), {start: []}, [start]
@@ -77,10 +87,7 @@ def capacity_test(app: AppModel, e: Entity, mark: str) -> list[str]:
     if cap is None:
         return []
     limit = cap.limit if cap.limit is not None else MAX_TESTED_LIMIT
-    make = ""
-    if cap.resource_column:
-        extra = f", **{{{lit(cap.limit_column)}: {limit}}}" if cap.limit_column else ""
-        make = f"body[{lit(cap.resource_column)}] = create_{cap.resource}(client, headers{extra})"
+    make = resource_line(cap)
     first = e.states[0]
     hold = _moves(e, first, True, cap.states) if cap.states else []
     held_state = hold[-1] if hold else first

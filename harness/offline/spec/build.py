@@ -15,6 +15,7 @@ from harness.offline.generator.naming import field_ident, py_ident, slug
 from harness.models.spec import AppSpec, DataEntity, EntityField, Page, Requirement, Stack
 from harness.offline.spec.coverage import (clause_records, drop_unbuildable_features, entity_extra_reqs,
                                            feature_models, not_built_reqs)
+from harness.offline.requirement_words import auth_item, dashboard_item, entity_items, join_words
 from harness.offline.spec.fields import FieldItem
 from harness.offline.spec.record_fields import kind_in_record, referenced_record
 from harness.offline.spec.display_name import display_word, identified_by_links
@@ -235,38 +236,22 @@ def _todo_spec(p: Parsed, todo: DataEntity) -> AppSpec:
 
 # --- requirements ---------------------------------------------------------------------------------
 
-def _a(word: str) -> str:
-    return ("an " if word[:1] in "aeiou" else "a ") + word
-
-
-def _join(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
 def _requirements(p: Parsed, entities: list[DataEntity]) -> list[tuple[str, str | None, str, str]]:
     reqs: list[tuple[str, str | None, str, str]] = []
     if p.auth and entities:
-        with_email = " with an e-mail address and a password" if p.login_email else ""
-        reqs.append(("auth", None,
-                     f"Users can register, log in{with_email} and log out (authentication); every data route "
-                     "requires a bearer token and each user only sees their own records",
-                     "POST /api/auth/register returns 201" + (" (a malformed e-mail address returns 422)"
-                                                               if p.login_email else "")
-                     + ", POST /api/auth/login returns a bearer "
-                     "token, GET /api/auth/me returns the current user, data routes return 401 "
-                     "without a token and another user's records return 404"))
+        reqs.append(auth_item(p.login_email))
     by_ident = {e.ident: e for e in entities}
     for e in entities:
-        reqs.extend(_entity_reqs(e, by_ident))
+        reqs.extend(entity_items(e, by_ident))
         reqs.extend(entity_extra_reqs(p, e))
     if p.dashboard and entities:
-        reqs.append(_dashboard_req(p, entities))
+        reqs.append(dashboard_item(entities, bool(p.auth)))
     if p.pages and entities:
         routes = [pg for pg in _pages(p, entities) if pg.route not in ("/", "/dashboard")]
         names = [pg.name for pg in routes]
         reqs.append(("pages", None,
-                     f"The app serves HTML pages for {_join(names)} with real data and forms",
-                     f"GET {_join([pg.route for pg in routes])} each return 200 HTML with a "
+                     f"The app serves HTML pages for {join_words(names)} with real data and forms",
+                     f"GET {join_words([pg.route for pg in routes])} each return 200 HTML with a "
                      "<form>; entity pages list the stored records"))
     if entities:
         reqs.append(("health", None, "The app exposes GET /health and serves an HTML index page at /",
@@ -275,46 +260,6 @@ def _requirements(p: Parsed, entities: list[DataEntity]) -> list[tuple[str, str 
         reqs.append(("unsupported", None, text,
                      f"{text} works as requested, proven by a passing test"))
     return reqs
-
-
-def _entity_reqs(e: DataEntity, by_ident: dict[str, DataEntity]) -> list[tuple[str, str, str, str]]:
-    seg = slug(e.plural)
-    display = next((f.ident for f in e.fields if f.type == "str" and f.required),
-                   next((f.ident for f in e.fields if f.required), "id"))   # a required JSON key
-    out = [("crud", e.ident, f"Users can create, list, view, update and delete {e.plural}",
-            f"POST /api/{seg} returns 201; GET /api/{seg} lists the created {e.plural}; GET, PUT "
-            f"and DELETE /api/{seg}/{{id}} return 200, 200 and 204; an unknown id returns 404 and "
-            f"a missing {display} returns 422")]
-    if e.parent:
-        parent = by_ident[e.parent]
-        cascade = e.on_parent_delete == "cascade"
-        out.append(("relation", e.ident,
-                    f"Each {e.name} belongs to {_a(parent.name)}; {e.plural} can be listed per {parent.name}"
-                    + (f"; deleting {_a(parent.name)} deletes its {e.plural}" if cascade else ""),
-                    f"POST /api/{seg} requires an existing {parent.ident}_id (404 for an unknown "
-                    f"{parent.name}) and GET /api/{slug(parent.plural)}/{{id}}/{seg} lists only "
-                    f"that {parent.name}'s {e.plural}"
-                    + (f"; DELETE /api/{slug(parent.plural)}/{{id}} returns 204 and its {e.plural} are gone (404)"
-                       if cascade else "")))
-    if e.has_status:
-        out.append(("complete", e.ident, f"Users can mark {_a(e.name)} as done",
-                    f"A new {e.name} has status open and POST /api/{seg}/{{id}}/complete sets its "
-                    "status to done; an unknown id returns 404"))
-    return out
-
-
-def _dashboard_req(p: Parsed, entities: list[DataEntity]) -> tuple[str, None, str, str]:
-    plurals = [e.plural for e in entities]
-    with_status = [e.plural for e in entities if e.has_status]
-    text = f"A dashboard shows counts of {_join(plurals)}"
-    if with_status:
-        text += f" and how many {_join(with_status)} are open or done"
-    if p.auth:
-        text += " for the current user"
-    acceptance = "GET /api/dashboard returns the number of " + _join(plurals)
-    if with_status:
-        acceptance += f" with open/done counts for {_join(with_status)}"
-    return ("dashboard", None, text, acceptance + " and GET /dashboard returns 200 HTML")
 
 
 # --- pages, title, lists, notes ------------------------------------------------------------------

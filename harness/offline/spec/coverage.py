@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from harness.models.spec import AppSpec, Clause, DataEntity, Feature, Requirement
 from harness.offline.generator.naming import field_ident, slug
+from harness.offline.requirement_words import FEATURE_TEXT
 
 _STACK_REASON = "the offline generator builds FastAPI + SQLite with server-rendered HTML, not {}"
 _MAX_REQ_TEXT = 160
@@ -99,25 +100,6 @@ def feature_models(p, by_name: dict[str, DataEntity]) -> list[Feature]:
     return out
 
 
-_FEATURE_TEXT = {
-    "search": ("Users can search {plural}{by}", "GET /api/{seg}?q=<text> returns only the matching {plural}"),
-    "filter": ("Users can filter {plural}{by}", "GET /api/{seg}?<field>=<value> returns only the matching {plural}"),
-    "sort": ("Users can sort {plural}{by}", "GET /api/{seg}?sort=<field>&order=asc|desc returns {plural} in that order"),
-    "aggregate": ("The dashboard shows totals of {plural}{by}", "GET /api/dashboard returns the sums for {plural}"),
-    "status_counts": ("The dashboard counts {plural} per status", "GET /api/dashboard returns {plural} counts per status"),
-    "csv_export": ("Users can export {plural} as CSV", "GET /api/{seg}/export.csv returns every {name} as a CSV row"),
-    "no_double_booking": ("A {name} cannot be booked twice for the same slot",
-                          "creating an overlapping {name} returns 409"),
-    "ownership": ("Each user only sees their own {plural}", "another user's {plural} return 404"),
-    "persistence": ("Saved {plural} are kept after a refresh, a new login or a restart",
-                    "a {name} created through the API is listed by the app started afresh on the same "
-                    "database, for the same login"),
-    "newest_first": ("Users see {plural} listed newest first",
-                     "GET /api/{seg} lists {plural} by their date, newest first (the last added first on the same "
-                     "date or without one)"),
-}
-
-
 def entity_extra_reqs(p, e: DataEntity) -> list[tuple[str, str, str, str]]:
     """Workflow and feature requirements of entity `e` (capability, entity, text, acceptance)."""
     seg = slug(e.plural)
@@ -130,7 +112,7 @@ def entity_extra_reqs(p, e: DataEntity) -> list[tuple[str, str, str, str]]:
     for kind, name, cols in _features(p):
         if name != e.name:
             continue
-        text, acceptance = _FEATURE_TEXT[kind]
+        text, acceptance = FEATURE_TEXT[kind]
         by = f" by {', '.join(cols)}" if cols else ""
         fill = {"plural": e.plural, "name": e.name, "seg": seg, "by": by}
         out.append(("feature", e.ident, text.format(**fill), acceptance.format(**fill)))
@@ -153,7 +135,7 @@ def _req_ids(spec: AppSpec, role: str, ident_of: dict[str, str]) -> list[str]:
     if kind == "feature":
         fkind, _, name = rest.partition(":")
         ident = ident_of.get(name)
-        text = _FEATURE_TEXT[fkind][0].split(" {")[0] if fkind in _FEATURE_TEXT else ""
+        text = FEATURE_TEXT[fkind][0].split(" {")[0] if fkind in FEATURE_TEXT else ""
         return [r.id for r in spec.requirements if r.capability == "feature" and r.entity == ident
                 and r.text.startswith(text)]
     ident = ident_of.get(rest)

@@ -167,31 +167,3 @@ def run_patterns(patterns: tuple[dict, ...] | list[dict], toks: list[Tok], p,
 def run_pass(name: str, toks: list[Tok], p, mentions: dict[int, str] | None = None) -> list[int]:
     """Run the table pass `name` over the tokens; the anchors of the matches that acted."""
     return run_patterns(pass_patterns(name), toks, p, mentions)
-
-
-def example_yield(pattern: dict) -> dict:
-    """What the pattern alone does to its own example sentence once the passes before its own
-    have run, in the `yields` format."""
-    from harness.offline.spec.rules import new_state, run_passes
-
-    state = new_state(pattern["example"])
-    run_passes(state, until=pattern["pass"])
-    toks, p = state.toks, state.p
-    before = [(t.used, t.role, t.orig) for t in toks]
-    blocked = len(p.blocked)
-    had = {name: [it.label for it in items] for name, items in p.fields.items()}
-    acted = run_patterns([pattern], toks, p, state.mentions)
-    out: dict = {}
-    for t, old in zip(toks, before):
-        if (t.used, t.role) != old[:2]:
-            out[t.role] = f"{out[t.role]} {t.w}" if t.role in out else t.w
-        if t.orig != old[2]:
-            out["reported"] = t.orig
-    if len(p.blocked) > blocked:
-        out["blocked"] = True
-    added = {name: [it.label for it in items if it.label not in had.get(name, [])] for name, items in p.fields.items()}
-    if any(added.values()):
-        out["fields"] = {name: labels for name, labels in added.items() if labels}
-    if acted and pattern["action"].get("set"):
-        out["set"] = {a: getattr(p, a) for a in pattern["action"]["set"]}
-    return out
