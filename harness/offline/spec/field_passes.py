@@ -281,32 +281,3 @@ def find_status_of(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None
 
 
 _STATUS_WORDS = word_set("field_passes.status_words")
-_MARK_VERBS = word_set("field_passes.mark_verbs")
-_QUOTES = word_set("field_passes.quotes")
-
-
-def find_mark_as_fields(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None:
-    """ "mark ingredients as "purchased"", "flag messages as read": a yes/no field of the record
-    (done / complete stay the record's status)."""
-    for i, t in enumerate(toks):
-        if t.used and t.role != "complete:" or t.w not in _MARK_VERBS:
-            continue
-        m = i + 1
-        while m < len(toks) and toks[m].w in lx.DETERMINERS | {"their", "all", "the"}:
-            m += 1
-        k = m + 2
-        while k < len(toks) and toks[k].w in _QUOTES:
-            k += 1
-        entity, word = mentions.get(m), _word(toks, k)
-        if entity is None or _word(toks, m + 1) != "as" or not word.isalpha() or toks[k].used \
-                or word in lx.COMPLETE or word in lx.FUNCTION or word in p.plurals:
-            continue
-        items = p.fields.setdefault(entity, [])
-        if all(it.label != word for it in items):
-            items.append(FieldItem(words=[word], hint="bool"))
-        end = k + 1
-        while end < len(toks) and toks[end].w in _QUOTES:
-            end += 1
-        for x in [i, *range(m + 1, end)]:
-            if not toks[x].used or x == i:
-                _use(toks[x], f"field:{entity}")   # "mark" here sets a field, not the status

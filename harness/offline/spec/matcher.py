@@ -15,6 +15,9 @@ A token spec is a dict; every key present must hold:
     digit            true: the word is a number written in digits
     singular         true: the word is its own singular
     role / not_role  the token's role starts (does not start) with this prefix (or one of these)
+    role_is          the token's role is exactly this (or one of these)
+    letters          true: every character of the word is a letter
+    any_of           a list of token specs: the token satisfies one of them
     op               "?" optional, "*" any number, "+" one or more (default: exactly one)
     max              at most this many repetitions for "*" and "+"
     lazy             true: "*"/"+" try the fewest repetitions first (default: the most)
@@ -67,6 +70,12 @@ def token_ok(t: Tok, spec: dict, sets: WordSets) -> bool:
     if "singular" in spec and (lx.singularize(w) == w) != spec["singular"]:
         return False
     if "role" in spec and not t.role.startswith(tuple(_names(spec["role"]))):
+        return False
+    if "role_is" in spec and t.role not in _names(spec["role_is"]):
+        return False
+    if "letters" in spec and w.isalpha() != spec["letters"]:
+        return False
+    if "any_of" in spec and not any(token_ok(t, one, sets) for one in spec["any_of"]):
         return False
     return not ("not_role" in spec and t.role.startswith(tuple(_names(spec["not_role"]))))
 

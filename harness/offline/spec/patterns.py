@@ -20,12 +20,18 @@ matches acts (an if/elif chain over the tokens, as the passes written in code we
     block  a reason: the anchor's clause is blocked with it (a recognised ask that is not built)
     set    {attribute: value} on the parse (e.g. {"login_email": true})
     record {"reach": n}: the record the match is about, the one named nearest the anchor within n
-           tokens of its clause, else the request's only one (no record: the row does nothing);
-           "{record}" in a mark's role is its name
-    fields [labels]: fields of that record, added unless it has them
+           tokens of its clause, else (unless "named": true) the request's only one (no record: the
+           row does nothing); {"capture": c}: the record the first token of c names (its role
+           "entity:<name>"); "{record}" in a mark's role is its name
+    fields [labels]: fields of that record, added unless it has them; a label can be
+           {"capture": c, "hint": h}: the word of c, a field of that kind ("bool")
+    entity_tool  a record tool ("calendar", "csv_import", "attachments"; docs/spec-language.md) that
+           record gets with its defaults (needs "record")
+    no_record  a reason: when "record" finds none, the match is context and its clause blocked
 
 `unless` {"capture": c, "role": prefix}: no match when a token of c already has such a role;
-`unless_record` (a record name): no match when the parse has that record type.
+`unless_record` (a record name): no match when the parse has that record type; `unless_entity` (a
+capture): no match when the word of its first token is a record type of the parse.
 `yields` is what the pattern alone does to its own example sentence after the passes before its
 own (rules.PASSES): {role: "the words it marks"}, "reported": the phrase, "blocked": true,
 "set": {...}, "fields": {record: [labels added]} — the example is the pattern's specification
@@ -95,6 +101,12 @@ def _mark(toks: list[Tok], m: Match, mark: dict) -> None:
             toks[x].used, toks[x].role = True, role
 
 
+def _names_entity(toks: list[Tok], m: Match, pattern: dict, p) -> bool:
+    """`unless_entity`: the word of the capture's first token is a record type of the parse."""
+    capture = pattern.get("unless_entity")
+    return capture is not None and toks[m.captures[capture][0]].w in p.plurals
+
+
 def _report(toks: list[Tok], m: Match, report: dict) -> None:
     head = m.captures[report["head"]][0]
     keep = {x for c in report.get("keep", []) for x in m.captures.get(c, [])}
@@ -109,26 +121,46 @@ def _report(toks: list[Tok], m: Match, report: dict) -> None:
     toks[head].used, toks[head].role = True, "unexplained"
 
 
+def _block(toks: list[Tok], m: Match, reason: str, p) -> None:
+    if (toks[m.anchor].clause, reason) not in p.blocked:
+        p.blocked.append((toks[m.anchor].clause, reason))
+
+
 def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str]) -> None:
     record = ""
     if "record" in action:
-        record = nearest(toks, m.anchor, mentions, action["record"]["reach"]) \
-            or (p.entities[0] if len(p.entities) == 1 else "")
+        record = _record(toks, m, action["record"], p, mentions)
         if not record:
+            if action.get("no_record"):   # a recognised ask with nothing to act on is not built
+                _mark(toks, m, {"role": "context", "force": True})
+                _block(toks, m, action["no_record"], p)
             return
         items = p.fields.setdefault(record, [])
         for label in action.get("fields", []):
-            if all(it.label != label for it in items):
-                items.append(FieldItem(words=label.split()))
+            item = FieldItem(words=label.split()) if isinstance(label, str) else FieldItem(
+                words=[toks[x].w for x in m.captures[label["capture"]]], hint=label.get("hint"))
+            if all(it.label != item.label for it in items):
+                items.append(item)
+        tool = action.get("entity_tool")
+        if tool and tool not in p.tools.setdefault(record, []):
+            p.tools[record].append(tool)
     for mark in action.get("mark", []):
         _mark(toks, m, {**mark, "role": mark["role"].replace("{record}", record)})
     if "report" in action:
         _report(toks, m, action["report"])
-    reason = action.get("block")
-    if reason and (toks[m.anchor].clause, reason) not in p.blocked:
-        p.blocked.append((toks[m.anchor].clause, reason))
+    if action.get("block"):
+        _block(toks, m, action["block"], p)
     for attr, value in action.get("set", {}).items():
         setattr(p, attr, value)
+
+
+def _record(toks: list[Tok], m: Match, how: dict, p, mentions: dict[int, str]) -> str:
+    """The record a match is about (action "record"), or "" when there is none."""
+    if "capture" in how:
+        role = toks[m.captures[how["capture"]][0]].role
+        return role[len("entity:"):] if role.startswith("entity:") else ""
+    return nearest(toks, m.anchor, mentions, how["reach"]) \
+        or (p.entities[0] if len(p.entities) == 1 and not how.get("named") else "")
 
 
 def _anchor_words(pattern: dict) -> frozenset[str] | None:
@@ -157,7 +189,7 @@ def run_patterns(patterns: tuple[dict, ...] | list[dict], toks: list[Tok], p,
                 continue
             m = match_at(toks, i, pattern, pattern_set)
             if m is not None and not _vetoed(toks, m, pattern.get("unless")) \
-                    and pattern.get("unless_record") not in p.entities:
+                    and pattern.get("unless_record") not in p.entities and not _names_entity(toks, m, pattern, p):
                 _act(toks, m, pattern["action"], p, mentions or {})
                 acted.append(i)
                 break

@@ -40,7 +40,7 @@ from harness.offline.spec.features import built_features, find_features
 from harness.offline.spec.field_mentions import mark_field_mentions
 from harness.offline.spec.field_passes import (find_column_lists, find_field_bullets,
                                                find_field_lists, find_filter_fields, find_frequency,
-                                               find_mark_as_fields, find_period_fields, find_ratings,
+                                               find_period_fields, find_ratings,
                                                find_status_of)
 from harness.offline.spec.framing import mark_framing
 from harness.offline.spec.history_records import mark_history_records
@@ -162,8 +162,7 @@ PASSES: tuple[Pass, ...] = (
     ("status of", lambda s: find_status_of(s.toks, s.mentions, s.p),
      "needs entities: 'the status of an order'; code: adds a field to the parse"),
     ("clock fields", table("clock fields"), "table; needs entities: 'clock in and out' times of the nearest record"),
-    ("mark-as fields", lambda s: find_mark_as_fields(s.toks, s.mentions, s.p),
-     "needs entities: 'mark as paid'; code: adds a yes/no field to the parse"),
+    ("mark-as fields", table("mark-as fields"), "table; needs entities: 'mark ingredients as purchased' is a yes/no field"),
     ("field states", lambda s: mark_field_states(s.toks, s.mentions, s.p),
      "needs the yes/no fields; code: which record's field a word is; 'completion words left' follows"),
     ("completion words left", lambda s: setattr(s, "complete_idx", [
@@ -195,6 +194,8 @@ PASSES: tuple[Pass, ...] = (
      "after the merge: users that only act are no records; code: edits the entity list"),
     ("workflows", lambda s: attach_workflows(s.toks, s.mentions, s.status_enums, s.p),
      "the entities are final; code: states go to the nearest record"),
+    ("record tools", table("record tools"),
+     "table; the entities are final, before features: 'import from a CSV file' is no CSV export"),
     ("features", _features,
      "needs each record's fields; code: the generator's feature registry, field names per record"),
     ("completion status", lambda s: find_status(s.toks, s.mentions, s.complete_idx, s.p),
