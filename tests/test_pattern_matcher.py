@@ -78,3 +78,21 @@ def test_not_before_fails_a_match_the_tokens_before_the_anchor_rule_out():
     ts = toks("choose if you want , or if not")
     pattern = {"not_before": [{"w": ["choose", "decide"]}], "tokens": [{"w": "if"}]}
     assert match_at(ts, 1, pattern, SETS) is None and match_at(ts, 6, pattern, SETS) is not None
+
+
+def test_exact_role_whole_word_letters_and_any_of_one_spec():
+    ts = toks("take photo2 image")
+    ts[0].used, ts[0].role = True, "complete:"
+    ts[2].used, ts[2].role = True, "complete:task"
+    either = {"any_of": [{"unused": True}, {"role_is": "complete:"}]}
+    assert match_at(ts, 0, {"tokens": [either]}, SETS) is not None            # role exactly "complete:"
+    assert match_at(ts, 2, {"tokens": [either]}, SETS) is None                # a longer role is not it
+    assert match_at(ts, 1, {"tokens": [{**either, "alpha": True}]}, SETS) is not None
+    assert match_at(ts, 1, {"tokens": [{"letters": True}]}, SETS) is None     # "photo2": not all letters
+
+
+def test_followed_by_holds_before_that_token_or_at_the_clause_end_only():
+    pattern = {"tokens": [{"set": "verbs"}, {"set": "media"}], "followed_by": {"w": "."}}
+    assert match_at(toks("take photo."), 0, pattern, SETS) is not None
+    assert match_at(toks("take photo", "image"), 0, pattern, SETS) is not None   # the clause ends there
+    assert match_at(toks("take photo now"), 0, pattern, SETS) is None

@@ -242,7 +242,7 @@ def test_taking_a_photo_is_not_built_and_no_photo_record_bug():
     spec = rule_based_spec("Track receipts with an amount. I add each receipt by taking a receipt photo.")
     assert [e.name for e in spec.data_model] == ["receipt"]
     clause = spec.clauses[1]
-    assert clause.status == "not_built" and clause.reason.startswith("taking or uploading a picture")
+    assert clause.status == "not_built" and clause.reason.startswith("taking or scanning a picture")
     spec = rule_based_spec("Track dishes with a name. Each dish has a photo.")   # a shown picture is a field
     assert all(c.status == "mapped" for c in spec.clauses)
 

@@ -280,3 +280,17 @@ def test_harness_run_turned_a_blocked_task_into_failed_bug(fresh_todo_run):
     assert [line.split(":")[0] for line in lines] == [f"re-verified TASK-00{n}" for n in (1, 2, 3, 4)]
     assert ctx.state.task_results["TASK-004"] == TaskStatus.FAILED
     assert ctx.state.task_results["TASK-005"] == TaskStatus.BLOCKED
+
+
+def test_requirement_evidence_cites_the_final_suite_not_only_carried_task_runs_bug(todo_run):
+    """A requirement's evidence listed the per-task commands (the last one "80 tests: 23 run, 57
+    carried") but not the final whole-suite run its verdict rests on, so a reader saw carried
+    results as the proof. Each row now cites the final suite and says every test in it ran."""
+    store, ctx = todo_run
+    finals = [r for r in ctx.state.verification_results if r.task_id == "WORKSPACE"]
+    assert finals and all(r.carried == 0 for r in finals)
+    matrix = compute_matrix(store, ctx.state)
+    for row in matrix.requirements:
+        line = next((e for e in row.evidence if "(final suite:" in e), None)
+        assert line is not None, row.evidence
+        assert line.endswith("every one run)") and f"{finals[-1].tests} tests" in line

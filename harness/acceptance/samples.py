@@ -8,9 +8,10 @@ Written from the spec's vocabulary (harness/models/spec.py) and the documented A
 from __future__ import annotations
 
 import math
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
+from harness.constructs.slot import Slot, find_slot
 from harness.models.spec import DataEntity, EntityField
 
 TEXT_KINDS = ("short_text", "long_text")
@@ -188,3 +189,59 @@ def searchable(entity: DataEntity) -> list[EntityField]:
 
 def first_of(entity: DataEntity, *kinds: str) -> EntityField | None:
     return next((f for f in entity.fields if kind_of(f) in kinds), None)
+
+
+def slot_of(entity: DataEntity) -> Slot | None:
+    """The entity's booking slot by the spec's one rule (harness/constructs/slot.py)."""
+    pairs = [(f.ident, "reference" if f.ref else "integer" if kind_of(f) == "reference" else kind_of(f))
+             for f in entity.fields]
+    return find_slot(pairs, f"{entity.parent}_id" if entity.parent else None)
+
+
+def slot_value(kind: str, day: date, minute: int) -> str:
+    """A slot boundary of `kind` at `minute` of `day`: the day (date), the clock time (time), or
+    both (datetime)."""
+    clock = f"{minute // 60:02d}:{minute % 60:02d}"
+    return day.isoformat() if kind == "date" else clock if kind == "time" else f"{day.isoformat()}T{clock}:00"
+
+
+def slot_span(slot: Slot, n: int) -> dict[str, str]:
+    """The n-th record's own slot, overlapping no other sample record's: a date range is its own
+    day, a datetime range an hour on its own day, a time-of-day range its own five minutes (the
+    day may be shared: a slot without a date field)."""
+    day = date(2031, 1, 1) + timedelta(days=n)
+    minute = 5 * (n % 276) if slot.kind == "time" else 60 * (8 + n % 8)
+    length = 5 if slot.kind == "time" else 60
+    values = {slot.start: slot_value(slot.kind, day, minute)}
+    if not slot.single:
+        values[slot.end] = slot_value(slot.kind, day + timedelta(days=slot.kind == "date"), minute + length)
+    return values
+
+
+_LENGTH = {"date": timedelta(days=1), "datetime": timedelta(hours=1), "time": timedelta(minutes=5)}
+
+
+def shifted(value: str, kind: str, sign: int) -> str:
+    """`value` moved by one slot length (a day, an hour, five minutes) forward (1) or back (-1);
+    a value that does not parse is returned as it is (the app judges it)."""
+    try:
+        if kind == "date":
+            return (date.fromisoformat(value) + sign * _LENGTH[kind]).isoformat()
+        if kind == "datetime":
+            return (datetime.fromisoformat(value) + sign * _LENGTH[kind]).isoformat()
+        moved = datetime.combine(date(2031, 1, 1), datetime.strptime(value[:5], "%H:%M").time()) + sign * _LENGTH[kind]
+        return moved.strftime("%H:%M") if moved.date() == date(2031, 1, 1) else value
+    except (TypeError, ValueError):
+        return value
+
+
+def slot_fill(slot: Slot, n: int, overrides: dict[str, Any]) -> dict[str, str]:
+    """The slot values a body still needs besides `overrides`: the n-th record's own span, or the
+    partner of an overridden start (its end one slot length later) or end (its start before)."""
+    if slot.start in overrides and (slot.single or slot.end in overrides):
+        return {}
+    if slot.start in overrides:
+        return {slot.end: shifted(str(overrides[slot.start]), slot.kind, 1)}
+    if slot.end in overrides:
+        return {slot.start: shifted(str(overrides[slot.end]), slot.kind, -1)}
+    return slot_span(slot, n)

@@ -21,6 +21,7 @@ from typing import Any
 from harness.models.spec import DataEntity, EntityField
 from harness.offline.field_kinds import kind_of_type
 from harness.offline.generator.naming import field_ident
+from harness.offline.requirement_words import with_article
 
 TOOL_KEYS = {"calendar", "csv_import", "attachments"}
 DEFAULT_TYPES = ["application/pdf", "image/jpeg", "image/png"]
@@ -108,6 +109,6 @@ def tool_items(e: DataEntity) -> list[tuple[str, str | None, str, str]]:
         out.append(("import", e.ident, f"Users import {e.plural} from a CSV file: every row checked, all rows "
                     "or none", f"{e.name}.csv_import"))
     if e.attachment_types:
-        out.append(("attachment", e.ident, f"Users attach documents or photos to a {e.name}, list, download "
+        out.append(("attachment", e.ident, f"Users attach documents or photos to {with_article(e.name)}, list, download "
                     "and delete them", f"{e.name}.attachments"))
     return out

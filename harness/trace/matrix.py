@@ -15,6 +15,8 @@ from harness.trace.verdict import row_status
 from harness.verification.carry_inputs import carry_note
 from harness.utils.workspace_layout import implementation_files, is_test_file
 
+FINAL_SUITE = "WORKSPACE"   # the task id of the final whole-suite run (harness/verification/verifier.py)
+
 def stale_files(evidence: dict | None, workspace: Path) -> list[str]:
     """Files whose current hash differs from the evidence snapshot (added, removed or changed)."""
     from pytest_harness.snapshot import changed_files, snapshot_files
@@ -64,6 +66,10 @@ def requirement_row(req, tasks: list[Task], statuses: dict, latest: dict, eviden
         for r in runs:
             if r.status == "PASS" and st == TaskStatus.COMPLETED:
                 proof.append(f"{r.command} → exit_code {r.exit_code}{carry_note(r)}")
+    if tests:   # the verdict's own run: the final whole suite, every test executed (#46)
+        proof += [f"{r.command} → exit_code {r.exit_code} (final suite: {r.tests} tests, "
+                  + (f"{r.carried} carried)" if r.carried else "every one run)")
+                  for r in latest.get(FINAL_SUITE, []) if r.status == "PASS"]
     missing += [*voided, *_evidence_missing(req.id, ev_req, evidence, tests)]
     missing += evidence_checks.mutation_lines(audit, req.id)
     if evidence and ev_req.get("status") == "verified":

@@ -108,6 +108,11 @@ def _present(spec: AppSpec) -> dict[str, str]:
                                                            if e.on_parent_delete == "cascade")
     if spec.auth and spec.login == "email":
         out["login:email"] = "auth (login with e-mail)"
+    for tool, has in (("calendar", lambda e: e.calendar), ("csv_import", lambda e: e.csv_import),
+                      ("attachments", lambda e: e.attachment_types)):
+        with_tool = [e.plural for e in spec.data_model if has(e)]
+        if with_tool:
+            out[f"tool:{tool}"] = f"{tool} of " + ", ".join(with_tool)
     idents = {e.ident: e.plural for e in spec.data_model}
     for f in spec.features:
         key = f"feature:{f.kind}"

@@ -7,7 +7,8 @@ import math
 from typing import Any
 
 from harness.offline.field_kinds import KINDS, NUMBER_KINDS, kind_of_type
-from harness.offline.generator.appmodel import Column, Slot
+from harness.constructs.slot import Slot, find_slot as slot_of_fields
+from harness.offline.generator.appmodel import Column
 from harness.offline.generator.naming import display_text, field_ident
 
 # Kinds a `unique` flag is honoured for (the generated tests can make distinct values of them).
@@ -46,31 +47,10 @@ def build_columns(fields: list[Any], parent: str | None, refs: dict[str, str],
     return tuple(out)
 
 
-_STARTS = {"start", "starts", "from", "begin", "begins", "in", "open", "opens", "arrival", "pickup"}
-_ENDS = {"end", "ends", "to", "until", "finish", "out", "close", "closes", "departure", "return"}
-
-
 def find_slot(columns: tuple[Column, ...], fk: str | None) -> Slot | None:
-    """The record's date/time range: start/end columns by name (start time, end time, clock in,
-    clock out), else the first two time columns, else the date columns."""
-    times = [c for c in columns if c.kind in ("time", "datetime")]
-    dates = [c for c in columns if c.kind == "date"]
-    cols = times or dates
-    if not cols:
-        return None
-
-    def named(pool: list[Column], words: set[str]) -> Column | None:
-        return next((c for c in pool if words & set(c.ident.split("_"))), None)
-
-    start = named(cols, _STARTS) or cols[0]
-    rest = [c for c in cols if c is not start]
-    end = named(rest, _ENDS) or (rest[0] if rest and times else None) or start
-    if end is not start and (named([end], _STARTS) or end.kind != start.kind):
-        end = start
-    day = dates[0].ident if times and dates and start.kind == "time" else None
-    same = tuple(x for x in [fk, *(c.ident for c in columns if c.kind == "reference"), day] if x)
-    return Slot(start=start.ident, end=end.ident, same=same,
-                label="time slot" if times else "date")
+    """The record's date/time range; the rule is harness/constructs/slot.py (the acceptance
+    checks read the same one)."""
+    return slot_of_fields([(c.ident, c.kind) for c in columns], fk)
 
 
 def _rating_range(lo: float | None, hi: float | None) -> tuple[int, int]:

@@ -18,6 +18,7 @@ from harness.offline.spec.coverage import (clause_records, drop_unbuildable_feat
 from harness.offline.requirement_words import auth_item, dashboard_item, entity_items, join_words
 from harness.offline.spec.fields import FieldItem
 from harness.offline.spec.record_fields import kind_in_record, referenced_record
+from harness.offline.spec.entity_tools import with_tools
 from harness.offline.spec.display_name import display_word, identified_by_links
 from harness.offline.spec.implied_fields import implied_fields
 from harness.offline.spec.wordsets import word_set
@@ -49,6 +50,7 @@ class Parsed:
     status: list[str] = field(default_factory=list)
     workflows: dict[str, list[str]] = field(default_factory=dict)
     features: list[tuple[str, str | None, list[str], int]] = field(default_factory=list)
+    tools: dict[str, list[str]] = field(default_factory=dict)    # record -> its record tools ("calendar", ...)
     overflow: list[str] = field(default_factory=list)            # entities beyond the cap
     entity_rules: dict[str, str] = field(default_factory=dict)   # entity -> the position rule that found it
     unsupported: list[tuple[str, str]] = field(default_factory=list)   # (clause text, reason)
@@ -116,11 +118,12 @@ def _entities(p: Parsed) -> list[DataEntity]:
         while ident in idents.values():
             ident, n = f"{py_ident(name)}_{n}", n + 1
         idents[name] = ident
-    return [DataEntity(name=name, plural=p.plurals[name], ident=idents[name],
-                       fields=_fields(p, name, idents), parent=idents.get(p.parents.get(name, "")),
-                       on_parent_delete="cascade" if name in p.cascade and p.parents.get(name) else "restrict",
-                       has_status=name in p.status and name not in p.workflows and not _status_values(p, name),
-                       workflow=p.workflows.get(name, []))
+    return [with_tools(DataEntity(
+        name=name, plural=p.plurals[name], ident=idents[name], fields=_fields(p, name, idents),
+        parent=idents.get(p.parents.get(name, "")),
+        on_parent_delete="cascade" if name in p.cascade and p.parents.get(name) else "restrict",
+        has_status=name in p.status and name not in p.workflows and not _status_values(p, name),
+        workflow=p.workflows.get(name, [])), p.tools.get(name, []))
             for name in order]
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 from harness.models.spec import AppSpec, Clause, DataEntity, Feature, Requirement
 from harness.offline.generator.naming import field_ident, slug
 from harness.offline.requirement_words import FEATURE_TEXT
+from harness.offline.spec.entity_tools import TOOL_CAPABILITY
+from harness.offline.spec_record_tools import tool_items
 
 _STACK_REASON = "the offline generator builds FastAPI + SQLite with server-rendered HTML, not {}"
 _MAX_REQ_TEXT = 160
@@ -116,7 +118,16 @@ def entity_extra_reqs(p, e: DataEntity) -> list[tuple[str, str, str, str]]:
         by = f" by {', '.join(cols)}" if cols else ""
         fill = {"plural": e.plural, "name": e.name, "seg": seg, "by": by}
         out.append(("feature", e.ident, text.format(**fill), acceptance.format(**fill)))
+    out += [(cap, ident, text, _TOOL_ACCEPTANCE[cap].format(seg=seg)) for cap, ident, text, _src in tool_items(e)]
     return out
+
+
+_TOOL_ACCEPTANCE = {
+    "calendar": "GET /api/{seg}/calendar?from=&to= groups the records of those days by day, oldest first",
+    "import": "POST /api/{seg}/import with CSV text adds every row, or none and names each bad row (422)",
+    "attachment": "POST /api/{seg}/{{id}}/attachments stores a file that lists and downloads unchanged; "
+                  "a wrong type is 415, too large 413",
+}
 
 
 def _req_ids(spec: AppSpec, role: str, ident_of: dict[str, str]) -> list[str]:
@@ -132,6 +143,9 @@ def _req_ids(spec: AppSpec, role: str, ident_of: dict[str, str]) -> list[str]:
         return get((kind, None))
     if kind in ("pages", "api"):
         return get(("pages", None), ("health", None))
+    if kind == "tool":
+        tool, _, name = rest.partition(":")
+        return get((TOOL_CAPABILITY.get(tool, ""), ident_of.get(name)))
     if kind == "feature":
         fkind, _, name = rest.partition(":")
         ident = ident_of.get(name)

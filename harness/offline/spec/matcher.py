@@ -5,7 +5,8 @@ A pattern is anchored at one token. `tokens` are matched forward from the anchor
 them is the anchor), `before` backward from the token before it (written in reading order). Every
 matched token lies in the anchor's clause. `not_before` (token specs) fails the match when they
 match backward from the token before the anchor; `clause_has` / `clause_lacks` (a list of token
-spec sequences) hold when one of the sequences does (none does) occur in the anchor's clause.
+spec sequences) hold when one of the sequences does (none does) occur in the anchor's clause;
+`followed_by` (a token spec): the token after the forward match satisfies it, or the clause ends there.
 A token spec is a dict; every key present must hold:
 
     w / not_w        the word is (not) this word or one of these words
@@ -15,6 +16,9 @@ A token spec is a dict; every key present must hold:
     digit            true: the word is a number written in digits
     singular         true: the word is its own singular
     role / not_role  the token's role starts (does not start) with this prefix (or one of these)
+    role_is          the token's role is exactly this (or one of these)
+    letters          true: every character of the word is a letter
+    any_of           a list of token specs: the token satisfies one of them
     op               "?" optional, "*" any number, "+" one or more (default: exactly one)
     max              at most this many repetitions for "*" and "+"
     lazy             true: "*"/"+" try the fewest repetitions first (default: the most)
@@ -68,6 +72,12 @@ def token_ok(t: Tok, spec: dict, sets: WordSets) -> bool:
         return False
     if "role" in spec and not t.role.startswith(tuple(_names(spec["role"]))):
         return False
+    if "role_is" in spec and t.role not in _names(spec["role_is"]):
+        return False
+    if "letters" in spec and w.isalpha() != spec["letters"]:
+        return False
+    if "any_of" in spec and not any(token_ok(t, one, sets) for one in spec["any_of"]):
+        return False
     return not ("not_role" in spec and t.role.startswith(tuple(_names(spec["not_role"]))))
 
 
@@ -119,6 +129,9 @@ def match_at(toks: list[Tok], i: int, pattern: dict, sets: WordSets) -> Match | 
         return None
     clause = toks[i].clause
     for end, caps in _walk(toks, pattern["tokens"], 0, i, 1, clause, sets, {}):
+        if "followed_by" in pattern and end < len(toks) and toks[end].clause == clause \
+                and not token_ok(toks[end], pattern["followed_by"], sets):
+            continue
         for _start, back in _before(toks, i, pattern.get("before", []), sets, caps):
             if not _conditions(toks, i, pattern, sets):
                 return None

@@ -20,12 +20,20 @@ matches acts (an if/elif chain over the tokens, as the passes written in code we
     block  a reason: the anchor's clause is blocked with it (a recognised ask that is not built)
     set    {attribute: value} on the parse (e.g. {"login_email": true})
     record {"reach": n}: the record the match is about, the one named nearest the anchor within n
-           tokens of its clause, else the request's only one (no record: the row does nothing);
-           "{record}" in a mark's role is its name
-    fields [labels]: fields of that record, added unless it has them
+           tokens of its clause, else (unless "named": true) the request's only one (no record: the
+           row does nothing); {"capture": c}: the record the first token of c that names one names
+           (its role "entity:<name>"); "{record}" in a mark's role is its name
+    status {"capture": c}: every record the tokens of c name gets a status (unless it has one or a
+           workflow); the first is the record of "{record}"; none named: the row does nothing
+    fields [labels]: fields of that record, added unless it has them; a label can be
+           {"capture": c, "hint": h}: the word of c, a field of that kind ("bool")
+    entity_tool  a record tool ("calendar", "csv_import", "attachments"; docs/spec-language.md) that
+           record gets with its defaults (needs "record")
+    no_record  a reason: when "record" finds none, the match is context and its clause blocked
 
 `unless` {"capture": c, "role": prefix}: no match when a token of c already has such a role;
-`unless_record` (a record name): no match when the parse has that record type.
+`unless_record` (a record name): no match when the parse has that record type; `unless_entity` (a
+capture): no match when the word of its first token is a record type of the parse.
 `yields` is what the pattern alone does to its own example sentence after the passes before its
 own (rules.PASSES): {role: "the words it marks"}, "reported": the phrase, "blocked": true,
 "set": {...}, "fields": {record: [labels added]} — the example is the pattern's specification
@@ -41,6 +49,7 @@ from pathlib import Path
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec.fields import FieldItem
 from harness.offline.spec.matcher import Match, match_at, token_ok
+from harness.offline.spec.nouns import singular_name
 from harness.offline.spec.pass_helpers import nearest
 from harness.offline.spec.tokens import Tok
 from harness.offline.spec.wordsets import word_set
@@ -79,6 +88,23 @@ def pattern_set(name: str) -> frozenset[str]:
     return frozenset(value) if isinstance(value, (frozenset, set, dict)) else word_set(name)
 
 
+class _RecordWords:
+    """The set "RECORDS" a pattern can name: the words that name a record type of the parse, in
+    any number ("invoice", "invoices")."""
+
+    def __init__(self, p) -> None:
+        self.p = p
+
+    def __contains__(self, w: str) -> bool:
+        return w[:1].isalpha() and singular_name(w) in self.p.entities
+
+
+def _sets_of(p):
+    """The sets a pattern names while it runs over the parse p (pattern_set, and "RECORDS")."""
+    records = _RecordWords(p)
+    return lambda name: records if name == "RECORDS" else pattern_set(name)
+
+
 def _vetoed(toks: list[Tok], m: Match, unless: dict | None) -> bool:
     if not unless:
         return False
@@ -95,6 +121,12 @@ def _mark(toks: list[Tok], m: Match, mark: dict) -> None:
             toks[x].used, toks[x].role = True, role
 
 
+def _names_entity(toks: list[Tok], m: Match, pattern: dict, p) -> bool:
+    """`unless_entity`: the word of the capture's first token is a record type of the parse."""
+    capture = pattern.get("unless_entity")
+    return capture is not None and toks[m.captures[capture][0]].w in p.plurals
+
+
 def _report(toks: list[Tok], m: Match, report: dict) -> None:
     head = m.captures[report["head"]][0]
     keep = {x for c in report.get("keep", []) for x in m.captures.get(c, [])}
@@ -109,26 +141,59 @@ def _report(toks: list[Tok], m: Match, report: dict) -> None:
     toks[head].used, toks[head].role = True, "unexplained"
 
 
+def _block(toks: list[Tok], m: Match, reason: str, p) -> None:
+    if (toks[m.anchor].clause, reason) not in p.blocked:
+        p.blocked.append((toks[m.anchor].clause, reason))
+
+
 def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str]) -> None:
     record = ""
+    if "status" in action:
+        named = _named(toks, m, action["status"]["capture"], p)
+        if not named:
+            return
+        record = named[0]
+        p.status.extend(n for n in named if n not in p.status and n not in p.workflows)
     if "record" in action:
-        record = nearest(toks, m.anchor, mentions, action["record"]["reach"]) \
-            or (p.entities[0] if len(p.entities) == 1 else "")
+        record = _record(toks, m, action["record"], p, mentions)
         if not record:
+            if action.get("no_record"):   # a recognised ask with nothing to act on is not built
+                _mark(toks, m, {"role": "context", "force": True})
+                _block(toks, m, action["no_record"], p)
             return
         items = p.fields.setdefault(record, [])
         for label in action.get("fields", []):
-            if all(it.label != label for it in items):
-                items.append(FieldItem(words=label.split()))
+            item = FieldItem(words=label.split()) if isinstance(label, str) else FieldItem(
+                words=[toks[x].w for x in m.captures[label["capture"]]], hint=label.get("hint"))
+            if all(it.label != item.label for it in items):
+                items.append(item)
+        tool = action.get("entity_tool")
+        if tool and tool not in p.tools.setdefault(record, []):
+            p.tools[record].append(tool)
     for mark in action.get("mark", []):
         _mark(toks, m, {**mark, "role": mark["role"].replace("{record}", record)})
     if "report" in action:
         _report(toks, m, action["report"])
-    reason = action.get("block")
-    if reason and (toks[m.anchor].clause, reason) not in p.blocked:
-        p.blocked.append((toks[m.anchor].clause, reason))
+    if action.get("block"):
+        _block(toks, m, action["block"], p)
     for attr, value in action.get("set", {}).items():
         setattr(p, attr, value)
+
+
+def _record(toks: list[Tok], m: Match, how: dict, p, mentions: dict[int, str]) -> str:
+    """The record a match is about (action "record"), or "" when there is none."""
+    if "capture" in how:
+        return next(iter(_named(toks, m, how["capture"], p)), "")
+    return nearest(toks, m.anchor, mentions, how["reach"]) \
+        or (p.entities[0] if len(p.entities) == 1 and not how.get("named") else "")
+
+
+def _named(toks: list[Tok], m: Match, capture: str, p) -> list[str]:
+    """The records the tokens of a capture name (role "entity:<name>", or a word of "RECORDS"), in
+    text order, once each."""
+    names = [toks[x].role[len("entity:"):] if toks[x].role.startswith("entity:")
+             else singular_name(toks[x].w) if toks[x].w in _RecordWords(p) else "" for x in m.captures.get(capture, [])]
+    return list(dict.fromkeys(n for n in names if n))
 
 
 def _anchor_words(pattern: dict) -> frozenset[str] | None:
@@ -150,14 +215,15 @@ def run_patterns(patterns: tuple[dict, ...] | list[dict], toks: list[Tok], p,
     anchors of the matches that acted. `mentions`: token index -> the record it names (once
     entities are found)."""
     acted: list[int] = []
+    sets = _sets_of(p)
     anchored = [(pattern, _anchor_words(pattern)) for pattern in patterns]
     for i in range(len(toks)):
         for pattern, words in anchored:
             if words is not None and toks[i].w not in words:
                 continue
-            m = match_at(toks, i, pattern, pattern_set)
+            m = match_at(toks, i, pattern, sets)
             if m is not None and not _vetoed(toks, m, pattern.get("unless")) \
-                    and pattern.get("unless_record") not in p.entities:
+                    and pattern.get("unless_record") not in p.entities and not _names_entity(toks, m, pattern, p):
                 _act(toks, m, pattern["action"], p, mentions or {})
                 acted.append(i)
                 break
