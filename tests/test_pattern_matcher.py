@@ -89,3 +89,10 @@ def test_exact_role_whole_word_letters_and_any_of_one_spec():
     assert match_at(ts, 2, {"tokens": [either]}, SETS) is None                # a longer role is not it
     assert match_at(ts, 1, {"tokens": [{**either, "alpha": True}]}, SETS) is not None
     assert match_at(ts, 1, {"tokens": [{"letters": True}]}, SETS) is None     # "photo2": not all letters
+
+
+def test_followed_by_holds_before_that_token_or_at_the_clause_end_only():
+    pattern = {"tokens": [{"set": "verbs"}, {"set": "media"}], "followed_by": {"w": "."}}
+    assert match_at(toks("take photo."), 0, pattern, SETS) is not None
+    assert match_at(toks("take photo", "image"), 0, pattern, SETS) is not None   # the clause ends there
+    assert match_at(toks("take photo now"), 0, pattern, SETS) is None

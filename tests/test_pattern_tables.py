@@ -11,7 +11,7 @@ from harness.offline.spec.wordsets import set_names, word_set
 
 PATTERNS = all_patterns()
 KEYS = {"name", "pass", "example", "yields", "before", "not_before", "clause_has", "clause_lacks", "tokens", "unless",
-        "unless_record", "unless_entity", "action", "table"}
+        "unless_record", "unless_entity", "followed_by", "action", "table"}
 
 
 @pytest.mark.parametrize("pattern", PATTERNS, ids=[p["table"] for p in PATTERNS])

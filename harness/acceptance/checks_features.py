@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import csv
 import io
+from datetime import date, timedelta
 from typing import Any
 
 from harness.acceptance.checks_access import period_summary
 from harness.acceptance.checks_capacity import capacity_holds
 from harness.acceptance.client import Api, CheckFailed
-from harness.acceptance.samples import first_of, kind_of, same, searchable, valid_value
+from harness.acceptance.samples import first_of, kind_of, same, searchable, slot_of, slot_value, valid_value
+from harness.constructs.slot import Slot
 from harness.models.spec import DataEntity, EntityField, Feature
 
 
@@ -163,23 +165,35 @@ def csv_holds_record(api: Api, entity: DataEntity, feature: Feature) -> str:
     return f"export.csv has the record's row ({len(rows)} rows)"
 
 
+def _span(slot: Slot, first: int, last: int) -> dict[str, str]:
+    """The slot from step `first` to step `last` (a single slot: at step `first`): a day per step
+    from 2035-06-01 for a date slot, an hour per step from 10:00 that day for a time or datetime."""
+    def at(step: int) -> str:
+        if slot.kind == "date":
+            return slot_value("date", date(2035, 6, 1) + timedelta(days=step), 0)
+        return slot_value(slot.kind, date(2035, 6, 1), 60 * (10 + step))
+    return {slot.start: at(first)} if slot.single else {slot.start: at(first), slot.end: at(last)}
+
+
 def no_double_booking(api: Api, entity: DataEntity, feature: Feature) -> str:
-    times = [f for f in entity.fields if kind_of(f) == "time"]
-    day = first_of(entity, "date")
-    if len(times) < 2:
-        raise CheckFailed(f"{entity.name} has no start and end time")
+    """A booking of the same resource (and day) whose slot overlaps an earlier one is refused with
+    409; the adjacent slot (a single slot: the next one) is accepted. The slot is the spec's
+    (harness/constructs/slot.py): a date range, a datetime range, a time range or a single slot."""
+    slot = slot_of(entity)
+    if slot is None:
+        raise CheckFailed(f"{entity.name} has no date or time field to book")
     who = api.account()
-    start, end = times[0].ident, times[1].ident
-    slot = {start: "10:00", end: "11:00", **({day.ident: "2031-06-01"} if day else {})}
-    first = api.create(entity, who, **slot)
-    # The same slot: the same parent and the same referenced records, an overlapping time.
-    resource = {k: first[k] for k in [f"{entity.parent}_id"] * bool(entity.parent) + [f.ident for f in entity.fields if f.ref]}
-    clash = api.call("POST", api.collection(entity), who,
-                     api.body_for(entity, who, **{**slot, **resource, start: "10:30", end: "11:30"}))
-    if clash.status != 409:
-        raise CheckFailed(f"an overlapping {entity.name} (10:30-11:30 over 10:00-11:00) was not refused with 409: {clash.line}")
-    api.create(entity, who, **{**slot, **resource, start: "11:00", end: "12:00"})
-    return "overlapping slot → 409; the adjacent slot is accepted"
+    day = {slot.day: "2035-06-01"} if slot.day else {}
+    first = api.create(entity, who, **day, **_span(slot, 0, 2))   # on a resource of its own (Api.body_for)
+    resource = {k: first[k] for k in slot.same}
+    clash, adjacent = (_span(slot, 0, 0), _span(slot, 1, 1)) if slot.single else (_span(slot, 1, 3), _span(slot, 2, 4))
+    got = api.call("POST", api.collection(entity), who, api.body_for(entity, who, **{**resource, **clash}))
+    shown = "-".join(dict.fromkeys(clash.values()))
+    if got.status != 409:
+        raise CheckFailed(f"a {entity.name} overlapping the booked {slot.label} ({shown}) was not refused "
+                          f"with 409: {got.line}")
+    api.create(entity, who, **{**resource, **adjacent})
+    return f"an overlapping {slot.label} → 409; the {'next' if slot.single else 'adjacent'} one is accepted"
 
 
 def newest_first(api: Api, entity: DataEntity, feature: Feature) -> str:

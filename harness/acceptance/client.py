@@ -14,9 +14,10 @@ from typing import Any
 
 import httpx
 
-from harness.acceptance.samples import kind_of, later, valid_value
+from harness.acceptance.samples import kind_of, later, slot_fill, slot_of, valid_value
 from harness.models.spec import AppSpec, DataEntity
 from harness.constructs.capacity import spec_capacity
+from harness.constructs.slot import Slot
 
 TIMEOUT_S = 5.0
 PASSWORD = "Accept-check-9-pass"
@@ -138,9 +139,14 @@ class Api:
                 fresh = f"{parent.ident}_id" in self._places(entity)
                 body[f"{parent.ident}_id"] = self.create(parent, who)["id"] if fresh else self.shared(parent, who)
         seen_kinds: dict[str, int] = {}
+        slot = self._slot(entity)
+        spans = slot_fill(slot, n, overrides) if slot else {}
         for f in entity.fields:
             k = seen_kinds[kind_of(f)] = seen_kinds.get(kind_of(f), -1) + 1   # a later time/date is later
             if f.ident in overrides:
+                continue
+            if f.ident in spans:   # a booking's slot: its own, ending after it starts
+                body[f.ident] = spans[f.ident]
                 continue
             if f.ref:
                 target = self.spec.entity(f.ref)
@@ -156,7 +162,15 @@ class Api:
         """The columns of the entity's capacity place: a record made for another check gets a
         resource of its own there, so that the checks never fill a place between them."""
         cap = spec_capacity(self.spec, entity)
-        return (cap.resource_column,) if cap and cap.resource_column else ()
+        if cap and cap.resource_column:
+            return (cap.resource_column,)
+        slot = self._slot(entity)   # a booking made for another check books a resource of its own
+        return tuple(c for c in slot.same if c != slot.day)[:1] if slot else ()
+
+    def _slot(self, entity: DataEntity) -> Slot | None:
+        """The slot of an entity that has no_double_booking (None otherwise)."""
+        booked = any(f.entity == entity.ident and f.kind == "no_double_booking" for f in self.spec.features)
+        return slot_of(entity) if booked else None
 
     def shared(self, entity: DataEntity, who: Account | None) -> int:
         """The id of the account's shared record of `entity` (parents and references point at it)."""

@@ -7,11 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 from harness.offline.features import feature_of_text
-from harness.offline.generator.api_features import TEXT_FILTER_MAX, counted_column, filters, sort_keys, totals_of
+from harness.offline.generator.api_features import TEXT_FILTER_MAX, counted_column, filters, totals_of
 from harness.offline.generator.period_summary import summary_test
 from harness.offline.generator.capacity_check import capacity_test
 from harness.offline.generator.row_check_lock import lock_test
 from harness.offline.generator.computed_values import computed_test
+from harness.offline.generator.csv_export_tests import csv_test
 from harness.offline.generator.appmodel import Column, Entity, AppModel
 from harness.offline.generator.samples import sample
 from harness.offline.generator.codegen import fill, lit, marks
@@ -46,8 +47,6 @@ _FILTER_REFERENCE = template("api_feature_tests/filter_reference.tmpl")
 
 _SORT = template("api_feature_tests/sort.tmpl")
 
-_CSV = template("api_feature_tests/csv.tmpl")
-
 _TOTALS = template("api_feature_tests/totals.tmpl")
 
 _COUNTS = template("api_feature_tests/counts.tmpl")
@@ -66,7 +65,8 @@ def feature_tests(app: AppModel, e: Entity, fallback: tuple[str, ...]) -> list[s
         idents = lineage_idents(app, e)
         out.append(fill(_PERSISTENCE, marks=marks(feature_req_ids(e, "persistence", fallback)), ident=e.ident,
                         imports=router_imports(idents, app.auth), routers=routers(idents, app.auth)))
-    builders = {"search": _search, "filter": _filters, "sort": _sort, "csv_export": _csv,
+    builders = {"search": _search, "filter": _filters, "sort": _sort,
+                "csv_export": lambda e, mark: csv_test(app, e, mark),
                 "aggregate": _totals, "status_counts": _counts,
                 "no_double_booking": lambda e, mark: _booking(e, mark) + lock_test(app, e, "no_double_booking", mark),
                 "newest_first": _newest, "period_summary": summary_test,
@@ -158,13 +158,6 @@ def _newest(e: Entity, mark: str) -> list[str]:
     names = ("first", "second", "third")
     creates = "\n".join(f"    {n} = create_{e.ident}(client, headers, **{b})" for n, b in zip(names, bodies))
     return [fill(_NEWEST, marks=mark, creates=creates, expected=expected)]
-
-
-def _csv(e: Entity, mark: str) -> list[str]:
-    text = next((c for c in e.plain if c.kind in ("short_text", "long_text")), None)
-    hostile = f'body[{lit(text.ident)}] = "=SUM(A1:A9)"' if text else ""
-    check = f'assert rows[0][{lit(text.ident)}] == "\'=SUM(A1:A9)"' if text else ""
-    return [fill(_CSV, marks=mark, hostile=hostile, columns=lit(sort_keys(e)), cell_check=check)]
 
 
 def _totals(e: Entity, mark: str) -> list[str]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from harness.constructs.slot import Slot
 from harness.models.spec import Requirement
 from harness.offline.field_kinds import KINDS, Bounds, KindEntry
 from harness.offline.generator.naming import python_unsafe
@@ -60,17 +61,6 @@ class Column:
     @property
     def attr(self) -> str:
         return f"{self.ident}_" if self.needs_alias else self.ident
-
-
-@dataclass(frozen=True)
-class Slot:
-    """The date/time range of a record: [start, end) (start == end: a single slot); `same` are
-    the columns two records must share to clash (the booked resource, the day)."""
-
-    start: str
-    end: str
-    same: tuple[str, ...]
-    label: str
 
 
 @dataclass(frozen=True)

@@ -256,28 +256,4 @@ def _add_fields(toks: list[Tok], p: Parsed, j: int, trigger: Tok, items: list, c
         _use(toks[k], f"field:{name}")
 
 
-def find_status_of(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None:
-    """ "state for project and todos", "a status for each order": those records get a status."""
-    for i, t in enumerate(toks):
-        if t.used and t.role != "complete:" or t.w not in _STATUS_WORDS or _word(toks, i + 1) not in ("for", "of"):
-            continue
-        k, named = i + 2, []
-        while k < len(toks) and toks[k].clause == t.clause:
-            known = mentions.get(k) or (singular_name(toks[k].w) if toks[k].w[:1].isalpha()
-                                        and singular_name(toks[k].w) in p.entities else None)
-            if known:
-                named.append(known)
-            elif toks[k].w not in lx.DETERMINERS | lx.QUANTIFIERS | {"and", ",", "each", "every", "their"}:
-                break
-            k += 1
-        if not named or k < len(toks) and toks[k].clause == t.clause and toks[k].w not in (".", ";"):
-            continue
-        for name in named:
-            if name not in p.status and name not in p.workflows:
-                p.status.append(name)
-        for x in range(i, k):
-            if not toks[x].used:
-                _use(toks[x], f"complete:{named[0]}")
-
-
 _STATUS_WORDS = word_set("field_passes.status_words")

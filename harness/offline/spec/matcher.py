@@ -5,7 +5,8 @@ A pattern is anchored at one token. `tokens` are matched forward from the anchor
 them is the anchor), `before` backward from the token before it (written in reading order). Every
 matched token lies in the anchor's clause. `not_before` (token specs) fails the match when they
 match backward from the token before the anchor; `clause_has` / `clause_lacks` (a list of token
-spec sequences) hold when one of the sequences does (none does) occur in the anchor's clause.
+spec sequences) hold when one of the sequences does (none does) occur in the anchor's clause;
+`followed_by` (a token spec): the token after the forward match satisfies it, or the clause ends there.
 A token spec is a dict; every key present must hold:
 
     w / not_w        the word is (not) this word or one of these words
@@ -128,6 +129,9 @@ def match_at(toks: list[Tok], i: int, pattern: dict, sets: WordSets) -> Match | 
         return None
     clause = toks[i].clause
     for end, caps in _walk(toks, pattern["tokens"], 0, i, 1, clause, sets, {}):
+        if "followed_by" in pattern and end < len(toks) and toks[end].clause == clause \
+                and not token_ok(toks[end], pattern["followed_by"], sets):
+            continue
         for _start, back in _before(toks, i, pattern.get("before", []), sets, caps):
             if not _conditions(toks, i, pattern, sets):
                 return None

@@ -19,6 +19,7 @@ def example_yield(pattern: dict) -> dict:
     blocked = len(p.blocked)
     tools = {name: list(t) for name, t in p.tools.items()}
     had = {name: [it.label for it in items] for name, items in p.fields.items()}
+    had_status = list(p.status)
     acted = run_patterns([pattern], toks, p, state.mentions)
     out: dict = {}
     for t, old in zip(toks, before):
@@ -31,6 +32,8 @@ def example_yield(pattern: dict) -> dict:
     added = {name: [it.label for it in items if it.label not in had.get(name, [])] for name, items in p.fields.items()}
     if any(added.values()):
         out["fields"] = {name: labels for name, labels in added.items() if labels}
+    if p.status != had_status:
+        out["status"] = [name for name in p.status if name not in had_status]
     gained = {name: [t for t in got if t not in tools.get(name, [])] for name, got in p.tools.items()}
     if any(gained.values()):
         out["tools"] = {name: got for name, got in gained.items() if got}

@@ -21,8 +21,10 @@ matches acts (an if/elif chain over the tokens, as the passes written in code we
     set    {attribute: value} on the parse (e.g. {"login_email": true})
     record {"reach": n}: the record the match is about, the one named nearest the anchor within n
            tokens of its clause, else (unless "named": true) the request's only one (no record: the
-           row does nothing); {"capture": c}: the record the first token of c names (its role
-           "entity:<name>"); "{record}" in a mark's role is its name
+           row does nothing); {"capture": c}: the record the first token of c that names one names
+           (its role "entity:<name>"); "{record}" in a mark's role is its name
+    status {"capture": c}: every record the tokens of c name gets a status (unless it has one or a
+           workflow); the first is the record of "{record}"; none named: the row does nothing
     fields [labels]: fields of that record, added unless it has them; a label can be
            {"capture": c, "hint": h}: the word of c, a field of that kind ("bool")
     entity_tool  a record tool ("calendar", "csv_import", "attachments"; docs/spec-language.md) that
@@ -47,6 +49,7 @@ from pathlib import Path
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec.fields import FieldItem
 from harness.offline.spec.matcher import Match, match_at, token_ok
+from harness.offline.spec.nouns import singular_name
 from harness.offline.spec.pass_helpers import nearest
 from harness.offline.spec.tokens import Tok
 from harness.offline.spec.wordsets import word_set
@@ -83,6 +86,23 @@ def pattern_set(name: str) -> frozenset[str]:
     upper-case name ("DETERMINERS", the keys of a dict such as "STACK_NAMES")."""
     value = getattr(lx, name, None) if name.isupper() else None
     return frozenset(value) if isinstance(value, (frozenset, set, dict)) else word_set(name)
+
+
+class _RecordWords:
+    """The set "RECORDS" a pattern can name: the words that name a record type of the parse, in
+    any number ("invoice", "invoices")."""
+
+    def __init__(self, p) -> None:
+        self.p = p
+
+    def __contains__(self, w: str) -> bool:
+        return w[:1].isalpha() and singular_name(w) in self.p.entities
+
+
+def _sets_of(p):
+    """The sets a pattern names while it runs over the parse p (pattern_set, and "RECORDS")."""
+    records = _RecordWords(p)
+    return lambda name: records if name == "RECORDS" else pattern_set(name)
 
 
 def _vetoed(toks: list[Tok], m: Match, unless: dict | None) -> bool:
@@ -128,6 +148,12 @@ def _block(toks: list[Tok], m: Match, reason: str, p) -> None:
 
 def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str]) -> None:
     record = ""
+    if "status" in action:
+        named = _named(toks, m, action["status"]["capture"], p)
+        if not named:
+            return
+        record = named[0]
+        p.status.extend(n for n in named if n not in p.status and n not in p.workflows)
     if "record" in action:
         record = _record(toks, m, action["record"], p, mentions)
         if not record:
@@ -157,10 +183,17 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str]) -
 def _record(toks: list[Tok], m: Match, how: dict, p, mentions: dict[int, str]) -> str:
     """The record a match is about (action "record"), or "" when there is none."""
     if "capture" in how:
-        role = toks[m.captures[how["capture"]][0]].role
-        return role[len("entity:"):] if role.startswith("entity:") else ""
+        return next(iter(_named(toks, m, how["capture"], p)), "")
     return nearest(toks, m.anchor, mentions, how["reach"]) \
         or (p.entities[0] if len(p.entities) == 1 and not how.get("named") else "")
+
+
+def _named(toks: list[Tok], m: Match, capture: str, p) -> list[str]:
+    """The records the tokens of a capture name (role "entity:<name>", or a word of "RECORDS"), in
+    text order, once each."""
+    names = [toks[x].role[len("entity:"):] if toks[x].role.startswith("entity:")
+             else singular_name(toks[x].w) if toks[x].w in _RecordWords(p) else "" for x in m.captures.get(capture, [])]
+    return list(dict.fromkeys(n for n in names if n))
 
 
 def _anchor_words(pattern: dict) -> frozenset[str] | None:
@@ -182,12 +215,13 @@ def run_patterns(patterns: tuple[dict, ...] | list[dict], toks: list[Tok], p,
     anchors of the matches that acted. `mentions`: token index -> the record it names (once
     entities are found)."""
     acted: list[int] = []
+    sets = _sets_of(p)
     anchored = [(pattern, _anchor_words(pattern)) for pattern in patterns]
     for i in range(len(toks)):
         for pattern, words in anchored:
             if words is not None and toks[i].w not in words:
                 continue
-            m = match_at(toks, i, pattern, pattern_set)
+            m = match_at(toks, i, pattern, sets)
             if m is not None and not _vetoed(toks, m, pattern.get("unless")) \
                     and pattern.get("unless_record") not in p.entities and not _names_entity(toks, m, pattern, p):
                 _act(toks, m, pattern["action"], p, mentions or {})
