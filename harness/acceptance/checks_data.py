@@ -4,7 +4,7 @@ typed fields refuse wrong values, required fields, unique fields, references and
 from __future__ import annotations
 
 from harness.acceptance.client import Api, CheckFailed
-from harness.acceptance.samples import kind_of, same, wrong_values
+from harness.acceptance.samples import bounds, kind_of, same, wrong_values
 from harness.models.spec import DataEntity, EntityField
 
 REFUSED = (400, 404, 409, 422)     # a refusal the convention allows for bad input
@@ -90,6 +90,11 @@ def refuses_wrong(api: Api, entity: DataEntity, field: EntityField) -> str:
         got = api.call("POST", api.collection(entity), who, {**base, field.ident: value})
         if got.status not in (400, 422):
             raise CheckFailed(f"{field.ident} = {value!r} ({what}) was not refused: {got.line}")
+        tried.append(f"{value!r} → {got.status}")
+    for end, value in bounds(field):   # the bound itself is a right value (409: taken, yet valid)
+        got = api.call("POST", api.collection(entity), who, {**api.body_for(entity, who), field.ident: value})
+        if got.status not in (200, 201) and not (field.unique and got.status == 409):
+            raise CheckFailed(f"{field.ident} = {value!r} ({end}) was refused: {got.line}")
         tried.append(f"{value!r} → {got.status}")
     return f"{field.ident}: " + ", ".join(tried)
 

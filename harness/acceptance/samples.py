@@ -7,6 +7,7 @@ Written from the spec's vocabulary (harness/models/spec.py) and the documented A
 
 from __future__ import annotations
 
+import math
 from datetime import date, datetime, timedelta
 from typing import Any
 
@@ -32,9 +33,9 @@ def valid_value(field: EntityField, n: int, token: str) -> Any:
     if kind in TEXT_KINDS:
         return f"{token} {field.ident} {n}"
     if kind == "integer":
-        return 3 + n
+        return in_range(field, 3 + n, n)
     if kind in ("money", "decimal"):
-        return round(12.5 + n * 3.25, 2)
+        return in_range(field, round(12.5 + n * 3.25, 2), n)
     if kind == "rating":
         low = int(field.min_value if field.min_value is not None else 1)
         high = int(field.max_value if field.max_value is not None else 5)
@@ -58,6 +59,62 @@ def valid_value(field: EntityField, n: int, token: str) -> Any:
     return f"{token} {field.ident} {n}"
 
 
+NUMBER_KINDS = ("integer", "money", "decimal")
+_FLOORS = {"integer": 0, "money": 0}   # the documented floor of a kind without `min`
+
+
+def _range(field: EntityField) -> tuple[float | None, float | None]:
+    """The values a number field allows: its `min` (else its kind's floor) and its `max`."""
+    return (field.min_value if field.min_value is not None else _FLOORS.get(kind_of(field)), field.max_value)
+
+
+def in_range(field: EntityField, value: float, n: int) -> float:
+    """`value` when the field's range allows it, else one inside the range that differs with `n`."""
+    low, high = _range(field)
+    if (low is None or value >= low) and (high is None or value <= high):
+        return value
+    if kind_of(field) == "integer":
+        start = math.ceil(low) if low is not None else math.floor(high) - 100
+        top = math.floor(high) if high is not None else start + 100
+        return start + n % (top - start + 1)
+    start = low if low is not None else high - 100
+    top = high if high is not None else start + 100
+    return start + (top - start) * (n % 5) / 4
+
+
+def bounds(field: EntityField) -> list[tuple[str, float]]:
+    """(which end, value) of a number field's given `min`/`max`: values the app must accept."""
+    if kind_of(field) not in NUMBER_KINDS:
+        return []
+    whole = kind_of(field) == "integer"
+    ends = (("its minimum", field.min_value, math.ceil), ("its maximum", field.max_value, math.floor))
+    return [(end, round_to(v) if whole else _plain(v)) for end, v, round_to in ends if v is not None]
+
+
+def _plain(value: float) -> float:
+    """A whole float as an int (1.0 → 1), so messages and JSON show the number as the spec wrote it."""
+    return int(value) if float(value).is_integer() else value
+
+
+def _outside(field: EntityField) -> list[tuple[str, Any]]:
+    """Values just outside a number field's given `min`/`max` (the nearest ones a range check refuses)."""
+    whole = kind_of(field) == "integer"
+    step = 1 if whole else 0.01
+    out: list[tuple[str, Any]] = []
+    if field.min_value is not None:
+        low = math.ceil(field.min_value) - 1 if whole else round(field.min_value - step, 6)
+        out.append((f"just below its minimum {_plain(field.min_value)}", low))
+    if field.max_value is not None:
+        high = math.floor(field.max_value) + 1 if whole else round(field.max_value + step, 6)
+        out.append((f"just above its maximum {_plain(field.max_value)}", high))
+    return out
+
+
+def _allowed(field: EntityField, value: float) -> bool:
+    low, high = _range(field)
+    return (low is None or value >= low) and (high is None or value <= high)
+
+
 def later(value: Any, kind: str, k: int) -> Any:
     """The k-th field of a time/date kind gets a later value (an end after its start)."""
     if not k or kind not in ("time", "date", "datetime"):
@@ -74,11 +131,13 @@ def wrong_values(field: EntityField) -> list[tuple[str, Any]]:
     if kind in TEXT_KINDS:
         wrong.append(("a list instead of text", ["not", "text"]))
     elif kind == "integer":
-        wrong += [("text instead of a number", "many"), ("a negative quantity", -1)]
+        wrong += [("text instead of a number", "many"), *_outside(field)]
+        wrong += [("a negative quantity", -1)] if not _allowed(field, -1) else []
     elif kind == "money":
-        wrong += [("text instead of an amount", "lots"), ("a negative amount", -5)]
+        wrong += [("text instead of an amount", "lots"), *_outside(field)]
+        wrong += [("a negative amount", -5)] if not _allowed(field, -5) else []
     elif kind == "decimal":
-        wrong.append(("text instead of a number", "lots"))
+        wrong += [("text instead of a number", "lots"), *_outside(field)]
     elif kind == "rating":
         high = field.max_value if field.max_value is not None else 5
         low = field.min_value if field.min_value is not None else 1

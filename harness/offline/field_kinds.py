@@ -9,6 +9,7 @@ asks `KINDS[kind]`. Adding a kind is one entry here plus its tests.
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -43,10 +44,25 @@ class KindEntry:
     later: tuple[Any, Any] = (None, None)   # samples after `samples` (the end of a range)
 
     def annotation(self, bounds: Bounds, required: bool) -> str:
-        """The pydantic annotation text of a field of this kind."""
+        """The pydantic annotation text of a field of this kind; a number kind's `min`/`max`
+        narrow its alias (a given `min` replaces the kind's own floor, pydantic's later `ge` wins)."""
         text = self.py_required if required else self.py
+        limits = ", ".join(f"{key}={_num(v, 0)!r}" for key, v in (("ge", bounds.lo), ("le", bounds.hi))
+                           if v is not None)
+        if self.kind in NUMBER_KINDS and limits:
+            return f"Annotated[{self.py_required}, Field({limits})]" + ("" if required else " | None")
         values = ", ".join(repr(v) for v in bounds.values) or repr("")
         return text.format(lo=_num(bounds.lo, 1), hi=_num(bounds.hi, 5), values=values)
+
+    def input_attrs(self, bounds: Bounds) -> str:
+        """The HTML input's attributes; a number input carries the field's min and max."""
+        if self.kind == "rating":
+            return self.html.format(lo=int(_num(bounds.lo, 1)), hi=int(_num(bounds.hi, 5)))
+        if self.kind not in NUMBER_KINDS:
+            return self.html
+        low = bounds.lo if bounds.lo is not None else _FLOORS[self.kind]
+        return self.html + "".join(f' {key}="{_num(v, 0)}"' for key, v in (("min", low), ("max", bounds.hi))
+                                   if v is not None)
 
     def sample(self, bounds: Bounds, variant: int = 0, end: bool = False) -> Any:
         """A valid JSON value of this kind (variant 1 differs from variant 0 when it can);
@@ -58,13 +74,56 @@ class KindEntry:
         if self.kind == "rating":
             lo, hi = int(_num(bounds.lo, 1)), int(_num(bounds.hi, 5))
             return min(lo + variant, hi)
+        if self.kind in NUMBER_KINDS and not self._allows(bounds, self.samples[variant]):
+            return self._bounded_sample(bounds, variant)
         return self.samples[variant]
 
     def bad_values(self, bounds: Bounds) -> tuple[Any, ...]:
-        """Values of the right shape that the generated API must refuse (422)."""
+        """Values of the right shape that the generated API must refuse (422): for a number kind
+        with `min`/`max`, the nearest values just outside them."""
         if self.kind == "rating":
             return (int(_num(bounds.hi, 5)) + 1, int(_num(bounds.lo, 1)) - 1, "five")
-        return self.invalid
+        if self.kind not in NUMBER_KINDS:
+            return self.invalid
+        whole = self.kind == "integer"
+        outside = [just_outside(v, side, whole) for v, side in ((bounds.lo, -1), (bounds.hi, 1)) if v is not None]
+        kept = [v for v in self.invalid if not self._allows(bounds, v)]
+        return tuple(outside + kept)
+
+    def _allows(self, bounds: Bounds, value: Any) -> bool:
+        """Whether a number kind's annotation accepts `value` (False for a value of another type)."""
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            return False
+        if self.kind == "integer" and not float(value).is_integer():
+            return False
+        low = bounds.lo if bounds.lo is not None else _FLOORS[self.kind]
+        return (low is None or value >= low) and (bounds.hi is None or value <= bounds.hi)
+
+    def _bounded_sample(self, bounds: Bounds, variant: int) -> int | float:
+        """A value inside the field's range: its low end plus `variant` steps, at most its high end."""
+        low = bounds.lo if bounds.lo is not None else _FLOORS[self.kind]
+        high = bounds.hi
+        if self.kind == "integer":
+            start = math.ceil(low) if low is not None else math.floor(high) - 1
+            top = math.floor(high) if high is not None else start + 1
+            return max(min(start + variant, top), start) if start <= top else start
+        start = float(low) if low is not None else float(high) - 1
+        top = float(high) if high is not None else start + 1
+        return min(start + variant * 0.5, top)
+
+
+# The number kinds whose `min`/`max` the generated API enforces (rating has its own range), and
+# the floor each kind keeps when no `min` is given.
+NUMBER_KINDS = ("integer", "money", "decimal")
+_FLOORS: dict[str, float | None] = {"integer": 0, "money": 0, "decimal": None}
+
+
+def just_outside(bound: float, side: int, whole: bool) -> int | float:
+    """The nearest value beyond `bound` (side -1: below, +1: above) that a range check must refuse."""
+    if whole:
+        return math.ceil(bound) - 1 if side < 0 else math.floor(bound) + 1
+    step = 0.01 if abs(bound) < 1e9 else 1.0
+    return round(bound + side * step, 6) if abs(bound) < 1e9 else bound + side * step
 
 
 def _num(value: float | None, default: float) -> float | int:
@@ -97,14 +156,14 @@ KINDS: dict[FieldKind, KindEntry] = {entry.kind: entry for entry in (
                       "duration", "stock", "floor", "guests", "interval", "quota", "participants",
                       "attendees", "reorder level", "reorder point", "stock level", "so luong"),
                r"^\s(?:daily\s)?steps\s$"),   # a step count; "preparation steps" are text
-              "int", "INTEGER", "Count | None", "Count", "int", 'type="number" step="1" min="0"',
+              "int", "INTEGER", "Count | None", "Count", "int", 'type="number" step="1"',
               (7, 8), (-1, "many", 1.5)),
     KindEntry("money",
               (_words("amount", "price", "cost", "fee", "fees", "total", "salary", "budget", "balance",
                       "payment", "income", "expense", "rent", "wage", "wages", "tip", "deposit",
                       "revenue", "spent", "spending", "hourly rate", "gia", "so tien", "tien", "tien luong"),),
               "float", "REAL", "Money | None", "Money", "float",
-              'type="number" step="0.01" min="0"', (12.5, 30.25), (-3000, "lots", "NaN")),
+              'type="number" step="0.01"', (12.5, 30.25), (-3000, "lots", "NaN")),
     KindEntry("decimal",
               (_words("weight", "height", "distance", "percentage", "percent", "temperature",
                       "latitude", "longitude", "km", "miles", "kg", "rate", "ratio",

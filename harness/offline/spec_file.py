@@ -36,7 +36,7 @@ from harness.models.spec import (
 )
 from harness.offline import spec_limits as limits
 from harness.offline.features import REQ_TEXTS, can_build
-from harness.offline.field_kinds import KINDS, kind_for_name
+from harness.offline.field_kinds import KINDS, NUMBER_KINDS, kind_for_name
 from harness.offline import requirement_words as words
 from harness.offline.generator.naming import field_ident, py_ident, slug
 from harness.offline.spec_links import check_many, link_items, read_many
@@ -208,6 +208,9 @@ def _entity(reader: _Reader, raw: Any, i: int) -> tuple[DataEntity, list[Feature
     return entity, features
 
 
+BOUNDED_KINDS = (*NUMBER_KINDS, "rating")
+
+
 def _field(reader: _Reader, raw: Any, i: int, where: str) -> EntityField:
     if isinstance(raw, str):
         raw = {"name": raw}
@@ -227,13 +230,33 @@ def _field(reader: _Reader, raw: Any, i: int, where: str) -> EntityField:
         reader.fail(f"{where}.values", "an enum field needs at least two values", "values", i)
     if kind == "reference" and not ref:
         reader.fail(f"{where}.ref", "a reference field needs ref = \"<entity name>\"", "kind", i, kind)
-    low, high = (reader.typed(raw, k, (int, float), where, i) for k in ("min", "max"))
+    low, high = _bounds(reader, raw, kind, i, where)
     ident = field_ident(reader.typed(raw, "ident", str, where, i) or name)
     return EntityField(name=name, ident=ident, type=KINDS[kind].storage,
                        required=bool(reader.typed(raw, "required", bool, where, i)), kind=kind,
                        enum_values=values, min_value=low, max_value=high,
                        ref=py_ident(ref) if ref else None,
                        unique=bool(reader.typed(raw, "unique", bool, where, i)))
+
+
+def _bounds(reader: _Reader, raw: dict, kind: str, i: int, where: str) -> tuple[float | None, float | None]:
+    """A field's `min`/`max`: only a number kind honours them, so any other kind is refused, as is a
+    range no value fits (the generated API would refuse every value)."""
+    low, high = (reader.typed(raw, k, (int, float), where, i) for k in ("min", "max"))
+    given = [(k, v) for k, v in (("min", low), ("max", high)) if v is not None]
+    for key, value in given:
+        if isinstance(value, bool) or value != value or abs(value) > 1e15:
+            reader.fail(f"{where}.{key}", "must be a number between -1e15 and 1e15", key, i, value)
+        if kind not in BOUNDED_KINDS:
+            reader.fail(f"{where}.{key}", f"a {kind} field has no {key}; only {', '.join(BOUNDED_KINDS)} "
+                        "fields take min/max", key, i, value)
+        if kind == "integer" and not float(value).is_integer():
+            reader.fail(f"{where}.{key}", f"an {kind} field's {key} must be a whole number", key, i, value)
+    floor = 0 if kind in ("integer", "money") and low is None else low
+    if kind in NUMBER_KINDS and floor is not None and high is not None and floor > high:
+        reader.fail(f"{where}.max", f"max {high} is below {'min' if low is not None else 'the kind floor'} "
+                    f"{floor}: no value fits", "max", i, high)
+    return low, high
 
 
 def _feature(reader: _Reader, raw: Any, i: int, where: str, entity: str) -> Feature:

@@ -3,9 +3,10 @@ its date/time slot (the [start, end) range a booking occupies)."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
-from harness.offline.field_kinds import KINDS, kind_of_type
+from harness.offline.field_kinds import KINDS, NUMBER_KINDS, kind_of_type
 from harness.constructs.slot import Slot, find_slot as slot_of_fields
 from harness.offline.generator.appmodel import Column
 from harness.offline.generator.naming import display_text, field_ident
@@ -35,6 +36,10 @@ def build_columns(fields: list[Any], parent: str | None, refs: dict[str, str],
         lo, hi = field.min_value, field.max_value
         if kind == "rating":
             lo, hi = _rating_range(lo, hi)
+        elif kind in NUMBER_KINDS:
+            lo, hi = _number_range(kind, lo, hi)
+        else:
+            lo = hi = None   # only number kinds have a range (the spec file refuses one elsewhere)
         out.append(Column(ident=ident, label=display_text(field.name) or ident,
                           type=KINDS[kind].storage, required=field.required, kind=kind,
                           values=values[:50] if kind == "enum" else (), lo=lo, hi=hi,
@@ -52,6 +57,21 @@ def _rating_range(lo: float | None, hi: float | None) -> tuple[int, int]:
     low = int(lo) if lo is not None and abs(lo) < 10**6 else 1
     high = int(hi) if hi is not None and abs(hi) < 10**6 else max(low, 5)
     return (low, high) if low <= high else (high, low)
+
+
+def _number_range(kind: str, lo: float | None, hi: float | None) -> tuple[float | None, float | None]:
+    """A number field's bounds as the generated API enforces them: bounds beyond what the kind
+    stores are dropped, reversed ones swapped, a max below the kind's floor (0 for integer and
+    money without a min) takes the floor as its min; the spec file refuses all of these in one line,
+    a spec from elsewhere is made consistent rather than unbuildable."""
+    lo, hi = (v if v is not None and abs(v) <= 1e15 else None for v in (lo, hi))
+    if kind == "integer":
+        lo, hi = (math.ceil(lo) if lo is not None else None), (math.floor(hi) if hi is not None else None)
+    if lo is not None and hi is not None and lo > hi:
+        lo, hi = hi, lo
+    if lo is None and hi is not None and kind in ("integer", "money") and hi < 0:
+        lo = hi
+    return lo, hi
 
 
 def is_status(field: Any) -> bool:

@@ -66,8 +66,7 @@ def _shown(app: AppModel, entity: str | None) -> tuple[str, ...]:
 
 
 def _control(c: Column) -> str:
-    lo, hi = (int(c.lo), int(c.hi)) if c.kind == "rating" else (0, 0)
-    attrs = c.entry.html.format(lo=lo, hi=hi)
+    attrs = c.entry.input_attrs(c.bounds)
     args = [lit(c.ident), lit(c.label), lit(c.kind), lit(c.required), f"attrs={lit(attrs)}"]
     if c.values:
         args.append(f"options={lit(c.values)}")

@@ -15,6 +15,8 @@ def sample(column: Column, variant: int = 0) -> Any:
 def distinct(column: Column, counter: str) -> str:
     """An expression: the column's sample made distinct by the integer expression `counter`."""
     value = sample(column)
+    if column.kind == "integer" and column.hi is not None:   # stays inside the field's range
+        return f"{value!r} + ({counter}) % {int(column.hi) - value + 1}"
     if column.kind == "integer":
         return f"{value!r} + {counter}"
     if column.kind == "email":
