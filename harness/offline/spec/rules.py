@@ -39,7 +39,7 @@ from harness.offline.spec.feature_words import find_feature_words
 from harness.offline.spec.features import built_features, find_features
 from harness.offline.spec.field_mentions import mark_field_mentions
 from harness.offline.spec.field_passes import (find_column_lists, find_field_bullets,
-                                               find_field_lists, find_filter_fields, find_frequency,
+                                               find_field_lists, find_filter_fields,
                                                find_period_fields, find_ratings)
 from harness.offline.spec.framing import mark_framing
 from harness.offline.spec.history_records import mark_history_records
@@ -171,8 +171,7 @@ PASSES: tuple[Pass, ...] = (
     ("completion words left", lambda s: setattr(s, "complete_idx", [
         c for c in s.complete_idx if not s.toks[c].role.startswith("field:")]),
      "after field states; code: drops the completion words that became fields"),
-    ("frequency", code(find_frequency, "toks", "mentions", "p"),
-     "needs entities: 'daily, weekly'; code: adds fields to the parse"),
+    ("frequency", table("frequency"), "table; needs entities: 'on a daily or weekly basis' is a frequency field"),
     ("period fields", code(find_period_fields, "toks", "mentions", "p"),
      "needs entities: start/end dates; code: adds fields to the parse"),
     ("relations", code(find_relations, "toks", "mentions", "p"),
