@@ -20,7 +20,7 @@ from typing import Callable
 from harness.errors import SpecError
 from harness.models.spec import AppSpec
 from harness.offline.spec import lexicon as lx
-from harness.offline.spec.about_fields import find_about_fields, find_detail_fields
+from harness.offline.spec.about_fields import find_about_fields
 from harness.offline.spec.account_rules import mark_account_rules
 from harness.offline.spec.accounting import NEVER_IGNORED, account_clauses
 from harness.offline.spec.app_name import mark_app_name
@@ -183,8 +183,7 @@ PASSES: tuple[Pass, ...] = (
      "needs entities: 'rate from 1 to 5'; code: adds a field with its range"),
     ("about fields", code(find_about_fields, "toks", "mentions", "p"),
      "needs entities: 'notes about'; code: adds fields to the parse"),
-    ("detail fields", code(find_detail_fields, "toks", "mentions", "p"),
-     "needs entities: 'X details'; code: adds fields to the parse"),
+    ("detail fields", table("detail fields"), "table; needs entities: 'information about the property' is its field"),
     ("media fields", code(find_media_fields, "toks", "mentions", "p"),
      "needs entities: a picture URL; code: adds fields to the parse"),
     ("enum value entities dropped", code(drop_enum_value_entities, "toks", "mentions", "p"),
