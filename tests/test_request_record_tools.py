@@ -104,3 +104,10 @@ def test_an_upload_that_names_no_record_is_not_built_even_with_one_record():
     spec = parse_request("An app to manage recipes. Users can upload a file.")
     assert not spec.entity("recipe").attachment_types
     assert spec.clauses[1].status == "not_built"
+
+
+def test_import_and_export_as_csv_gives_both_the_import_and_the_export():
+    spec = parse_request("A contacts app where I can import and export contacts as CSV.")
+    assert spec.entity("contact").csv_import == 1000
+    assert [(f.kind, f.entity) for f in spec.features] == [("csv_export", "contact")]
+    assert [c.status for c in spec.clauses] == ["mapped"]
