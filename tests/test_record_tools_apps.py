@@ -75,3 +75,17 @@ def test_each_record_tool_example_builds_complete(tmp_path, example):
     assert result.returncode == 0 and "BUILD COMPLETE" in result.stdout, result.stdout[-4000:] + result.stderr[-2000:]
     spec = load_spec_file(ROOT / "examples" / example)
     assert any(e.calendar or e.csv_import or e.attachment_types for e in spec.data_model)
+
+
+@pytest.mark.slow
+def test_one_column_csv_import_test_refuses_a_bad_row_bug_blank_row_skipped(tmp_path, suites):  # noqa: F811
+    """Bug: with a name as the only column, the generated test's bad row (an empty name) was a blank
+    line, which an import skips, so the test failed on a correct app ('a contacts app where I can
+    import my contacts from a CSV file' never built)."""
+    spec_file = tmp_path / "contacts.toml"
+    spec_file.write_text('[[entities]]\nname = "contact"\ncsv_import = true\n'
+                         'fields = [{ name = "name", required = true }]\n', encoding="utf-8")
+    files = generate_files(load_spec_file(spec_file))
+    ws = write_files(files, suites.base / "contacts")
+    result = suites.run(ws, "-q", "-p", "no:cacheprovider", "tests/test_csv_import.py")
+    assert result.exit_code == 0 and " passed" in result.stdout, result.stdout[-3000:]

@@ -83,20 +83,31 @@ def test_a_calendar_month_is_a_period_not_a_calendar():
 
 
 @pytest.mark.slow
-def test_builder_new_builds_the_receipt_photo_request_complete(tmp_path):
+@pytest.mark.parametrize(("request_text", "module"), [(EXPENSE_PHOTOS, "attachments.py"),
+                                                      (CONTACTS_CSV, "csv_import.py"),
+                                                      (JOB_CALENDAR, "calendar_view.py")])
+def test_builder_new_builds_the_request_complete_with_its_record_tool(tmp_path, request_text, module):
+    """A real `builder new` (subprocess, offline): every requirement PASS, the tool's module built.
+    The CSV request caught test_one_column_csv_import_test_refuses_a_bad_row_bug_blank_row_skipped."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "HARNESS_"))}
-    proc = subprocess.run([sys.executable, "-m", "harness.cli", "new", EXPENSE_PHOTOS, "--runs-dir",
-                           str(tmp_path / "runs"), "--run-id", "receipts", "--json", "--no-audit"],
+    proc = subprocess.run([sys.executable, "-m", "harness.cli", "new", request_text, "--runs-dir",
+                           str(tmp_path / "runs"), "--run-id", "tool", "--json", "--no-audit"],
                           capture_output=True, text=True, env=env, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:] + proc.stdout[-2000:]
     data = json.loads(proc.stdout)
     assert data["status"] == "BUILD COMPLETE"
     assert {r["status"] for r in data["requirements"]} == {"PASS"}
-    assert (tmp_path / "runs" / "receipts" / "workspace" / "src" / "attachments.py").exists() or \
-        any((tmp_path / "runs" / "receipts").rglob("src/attachments.py"))
+    assert list((tmp_path / "runs" / "tool").rglob(f"src/{module}"))
 
 
 def test_an_upload_that_names_no_record_is_not_built_even_with_one_record():
     spec = parse_request("An app to manage recipes. Users can upload a file.")
     assert not spec.entity("recipe").attachment_types
     assert spec.clauses[1].status == "not_built"
+
+
+def test_import_and_export_as_csv_gives_both_the_import_and_the_export():
+    spec = parse_request("A contacts app where I can import and export contacts as CSV.")
+    assert spec.entity("contact").csv_import == 1000
+    assert [(f.kind, f.entity) for f in spec.features] == [("csv_export", "contact")]
+    assert [c.status for c in spec.clauses] == ["mapped"]

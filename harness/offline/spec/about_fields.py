@@ -2,19 +2,17 @@
 
 The noun after `about` that directly follows a record names what each record is about: a
 short-text field of that record. A noun that names another record is left to the relation rules.
-The other way round, "information about the property" / "notes on each patient": a detail word
-before `about` / `on` / `regarding` and a record names a (long text) field of that record.
+(The other way round, "information about the property", is rows of patterns/field_lists.jsonl.)
 """
 
 from __future__ import annotations
 
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec.build import Parsed
-from harness.offline.spec.fields import DETAIL_WORDS, FieldItem
+from harness.offline.spec.fields import FieldItem
 from harness.offline.spec.nouns import is_noun, singular_name
 from harness.offline.spec.pass_helpers import use, word
 from harness.offline.spec.tokens import Tok
-from harness.offline.spec.wordsets import word_set
 
 
 def find_about_fields(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None:
@@ -35,29 +33,6 @@ def find_about_fields(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> N
             items.append(FieldItem(words=[name]))
         for t in toks[i + 1:k + 1]:
             use(t, f"field:{entity}")
-
-
-_NOTE_WORDS = (DETAIL_WORDS - {"fields", "attributes", "properties", "data"}) | {"notes", "note"}
-_ABOUT = word_set("about_fields.about")
-
-
-def find_detail_fields(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None:
-    """ "including information about the property": the record gets an `information` field."""
-    for i, t in enumerate(toks):
-        if t.used or t.w not in _NOTE_WORDS or word(toks, i + 1) not in _ABOUT or word(toks, i - 1) in _NOTE_WORDS:
-            continue
-        k = i + 2
-        while word(toks, k) in lx.DETERMINERS or word(toks, k) in ("each", "every"):
-            k += 1
-        entity = mentions.get(k)
-        if entity is None or toks[k].clause != t.clause:
-            continue
-        label = "notes" if t.w == "note" else t.w
-        items = p.fields.setdefault(entity, [])
-        if all(it.label != label for it in items):
-            items.append(FieldItem(words=[label]))
-        for m in range(i, k):
-            use(toks[m], f"field:{entity}")
 
 
 def _subject_noun(toks: list[Tok], k: int) -> bool:

@@ -26,7 +26,8 @@ matches acts (an if/elif chain over the tokens, as the passes written in code we
     status {"capture": c}: every record the tokens of c name gets a status (unless it has one or a
            workflow); the first is the record of "{record}"; none named: the row does nothing
     fields [labels]: fields of that record, added unless it has them; a label can be
-           {"capture": c, "hint": h}: the word of c, a field of that kind ("bool")
+           {"capture": c, "hint": h}: the word of c, a field of that kind ("bool"), or
+           {"label": l, "values": {"capture": c, "where": spec}}: an enum of c's words (two or more)
     entity_tool  a record tool ("calendar", "csv_import", "attachments"; docs/spec-language.md) that
            record gets with its defaults (needs "record")
     no_record  a reason: when "record" finds none, the match is context and its clause blocked
@@ -163,8 +164,7 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str]) -
             return
         items = p.fields.setdefault(record, [])
         for label in action.get("fields", []):
-            item = FieldItem(words=label.split()) if isinstance(label, str) else FieldItem(
-                words=[toks[x].w for x in m.captures[label["capture"]]], hint=label.get("hint"))
+            item = _field_item(toks, m, label)
             if all(it.label != item.label for it in items):
                 items.append(item)
         tool = action.get("entity_tool")
@@ -186,6 +186,19 @@ def _record(toks: list[Tok], m: Match, how: dict, p, mentions: dict[int, str]) -
         return next(iter(_named(toks, m, how["capture"], p)), "")
     return nearest(toks, m.anchor, mentions, how["reach"]) \
         or (p.entities[0] if len(p.entities) == 1 and not how.get("named") else "")
+
+
+def _field_item(toks: list[Tok], m: Match, field: str | dict) -> FieldItem:
+    """A field an action adds: a label, or {"capture": c, "hint": h} (the words of c), or
+    {"label": l, "values": {"capture": c, "where": spec}}: an enum of the words of c that satisfy
+    `where` when there are two or more (one value is no choice: a plain field)."""
+    if isinstance(field, str):
+        return FieldItem(words=field.split())
+    if "capture" in field:
+        return FieldItem(words=[toks[x].w for x in m.captures[field["capture"]]], hint=field.get("hint"))
+    how = field["values"]
+    values = [toks[x].w for x in m.captures.get(how["capture"], []) if token_ok(toks[x], how.get("where", {}), pattern_set)]
+    return FieldItem(words=field["label"].split(), enum_values=values if len(values) > 1 else [])
 
 
 def _named(toks: list[Tok], m: Match, capture: str, p) -> list[str]:

@@ -20,7 +20,7 @@ from typing import Callable
 from harness.errors import SpecError
 from harness.models.spec import AppSpec
 from harness.offline.spec import lexicon as lx
-from harness.offline.spec.about_fields import find_about_fields, find_detail_fields
+from harness.offline.spec.about_fields import find_about_fields
 from harness.offline.spec.account_rules import mark_account_rules
 from harness.offline.spec.accounting import NEVER_IGNORED, account_clauses
 from harness.offline.spec.app_name import mark_app_name
@@ -39,7 +39,7 @@ from harness.offline.spec.feature_words import find_feature_words
 from harness.offline.spec.features import built_features, find_features
 from harness.offline.spec.field_mentions import mark_field_mentions
 from harness.offline.spec.field_passes import (find_column_lists, find_field_bullets,
-                                               find_field_lists, find_filter_fields, find_frequency,
+                                               find_field_lists, find_filter_fields,
                                                find_period_fields, find_ratings)
 from harness.offline.spec.framing import mark_framing
 from harness.offline.spec.history_records import mark_history_records
@@ -171,8 +171,7 @@ PASSES: tuple[Pass, ...] = (
     ("completion words left", lambda s: setattr(s, "complete_idx", [
         c for c in s.complete_idx if not s.toks[c].role.startswith("field:")]),
      "after field states; code: drops the completion words that became fields"),
-    ("frequency", code(find_frequency, "toks", "mentions", "p"),
-     "needs entities: 'daily, weekly'; code: adds fields to the parse"),
+    ("frequency", table("frequency"), "table; needs entities: 'on a daily or weekly basis' is a frequency field"),
     ("period fields", code(find_period_fields, "toks", "mentions", "p"),
      "needs entities: start/end dates; code: adds fields to the parse"),
     ("relations", code(find_relations, "toks", "mentions", "p"),
@@ -183,8 +182,7 @@ PASSES: tuple[Pass, ...] = (
      "needs entities: 'rate from 1 to 5'; code: adds a field with its range"),
     ("about fields", code(find_about_fields, "toks", "mentions", "p"),
      "needs entities: 'notes about'; code: adds fields to the parse"),
-    ("detail fields", code(find_detail_fields, "toks", "mentions", "p"),
-     "needs entities: 'X details'; code: adds fields to the parse"),
+    ("detail fields", table("detail fields"), "table; needs entities: 'information about the property' is its field"),
     ("media fields", code(find_media_fields, "toks", "mentions", "p"),
      "needs entities: a picture URL; code: adds fields to the parse"),
     ("enum value entities dropped", code(drop_enum_value_entities, "toks", "mentions", "p"),
