@@ -119,3 +119,18 @@ def test_a_bound_a_field_cannot_honour_is_refused_in_one_line(tmp_path, field, m
         load_spec_file(path)
     text = str(raised.value)
     assert message in text and "\n" not in text and text.startswith(f"{path}:"), text
+
+
+def test_a_spec_from_elsewhere_gets_a_range_the_app_can_hold():
+    """The request parser and JSON specs skip the spec file's checks: reversed bounds are swapped,
+    a bound on a text kind is not carried into the models."""
+    from harness.models.spec import AppSpec, DataEntity, EntityField
+    from harness.offline.spec_file import with_requirements
+
+    fields = [EntityField(name="seats", ident="seats", type="int", kind="integer", min_value=5, max_value=2),
+              EntityField(name="title", ident="title", type="str", kind="short_text", min_value=1, max_value=3)]
+    spec = with_requirements(AppSpec(title="Rooms", data_model=[DataEntity(
+        name="room", plural="rooms", ident="room", fields=fields)]), dashboard=False)
+    api = generate_files(spec)["src/api_room.py"]
+    assert "seats: Annotated[Count, Field(ge=2, le=5)] | None = None" in api
+    assert "title: ShortText | None = None" in api
