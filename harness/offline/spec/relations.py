@@ -25,7 +25,7 @@ def _more_listed(toks: list[Tok], j: int, mentions: dict[int, str]) -> list[str]
     if j not in mentions or lx.singularize(toks[j].w) == toks[j].w:
         return []
     out, k = [], j + 1
-    while _word(toks, k) in (",", "and") and k + 1 in mentions and lx.singularize(toks[k + 1].w) != toks[k + 1].w:
+    while _word(toks, k) in _LIST_GLUE and k + 1 in mentions and lx.singularize(toks[k + 1].w) != toks[k + 1].w:
         out.append(mentions[k + 1])
         k += 2
     return out if _word(toks, k) in (".", "", ";") else []
@@ -39,15 +39,15 @@ def find_relations(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None
     found: list[tuple[str | None, str | None, list[int]]] = []
     for i, name in mentions.items():
         w1, w2 = _word(toks, i + 1), _word(toks, i + 2)
-        if w1 in ("and", "with") and w2 in ("their", "its"):
+        if w1 in _WITH_OWN and w2 in _OWNERS:
             found.append((mentions.get(i + 3), name, [i + 1, i + 2]))
-        if w1 in ("in", "within", "inside", "under", "per") or (
-                w1 in ("for", "of") and w2 in lx.DETERMINERS | {"every"}):
+        if w1 in _INSIDE or (
+                w1 in _FOR_OF and w2 in lx.DETERMINERS | _EVERY):
             found.append((name, _mention_after(toks, i + 2, mentions), [i + 1, i + 2]))
         j = i + 1
         while _word(toks, j) in lx.FILLER:
             j += 1
-        if _word(toks, j) in lx.BELONG and _word(toks, j + 1) in ("to", "into", "under", "by", "in", "with"):
+        if _word(toks, j) in lx.BELONG and _word(toks, j + 1) in _BELONG_PREPS:
             found.append((name, _mention_after(toks, j + 2, mentions), list(range(i + 1, j + 2))))
         elif _word(toks, j) == "part" and _word(toks, j + 1) == "of":
             found.append((name, _mention_after(toks, j + 2, mentions), list(range(i + 1, j + 2))))
@@ -56,12 +56,12 @@ def find_relations(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None
         elif _word(toks, j) in lx.HAVE:
             found.append((_mention_after(toks, j + 1, mentions), name, list(range(i + 1, j + 1))))
             found += [(other, name, []) for other in _more_listed(toks, j + 1, mentions)]
-        if toks[i].w in lx.FEEDBACK_NOUNS and w1 in ("on", "to", "of", "about"):
+        if toks[i].w in lx.FEEDBACK_NOUNS and w1 in _FEEDBACK_PREPS:
             found.append((name, _mention_after(toks, i + 2, mentions), [i + 1] + _feedback_verb(toks, i)))
         k = i - 1
         while _word(toks, k) in lx.DETERMINERS and k > i - 3:   # "assign an instructor to a course"
             k -= 1
-        if _word(toks, k) in ("assign", "assigns", "assigned") and _word(toks, i + 1) == "to":
+        if _word(toks, k) in _ASSIGN and _word(toks, i + 1) == "to":
             found.append((name, _mention_after(toks, i + 2, mentions), [k, i + 1]))
         if _word(toks, i - 1) == "its":   # "open a class: its students are listed" -> student in class
             found.append((name, _owner_before(toks, i - 1, mentions), [i - 1]))
@@ -106,7 +106,16 @@ def _feedback_verb(toks: list[Tok], i: int) -> list[int]:
 
 
 _REFERENCE = word_set("relations.reference")
-_REFERENCE_SKIP = lx.DETERMINERS | frozenset({"both", "and", ",", "each", "of", "user", "users", "account"})
+_LIST_GLUE = word_set("relations.list_glue")
+_WITH_OWN = word_set("relations.with_own")
+_OWNERS = word_set("relations.owners")
+_INSIDE = word_set("relations.inside")
+_FOR_OF = word_set("relations.for_of")
+_EVERY = word_set("relations.every")
+_BELONG_PREPS = word_set("relations.belong_preps")
+_FEEDBACK_PREPS = word_set("relations.feedback_preps")
+_ASSIGN = word_set("relations.assign")
+_REFERENCE_SKIP = lx.DETERMINERS | word_set("relations.reference_skip")
 
 
 def _references(toks: list[Tok], mentions: dict[int, str]) -> list[tuple[str | None, str | None, list[int]]]:
