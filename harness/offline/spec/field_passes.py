@@ -28,6 +28,11 @@ from harness.offline.spec.tokens import Tok
 from harness.offline.spec.wordsets import word_set
 
 _VERB_TRIGGERS = word_set("field_passes.verb_triggers")
+_FORM_GAP = word_set("field_passes.form_gap")
+_EACH = word_set("field_passes.each")
+_COLUMN_LINKS = word_set("field_passes.column_links")
+_BULLET_INTROS = word_set("field_passes.bullet_intros")
+_REQUIRED_WORDS = word_set("field_passes.required_words")
 
 
 def find_field_lists(toks: list[Tok], p: Parsed) -> None:
@@ -59,10 +64,10 @@ def find_field_lists(toks: list[Tok], p: Parsed) -> None:
                 _add_fields(toks, p, by, t, items, consumed)
             continue
         if t.w in _VERB_TRIGGERS:   # "a booking form to choose date and time"
-            while j >= 0 and (toks[j].w in lx.FILLER or toks[j].w in ("to", "for", ",") or toks[j].w in _FORM_WORDS):
+            while j >= 0 and (toks[j].w in lx.FILLER or toks[j].w in _FORM_GAP or toks[j].w in _FORM_WORDS):
                 j -= 1
             if j < 0 or not is_noun(toks, j) or j == i - 1 and not t.w.endswith("ing") \
-                    and _word(toks, j - 1) not in ("each", "every") \
+                    and _word(toks, j - 1) not in _EACH \
                     and (t.w not in _RECORD_VERBS or toks[j].w in lx.AUTH):
                 continue   # "members specifying", "for each member record", "invoices store" (not "users store")
             aside = t.w.endswith("ing") and toks[i - 1].w == ","   # "workouts, recording the exercise, ..."
@@ -133,7 +138,7 @@ def find_field_lists(toks: list[Tok], p: Parsed) -> None:
             _add_fields(toks, p, j, t, items, consumed + ([action] if action is not None else []))
 
 
-_TRIGGERS = lx.FIELD_TRIGGERS | frozenset({"includes", "include"})   # "each order includes a date, ..."
+_TRIGGERS = lx.FIELD_TRIGGERS | word_set("field_passes.include_triggers")   # "each order includes a date, ..."
 _RECORD_VERBS = word_set("field_passes.record_verbs")
 _RECORDS = word_set("field_passes.records")
 
@@ -165,7 +170,7 @@ def find_column_lists(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> i
         if t.used or t.w not in _COLUMN_WORDS:
             continue
         j = i + 1
-        while _word(toks, j) in ("must", "should", "will", "are", "is", "be", "include", "including", ":"):
+        while _word(toks, j) in _COLUMN_LINKS:
             j += 1
         entity = _nearest(toks, i, mentions, reach=20)
         entity = entity or _previous_mention(i, mentions, reach=40)
@@ -188,7 +193,7 @@ def find_field_bullets(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> 
         before = range(max(0, i - 3), i)
         store = any(toks[k].w in _STORE_VERBS for k in before)
         if t.w != ":" or _word(toks, i + 1) != "." or not store and not any(
-                toks[k].role.startswith("field:") or toks[k].w in _COLUMN_WORDS | {"with", "for"}
+                toks[k].role.startswith("field:") or toks[k].w in _COLUMN_WORDS | _BULLET_INTROS
                 for k in before):
             continue
         entity = _nearest(toks, i, mentions, reach=20) or (_main_entity(mentions) if store else None)
@@ -200,7 +205,7 @@ def find_field_bullets(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> 
                 break   # "- date / - amount" then "Quality": the list's style changed, a heading
             items, consumed = parse_field_list(toks, k, False, _STOPS)
             if not items and any(m in mentions for m in range(k, end)) and all(
-                    m in mentions or toks[m].w in ("optional", "required") or toks[m].w in lx.DETERMINERS
+                    m in mentions or toks[m].w in _REQUIRED_WORDS or toks[m].w in lx.DETERMINERS
                     for m in range(k, end)):
                 links = p.fields.setdefault(entity, [])   # "- category" when categories are records of
                 for m in range(k, end):                   # their own: a link to them (a relation)
@@ -244,7 +249,7 @@ def _main_entity(mentions: dict[int, str]) -> str | None:
 
 _FORM_WORDS = word_set("field_passes.form_words")
 # "<record> information / details / card containing ...": what follows describes the record.
-_RECORD_VIEWS = DETAIL_WORDS | frozenset({"card", "cards"})
+_RECORD_VIEWS = DETAIL_WORDS | word_set("field_passes.card_words")
 
 
 def _add_fields(toks: list[Tok], p: Parsed, j: int, trigger: Tok, items: list, consumed: list[int]) -> None:
