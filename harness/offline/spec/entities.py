@@ -28,6 +28,19 @@ _SKIP = lx.DETERMINERS | lx.QUANTIFIERS | lx.ADJECTIVES | lx._words("of their my
 _SEP = word_set("entities.sep")
 _PARENT_PREP = word_set("entities.parent_prep")
 _WITH_LINKS = word_set("entities.with_links")
+_FEATURE_ROLES = word_set("entities.feature_roles")
+_EACH = word_set("entities.each")
+_PURPOSE_AFTER = word_set("entities.purpose_after")
+_MANY = word_set("entities.many")
+_HAVE_VERBS = word_set("entities.have_verbs")
+_WITH_WORDS = word_set("entities.with_words")
+_MODALS = word_set("entities.modals")
+_BE_HAVE = word_set("entities.be_have")
+_CLAUSE_MARKS = word_set("entities.clause_marks")
+_WITHIN = word_set("entities.within")
+_FOR_OF = word_set("entities.for_of")
+_ONE_PARENT = word_set("entities.one_parent")
+_BELONG_PREPS = word_set("entities.belong_preps")
 _SUBJECT_NEXT = (lx.FIELD_TRIGGERS | lx.BELONG | lx.HAVE | lx.MODALS | _PARENT_PREP
                  | lx._words(". : ( ; can of for"))
 
@@ -78,7 +91,7 @@ def _np_heads(toks: list[Tok], j: int) -> list[int]:
                                  or (toks[k].w in _FIELD_WORDS and not toks[k].used and is_noun(toks, k + 1)
                                      and toks[k + 1].clause == toks[k].clause)):   # "total income"
             k += 1
-        if k < len(toks) and toks[k].used and toks[k].role in ("auth", "dashboard", "pages", "api"):
+        if k < len(toks) and toks[k].used and toks[k].role in _FEATURE_ROLES:
             m = k + 1
         else:
             m = k
@@ -101,7 +114,7 @@ def _records_have_records(toks: list[Tok], i: int) -> bool:
     subject = i - 1
     if not is_noun(toks, subject) or toks[subject].clause != toks[i].clause:
         return False
-    if lx.singularize(toks[subject].w) == toks[subject].w and _word(toks, subject - 1) not in ("each", "every"):
+    if lx.singularize(toks[subject].w) == toks[subject].w and _word(toks, subject - 1) not in _EACH:
         return False
     heads = _np_heads(toks, i + 1)
     if not heads or _word(toks, heads[-1] + 1) not in (".", "", ";") \
@@ -134,7 +147,7 @@ def _positions(toks: list[Tok], p) -> list[tuple[int, str]]:
             out += [(h, "object") for h in _np_heads(toks, i + 2)]
         elif w in lx.FEEDBACK_VERBS and not t.used:   # "leave comments on their workouts"
             out += [(h, "object") for h in _np_heads(toks, i + 1) if toks[h].w in lx.FEEDBACK_NOUNS]
-        elif w in ("each", "every") and is_noun(toks, i + 1) and _word(toks, i + 2) in _SUBJECT_NEXT \
+        elif w in _EACH and is_noun(toks, i + 1) and _word(toks, i + 2) in _SUBJECT_NEXT \
                 and not _has_login(toks, i + 2):
             out.append((i + 1, "each"))
         elif (w in lx.APP_HEADS or w in lx.DOMAIN_AREAS) and _word(toks, i + 1) == ":":
@@ -144,16 +157,16 @@ def _positions(toks: list[Tok], p) -> list[tuple[int, str]]:
             out += [(h, "app-head") for h in _np_heads(toks, i + 1)]
         elif w in lx.APP_HEADS and w not in _GAME_HEADS and _word(toks, i + 1) in _LIST_AFTER_HEAD:
             heads = _np_heads(toks, i + 2)
-            if not (heads and _word(toks, heads[-1] + 1) in ("to", "who", "that")):   # "an app for teachers to ..."
+            if not (heads and _word(toks, heads[-1] + 1) in _PURPOSE_AFTER):   # "an app for teachers to ..."
                 out += [(h, "app-list") for h in heads]
         elif w == "management" and (p.vi or _word(toks, i + 1) == "of"):
             out += [(h, "object") for h in _np_heads(toks, i + 1 + (_word(toks, i + 1) == "of"))]
-        elif w in lx.HAVE and _word(toks, i + 1) in ("many", "multiple", "several"):
+        elif w in lx.HAVE and _word(toks, i + 1) in _MANY:
             out += [(h, "has-many") for h in _np_heads(toks, i + 1)]
-        elif w in ("have", "has", "own", "owns", "contain", "contains") and not t.used \
+        elif w in _HAVE_VERBS and not t.used \
                 and _records_have_records(toks, i):
             out += [(h, "has-many") for h in _np_heads(toks, i + 1)]   # "Owners have pets."
-        elif w in ("with", "including") and not t.used and _word(toks, i - 1) not in _GAME_HEADS:
+        elif w in _WITH_WORDS and not t.used and _word(toks, i - 1) not in _GAME_HEADS:
             # "tasks with login, projects and a dashboard"
             heads = [h for h in _np_heads(toks, i + 1) if lx.singularize(toks[h].w) != toks[h].w]
             out += [(h, "with-list") for h in heads] if len(heads) >= 2 else []
@@ -268,14 +281,14 @@ def _bare_subject(toks: list[Tok], i: int) -> bool:
     if after in _PARENT_PREP or after == "of":
         rest = _np_heads(toks, heads[-1] + 2)
         return bool(rest) and _word(toks, rest[-1] + 1) in (".", "")
-    return after in ("can", "should", "must") and _word(toks, heads[-1] + 2) in ("be", "have")
+    return after in _MODALS and _word(toks, heads[-1] + 2) in _BE_HAVE
 
 
 def _clause_start(toks: list[Tok], i: int) -> bool:
     j = i - 1
     while j >= 0 and toks[j].clause == toks[i].clause and toks[j].w in _SKIP:
         j -= 1
-    return j < 0 or toks[j].clause != toks[i].clause or toks[j].w in (".", ":", ";")
+    return j < 0 or toks[j].clause != toks[i].clause or toks[j].w in _CLAUSE_MARKS
 
 
 def find_entities(toks: list[Tok], p, cap: int) -> dict[int, str]:
@@ -325,10 +338,10 @@ def find_entities(toks: list[Tok], p, cap: int) -> dict[int, str]:
     mentions = _mentions(toks, p)
     for i in list(mentions):   # "tasks in a project", "ingredients for each recipe", "chapters of a book"
         w1, w2 = _word(toks, i + 1), _word(toks, i + 2)
-        if (w1 in _PARENT_PREP and w2 in ("a", "an", "each", "every", "one")) \
-                or (w1 in ("within", "per", "inside") and is_noun(toks, i + 2)) \
-                or (w1 in ("for", "of") and w2 in ("a", "an", "each", "every", "one")) \
-                or (w1 in lx.BELONG and w2 in ("to", "into", "under", "in")) \
+        if (w1 in _PARENT_PREP and w2 in _ONE_PARENT) \
+                or (w1 in _WITHIN and is_noun(toks, i + 2)) \
+                or (w1 in _FOR_OF and w2 in _ONE_PARENT) \
+                or (w1 in lx.BELONG and w2 in _BELONG_PREPS) \
                 or (w1 in _WITH_LINKS and w2 == "with"):   # "transactions associated with a category"
             j = i + 2 + (w1 in lx.BELONG)
             heads = _np_heads(toks, j)
