@@ -26,14 +26,34 @@ class Terminated(BaseException):
 
 INTERRUPTS = (KeyboardInterrupt, Terminated)
 _unwinding = False
+_last_signal = 0
+REDELIVER_S = 0.05
 
 
 def _raise_once(signum, frame) -> None:
-    global _unwinding
+    global _unwinding, _last_signal
     if _unwinding:   # the second signal: stop now, do not interrupt the cleanup with a traceback
         stop_now(EXIT_SIGTERM if signum == signal.SIGTERM else EXIT_SIGINT, again=True)
-    _unwinding = True
+    _unwinding, _last_signal = True, signum
     raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
+
+
+def _redeliver_swallowed(unraisable) -> None:
+    """sys.unraisablehook: a signal that arrived while a finalizer (`__del__`, a generator's close,
+    a weakref callback) ran raised there, and Python swallows exceptions from finalizers — the
+    interrupt was lost and the run went on (seen: SIGTERM during BUILD printed a traceback and the
+    builder kept building until killed). Send the same signal again a moment later, outside the
+    finalizer, so it unwinds the main thread as usual; anything else goes to the default hook."""
+    global _unwinding
+    if isinstance(unraisable.exc_value, INTERRUPTS) and _last_signal:
+        import threading
+
+        _unwinding = False
+        timer = threading.Timer(REDELIVER_S, os.kill, (os.getpid(), _last_signal))
+        timer.daemon = True
+        timer.start()
+        return
+    sys.__unraisablehook__(unraisable)
 
 
 def install() -> dict:
@@ -43,12 +63,14 @@ def install() -> dict:
     previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
     for sig in previous:
         signal.signal(sig, _raise_once)
+    sys.unraisablehook = _redeliver_swallowed
     return previous
 
 
 def restore(previous: dict) -> None:
     for sig, handler in previous.items():
         signal.signal(sig, handler if handler is not None else signal.SIG_DFL)
+    sys.unraisablehook = sys.__unraisablehook__
 
 
 def install_sigterm() -> None:
