@@ -29,6 +29,8 @@ def test_harness_speed_0_turns_every_path_off(monkeypatch, tmp_path):
     ctx = type("Ctx", (), {"audit": AuditBudget(), "run_id": "r", "store": None})()
     assert not lanes_ahead.eligible(ctx)
     assert speed.prestarted_server(ctx) is None and speed.build_started(ctx) == 0
+    speed.reaudit_beside_runtime(ctx)             # --harness-run's re-audit: runs after the check
+    assert speed.take_audit(ctx) is None
 
 
 def test_the_finer_switches_cannot_turn_a_path_on_when_speed_is_off(monkeypatch):
