@@ -84,7 +84,7 @@ _NAME_MODIFIERS = word_set("fields.name_modifiers")
 
 _SHOW_VERBS = word_set("fields.show_verbs")
 # Plural column words kept as written ("steps" of a recipe are its instructions, not a record).
-PLURAL_FIELDS = lx.KEEP_PLURAL_FIELDS | lx._words("steps points reps sets")
+PLURAL_FIELDS = lx.KEEP_PLURAL_FIELDS | word_set("fields.plural_fields_extra")
 
 
 def parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozenset[str],
