@@ -7,6 +7,7 @@ from harness.models.spec import AppSpec, Clause, DataEntity, Feature, Requiremen
 from harness.offline.generator.naming import field_ident, slug
 from harness.offline.requirement_words import FEATURE_TEXT
 from harness.offline.spec.entity_tools import TOOL_CAPABILITY
+from harness.offline.spec_links import link_items
 from harness.offline.spec_record_tools import tool_items
 
 _STACK_REASON = "the offline generator builds FastAPI + SQLite with server-rendered HTML, not {}"
@@ -122,6 +123,16 @@ def entity_extra_reqs(p, e: DataEntity) -> list[tuple[str, str, str, str]]:
     return out
 
 
+def link_reqs(e: DataEntity, entities: list[DataEntity]) -> list[tuple[str, str, str, str]]:
+    """The many-to-many link requirements of `e` (capability "link"; spec_links.py's words)."""
+    seg = slug(e.plural)
+    return [(cap, ident, text, f"PUT /api/{seg}/{{id}}/{slug(back.plural)}/{{{back.ident}_id}} links the two, "
+             f"GET /api/{seg}/{{id}}/{slug(back.plural)} lists the linked ones, DELETE unlinks; "
+             f"GET /api/{seg}?{back.ident}=<id> lists the {e.plural} linked to it")
+            for (cap, ident, text, _src), back in zip(link_items(e, entities),
+                                                      [x for o in e.many for x in entities if x.ident == o])]
+
+
 _TOOL_ACCEPTANCE = {
     "calendar": "GET /api/{seg}/calendar?from=&to= groups the records of those days by day, oldest first",
     "import": "POST /api/{seg}/import with CSV text adds every row, or none and names each bad row (422)",
@@ -143,6 +154,8 @@ def _req_ids(spec: AppSpec, role: str, ident_of: dict[str, str]) -> list[str]:
         return get((kind, None))
     if kind in ("pages", "api"):
         return get(("pages", None), ("health", None))
+    if kind == "link":
+        return get(("link", ident_of.get(rest)))
     if kind == "tool":
         tool, _, name = rest.partition(":")
         return get((TOOL_CAPABILITY.get(tool, ""), ident_of.get(name)))

@@ -20,6 +20,7 @@ def example_yield(pattern: dict) -> dict:
     tools = {name: list(t) for name, t in p.tools.items()}
     had = {name: [it.label for it in items] for name, items in p.fields.items()}
     had_status = list(p.status)
+    had_links = list(p.links)
     acted = run_patterns([pattern], toks, p, state.mentions)
     out: dict = {}
     for t, old in zip(toks, before):
@@ -37,6 +38,8 @@ def example_yield(pattern: dict) -> dict:
     gained = {name: [t for t in got if t not in tools.get(name, [])] for name, got in p.tools.items()}
     if any(gained.values()):
         out["tools"] = {name: got for name, got in gained.items() if got}
+    if p.links != had_links:
+        out["links"] = [list(pair) for pair in p.links if pair not in had_links]
     if acted and pattern["action"].get("set"):
         out["set"] = {a: getattr(p, a) for a in pattern["action"]["set"]}
     return out

@@ -28,13 +28,15 @@ matches acts (an if/elif chain over the tokens, as the passes written in code we
     fields [labels]: fields of that record, added unless it has them; a label can be
            {"capture": c, "hint": h}: the word of c, a field of that kind ("bool"), or
            {"label": l, "values": {"capture": c, "where": spec}}: an enum of c's words (two or more)
+    link   (and the other constructs of pattern_constructs.py) a many-to-many link of two records
     entity_tool  a record tool ("calendar", "csv_import", "attachments"; docs/spec-language.md) that
            record gets with its defaults (needs "record")
     no_record  a reason: when "record" finds none, the match is context and its clause blocked
 
 `unless` {"capture": c, "role": prefix}: no match when a token of c already has such a role;
 `unless_record` (a record name): no match when the parse has that record type; `unless_entity` (a
-capture): no match when the word of its first token is a record type of the parse.
+capture): no match when the word of its first token is a record type of the parse; `same`
+([[c1, c2], ...]): no match unless each pair of captures names one record (pattern_constructs.py).
 `yields` is what the pattern alone does to its own example sentence after the passes before its
 own (rules.PASSES): {role: "the words it marks"}, "reported": the phrase, "blocked": true,
 "set": {...}, "fields": {record: [labels added]} — the example is the pattern's specification
@@ -52,6 +54,7 @@ from harness.offline.spec.fields import FieldItem
 from harness.offline.spec.matcher import Match, match_at, token_ok
 from harness.offline.spec.nouns import singular_name
 from harness.offline.spec.pass_helpers import nearest
+from harness.offline.spec.pattern_constructs import construct_action, same_records
 from harness.offline.spec.tokens import Tok
 from harness.offline.spec.wordsets import word_set
 
@@ -170,6 +173,7 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str]) -
         tool = action.get("entity_tool")
         if tool and tool not in p.tools.setdefault(record, []):
             p.tools[record].append(tool)
+    record = construct_action(toks, m, action, p, lambda c: _named(toks, m, c, p)) or record
     for mark in action.get("mark", []):
         _mark(toks, m, {**mark, "role": mark["role"].replace("{record}", record)})
     if "report" in action:
@@ -217,6 +221,8 @@ def _anchor_words(pattern: dict) -> frozenset[str] | None:
         words = frozenset([spec["w"]] if isinstance(spec["w"], str) else spec["w"])
     if "set" in spec:
         names = [spec["set"]] if isinstance(spec["set"], str) else spec["set"]
+        if "RECORDS" in names:   # the parse's records: known only while the pass runs
+            return words
         in_sets = frozenset().union(*(pattern_set(n) for n in names))
         words = in_sets if words is None else words & in_sets
     return words
@@ -236,7 +242,8 @@ def run_patterns(patterns: tuple[dict, ...] | list[dict], toks: list[Tok], p,
                 continue
             m = match_at(toks, i, pattern, sets)
             if m is not None and not _vetoed(toks, m, pattern.get("unless")) \
-                    and pattern.get("unless_record") not in p.entities and not _names_entity(toks, m, pattern, p):
+                    and pattern.get("unless_record") not in p.entities and not _names_entity(toks, m, pattern, p) \
+                    and same_records(toks, m, pattern.get("same", []), lambda c: _named(toks, m, c, p)):
                 _act(toks, m, pattern["action"], p, mentions or {})
                 acted.append(i)
                 break

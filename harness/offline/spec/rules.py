@@ -176,6 +176,8 @@ PASSES: tuple[Pass, ...] = (
      "needs entities: start/end dates; code: adds fields to the parse"),
     ("relations", code(find_relations, "toks", "mentions", "p"),
      "needs entities: 'each X has many Y'; code: sets parents in the parse"),
+    ("many-to-many links", table("many-to-many links"),
+     "table; after relations: a link of two records replaces the parent or field an earlier pass read"),
     ("cascades", code(find_cascades, "toks", "mentions", "p"),
      "after relations: deleting a parent; code: compares with the parse's parents"),
     ("ratings", code(find_ratings, "toks", "mentions", "p"),
