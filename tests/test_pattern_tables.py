@@ -73,3 +73,30 @@ def test_a_record_before_can_be_in_is_the_parent_relation_the_app_builds():
     before = [(t.used, t.role) for t in state.toks]
     assert run_patterns(pass_patterns("memberships"), state.toks, state.p) == []
     assert [(t.used, t.role) for t in state.toks] == before
+
+
+def test_a_bad_line_of_the_pass_table_is_an_error_naming_it(tmp_path):
+    """passes.jsonl is the one ordered pass list: a line naming no function of the parser, or
+    missing its reason, stops the load with the file and line."""
+    from harness.offline.spec.rules import load_passes
+
+    table = tmp_path / "passes.jsonl"
+    good = '{"pass": "brands", "code": "entities.mark_brands", "reads": ["toks"], "why": "code: casing"}'
+    table.write_text(good + '\n{"pass": "x", "code": "entities.no_such_pass", "reads": ["toks"], "why": "code: -"}\n')
+    with pytest.raises(ValueError, match=r"passes.jsonl:2: not a pass \(AttributeError"):
+        load_passes(table)
+    table.write_text(good + '\n\n{"pass": "x", "table": true}\n')
+    with pytest.raises(ValueError, match=r"passes.jsonl:3: not a pass \(KeyError: 'why'\)"):
+        load_passes(table)
+    table.write_text(good + "\n")
+    assert [name for name, _run, _why in load_passes(table)] == ["brands"]
+
+
+def test_a_code_pass_reads_the_parts_of_the_state_its_row_names():
+    """ "reads": ["toks", "p.entities"] calls the function with those parts; "into" keeps its result."""
+    from harness.offline.spec.rules import PASSES, new_state, run_passes
+
+    state = new_state("An app to manage books. Each book has a title and an author.")
+    run_passes(state, until="column lists, field bullets, filter fields")
+    assert set(state.mentions.values()) == {"book"}       # "entities" kept its result in mentions
+    assert [n for n, _r, _w in PASSES][:2] == ["app name", "brands"]

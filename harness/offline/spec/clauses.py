@@ -10,6 +10,7 @@ import re
 
 from harness.errors import SpecError
 from harness.offline.spec import lexicon as lx
+from harness.offline.spec.wordsets import word_set
 from harness.utils.request_text import BULLET, plain_text
 
 MAX_CLAUSES = 120          # more clauses than this: the request is refused with the cap stated
@@ -65,8 +66,7 @@ def _lines(text: str) -> list[str]:
 # "Events have:", "Each event has:", "A recipe contains:" — a header whose bullets are its fields
 _HAS_HEADER = re.compile(r"\b(\w+) (?:has|have|contains?)(?: the following(?: fields)?)?:\s*$", re.I)
 # ... but "The app has:", "Users have:", "It has:" list features or abilities, one clause each
-_NOT_RECORDS = frozenset("""it this that we i you they he she users user people app application apps system
-    website site web webapp tool platform portal service api backend dashboard page""".split())
+_NOT_RECORDS = word_set("clauses.not_records")
 
 
 def _is_record_header(line: str) -> bool:

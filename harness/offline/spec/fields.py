@@ -76,6 +76,8 @@ def _aside(toks: list[Tok], j: int) -> tuple[list[str], int]:
 
 
 _MEDIA_PLURALS = lx.MEDIA_PLURALS
+# Plural column words kept as written ("steps" of a recipe are its instructions, not a record).
+PLURAL_FIELDS = lx.KEEP_PLURAL_FIELDS | word_set("fields.plural_fields_extra")
 _UNBUILT_ASIDES = word_set("fields.unbuilt_asides")
 _OF_HEADS = word_set("fields.of_heads")
 _IS = word_set("fields.is")
@@ -85,8 +87,6 @@ _NAME_MODIFIERS = word_set("fields.name_modifiers")
 
 
 _SHOW_VERBS = word_set("fields.show_verbs")
-# Plural column words kept as written ("steps" of a recipe are its instructions, not a record).
-PLURAL_FIELDS = lx.KEEP_PLURAL_FIELDS | lx._words("steps points reps sets")
 
 
 def parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozenset[str],
