@@ -1,11 +1,13 @@
 """The pattern-table actions that put spec-language constructs in the parse (docs/spec-language.md):
-many-to-many links, features of the registry and computed values. patterns.py calls `construct_action` for a row
+many-to-many links, features of the registry (capacity among them) and computed values. patterns.py calls `construct_action` for a row
 whose action has one of them.
 
     link   {"records": [r1, r2]}: the two records are linked many-to-many (`many` of the first). An
            r is a capture (the record its first token that names one names) or {"record": name}:
            that record, added with a name field when the parse has none ("users tag notes"), or
            {"capture": c, "create": true}: the record c names, else one named by c's word, added.
+           "only_linked": true: nothing new — the row acts only when the two are already linked
+           ("filter the notes by tag" is the link's ?tag= filter).
            A link replaces every one-to-many reading of the same pair an earlier pass made: the
            parent of one by the other, and a field of one that names the other ("tags" of a note).
 
@@ -20,22 +22,25 @@ whose action has one of them.
     computed {"name": n, "expr": e, "slots": {...}}: a value computed from the record on every read
            (harness/constructs/computed_expr.py), its fields found by kind and words (_computed)
 
+    capacity {"resource": c, "occupant": c, "limit": c, ...}: the capacity feature on the records that
+           take the resource's places (_capacity)
+
 `same` (a row key, checked before the row acts): [[c1, c2], ...]: each pair of captures names the
 same record ("each game has many players and each player many games").
 """
 
 from __future__ import annotations
 
-from harness.offline.generator.naming import field_ident
+from harness.offline.generator.naming import field_ident, py_ident
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec.fields import FieldItem
 from harness.offline.spec.matcher import Match
 from harness.offline.spec.nouns import singular_name
-from harness.offline.spec.record_fields import kind_in_record
+from harness.offline.spec.record_fields import kind_in_record, referenced_record
 from harness.offline.spec.tokens import Tok
-from harness.offline.spec.wordsets import word_set
+from harness.offline.spec.wordsets import word_map, word_set
 
-CONSTRUCTS = {"link", "feature", "computed"}   # the action keys construct_action reads
+CONSTRUCTS = {"link", "feature", "computed", "capacity"}   # the action keys construct_action reads
 
 
 def same_records(toks: list[Tok], m: Match, pairs: list[list[str]], named) -> bool:
@@ -56,6 +61,8 @@ def construct_action(toks: list[Tok], m: Match, action: dict, p, named, record: 
         return _feature(action["feature"], p, toks, m, record)
     if "computed" in action:
         return _computed(action["computed"], p, toks, m, record)
+    if "capacity" in action:
+        return _capacity(action["capacity"], p, toks, m, named)
     return ""
 
 
@@ -114,6 +121,8 @@ def _link(how: dict, p, named, toks: list[Tok], m: Match) -> str:
     a, b = records
     if not a or not b or a == b:
         return ""
+    if how.get("only_linked"):   # "filter notes by tag": the link's own filter, when they are linked
+        return next((x for x, y in p.links if {x, y} == {a, b}), "")
     if (a, b) not in p.links and (b, a) not in p.links:
         p.links.append((a, b))
     for child, parent in ((a, b), (b, a)):
@@ -181,3 +190,66 @@ def _computed(how: dict, p, toks: list[Tok], m: Match, record: str) -> str:
     if name not in values and all(field_ident(it.label) != name for it in p.fields.get(record, [])):
         values[name] = expr
     return record
+
+
+_NUMBERS = word_map("pattern_constructs.number_values")
+_LIMIT_KINDS = ("integer",)
+
+
+def _capacity(how: dict, p, toks: list[Tok], m: Match, named) -> str:
+    """{"resource": c, "occupant": c, "limit": c, "limit_field": c, "per_date": c}: the records that
+    take places of the resource (c names it) get the capacity feature: the occupant named (a record
+    that belongs to or refers to the resource), else the only such record; a record named as the
+    occupant with no relation to the resource becomes its child ("each session can have at most one
+    volunteer"). Limit: the number of "limit" (digits or a number word), else the resource's
+    whole-number field "limit_field" names ("its capacity"). With "per_date" captured, the
+    occupant's first date field is part of the place. A workflow's last state frees the place."""
+    resource = next(iter(named(how["resource"])), "")
+    if not resource:
+        return ""
+    occupants = [e for e in p.entities if e != resource and _refers(p, e, resource)]
+    asked = [r for r in named(how.get("occupant", "")) if r != resource]
+    occupant = next((r for r in asked if r in occupants), "") or (occupants[0] if len(occupants) == 1 else "")
+    if not occupant and asked and how.get("make_child") and asked[0] not in p.parents:
+        occupant = asked[0]
+        p.parents[occupant] = resource
+        p.relation_clauses.setdefault(occupant, toks[m.anchor].clause)
+    limit = _limit(how, p, toks, m, resource)
+    if not occupant or limit is None:
+        return ""
+    cols = [py_ident(resource) if p.parents.get(occupant) == resource else _reference_label(p, occupant, resource)]
+    if m.captures.get(how.get("per_date", "")):
+        dated = [it.label for it in p.fields.get(occupant, []) if _item_kind(it, occupant) in ("date", "datetime")]
+        if not dated:
+            return ""
+        cols.append(dated[0])
+    options: dict = {"limit": limit}
+    states = p.workflows.get(occupant, [])
+    if len(states) > 1:
+        options["while"] = states[:-1]
+    clause = toks[m.anchor].clause
+    p.features.append(("capacity", occupant, cols, clause))
+    p.feature_options[("capacity", occupant)] = options
+    return occupant
+
+
+def _refers(p, record: str, resource: str) -> bool:
+    return p.parents.get(record) == resource or bool(_reference_label(p, record, resource))
+
+
+def _reference_label(p, record: str, resource: str) -> str:
+    return next((it.label for it in p.fields.get(record, [])
+                 if referenced_record(it.words, record, p.plurals) == resource), "")
+
+
+def _limit(how: dict, p, toks: list[Tok], m: Match, resource: str) -> int | str | None:
+    for x in m.captures.get(how.get("limit", ""), []):
+        w = toks[x].w
+        if w.isdigit() and 1 <= int(w) <= 1000:
+            return int(w)
+        if w in _NUMBERS:
+            return int(_NUMBERS[w])
+    words = {toks[x].w for x in m.captures.get(how.get("limit_field", ""), [])}
+    field = next((it for it in p.fields.get(resource, []) if words & set(it.words)
+                  and _item_kind(it, resource) in _LIMIT_KINDS), None)
+    return field_ident(field.label) if field else None
