@@ -71,6 +71,10 @@ def spec_words(spec: AppSpec) -> SpecWords:
                 sw.numbers.setdefault(b, f"bound {e.name}.{f.name} {'..'.join(bounds)}")
         for state in e.workflow:
             claim(state, f"workflow {e.name}: {state}")
+        for other in e.many:
+            sw.links.add(frozenset((e.ident, other)))
+        for name in e.computed:
+            claim(name, f"computed {e.name}.{name}")
     sw.title = frozenset(t.lower() for t in tokens(spec.title or ""))
     present = sw.present = _present(spec)
     for key, stems in element_words().items():
@@ -113,6 +117,10 @@ def _present(spec: AppSpec) -> dict[str, str]:
         with_tool = [e.plural for e in spec.data_model if has(e)]
         if with_tool:
             out[f"tool:{tool}"] = f"{tool} of " + ", ".join(with_tool)
+    if any(e.many for e in spec.data_model):
+        out["link"] = "many-to-many link of " + ", ".join(e.plural for e in spec.data_model if e.many)
+    if any(e.computed for e in spec.data_model):
+        out["computed"] = "computed values of " + ", ".join(e.plural for e in spec.data_model if e.computed)
     idents = {e.ident: e.plural for e in spec.data_model}
     for f in spec.features:
         key = f"feature:{f.kind}"
