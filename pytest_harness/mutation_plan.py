@@ -182,16 +182,16 @@ def make_plan(evidence: dict, workspace: Path, max_mutants: int, seed: int = DEF
 
 def _describe_chosen(plan: AuditPlan, workspace: Path) -> None:
     """Give the chosen mutants their descriptions and diffs (rendering every candidate's was most
-    of the plan's time)."""
+    of the plan's time); each diff from the mutant's own node, before `described` drops it."""
     texts: dict[str, str] = {}
     for chosen in plan.chosen.values():
-        chosen.mutant = described([chosen.mutant])[0]
         if chosen.file not in texts:
             try:
                 texts[chosen.file] = (workspace / chosen.file).read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError):
                 texts[chosen.file] = ""
         chosen.diff = line_diff(texts[chosen.file], chosen.mutant) if texts[chosen.file] else ""
+        chosen.mutant = described([chosen.mutant])[0]
 
 
 def _tests_of_line(evidence: dict, tests: list[str], rel: str, line: int) -> list[str]:

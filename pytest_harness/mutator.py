@@ -346,10 +346,11 @@ def apply(source: str, mutants: dict[str, int] | list[Mutant], *, guarded: bool 
 
 def _site_node(tree: ast.AST, key: str) -> ast.AST | None:
     where = _position(key)
-    kind, index = key.split(":", 1)[0], int(key.rsplit(":", 1)[1])
+    line = int(where.split(":", 1)[0])
+    kind, at = key.split(":", 1)[0], int(key.rsplit(":", 1)[1])
     for node in ast.walk(tree):
-        if hasattr(node, "lineno") and _node_position(node) == where and any(
-                k == kind and i == index for k, i, _ in _sites(node, describe=False)):
+        if getattr(node, "lineno", None) == line and _node_position(node) == where and any(
+                k == kind and i == at for k, i, _ in _sites(node, describe=False)):
             return node
     return None
 
@@ -381,12 +382,14 @@ def _replacement(node: ast.AST, kind: str, index: int) -> tuple[ast.AST, ast.AST
 def line_diff(source: str, mutant: Mutant) -> str:
     """The mutant as a diff of the source lines it changes: `-` the original line(s), `+` the
     mutated one(s) (the changed part rendered by ast.unparse, the rest of the line as written);
-    "" when the site is not in `source`."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
-        return ""
-    node = _site_node(tree, mutant.key)
+    "" when the site is not in `source`. A mutant from `candidates(..., describe=False)` brings its
+    node (nothing is parsed); any other is looked up in `source` parsed."""
+    node = mutant.node
+    if node is None:
+        try:
+            node = _site_node(ast.parse(source), mutant.key)
+        except (SyntaxError, ValueError):
+            return ""
     if node is None:
         return ""
     kind, index = mutant.key.split(":", 1)[0], int(mutant.key.rsplit(":", 1)[1])
