@@ -14,7 +14,8 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pytest_harness.mutator import KIND_RANK, Mutant, candidates, described, line_diff
+from pytest_harness.mutant_diff import line_diff
+from pytest_harness.mutator import KIND_RANK, Mutant, candidates, described
 
 DEFAULT_SEED = 15
 # Guard ids (#47): every mutant's id, and the id the guard holds while the original code runs
@@ -49,7 +50,7 @@ class Chosen:
     id: int
     file: str
     mutant: Mutant
-    diff: str = ""   # the changed line(s): `-` original, `+` mutated (mutator.line_diff)
+    diff: str = ""   # the changed line(s): `-` original, `+` mutated (mutant_diff.line_diff)
 
 
 @dataclass

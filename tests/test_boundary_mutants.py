@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 from seats_project import EDGE, SEATS, make_project, mutate
 
-from pytest_harness.mutator import candidates, line_diff
+from pytest_harness.mutant_diff import line_diff
+from pytest_harness.mutator import candidates
 
 def _boundaries(document: dict, rid: str) -> list[dict]:
     return [d for d in document["mutation"]["requirements"][rid]["details"] if d["kind"] == "boundary"]
