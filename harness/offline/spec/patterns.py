@@ -26,7 +26,8 @@ matches acts (an if/elif chain over the tokens, as the passes written in code we
     status {"capture": c}: every record the tokens of c name gets a status (unless it has one or a
            workflow); the first is the record of "{record}"; none named: the row does nothing
     fields [labels]: fields of that record, added unless it has them; a label can be
-           {"capture": c, "hint": h}: the word of c, a field of that kind ("bool"), or
+           {"capture": c, "hint": h}: the word of c, a field of that kind ("bool"; "singular": true,
+           its last word in the singular), or
            {"label": l, "values": {"capture": c, "where": spec}}: an enum of c's words (two or more)
     link   (and the other constructs of pattern_constructs.py) a many-to-many link of two records
     entity_tool  a record tool ("calendar", "csv_import", "attachments"; docs/spec-language.md) that
@@ -55,6 +56,7 @@ from harness.offline.spec.matcher import Match, match_at, token_ok
 from harness.offline.spec.nouns import singular_name
 from harness.offline.spec.pass_helpers import nearest
 from harness.offline.spec.pattern_constructs import construct_action, same_records
+from harness.offline.spec.token_tests import TokenTest
 from harness.offline.spec.tokens import Tok
 from harness.offline.spec.wordsets import word_set
 
@@ -103,10 +105,16 @@ class _RecordWords:
         return w[:1].isalpha() and singular_name(w) in self.p.entities
 
 
-def _sets_of(p):
-    """The sets a pattern names while it runs over the parse p (pattern_set, and "RECORDS")."""
-    records = _RecordWords(p)
-    return lambda name: records if name == "RECORDS" else pattern_set(name)
+def _sets_of(p, toks: list[Tok], mentions: dict[int, str]):
+    """The sets a pattern names while it runs over the parse p (pattern_set, "RECORDS", and the
+    token tests "is:<test>" of token_tests.py)."""
+    named: dict[str, object] = {"RECORDS": _RecordWords(p)}
+
+    def sets(name: str):
+        if name not in named:
+            named[name] = TokenTest(name[3:], toks, mentions) if name.startswith("is:") else pattern_set(name)
+        return named[name]
+    return sets
 
 
 def _vetoed(toks: list[Tok], m: Match, unless: dict | None) -> bool:
@@ -199,7 +207,10 @@ def _field_item(toks: list[Tok], m: Match, field: str | dict) -> FieldItem:
     if isinstance(field, str):
         return FieldItem(words=field.split())
     if "capture" in field:
-        return FieldItem(words=[toks[x].w for x in m.captures[field["capture"]]], hint=field.get("hint"))
+        words = [toks[x].w for x in m.captures[field["capture"]]]
+        if field.get("singular"):
+            words[-1] = singular_name(words[-1])
+        return FieldItem(words=words, hint=field.get("hint"))
     how = field["values"]
     values = [toks[x].w for x in m.captures.get(how["capture"], []) if token_ok(toks[x], how.get("where", {}), pattern_set)]
     return FieldItem(words=field["label"].split(), enum_values=values if len(values) > 1 else [])
@@ -234,7 +245,7 @@ def run_patterns(patterns: tuple[dict, ...] | list[dict], toks: list[Tok], p,
     anchors of the matches that acted. `mentions`: token index -> the record it names (once
     entities are found)."""
     acted: list[int] = []
-    sets = _sets_of(p)
+    sets = _sets_of(p, toks, mentions or {})
     anchored = [(pattern, _anchor_words(pattern)) for pattern in patterns]
     for i in range(len(toks)):
         for pattern, words in anchored:
