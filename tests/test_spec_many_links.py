@@ -63,3 +63,18 @@ def test_many_that_is_no_link_of_two_records_links_nothing(request_text):
     spec = _spec(request_text)
     assert all(not e.many for e in spec.data_model)
     assert not [r for r in spec.requirements if r.capability == "link"]
+
+
+def test_filter_by_a_linked_record_is_the_link_filter_not_a_column_filter():
+    """Before: 'filter the notes list by tag' left 'tag' not understood (notes have no tag column)."""
+    spec = _spec("Notes have a title. A note can have multiple tags and each tag has a name. "
+                 "Filter the notes list by tag.")
+    assert _entity(spec, "note").many == ["tag"]
+    assert not [f for f in spec.features if f.kind == "filter"]
+    link = next(r for r in spec.requirements if r.capability == "link")
+    assert spec.clauses[-1].status == "mapped" and link.id in spec.clauses[-1].reqs
+
+
+def test_filter_by_an_unlinked_record_is_no_link():
+    spec = _spec("Notes have a title. Tags have a name. Filter the notes list by tag.")
+    assert all(not e.many for e in spec.data_model)

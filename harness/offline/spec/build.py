@@ -14,7 +14,7 @@ from harness.offline.spec import lexicon as lx
 from harness.offline.generator.naming import field_ident, py_ident, slug
 from harness.models.spec import AppSpec, DataEntity, EntityField, Page, Requirement, Stack
 from harness.offline.spec.coverage import (clause_records, drop_unbuildable_features, entity_extra_reqs,
-                                           feature_models, link_reqs, not_built_reqs)
+                                           computed_reqs, feature_models, link_reqs, not_built_reqs)
 from harness.offline.requirement_words import auth_item, dashboard_item, entity_items, join_words
 from harness.offline.spec.fields import FieldItem
 from harness.offline.spec.record_fields import kind_in_record, referenced_record
@@ -52,6 +52,8 @@ class Parsed:
     features: list[tuple[str, str | None, list[str], int]] = field(default_factory=list)
     tools: dict[str, list[str]] = field(default_factory=dict)    # record -> its record tools ("calendar", ...)
     links: list[tuple[str, str]] = field(default_factory=list)   # (record, record) linked many-to-many
+    feature_options: dict[tuple[str, str], dict] = field(default_factory=dict)   # (kind, record) -> options
+    computed: dict[str, dict[str, str]] = field(default_factory=dict)   # record -> {name: expression}
     overflow: list[str] = field(default_factory=list)            # entities beyond the cap
     entity_rules: dict[str, str] = field(default_factory=dict)   # entity -> the position rule that found it
     unsupported: list[tuple[str, str]] = field(default_factory=list)   # (clause text, reason)
@@ -125,7 +127,8 @@ def _entities(p: Parsed) -> list[DataEntity]:
         on_parent_delete="cascade" if name in p.cascade and p.parents.get(name) else "restrict",
         has_status=name in p.status and name not in p.workflows and not _status_values(p, name),
         workflow=p.workflows.get(name, []),
-        many=[idents[b] for a, b in p.links if a == name and b in idents]), p.tools.get(name, []))
+        many=[idents[b] for a, b in p.links if a == name and b in idents],
+        computed=dict(p.computed.get(name, {}))), p.tools.get(name, []))
             for name in order]
 
 
@@ -249,7 +252,7 @@ def _requirements(p: Parsed, entities: list[DataEntity]) -> list[tuple[str, str 
     for e in entities:
         reqs.extend(entity_items(e, by_ident))
         reqs.extend(entity_extra_reqs(p, e))
-        reqs.extend(link_reqs(e, entities))
+        reqs.extend(link_reqs(e, entities) + computed_reqs(e))
     if p.dashboard and entities:
         reqs.append(dashboard_item(entities, bool(p.auth)))
     if p.pages and entities:

@@ -55,7 +55,7 @@ from harness.offline.spec.fields import FieldItem
 from harness.offline.spec.matcher import Match, match_at, token_ok
 from harness.offline.spec.nouns import singular_name
 from harness.offline.spec.pass_helpers import nearest
-from harness.offline.spec.pattern_constructs import construct_action, same_records
+from harness.offline.spec.pattern_constructs import CONSTRUCTS, construct_action, same_records
 from harness.offline.spec.token_tests import TokenTest
 from harness.offline.spec.tokens import Tok
 from harness.offline.spec.wordsets import word_set
@@ -168,11 +168,10 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str]) -
         p.status.extend(n for n in named if n not in p.status and n not in p.workflows)
     if "record" in action:
         record = _record(toks, m, action["record"], p, mentions)
-        if not record:
-            if action.get("no_record"):   # a recognised ask with nothing to act on is not built
-                _mark(toks, m, {"role": "context", "force": True})
-                _block(toks, m, action["no_record"], p)
+        if not record and "feature" not in action:   # a feature's "of" may still name one
+            _no_record(toks, m, action, p)
             return
+    if record:
         items = p.fields.setdefault(record, [])
         for label in action.get("fields", []):
             item = _field_item(toks, m, label)
@@ -181,7 +180,11 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str]) -
         tool = action.get("entity_tool")
         if tool and tool not in p.tools.setdefault(record, []):
             p.tools[record].append(tool)
-    record = construct_action(toks, m, action, p, lambda c: _named(toks, m, c, p)) or record
+    if CONSTRUCTS & set(action):   # the construct's own record; none: the row does nothing
+        record = construct_action(toks, m, action, p, lambda c: _named(toks, m, c, p), record)
+        if not record:
+            _no_record(toks, m, action, p)
+            return
     for mark in action.get("mark", []):
         _mark(toks, m, {**mark, "role": mark["role"].replace("{record}", record)})
     if "report" in action:
@@ -190,6 +193,12 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str]) -
         _block(toks, m, action["block"], p)
     for attr, value in action.get("set", {}).items():
         setattr(p, attr, value)
+
+
+def _no_record(toks: list[Tok], m: Match, action: dict, p) -> None:
+    if action.get("no_record"):   # a recognised ask with nothing to act on is not built
+        _mark(toks, m, {"role": "context", "force": True})
+        _block(toks, m, action["no_record"], p)
 
 
 def _record(toks: list[Tok], m: Match, how: dict, p, mentions: dict[int, str]) -> str:
