@@ -11,7 +11,7 @@ from harness.offline.spec.wordsets import set_names, word_set
 
 PATTERNS = all_patterns()
 KEYS = {"name", "pass", "example", "yields", "before", "not_before", "clause_has", "clause_lacks", "tokens", "unless",
-        "unless_record", "unless_entity", "followed_by", "action", "table"}
+        "unless_record", "unless_entity", "followed_by", "same", "action", "table"}
 
 
 @pytest.mark.parametrize("pattern", PATTERNS, ids=[p["table"] for p in PATTERNS])
@@ -28,7 +28,7 @@ def test_pattern_names_are_unique_and_every_set_they_name_exists():
         for spec in specs:
             for key in ("set", "not_set"):
                 for name in [spec[key]] if isinstance(spec.get(key), str) else spec.get(key, []):
-                    assert pattern_set(name), (p["table"], name)
+                    assert name == "RECORDS" or pattern_set(name), (p["table"], name)
 
 
 def test_tables_are_grouped_by_grammatical_role():
@@ -73,3 +73,48 @@ def test_a_record_before_can_be_in_is_the_parent_relation_the_app_builds():
     before = [(t.used, t.role) for t in state.toks]
     assert run_patterns(pass_patterns("memberships"), state.toks, state.p) == []
     assert [(t.used, t.role) for t in state.toks] == before
+
+
+def test_a_bad_line_of_the_pass_table_is_an_error_naming_it(tmp_path):
+    """passes.jsonl is the one ordered pass list: a line naming no function of the parser, or
+    missing its reason, stops the load with the file and line."""
+    from harness.offline.spec.rules import load_passes
+
+    table = tmp_path / "passes.jsonl"
+    good = '{"pass": "brands", "code": "entities.mark_brands", "reads": ["toks"], "why": "code: casing"}'
+    table.write_text(good + '\n{"pass": "x", "code": "entities.no_such_pass", "reads": ["toks"], "why": "code: -"}\n')
+    with pytest.raises(ValueError, match=r"passes.jsonl:2: not a pass \(AttributeError"):
+        load_passes(table)
+    table.write_text(good + '\n\n{"pass": "x", "table": true}\n')
+    with pytest.raises(ValueError, match=r"passes.jsonl:3: not a pass \(KeyError: 'why'\)"):
+        load_passes(table)
+    table.write_text(good + "\n")
+    assert [name for name, _run, _why in load_passes(table)] == ["brands"]
+
+
+def test_a_code_pass_reads_the_parts_of_the_state_its_row_names():
+    """ "reads": ["toks", "p.entities"] calls the function with those parts; "into" keeps its result."""
+    from harness.offline.spec.rules import PASSES, new_state, run_passes
+
+    state = new_state("An app to manage books. Each book has a title and an author.")
+    run_passes(state, until="column lists, field bullets, filter fields")
+    assert set(state.mentions.values()) == {"book"}       # "entities" kept its result in mentions
+    assert [n for n, _r, _w in PASSES][:2] == ["app name", "brands"]
+
+
+def test_a_token_test_reads_the_place_of_the_token_and_an_unknown_one_is_an_error_naming_it():
+    """ "is": "noun" holds for "topic" after "posts about a", not for "a"; "is": "mention" for the
+    token that names a record; an unknown test name stops the pass with its name."""
+    from harness.offline.spec.matcher import token_ok
+    from harness.offline.spec.patterns import _sets_of
+    from harness.offline.spec.rules import new_state, run_passes
+
+    state = new_state("An app to manage posts about a topic.")
+    run_passes(state, until="about fields")
+    sets = _sets_of(state.p, state.toks, state.mentions)
+    words = [t.w for t in state.toks]
+    topic, a, posts = state.toks[words.index("topic")], state.toks[words.index("a")], state.toks[words.index("posts")]
+    assert token_ok(topic, {"is": "noun"}, sets) and not token_ok(a, {"is": "noun"}, sets)
+    assert token_ok(posts, {"is": "mention"}, sets) and not token_ok(topic, {"is": ["noun", "mention"]}, sets)
+    with pytest.raises(KeyError, match="no token test named 'nonsense'"):
+        token_ok(topic, {"is": "nonsense"}, sets)

@@ -19,12 +19,10 @@ from harness.offline.spec.wordsets import word_set
 
 __all__ = ["find_entities", "is_noun", "mark_brands", "singular_name"]
 
-_HEAD_AFTER = lx.APP_HEADS | lx._words("management tracking tracker manager catalog catalogue log "
-                                       "database records inventory organizer planner list form "
-                                       "forms table details")
+_HEAD_AFTER = lx.APP_HEADS | word_set("entities.head_after_extra")
 _LIST_AFTER_HEAD = word_set("entities.list_after_head")
 _GAME_HEADS = word_set("entities.game_heads")
-_SKIP = lx.DETERMINERS | lx.QUANTIFIERS | lx.ADJECTIVES | lx._words("of their my our your his her new all")
+_SKIP = lx.DETERMINERS | lx.QUANTIFIERS | lx.ADJECTIVES | word_set("entities.skip_extra")
 _SEP = word_set("entities.sep")
 _PARENT_PREP = word_set("entities.parent_prep")
 _WITH_LINKS = word_set("entities.with_links")
@@ -42,7 +40,7 @@ _FOR_OF = word_set("entities.for_of")
 _ONE_PARENT = word_set("entities.one_parent")
 _BELONG_PREPS = word_set("entities.belong_preps")
 _SUBJECT_NEXT = (lx.FIELD_TRIGGERS | lx.BELONG | lx.HAVE | lx.MODALS | _PARENT_PREP
-                 | lx._words(". : ( ; can of for"))
+                 | word_set("entities.subject_next_extra"))
 
 
 _LONG_REQUEST = 6                       # clauses
@@ -223,7 +221,7 @@ def _agent(toks: list[Tok], i: int) -> bool:
     return rel in ("which", "that", "who") and nxt not in lx.HAVE | lx.BELONG | {"is", "are"}
 
 
-_STORY_SUBJECTS = rl.ACTOR_WORDS | lx._words("i we")
+_STORY_SUBJECTS = rl.ACTOR_WORDS | word_set("entities.story_subjects_extra")
 _STORY_MODALS = word_set("entities.story_modals")
 
 

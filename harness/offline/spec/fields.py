@@ -51,6 +51,8 @@ _CHOICE_UI = word_set("fields.choice_ui")
 
 
 _BY_PARTICIPLES = word_set("fields.by_participles")
+_MEASURE_PARTICIPLES = word_set("fields.measure_participles")
+_DATE_HEADS = word_set("fields.date_heads")
 _DETAIL_WORDS = DETAIL_WORDS
 _INTRO = word_set("fields.intro")
 
@@ -74,6 +76,8 @@ def _aside(toks: list[Tok], j: int) -> tuple[list[str], int]:
 
 
 _MEDIA_PLURALS = lx.MEDIA_PLURALS
+# Plural column words kept as written ("steps" of a recipe are its instructions, not a record).
+PLURAL_FIELDS = lx.KEEP_PLURAL_FIELDS | word_set("fields.plural_fields_extra")
 _UNBUILT_ASIDES = word_set("fields.unbuilt_asides")
 _OF_HEADS = word_set("fields.of_heads")
 _IS = word_set("fields.is")
@@ -83,8 +87,6 @@ _NAME_MODIFIERS = word_set("fields.name_modifiers")
 
 
 _SHOW_VERBS = word_set("fields.show_verbs")
-# Plural column words kept as written ("steps" of a recipe are its instructions, not a record).
-PLURAL_FIELDS = lx.KEEP_PLURAL_FIELDS | lx._words("steps points reps sets")
 
 
 def parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozenset[str],
@@ -304,8 +306,11 @@ def _parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozense
                 and (_word(toks, j + 1) in lx.SEPARATORS or _word(toks, j + 1) in ("", ".", ")")):
             words.append(t.w)   # "paid by", "approved by": who did it is the column
             idx.append(j)
-        elif words and t.w.endswith("ed") and len(t.w) > 4 and t.w not in lx.FIELD_VOCAB:
-            idx.append(j)   # "calories burned": the participle adds nothing to the column
+        elif words and (t.w.endswith("ed") and len(t.w) > 4 or t.w in _MEASURE_PARTICIPLES) \
+                and t.w not in lx.FIELD_VOCAB:
+            if _word(toks, j + 1) in _DATE_HEADS:
+                words.append(t.w)   # "last watered date": the participle says which date
+            idx.append(j)   # "calories burned", "pages read": the participle adds nothing to the column
         elif words == ["number", "of"] and t.w in lx.COUNTED_META:
             words.append(t.w)   # "a number of sets": what is counted
             idx.append(j)

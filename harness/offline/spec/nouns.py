@@ -3,6 +3,7 @@ function words, adjectives, formats (acronyms), brand-like capitalised words or 
 
 from __future__ import annotations
 
+from harness.offline.spec.wordsets import word_set
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec import lexicon_roles as rl
 from harness.offline.spec.tokens import Tok
@@ -19,11 +20,7 @@ _NON_ENTITY = (lx.FUNCTION | lx.META | lx.ADJECTIVES | lx.DOMAIN_AREAS | lx.FIEL
                                     "ideas", "friend", "friends", "member", "people", "person"})
 # Domain areas that are countable places: their plural names records ("shops", "restaurants"),
 # and once it does, so does the singular ("each order belongs to a shop"; entities._mentions).
-PLACES = lx._words("""
-    library school university college hospital clinic restaurant cafe store shop bookstore warehouse
-    company business office hotel farm church bank marketplace blog wiki portfolio agency salon spa
-    pharmacy dormitory dorm hostel gym
-""") & lx.DOMAIN_AREAS
+PLACES = word_set("nouns.places") & lx.DOMAIN_AREAS
 
 
 def singular_name(w: str) -> str:
@@ -83,7 +80,7 @@ def _imperative(toks: list[Tok], i: int) -> bool:
     j = i - 1
     if j >= 0 and toks[j].clause == toks[i].clause and toks[j].w not in (".", ":", ";"):
         return False
-    return word_at(toks, i + 1) in lx.DETERMINERS | lx._words("that all to your our my")
+    return word_at(toks, i + 1) in lx.DETERMINERS | word_set("nouns.imperative_objects")
 
 
 def mark_brands(toks: list[Tok]) -> None:

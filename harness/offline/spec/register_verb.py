@@ -5,6 +5,7 @@ profile) stay the sign-up ask."""
 
 from __future__ import annotations
 
+from harness.offline.spec.wordsets import word_set
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec import lexicon_roles as rl
 from harness.offline.spec.entities import is_noun
@@ -12,7 +13,7 @@ from harness.offline.spec.pass_helpers import word as _word
 from harness.offline.spec.tokens import Tok
 
 _REGISTER_SKIP = (lx.DETERMINERS | lx.ADJECTIVES | lx.DOMAIN_AREAS
-                  | lx._words("their his her my our your each every new"))
+                  | word_set("register_verb.register_skip_extra"))
 
 
 def registers_a_record(toks: list[Tok], i: int) -> bool:
