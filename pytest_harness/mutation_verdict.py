@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 def summarize(plan: AuditPlan, results: dict[str, str]) -> dict[str, dict]:
     """Per requirement: mutants judged, killed, survived (described), invalid (a fixture or import
     error, a crash: neither killed nor survived) and not run (time box, baseline); each mutant's
-    details (id, file, line, kind, description, result)."""
+    details (id, file, line, kind, description, diff: `-` the line, `+` the mutant's, result)."""
     out: dict[str, dict] = {rid: {"mutants": 0, "killed": 0, "survived": [], "invalid": 0, "not_run": 0,
                                   "skipped": why, "details": []} for rid, why in plan.skipped.items()}
     for rid, ids in sorted(plan.mutants.items()):
@@ -30,7 +30,7 @@ def summarize(plan: AuditPlan, results: dict[str, str]) -> dict[str, dict]:
             result = results.get(f"{rid}:{mid}", "not_run")
             entry["details"].append({"id": mid, "file": chosen.file, "line": chosen.mutant.line,
                                      "kind": chosen.mutant.kind, "description": chosen.mutant.description,
-                                     "result": result})
+                                     "diff": chosen.diff, "result": result})
             if result in KILLED:
                 entry["mutants"] += 1
                 entry["killed"] += 1
