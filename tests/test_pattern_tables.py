@@ -100,3 +100,21 @@ def test_a_code_pass_reads_the_parts_of_the_state_its_row_names():
     run_passes(state, until="column lists, field bullets, filter fields")
     assert set(state.mentions.values()) == {"book"}       # "entities" kept its result in mentions
     assert [n for n, _r, _w in PASSES][:2] == ["app name", "brands"]
+
+
+def test_a_token_test_reads_the_place_of_the_token_and_an_unknown_one_is_an_error_naming_it():
+    """ "is": "noun" holds for "topic" after "posts about a", not for "a"; "is": "mention" for the
+    token that names a record; an unknown test name stops the pass with its name."""
+    from harness.offline.spec.matcher import token_ok
+    from harness.offline.spec.patterns import _sets_of
+    from harness.offline.spec.rules import new_state, run_passes
+
+    state = new_state("An app to manage posts about a topic.")
+    run_passes(state, until="about fields")
+    sets = _sets_of(state.p, state.toks, state.mentions)
+    words = [t.w for t in state.toks]
+    topic, a, posts = state.toks[words.index("topic")], state.toks[words.index("a")], state.toks[words.index("posts")]
+    assert token_ok(topic, {"is": "noun"}, sets) and not token_ok(a, {"is": "noun"}, sets)
+    assert token_ok(posts, {"is": "mention"}, sets) and not token_ok(topic, {"is": ["noun", "mention"]}, sets)
+    with pytest.raises(KeyError, match="no token test named 'nonsense'"):
+        token_ok(topic, {"is": "nonsense"}, sets)

@@ -15,7 +15,6 @@ from harness.offline.spec.wordsets import word_set
 
 BY_VERBS = word_set("by_entering.by_verbs")
 _DESTINATION = word_set("by_entering.destination")
-_POSSESSIVE = lx.DETERMINERS | word_set("by_entering.possessive_extra")
 
 
 def by_entering(toks: list[Tok], i: int) -> int | None:

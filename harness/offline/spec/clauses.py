@@ -19,7 +19,6 @@ MAX_CLAUSE_CHARS = 6000    # a longer "clause" is cut (the cut is visible in the
 _BULLET = BULLET
 # A sentence ends at . ! ? followed by space/end, except after common abbreviations.
 _SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)(?<!\bMr)(?<!\bDr)[.!?]+(?=\s|$)")
-_STORY = re.compile(r"^\s*as an? \w+", re.I)
 
 
 def split_clauses(text: str) -> list[str]:
@@ -98,8 +97,3 @@ def _sentences(line: str) -> list[str]:
         elif p:
             merged.append(p)
     return merged
-
-
-def is_user_story(clause: str) -> bool:
-    """Whether the clause is a user story ("As a manager, I want ...")."""
-    return bool(_STORY.match(clause))

@@ -102,7 +102,6 @@ UNIT_TYPES = word_map("lexicon.unit_types")
 HYPHEN_FORMS = word_map("lexicon.hyphen_forms")
 
 SEPARATORS = word_set("lexicon.separators")
-SITE_WORDS = word_set("lexicon.site_words")
 FIELD_TRIGGERS = word_set("lexicon.field_triggers")
 LOOSE_TRIGGERS = word_set("lexicon.loose_triggers")
 BELONG = word_set("lexicon.belong")
@@ -110,8 +109,6 @@ HAVE = word_set("lexicon.have")
 ACTION_NOUNS = word_set("lexicon.action_nouns")
 FILLER = word_set("lexicon.filler")
 QUANTIFIERS = DETERMINERS | word_set("lexicon.quantifier_extra")
-FEATURE_GLUE = word_set("lexicon.feature_glue")
-APP_NOUNS = word_set("lexicon.app_nouns")
 
 DEFAULT_NON_GOALS = ("deployment", "mobile-app", "browser-automation")
 # Words the spec validator reads as those non-goals: never entity names, and an unsupported

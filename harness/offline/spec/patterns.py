@@ -20,17 +20,25 @@ matches acts (an if/elif chain over the tokens, as the passes written in code we
     block  a reason: the anchor's clause is blocked with it (a recognised ask that is not built)
     set    {attribute: value} on the parse (e.g. {"login_email": true})
     record {"reach": n}: the record the match is about, the one named nearest the anchor within n
-           tokens of its clause, else (unless "named": true) the request's only one (no record: the
-           row does nothing); {"capture": c}: the record the first token of c that names one names
-           (its role "entity:<name>"); "{record}" in a mark's role is its name
+           tokens of its clause (with "back": true, else the last one named before the anchor in the
+           clause before: the record a pronoun such as "them" stands for), else (unless "named":
+           true) the request's only one (no record: the row does nothing); {"capture": c}: the
+           record the first token of c that names one names (its role "entity:<name>");
+           "{record}" in a mark's role is its name
     status {"capture": c}: every record the tokens of c name gets a status (unless it has one or a
            workflow); the first is the record of "{record}"; none named: the row does nothing
     fields [labels]: fields of that record, added unless it has them; a label can be
-           {"capture": c, "hint": h}: the word of c, a field of that kind ("bool"), or
+           {"capture": c, "hint": h}: the word of c, a field of that kind ("bool"; "singular": true,
+           its last word in the singular), or
            {"label": l, "values": {"capture": c, "where": spec}}: an enum of c's words (two or more)
     link   (and the other constructs of pattern_constructs.py) a many-to-many link of two records
     entity_tool  a record tool ("calendar", "csv_import", "attachments"; docs/spec-language.md) that
            record gets with its defaults (needs "record")
+    access [keys]: who sees and changes that record (needs "record"; harness/offline/spec/access.py):
+           "shared", "assigned", or {"manage": c} (the account role the first word of c names)
+    roles  [{"capture": c, "rank": r}]: the first word of c names an account role: "admin" (said to
+           run things: "only the librarian can"), "manager" (runs things when an ordinary role is
+           named too: "admins can add tools") or "member" (an ordinary account's); access.py
     no_record  a reason: when "record" finds none, the match is context and its clause blocked
 
 `unless` {"capture": c, "role": prefix}: no match when a token of c already has such a role;
@@ -55,6 +63,7 @@ from harness.offline.spec.matcher import Match, match_at, token_ok
 from harness.offline.spec.nouns import singular_name
 from harness.offline.spec.pass_helpers import nearest
 from harness.offline.spec.pattern_constructs import CONSTRUCTS, construct_action, same_records
+from harness.offline.spec.token_tests import TokenTest
 from harness.offline.spec.tokens import Tok
 from harness.offline.spec.wordsets import word_set
 
@@ -103,10 +112,16 @@ class _RecordWords:
         return w[:1].isalpha() and singular_name(w) in self.p.entities
 
 
-def _sets_of(p):
-    """The sets a pattern names while it runs over the parse p (pattern_set, and "RECORDS")."""
-    records = _RecordWords(p)
-    return lambda name: records if name == "RECORDS" else pattern_set(name)
+def _sets_of(p, toks: list[Tok], mentions: dict[int, str]):
+    """The sets a pattern names while it runs over the parse p (pattern_set, "RECORDS", and the
+    token tests "is:<test>" of token_tests.py)."""
+    named: dict[str, object] = {"RECORDS": _RecordWords(p)}
+
+    def sets(name: str):
+        if name not in named:
+            named[name] = TokenTest(name[3:], toks, mentions) if name.startswith("is:") else pattern_set(name)
+        return named[name]
+    return sets
 
 
 def _vetoed(toks: list[Tok], m: Match, unless: dict | None) -> bool:
@@ -172,6 +187,13 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str]) -
         tool = action.get("entity_tool")
         if tool and tool not in p.tools.setdefault(record, []):
             p.tools[record].append(tool)
+        for key in action.get("access", []):
+            name, value = (key, True) if isinstance(key, str) else ("manage", _word(toks, m, key["manage"]))
+            p.access.setdefault(record, {}).setdefault(name, value)
+    for role in action.get("roles", []):
+        entry = (_word(toks, m, role["capture"]), role["rank"])
+        if entry not in p.roles:
+            p.roles.append(entry)
     if CONSTRUCTS & set(action):   # the construct's own record; none: the row does nothing
         record = construct_action(toks, m, action, p, lambda c: _named(toks, m, c, p), record)
         if not record:
@@ -198,7 +220,20 @@ def _record(toks: list[Tok], m: Match, how: dict, p, mentions: dict[int, str]) -
     if "capture" in how:
         return next(iter(_named(toks, m, how["capture"], p)), "")
     return nearest(toks, m.anchor, mentions, how["reach"]) \
+        or (how.get("back") and _antecedent(toks, m.anchor, mentions)) \
         or (p.entities[0] if len(p.entities) == 1 and not how.get("named") else "")
+
+
+def _antecedent(toks: list[Tok], i: int, mentions: dict[int, str]) -> str:
+    """The record named last before token i, in its clause or the one before ("..., delete tools;
+    members can only see them")."""
+    before = [j for j in mentions if j < i and toks[j].clause >= toks[i].clause - 1]
+    return mentions[max(before)] if before else ""
+
+
+def _word(toks: list[Tok], m: Match, capture: str) -> str:
+    """The singular of the first word of a capture ("Admins" -> "admin")."""
+    return singular_name(toks[m.captures[capture][0]].w)
 
 
 def _field_item(toks: list[Tok], m: Match, field: str | dict) -> FieldItem:
@@ -208,7 +243,10 @@ def _field_item(toks: list[Tok], m: Match, field: str | dict) -> FieldItem:
     if isinstance(field, str):
         return FieldItem(words=field.split())
     if "capture" in field:
-        return FieldItem(words=[toks[x].w for x in m.captures[field["capture"]]], hint=field.get("hint"))
+        words = [toks[x].w for x in m.captures[field["capture"]]]
+        if field.get("singular"):
+            words[-1] = singular_name(words[-1])
+        return FieldItem(words=words, hint=field.get("hint"))
     how = field["values"]
     values = [toks[x].w for x in m.captures.get(how["capture"], []) if token_ok(toks[x], how.get("where", {}), pattern_set)]
     return FieldItem(words=field["label"].split(), enum_values=values if len(values) > 1 else [])
@@ -243,7 +281,7 @@ def run_patterns(patterns: tuple[dict, ...] | list[dict], toks: list[Tok], p,
     anchors of the matches that acted. `mentions`: token index -> the record it names (once
     entities are found)."""
     acted: list[int] = []
-    sets = _sets_of(p)
+    sets = _sets_of(p, toks, mentions or {})
     anchored = [(pattern, _anchor_words(pattern)) for pattern in patterns]
     for i in range(len(toks)):
         for pattern, words in anchored:
