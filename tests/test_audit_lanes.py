@@ -85,6 +85,8 @@ def test_two_lanes_judge_every_mutant_as_one_lane_does(fresh_todo_run, monkeypat
     assert results[1][0] == results[2][0] and len(results[2][0]) >= 8
     assert results[1][1]["lanes"] == 1 and results[2][1]["lanes"] == 2
     assert results[2][1]["baseline"]["status"] == "passed"
+    # the box each audit used: never below the configured one, and it let every mutant run here
+    assert all(doc["box_s"] >= doc["seconds"] and doc["complete"] for _, doc in results.values())
 
 
 @pytest.mark.slow

@@ -73,6 +73,17 @@ def test_access_phrasings_give_the_constructs_the_generator_builds(request_text,
     assert all(c.status == "mapped" for c in spec.clauses), [(c.text, c.reason) for c in spec.clauses]
 
 
+def test_a_role_word_read_as_a_record_is_dropped_once_it_is_a_role():
+    """ "Members have read-only access to tools": `members`, the subject of "have", made a member
+    record nobody asked for; read as the ordinary accounts' role everywhere it is named, it is none."""
+    spec = _spec("A tool app with login. Admins can add, edit and delete tools. "
+                 "Members have read-only access to tools.")
+    assert [e.name for e in spec.data_model] == ["tool"] and spec.roles == ["admin", "member"]
+    assert _access(spec) == {"tool": {"shared": True, "manage": "admin", "assigned": False}}
+    kept = _spec("A volunteer app with login. Shifts have a date. A coordinator assigns each shift to a volunteer.")
+    assert "volunteer" in [e.name for e in kept.data_model]   # "a volunteer app" names the record too
+
+
 def test_a_pronoun_names_the_record_of_the_clause_before():
     """ "... delete books; members can only see them": `them` is the books, not the loans named first."""
     spec = _spec("Books with a title and loans with a date and login. "

@@ -48,3 +48,18 @@ def with_access(e: DataEntity, p, roles: list[str], auth: bool) -> DataEntity:
     manage = asked.get("manage") if asked.get("manage") in roles else None
     return e.model_copy(update={"shared": bool(asked.get("shared")), "manage": manage,
                                 "assigned": bool(asked.get("assigned"))})
+
+
+def drop_role_entities(toks, mentions: dict[int, str], p) -> None:
+    """A noun the access rows read as an account role wherever it was named ("Members have read-only
+    access to the tools": `members` was the subject of "have") is no record type: it is dropped,
+    unless it has fields or records of its own ("A volunteer app" keeps a volunteer record)."""
+    for name in list(p.entities):
+        if any(t.role == f"entity:{name}" for t in toks) or not any(n == name for n in mentions.values()) \
+                or p.fields.get(name) or name in p.parents or name in p.parents.values():
+            continue
+        p.entities.remove(name)
+        for table in (p.plurals, p.fields, p.entity_rules, p.workflows, p.access):
+            table.pop(name, None)
+        for i in [i for i, n in mentions.items() if n == name]:
+            del mentions[i]
