@@ -20,14 +20,16 @@ matches acts (an if/elif chain over the tokens, as the passes written in code we
     block  a reason: the anchor's clause is blocked with it (a recognised ask that is not built)
     set    {attribute: value} on the parse (e.g. {"login_email": true})
     record {"reach": n}: the record the match is about, the one named nearest the anchor within n
-           tokens of its clause, else (unless "named": true) the request's only one (no record: the
-           row does nothing); {"capture": c}: the record the first token of c that names one names
+           tokens of its clause, else (unless "named": true) the request's only one, or with
+           "main": true the one the request names most often when the clause names none (no
+           record: the row does nothing); {"capture": c}: the record the first token of c that names one names
            (its role "entity:<name>"); "{record}" in a mark's role is its name
     status {"capture": c}: every record the tokens of c name gets a status (unless it has one or a
            workflow); the first is the record of "{record}"; none named: the row does nothing
     fields [labels]: fields of that record, added unless it has them; a label can be
            {"capture": c, "hint": h}: the word of c, a field of that kind ("bool"; "singular": true,
-           its last word in the singular), or
+           its last word in the singular; "unless_like": {"kind": k, "last_in": set}: not when
+           the record has a field of kind k whose last word is in the set), or
            {"label": l, "values": {"capture": c, "where": spec}}: an enum of c's words (two or more)
     link   (and the other constructs of pattern_constructs.py) a many-to-many link of two records
     entity_tool  a record tool ("calendar", "csv_import", "attachments"; docs/spec-language.md) that
@@ -51,10 +53,10 @@ from functools import lru_cache
 from pathlib import Path
 
 from harness.offline.spec import lexicon as lx
-from harness.offline.spec.fields import FieldItem
+from harness.offline.spec.fields import FieldItem, kind_for_name
 from harness.offline.spec.matcher import Match, match_at, token_ok
 from harness.offline.spec.nouns import singular_name
-from harness.offline.spec.pass_helpers import nearest
+from harness.offline.spec.pass_helpers import main_record, nearest
 from harness.offline.spec.pattern_constructs import CONSTRUCTS, construct_action, same_records
 from harness.offline.spec.token_tests import TokenTest
 from harness.offline.spec.tokens import Tok
@@ -175,7 +177,7 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str]) -
         items = p.fields.setdefault(record, [])
         for label in action.get("fields", []):
             item = _field_item(toks, m, label)
-            if all(it.label != item.label for it in items):
+            if all(it.label != item.label for it in items) and not _has_like(items, label):
                 items.append(item)
         tool = action.get("entity_tool")
         if tool and tool not in p.tools.setdefault(record, []):
@@ -205,8 +207,19 @@ def _record(toks: list[Tok], m: Match, how: dict, p, mentions: dict[int, str]) -
     """The record a match is about (action "record"), or "" when there is none."""
     if "capture" in how:
         return next(iter(_named(toks, m, how["capture"], p)), "")
-    return nearest(toks, m.anchor, mentions, how["reach"]) \
-        or (p.entities[0] if len(p.entities) == 1 and not how.get("named") else "")
+    found = nearest(toks, m.anchor, mentions, how["reach"])
+    if found or how.get("main"):   # the request's main record, when the clause names none
+        clause = toks[m.anchor].clause
+        return found or ("" if any(toks[k].clause == clause for k in mentions) else main_record(mentions) or "")
+    return p.entities[0] if len(p.entities) == 1 and not how.get("named") else ""
+
+
+def _has_like(items: list[FieldItem], label: str | dict) -> bool:
+    """A field's "unless_like" {"kind": k, "last_in": set}: the record has a field of kind k whose
+    last word is in the set (a "photo" link makes "a picture" no second field)."""
+    like = label.get("unless_like") if isinstance(label, dict) else None
+    return bool(like) and any(kind_for_name(it.words)[0] == like["kind"] and it.words[-1] in pattern_set(like["last_in"])
+                              for it in items)
 
 
 def _field_item(toks: list[Tok], m: Match, field: str | dict) -> FieldItem:
