@@ -18,7 +18,6 @@ from harness.offline.spec.list_subjects import COLUMN_WORDS as _COLUMN_WORDS
 from harness.offline.spec.list_subjects import heading_record as _heading_record
 from harness.offline.spec.list_subjects import intro_list
 from harness.offline.spec.pass_helpers import STOPS as _STOPS
-from harness.offline.spec.period_fields import find_period_fields  # noqa: F401 (re-export)
 from harness.offline.spec.filter_fields import find_filter_fields  # noqa: F401 (re-export)
 from harness.offline.spec.rating_fields import find_ratings  # noqa: F401 (re-export)
 from harness.offline.spec.pass_helpers import main_record

@@ -28,8 +28,9 @@ matches acts (an if/elif chain over the tokens, as the passes written in code we
            workflow); the first is the record of "{record}"; none named: the row does nothing
     fields [labels]: fields of that record, added unless it has them; a label can be
            {"capture": c, "hint": h}: the word of c, a field of that kind ("bool"; "singular": true,
-           its last word in the singular; "unless_like": {"kind": k, "last_in": set}: not when
-           the record has a field of kind k whose last word is in the set), or
+           its last word in the singular; "unless_like": {"kind": k or [kinds], "last_in": set}:
+           not when the record has a field of that kind (whose last word is in the set); an
+           optional capture that matched nothing adds no field), or
            {"label": l, "values": {"capture": c, "where": spec}}: an enum of c's words (two or more)
     link   (and the other constructs of pattern_constructs.py) a many-to-many link of two records
     entity_tool  a record tool ("calendar", "csv_import", "attachments"; docs/spec-language.md) that
@@ -177,7 +178,7 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str]) -
         items = p.fields.setdefault(record, [])
         for label in action.get("fields", []):
             item = _field_item(toks, m, label)
-            if all(it.label != item.label for it in items) and not _has_like(items, label):
+            if item and all(it.label != item.label for it in items) and not _has_like(items, label):
                 items.append(item)
         tool = action.get("entity_tool")
         if tool and tool not in p.tools.setdefault(record, []):
@@ -214,22 +215,28 @@ def _record(toks: list[Tok], m: Match, how: dict, p, mentions: dict[int, str]) -
     return p.entities[0] if len(p.entities) == 1 and not how.get("named") else ""
 
 
+def _names(value) -> list:
+    return [value] if isinstance(value, str) else list(value)
+
+
 def _has_like(items: list[FieldItem], label: str | dict) -> bool:
-    """A field's "unless_like" {"kind": k, "last_in": set}: the record has a field of kind k whose
-    last word is in the set (a "photo" link makes "a picture" no second field)."""
+    """A field's "unless_like" {"kind": k or [kinds], "last_in": set}: the record has a field of
+    that kind (whose last word is in the set): a "photo" link makes "a picture" no second field."""
     like = label.get("unless_like") if isinstance(label, dict) else None
-    return bool(like) and any(kind_for_name(it.words)[0] == like["kind"] and it.words[-1] in pattern_set(like["last_in"])
-                              for it in items)
+    return bool(like) and any(kind_for_name(it.words)[0] in _names(like["kind"]) and (
+        "last_in" not in like or it.words[-1] in pattern_set(like["last_in"])) for it in items)
 
 
-def _field_item(toks: list[Tok], m: Match, field: str | dict) -> FieldItem:
+def _field_item(toks: list[Tok], m: Match, field: str | dict) -> FieldItem | None:
     """A field an action adds: a label, or {"capture": c, "hint": h} (the words of c), or
     {"label": l, "values": {"capture": c, "where": spec}}: an enum of the words of c that satisfy
     `where` when there are two or more (one value is no choice: a plain field)."""
     if isinstance(field, str):
         return FieldItem(words=field.split())
     if "capture" in field:
-        words = [toks[x].w for x in m.captures[field["capture"]]]
+        words = [toks[x].w for x in m.captures.get(field["capture"], [])]
+        if not words:
+            return None   # an optional capture that matched nothing: no field
         if field.get("singular"):
             words[-1] = singular_name(words[-1])
         return FieldItem(words=words, hint=field.get("hint"))
