@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 
 from harness.offline.spec import lexicon as lx
 from harness.offline.generator.naming import field_ident, py_ident, slug
@@ -19,6 +20,8 @@ from harness.offline.requirement_words import auth_item, dashboard_item, entity_
 from harness.offline.spec.fields import FieldItem
 from harness.offline.spec.record_fields import kind_in_record, referenced_record
 from harness.offline.spec.entity_tools import with_tools
+from harness.offline.spec.access import account_roles, needs_accounts, with_access
+from harness.offline.spec_access import ACCESS_AUTH_ITEM, access_items, account_items
 from harness.offline.spec.display_name import display_word, identified_by_links
 from harness.offline.spec.implied_fields import implied_fields
 from harness.offline.spec.wordsets import word_set
@@ -60,6 +63,9 @@ class Parsed:
     blocked: list[tuple[int, str]] = field(default_factory=list)   # (clause, why a recognised ask is not built)
     app_name: str = ""                                           # "a tracker called Pennywise"
     auth: bool = False
+    roles: list[tuple[str, str]] = field(default_factory=list)   # (account role, its rank): access.py
+    access: dict[str, dict] = field(default_factory=dict)        # record -> {"shared"/"assigned": True, "manage": role}
+    change_password: bool = False
     login_email: bool = False                                    # accounts sign in with an e-mail address
     dashboard: bool = False
     pages: bool = False
@@ -72,7 +78,9 @@ class Parsed:
 
 def build_spec(p: Parsed) -> AppSpec:
     """The AppSpec for a parse result (pure; deterministic)."""
-    entities = _entities(p)
+    p.auth = p.auth or needs_accounts(p)
+    roles = account_roles(p) if p.auth else []
+    entities = [with_access(e, p, roles, p.auth) for e in _entities(p)]
     drop_unbuildable_features(p, entities)
     p.unsupported = not_built_reqs(p)
     if _is_todo(p, entities):
@@ -87,6 +95,7 @@ def build_spec(p: Parsed) -> AppSpec:
             stack=Stack(frontend=HTML_FRONTEND if p.pages else "FastAPI"),
             auth=p.auth and bool(entities),
             login="email" if p.login_email and p.auth and entities else "username",
+            roles=roles if entities else [], change_password=p.change_password and bool(entities),
             pages=pages,
             data_model=entities,
             features=feature_models(p, {e.name: e for e in entities}),
@@ -247,11 +256,15 @@ def _todo_spec(p: Parsed, todo: DataEntity) -> AppSpec:
 def _requirements(p: Parsed, entities: list[DataEntity]) -> list[tuple[str, str | None, str, str]]:
     reqs: list[tuple[str, str | None, str, str]] = []
     if p.auth and entities:
-        reqs.append(auth_item(p.login_email))
+        roles = account_roles(p)
+        plain = not (roles or any(e.shared or e.manage or e.assigned for e in entities))
+        reqs.append(auth_item(p.login_email) if plain else ACCESS_AUTH_ITEM)
+        reqs.extend(account_items(SimpleNamespace(roles=roles, change_password=p.change_password)))
     by_ident = {e.ident: e for e in entities}
     for e in entities:
         reqs.extend(entity_items(e, by_ident))
         reqs.extend(entity_extra_reqs(p, e))
+        reqs.extend(access_items(e))
         reqs.extend(link_reqs(e, entities) + computed_reqs(e))
     if p.dashboard and entities:
         reqs.append(dashboard_item(entities, bool(p.auth)))

@@ -181,6 +181,8 @@ def _req_ids(spec: AppSpec, role: str, ident_of: dict[str, str]) -> list[str]:
 
     if kind in ("auth", "dashboard"):
         return get((kind, None))
+    if kind == "account":   # an account role or the password change (access.py)
+        return get(("account", None))
     if kind in ("pages", "api"):
         return get(("pages", None), ("health", None))
     if kind in ("link", "computed"):
@@ -200,6 +202,8 @@ def _req_ids(spec: AppSpec, role: str, ident_of: dict[str, str]) -> list[str]:
         return crud if kind == "entity" else (get(("crud", ident), ("create", ident)))
     if kind == "relation":
         return get(("relation", ident)) or crud
+    if kind == "access":   # shared, managed or assigned records; without accounts every record is everyone's
+        return get(("access", ident)) or ([] if spec.auth else crud)
     if kind == "complete":
         return get(("complete", ident), ("workflow", ident)) or crud
     if kind == "workflow":
@@ -217,6 +221,13 @@ def clause_records(p, spec: AppSpec) -> list[Clause]:
         reqs: list[str] = []
         for role in roles:
             reqs += [r for r in _req_ids(spec, role, ident_of) if r not in reqs]
+        # who may do what, asked for and not built (access.py); without accounts a role word only
+        # says who uses the app, and every record is everyone's
+        unbuilt = spec.auth and [r for r in roles if r.partition(":")[0] in ("account", "access")
+                                 and not _req_ids(spec, r, ident_of)]
+        if status == "mapped" and unbuilt:
+            status, reason = "not_built", "the account roles or access rules it asks for are not built"
+            unsupported.setdefault(req_text(clause).lower(), _add_unsupported(spec, req_text(clause)))
         if status == "mapped" and not reqs:
             status, reason = "not_built", "recognised, but no requirement implements it"
             unsupported.setdefault(req_text(clause).lower(), _add_unsupported(spec, req_text(clause)))

@@ -20,6 +20,7 @@ def example_yield(pattern: dict) -> dict:
     tools = {name: list(t) for name, t in p.tools.items()}
     had = {name: [it.label for it in items] for name, items in p.fields.items()}
     had_status = list(p.status)
+    had_roles, had_access = list(p.roles), {name: dict(a) for name, a in p.access.items()}
     had_links = list(p.links)
     had_computed = {name: dict(v) for name, v in p.computed.items()}
     had_features = list(p.features)
@@ -40,6 +41,11 @@ def example_yield(pattern: dict) -> dict:
     gained = {name: [t for t in got if t not in tools.get(name, [])] for name, got in p.tools.items()}
     if any(gained.values()):
         out["tools"] = {name: got for name, got in gained.items() if got}
+    if p.roles != had_roles:
+        out["roles"] = [list(r) for r in p.roles if r not in had_roles]
+    access = {name: {k: v for k, v in a.items() if k not in had_access.get(name, {})} for name, a in p.access.items()}
+    if any(access.values()):
+        out["access"] = {name: a for name, a in access.items() if a}
     if p.features != had_features:
         out["features"] = [[k, r, list(c)] for k, r, c, _clause in p.features if (k, r, c, _clause) not in had_features]
     if p.computed != had_computed:

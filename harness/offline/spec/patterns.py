@@ -20,10 +20,12 @@ matches acts (an if/elif chain over the tokens, as the passes written in code we
     block  a reason: the anchor's clause is blocked with it (a recognised ask that is not built)
     set    {attribute: value} on the parse (e.g. {"login_email": true})
     record {"reach": n}: the record the match is about, the one named nearest the anchor within n
-           tokens of its clause, else (unless "named": true) the request's only one, or with
-           "main": true the one the request names most often when the clause names none (no
-           record: the row does nothing); {"capture": c}: the record the first token of c that names one names
-           (its role "entity:<name>"); "{record}" in a mark's role is its name
+           tokens of its clause (with "back": true, else the last one named before the anchor in the
+           clause before: the record a pronoun such as "them" stands for), else (unless "named":
+           true) the request's only one, or with "main": true the one the request names most
+           often when the clause names none (no record: the row does nothing); {"capture": c}: the
+           record the first token of c that names one names (its role "entity:<name>");
+           "{record}" in a mark's role is its name
     status {"capture": c}: every record the tokens of c name gets a status (unless it has one or a
            workflow); the first is the record of "{record}"; none named: the row does nothing
     fields [labels]: fields of that record, added unless it has them; a label can be
@@ -35,6 +37,11 @@ matches acts (an if/elif chain over the tokens, as the passes written in code we
     link   (and the other constructs of pattern_constructs.py) a many-to-many link of two records
     entity_tool  a record tool ("calendar", "csv_import", "attachments"; docs/spec-language.md) that
            record gets with its defaults (needs "record")
+    access [keys]: who sees and changes that record (needs "record"; harness/offline/spec/access.py):
+           "shared", "assigned", or {"manage": c} (the account role the first word of c names)
+    roles  [{"capture": c, "rank": r}]: the first word of c names an account role: "admin" (said to
+           run things: "only the librarian can"), "manager" (runs things when an ordinary role is
+           named too: "admins can add tools") or "member" (an ordinary account's); access.py
     no_record  a reason: when "record" finds none, the match is context and its clause blocked
 
 `unless` {"capture": c, "role": prefix}: no match when a token of c already has such a role;
@@ -183,6 +190,13 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str]) -
         tool = action.get("entity_tool")
         if tool and tool not in p.tools.setdefault(record, []):
             p.tools[record].append(tool)
+        for key in action.get("access", []):
+            name, value = (key, True) if isinstance(key, str) else ("manage", _word(toks, m, key["manage"]))
+            p.access.setdefault(record, {}).setdefault(name, value)
+    for role in action.get("roles", []):
+        entry = (_word(toks, m, role["capture"]), role["rank"])
+        if entry not in p.roles:
+            p.roles.append(entry)
     if CONSTRUCTS & set(action):   # the construct's own record; none: the row does nothing
         record = construct_action(toks, m, action, p, lambda c: _named(toks, m, c, p), record)
         if not record:
@@ -208,11 +222,24 @@ def _record(toks: list[Tok], m: Match, how: dict, p, mentions: dict[int, str]) -
     """The record a match is about (action "record"), or "" when there is none."""
     if "capture" in how:
         return next(iter(_named(toks, m, how["capture"], p)), "")
-    found = nearest(toks, m.anchor, mentions, how["reach"])
+    found = nearest(toks, m.anchor, mentions, how["reach"]) \
+        or (how.get("back") and _antecedent(toks, m.anchor, mentions))
     if found or how.get("main"):   # the request's main record, when the clause names none
         clause = toks[m.anchor].clause
         return found or ("" if any(toks[k].clause == clause for k in mentions) else main_record(mentions) or "")
     return p.entities[0] if len(p.entities) == 1 and not how.get("named") else ""
+
+
+def _antecedent(toks: list[Tok], i: int, mentions: dict[int, str]) -> str:
+    """The record named last before token i, in its clause or the one before ("..., delete tools;
+    members can only see them")."""
+    before = [j for j in mentions if j < i and toks[j].clause >= toks[i].clause - 1]
+    return mentions[max(before)] if before else ""
+
+
+def _word(toks: list[Tok], m: Match, capture: str) -> str:
+    """The singular of the first word of a capture ("Admins" -> "admin")."""
+    return singular_name(toks[m.captures[capture][0]].w)
 
 
 def _names(value) -> list:
