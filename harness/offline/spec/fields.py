@@ -308,9 +308,9 @@ def _parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozense
             idx.append(j)
         elif words and (t.w.endswith("ed") and len(t.w) > 4 or t.w in _MEASURE_PARTICIPLES) \
                 and t.w not in lx.FIELD_VOCAB:
-            if _word(toks, j + 1) in _DATE_HEADS:
-                words.append(t.w)   # "last watered date": the participle says which date
-            idx.append(j)   # "calories burned", "pages read": the participle adds nothing to the column
+            if _word(toks, j + 1) in _DATE_HEADS or t.w in _MEASURE_PARTICIPLES:
+                words.append(t.w)   # "last watered date", "pages read": the participle says which one
+            idx.append(j)   # "calories burned": the participle adds nothing to the column
         elif words == ["number", "of"] and t.w in lx.COUNTED_META:
             words.append(t.w)   # "a number of sets": what is counted
             idx.append(j)

@@ -67,6 +67,7 @@ def construct_action(toks: list[Tok], m: Match, action: dict, p, named, record: 
 
 
 _NUMBER_KINDS = ("integer", "money", "decimal", "rating")
+_SUBJECTS = word_set("reader_pronouns")
 
 
 def _of_words(words: list[str], p, prefer: list[str]) -> tuple[str, list[str], int]:
@@ -90,7 +91,7 @@ def _of_words(words: list[str], p, prefer: list[str]) -> tuple[str, list[str], i
 
 
 def _feature(how: dict, p, toks: list[Tok], m: Match, record: str) -> str:
-    of = m.captures.get(how.get("of", ""), [])
+    of = [x for x in m.captures.get(how.get("of", ""), []) if toks[x].w not in _SUBJECTS]   # "pages I read"
     named, cols, start = _of_words([toks[x].w for x in of], p, how.get("prefer", []))
     record = named or record
     if not record:
