@@ -120,3 +120,18 @@ def test_the_computed_draft_builds_as_a_spec_file(tmp_path):
     path.write_text(draft_toml(spec, spec.clauses), encoding="utf-8")
     built = load_spec_file(path)
     assert built.data_model[0].computed == _entity(spec, "plant").computed
+
+
+def test_bug_plant_watering_tracker_builds_every_clause():
+    """The brief's request: 'watering' in 'A plant watering tracker' left the first clause not built
+    (a word of the app's name that is a word of its own fields is no ask of its own), and the field
+    was 'last date' (the participle before 'date' was dropped), so no next watering date."""
+    spec = _spec("A plant watering tracker: plants have a name, last watered date and a watering interval "
+                 "in days; show the next watering date.")
+    assert _entity(spec, "plant").computed == {"next_watering_date": "last_watered_date + watering_interval days"}
+    assert all(c.status == "mapped" for c in spec.clauses)
+
+
+def test_an_app_name_word_that_is_no_field_word_is_still_an_ask():
+    spec = _spec("A watering app: plants have a name.")
+    assert spec.clauses[0].status == "not_built" and "watering" in spec.clauses[0].reason

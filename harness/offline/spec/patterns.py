@@ -115,10 +115,21 @@ class _RecordWords:
         return w[:1].isalpha() and singular_name(w) in self.p.entities
 
 
+class _FieldWords:
+    """The set "FIELDS" a pattern can name: the words of the parse's field labels, any record's
+    ("watering" of a "watering interval")."""
+
+    def __init__(self, p) -> None:
+        self.p = p
+
+    def __contains__(self, w: str) -> bool:
+        return any(w in it.words for items in self.p.fields.values() for it in items)
+
+
 def _sets_of(p, toks: list[Tok], mentions: dict[int, str]):
-    """The sets a pattern names while it runs over the parse p (pattern_set, "RECORDS", and the
+    """The sets a pattern names while it runs over the parse p (pattern_set, "RECORDS", "FIELDS", and the
     token tests "is:<test>" of token_tests.py)."""
-    named: dict[str, object] = {"RECORDS": _RecordWords(p)}
+    named: dict[str, object] = {"RECORDS": _RecordWords(p), "FIELDS": _FieldWords(p)}
 
     def sets(name: str):
         if name not in named:
@@ -288,7 +299,7 @@ def _anchor_words(pattern: dict) -> frozenset[str] | None:
         words = frozenset([spec["w"]] if isinstance(spec["w"], str) else spec["w"])
     if "set" in spec:
         names = [spec["set"]] if isinstance(spec["set"], str) else spec["set"]
-        if "RECORDS" in names:   # the parse's records: known only while the pass runs
+        if "RECORDS" in names or "FIELDS" in names:   # the parse's records and fields: known only while it runs
             return words
         in_sets = frozenset().union(*(pattern_set(n) for n in names))
         words = in_sets if words is None else words & in_sets
