@@ -54,3 +54,18 @@ def test_a_capacity_without_records_that_take_the_place_is_not_claimed(request_t
     spec = _spec(request_text)
     assert _capacity(spec) == []
     assert not [r for r in spec.requirements if r.text.startswith("No more")]
+
+
+def test_bug_loans_have_a_tool_belong_to_the_tool():
+    """'Loans have a tool, ...' made each tool a child of a loan (as 'a project has tasks'), so 'a tool
+    is out on loan to one member at a time' had no loans of a tool to limit. A plural record that has
+    'a' singular record belongs to it."""
+    spec = _spec("Tools have a name. Loans have a tool, a member and a due date. "
+                 "A tool is out on loan to one member at a time.")
+    assert {e.ident: e.parent for e in spec.data_model} == {"tool": None, "loan": "tool"}
+    assert _capacity(spec) == [("loan", ["tool"], {"limit": 1})]
+
+
+def test_a_record_that_has_many_others_stays_their_parent():
+    spec = _spec("Projects have a name and many tasks. Tasks have a title.")
+    assert {e.ident: e.parent for e in spec.data_model} == {"project": None, "task": "project"}

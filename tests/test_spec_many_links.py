@@ -78,3 +78,13 @@ def test_filter_by_a_linked_record_is_the_link_filter_not_a_column_filter():
 def test_filter_by_an_unlinked_record_is_no_link():
     spec = _spec("Notes have a title. Tags have a name. Filter the notes list by tag.")
     assert all(not e.many for e in spec.data_model)
+
+
+def test_bug_each_note_has_a_title_and_body_names_the_note_record():
+    """The brief's request: 'note' is also a column word, so 'each note has a title and body' built no
+    fields and the clause was not built; the field list also ran on into 'and notes can have ...'."""
+    spec = _spec("A notes app where each note has a title and body, and notes can have many tags; "
+                 "each tag has a name.")
+    note = _entity(spec, "note")
+    assert [f.ident for f in note.fields] == ["title", "body"] and note.many == ["tag"]
+    assert all(c.status == "mapped" for c in spec.clauses)

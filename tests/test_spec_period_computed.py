@@ -24,9 +24,9 @@ def _summaries(spec) -> list[tuple[str, list[str]]]:
 
 @pytest.mark.parametrize("request_text, summary", [
     ("A reading log with books (title, pages) and reading sessions (date, pages read); show pages read per month.",
-     ("session_item", ["pages"])),
+     ("session_item", ["pages_read"])),
     ("Reading sessions have a date and pages read. Show the total pages read per week and per month.",
-     ("session_item", ["pages"])),
+     ("session_item", ["pages_read"])),
     ("Tasks have a title and a date. Show how many tasks I completed each week.", ("task", [])),
     ("Tasks have a title and a due date; a weekly summary of completed tasks.", ("task", [])),
     ("Expenses have an amount and a date; show totals by month.", ("expense", [])),
@@ -44,7 +44,7 @@ def test_pages_read_is_a_column_and_books_keep_their_pages():
     column was lost."""
     spec = _spec("A reading log with books (title, pages) and reading sessions (date, pages read).")
     assert "pages" in [f.ident for f in _entity(spec, "book").fields]
-    assert "pages" in [f.ident for f in _entity(spec, "session_item").fields]
+    assert "pages_read" in [f.ident for f in _entity(spec, "session_item").fields]
 
 
 @pytest.mark.parametrize("request_text", [
@@ -80,9 +80,9 @@ def test_a_summary_of_a_field_no_record_has_is_not_built():
     ("Loans have a member and a due date. Show overdue loans.", "loan", {"overdue": "due_date < today"}),
     ("Plants have a name, a last watered date and a watering interval in days. Show the next watering date "
      "and an overdue label.", "plant",
-     {"next_watering_date": "last_watered_date + watering_interval days", "overdue": "next_watering_date < today"}),
+     {"next_watering_date": "last_watered_date + watering_interval days", "overdue": "not (next_watering_date >= today)"}),
     ("Plants have a name, a last watered date and a watering interval in days. Overdue plants are shown first.",
-     "plant", {"overdue": "last_watered_date + watering_interval days < today"}),
+     "plant", {"overdue": "not (last_watered_date + watering_interval days >= today)"}),
 ])
 def test_a_computed_phrasing_gives_the_value_the_generator_works_out(request_text, record, computed):
     spec = _spec(request_text)
@@ -120,3 +120,18 @@ def test_the_computed_draft_builds_as_a_spec_file(tmp_path):
     path.write_text(draft_toml(spec, spec.clauses), encoding="utf-8")
     built = load_spec_file(path)
     assert built.data_model[0].computed == _entity(spec, "plant").computed
+
+
+def test_bug_plant_watering_tracker_builds_every_clause():
+    """The brief's request: 'watering' in 'A plant watering tracker' left the first clause not built
+    (a word of the app's name that is a word of its own fields is no ask of its own), and the field
+    was 'last date' (the participle before 'date' was dropped), so no next watering date."""
+    spec = _spec("A plant watering tracker: plants have a name, last watered date and a watering interval "
+                 "in days; show the next watering date.")
+    assert _entity(spec, "plant").computed == {"next_watering_date": "last_watered_date + watering_interval days"}
+    assert all(c.status == "mapped" for c in spec.clauses)
+
+
+def test_an_app_name_word_that_is_no_field_word_is_still_an_ask():
+    spec = _spec("A watering app: plants have a name.")
+    assert spec.clauses[0].status == "not_built" and "watering" in spec.clauses[0].reason

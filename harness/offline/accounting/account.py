@@ -264,6 +264,8 @@ def _english_word(low: str, sw: SpecWords, before: str) -> str | None:
         return sw.numbers.get(low)
     s = stem(low)
     if s in sw.page_words and s in _PAGE_STEMS:
+        if sw.by_stem.get(s, "").startswith("field "):
+            return sw.by_stem[s]   # "pages read" of a reading: a column with the word, not the HTML pages
         return None if before in _PAGE_COUNT or any(ch.isdigit() for ch in before) else "pages"
     if s in sw.by_stem:
         return sw.by_stem[s]

@@ -3,7 +3,9 @@ requirements it needs. Pure functions over what the parser found (`build.Parsed`
 
 from __future__ import annotations
 
-from harness.models.spec import AppSpec, Clause, DataEntity, Feature, Requirement
+from typing import get_args
+
+from harness.models.spec import AppSpec, Clause, DataEntity, Feature, FeatureKind, Requirement
 from harness.offline.generator.naming import field_ident, slug
 from harness.offline.requirement_words import FEATURE_TEXT
 from harness.offline.spec.entity_tools import TOOL_CAPABILITY
@@ -11,6 +13,7 @@ from harness.constructs.spec_computed import computed_items
 from harness.offline.spec_links import link_items
 from harness.offline.spec_record_tools import tool_items
 
+FEATURE_KINDS = frozenset(get_args(FeatureKind))
 _STACK_REASON = "the offline generator builds FastAPI + SQLite with server-rendered HTML, not {}"
 _MAX_REQ_TEXT = 160
 
@@ -106,15 +109,6 @@ def feature_models(p, by_name: dict[str, DataEntity]) -> list[Feature]:
     return out
 
 
-# Features the table rows add (pattern_constructs.py) that requirement_words.FEATURE_TEXT lacks:
-# their requirement is the registry's text (features.REQ_TEXTS), proven as this says.
-_CONSTRUCT_ACCEPTANCE = {
-    "period_summary": "GET /api/{seg}/summary?period=week|month|year returns per period of the date the count "
-                      "of {plural} and the sums of their number fields",
-    "capacity": "creating one {name} more than the place holds returns 409 until one of them is deleted",
-}
-
-
 def feature_words(kind: str) -> tuple[str, str]:
     """(requirement text, acceptance) templates of a feature the parser asks for."""
     from harness.offline.features import REQ_TEXTS
@@ -145,13 +139,9 @@ def entity_extra_reqs(p, e: DataEntity) -> list[tuple[str, str, str, str]]:
 
 
 def link_reqs(e: DataEntity, entities: list[DataEntity]) -> list[tuple[str, str, str, str]]:
-    """The many-to-many link requirements of `e` (capability "link"; spec_links.py's words)."""
-    seg = slug(e.plural)
-    return [(cap, ident, text, f"PUT /api/{seg}/{{id}}/{slug(back.plural)}/{{{back.ident}_id}} links the two, "
-             f"GET /api/{seg}/{{id}}/{slug(back.plural)} lists the linked ones, DELETE unlinks; "
-             f"GET /api/{seg}?{back.ident}=<id> lists the {e.plural} linked to it")
-            for (cap, ident, text, _src), back in zip(link_items(e, entities),
-                                                      [x for o in e.many for x in entities if x.ident == o])]
+    """The many-to-many link requirements of `e`, as a spec file gives them (spec_links.py: the
+    acceptance names the link, "note.many tag", which is how the black-box checks find the link)."""
+    return link_items(e, entities)
 
 
 def computed_reqs(e: DataEntity) -> list[tuple[str, str, str, str]]:
@@ -160,6 +150,15 @@ def computed_reqs(e: DataEntity) -> list[tuple[str, str, str, str]]:
     shown = "; ".join(f"{name} = {expr}" for name, expr in e.computed.items())
     return [(cap, ident, text, f"GET /api/{seg} and /api/{seg}/{{id}} carry {shown}, worked out on every read; "
              "sending one is 422") for cap, ident, text, _src in computed_items(e)]
+
+
+# Features the table rows add (pattern_constructs.py) that requirement_words.FEATURE_TEXT lacks:
+# their requirement is the registry's text (features.REQ_TEXTS), proven as this says.
+_CONSTRUCT_ACCEPTANCE = {
+    "period_summary": "GET /api/{seg}/summary?period=week|month|year returns per period of the date the count "
+                      "of {plural} and the sums of their number fields",
+    "capacity": "creating one {name} more than the place holds returns 409 until one of them is deleted",
+}
 
 
 _TOOL_ACCEPTANCE = {
@@ -193,7 +192,7 @@ def _req_ids(spec: AppSpec, role: str, ident_of: dict[str, str]) -> list[str]:
     if kind == "feature":
         fkind, _, name = rest.partition(":")
         ident = ident_of.get(name)
-        text = feature_words(fkind)[0].split(" {")[0] if fkind in FEATURE_TEXT or fkind in _CONSTRUCT_ACCEPTANCE else ""
+        text = feature_words(fkind)[0].split(" {")[0] if fkind in FEATURE_KINDS else ""
         return [r.id for r in spec.requirements if r.capability == "feature" and r.entity == ident
                 and r.text.startswith(text)]
     ident = ident_of.get(rest)

@@ -218,7 +218,7 @@ def _agent(toks: list[Tok], i: int) -> bool:
     if toks[i].w != singular_name(toks[i].w) or (verb not in _PRODUCT_VERBS and rl.verb_base(verb) not in _PRODUCT_VERBS):
         return False
     rel, nxt = _word(toks, i + 1), _word(toks, i + 2)   # "which can win", not "which has a title"
-    return rel in ("which", "that", "who") and nxt not in lx.HAVE | lx.BELONG | {"is", "are"}
+    return rel in word_set("entities.agent_pronouns") and nxt not in lx.HAVE | lx.BELONG | {"is", "are"}
 
 
 _STORY_SUBJECTS = rl.ACTOR_WORDS | word_set("entities.story_subjects_extra")

@@ -9,7 +9,8 @@ whose action has one of them.
            "only_linked": true: nothing new — the row acts only when the two are already linked
            ("filter the notes by tag" is the link's ?tag= filter).
            A link replaces every one-to-many reading of the same pair an earlier pass made: the
-           parent of one by the other, and a field of one that names the other ("tags" of a note).
+           parent of one by the other, and a field of one that names either ("tags" of a note, and
+           "notes" when a field list ran on into "and notes can have many tags").
 
     feature {"kind": k, "of": c, "options": {...}}: the record gets feature k (harness/offline/features.py)
            on the fields c names: the record one of whose number fields the last words of c name
@@ -67,6 +68,7 @@ def construct_action(toks: list[Tok], m: Match, action: dict, p, named, record: 
 
 
 _NUMBER_KINDS = ("integer", "money", "decimal", "rating")
+_SUBJECTS = word_set("reader_pronouns")
 
 
 def _of_words(words: list[str], p, prefer: list[str]) -> tuple[str, list[str], int]:
@@ -90,7 +92,7 @@ def _of_words(words: list[str], p, prefer: list[str]) -> tuple[str, list[str], i
 
 
 def _feature(how: dict, p, toks: list[Tok], m: Match, record: str) -> str:
-    of = m.captures.get(how.get("of", ""), [])
+    of = [x for x in m.captures.get(how.get("of", ""), []) if toks[x].w not in _SUBJECTS]   # "pages I read"
     named, cols, start = _of_words([toks[x].w for x in of], p, how.get("prefer", []))
     record = named or record
     if not record:
@@ -129,7 +131,8 @@ def _link(how: dict, p, named, toks: list[Tok], m: Match) -> str:
         if p.parents.get(child) == parent:
             del p.parents[child]
             p.relation_clauses.pop(child, None)
-        p.fields[child] = [it for it in p.fields.get(child, []) if singular_name(it.label) != parent]
+        # neither record is a field of the other, nor of itself ("a title and body, and notes can ...")
+        p.fields[child] = [it for it in p.fields.get(child, []) if singular_name(it.label) not in (a, b)]
     return a
 
 

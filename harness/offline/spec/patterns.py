@@ -22,14 +22,17 @@ matches acts (an if/elif chain over the tokens, as the passes written in code we
     record {"reach": n}: the record the match is about, the one named nearest the anchor within n
            tokens of its clause (with "back": true, else the last one named before the anchor in the
            clause before: the record a pronoun such as "them" stands for), else (unless "named":
-           true) the request's only one (no record: the row does nothing); {"capture": c}: the
+           true) the request's only one, or with "main": true the one the request names most
+           often when the clause names none (no record: the row does nothing); {"capture": c}: the
            record the first token of c that names one names (its role "entity:<name>");
            "{record}" in a mark's role is its name
     status {"capture": c}: every record the tokens of c name gets a status (unless it has one or a
            workflow); the first is the record of "{record}"; none named: the row does nothing
     fields [labels]: fields of that record, added unless it has them; a label can be
            {"capture": c, "hint": h}: the word of c, a field of that kind ("bool"; "singular": true,
-           its last word in the singular), or
+           its last word in the singular; "unless_like": {"kind": k or [kinds], "last_in": set}:
+           not when the record has a field of that kind (whose last word is in the set); an
+           optional capture that matched nothing adds no field), or
            {"label": l, "values": {"capture": c, "where": spec}}: an enum of c's words (two or more)
     link   (and the other constructs of pattern_constructs.py) a many-to-many link of two records
     entity_tool  a record tool ("calendar", "csv_import", "attachments"; docs/spec-language.md) that
@@ -58,10 +61,10 @@ from functools import lru_cache
 from pathlib import Path
 
 from harness.offline.spec import lexicon as lx
-from harness.offline.spec.fields import FieldItem
+from harness.offline.spec.fields import FieldItem, kind_for_name
 from harness.offline.spec.matcher import Match, match_at, token_ok
 from harness.offline.spec.nouns import singular_name
-from harness.offline.spec.pass_helpers import nearest
+from harness.offline.spec.pass_helpers import main_record, nearest
 from harness.offline.spec.pattern_constructs import CONSTRUCTS, construct_action, same_records
 from harness.offline.spec.token_tests import TokenTest
 from harness.offline.spec.tokens import Tok
@@ -112,10 +115,21 @@ class _RecordWords:
         return w[:1].isalpha() and singular_name(w) in self.p.entities
 
 
+class _FieldWords:
+    """The set "FIELDS" a pattern can name: the words of the parse's field labels, any record's
+    ("watering" of a "watering interval")."""
+
+    def __init__(self, p) -> None:
+        self.p = p
+
+    def __contains__(self, w: str) -> bool:
+        return any(w in it.words for items in self.p.fields.values() for it in items)
+
+
 def _sets_of(p, toks: list[Tok], mentions: dict[int, str]):
-    """The sets a pattern names while it runs over the parse p (pattern_set, "RECORDS", and the
+    """The sets a pattern names while it runs over the parse p (pattern_set, "RECORDS", "FIELDS", and the
     token tests "is:<test>" of token_tests.py)."""
-    named: dict[str, object] = {"RECORDS": _RecordWords(p)}
+    named: dict[str, object] = {"RECORDS": _RecordWords(p), "FIELDS": _FieldWords(p)}
 
     def sets(name: str):
         if name not in named:
@@ -182,7 +196,7 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str]) -
         items = p.fields.setdefault(record, [])
         for label in action.get("fields", []):
             item = _field_item(toks, m, label)
-            if all(it.label != item.label for it in items):
+            if item and all(it.label != item.label for it in items) and not _has_like(items, label):
                 items.append(item)
         tool = action.get("entity_tool")
         if tool and tool not in p.tools.setdefault(record, []):
@@ -219,9 +233,12 @@ def _record(toks: list[Tok], m: Match, how: dict, p, mentions: dict[int, str]) -
     """The record a match is about (action "record"), or "" when there is none."""
     if "capture" in how:
         return next(iter(_named(toks, m, how["capture"], p)), "")
-    return nearest(toks, m.anchor, mentions, how["reach"]) \
-        or (how.get("back") and _antecedent(toks, m.anchor, mentions)) \
-        or (p.entities[0] if len(p.entities) == 1 and not how.get("named") else "")
+    found = nearest(toks, m.anchor, mentions, how["reach"]) \
+        or (how.get("back") and _antecedent(toks, m.anchor, mentions))
+    if found or how.get("main"):   # the request's main record, when the clause names none
+        clause = toks[m.anchor].clause
+        return found or ("" if any(toks[k].clause == clause for k in mentions) else main_record(mentions) or "")
+    return p.entities[0] if len(p.entities) == 1 and not how.get("named") else ""
 
 
 def _antecedent(toks: list[Tok], i: int, mentions: dict[int, str]) -> str:
@@ -236,14 +253,28 @@ def _word(toks: list[Tok], m: Match, capture: str) -> str:
     return singular_name(toks[m.captures[capture][0]].w)
 
 
-def _field_item(toks: list[Tok], m: Match, field: str | dict) -> FieldItem:
+def _names(value) -> list:
+    return [value] if isinstance(value, str) else list(value)
+
+
+def _has_like(items: list[FieldItem], label: str | dict) -> bool:
+    """A field's "unless_like" {"kind": k or [kinds], "last_in": set}: the record has a field of
+    that kind (whose last word is in the set): a "photo" link makes "a picture" no second field."""
+    like = label.get("unless_like") if isinstance(label, dict) else None
+    return bool(like) and any(kind_for_name(it.words)[0] in _names(like["kind"]) and (
+        "last_in" not in like or it.words[-1] in pattern_set(like["last_in"])) for it in items)
+
+
+def _field_item(toks: list[Tok], m: Match, field: str | dict) -> FieldItem | None:
     """A field an action adds: a label, or {"capture": c, "hint": h} (the words of c), or
     {"label": l, "values": {"capture": c, "where": spec}}: an enum of the words of c that satisfy
     `where` when there are two or more (one value is no choice: a plain field)."""
     if isinstance(field, str):
         return FieldItem(words=field.split())
     if "capture" in field:
-        words = [toks[x].w for x in m.captures[field["capture"]]]
+        words = [toks[x].w for x in m.captures.get(field["capture"], [])]
+        if not words:
+            return None   # an optional capture that matched nothing: no field
         if field.get("singular"):
             words[-1] = singular_name(words[-1])
         return FieldItem(words=words, hint=field.get("hint"))
@@ -268,7 +299,7 @@ def _anchor_words(pattern: dict) -> frozenset[str] | None:
         words = frozenset([spec["w"]] if isinstance(spec["w"], str) else spec["w"])
     if "set" in spec:
         names = [spec["set"]] if isinstance(spec["set"], str) else spec["set"]
-        if "RECORDS" in names:   # the parse's records: known only while the pass runs
+        if "RECORDS" in names or "FIELDS" in names:   # the parse's records and fields: known only while it runs
             return words
         in_sets = frozenset().union(*(pattern_set(n) for n in names))
         words = in_sets if words is None else words & in_sets

@@ -44,6 +44,8 @@ def attach_workflows(toks: list[Tok], mentions: dict[int, str], status_enums: li
 
 def find_status(toks: list[Tok], mentions: dict[int, str], complete_idx: list[int], p: Parsed) -> None:
     for c in complete_idx:
+        if not toks[c].role.startswith("complete"):
+            continue   # a table row read the word ("mark overdue plants": the overdue flag, no status)
         hit = _nearest(toks, c, mentions, _WINDOW)
         if hit is None:
             hit = next((e for e in p.entities if e.rpartition(" ")[2] in lx.STATUS_NOUNS), None)
