@@ -24,9 +24,9 @@ DEFAULT_SEED = 15
 # or the original, and no seed it could know predicts them. (Before, mutants were 1..n and the
 # original above 2**20: `guard > 2**20` told them apart.) The ids are labels only: which mutants are
 # chosen stays reproducible (the seed). So large a range that the original's draw meeting a compiled
-# guard's id is negligible (~1e-16 for a thousand guards); the runner also draws again on a clash
+# guard's id is negligible (~1e-13 for a thousand guards); the runner also draws again on a clash
 # with any id its plan names.
-ID_SPACE = 2 ** 62
+ID_SPACE = 2 ** 53   # exact in any JSON reader (audit.json's ids and "REQ:id" keys)
 _SYSTEM_RANDOM = random.SystemRandom()
 
 

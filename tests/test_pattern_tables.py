@@ -11,7 +11,7 @@ from harness.offline.spec.wordsets import set_names, word_set
 
 PATTERNS = all_patterns()
 KEYS = {"name", "pass", "example", "yields", "before", "not_before", "clause_has", "clause_lacks", "tokens", "unless",
-        "unless_record", "unless_entity", "followed_by", "same", "action", "table"}
+        "unless_record", "unless_entity", "unless_belongs", "followed_by", "same", "action", "table"}
 
 
 @pytest.mark.parametrize("pattern", PATTERNS, ids=[p["table"] for p in PATTERNS])
@@ -118,3 +118,18 @@ def test_a_token_test_reads_the_place_of_the_token_and_an_unknown_one_is_an_erro
     assert token_ok(posts, {"is": "mention"}, sets) and not token_ok(topic, {"is": ["noun", "mention"]}, sets)
     with pytest.raises(KeyError, match="no token test named 'nonsense'"):
         token_ok(topic, {"is": "nonsense"}, sets)
+
+
+def test_moving_a_record_into_the_record_it_belongs_to_is_no_collection_move():
+    """unless_belongs: "add tasks to a project" when each task belongs to a project is the parent
+    link the app builds; "add a book to a shelf" with no such link is reported."""
+    from harness.offline.spec.patterns import run_patterns
+    from harness.offline.spec.rules import new_state, run_passes
+
+    state = new_state("An app for projects and tasks. Each task belongs to a project. Add tasks to a project.")
+    run_passes(state, until="collection moves")
+    assert state.p.parents.get("task") == "project"
+    assert run_patterns(pass_patterns("collection moves"), state.toks, state.p) == []
+    shelf = new_state("An app for shelves and books. Add books to a shelf.")
+    run_passes(shelf, until="collection moves")
+    assert len(run_patterns(pass_patterns("collection moves"), shelf.toks, shelf.p)) == 1

@@ -47,7 +47,7 @@ def fields_for_each(toks: list[Tok], i: int, parse) -> tuple[int, list, list[int
     if len(items) < 2:
         return None
     k = max(consumed) + 1
-    if _at(toks, k) not in ("for", "per", "of", "on") or _at(toks, k + 1) not in _EACH | {"per"} and _at(toks, k) != "per":
+    if _at(toks, k) not in word_set("by_entering.for_each_preps") or _at(toks, k + 1) not in _EACH | {"per"} and _at(toks, k) != "per":
         return None
     r = k + 1 if _at(toks, k) == "per" else k + 2
     if r >= len(toks) or toks[r].clause != toks[i].clause or not is_noun(toks, r):

@@ -35,7 +35,7 @@ def find_feature_words(toks: list[Tok], p: Parsed, negated: set[int] = frozenset
         elif w in lx.DASHBOARD:
             p.dashboard, role = True, "dashboard"
         elif w in lx.COMPLETE:
-            if w.startswith("complete") and _word(toks, i - 1) in ("a", "an", "the", "fully"):
+            if w.startswith("complete") and _word(toks, i - 1) in word_set("feature_words.complete_before"):
                 continue
             complete_idx.append(i)
             role = "complete:"

@@ -170,7 +170,7 @@ def _parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozense
             idx.append(j)   # "details such as", "information like"
             j += 1
             continue
-        if not words and t.w in ("set", "list", "number") and _word(toks, j + 1) == "of" \
+        if not words and t.w in word_set("fields.collection_heads") and _word(toks, j + 1) == "of" \
                 and _word(toks, j + 2) in _DETAIL_WORDS:
             idx.extend((j, j + 1, j + 2))   # "a set of attributes like"
             j += 3
@@ -246,7 +246,7 @@ def _parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozense
             j += 1
         elif not t.w[0].isalnum():
             break
-        elif not words and t.w in ("fields", "field", "inputs") and _word(toks, j + 1) == "for" \
+        elif not words and t.w in word_set("fields.field_heads") and _word(toks, j + 1) == "for" \
                 and field_word(_word(toks, j + 2), stops):
             idx.extend((j, j + 1))   # "with fields for title, amount and date"
             j += 1
@@ -254,7 +254,7 @@ def _parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozense
             idx.append(j)
         elif words and t.w in _CHOICE_UI and _word(toks, j + 1) in lx.SEPARATORS | {".", "", ")", "("}:
             idx.append(j)   # "category selection", "status dropdown": the field, chosen from a list
-        elif not words and t.w in ("text", "textual", "numeric", "numerical") and field_word(_word(toks, j + 1), stops) \
+        elif not words and t.w in word_set("fields.type_adjectives") and field_word(_word(toks, j + 1), stops) \
                 and _word(toks, j + 2) in lx.SEPARATORS | {".", "", ")", "("}:
             idx.append(j)   # "a text nickname": the kind of the field, not part of its name
         elif t.w == "of" and words == ["number"] and (field_word(_word(toks, j + 1), stops)
@@ -295,7 +295,7 @@ def _parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozense
         elif not words and t.w.isalpha() and _word(toks, j + 1) == "(" and _yes_no_aside(toks, j + 1):
             words.append(t.w)   # "read (true/false)": the word is the yes/no field whatever it is
             idx.append(j)
-        elif t.w in ("optional", "required", "mandatory"):
+        elif t.w in word_set("fields.required_words"):
             cur.required = t.w != "optional"
             idx.append(j)
         elif t.w == "in" and words and j + 1 < len(toks) and toks[j + 1].w in lx.UNIT_TYPES:

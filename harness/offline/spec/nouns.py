@@ -15,9 +15,7 @@ _NON_ENTITY = (lx.FUNCTION | lx.META | lx.ADJECTIVES | lx.DOMAIN_AREAS | lx.FIEL
                | rl.PARTICLES | rl.CAPABILITY_NOUNS | rl.STORAGE_WORDS | (rl.ACTOR_WORDS - {"member", "members"})
                | lx.DETERMINERS | lx.QUANTIFIERS | lx.NEG_CONTRACTIONS | lx.STATE_WORDS
                | lx.QUANTITY_WORDS
-               | rl.CONTEXT_WORDS - {"project", "note", "notes", "item", "items", "entry", "entries",
-                                    "customer", "customers", "client", "clients", "team", "idea",
-                                    "ideas", "friend", "friends", "member", "people", "person"})
+               | rl.CONTEXT_WORDS - word_set("nouns.context_records"))
 # Domain areas that are countable places: their plural names records ("shops", "restaurants"),
 # and once it does, so does the singular ("each order belongs to a shop"; entities._mentions).
 PLACES = word_set("nouns.places") & lx.DOMAIN_AREAS

@@ -46,7 +46,8 @@ matches acts (an if/elif chain over the tokens, as the passes written in code we
 
 `unless` {"capture": c, "role": prefix}: no match when a token of c already has such a role;
 `unless_record` (a record name): no match when the parse has that record type; `unless_entity` (a
-capture): no match when the word of its first token is a record type of the parse; `same`
+capture): no match when the word of its first token is a record type of the parse;
+`unless_belongs` ([c1, c2]): no match when c1's record is c2's or belongs to it; `same`
 ([[c1, c2], ...]): no match unless each pair of captures names one record (pattern_constructs.py).
 `yields` is what the pattern alone does to its own example sentence after the passes before its
 own (rules.PASSES): {role: "the words it marks"}, "reported": the phrase, "blocked": true,
@@ -253,6 +254,14 @@ def _word(toks: list[Tok], m: Match, capture: str) -> str:
     return singular_name(toks[m.captures[capture][0]].w)
 
 
+def _belongs(toks: list[Tok], m: Match, pair: list[str] | None, p) -> bool:
+    """`unless_belongs` [c1, c2]: the record c1 names is the one c2 names, or belongs to it."""
+    if not pair:
+        return False
+    child, holder = (next(iter(_named(toks, m, c, p)), "") for c in pair)
+    return bool(child) and (child == holder or p.parents.get(child) == holder)
+
+
 def _names(value) -> list:
     return [value] if isinstance(value, str) else list(value)
 
@@ -321,7 +330,8 @@ def run_patterns(patterns: tuple[dict, ...] | list[dict], toks: list[Tok], p,
             m = match_at(toks, i, pattern, sets)
             if m is not None and not _vetoed(toks, m, pattern.get("unless")) \
                     and pattern.get("unless_record") not in p.entities and not _names_entity(toks, m, pattern, p) \
-                    and same_records(toks, m, pattern.get("same", []), lambda c: _named(toks, m, c, p)):
+                    and same_records(toks, m, pattern.get("same", []), lambda c: _named(toks, m, c, p)) \
+                    and not _belongs(toks, m, pattern.get("unless_belongs"), p):
                 _act(toks, m, pattern["action"], p, mentions or {})
                 acted.append(i)
                 break

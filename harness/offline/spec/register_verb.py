@@ -29,7 +29,7 @@ def registers_a_record(toks: list[Tok], i: int) -> bool:
     if k == j:
         return False
     head = _word(toks, k) if _word(toks, k) in lx.FIELD_VOCAB else toks[k - 1].w   # "blood type"
-    if {head, lx.singularize(head)} & rl.ACTOR_WORDS and _word(toks, k) in ("for", "on", "onto", "into") \
+    if {head, lx.singularize(head)} & rl.ACTOR_WORDS and _word(toks, k) in word_set("register_verb.register_preps") \
             and is_noun(toks, k + 1 + (_word(toks, k + 1) in lx.DETERMINERS)):
         return True   # "register members for classes": enrolling them, a record of its own, not signing up
     return not ({head, lx.singularize(head)} & (lx.AUTH | rl.ACCOUNT_WORDS | rl.ACTOR_WORDS | lx.FIELD_VOCAB))
