@@ -43,6 +43,8 @@ matches acts (an if/elif chain over the tokens, as the passes written in code we
            run things: "only the librarian can"), "manager" (runs things when an ordinary role is
            named too: "admins can add tools") or "member" (an ordinary account's); access.py
     no_record  a reason: when "record" finds none, the match is context and its clause blocked
+    unclaim    true: when "record" finds none, the matched tokens are given back (unused, no role)
+    workflow   [states]: the record's workflow, unless it has one or a status already
 
 `unless` {"capture": c, "role": prefix}: no match when a token of c already has such a role;
 `unless_record` (a record name): no match when the parse has that record type; `unless_entity` (a
@@ -202,6 +204,8 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str]) -
         tool = action.get("entity_tool")
         if tool and tool not in p.tools.setdefault(record, []):
             p.tools[record].append(tool)
+        if "workflow" in action and record not in p.workflows and record not in p.status:
+            p.workflows[record] = list(action["workflow"])
         for key in action.get("access", []):
             name, value = (key, True) if isinstance(key, str) else ("manage", _word(toks, m, key["manage"]))
             p.access.setdefault(record, {}).setdefault(name, value)
@@ -225,6 +229,9 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str]) -
 
 
 def _no_record(toks: list[Tok], m: Match, action: dict, p) -> None:
+    if action.get("unclaim"):   # nothing to act on: the words are left to later passes
+        for x in m.captures["match"]:
+            toks[x].used, toks[x].role = False, ""
     if action.get("no_record"):   # a recognised ask with nothing to act on is not built
         _mark(toks, m, {"role": "context", "force": True})
         _block(toks, m, action["no_record"], p)

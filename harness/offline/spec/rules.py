@@ -60,7 +60,6 @@ class ParseState:
     p: Parsed
     status_enums: list = field(default_factory=list)       # (token, states) of "status: a / b / c"
     complete_idx: list[int] = field(default_factory=list)  # completion words, attached after entities
-    cancel_idx: list[int] = field(default_factory=list)    # cancel words, attached after entities
     mentions: dict[int, str] = field(default_factory=dict)  # token index -> the entity it names
 
 
