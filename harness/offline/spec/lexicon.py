@@ -1,6 +1,6 @@
 """Vocabulary for the rule-based spec parser: English word classes and number inflection.
 
-The word classes are data: harness/offline/words/parser_sets.toml, section [lexicon] (wordsets.py);
+The word classes are data: harness/offline/words/word_classes.toml, section [lexicon] (wordsets.py);
 here they get their names, are combined, and two pure functions (`singularize`, `pluralize`)
 inflect. The Vietnamese phrase table lives in lexicon_vi.py. Sets are used only for membership
 tests; everything that is iterated is a tuple or a dict (stable order).
