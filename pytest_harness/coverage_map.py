@@ -36,6 +36,29 @@ def available() -> bool:
     return True
 
 
+SYSMON_FROM = (3, 12)
+
+
+def tracer_core(version: tuple[int, ...] = tuple(sys.version_info[:2])) -> str:
+    """The coverage.py core for this Python: `sysmon` (sys.monitoring, PEP 669) from SYSMON_FROM
+    on, the lowest-overhead one: a line reports once and is then switched off, where a trace
+    function is called for every line of every traced frame; `ctrace`, the C trace function, before.
+
+    Per-test lines need every line a test runs to report in that test, not only the first time
+    the session ran it: under sysmon `PhaseCoverage.enter` re-arms the switched-off lines at each
+    test call (`sys.monitoring.restart_events`) after the context switch has flushed the lines so
+    far to the previous context. coverage.py itself says its sysmon core "doesn't yet support
+    dynamic contexts" and warns; that warning is about the missing re-arming."""
+    return "sysmon" if tuple(version) >= SYSMON_FROM else "ctrace"
+
+
+def restart_line_events() -> None:
+    """Re-arm every line event sys.monitoring switched off (all tools: a debugger's too)."""
+    monitoring = getattr(sys, "monitoring", None)
+    if monitoring is not None:
+        monitoring.restart_events()
+
+
 class PhaseCoverage:
     """One coverage.py collector for the session, in memory, with a context per test call."""
 
@@ -47,15 +70,15 @@ class PhaseCoverage:
                                       include=[f"{self.root}/*"], omit=list(_OMIT))
         # A session that ran no root code (an xdist controller, everything deselected) is not an
         # error; under a project's `filterwarnings = error` this warning would crash the session.
-        self._cov.set_option("run:disable_warnings", ["no-data-collected"])
-        # Per-test contexts need a core with dynamic contexts: coverage.py's sys.monitoring core
-        # (the default from Python 3.14, opt-in on 3.12+) has none ("context data may be
-        # incomplete"), so the C tracer is asked for on every version; where it is missing
-        # coverage falls back to its Python tracer, which has them too.
+        # The core: tracer_core(). Under sysmon, switch_context warns that contexts may be
+        # incomplete; `enter` makes them complete (restart_events), so that warning is silenced, and
+        # so is the one for a sysmon coverage.py cannot use (it then takes its default core).
+        self.core = tracer_core()
+        self._cov.set_option("run:disable_warnings", ["no-data-collected", "no-sysmon-context", "no-sysmon"])
         try:
-            self._cov.set_option("run:core", "ctrace")
-        except Exception:  # a coverage.py before the `core` setting (< 7.9) only has tracers with contexts
-            pass
+            self._cov.set_option("run:core", self.core)
+        except Exception:  # a coverage.py before the `core` setting (< 7.9): its default C tracer
+            self.core = "ctrace"
         self._started = False
         self._idle: IdleThread | None = None
 
@@ -72,6 +95,8 @@ class PhaseCoverage:
         """A test's call phase begins."""
         if self._started:
             self._cov.switch_context(nodeid)
+            if self.core == "sysmon":
+                restart_line_events()
             if self._idle is not None:
                 self._idle.resume()
 

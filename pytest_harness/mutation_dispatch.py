@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 
 Entry = tuple[str, int, list[str]]
@@ -25,15 +26,16 @@ class StaticOrder:
     """The plan's order, filtered by the time box over this session's verdicts."""
 
     def __init__(self, order: list, seconds: float, results: dict[str, str],
-                 admit: Callable[[float, float, dict[str, str], str], str], started: float,
+                 admit: Callable[[float, float, dict[str, str], str, int], str], started: float,
                  stopped: Callable[[], bool] = lambda: False):
         self.order, self.seconds, self.results, self.admit = order, seconds, results, admit
         self.started, self.stopped = started, stopped
+        self.planned = Counter(entry[0] for entry in order)   # mutants per requirement
 
     def __iter__(self) -> Iterator[Entry]:
         for rid, mutant_id, tests in self.order:
             decision = "stop" if self.stopped() else self.admit(time.monotonic() - self.started, self.seconds,
-                                                                  self.results, rid)
+                                                                  self.results, rid, self.planned[rid])
             if decision == "stop":
                 return
             if decision == "run":

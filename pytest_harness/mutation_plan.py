@@ -14,9 +14,33 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pytest_harness.mutant_diff import line_diff
 from pytest_harness.mutator import KIND_RANK, Mutant, candidates, described
 
 DEFAULT_SEED = 15
+# Guard ids (#47): every mutant's id, and the id the guard holds while the original code runs
+# (mutation_runner.original_id), are draws from the system's random source, uniform over
+# [1, ID_SPACE): the value the code under test can read says nothing about whether it runs a mutant
+# or the original, and no seed it could know predicts them. (Before, mutants were 1..n and the
+# original above 2**20: `guard > 2**20` told them apart.) The ids are labels only: which mutants are
+# chosen stays reproducible (the seed). So large a range that the original's draw meeting a compiled
+# guard's id is negligible (~1e-13 for a thousand guards); the runner also draws again on a clash
+# with any id its plan names.
+ID_SPACE = 2 ** 53   # exact in any JSON reader (audit.json's ids and "REQ:id" keys)
+_SYSTEM_RANDOM = random.SystemRandom()
+
+
+def guard_ids(count: int, rng: random.Random | None = None) -> list[int]:
+    """`count` distinct guard ids, uniform over [1, ID_SPACE) (`rng`: the system's random source)."""
+    return (rng or _SYSTEM_RANDOM).sample(range(1, ID_SPACE), count)
+
+
+def guard_id(taken: set[int] | frozenset[int] = frozenset(), rng: random.Random | None = None) -> int:
+    """One guard id from the same distribution, none of `taken` (the original code's, in the runner)."""
+    while True:
+        drawn = (rng or _SYSTEM_RANDOM).randrange(1, ID_SPACE)
+        if drawn not in taken:
+            return drawn
 
 
 @dataclass
@@ -26,6 +50,7 @@ class Chosen:
     id: int
     file: str
     mutant: Mutant
+    diff: str = ""   # the changed line(s): `-` original, `+` mutated (mutant_diff.line_diff)
 
 
 @dataclass
@@ -110,12 +135,14 @@ def spread(by_file: dict[str, list[Mutant]], limit: int, rng: random.Random) -> 
 
 
 def make_plan(evidence: dict, workspace: Path, max_mutants: int, seed: int = DEFAULT_SEED,
-              ids: dict[tuple[str, str], int] | None = None) -> AuditPlan:
+              ids: dict[tuple[str, str], int] | None = None, id_rng: random.Random | None = None) -> AuditPlan:
     """The audit plan of every verified requirement of the evidence document. `ids`: the guard id of
     every (file, mutant key) a copy holds already (harness/speed/lanes_ahead.py); a chosen mutant it lacks raises
-    KeyError (that copy cannot serve the plan). The choice itself never depends on `ids`."""
+    KeyError (that copy cannot serve the plan). Otherwise the ids are fresh draws (`guard_ids`; `id_rng`
+    only for a test). The choice itself never depends on the ids."""
     plan = AuditPlan()
-    keys: dict[tuple[str, str], int] = {}
+    keys: dict[tuple[str, str], int] = {}   # every distinct (file, mutant key) picked: its draw's index
+    picks: dict[str, list[tuple[str, Mutant]]] = {}
     verified = {rid: executed_lines(evidence, rid) for rid, req in (evidence.get("requirements") or {}).items()
                 if req.get("status") == "verified"}
     # Each file's candidates once, on the lines any requirement's tests ran (the only ones a pick can use).
@@ -137,19 +164,34 @@ def make_plan(evidence: dict, workspace: Path, max_mutants: int, seed: int = DEF
             plan.skipped[rid] = "no mutable line executed by its tests in its implementation files"
             continue
         plan.tests[rid] = tests
+        picks[rid] = picked
+        for rel, m in picked:
+            keys.setdefault((rel, m.key), len(keys))
+    if ids is None:   # one draw per distinct mutant
+        drawn = guard_ids(len(keys), id_rng)
+        ids = {pair: drawn[n] for pair, n in keys.items()}
+    for rid, picked in picks.items():
         plan.mutants[rid] = []
         for rel, m in picked:
-            mid = keys.setdefault((rel, m.key), len(keys) + 1) if ids is None else ids[(rel, m.key)]
+            mid = ids[(rel, m.key)]
             plan.chosen[mid] = Chosen(id=mid, file=rel, mutant=m)
             plan.mutants[rid].append(mid)
-            plan.runs[(rid, mid)] = _tests_of_line(evidence, tests, rel, m.line)
-    _describe_chosen(plan)
+            plan.runs[(rid, mid)] = _tests_of_line(evidence, plan.tests[rid], rel, m.line)
+    _describe_chosen(plan, workspace)
     return plan
 
 
-def _describe_chosen(plan: AuditPlan) -> None:
-    """Give the chosen mutants their descriptions (rendering every candidate's was most of the plan's time)."""
+def _describe_chosen(plan: AuditPlan, workspace: Path) -> None:
+    """Give the chosen mutants their descriptions and diffs (rendering every candidate's was most
+    of the plan's time); each diff from the mutant's own node, before `described` drops it."""
+    texts: dict[str, str] = {}
     for chosen in plan.chosen.values():
+        if chosen.file not in texts:
+            try:
+                texts[chosen.file] = (workspace / chosen.file).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                texts[chosen.file] = ""
+        chosen.diff = line_diff(texts[chosen.file], chosen.mutant) if texts[chosen.file] else ""
         chosen.mutant = described([chosen.mutant])[0]
 
 

@@ -36,20 +36,15 @@ import signal
 import time
 from pathlib import Path
 
-import secrets
-
 import pytest
 from pytest_harness.mutation_child import pytest_runtest_call  # noqa: F401 - the child's call-phase marks
 from pytest_harness.mutation_child import read_report, run_child
 from pytest_harness.mutation_confirm import MutantRun, needs, to_confirm, verdict, without
 from pytest_harness.mutation_dispatch import order_source, private_fds, receive_plan
+from pytest_harness.mutation_plan import guard_id
 from pytest_harness.time_box import admit   # the time box (GRACE_FACTOR there), shared with the harness
 
 GUARD = "__harness_mutant__"
-# The guard's value while a test runs on the original code (baseline, confirmation): set, like in a
-# mutant's run, but to an id no mutant has (guards are 1..n), so code under test that asks "is a
-# mutant active?" reads the same answer on the original and cannot buy a kill (#47).
-ORIGINAL = 2 ** 20 + secrets.randbelow(2 ** 30)
 MIN_TIMEOUT_S = 3.0
 TIMEOUT_FACTOR = 5.0
 POLL_S = 0.005
@@ -135,7 +130,7 @@ def _fork() -> int:
 def fork_run(items: list[pytest.Item], mutant_id: int, timeout_s: float,
              stop_at_failure: bool = True) -> tuple[str, list[str], list[str]]:
     """(status, the node ids whose check failed, those that errored otherwise) of one fork running
-    `items` with the guard at `mutant_id` (ORIGINAL: the original code); what the statuses mean,
+    `items` with the guard at `mutant_id` (original_id's: the original code); what the statuses mean,
     and so what a kill is: mutation_child.py."""
     read_fd, write_fd = os.pipe()
     pid = _fork()
@@ -157,11 +152,20 @@ def run_one(items: list[pytest.Item], mutant_id: int, timeout_s: float) -> str:
     return fork_run(items, mutant_id, timeout_s)[0]
 
 
-def run_baseline(items: list[pytest.Item], timeout_s: float) -> tuple[str, list[str]]:
-    """Every given test once on the original code, in a fork: (status, the node ids that did not
-    pass there — a failed check or any other error: none of them may judge a mutant). A baseline
-    past its limit is "timeout" wherever it hung (nothing is judged then)."""
-    status, failed, errored = fork_run(items, ORIGINAL, timeout_s, stop_at_failure=False)
+def original_id(plan: dict) -> int:
+    """The guard's value while tests run on the original code (baseline, confirmation): set, as in
+    a mutant's run, to a draw from the same distribution as the mutants' ids (mutation_plan.guard_id)
+    and none of them — so "is a mutant active?", or "which id is this?", reads the same on the
+    original as on a mutant, and a fixture that asks cannot buy a kill (#47). Drawn here, per
+    session: it is in no file the code under test can read."""
+    return guard_id({int(mutant_id) for _rid, mutant_id, _tests in plan.get("order") or ()})
+
+
+def run_baseline(items: list[pytest.Item], timeout_s: float, original: int) -> tuple[str, list[str]]:
+    """Every given test once on the original code (the guard at `original`), in a fork: (status, the
+    node ids that did not pass there — a failed check or any other error: none of them may judge a
+    mutant). A baseline past its limit is "timeout" wherever it hung (nothing is judged then)."""
+    status, failed, errored = fork_run(items, original, timeout_s, stop_at_failure=False)
     if status == "invalid" and not errored:   # killed at its limit outside a call phase
         status = "timeout"
     elif status == "invalid":
@@ -174,7 +178,7 @@ def baseline_first(plan: dict, by_id: dict[str, pytest.Item]) -> dict:
     tests that failed there, its time limit TIMEOUT_FACTOR x the baseline's duration."""
     started = time.monotonic()
     planned = sorted({n for _, _, tests in plan["order"] for n in tests if n in by_id})
-    status, broken = run_baseline([by_id[n] for n in planned], max(plan["seconds"], MIN_TIMEOUT_S))
+    status, broken = run_baseline([by_id[n] for n in planned], max(plan["seconds"], MIN_TIMEOUT_S), original_id(plan))
     limit = max(MIN_TIMEOUT_S, TIMEOUT_FACTOR * (time.monotonic() - started))
     baseline = {"status": status, "failed": broken, "tests": len(planned),
                 "duration_s": round(time.monotonic() - started, 3), "method": "baseline-first"}
@@ -206,7 +210,7 @@ def confirm_after(plan: dict, by_id: dict[str, pytest.Item]) -> dict:
     """The default method (mutation_confirm.py): the mutants first, then only the tests their
     verdicts rest on, on the original code; a verdict that rested on a test failing there is
     judged again without it. Same verdicts as baseline_first, fewer tests run."""
-    started, test_s = time.monotonic(), plan["test_s"]
+    started, test_s, original = time.monotonic(), plan["test_s"], original_id(plan)
     planned = {n for _, _, tests in plan["order"] for n in tests if n in by_id}
     mutant_of: dict[str, int] = {}
     runs: dict[str, MutantRun] = {}
@@ -236,7 +240,7 @@ def confirm_after(plan: dict, by_id: dict[str, pytest.Item]) -> dict:
         need = to_confirm(runs, confirmed, broken)
         if need:
             t0 = time.monotonic()
-            got, failed = run_baseline([by_id[n] for n in need], max(plan["seconds"], MIN_TIMEOUT_S))
+            got, failed = run_baseline([by_id[n] for n in need], max(plan["seconds"], MIN_TIMEOUT_S), original)
             spent += time.monotonic() - t0
             confirmed.update(need)
             broken.update(failed)

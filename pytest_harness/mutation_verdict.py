@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pytest_harness.time_box import INVALID, KILL_RATIO, KILLED
+from pytest_harness.time_box import INVALID, KILL_RATIO, KILLED, meets, open_verdict
 
 if TYPE_CHECKING:
     from pytest_harness.mutation_plan import AuditPlan
@@ -19,18 +19,18 @@ if TYPE_CHECKING:
 def summarize(plan: AuditPlan, results: dict[str, str]) -> dict[str, dict]:
     """Per requirement: mutants judged, killed, survived (described), invalid (a fixture or import
     error, a crash: neither killed nor survived) and not run (time box, baseline); each mutant's
-    details (id, file, line, kind, description, result)."""
+    details (id, file, line, kind, description, diff: `-` the line, `+` the mutant's, result)."""
     out: dict[str, dict] = {rid: {"mutants": 0, "killed": 0, "survived": [], "invalid": 0, "not_run": 0,
-                                  "skipped": why, "details": []} for rid, why in plan.skipped.items()}
+                                  "time_box": 0, "skipped": why, "details": []} for rid, why in plan.skipped.items()}
     for rid, ids in sorted(plan.mutants.items()):
-        entry = {"mutants": 0, "killed": 0, "survived": [], "invalid": 0, "not_run": 0, "skipped": None,
-                 "details": []}
+        entry = {"mutants": 0, "killed": 0, "survived": [], "invalid": 0, "not_run": 0, "time_box": 0,
+                 "skipped": None, "details": []}
         for mid in ids:
             chosen = plan.chosen[mid]
             result = results.get(f"{rid}:{mid}", "not_run")
             entry["details"].append({"id": mid, "file": chosen.file, "line": chosen.mutant.line,
                                      "kind": chosen.mutant.kind, "description": chosen.mutant.description,
-                                     "result": result})
+                                     "diff": chosen.diff, "result": result})
             if result in KILLED:
                 entry["mutants"] += 1
                 entry["killed"] += 1
@@ -41,6 +41,7 @@ def summarize(plan: AuditPlan, results: dict[str, str]) -> dict[str, dict]:
                 entry["invalid"] += 1
             else:
                 entry["not_run"] += 1
+                entry["time_box"] += result == "not_run"   # never started: the time box ended first
         if entry["not_run"] == len(ids) and any(d["result"] == "unjudged" for d in entry["details"]):
             entry["skipped"] = "its tests did not pass on the unmutated copy"
         out[rid] = entry
@@ -53,11 +54,17 @@ def judged(entry: dict) -> int:
 
 
 def under_the_bar(entry: dict | None) -> bool:
-    """Whether an audited requirement misses the bar (one with no mutant judged nor invalid was not audited)."""
-    if not entry or not (entry.get("mutants") or entry.get("invalid")):
+    """Whether an audited requirement misses the bar, or its verdict is still open: mutants the time
+    box left unrun could change it (it is then not met either — the box must not choose a verdict,
+    #47). One with no mutant judged, invalid or left unrun was not audited."""
+    if not entry:
         return False
-    killed = entry.get("killed", 0)
-    return not (killed and killed >= KILL_RATIO * judged(entry))
+    rest = int(entry.get("time_box") or 0)
+    if open_verdict(entry.get("killed", 0), judged(entry), rest):
+        return True
+    if not (entry.get("mutants") or entry.get("invalid")):
+        return False
+    return not meets(entry.get("killed", 0), judged(entry))
 
 
 def bar_lines(entry: dict | None) -> list[str]:
@@ -66,6 +73,11 @@ def bar_lines(entry: dict | None) -> list[str]:
     if not under_the_bar(entry):
         return []
     killed, total, invalid = entry.get("killed", 0), entry.get("mutants", 0), int(entry.get("invalid") or 0)
+    rest = int(entry.get("time_box") or 0)
+    if open_verdict(killed, judged(entry), rest):
+        return [f"mutation audit incomplete: {rest} of its mutants were not run within the time box and "
+                f"could change the verdict ({killed} of {judged(entry)} judged killed; the bar is "
+                f"{KILL_RATIO:.0%}); `builder audit RUN_ID --seconds N` with a longer box completes it"]
     survived = list(entry.get("survived") or [])
     lines = [f"tests do not detect a broken implementation: {killed}/{total} mutants killed "
              f"({killed} of {judged(entry)} judged; the bar is {KILL_RATIO:.0%})"

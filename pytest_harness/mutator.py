@@ -2,6 +2,8 @@
 
 Operators (one `Mutant` per site), in the order the audit prefers them (RANK, with the reason):
   compare  swap a comparison operator (`<` ↔ `>=`, `==` ↔ `!=`, `in` ↔ `not in`, `is` ↔ `is not`);
+  boundary move a boundary by one: `<` ↔ `<=`, `>` ↔ `>=`, an integer constant compared with `==` / `!=`
+           plus one, `range(n)` → `range(n - 1)` (the stop of `range(a, n)` too); ranked with `compare`;
   negate   negate the condition of an `if`, `while` or conditional expression;
   filter   drop a filter: a comprehension's `if`, or a `.where(…)` / `.filter(…)` / `.filter_by(…)` /
            `.exclude(…)` / `.having(…)` call (the query without it);
@@ -32,7 +34,9 @@ GUARD = "__harness_mutant__"
 # mutant and its order of execution), first to last, and why (#47: mutants that change behaviour a
 # requirement's test must check, before the ones a test kills without checking anything).
 RANK: tuple[tuple[str, str], ...] = (
-    ("compare", "a comparison swapped: other records match, the boundary moves, the other branch runs"),
+    ("compare", "a comparison swapped: other records match, the other branch runs"),
+    ("boundary", "a boundary moved by one (`<` ↔ `<=`, a constant + 1, `range(n - 1)`): only a test that "
+                 "probes the edge (the last free seat, the 14th day) sees it"),
     ("negate", "a condition negated: the guard lets through what it stopped"),
     ("filter", "a filter dropped: every record instead of the matching ones (a day's listing that "
                "returns every day's bookings)"),
@@ -42,11 +46,17 @@ RANK: tuple[tuple[str, str], ...] = (
     ("return", "`return None`: an `x is not None` check kills it without checking the value, so last"),
 )
 KINDS = tuple(kind for kind, _why in RANK)
-KIND_RANK = {kind: i for i, kind in enumerate(KINDS)}
+# `boundary` shares `compare`'s rank: both change which records a comparison lets through; on a line
+# holding both, the plan's seeded choice picks one (a boundary always first would leave `<` → `>=`,
+# the mutant every honest test of the branch kills, never judged).
+SAME_RANK = {"boundary": "compare"}
+_ORDER = [kind for kind in KINDS if kind not in SAME_RANK]
+KIND_RANK = {kind: _ORDER.index(SAME_RANK.get(kind, kind)) for kind in KINDS}
 FILTER_METHODS = frozenset({"where", "filter", "filter_by", "exclude", "having"})
 
 _COMPARE_SWAP = {ast.Lt: ast.GtE, ast.GtE: ast.Lt, ast.Gt: ast.LtE, ast.LtE: ast.Gt, ast.Eq: ast.NotEq,
                  ast.NotEq: ast.Eq, ast.In: ast.NotIn, ast.NotIn: ast.In, ast.Is: ast.IsNot, ast.IsNot: ast.Is}
+_BOUNDARY_SWAP = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt}
 _ARITH_SWAP = {ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.Div, ast.Div: ast.Mult,
                ast.FloorDiv: ast.Mult, ast.Mod: ast.FloorDiv}
 _SYMBOL = {ast.Lt: "<", ast.GtE: ">=", ast.Gt: ">", ast.LtE: "<=", ast.Eq: "==", ast.NotEq: "!=",
@@ -66,6 +76,27 @@ def _is_update(node: ast.stmt) -> bool:
         return isinstance(value, ast.Call)
     targets = node.targets if isinstance(node, ast.Assign) else [node.target]
     return any(isinstance(sub, (ast.Attribute, ast.Subscript)) for t in targets for sub in ast.walk(t))
+
+
+def _is_int(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and type(node.value) is int
+
+
+def _boundary_operand(node: ast.Compare, index: int) -> ast.expr | None:
+    """The integer constant an `==` / `!=` at `index` compares with (right side first), or None."""
+    left = node.left if index == 0 else node.comparators[index - 1]
+    right = node.comparators[index]
+    return right if _is_int(right) else (left if _is_int(left) else None)
+
+
+def _is_range_call(node: ast.AST) -> bool:
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range"
+            and 1 <= len(node.args) <= 3 and not node.keywords
+            and not any(isinstance(a, ast.Starred) for a in node.args))
+
+
+def _range_stop(node: ast.Call) -> int:
+    return 0 if len(node.args) == 1 else 1
 
 
 def _comprehension_ifs(node: ast.AST) -> list[ast.expr]:
@@ -132,6 +163,12 @@ def _sites(node: ast.AST, describe: bool = True) -> list[tuple[str, int, str]]:
             if type(op) in _COMPARE_SWAP:
                 out.append(("compare", i, f"`{_SYMBOL[type(op)]}` → `{_SYMBOL[_COMPARE_SWAP[type(op)]]}` in "
                                           f"`{short(node)}`"))
+            if type(op) in _BOUNDARY_SWAP:
+                out.append(("boundary", i, f"boundary `{_SYMBOL[type(op)]}` → `{_SYMBOL[_BOUNDARY_SWAP[type(op)]]}` "
+                                           f"in `{short(node)}`"))
+            elif isinstance(op, (ast.Eq, ast.NotEq)) and _boundary_operand(node, i) is not None:
+                value = _boundary_operand(node, i).value
+                out.append(("boundary", i, f"boundary `{value}` → `{value + 1}` in `{short(node)}`"))
     elif isinstance(node, ast.BinOp) and type(node.op) in _ARITH_SWAP:
         out.append(("arith", 0, f"`{_SYMBOL[type(node.op)]}` → `{_SYMBOL[_ARITH_SWAP[type(node.op)]]}` in "
                                 f"`{short(node)}`"))
@@ -145,6 +182,9 @@ def _sites(node: ast.AST, describe: bool = True) -> list[tuple[str, int, str]]:
             out.append(("filter", i, f"filter `if {short(cond)}` dropped from `{short(node)}`"))
     elif _is_filter_call(node):
         out.append(("filter", 0, f"filter `.{node.func.attr}(…)` dropped from `{short(node)}`"))
+    elif _is_range_call(node):
+        stop = node.args[_range_stop(node)]
+        out.append(("boundary", 0, f"boundary `{short(stop)}` → `{short(stop)} - 1` in `{short(node)}`"))
     if isinstance(node, _DROPPABLE) and not (isinstance(node, ast.AnnAssign) and node.value is None) and not (
             isinstance(node, ast.Expr) and isinstance(node.value, (ast.Yield, ast.YieldFrom))):
         kind = "update" if _is_update(node) else "drop"
@@ -232,6 +272,8 @@ class _Apply(ast.NodeTransformer):
             mutated = copy.deepcopy(node)
             mutated.ops[index] = _COMPARE_SWAP[type(node.ops[index])]()
             return self._either(mutant_id, mutated, current)
+        if kind == "boundary":
+            return self._either(mutant_id, boundary_moved(node, index), current)
         if kind == "arith":
             mutated = copy.deepcopy(node)
             mutated.op = _ARITH_SWAP[type(node.op)]()
@@ -254,6 +296,22 @@ class _Apply(ast.NodeTransformer):
         if not self.guarded:
             return ast.Pass()
         return ast.If(test=_guard(mutant_id), body=[ast.Pass()], orelse=[node])
+
+
+def boundary_moved(node: ast.AST, index: int) -> ast.expr:
+    """A copy of `node` (a comparison, or a `range(…)` call) with its boundary moved by one."""
+    mutated = copy.deepcopy(node)
+    if isinstance(mutated, ast.Call):
+        at = _range_stop(mutated)
+        mutated.args[at] = ast.BinOp(left=mutated.args[at], op=ast.Sub(), right=ast.Constant(value=1))
+        return mutated
+    op = mutated.ops[index]
+    if type(op) in _BOUNDARY_SWAP:
+        mutated.ops[index] = _BOUNDARY_SWAP[type(op)]()
+        return mutated
+    constant = _boundary_operand(mutated, index)
+    constant.value += 1
+    return mutated
 
 
 def _first_line(node: ast.AST) -> int:
@@ -284,3 +342,4 @@ def apply(source: str, mutants: dict[str, int] | list[Mutant], *, guarded: bool 
         out += [*lines[done:first - 1], ast.unparse(rendered) + "\n"]
         done = last
     return "".join(out + lines[done:]) if out else source
+

@@ -318,7 +318,8 @@ class Recorder:
         if state.settings.mutate:   # before the threshold and the baseline: they see its verdicts
             document = mutate.judge(document, self.config.rootpath)
         document["tracing"] = {"traced": "marked tests, call phase" if state.untraced is None else "nothing",
-                               "why": state.untraced}
+                               "why": state.untraced, "core": None if state.untraced is not None else (
+                                   state.coverage.core if state.coverage else coverage_map.tracer_core())}
         if state.forgery_waived:
             document["forgery_waived"] = state.forgery_waived
         if state.carrier is not None:

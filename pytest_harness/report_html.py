@@ -4,7 +4,8 @@ First screen: the verdict and what failed the gate, then one count card per stat
 status filter and a search box (a small inline script; the page reads without it) over one folded
 entry per requirement, ordered failures first: failing, untrusted, uncovered, not_run, weak,
 verified. An entry opens to its linked tests with their outcomes and failure text, the weak
-reasons and the implementation files. Paths and node ids may wrap after `/`, `::` and `.`, never
+reasons, the implementation files and, when `--harness-mutate` ran, the requirement's kill ratio and
+surviving mutants with their diffs (report_mutation.py, also a folded block under the verdict). Paths and node ids may wrap after `/`, `::` and `.`, never
 mid-word. The filter can be preset from the address: `report.html#status=failing&q=login`.
 """
 
@@ -14,7 +15,7 @@ import re
 from collections.abc import Mapping
 from html import escape
 
-from pytest_harness import gate
+from pytest_harness import gate, report_mutation
 
 ORDER = ("failing", "untrusted", "uncovered", "not_run", "weak", "verified")
 LABELS = {"failing": "failing", "untrusted": "untrusted", "uncovered": "no test (not built)",
@@ -60,7 +61,7 @@ def _test_item(nodeid: str, entry: Mapping) -> str:
     return f'<li><span class="path">{wrap_path(nodeid)}</span> <em>{escape(outcome)}{carried}</em>{failure}</li>'
 
 
-def _entry(rid: str, req: Mapping, tests: Mapping, stale: Mapping) -> str:
+def _entry(rid: str, req: Mapping, tests: Mapping, stale: Mapping, document: Mapping) -> str:
     status = req["status"]
     reason = gate.requirement_reason(req, tests)
     if rid in stale:
@@ -68,13 +69,14 @@ def _entry(rid: str, req: Mapping, tests: Mapping, stale: Mapping) -> str:
     title = req.get("title") or ""
     linked = "".join(_test_item(n, tests.get(n, {})) for n in req.get("tests", [])) or '<li class="empty">no test is marked with this id</li>'
     files = "".join(f'<li class="path">{wrap_path(f)}</li>' for f in req.get("files") or [])
-    text = " ".join([rid, title, status, reason, *req.get("tests", []), *(req.get("files") or [])]).lower()
+    mutation, mutation_text = report_mutation.requirement_section(document, rid)
+    text = " ".join([rid, title, status, reason, *req.get("tests", []), *(req.get("files") or []), mutation_text]).lower()
     return (f'<details class="req {escape(status)}" id="req-{escape(rid)}" data-status="{escape(status)}" '
             f'data-text="{escape(text)}"><summary><span class="rid">{escape(rid)}</span>'
             f'<span class="title">{escape(title)}</span><span class="badge">{escape(LABELS.get(status, status))}</span>'
             + (f'<span class="why">{escape(reason)}</span>' if reason else "")
             + f'</summary><div class="body"><h3>Tests</h3><ul>{linked}</ul>'
-            + (f"<h3>Implementation files</h3><ul>{files}</ul>" if files else "") + "</div></details>")
+            + (f"<h3>Implementation files</h3><ul>{files}</ul>" if files else "") + mutation + "</div></details>")
 
 
 def _rank(item: tuple[str, Mapping]) -> tuple[int, str]:
@@ -94,17 +96,19 @@ def render_html(document: Mapping) -> str:
     passed = document.get("gate", {}).get("passed", False)
     reasons = "".join(f"<li>{escape(r)}</li>" for r in gate.other_reasons(document))
     session = document.get("session", {})
-    entries = "".join(_entry(rid, req, tests, stale) for rid, req in reqs) or '<p class="empty">no requirements</p>'
+    entries = "".join(_entry(rid, req, tests, stale, document) for rid, req in reqs) or '<p class="empty">no requirements</p>'
     return (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
-        f"<title>Requirement evidence</title><style>{CSS}</style></head><body>"
+        f"<title>Requirement evidence</title><style>{CSS}{report_mutation.CSS if document.get('mutation') else ''}"
+        "</style></head><body>"
         f"<h1>Requirement evidence</h1><p class=\"verdict{'' if passed else ' failed'}\">"
         f"{escape(gate.verdict_line(document))}; gate {'passed' if passed else 'failed'}</p>"
         + (f'<ul class="reasons">{reasons}</ul>' if reasons else "")
-        + f"<p>pytest exit status {escape(str(session.get('exitstatus')))}, "
-        f"{escape(str(session.get('collected')))} tests collected</p>"
-        f'<div class="cards">{cards}</div><div class="controls"><select id="status" aria-label="status">'
+        + f"<p>pytest exit status of the tests themselves {escape(str(session.get('exitstatus')))} "
+        "(the gate above also judges requirements and the mutation audit), "
+        f"{escape(str(session.get('collected')))} tests collected</p>" + report_mutation.summary_block(document)
+        + f'<div class="cards">{cards}</div><div class="controls"><select id="status" aria-label="status">'
         f'<option value="all">all statuses ({len(reqs)})</option>{options}</select>'
         '<input id="search" type="search" placeholder="search ids, titles, tests, files" aria-label="search">'
         f'<span id="shown">{len(reqs)} of {len(reqs)} shown</span></div>'

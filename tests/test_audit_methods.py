@@ -38,9 +38,10 @@ def _audit(capsys, store, run_id, method, *extra):
 
 
 def _verdicts(doc) -> dict:
-    """audit.json's per-requirement results and per-mutant verdicts (not its timings)."""
+    """audit.json's per-requirement results and per-mutant verdicts (not its timings, nor the guard
+    ids: fresh random draws in every audit, #47)."""
     return {rid: {**{k: v for k, v in r.items() if k != "details"},
-                  "details": [{k: d[k] for k in ("id", "file", "line", "kind", "description", "result")}
+                  "details": [{k: d[k] for k in ("file", "line", "kind", "description", "diff", "result")}
                               for d in r["details"]]}
             for rid, r in doc["requirements"].items()}
 

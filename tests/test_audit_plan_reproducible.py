@@ -4,7 +4,8 @@ requirement id (pytest_harness/mutation_plan.py), so the same workspace bytes an
 same mutants in every process. What the time box lets run can differ (docs/evidence.md).
 
 Here: a generated workspace planned twice in this process, and in two processes with different
-hash seeds, chooses the same mutant ids, files, lines and kinds."""
+hash seeds, chooses the same mutants (files, lines, kinds, sites); their guard ids are fresh random
+draws each time (#47: an id must not tell a mutant from the original code)."""
 
 from __future__ import annotations
 
@@ -41,15 +42,15 @@ def _workspace(tmp_path: Path) -> tuple[Path, dict]:
 
 def _chosen(ws: Path, evidence: dict) -> list[list]:
     plan = make_plan(evidence, ws, 4)
-    return [[c.id, c.file, c.mutant.line, c.mutant.kind, c.mutant.key] for c in
-            sorted(plan.chosen.values(), key=lambda c: c.id)]
+    return [[c.file, c.mutant.line, c.mutant.kind, c.mutant.key] for c in   # the guard ids: fresh draws (#47)
+            sorted(plan.chosen.values(), key=lambda c: (c.file, c.mutant.key))]
 
 
 def test_the_same_workspace_bytes_plan_the_same_mutants(tmp_path):
     ws, evidence = _workspace(tmp_path)
     first = _chosen(ws, evidence)
     _CANDIDATES.clear()   # no cached sites: the second plan reads the files afresh
-    assert len(first) == 4 and {row[1] for row in first} <= set(FILES)
+    assert len(first) == 4 and {row[0] for row in first} <= set(FILES)
     assert _chosen(ws, evidence) == first
 
 
@@ -59,8 +60,8 @@ def test_two_processes_with_different_hash_seeds_plan_the_same_mutants(tmp_path)
     (tmp_path / "evidence.json").write_text(json.dumps(evidence), encoding="utf-8")
     code = ("import json, sys\nfrom pathlib import Path\nfrom harness.audit.plan import make_plan\n"
             "plan = make_plan(json.loads(Path(sys.argv[2]).read_text()), Path(sys.argv[1]), 4)\n"
-            "print(json.dumps([[c.id, c.file, c.mutant.line, c.mutant.kind, c.mutant.key]"
-            " for c in sorted(plan.chosen.values(), key=lambda c: c.id)]))\n")
+            "print(json.dumps([[c.file, c.mutant.line, c.mutant.kind, c.mutant.key]"
+            " for c in sorted(plan.chosen.values(), key=lambda c: (c.file, c.mutant.key))]))\n")
     runs = [subprocess.run([sys.executable, "-c", code, str(ws), str(tmp_path / "evidence.json")], cwd=ROOT,
                            capture_output=True, text=True, timeout=120,
                            env={**os.environ, "PYTHONHASHSEED": seed}) for seed in ("1", "2")]

@@ -96,3 +96,23 @@ def test_followed_by_holds_before_that_token_or_at_the_clause_end_only():
     assert match_at(toks("take photo."), 0, pattern, SETS) is not None
     assert match_at(toks("take photo", "image"), 0, pattern, SETS) is not None   # the clause ends there
     assert match_at(toks("take photo now"), 0, pattern, SETS) is None
+
+
+@pytest.mark.parametrize("text, taken", [
+    ("take photo / image / photo", "take photo / image / photo"),   # the whole sequence repeats
+    ("take photo / image /", "take photo / image"),                 # a half sequence is not taken
+    ("take photo", None),                                           # "+": once at least
+])
+def test_a_group_repeats_a_sequence_of_specs_as_one(text, taken):
+    ts = toks(text)
+    pattern = {"tokens": [{"set": "verbs"}, {"set": "media"},
+                          {"group": [{"w": "/"}, {"set": "media"}], "op": "+"}]}
+    m = match_at(ts, 0, pattern, SETS)
+    assert (words(ts, m.captures["match"]) if m else None) == taken
+
+
+def test_a_group_before_the_anchor_is_matched_backward_in_reading_order():
+    ts = toks("photo / image take")
+    pattern = {"before": [{"set": "media", "capture": "m"}, {"group": [{"w": "/"}, {"set": "media", "capture": "m"}]}],
+               "tokens": [{"set": "verbs"}]}
+    assert words(ts, match_at(ts, 3, pattern, SETS).captures["m"]) == "photo image"

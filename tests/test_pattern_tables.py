@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 
 from harness.offline.spec.pattern_examples import example_yield
-from harness.offline.spec.patterns import TABLES_DIR, all_patterns, pass_patterns, pattern_set
+from harness.offline.spec.patterns import TABLES_DIR, all_patterns, pass_patterns, pattern_set, run_patterns
 from harness.offline.spec.wordsets import set_names, word_set
 
 PATTERNS = all_patterns()
 KEYS = {"name", "pass", "example", "yields", "before", "not_before", "clause_has", "clause_lacks", "tokens", "unless",
-        "unless_record", "unless_entity", "followed_by", "action", "table"}
+        "unless_record", "unless_entity", "unless_belongs", "followed_by", "same", "action", "table"}
 
 
 @pytest.mark.parametrize("pattern", PATTERNS, ids=[p["table"] for p in PATTERNS])
@@ -28,7 +28,7 @@ def test_pattern_names_are_unique_and_every_set_they_name_exists():
         for spec in specs:
             for key in ("set", "not_set"):
                 for name in [spec[key]] if isinstance(spec.get(key), str) else spec.get(key, []):
-                    assert pattern_set(name), (p["table"], name)
+                    assert name in ("RECORDS", "FIELDS") or pattern_set(name), (p["table"], name)
 
 
 def test_tables_are_grouped_by_grammatical_role():
@@ -73,3 +73,100 @@ def test_a_record_before_can_be_in_is_the_parent_relation_the_app_builds():
     before = [(t.used, t.role) for t in state.toks]
     assert run_patterns(pass_patterns("memberships"), state.toks, state.p) == []
     assert [(t.used, t.role) for t in state.toks] == before
+
+
+def test_a_bad_line_of_the_pass_table_is_an_error_naming_it(tmp_path):
+    """passes.jsonl is the one ordered pass list: a line naming no function of the parser, or
+    missing its reason, stops the load with the file and line."""
+    from harness.offline.spec.rules import load_passes
+
+    table = tmp_path / "passes.jsonl"
+    good = '{"pass": "brands", "code": "entities.mark_brands", "reads": ["toks"], "why": "code: casing"}'
+    table.write_text(good + '\n{"pass": "x", "code": "entities.no_such_pass", "reads": ["toks"], "why": "code: -"}\n')
+    with pytest.raises(ValueError, match=r"passes.jsonl:2: not a pass \(AttributeError"):
+        load_passes(table)
+    table.write_text(good + '\n\n{"pass": "x", "table": true}\n')
+    with pytest.raises(ValueError, match=r"passes.jsonl:3: not a pass \(KeyError: 'why'\)"):
+        load_passes(table)
+    table.write_text(good + "\n")
+    assert [name for name, _run, _why in load_passes(table)] == ["brands"]
+
+
+def test_a_code_pass_reads_the_parts_of_the_state_its_row_names():
+    """ "reads": ["toks", "p.entities"] calls the function with those parts; "into" keeps its result."""
+    from harness.offline.spec.rules import PASSES, new_state, run_passes
+
+    state = new_state("An app to manage books. Each book has a title and an author.")
+    run_passes(state, until="column lists, field bullets, filter fields")
+    assert set(state.mentions.values()) == {"book"}       # "entities" kept its result in mentions
+    assert [n for n, _r, _w in PASSES][:2] == ["app name", "brands"]
+
+
+def test_a_token_test_reads_the_place_of_the_token_and_an_unknown_one_is_an_error_naming_it():
+    """ "is": "noun" holds for "topic" after "posts about a", not for "a"; "is": "mention" for the
+    token that names a record; an unknown test name stops the pass with its name."""
+    from harness.offline.spec.matcher import token_ok
+    from harness.offline.spec.patterns import _sets_of
+    from harness.offline.spec.rules import new_state, run_passes
+
+    state = new_state("An app to manage posts about a topic.")
+    run_passes(state, until="about fields")
+    sets = _sets_of(state.p, state.toks, state.mentions)
+    words = [t.w for t in state.toks]
+    topic, a, posts = state.toks[words.index("topic")], state.toks[words.index("a")], state.toks[words.index("posts")]
+    assert token_ok(topic, {"is": "noun"}, sets) and not token_ok(a, {"is": "noun"}, sets)
+    assert token_ok(posts, {"is": "mention"}, sets) and not token_ok(topic, {"is": ["noun", "mention"]}, sets)
+    with pytest.raises(KeyError, match="no token test named 'nonsense'"):
+        token_ok(topic, {"is": "nonsense"}, sets)
+
+
+def test_moving_a_record_into_the_record_it_belongs_to_is_no_collection_move():
+    """unless_belongs: "add tasks to a project" when each task belongs to a project is the parent
+    link the app builds; "add a book to a shelf" with no such link is reported."""
+    from harness.offline.spec.patterns import run_patterns
+    from harness.offline.spec.rules import new_state, run_passes
+
+    state = new_state("An app for projects and tasks. Each task belongs to a project. Add tasks to a project.")
+    run_passes(state, until="collection moves")
+    assert state.p.parents.get("task") == "project"
+    assert run_patterns(pass_patterns("collection moves"), state.toks, state.p) == []
+    shelf = new_state("An app for shelves and books. Add books to a shelf.")
+    run_passes(shelf, until="collection moves")
+    assert len(run_patterns(pass_patterns("collection moves"), shelf.toks, shelf.p)) == 1
+
+
+def _state_before(pass_name: str, request: str):
+    from harness.offline.spec.rules import new_state, run_passes
+
+    state = new_state(request)
+    run_passes(state, until=pass_name)
+    return state
+
+
+def test_a_workflow_action_gives_the_record_its_states_unless_it_has_a_workflow_or_status():
+    row = {"name": "t", "pass": "t", "tokens": [{"w": "cancel"}],
+           "action": {"record": {"reach": 8}, "workflow": ["active", "cancelled"], "mark": [{"role": "workflow:{record}", "force": True}]}}
+    state = _state_before("cancel status", "An app to manage reservations. Users can add and cancel reservations.")
+    state.p.workflows.pop("reservation", None)
+    run_patterns([row], state.toks, state.p, state.mentions)
+    assert state.p.workflows["reservation"] == ["active", "cancelled"]
+    assert [t.role for t in state.toks if t.w == "cancel"] == ["workflow:reservation"]
+    state = _state_before("cancel status", "An app to manage reservations. Users can add and cancel reservations.")
+    state.p.workflows.pop("reservation", None)
+    state.p.status.append("reservation")
+    run_patterns([row], state.toks, state.p, state.mentions)
+    assert "reservation" not in state.p.workflows
+
+
+def test_unclaim_gives_the_words_back_when_the_row_finds_no_record():
+    row = {"name": "t", "pass": "t", "tokens": [{"w": "cancel"}],
+           "action": {"record": {"reach": 8}, "unclaim": True, "mark": [{"role": "workflow:{record}", "force": True}]}}
+    state = _state_before("cancel status", "Books and films are listed. Later on, users can cancel.")
+    cancel = next(t for t in state.toks if t.w == "cancel")
+    assert cancel.used and state.p.entities == []   # no record to cancel
+    run_patterns([row], state.toks, state.p, state.mentions)
+    assert (cancel.used, cancel.role) == (False, "")
+    kept = {**row, "action": {k: v for k, v in row["action"].items() if k != "unclaim"}}
+    state = _state_before("cancel status", "Books and films are listed. Later on, users can cancel.")
+    run_patterns([kept], state.toks, state.p, state.mentions)
+    assert next(t for t in state.toks if t.w == "cancel").used

@@ -46,7 +46,8 @@ def test_unmarked_tests_are_not_line_traced(pytester, tmp_path):
     assert tests["test_calc.py::test_unmarked"]["lines"] is None      # not traced: unknown, not "ran nothing"
     assert tests["test_calc.py::test_unmarked"]["checks"] is None
     assert doc["requirements"]["REQ-002"]["status"] == "weak"
-    assert doc["tracing"] == {"traced": "marked tests, call phase", "why": None}
+    assert doc["tracing"] == {"traced": "marked tests, call phase", "why": None,
+                              "core": coverage_map.tracer_core()}   # this machine: Python 3.11, ctrace
 
 
 @pytest.mark.slow
@@ -66,7 +67,7 @@ def test_trace_off_with_evidence_records_why(pytester, tmp_path):
     out = tmp_path / "ev.json"
     pytester.runpytest_subprocess(*FAST, f"--harness-evidence={out}", "--harness-trace=off")
     doc = json.loads(out.read_text())
-    assert doc["tracing"] == {"traced": "nothing", "why": "tracing is off (harness_trace = off)"}
+    assert doc["tracing"] == {"traced": "nothing", "why": "tracing is off (harness_trace = off)", "core": None}
     assert doc["tests"]["test_calc.py::test_marked"]["checks"] is None
 
 
@@ -109,6 +110,18 @@ def test_threads_started_by_unmarked_tests_are_not_traced(pytester, tmp_path):
     assert doc["tests"]["test_threads.py::test_marked_thread"]["lines"]["calc.py"] == [2]
 
 
-def test_phase_coverage_asks_for_a_core_with_dynamic_contexts(tmp_path):
+@pytest.mark.parametrize("version, core", [((3, 11), "ctrace"), ((3, 11, 9), "ctrace"), ((3, 12), "sysmon"),
+                                           ((3, 13, 1), "sysmon"), ((3, 14), "sysmon"), ((4, 0), "sysmon")])
+def test_the_tracer_core_is_sysmon_from_python_3_12_and_ctrace_before(version, core):
+    """#52: coverage.py's sys.monitoring core, the lowest-overhead one, where Python has it (3.12+);
+    the C tracer before. Before, `ctrace` on every version."""
+    assert coverage_map.tracer_core(version) == core
+
+
+def test_phase_coverage_asks_coverage_for_the_core_of_this_python(tmp_path):
+    import sys
+
     cov = coverage_map.PhaseCoverage(tmp_path)
-    assert cov._cov.get_option("run:core") == "ctrace"
+    expected = "sysmon" if sys.version_info >= (3, 12) else "ctrace"
+    assert cov.core == expected and cov._cov.get_option("run:core") == expected
+    assert {"no-sysmon-context", "no-data-collected"} <= set(cov._cov.get_option("run:disable_warnings"))

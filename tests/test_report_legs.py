@@ -32,3 +32,18 @@ def test_the_report_names_each_survivors_kind_and_the_invalid_mutants():
                                  "requirement_reports": {"REQ-003": rep}})
     assert "<li>compare: <code>src/" in html and "line 89" in html
     assert "2 mutant(s) invalid" in html
+
+
+def test_the_report_shows_each_survivors_diff():
+    """#47: a survivor is listed with its line and diff (audit.json's `diff`: `-` the line as written,
+    `+` the mutant's); before, only the one-line description."""
+    survivor = "src/rooms.py:line 12: boundary `<` → `<=` in `taken < capacity`"
+    rep = {"status": "FAIL", "missing": [], "tests": {}, "commands": [],
+           "mutation": {"survived": [survivor], "details": [
+               {"id": 81, "file": "src/rooms.py", "line": 12, "kind": "boundary", "result": "passed",
+                "description": "line 12: boundary `<` → `<=` in `taken < capacity`",
+                "diff": "-    if taken < capacity:\n+    if taken <= capacity:"}]}}
+    html = requirement_evidence({"requirements": [{"id": "REQ-002", "text": "book a seat"}],
+                                 "requirement_reports": {"REQ-002": rep}})
+    assert "<li>boundary: <code>src/" in html
+    assert "<pre>-    if taken &lt; capacity:\n+    if taken &lt;= capacity:</pre>" in html

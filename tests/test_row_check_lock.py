@@ -64,9 +64,25 @@ def test_the_lock_comes_before_the_reads_once_and_its_test_once(tmp_path):
     assert check.count(LOCK) == 1 and check.count('db.execute("BEGIN IMMEDIATE")') == 1
     assert check.index("must be after") < check.index(LOCK) < check.index("TABLE.overlapping(") < check.index(
         "TABLE.taken(")
+    update = api.split("def update_item(", 1)[1].split("\ndef ", 1)[0]
+    assert update.index(LOCK) < update.index('db.execute("BEGIN IMMEDIATE")') < update.index("current = ")
     ast.parse(tests)
     assert tests.count("def test_the_row_check_holds_the_write_lock_until_the_write(") == 1
+    assert tests.count("def test_an_update_reads_the_stored_record_under_the_write_lock(") == 1
     assert "body['room'] = create_room(client, headers, **{'seats': 5})" in tests
+
+
+@pytest.mark.parametrize("feature", list(CASES))
+def test_an_update_reads_the_stored_record_after_the_write_lock_bug(feature, suites):  # noqa: F811
+    """The update handler read the stored record (to merge it with the body for the row check)
+    before _check_row took the write lock: a concurrent update between that read and the lock was
+    lost or judged on stale values. The generated test watches the statements the update runs."""
+    example, ident = CASES[feature][:2]
+    ws = write_files(generate_files(load_spec_file(ROOT / "examples" / f"{example}.toml")),
+                     suites.base / f"update-lock-{feature}")
+    test = f"tests/test_api_{ident}.py::test_an_update_reads_the_stored_record_under_the_write_lock"
+    done = suites.run(ws, "-q", "-p", "no:cacheprovider", test)
+    assert done.exit_code == 0 and "1 passed" in done.stdout, done.stdout[-3000:]
 
 
 def test_a_rule_that_reads_no_other_record_takes_no_lock(tmp_path):
@@ -82,14 +98,16 @@ def test_the_generated_lock_test_kills_every_mutant_of_the_lock(suites):  # noqa
     BEGIN IMMEDIATE dropped) fails the generated test, so none is an unkillable survivor."""
     files = generate_files(load_spec_file(ROOT / "examples" / "hackspace_lending.toml"))
     api = files["src/api_borrow.py"]
-    first = api.splitlines().index(next(line for line in api.splitlines() if LOCK in line)) + 1
-    mutants = candidates(api, {first, first + 1})
-    assert sorted(m.kind for m in mutants) == ["negate", "update"], mutants
+    sites = [n for n, line in enumerate(api.splitlines(), 1) if LOCK in line]
+    assert len(sites) == 2, sites   # _check_row's and update_item's
+    mutants = candidates(api, {n + k for n in sites for k in (0, 1)})
+    assert sorted(m.kind for m in mutants) == ["negate", "negate", "update", "update"], mutants
     ws = write_files(files, suites.base / "hackspace-lock")
-    test = "tests/test_api_borrow.py::test_the_row_check_holds_the_write_lock_until_the_write"
-    kept = suites.run(ws, "-q", "-p", "no:cacheprovider", test)
-    assert kept.exit_code == 0 and "1 passed" in kept.stdout, kept.stdout[-3000:]
+    tests = ["tests/test_api_borrow.py::test_the_row_check_holds_the_write_lock_until_the_write",
+             "tests/test_api_borrow.py::test_an_update_reads_the_stored_record_under_the_write_lock"]
+    kept = suites.run(ws, "-q", "-p", "no:cacheprovider", *tests)
+    assert kept.exit_code == 0 and "2 passed" in kept.stdout, kept.stdout[-3000:]
     for mutant in mutants:
         (ws / "src" / "api_borrow.py").write_text(apply(api, [mutant], guarded=False), encoding="utf-8")
-        broken = suites.run(ws, "-q", "-p", "no:cacheprovider", test)
-        assert broken.exit_code == 1 and "1 failed" in broken.stdout, (mutant.description, broken.stdout[-3000:])
+        broken = suites.run(ws, "-q", "-p", "no:cacheprovider", *tests)
+        assert broken.exit_code == 1 and " failed" in broken.stdout, (mutant.description, broken.stdout[-3000:])

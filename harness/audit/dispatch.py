@@ -7,8 +7,8 @@ every mutant in its copy and asks for the next one when it is free, in the plan'
 lanes end within about one mutant of each other.
 
 The time box is applied here, over every lane's verdicts, exactly as one session applies it
-(`admit`): within the box every mutant runs; past it a requirement goes on only while its judged
-mutants all survived, until GRACE_FACTOR x the box. Past the box, a requirement with a mutant
+(`admit`): within the box every mutant runs; past it a requirement goes on while its verdict is
+still open (pytest_harness/time_box.py: settled), until GRACE_FACTOR x the box. Past the box, a requirement with a mutant
 still running in another lane waits for that verdict before its next mutant is decided (an
 unknown verdict must not let the box decide "0/1 killed"). A lane that says hello again (a
 retried session) gives its unfinished mutant back to the queue. Nothing a lane sends is trusted
@@ -22,6 +22,7 @@ import os
 import select
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 
 Entry = tuple[str, int, list[str]]
@@ -33,8 +34,9 @@ class Dispatcher:
     """The pending mutants of one audit and what the lanes told of them."""
 
     def __init__(self, order: list[Entry], seconds: float, grace_factor: float,
-                 admit: Callable[[float, float, dict[str, str], str], str]):
+                 admit: Callable[[float, float, dict[str, str], str, int], str]):
         self.pending: list[Entry] = list(order)
+        self.planned = Counter(entry[0] for entry in order)   # mutants per requirement
         self.seconds, self.grace, self.admit = seconds, grace_factor * seconds, admit
         self.results: dict[str, str] = {}
         self.in_flight: dict[int, Entry] = {}
@@ -71,7 +73,7 @@ class Dispatcher:
             while self.pending:
                 rid = self.pending[0][0]
                 elapsed = time.monotonic() - self.started
-                decision = self.admit(elapsed, self.seconds, self.results, rid)
+                decision = self.admit(elapsed, self.seconds, self.results, rid, self.planned[rid])
                 if decision == "stop":
                     self.pending.clear()
                     break

@@ -21,7 +21,7 @@ import shlex
 import shutil
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from harness.audit.plan import DEFAULT_SEED, AuditPlan, make_plan
@@ -33,7 +33,7 @@ from harness.state.checkpoints import crash_hook
 from harness.state.store import RunStore
 from harness.utils import own_tmp
 from harness.verification.outbox import OUTBOX
-from pytest_harness.time_box import GRACE_FACTOR, admit
+from pytest_harness.time_box import GRACE_FACTOR, admit, box_seconds
 
 SCHEMA_VERSION = 1
 DEFAULT_MAX_MUTANTS = 4      # per requirement
@@ -108,6 +108,7 @@ def _run_mutants(store: RunStore, state: RunState, plan: AuditPlan, budget: Audi
 
     run_id = state.run_id
     orders = lanes_mod.split(plan, test_s, scratch_mod.lane_count())
+    budget = replace(budget, seconds=box_seconds(budget.seconds, plan.order(), test_s, len(orders)))
     dispatcher = None
     if len(orders) > 1 and budget.method == METHODS[0]:   # one queue for all lanes (dispatch.py)
         from harness.audit.dispatch import Dispatcher
@@ -133,7 +134,8 @@ def _run_mutants(store: RunStore, state: RunState, plan: AuditPlan, budget: Audi
         if outcomes is not None:
             merged = lanes_mod.merge([data for data, _ in outcomes], len({n for _, _, t in orders[0] for n in t}))
             return ({**merged.get("results", {}), "baseline": merged.get("baseline", {}),
-                     "durations": merged.get("durations", {}), "ahead": True}, outcomes[0][1], len(outcomes))
+                     "durations": merged.get("durations", {}), "ahead": True, "box_s": budget.seconds},
+                    outcomes[0][1], len(outcomes))
         dispatcher = Dispatcher(plan.order(), budget.seconds, GRACE_FACTOR, admit) if dispatcher else None
     dirs = scratch_mod.take_prepared(store, run_id, len(orders))
     if dirs is None:
@@ -155,7 +157,7 @@ def _run_mutants(store: RunStore, state: RunState, plan: AuditPlan, budget: Audi
     planned = len({n for order in orders for _, _, tests in order for n in tests})
     merged = lanes_mod.merge([data for data, _ in outcomes], planned)
     return ({**merged.get("results", {}), "baseline": merged.get("baseline", {}),
-             "durations": merged.get("durations", {})}, outcomes[0][1], len(dirs))
+             "durations": merged.get("durations", {}), "box_s": budget.seconds}, outcomes[0][1], len(dirs))
 
 
 def _each(work, items) -> list:
@@ -309,7 +311,7 @@ def audit_run(store: RunStore, state: RunState, budget: AuditBudget = AuditBudge
     reqs = summarize(plan, results)
     doc = {"schema_version": SCHEMA_VERSION, "run_id": run_id, "evidence_digest": evidence["snapshot"].get("digest"),
            "workspace_digest": before, "seed": budget.seed, "max_mutants": budget.max_mutants,
-           "seconds": budget.seconds, "method": (results.get("baseline") or {}).get("method", budget.method),
+           "seconds": budget.seconds, "box_s": results.get("box_s", budget.seconds), "method": (results.get("baseline") or {}).get("method", budget.method),
            "command": command, "lanes": lanes, "duration_ms": int((time.monotonic() - started) * 1000),
            "complete": all(r["not_run"] == 0 for r in reqs.values()), "baseline": results.get("baseline"),
            "lanes_ahead": bool(results.get("ahead")),

@@ -74,6 +74,12 @@ def check_access(reader: Any, entities: list[DataEntity], auth: dict[str, Any]) 
             reader.fail(f"{where}.manage", f"no role {e.manage!r} (roles: {known})", "manage", i, e.manage)
 
 
+# The login's requirement when records are shared, managed by a role or assigned (not every record
+# is private to its owner): (capability, entity, text, source).
+ACCESS_AUTH_ITEM = ("auth", None, "Users register and log in; a record is private to its owner unless shared or assigned",
+                    "auth = true")
+
+
 def account_items(spec: Any) -> list[tuple[str, str | None, str, str]]:
     """Requirements (capability, entity, text, source) of the [auth] table's account features."""
     items = []

@@ -43,7 +43,7 @@ from harness.offline.spec_links import check_many, link_items, read_many
 from harness.offline.spec_record_tools import TOOL_KEYS, read_record_tools, tool_items
 from harness.constructs.spec_computed import computed_items, read_computed
 from harness.offline.spec_access import (
-    ENTITY_KEYS, access_items, account_items, check_access, read_auth, read_entity_access,
+    ACCESS_AUTH_ITEM, ENTITY_KEYS, access_items, account_items, check_access, read_auth, read_entity_access,
 )
 from harness.validation.spec_validator import validate_spec
 
@@ -320,9 +320,8 @@ def with_requirements(spec: AppSpec, dashboard: bool, unbuildable=None, pages: b
     by_ident = {e.ident: e for e in spec.data_model}
     plain = not (spec.roles or any(e.shared or e.manage or e.assigned for e in spec.data_model))
     if spec.auth:
-        items.append((*words.auth_item(spec.login == "email"), "auth = true") if plain else (
-            "auth", None, "Users register and log in; a record is private to its owner unless shared or assigned",
-            "auth = true", "auth = true"))
+        items.append((*words.auth_item(spec.login == "email"), "auth = true") if plain
+                     else (*ACCESS_AUTH_ITEM, "auth = true"))
     items += [(*item, item[3]) for item in account_items(spec)]
     for i, e in enumerate(spec.data_model):
         items += [(*item, f"entity {e.name}" if item[0] == "crud" else f"{e.name}.{_SOURCE[item[0]]}")

@@ -29,8 +29,9 @@ from harness.providers import activity, formats
 from harness.providers.base import M, Usage
 from harness.providers.usage import parse_usage, sum_usage  # noqa: F401 (re-exported)
 from harness.providers.context_window import ContextOverflowError, answer_tokens, overflow_window
-from harness.providers.extract import extract_json  # tolerant: prose, fences, <think> blocks
 from harness.providers.json_limits import JSONTooDeep
+from harness.providers.chat_messages import (ERRORS_CHARS, INSTRUCTIONS_HEAD, chat_messages,  # noqa: F401 (re-exported)
+                                             short_error, validate_answer, strip_fences, validation_errors)
 from harness.providers.sse import StreamError, collect, deadline_after, events
 from harness.providers.transport import MAX_RESPONSE_BYTES, ResponseTooLarge, scrub_secret
 
@@ -42,10 +43,7 @@ MAX_RETRY_DELAY_S = 30.0         # cap for Retry-After and exponential backoff
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 EXCERPT_CHARS = 300
 DEFAULT_MAX_OUTPUT_TOKENS = 8192  # max_tokens of every request; finish_reason "length" = truncated
-INSTRUCTIONS_HEAD = "Instructions (as in the system message): "
-ERRORS_CHARS = 3000              # validation errors fed back to the model: all of them, bounded
 
-_FENCE = re.compile(r"^\s*```[a-zA-Z]*\s*\n(.*?)\n?\s*```\s*$", re.DOTALL)
 _STREAM_WORDS = re.compile(r"\bstream(?:_options)?\b|include_usage", re.I)
 _BEARER = re.compile(r"Bearer\s+\S+")
 
@@ -70,12 +68,6 @@ class _Retryable(Exception):
         super().__init__(reason)
         self.reason = reason
         self.retry_after = retry_after
-
-
-def strip_fences(text: str) -> str:
-    """The inside of a ```json ... ``` fence, or `text` stripped when there is none."""
-    match = _FENCE.match(text)
-    return (match.group(1) if match else text).strip()
 
 
 class OpenAIHTTPClient:
@@ -124,14 +116,14 @@ class OpenAIHTTPClient:
     def chat(self, prompt: str, system: str = "") -> tuple[str, Usage | None]:
         """The assistant's text for `prompt` and the usage the server reported (or None)."""
         self.last_usage = None
-        content, usage = self._complete(_messages(prompt, system))
+        content, usage = self._complete(chat_messages(prompt, system))
         self.last_usage = usage
         return content or "", usage
 
     def chat_structured(self, prompt: str, schema: type[M], system: str = "") -> tuple[M, Usage | None]:
         """The answer validated as `schema`; one corrective retry, then ProviderError."""
         self.last_usage = None
-        messages = _messages(prompt, system)
+        messages = chat_messages(prompt, system)
         usages: list[Usage | None] = []
         error = ""
         for _ in range(2):
@@ -139,9 +131,9 @@ class OpenAIHTTPClient:
             usages.append(usage)
             self.last_usage = sum_usage(usages)
             try:
-                return _validate(content, schema), self.last_usage
+                return validate_answer(content, schema), self.last_usage
             except (ValueError, ValidationError) as exc:
-                error = self._scrub(_short_error(exc))
+                error = self._scrub(short_error(exc))
             messages = messages + [
                 {"role": "assistant", "content": content or ""},
                 {"role": "user", "content": f"Your answer was invalid: {error}. Reply with only a JSON "
@@ -153,14 +145,14 @@ class OpenAIHTTPClient:
         """The raw answer asked in JSON mode (the endpoint's negotiated format of `schema`);
         parsing and validation are the caller's."""
         self.last_usage = None
-        content, usage = self._complete_structured(_messages(prompt, system), schema)
+        content, usage = self._complete_structured(chat_messages(prompt, system), schema)
         self.last_usage = usage
         return content or "", usage
 
     def chat_stream(self, prompt: str, system: str = "") -> Iterator[str]:
         """Yield delta contents until [DONE]; usage from a final chunk lands in `last_usage`."""
         self.last_usage = None
-        body = self._body(_messages(prompt, system))
+        body = self._body(chat_messages(prompt, system))
         body.update(stream=True, stream_options={"include_usage": True})
         response = self._with_retries(lambda: self._open(body))
         try:
@@ -360,35 +352,6 @@ class OpenAIHTTPClient:
     def _excerpt(self, text: str) -> str:
         text = " ".join(self._scrub(text).split())
         return text if len(text) <= EXCERPT_CHARS else text[:EXCERPT_CHARS] + "..."
-
-
-def _messages(prompt: str, system: str) -> list[dict]:
-    """The system message, and its instructions again at the head of the user message: some local
-    chat templates (Gemma's among them) drop or fold the system role, and the model then never
-    sees what it is asked to be."""
-    if not system:
-        return [{"role": "user", "content": prompt}]
-    return [{"role": "system", "content": system},
-            {"role": "user", "content": f"{INSTRUCTIONS_HEAD}{system}\n\n{prompt}"}]
-
-
-def _validate(content: str | None, schema: type[M]) -> M:
-    return schema.model_validate(extract_json(content))
-
-
-def _short_error(exc: Exception) -> str:
-    if isinstance(exc, ValidationError):
-        text = validation_errors(exc)
-    else:
-        text = str(exc)
-    return text[:ERRORS_CHARS]
-
-
-def validation_errors(exc: ValidationError, limit: int = ERRORS_CHARS) -> str:
-    """Every error of `exc` as "loc: msg" (the model needs all of them, not the first three)."""
-    parts = [f"{'.'.join(map(str, e['loc'])) or '<root>'}: {e['msg']}" for e in exc.errors()]
-    text = "; ".join(parts)
-    return text if len(text) <= limit else text[:limit] + f"... ({exc.error_count()} errors in all)"
 
 
 def _describe(exc: BaseException) -> str:

@@ -176,13 +176,15 @@ def _black_box(rep: Mapping) -> str:
 
 
 def _survivors(rep: Mapping) -> str:
-    """Mutants its tests let live (file, line, what changed, the mutant's kind) and the invalid ones
-    (a fixture or import error, a crash: not kills), from the audit."""
+    """Mutants its tests let live (file, line, what changed, the mutant's kind, its diff) and the
+    invalid ones (a fixture or import error, a crash: not kills), from the audit."""
     mutation = rep.get("mutation") if isinstance(rep.get("mutation"), Mapping) else {}
     details = [d for d in mutation.get("details") or [] if isinstance(d, Mapping)]
     kinds = {f"{d.get('file')}:{d.get('description')}": d.get("kind") for d in details}
+    diffs = {f"{d.get('file')}:{d.get('description')}": d.get("diff") for d in details if isinstance(d.get("diff"), str)}
     survived = [str(s) for s in mutation.get("survived") or []]
-    items = "".join(f"<li>{esc(kinds[s]) + ': ' if kinds.get(s) else ''}{path_code(s)}</li>" for s in survived)
+    items = "".join(f"<li>{esc(kinds[s]) + ': ' if kinds.get(s) else ''}{path_code(s)}"
+                    + (f"<pre>{esc(diffs[s])}</pre>" if diffs.get(s) else "") + "</li>" for s in survived)
     invalid = mutation.get("invalid") or 0
     out = f'<p>mutants that survived its tests:</p><ul class="compact">{items}</ul>' if items else ""
     if isinstance(invalid, int) and invalid:

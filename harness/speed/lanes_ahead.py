@@ -99,6 +99,7 @@ class LanesAhead:
         """Copy and start (call it where nothing else uses ast: see runtime_ahead.audit_candidates_beside)."""
         from harness.audit.mutator import apply
         from harness.audit.plan import app_modules, file_candidates
+        from pytest_harness.mutation_plan import guard_ids
         from pytest_harness.snapshot import snapshot_files
 
         from harness.speed.validity import workspace_digest
@@ -106,19 +107,25 @@ class LanesAhead:
         self.copied = workspace_digest(self.workspace)
         self.digest = snapshot_files(self.workspace)["digest"]
         ran = self._ran_lines()
-        mutated: dict[str, str] = {}
+        sites: dict[str, tuple[str, list]] = {}
         for path in app_modules(self.workspace):
             rel = path.relative_to(self.workspace)
             try:
                 source = path.read_text(encoding="utf-8")
                 lines = ran.get(rel.as_posix(), set())
-                sites = [m for m in file_candidates(source) if m.line in lines]
-                keys = {m.key: len(self.ids) + 1 + k for k, m in enumerate(sites)}
-                text = apply(source, keys) if keys else source
+                sites[rel.as_posix()] = (source, [m for m in file_candidates(source) if m.line in lines])
             except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
                 continue   # a plan that chooses from this file finds no id for it: the audit runs as before
-            self.ids.update({(rel.as_posix(), key): mid for key, mid in keys.items()})
-            mutated[rel.as_posix()] = text
+        drawn = iter(guard_ids(sum(len(found) for _source, found in sites.values())))  # as make_plan's (#47)
+        mutated: dict[str, str] = {}
+        for rel, (source, found) in sites.items():
+            keys = {m.key: next(drawn) for m in found}
+            try:
+                text = apply(source, keys) if keys else source
+            except (SyntaxError, ValueError):
+                continue
+            self.ids.update({(rel, key): mid for key, mid in keys.items()})
+            mutated[rel] = text
         for lane in self.dirs:
             if not lane.is_dir() or any(lane.iterdir()):
                 raise OSError(f"audit lane {lane} is not an empty directory")

@@ -71,6 +71,12 @@ def spec_words(spec: AppSpec) -> SpecWords:
                 sw.numbers.setdefault(b, f"bound {e.name}.{f.name} {'..'.join(bounds)}")
         for state in e.workflow:
             claim(state, f"workflow {e.name}: {state}")
+        for other in e.many:
+            sw.links.add(frozenset((e.ident, other)))
+        for name in e.computed:
+            claim(name, f"computed {e.name}.{name}")
+    for role in spec.roles:
+        claim(role, f"account role {role}")
     sw.title = frozenset(t.lower() for t in tokens(spec.title or ""))
     present = sw.present = _present(spec)
     for key, stems in element_words().items():
@@ -113,6 +119,18 @@ def _present(spec: AppSpec) -> dict[str, str]:
         with_tool = [e.plural for e in spec.data_model if has(e)]
         if with_tool:
             out[f"tool:{tool}"] = f"{tool} of " + ", ".join(with_tool)
+    if any(e.many for e in spec.data_model):
+        out["link"] = "many-to-many link of " + ", ".join(e.plural for e in spec.data_model if e.many)
+    if any(e.computed for e in spec.data_model):
+        out["computed"] = "computed values of " + ", ".join(e.plural for e in spec.data_model if e.computed)
+    if spec.roles:
+        out["roles"] = "account roles " + ", ".join(spec.roles)
+    if spec.change_password:
+        out["account:password"] = "password change"
+    for key, has in (("shared", lambda e: e.shared), ("manage", lambda e: e.manage), ("assigned", lambda e: e.assigned)):
+        with_key = [e.plural for e in spec.data_model if has(e)]
+        if with_key:
+            out[f"access:{key}"] = f"{key} " + ", ".join(with_key)
     idents = {e.ident: e.plural for e in spec.data_model}
     for f in spec.features:
         key = f"feature:{f.kind}"

@@ -126,6 +126,9 @@ def api_py(app: AppModel, e: Entity) -> str:
         update_current=(f"current = _found(TABLE.get(db, item_id, {owner}))" if e.has_status or row_checks
                         else f"_found(TABLE.get(db, item_id, {owner}))" if e.fk or refs else ""),
         update_row=row_checks and f"_check_row(db, {{**current, **values}}, {owner}, item_id)",
+        # a rule that reads other records merges them with the stored record: read that under the
+        # same write lock, or a concurrent update between the read and the lock is lost or misjudged
+        update_lock="\n".join(lock_lines(app, e)),
         routes=feature_chunks(app, e), list_params=params, list_body=list_body,
         in_use=lit(f"{e.name} is still referred to by other records; delete those first"),
         check_create=f"_check_parent(db, values[{lit(e.fk)}], {common['owner']})" if e.fk else "",

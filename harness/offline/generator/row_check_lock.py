@@ -36,12 +36,13 @@ def lock_lines(app: AppModel, e: Entity) -> list[str]:
 
 
 def lock_test(app: AppModel, e: Entity, kind: str, mark: str) -> list[str]:
-    """test_the_row_check_holds_the_write_lock_until_the_write, once per entity: with the feature
+    """test_the_row_check_holds_the_write_lock_until_the_write and
+    test_an_update_reads_the_stored_record_under_the_write_lock, once per entity: with the feature
     `kind` when that is the one lock_feature names."""
     if lock_feature(app, e) != kind:
         return []
     cap = capacity_of(app, e)
     owner = owner_expr(app).replace("as_viewer(", "people.as_viewer(")
     user = 'user = client.get("/api/auth/me", headers=headers).json()' if app.auth else ""
-    return [fill(_TEST, marks=mark, ident=e.ident, setup=resource_line(cap) if cap else "",
-                 user=user, owner=owner)]
+    return [fill(_TEST, marks=mark, ident=e.ident, camel=e.camel, setup=resource_line(cap) if cap else "",
+                 user=user, user_arg=", user" if app.auth else "", owner=owner)]

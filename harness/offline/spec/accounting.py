@@ -21,13 +21,11 @@ _IGNORABLE = (lx.FUNCTION | lx.DETERMINERS | lx.FILLER | lx.MODALS | lx.REL_PRON
               | rl.LOCAL_RUN_WORDS   # "a web app running on localhost": the generated app does
               | rl.STORAGE_WORDS   # the generated app stores its records (SQLite): "kept in a file" asks nothing more
               | lx.PRIMARY_KEY_WORDS   # every generated record has its integer id
-              | lx._words("lot lots etc eg ie also just something way easy easily quickly simply "
-                          "able ability possibility everything anything all whole nice good "
-                          "i'd i'll we'd let's it's that's there's"))
+              | word_set("accounting.ignorable_extra"))
 _NEVER_IGNORED = word_set("accounting.never_ignored")
 NEVER_IGNORED = _NEVER_IGNORED
 _ASKING_MODIFIERS = word_set("accounting.asking_modifiers")
-_ACTIONS = rl.ENTITY_VERBS | lx._words("complete finish mark")
+_ACTIONS = rl.ENTITY_VERBS | word_set("accounting.action_extra")
 
 
 @dataclass

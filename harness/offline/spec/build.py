@@ -9,16 +9,19 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 
 from harness.offline.spec import lexicon as lx
 from harness.offline.generator.naming import field_ident, py_ident, slug
 from harness.models.spec import AppSpec, DataEntity, EntityField, Page, Requirement, Stack
 from harness.offline.spec.coverage import (clause_records, drop_unbuildable_features, entity_extra_reqs,
-                                           feature_models, not_built_reqs)
+                                           computed_reqs, feature_models, link_reqs, not_built_reqs)
 from harness.offline.requirement_words import auth_item, dashboard_item, entity_items, join_words
 from harness.offline.spec.fields import FieldItem
 from harness.offline.spec.record_fields import kind_in_record, referenced_record
 from harness.offline.spec.entity_tools import with_tools
+from harness.offline.spec.access import account_roles, needs_accounts, with_access
+from harness.offline.spec_access import ACCESS_AUTH_ITEM, access_items, account_items
 from harness.offline.spec.display_name import display_word, identified_by_links
 from harness.offline.spec.implied_fields import implied_fields
 from harness.offline.spec.wordsets import word_set
@@ -51,12 +54,18 @@ class Parsed:
     workflows: dict[str, list[str]] = field(default_factory=dict)
     features: list[tuple[str, str | None, list[str], int]] = field(default_factory=list)
     tools: dict[str, list[str]] = field(default_factory=dict)    # record -> its record tools ("calendar", ...)
+    links: list[tuple[str, str]] = field(default_factory=list)   # (record, record) linked many-to-many
+    feature_options: dict[tuple[str, str], dict] = field(default_factory=dict)   # (kind, record) -> options
+    computed: dict[str, dict[str, str]] = field(default_factory=dict)   # record -> {name: expression}
     overflow: list[str] = field(default_factory=list)            # entities beyond the cap
     entity_rules: dict[str, str] = field(default_factory=dict)   # entity -> the position rule that found it
     unsupported: list[tuple[str, str]] = field(default_factory=list)   # (clause text, reason)
     blocked: list[tuple[int, str]] = field(default_factory=list)   # (clause, why a recognised ask is not built)
     app_name: str = ""                                           # "a tracker called Pennywise"
     auth: bool = False
+    roles: list[tuple[str, str]] = field(default_factory=list)   # (account role, its rank): access.py
+    access: dict[str, dict] = field(default_factory=dict)        # record -> {"shared"/"assigned": True, "manage": role}
+    change_password: bool = False
     login_email: bool = False                                    # accounts sign in with an e-mail address
     dashboard: bool = False
     pages: bool = False
@@ -69,7 +78,9 @@ class Parsed:
 
 def build_spec(p: Parsed) -> AppSpec:
     """The AppSpec for a parse result (pure; deterministic)."""
-    entities = _entities(p)
+    p.auth = p.auth or needs_accounts(p)
+    roles = account_roles(p) if p.auth else []
+    entities = [with_access(e, p, roles, p.auth) for e in _entities(p)]
     drop_unbuildable_features(p, entities)
     p.unsupported = not_built_reqs(p)
     if _is_todo(p, entities):
@@ -84,6 +95,7 @@ def build_spec(p: Parsed) -> AppSpec:
             stack=Stack(frontend=HTML_FRONTEND if p.pages else "FastAPI"),
             auth=p.auth and bool(entities),
             login="email" if p.login_email and p.auth and entities else "username",
+            roles=roles if entities else [], change_password=p.change_password and bool(entities),
             pages=pages,
             data_model=entities,
             features=feature_models(p, {e.name: e for e in entities}),
@@ -123,7 +135,9 @@ def _entities(p: Parsed) -> list[DataEntity]:
         parent=idents.get(p.parents.get(name, "")),
         on_parent_delete="cascade" if name in p.cascade and p.parents.get(name) else "restrict",
         has_status=name in p.status and name not in p.workflows and not _status_values(p, name),
-        workflow=p.workflows.get(name, [])), p.tools.get(name, []))
+        workflow=p.workflows.get(name, []),
+        many=[idents[b] for a, b in p.links if a == name and b in idents],
+        computed=dict(p.computed.get(name, {}))), p.tools.get(name, []))
             for name in order]
 
 
@@ -242,11 +256,16 @@ def _todo_spec(p: Parsed, todo: DataEntity) -> AppSpec:
 def _requirements(p: Parsed, entities: list[DataEntity]) -> list[tuple[str, str | None, str, str]]:
     reqs: list[tuple[str, str | None, str, str]] = []
     if p.auth and entities:
-        reqs.append(auth_item(p.login_email))
+        roles = account_roles(p)
+        plain = not (roles or any(e.shared or e.manage or e.assigned for e in entities))
+        reqs.append(auth_item(p.login_email) if plain else ACCESS_AUTH_ITEM)
+        reqs.extend(account_items(SimpleNamespace(roles=roles, change_password=p.change_password)))
     by_ident = {e.ident: e for e in entities}
     for e in entities:
         reqs.extend(entity_items(e, by_ident))
         reqs.extend(entity_extra_reqs(p, e))
+        reqs.extend(access_items(e))
+        reqs.extend(link_reqs(e, entities) + computed_reqs(e))
     if p.dashboard and entities:
         reqs.append(dashboard_item(entities, bool(p.auth)))
     if p.pages and entities:
@@ -289,17 +308,46 @@ def _title(p: Parsed, entities: list[DataEntity]) -> str:
     words = p.title_words
     head = None if p.vi else next((i for i, (w, _o) in enumerate(words) if w in lx.TITLE_HEADS), None)
     if head is not None:
-        start = head
-        while start > 0 and head - start < 4 and words[start - 1][0][:1].isalnum() \
-                and words[start - 1][0] not in _TITLE_STOP:
-            start -= 1
-        if any(w not in lx.ADJECTIVES for w, _o in words[start:head]):
-            return " ".join(_cap(o) for _w, o in words[start:head + 1])[:80]
+        phrase = _naming_words(words, head)
+        if phrase:
+            return " ".join(_cap(o) for o in phrase)[:80]
     if len(entities) == 1:
         return _cap(entities[0].name) + " App"
     if entities:
         return " and ".join(_cap(e.plural) for e in entities[:2]) + " App"
     return _cap(p.unsupported[0][0])[:80] if p.unsupported else "App"
+
+
+def _naming_words(words: list[tuple[str, str]], head: int) -> list[str]:
+    """The words naming the app around its first head: "a Simple Todo App", "a tool library app"
+    (the head "tool" is a modifier of "app"), "an inventory of items" (a collection head alone),
+    "an app for my tool library" (the words after "for my/our")."""
+    def before(h: int) -> list[str]:
+        start = h
+        while start > 0 and h - start < 4 and words[start - 1][0][:1].isalnum() \
+                and words[start - 1][0] not in _TITLE_STOP:
+            start -= 1
+        if any(w not in lx.ADJECTIVES for w, _o in words[start:h]):
+            return [o for _w, o in words[start:h + 1]]
+        return []
+
+    found = before(head)
+    nxt = head + 1   # "tool library app": a later head the words run on to
+    while not found and nxt < len(words) and nxt - head <= 3 and words[nxt][0][:1].isalnum() \
+            and words[nxt][0] not in _TITLE_STOP:
+        if words[nxt][0] in lx.TITLE_HEADS:
+            found = before(nxt)
+        nxt += 1
+    if not found and [w for w, _o in words[head + 1:head + 3]] in (["for", "my"], ["for", "our"]):
+        end = head + 3
+        while end < len(words) and end - head - 3 < 3 and words[end][0][:1].isalnum() \
+                and words[end][0] not in _TITLE_STOP:
+            end += 1
+        if end > head + 3:
+            found = [o for _w, o in words[head + 3:end]] + [words[head][1]]
+    if not found and words[head][0] in lx.COLLECTION_HEADS and head and words[head - 1][0] in ("a", "an", "my", "our"):
+        found = [words[head][1]]
+    return found
 
 
 def _cap(word: str) -> str:

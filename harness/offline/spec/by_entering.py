@@ -15,7 +15,6 @@ from harness.offline.spec.wordsets import word_set
 
 BY_VERBS = word_set("by_entering.by_verbs")
 _DESTINATION = word_set("by_entering.destination")
-_POSSESSIVE = lx.DETERMINERS | frozenset({"your", "my", "our", "their", "his", "her", "its"})
 
 
 def by_entering(toks: list[Tok], i: int) -> int | None:
@@ -48,7 +47,7 @@ def fields_for_each(toks: list[Tok], i: int, parse) -> tuple[int, list, list[int
     if len(items) < 2:
         return None
     k = max(consumed) + 1
-    if _at(toks, k) not in ("for", "per", "of", "on") or _at(toks, k + 1) not in _EACH | {"per"} and _at(toks, k) != "per":
+    if _at(toks, k) not in word_set("by_entering.for_each_preps") or _at(toks, k + 1) not in _EACH | {"per"} and _at(toks, k) != "per":
         return None
     r = k + 1 if _at(toks, k) == "per" else k + 2
     if r >= len(toks) or toks[r].clause != toks[i].clause or not is_noun(toks, r):

@@ -45,7 +45,7 @@ def _deleting_removes(toks: list[Tok], i: int, mentions: dict[int, str], p) -> N
     if parent is None or word(toks, k) not in _REMOVES:
         return
     m = k + 1
-    while word(toks, m) in lx.DETERMINERS | {"its", "their", "all", "of"}:
+    while word(toks, m) in lx.DETERMINERS | word_set("cascades.owner_skip_extra"):
         m += 1
     child = mentions.get(m)
     if child is not None and p.parents.get(child) == parent:

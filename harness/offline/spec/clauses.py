@@ -10,6 +10,7 @@ import re
 
 from harness.errors import SpecError
 from harness.offline.spec import lexicon as lx
+from harness.offline.spec.wordsets import word_set
 from harness.utils.request_text import BULLET, plain_text
 
 MAX_CLAUSES = 120          # more clauses than this: the request is refused with the cap stated
@@ -18,7 +19,6 @@ MAX_CLAUSE_CHARS = 6000    # a longer "clause" is cut (the cut is visible in the
 _BULLET = BULLET
 # A sentence ends at . ! ? followed by space/end, except after common abbreviations.
 _SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)(?<!\bMr)(?<!\bDr)[.!?]+(?=\s|$)")
-_STORY = re.compile(r"^\s*as an? \w+", re.I)
 
 
 def split_clauses(text: str) -> list[str]:
@@ -65,8 +65,7 @@ def _lines(text: str) -> list[str]:
 # "Events have:", "Each event has:", "A recipe contains:" — a header whose bullets are its fields
 _HAS_HEADER = re.compile(r"\b(\w+) (?:has|have|contains?)(?: the following(?: fields)?)?:\s*$", re.I)
 # ... but "The app has:", "Users have:", "It has:" list features or abilities, one clause each
-_NOT_RECORDS = frozenset("""it this that we i you they he she users user people app application apps system
-    website site web webapp tool platform portal service api backend dashboard page""".split())
+_NOT_RECORDS = word_set("clauses.not_records")
 
 
 def _is_record_header(line: str) -> bool:
@@ -98,8 +97,3 @@ def _sentences(line: str) -> list[str]:
         elif p:
             merged.append(p)
     return merged
-
-
-def is_user_story(clause: str) -> bool:
-    """Whether the clause is a user story ("As a manager, I want ...")."""
-    return bool(_STORY.match(clause))

@@ -3,12 +3,17 @@ requirements it needs. Pure functions over what the parser found (`build.Parsed`
 
 from __future__ import annotations
 
-from harness.models.spec import AppSpec, Clause, DataEntity, Feature, Requirement
+from typing import get_args
+
+from harness.models.spec import AppSpec, Clause, DataEntity, Feature, FeatureKind, Requirement
 from harness.offline.generator.naming import field_ident, slug
 from harness.offline.requirement_words import FEATURE_TEXT
 from harness.offline.spec.entity_tools import TOOL_CAPABILITY
+from harness.constructs.spec_computed import computed_items
+from harness.offline.spec_links import link_items
 from harness.offline.spec_record_tools import tool_items
 
+FEATURE_KINDS = frozenset(get_args(FeatureKind))
 _STACK_REASON = "the offline generator builds FastAPI + SQLite with server-rendered HTML, not {}"
 _MAX_REQ_TEXT = 160
 
@@ -72,7 +77,8 @@ def drop_unbuildable_features(p, entities: list[DataEntity]) -> None:
     kept = []
     for kind, name, cols, clause in p.features:
         ent = by_name.get(name)
-        feature = Feature(kind=kind, entity=ent.ident if ent else None, fields=[field_ident(c) for c in cols])
+        feature = Feature(kind=kind, entity=ent.ident if ent else None, fields=[field_ident(c) for c in cols],
+                          options=dict(p.feature_options.get((kind, name), {})))
         reason = feature_blocker(feature, draft)
         if not reason:
             kept.append((kind, name, cols, clause))
@@ -98,8 +104,18 @@ def feature_models(p, by_name: dict[str, DataEntity]) -> list[Feature]:
     out = []
     for kind, name, cols in _features(p):
         if name in by_name:
-            out.append(Feature(kind=kind, entity=by_name[name].ident, fields=[field_ident(c) for c in cols]))
+            out.append(Feature(kind=kind, entity=by_name[name].ident, fields=[field_ident(c) for c in cols],
+                               options=dict(p.feature_options.get((kind, name), {}))))
     return out
+
+
+def feature_words(kind: str) -> tuple[str, str]:
+    """(requirement text, acceptance) templates of a feature the parser asks for."""
+    from harness.offline.features import REQ_TEXTS
+
+    if kind in FEATURE_TEXT:
+        return FEATURE_TEXT[kind]
+    return REQ_TEXTS[kind], _CONSTRUCT_ACCEPTANCE[kind]
 
 
 def entity_extra_reqs(p, e: DataEntity) -> list[tuple[str, str, str, str]]:
@@ -114,12 +130,35 @@ def entity_extra_reqs(p, e: DataEntity) -> list[tuple[str, str, str, str]]:
     for kind, name, cols in _features(p):
         if name != e.name:
             continue
-        text, acceptance = FEATURE_TEXT[kind]
+        text, acceptance = feature_words(kind)
         by = f" by {', '.join(cols)}" if cols else ""
         fill = {"plural": e.plural, "name": e.name, "seg": seg, "by": by}
         out.append(("feature", e.ident, text.format(**fill), acceptance.format(**fill)))
     out += [(cap, ident, text, _TOOL_ACCEPTANCE[cap].format(seg=seg)) for cap, ident, text, _src in tool_items(e)]
     return out
+
+
+def link_reqs(e: DataEntity, entities: list[DataEntity]) -> list[tuple[str, str, str, str]]:
+    """The many-to-many link requirements of `e`, as a spec file gives them (spec_links.py: the
+    acceptance names the link, "note.many tag", which is how the black-box checks find the link)."""
+    return link_items(e, entities)
+
+
+def computed_reqs(e: DataEntity) -> list[tuple[str, str, str, str]]:
+    """The computed-values requirement of `e` (capability "computed"; spec_computed.py's words)."""
+    seg = slug(e.plural)
+    shown = "; ".join(f"{name} = {expr}" for name, expr in e.computed.items())
+    return [(cap, ident, text, f"GET /api/{seg} and /api/{seg}/{{id}} carry {shown}, worked out on every read; "
+             "sending one is 422") for cap, ident, text, _src in computed_items(e)]
+
+
+# Features the table rows add (pattern_constructs.py) that requirement_words.FEATURE_TEXT lacks:
+# their requirement is the registry's text (features.REQ_TEXTS), proven as this says.
+_CONSTRUCT_ACCEPTANCE = {
+    "period_summary": "GET /api/{seg}/summary?period=week|month|year returns per period of the date the count "
+                      "of {plural} and the sums of their number fields",
+    "capacity": "creating one {name} more than the place holds returns 409 until one of them is deleted",
+}
 
 
 _TOOL_ACCEPTANCE = {
@@ -141,15 +180,19 @@ def _req_ids(spec: AppSpec, role: str, ident_of: dict[str, str]) -> list[str]:
 
     if kind in ("auth", "dashboard"):
         return get((kind, None))
+    if kind == "account":   # an account role or the password change (access.py)
+        return get(("account", None))
     if kind in ("pages", "api"):
         return get(("pages", None), ("health", None))
+    if kind in ("link", "computed"):
+        return get((kind, ident_of.get(rest)))
     if kind == "tool":
         tool, _, name = rest.partition(":")
         return get((TOOL_CAPABILITY.get(tool, ""), ident_of.get(name)))
     if kind == "feature":
         fkind, _, name = rest.partition(":")
         ident = ident_of.get(name)
-        text = FEATURE_TEXT[fkind][0].split(" {")[0] if fkind in FEATURE_TEXT else ""
+        text = feature_words(fkind)[0].split(" {")[0] if fkind in FEATURE_KINDS else ""
         return [r.id for r in spec.requirements if r.capability == "feature" and r.entity == ident
                 and r.text.startswith(text)]
     ident = ident_of.get(rest)
@@ -158,6 +201,8 @@ def _req_ids(spec: AppSpec, role: str, ident_of: dict[str, str]) -> list[str]:
         return crud if kind == "entity" else (get(("crud", ident), ("create", ident)))
     if kind == "relation":
         return get(("relation", ident)) or crud
+    if kind == "access":   # shared, managed or assigned records; without accounts every record is everyone's
+        return get(("access", ident)) or ([] if spec.auth else crud)
     if kind == "complete":
         return get(("complete", ident), ("workflow", ident)) or crud
     if kind == "workflow":
@@ -175,6 +220,13 @@ def clause_records(p, spec: AppSpec) -> list[Clause]:
         reqs: list[str] = []
         for role in roles:
             reqs += [r for r in _req_ids(spec, role, ident_of) if r not in reqs]
+        # who may do what, asked for and not built (access.py); without accounts a role word only
+        # says who uses the app, and every record is everyone's
+        unbuilt = spec.auth and [r for r in roles if r.partition(":")[0] in ("account", "access")
+                                 and not _req_ids(spec, r, ident_of)]
+        if status == "mapped" and unbuilt:
+            status, reason = "not_built", "the account roles or access rules it asks for are not built"
+            unsupported.setdefault(req_text(clause).lower(), _add_unsupported(spec, req_text(clause)))
         if status == "mapped" and not reqs:
             status, reason = "not_built", "recognised, but no requirement implements it"
             unsupported.setdefault(req_text(clause).lower(), _add_unsupported(spec, req_text(clause)))

@@ -19,12 +19,10 @@ from harness.offline.spec.wordsets import word_set
 
 __all__ = ["find_entities", "is_noun", "mark_brands", "singular_name"]
 
-_HEAD_AFTER = lx.APP_HEADS | lx._words("management tracking tracker manager catalog catalogue log "
-                                       "database records inventory organizer planner list form "
-                                       "forms table details")
+_HEAD_AFTER = lx.APP_HEADS | word_set("entities.head_after_extra")
 _LIST_AFTER_HEAD = word_set("entities.list_after_head")
 _GAME_HEADS = word_set("entities.game_heads")
-_SKIP = lx.DETERMINERS | lx.QUANTIFIERS | lx.ADJECTIVES | lx._words("of their my our your his her new all")
+_SKIP = lx.DETERMINERS | lx.QUANTIFIERS | lx.ADJECTIVES | word_set("entities.skip_extra")
 _SEP = word_set("entities.sep")
 _PARENT_PREP = word_set("entities.parent_prep")
 _WITH_LINKS = word_set("entities.with_links")
@@ -42,7 +40,7 @@ _FOR_OF = word_set("entities.for_of")
 _ONE_PARENT = word_set("entities.one_parent")
 _BELONG_PREPS = word_set("entities.belong_preps")
 _SUBJECT_NEXT = (lx.FIELD_TRIGGERS | lx.BELONG | lx.HAVE | lx.MODALS | _PARENT_PREP
-                 | lx._words(". : ( ; can of for"))
+                 | word_set("entities.subject_next_extra"))
 
 
 _LONG_REQUEST = 6                       # clauses
@@ -220,10 +218,10 @@ def _agent(toks: list[Tok], i: int) -> bool:
     if toks[i].w != singular_name(toks[i].w) or (verb not in _PRODUCT_VERBS and rl.verb_base(verb) not in _PRODUCT_VERBS):
         return False
     rel, nxt = _word(toks, i + 1), _word(toks, i + 2)   # "which can win", not "which has a title"
-    return rel in ("which", "that", "who") and nxt not in lx.HAVE | lx.BELONG | {"is", "are"}
+    return rel in word_set("entities.agent_pronouns") and nxt not in lx.HAVE | lx.BELONG | {"is", "are"}
 
 
-_STORY_SUBJECTS = rl.ACTOR_WORDS | lx._words("i we")
+_STORY_SUBJECTS = rl.ACTOR_WORDS | word_set("entities.story_subjects_extra")
 _STORY_MODALS = word_set("entities.story_modals")
 
 
@@ -356,17 +354,6 @@ def find_entities(toks: list[Tok], p, cap: int) -> dict[int, str]:
     if overflow:
         p.overflow = list(overflow)
         p.notes.append(f"{len(overflow)} more entities ignored (cap {cap})")
-    if not p.entities:
-        implied = next((lx.IMPLIED_ENTITY[t.w] for k, t in enumerate(toks) if t.w in lx.IMPLIED_ENTITY
-                        and not t.used and (_word(toks, k - 1) in lx.DETERMINERS | lx.ADJECTIVES
-                                            or _word(toks, k + 1) in lx.APP_HEADS)), None)
-        if implied:
-            p.entities.append(implied)
-            p.plurals[implied] = lx.pluralize(implied)
-            p.notes.append(f"no record type named; assumed {p.plurals[implied]}")
-            for t in toks:
-                if t.w in lx.IMPLIED_ENTITY and lx.IMPLIED_ENTITY[t.w] == implied:
-                    t.used, t.role = True, f"entity:{implied}"
     return mentions
 
 

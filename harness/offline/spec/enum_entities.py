@@ -70,6 +70,6 @@ def _refers_back(toks: list[Tok], i: int) -> bool:
     if lx.singularize(toks[i].w) != toks[i].w:
         return False
     j = i - 1
-    while j >= 0 and (toks[j].w.endswith("ed") or toks[j].w in ("given", "chosen", "set")):
+    while j >= 0 and (toks[j].w.endswith("ed") or toks[j].w in word_set("enum_entities.chosen_words")):
         j -= 1   # "the entered frequency", "the chosen interval"
     return j >= 0 and toks[j].w in _BACK_REFERENCES

@@ -35,7 +35,7 @@ def find_feature_words(toks: list[Tok], p: Parsed, negated: set[int] = frozenset
         elif w in lx.DASHBOARD:
             p.dashboard, role = True, "dashboard"
         elif w in lx.COMPLETE:
-            if w.startswith("complete") and _word(toks, i - 1) in ("a", "an", "the", "fully"):
+            if w.startswith("complete") and _word(toks, i - 1) in word_set("feature_words.complete_before"):
                 continue
             complete_idx.append(i)
             role = "complete:"
@@ -44,8 +44,10 @@ def find_feature_words(toks: list[Tok], p: Parsed, negated: set[int] = frozenset
             p.frameworks.append(lx.FRAMEWORKS[w])
             role = f"stack:{lx.FRAMEWORKS[w]}"
         elif w in lx.PAGE_WORDS:
-            if _word(toks, i + 1) in ("count", "number", "numbers", "counts") and _word(toks, i - 1) != "the":
-                continue   # "page count", "page number": a column of a book, not the app's pages
+            if _word(toks, i + 1) in _PAGE_COLUMN_NEXT and _word(toks, i - 1) != "the" \
+                    or _word(toks, i + 1) in _PAGE_MEASURE_NEXT or _word(toks, i - 1) in _PAGE_COLUMN_PREV \
+                    or _word(toks, i + 1) == ")" and _word(toks, i - 1) in _PAGE_LIST_PREV:   # "books (title, pages)"
+                continue   # "page count", "pages read", "number of pages": a column of a book, not the app's pages
             p.pages = True
             p.settings = p.settings or w == "settings"
             role = "stack:settings page" if w == "settings" else "pages"
@@ -63,6 +65,10 @@ def find_feature_words(toks: list[Tok], p: Parsed, negated: set[int] = frozenset
 
 
 _ACCOUNT_VERBS = word_set("feature_words.account_verbs")
+_PAGE_COLUMN_NEXT = word_set("feature_words.page_column_next")
+_PAGE_COLUMN_PREV = word_set("feature_words.page_column_prev")
+_PAGE_MEASURE_NEXT = word_set("feature_words.page_measure_next")
+_PAGE_LIST_PREV = word_set("feature_words.page_list_prev")
 _NEGATED_REACH = 6
 _NEGATION_SKIP = word_set("feature_words.negation_skip")
 

@@ -72,9 +72,7 @@ def find_features(toks: list[Tok], mentions: dict[int, str], fields_of: dict[str
         j = i + 1
         while j < len(toks) and j < i + _WINDOW and toks[j].w not in (".", ";"):
             w = toks[j].w
-            if w in ("by", "on", "for", "per", "to", "as", "and", "or", ",", "the", "a", "their", "its",
-                     "into", "in", "a", "file", "files", "spreadsheet", "them", "it", "csv", "list",
-                     "results", "of", "each") or j in mentions:
+            if w in word_set("features.hook_tail") or j in mentions:
                 used.append(j)
                 if in_by and j in mentions and mentions[j] != entity and kind in ("filter", "sort") \
                         and parents is not None and not _by_parent(entity, mentions[j], parents):

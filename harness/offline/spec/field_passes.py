@@ -18,9 +18,9 @@ from harness.offline.spec.list_subjects import COLUMN_WORDS as _COLUMN_WORDS
 from harness.offline.spec.list_subjects import heading_record as _heading_record
 from harness.offline.spec.list_subjects import intro_list
 from harness.offline.spec.pass_helpers import STOPS as _STOPS
-from harness.offline.spec.period_fields import find_period_fields  # noqa: F401 (re-export)
 from harness.offline.spec.filter_fields import find_filter_fields  # noqa: F401 (re-export)
 from harness.offline.spec.rating_fields import find_ratings  # noqa: F401 (re-export)
+from harness.offline.spec.pass_helpers import main_record
 from harness.offline.spec.pass_helpers import nearest as _nearest
 from harness.offline.spec.pass_helpers import use as _use
 from harness.offline.spec.pass_helpers import word as _word
@@ -196,7 +196,7 @@ def find_field_bullets(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> 
                 toks[k].role.startswith("field:") or toks[k].w in _COLUMN_WORDS | _BULLET_INTROS
                 for k in before):
             continue
-        entity = _nearest(toks, i, mentions, reach=20) or (_main_entity(mentions) if store else None)
+        entity = _nearest(toks, i, mentions, reach=20) or (main_record(mentions) if store else None)
         k = i + 2
         upper = _word_case(toks, k)
         while entity and k < len(toks):
@@ -237,14 +237,6 @@ def _previous_mention(i: int, mentions: dict[int, str], reach: int) -> str | Non
 def _word_case(toks: list[Tok], k: int) -> bool:
     """Whether the first word of the clause at k starts with a capital (as the user wrote it)."""
     return k < len(toks) and toks[k].orig[:1].isupper()
-
-
-def _main_entity(mentions: dict[int, str]) -> str | None:
-    """The record mentioned most often (the earliest of a tie)."""
-    counts: dict[str, int] = {}
-    for k in sorted(mentions):
-        counts[mentions[k]] = counts.get(mentions[k], 0) + 1
-    return max(counts, key=counts.get) if counts else None
 
 
 _FORM_WORDS = word_set("field_passes.form_words")

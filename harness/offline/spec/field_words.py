@@ -29,7 +29,7 @@ def field_word(w: str, stops: frozenset[str]) -> bool:
     return not (w in lx.FUNCTION or w in lx.META or w in stops or w.endswith("ly"))
 
 
-_WRAP_BEFORE = lx.DETERMINERS | lx.SEPARATORS | lx._words(", of with including containing such as like ( e.g")
+_WRAP_BEFORE = lx.DETERMINERS | lx.SEPARATORS | word_set("field_words.wrap_before_extra")
 
 
 def soft_wrap(toks: list[Tok], j: int) -> bool:

@@ -51,6 +51,8 @@ _CHOICE_UI = word_set("fields.choice_ui")
 
 
 _BY_PARTICIPLES = word_set("fields.by_participles")
+_MEASURE_PARTICIPLES = word_set("fields.measure_participles")
+_DATE_HEADS = word_set("fields.date_heads")
 _DETAIL_WORDS = DETAIL_WORDS
 _INTRO = word_set("fields.intro")
 
@@ -74,6 +76,8 @@ def _aside(toks: list[Tok], j: int) -> tuple[list[str], int]:
 
 
 _MEDIA_PLURALS = lx.MEDIA_PLURALS
+# Plural column words kept as written ("steps" of a recipe are its instructions, not a record).
+PLURAL_FIELDS = lx.KEEP_PLURAL_FIELDS | word_set("fields.plural_fields_extra")
 _UNBUILT_ASIDES = word_set("fields.unbuilt_asides")
 _OF_HEADS = word_set("fields.of_heads")
 _IS = word_set("fields.is")
@@ -83,8 +87,6 @@ _NAME_MODIFIERS = word_set("fields.name_modifiers")
 
 
 _SHOW_VERBS = word_set("fields.show_verbs")
-# Plural column words kept as written ("steps" of a recipe are its instructions, not a record).
-PLURAL_FIELDS = lx.KEEP_PLURAL_FIELDS | lx._words("steps points reps sets")
 
 
 def parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozenset[str],
@@ -168,7 +170,7 @@ def _parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozense
             idx.append(j)   # "details such as", "information like"
             j += 1
             continue
-        if not words and t.w in ("set", "list", "number") and _word(toks, j + 1) == "of" \
+        if not words and t.w in word_set("fields.collection_heads") and _word(toks, j + 1) == "of" \
                 and _word(toks, j + 2) in _DETAIL_WORDS:
             idx.extend((j, j + 1, j + 2))   # "a set of attributes like"
             j += 3
@@ -244,7 +246,7 @@ def _parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozense
             j += 1
         elif not t.w[0].isalnum():
             break
-        elif not words and t.w in ("fields", "field", "inputs") and _word(toks, j + 1) == "for" \
+        elif not words and t.w in word_set("fields.field_heads") and _word(toks, j + 1) == "for" \
                 and field_word(_word(toks, j + 2), stops):
             idx.extend((j, j + 1))   # "with fields for title, amount and date"
             j += 1
@@ -252,7 +254,7 @@ def _parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozense
             idx.append(j)
         elif words and t.w in _CHOICE_UI and _word(toks, j + 1) in lx.SEPARATORS | {".", "", ")", "("}:
             idx.append(j)   # "category selection", "status dropdown": the field, chosen from a list
-        elif not words and t.w in ("text", "textual", "numeric", "numerical") and field_word(_word(toks, j + 1), stops) \
+        elif not words and t.w in word_set("fields.type_adjectives") and field_word(_word(toks, j + 1), stops) \
                 and _word(toks, j + 2) in lx.SEPARATORS | {".", "", ")", "("}:
             idx.append(j)   # "a text nickname": the kind of the field, not part of its name
         elif t.w == "of" and words == ["number"] and (field_word(_word(toks, j + 1), stops)
@@ -293,7 +295,7 @@ def _parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozense
         elif not words and t.w.isalpha() and _word(toks, j + 1) == "(" and _yes_no_aside(toks, j + 1):
             words.append(t.w)   # "read (true/false)": the word is the yes/no field whatever it is
             idx.append(j)
-        elif t.w in ("optional", "required", "mandatory"):
+        elif t.w in word_set("fields.required_words"):
             cur.required = t.w != "optional"
             idx.append(j)
         elif t.w == "in" and words and j + 1 < len(toks) and toks[j + 1].w in lx.UNIT_TYPES:
@@ -304,7 +306,10 @@ def _parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozense
                 and (_word(toks, j + 1) in lx.SEPARATORS or _word(toks, j + 1) in ("", ".", ")")):
             words.append(t.w)   # "paid by", "approved by": who did it is the column
             idx.append(j)
-        elif words and t.w.endswith("ed") and len(t.w) > 4 and t.w not in lx.FIELD_VOCAB:
+        elif words and (t.w.endswith("ed") and len(t.w) > 4 or t.w in _MEASURE_PARTICIPLES) \
+                and t.w not in lx.FIELD_VOCAB:
+            if _word(toks, j + 1) in _DATE_HEADS or t.w in _MEASURE_PARTICIPLES:
+                words.append(t.w)   # "last watered date", "pages read": the participle says which one
             idx.append(j)   # "calories burned": the participle adds nothing to the column
         elif words == ["number", "of"] and t.w in lx.COUNTED_META:
             words.append(t.w)   # "a number of sets": what is counted

@@ -31,7 +31,7 @@ def find_filter_fields(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> 
         if t.used or t.w not in _BY_TRIGGERS:
             continue
         m = i + 1
-        while m < len(toks) and toks[m].w in lx.DETERMINERS | {"their", "all", "the"}:
+        while m < len(toks) and toks[m].w in lx.DETERMINERS | word_set("filter_fields.by_skip_extra"):
             m += 1
         entity = mentions.get(m)
         if entity is None and _word(toks, i - 1) in _PASSIVE:

@@ -12,13 +12,13 @@ from __future__ import annotations
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec.build import Parsed
 from harness.offline.spec.fields import parse_field_list
-from harness.offline.spec.media_fields import MEDIA
 from harness.offline.spec.nouns import is_noun, singular_name
 from harness.offline.spec.pass_helpers import STOPS, use, word
 from harness.offline.spec.tokens import Tok
 from harness.offline.spec.wordsets import word_set
 
 _ONE = word_set("genitive_fields.one")
+_MEDIA = word_set("media_fields.media")
 _AMOUNTS = word_set("genitive_fields.amounts")
 
 
@@ -37,7 +37,7 @@ def find_genitive_fields(toks: list[Tok], p: Parsed) -> None:
         if found is None:
             continue
         items, consumed = found
-        if all(it.words[-1] in MEDIA for it in items):
+        if all(it.words[-1] in _MEDIA for it in items):
             continue   # "a picture of the dish" shows the dish; the picture rule finds its record
         name = singular_name(toks[k].w)
         have = p.fields.setdefault(name, [])

@@ -15,18 +15,12 @@ from harness.models.spec import EntityField
 from harness.offline.spec.wordsets import word_set
 
 # Occurrences that last: a start and an end.
-SPANS = frozenset("""
-nap sleep shift workout meeting visit trip ride flight walk commute stay outage downtime
-""".split())
+SPANS = word_set("implied_fields.spans")
 # Occurrences at a moment: when it happened.
-MOMENTS = frozenset("""
-poop pee diaper feeding meal dose injection symptom incident sighting seizure headache migraine
-""".split())
+MOMENTS = word_set("implied_fields.moments")
 _TIMED_KINDS = word_set("implied_fields.timed_kinds")
 # Records of money moving: their amount is what they are.
-MONEY_RECORDS = frozenset("""
-transaction expense payment purchase donation deposit withdrawal refund
-""".split())
+MONEY_RECORDS = word_set("implied_fields.money_records")
 
 
 def implied_fields(entity: str, fields: list[EntityField]) -> list[EntityField]:

@@ -66,7 +66,7 @@ def _board_sense(toks: list[Tok], i: int) -> bool:
 def _lane_names(toks: list[Tok], i: int) -> list[int]:
     """Indices of the words listed after "columns:" / "columns (" up to the clause end."""
     j = i + 1
-    while _word(toks, j) in ("called", "named", "for", "labeled", "labelled"):
+    while _word(toks, j) in word_set("layout.lane_intros"):
         j += 1
     if _word(toks, j) not in (":", "("):
         return []

@@ -1,6 +1,6 @@
 """Vocabulary for the rule-based spec parser: English word classes and number inflection.
 
-The word classes are data: harness/offline/words/parser_sets.toml, section [lexicon] (wordsets.py);
+The word classes are data: harness/offline/words/word_classes.toml, section [lexicon] (wordsets.py);
 here they get their names, are combined, and two pure functions (`singularize`, `pluralize`)
 inflect. The Vietnamese phrase table lives in lexicon_vi.py. Sets are used only for membership
 tests; everything that is iterated is a tuple or a dict (stable order).
@@ -9,10 +9,6 @@ tests; everything that is iterated is a tuple or a dict (stable order).
 from __future__ import annotations
 
 from harness.offline.spec.wordsets import word_map, word_set
-
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
 
 
 # --- word classes (English, lowercase, accents folded) -------------------------------------------
@@ -29,12 +25,11 @@ STATUS_WORDS = word_set("lexicon.status_words")
 WHEN_WORDS = word_set("lexicon.when_words")
 # Pronoun + auxiliary contractions ("any workouts they've saved", "we're adding"): function words,
 # like the pronoun and auxiliary they stand for.
-PRONOUN_CONTRACTIONS = frozenset(f"{pronoun}'{aux}" for pronoun in (
-    "i", "you", "we", "they", "he", "she", "it", "that", "there", "who", "what", "here", "where")
-    for aux in ("ve", "re", "ll", "d", "s", "m"))
+PRONOUN_CONTRACTIONS = frozenset(f"{pronoun}'{aux}" for pronoun in word_set("lexicon.contraction_pronouns")
+                                 for aux in word_set("lexicon.contraction_auxes"))
 FUNCTION = FUNCTION | PRONOUN_CONTRACTIONS
-MODALS = _words("can could should will would may might must to who that") | NEG_CONTRACTIONS
-NEGATIONS = _words("without no not never nor neither cannot") | NEG_CONTRACTIONS
+MODALS = word_set("lexicon.modals") | NEG_CONTRACTIONS
+NEGATIONS = word_set("lexicon.negations") | NEG_CONTRACTIONS
 KEY_COLUMNS = word_set("lexicon.key_columns")
 PRIMARY_KEY_WORDS = word_set("lexicon.primary_key_words")
 
@@ -50,7 +45,6 @@ ADJECTIVES = word_set("lexicon.adjectives")
 
 DOMAIN_AREAS = word_set("lexicon.domain_areas")
 
-IMPLIED_ENTITY = word_map("lexicon.implied_entity")
 
 NOUN_ING = word_set("lexicon.noun_ing")
 STATE_WORDS = word_set("lexicon.state_words")
@@ -74,6 +68,7 @@ TECH_WORDS = frozenset(FRAMEWORKS) | frozenset(OTHER_BACKENDS) | frozenset(OTHER
 
 APP_HEADS = word_set("lexicon.app_heads")
 TITLE_HEADS = word_set("lexicon.title_heads")
+COLLECTION_HEADS = word_set("lexicon.collection_heads")
 
 TITLE_NOUNS = word_set("lexicon.title_nouns")
 UNNAMED_NOUNS = word_set("lexicon.unnamed_nouns")
@@ -89,71 +84,44 @@ TEXT_WORDS = word_set("lexicon.text_words")
 STR_NUMBERS = word_set("lexicon.str_numbers")
 FIELD_NOUNS = word_set("lexicon.field_nouns")
 FIELD_VOCAB = (FIELD_ONLY | INT_WORDS | FLOAT_WORDS | DATE_WORDS | DATETIME_WORDS | BOOL_WORDS
-               | TEXT_WORDS | FIELD_NOUNS
-               | _words("start end url website status done tags isbn sku notes details"))
+               | TEXT_WORDS | FIELD_NOUNS | word_set("lexicon.field_extra"))
 KEEP_PLURAL_FIELDS = word_set("lexicon.keep_plural_fields")
 FIELD_SKIP = word_set("lexicon.field_skip")
 FIELD_DROP = word_set("lexicon.field_drop")
 
 # (parent, child) pairs that imply a relation when both are entities and nothing else was said.
-KNOWN_PARENTS = (
-    ("project", "task"), ("recipe", "ingredient"), ("post", "comment"), ("album", "photo"),
-    ("playlist", "song"), ("course", "lesson"), ("invoice", "line item"), ("order", "order item"),
-    ("survey", "question"), ("quiz", "question"), ("book", "chapter"), ("project", "milestone"),
-)
+KNOWN_PARENTS = tuple((parent, child) for child, parents in word_map("lexicon.known_parents").items()
+                      for parent in parents.split())
 
 # Multi-word English phrases merged into one token (after Vietnamese mapping).
-PHRASES = {
-    ("log", "in"): "login", ("log", "out"): "logout", ("sign", "in"): "signin",
-    ("sign", "up"): "signup", ("sign", "out"): "logout", ("to", "do"): "todo",
-    ("to", "dos"): "todos", ("user", "interface"): "ui", ("user", "experience"): "ux",
-    ("user", "friendly"): "friendly", ("front", "end"): "frontend", ("back", "end"): "backend",
-    ("web", "site"): "website", ("check", "off"): "checkoff", ("tick", "off"): "checkoff",
-    ("real", "time"): "real-time", ("e", "mail"): "email", ("todo", "item"): "todo",
-    ("todo", "items"): "todos", ("blog", "post"): "post", ("blog", "posts"): "posts",
-    ("line", "item"): "line item", ("line", "items"): "line items",
-    ("order", "item"): "order item", ("order", "items"): "order items",
-    ("menu", "item"): "menu item", ("menu", "items"): "menu items",
-    ("inventory", "item"): "inventory item", ("inventory", "items"): "inventory items",
-    ("time", "entry"): "time entry", ("time", "entries"): "time entries",
-    ("time", "card"): "time entry", ("time", "cards"): "time entries",   # one clock-in..clock-out span
-    ("time", "sheet"): "time entry", ("time", "sheets"): "time entries",
-    ("action", "item"): "action item", ("action", "items"): "action items",
-    ("search", "bar"): "search", ("search", "box"): "search", ("search", "field"): "search",
-    ("board", "game"): "board game", ("board", "games"): "board games",
-}
+PHRASES = {tuple(pair.split()): token for pair, token in word_map("lexicon.phrases").items()}
 TYPE_ASIDES = word_map("lexicon.type_asides")
 MEDIA_PLURALS = word_set("lexicon.media_plurals")
-MEDIA_FILES = MEDIA_PLURALS | _words("files attachments videos documents")
+MEDIA_FILES = MEDIA_PLURALS | word_set("lexicon.file_plurals")
 UNIT_TYPES = word_map("lexicon.unit_types")
 HYPHEN_FORMS = word_map("lexicon.hyphen_forms")
 
 SEPARATORS = word_set("lexicon.separators")
-SITE_WORDS = word_set("lexicon.site_words")
 FIELD_TRIGGERS = word_set("lexicon.field_triggers")
 LOOSE_TRIGGERS = word_set("lexicon.loose_triggers")
 BELONG = word_set("lexicon.belong")
 HAVE = word_set("lexicon.have")
 ACTION_NOUNS = word_set("lexicon.action_nouns")
 FILLER = word_set("lexicon.filler")
-QUANTIFIERS = DETERMINERS | _words("many multiple several more or list lots of set number bunch "
-                                   "collection zero")
-FEATURE_GLUE = word_set("lexicon.feature_glue")
-APP_NOUNS = word_set("lexicon.app_nouns")
+QUANTIFIERS = DETERMINERS | word_set("lexicon.quantifier_extra")
 
 DEFAULT_NON_GOALS = ("deployment", "mobile-app", "browser-automation")
 # Words the spec validator reads as those non-goals: never entity names, and an unsupported
 # feature that uses one lifts that non-goal.
-NON_GOAL_TERMS = {"deployment": _words("deploy deployment deployed"),
-                  "mobile-app": _words("mobile ios android"),
-                  "browser-automation": _words("browser playwright selenium")}
+_NON_GOAL_OF = word_map("lexicon.non_goal_terms")
+NON_GOAL_TERMS = {goal: frozenset(w for w, g in _NON_GOAL_OF.items() if g == goal) for goal in DEFAULT_NON_GOALS}
 NON_GOAL_WORDS = frozenset().union(*NON_GOAL_TERMS.values())
 
 
 # Words the rules know; in Vietnamese text they are never taken for a syllable ("deploy").
 KNOWN_ENGLISH = (FUNCTION | VERBS | VERB_NOUNS | META | ADJECTIVES | DOMAIN_AREAS | AUTH | DASHBOARD
                  | COMPLETE | PAGE_WORDS | API_WORDS | FIELD_VOCAB | TITLE_NOUNS | frozenset(FRAMEWORKS)
-                 | frozenset(BROWSER_STORES) | frozenset(STACK_NAMES) | _words("client-only client-side"))
+                 | frozenset(BROWSER_STORES) | frozenset(STACK_NAMES) | word_set("lexicon.known_extra"))
 
 
 # --- number inflection ----------------------------------------------------------------------------

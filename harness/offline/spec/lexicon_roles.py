@@ -10,21 +10,9 @@ from __future__ import annotations
 from harness.offline.spec.wordsets import word_set
 
 
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
 ENTITY_VERBS = word_set("lexicon_roles.entity_verbs")
 # Verbs the generated CRUD app performs, or that only frame the ask ("I want", "users can").
-SUPPORTED_VERBS = ENTITY_VERBS | _words("""
-    build make develop design write implement code generate see show display modify change get
-    find look let allow enable help want need like love able use provide support include contain
-    access lists allows enables helps wants needs go open put mark complete finish check select
-    choose pick fill input type click press tap view want would say belong assign attach link
-    relate associate categorize categorise group own has have having include includes containing
-    called named labeled labelled set edit read kept stored tracked listed start login logout
-    signin signup sign log create tick navigate greet perform require requires required
-""")
+SUPPORTED_VERBS = ENTITY_VERBS | word_set("lexicon_roles.supported_verbs_extra")
 CONTEXT_WORDS = word_set("lexicon_roles.context_words")
 UI_WORDS = word_set("lexicon_roles.ui_words")
 # "I am a teacher", "as a manager": the noun after these is who asks, not what to store.

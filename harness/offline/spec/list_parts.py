@@ -21,18 +21,18 @@ _RANGE = re.compile(r"^\d{1,4}$")
 
 def read_range(toks: list[Tok], j: int) -> tuple[float, float, int] | None:
     """ "1 to 5", "from 1 to 5", "1-5", "0..10" at j -> (low, high, end index)."""
-    k = j + (toks[j].w in ("from", "between", "of") if j < len(toks) else 0)
+    k = j + (toks[j].w in word_set("list_parts.range_preps") if j < len(toks) else 0)
     if k + 2 < len(toks) + 0 and _RANGE.match(toks[k].w) and toks[k + 1].w in ("to", "and", "-") \
             and k + 2 < len(toks) and _RANGE.match(toks[k + 2].w):
         low, high = float(toks[k].w), float(toks[k + 2].w)
         if low < high:
             end = k + 3
-            if end < len(toks) and toks[end].w in ("stars", "star", "points", "scale"):
+            if end < len(toks) and toks[end].w in word_set("list_parts.range_units_or_scale"):
                 end += 1
             return low, high, end
     m = re.match(r"^(\d{1,4})-(\d{1,4})$", toks[k].w) if k < len(toks) else None
     if m and float(m.group(1)) < float(m.group(2)):
-        end = k + 1 + (k + 1 < len(toks) and toks[k + 1].w in ("stars", "star", "points"))
+        end = k + 1 + (k + 1 < len(toks) and toks[k + 1].w in word_set("list_parts.range_units"))
         return float(m.group(1)), float(m.group(2)), end
     return None
 

@@ -14,8 +14,7 @@ from harness.offline.spec.wordsets import word_set
 
 COLUMN_WORDS = word_set("list_subjects.column_words")
 
-_INTRO_SKIP = lx.DETERMINERS | frozenset({"with", "has", "have", "following", "key", "some", "basic", "main",
-                                         "these", "its", "their", ",", "all", "the"})
+_INTRO_SKIP = lx.DETERMINERS | word_set("list_subjects.intro_skip_extra")
 
 
 def intro_list(toks: list[Tok], i: int) -> tuple[int, list[FieldItem], list[int], list[int]] | None:

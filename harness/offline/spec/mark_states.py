@@ -12,9 +12,10 @@ from __future__ import annotations
 from harness.offline.spec.pass_helpers import use as _use
 from harness.offline.spec.pass_helpers import word as _word
 from harness.offline.spec.tokens import Tok
+from harness.offline.spec.wordsets import word_set
 
-_MARK = frozenset("mark marks marked marking flag flags flagged flagging set sets toggle toggles tick ticks".split())
-_BETWEEN = frozenset("it them this that the a an as each every their its his her my".split())
+_MARK = word_set("mark_states.mark_verbs")
+_BETWEEN = word_set("mark_states.between")
 _REACH = 4
 
 

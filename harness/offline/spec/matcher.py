@@ -19,11 +19,14 @@ A token spec is a dict; every key present must hold:
     role_is          the token's role is exactly this (or one of these)
     letters          true: every character of the word is a letter
     any_of           a list of token specs: the token satisfies one of them
+    is               a token test of token_tests.py, or a list of them: every one holds ("noun")
     op               "?" optional, "*" any number, "+" one or more (default: exactly one)
     max              at most this many repetitions for "*" and "+"
     lazy             true: "*"/"+" try the fewest repetitions first (default: the most)
     atomic           true: "*"/"+" take every token they can and never give one back
     capture          a name for the tokens it matched
+    group            a list of token specs matched in turn, as one spec: with `op` the whole
+                     sequence is optional or repeated ({"group": [sep, word], "op": "*"})
 
 The first match found (greedy unless lazy, backtracking) is the match; `Match.captures` maps each
 capture name to its token indexes in text order, and "match" to every forward token.
@@ -78,6 +81,8 @@ def token_ok(t: Tok, spec: dict, sets: WordSets) -> bool:
         return False
     if "any_of" in spec and not any(token_ok(t, one, sets) for one in spec["any_of"]):
         return False
+    if "is" in spec and not all(t in sets(f"is:{n}") for n in _names(spec["is"])):
+        return False
     return not ("not_role" in spec and t.role.startswith(tuple(_names(spec["not_role"]))))
 
 
@@ -98,6 +103,9 @@ def _walk(toks: list[Tok], specs: list[dict], k: int, pos: int, step: int, claus
         yield pos, caps
         return
     spec = specs[k]
+    if "group" in spec:
+        yield from _repeat(toks, specs, k, pos, step, clause, sets, caps, 0)
+        return
     run = 0   # how many tokens from pos this spec can take at most
     limit = spec.get("max", 10_000) if spec.get("op") in ("*", "+") else 1
     while run < limit:
@@ -111,6 +119,19 @@ def _walk(toks: list[Tok], specs: list[dict], k: int, pos: int, step: int, claus
         if "capture" in spec:
             new = {**caps, spec["capture"]: caps.get(spec["capture"], []) + taken}
         yield from _walk(toks, specs, k + 1, pos + step * n, step, clause, sets, new)
+
+
+def _repeat(toks: list[Tok], specs: list[dict], k: int, pos: int, step: int, clause: int,
+            sets: WordSets, caps: dict[str, list[int]], done: int) -> Iterator[tuple[int, dict]]:
+    """A group spec (specs[k]) after `done` repetitions: one more first (greedy), then the rest."""
+    spec, op = specs[k], specs[k].get("op", "")
+    inner = spec["group"] if step > 0 else list(reversed(spec["group"]))
+    if done < (1 if op in ("", "?") else spec.get("max", 10_000)):
+        for after, new in _walk(toks, inner, 0, pos, step, clause, sets, caps):
+            if after != pos:
+                yield from _repeat(toks, specs, k, after, step, clause, sets, new, done + 1)
+    if done >= (1 if op in ("", "+") else 0):
+        yield from _walk(toks, specs, k + 1, pos, step, clause, sets, caps)
 
 
 def _clause_has(toks: list[Tok], i: int, sequences: list[list[dict]], sets: WordSets) -> bool:

@@ -3,6 +3,7 @@ function words, adjectives, formats (acronyms), brand-like capitalised words or 
 
 from __future__ import annotations
 
+from harness.offline.spec.wordsets import word_set
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec import lexicon_roles as rl
 from harness.offline.spec.tokens import Tok
@@ -14,16 +15,11 @@ _NON_ENTITY = (lx.FUNCTION | lx.META | lx.ADJECTIVES | lx.DOMAIN_AREAS | lx.FIEL
                | rl.PARTICLES | rl.CAPABILITY_NOUNS | rl.STORAGE_WORDS | (rl.ACTOR_WORDS - {"member", "members"})
                | lx.DETERMINERS | lx.QUANTIFIERS | lx.NEG_CONTRACTIONS | lx.STATE_WORDS
                | lx.QUANTITY_WORDS
-               | rl.CONTEXT_WORDS - {"project", "note", "notes", "item", "items", "entry", "entries",
-                                    "customer", "customers", "client", "clients", "team", "idea",
-                                    "ideas", "friend", "friends", "member", "people", "person"})
+               | rl.CONTEXT_WORDS - word_set("nouns.context_records"))
 # Domain areas that are countable places: their plural names records ("shops", "restaurants"),
 # and once it does, so does the singular ("each order belongs to a shop"; entities._mentions).
-PLACES = lx._words("""
-    library school university college hospital clinic restaurant cafe store shop bookstore warehouse
-    company business office hotel farm church bank marketplace blog wiki portfolio agency salon spa
-    pharmacy dormitory dorm hostel gym
-""") & lx.DOMAIN_AREAS
+PLACES = word_set("nouns.places") & lx.DOMAIN_AREAS
+_EACH = word_set("nouns.each_record")
 
 
 def singular_name(w: str) -> str:
@@ -55,8 +51,8 @@ def is_noun(toks: list[Tok], i: int) -> bool:
     if not 2 <= len(w) <= _MAX_WORD or w in _NON_ENTITY or (sing in _NON_ENTITY and not (
             sing != w and sing in PLACES)):
         return False   # "an online shop" is the app's domain; "manage shops and orders" names records
-    if w in FIELD_WORDS and sing == w:
-        return False   # "the total", "a rating": a column; "budgets", "ratings" may be records
+    if w in FIELD_WORDS and sing == w and not (word_at(toks, i - 1) in _EACH and word_at(toks, i + 1) in lx.HAVE):
+        return False   # "the total", "a rating": a column; "budgets", "ratings", "each note has" may be records
     if sing in lx.NON_GOAL_WORDS or lx.pluralize(sing) in lx.NON_GOAL_WORDS:
         return False   # "io" -> "ios" would read as the mobile-app non-goal
     if t.brand or t.acronym:
@@ -83,7 +79,7 @@ def _imperative(toks: list[Tok], i: int) -> bool:
     j = i - 1
     if j >= 0 and toks[j].clause == toks[i].clause and toks[j].w not in (".", ":", ";"):
         return False
-    return word_at(toks, i + 1) in lx.DETERMINERS | lx._words("that all to your our my")
+    return word_at(toks, i + 1) in lx.DETERMINERS | word_set("nouns.imperative_objects")
 
 
 def mark_brands(toks: list[Tok]) -> None:

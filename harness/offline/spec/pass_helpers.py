@@ -34,3 +34,11 @@ def nearest(toks: list[Tok], i: int, mentions: dict[int, str], reach: int = 12) 
             if j in mentions and toks[j].clause == toks[i].clause:
                 return mentions[j]
     return None
+
+
+def main_record(mentions: dict[int, str]) -> str | None:
+    """The record the request names most often (the earliest of a tie)."""
+    counts: dict[str, int] = {}
+    for k in sorted(mentions):
+        counts[mentions[k]] = counts.get(mentions[k], 0) + 1
+    return max(counts, key=counts.get) if counts else None

@@ -20,6 +20,11 @@ def example_yield(pattern: dict) -> dict:
     tools = {name: list(t) for name, t in p.tools.items()}
     had = {name: [it.label for it in items] for name, items in p.fields.items()}
     had_status = list(p.status)
+    had_roles, had_access = list(p.roles), {name: dict(a) for name, a in p.access.items()}
+    had_links = list(p.links)
+    had_computed = {name: dict(v) for name, v in p.computed.items()}
+    had_features = list(p.features)
+    had_workflows = {name: list(states) for name, states in p.workflows.items()}
     acted = run_patterns([pattern], toks, p, state.mentions)
     out: dict = {}
     for t, old in zip(toks, before):
@@ -37,6 +42,20 @@ def example_yield(pattern: dict) -> dict:
     gained = {name: [t for t in got if t not in tools.get(name, [])] for name, got in p.tools.items()}
     if any(gained.values()):
         out["tools"] = {name: got for name, got in gained.items() if got}
+    if p.roles != had_roles:
+        out["roles"] = [list(r) for r in p.roles if r not in had_roles]
+    access = {name: {k: v for k, v in a.items() if k not in had_access.get(name, {})} for name, a in p.access.items()}
+    if any(access.values()):
+        out["access"] = {name: a for name, a in access.items() if a}
+    if p.features != had_features:
+        out["features"] = [[k, r, list(c)] for k, r, c, _clause in p.features if (k, r, c, _clause) not in had_features]
+    if p.computed != had_computed:
+        out["computed"] = {name: {k: e for k, e in v.items() if k not in had_computed.get(name, {})}
+                           for name, v in p.computed.items() if v != had_computed.get(name)}
+    if p.workflows != had_workflows:
+        out["workflows"] = {name: states for name, states in p.workflows.items() if had_workflows.get(name) != states}
+    if p.links != had_links:
+        out["links"] = [list(pair) for pair in p.links if pair not in had_links]
     if acted and pattern["action"].get("set"):
         out["set"] = {a: getattr(p, a) for a in pattern["action"]["set"]}
     return out

@@ -20,21 +20,37 @@ matches acts (an if/elif chain over the tokens, as the passes written in code we
     block  a reason: the anchor's clause is blocked with it (a recognised ask that is not built)
     set    {attribute: value} on the parse (e.g. {"login_email": true})
     record {"reach": n}: the record the match is about, the one named nearest the anchor within n
-           tokens of its clause, else (unless "named": true) the request's only one (no record: the
-           row does nothing); {"capture": c}: the record the first token of c that names one names
-           (its role "entity:<name>"); "{record}" in a mark's role is its name
+           tokens of its clause (with "back": true, else the last one named before the anchor in the
+           clause before: the record a pronoun such as "them" stands for), else (unless "named":
+           true) the request's only one, or with "main": true the one the request names most
+           often when the clause names none (no record: the row does nothing); {"capture": c}: the
+           record the first token of c that names one names (its role "entity:<name>");
+           "{record}" in a mark's role is its name
     status {"capture": c}: every record the tokens of c name gets a status (unless it has one or a
            workflow); the first is the record of "{record}"; none named: the row does nothing
     fields [labels]: fields of that record, added unless it has them; a label can be
-           {"capture": c, "hint": h}: the word of c, a field of that kind ("bool"), or
+           {"capture": c, "hint": h}: the word of c, a field of that kind ("bool"; "singular": true,
+           its last word in the singular; "unless_like": {"kind": k or [kinds], "last_in": set}:
+           not when the record has a field of that kind (whose last word is in the set); an
+           optional capture that matched nothing adds no field), or
            {"label": l, "values": {"capture": c, "where": spec}}: an enum of c's words (two or more)
+    link   (and the other constructs of pattern_constructs.py) a many-to-many link of two records
     entity_tool  a record tool ("calendar", "csv_import", "attachments"; docs/spec-language.md) that
            record gets with its defaults (needs "record")
+    access [keys]: who sees and changes that record (needs "record"; harness/offline/spec/access.py):
+           "shared", "assigned", or {"manage": c} (the account role the first word of c names)
+    roles  [{"capture": c, "rank": r}]: the first word of c names an account role: "admin" (said to
+           run things: "only the librarian can"), "manager" (runs things when an ordinary role is
+           named too: "admins can add tools") or "member" (an ordinary account's); access.py
     no_record  a reason: when "record" finds none, the match is context and its clause blocked
+    unclaim    true: when "record" finds none, the matched tokens are given back (unused, no role)
+    workflow   [states]: the record's workflow, unless it has one or a status already
 
 `unless` {"capture": c, "role": prefix}: no match when a token of c already has such a role;
 `unless_record` (a record name): no match when the parse has that record type; `unless_entity` (a
-capture): no match when the word of its first token is a record type of the parse.
+capture): no match when the word of its first token is a record type of the parse;
+`unless_belongs` ([c1, c2]): no match when c1's record is c2's or belongs to it; `same`
+([[c1, c2], ...]): no match unless each pair of captures names one record (pattern_constructs.py).
 `yields` is what the pattern alone does to its own example sentence after the passes before its
 own (rules.PASSES): {role: "the words it marks"}, "reported": the phrase, "blocked": true,
 "set": {...}, "fields": {record: [labels added]} — the example is the pattern's specification
@@ -48,10 +64,12 @@ from functools import lru_cache
 from pathlib import Path
 
 from harness.offline.spec import lexicon as lx
-from harness.offline.spec.fields import FieldItem
+from harness.offline.spec.fields import FieldItem, kind_for_name
 from harness.offline.spec.matcher import Match, match_at, token_ok
 from harness.offline.spec.nouns import singular_name
-from harness.offline.spec.pass_helpers import nearest
+from harness.offline.spec.pass_helpers import main_record, nearest
+from harness.offline.spec.pattern_constructs import CONSTRUCTS, construct_action, same_records
+from harness.offline.spec.token_tests import TokenTest
 from harness.offline.spec.tokens import Tok
 from harness.offline.spec.wordsets import word_set
 
@@ -100,10 +118,27 @@ class _RecordWords:
         return w[:1].isalpha() and singular_name(w) in self.p.entities
 
 
-def _sets_of(p):
-    """The sets a pattern names while it runs over the parse p (pattern_set, and "RECORDS")."""
-    records = _RecordWords(p)
-    return lambda name: records if name == "RECORDS" else pattern_set(name)
+class _FieldWords:
+    """The set "FIELDS" a pattern can name: the words of the parse's field labels, any record's
+    ("watering" of a "watering interval")."""
+
+    def __init__(self, p) -> None:
+        self.p = p
+
+    def __contains__(self, w: str) -> bool:
+        return any(w in it.words for items in self.p.fields.values() for it in items)
+
+
+def _sets_of(p, toks: list[Tok], mentions: dict[int, str]):
+    """The sets a pattern names while it runs over the parse p (pattern_set, "RECORDS", "FIELDS", and the
+    token tests "is:<test>" of token_tests.py)."""
+    named: dict[str, object] = {"RECORDS": _RecordWords(p), "FIELDS": _FieldWords(p)}
+
+    def sets(name: str):
+        if name not in named:
+            named[name] = TokenTest(name[3:], toks, mentions) if name.startswith("is:") else pattern_set(name)
+        return named[name]
+    return sets
 
 
 def _vetoed(toks: list[Tok], m: Match, unless: dict | None) -> bool:
@@ -157,19 +192,32 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str]) -
         p.status.extend(n for n in named if n not in p.status and n not in p.workflows)
     if "record" in action:
         record = _record(toks, m, action["record"], p, mentions)
-        if not record:
-            if action.get("no_record"):   # a recognised ask with nothing to act on is not built
-                _mark(toks, m, {"role": "context", "force": True})
-                _block(toks, m, action["no_record"], p)
+        if not record and "feature" not in action:   # a feature's "of" may still name one
+            _no_record(toks, m, action, p)
             return
+    if record:
         items = p.fields.setdefault(record, [])
         for label in action.get("fields", []):
             item = _field_item(toks, m, label)
-            if all(it.label != item.label for it in items):
+            if item and all(it.label != item.label for it in items) and not _has_like(items, label):
                 items.append(item)
         tool = action.get("entity_tool")
         if tool and tool not in p.tools.setdefault(record, []):
             p.tools[record].append(tool)
+        if "workflow" in action and record not in p.workflows and record not in p.status:
+            p.workflows[record] = list(action["workflow"])
+        for key in action.get("access", []):
+            name, value = (key, True) if isinstance(key, str) else ("manage", _word(toks, m, key["manage"]))
+            p.access.setdefault(record, {}).setdefault(name, value)
+    for role in action.get("roles", []):
+        entry = (_word(toks, m, role["capture"]), role["rank"])
+        if entry not in p.roles:
+            p.roles.append(entry)
+    if CONSTRUCTS & set(action):   # the construct's own record; none: the row does nothing
+        record = construct_action(toks, m, action, p, lambda c: _named(toks, m, c, p), record)
+        if not record:
+            _no_record(toks, m, action, p)
+            return
     for mark in action.get("mark", []):
         _mark(toks, m, {**mark, "role": mark["role"].replace("{record}", record)})
     if "report" in action:
@@ -180,22 +228,72 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str]) -
         setattr(p, attr, value)
 
 
+def _no_record(toks: list[Tok], m: Match, action: dict, p) -> None:
+    if action.get("unclaim"):   # nothing to act on: the words are left to later passes
+        for x in m.captures["match"]:
+            toks[x].used, toks[x].role = False, ""
+    if action.get("no_record"):   # a recognised ask with nothing to act on is not built
+        _mark(toks, m, {"role": "context", "force": True})
+        _block(toks, m, action["no_record"], p)
+
+
 def _record(toks: list[Tok], m: Match, how: dict, p, mentions: dict[int, str]) -> str:
     """The record a match is about (action "record"), or "" when there is none."""
     if "capture" in how:
         return next(iter(_named(toks, m, how["capture"], p)), "")
-    return nearest(toks, m.anchor, mentions, how["reach"]) \
-        or (p.entities[0] if len(p.entities) == 1 and not how.get("named") else "")
+    found = nearest(toks, m.anchor, mentions, how["reach"]) \
+        or (how.get("back") and _antecedent(toks, m.anchor, mentions))
+    if found or how.get("main"):   # the request's main record, when the clause names none
+        clause = toks[m.anchor].clause
+        return found or ("" if any(toks[k].clause == clause for k in mentions) else main_record(mentions) or "")
+    return p.entities[0] if len(p.entities) == 1 and not how.get("named") else ""
 
 
-def _field_item(toks: list[Tok], m: Match, field: str | dict) -> FieldItem:
+def _antecedent(toks: list[Tok], i: int, mentions: dict[int, str]) -> str:
+    """The record named last before token i, in its clause or the one before ("..., delete tools;
+    members can only see them")."""
+    before = [j for j in mentions if j < i and toks[j].clause >= toks[i].clause - 1]
+    return mentions[max(before)] if before else ""
+
+
+def _word(toks: list[Tok], m: Match, capture: str) -> str:
+    """The singular of the first word of a capture ("Admins" -> "admin")."""
+    return singular_name(toks[m.captures[capture][0]].w)
+
+
+def _belongs(toks: list[Tok], m: Match, pair: list[str] | None, p) -> bool:
+    """`unless_belongs` [c1, c2]: the record c1 names is the one c2 names, or belongs to it."""
+    if not pair:
+        return False
+    child, holder = (next(iter(_named(toks, m, c, p)), "") for c in pair)
+    return bool(child) and (child == holder or p.parents.get(child) == holder)
+
+
+def _names(value) -> list:
+    return [value] if isinstance(value, str) else list(value)
+
+
+def _has_like(items: list[FieldItem], label: str | dict) -> bool:
+    """A field's "unless_like" {"kind": k or [kinds], "last_in": set}: the record has a field of
+    that kind (whose last word is in the set): a "photo" link makes "a picture" no second field."""
+    like = label.get("unless_like") if isinstance(label, dict) else None
+    return bool(like) and any(kind_for_name(it.words)[0] in _names(like["kind"]) and (
+        "last_in" not in like or it.words[-1] in pattern_set(like["last_in"])) for it in items)
+
+
+def _field_item(toks: list[Tok], m: Match, field: str | dict) -> FieldItem | None:
     """A field an action adds: a label, or {"capture": c, "hint": h} (the words of c), or
     {"label": l, "values": {"capture": c, "where": spec}}: an enum of the words of c that satisfy
     `where` when there are two or more (one value is no choice: a plain field)."""
     if isinstance(field, str):
         return FieldItem(words=field.split())
     if "capture" in field:
-        return FieldItem(words=[toks[x].w for x in m.captures[field["capture"]]], hint=field.get("hint"))
+        words = [toks[x].w for x in m.captures.get(field["capture"], [])]
+        if not words:
+            return None   # an optional capture that matched nothing: no field
+        if field.get("singular"):
+            words[-1] = singular_name(words[-1])
+        return FieldItem(words=words, hint=field.get("hint"))
     how = field["values"]
     values = [toks[x].w for x in m.captures.get(how["capture"], []) if token_ok(toks[x], how.get("where", {}), pattern_set)]
     return FieldItem(words=field["label"].split(), enum_values=values if len(values) > 1 else [])
@@ -217,6 +315,8 @@ def _anchor_words(pattern: dict) -> frozenset[str] | None:
         words = frozenset([spec["w"]] if isinstance(spec["w"], str) else spec["w"])
     if "set" in spec:
         names = [spec["set"]] if isinstance(spec["set"], str) else spec["set"]
+        if "RECORDS" in names or "FIELDS" in names:   # the parse's records and fields: known only while it runs
+            return words
         in_sets = frozenset().union(*(pattern_set(n) for n in names))
         words = in_sets if words is None else words & in_sets
     return words
@@ -228,7 +328,7 @@ def run_patterns(patterns: tuple[dict, ...] | list[dict], toks: list[Tok], p,
     anchors of the matches that acted. `mentions`: token index -> the record it names (once
     entities are found)."""
     acted: list[int] = []
-    sets = _sets_of(p)
+    sets = _sets_of(p, toks, mentions or {})
     anchored = [(pattern, _anchor_words(pattern)) for pattern in patterns]
     for i in range(len(toks)):
         for pattern, words in anchored:
@@ -236,7 +336,9 @@ def run_patterns(patterns: tuple[dict, ...] | list[dict], toks: list[Tok], p,
                 continue
             m = match_at(toks, i, pattern, sets)
             if m is not None and not _vetoed(toks, m, pattern.get("unless")) \
-                    and pattern.get("unless_record") not in p.entities and not _names_entity(toks, m, pattern, p):
+                    and pattern.get("unless_record") not in p.entities and not _names_entity(toks, m, pattern, p) \
+                    and same_records(toks, m, pattern.get("same", []), lambda c: _named(toks, m, c, p)) \
+                    and not _belongs(toks, m, pattern.get("unless_belongs"), p):
                 _act(toks, m, pattern["action"], p, mentions or {})
                 acted.append(i)
                 break

@@ -3,6 +3,7 @@ record a rating field bounded by that range."""
 
 from __future__ import annotations
 
+from harness.offline.spec.wordsets import word_set
 from harness.offline.spec.build import Parsed
 from harness.offline.spec.fields import FieldItem, read_range
 from harness.offline.spec.pass_helpers import nearest as _nearest
@@ -19,7 +20,7 @@ DEFAULT_LOW, DEFAULT_HIGH = 1, 5
 def _rated_record(toks: list[Tok], i: int, mentions: dict[int, str]) -> str | None:
     """The record the verb "rate(s)" at `i` takes as its object ("rate the workouts"), else None
     (the noun: "the hourly rate for employees", "rating" without a range)."""
-    if toks[i].w not in ("rate", "rates"):
+    if toks[i].w not in word_set("rating_fields.rate_verbs"):
         return None
     return mentions.get(past_determiners(toks, i + 1))
 
@@ -28,7 +29,7 @@ def find_ratings(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None:
     """ "rate recipes from 1 to 5 stars", "a 1-5 star rating": a rating field with its range;
     "rate the workouts they do": a 1-5 rating."""
     for i, t in enumerate(toks):
-        if t.used or t.w not in ("rate", "rating", "ratings", "stars", "star", "score"):
+        if t.used or t.w not in word_set("rating_fields.rating_words"):
             continue
         rng, end = None, i
         for j in range(i + 1, min(i + 6, len(toks))):

@@ -5,6 +5,7 @@ profile) stay the sign-up ask."""
 
 from __future__ import annotations
 
+from harness.offline.spec.wordsets import word_set
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec import lexicon_roles as rl
 from harness.offline.spec.entities import is_noun
@@ -12,7 +13,7 @@ from harness.offline.spec.pass_helpers import word as _word
 from harness.offline.spec.tokens import Tok
 
 _REGISTER_SKIP = (lx.DETERMINERS | lx.ADJECTIVES | lx.DOMAIN_AREAS
-                  | lx._words("their his her my our your each every new"))
+                  | word_set("register_verb.register_skip_extra"))
 
 
 def registers_a_record(toks: list[Tok], i: int) -> bool:
@@ -28,7 +29,7 @@ def registers_a_record(toks: list[Tok], i: int) -> bool:
     if k == j:
         return False
     head = _word(toks, k) if _word(toks, k) in lx.FIELD_VOCAB else toks[k - 1].w   # "blood type"
-    if {head, lx.singularize(head)} & rl.ACTOR_WORDS and _word(toks, k) in ("for", "on", "onto", "into") \
+    if {head, lx.singularize(head)} & rl.ACTOR_WORDS and _word(toks, k) in word_set("register_verb.register_preps") \
             and is_noun(toks, k + 1 + (_word(toks, k + 1) in lx.DETERMINERS)):
         return True   # "register members for classes": enrolling them, a record of its own, not signing up
     return not ({head, lx.singularize(head)} & (lx.AUTH | rl.ACCOUNT_WORDS | rl.ACTOR_WORDS | lx.FIELD_VOCAB))

@@ -53,6 +53,8 @@ def find_relations(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None
             found.append((name, _mention_after(toks, j + 2, mentions), list(range(i + 1, j + 2))))
         elif (h := based_on_records(toks, i)) is not None:   # "transactions based on different categories"
             found.append((name, mentions.get(h), list(range(i + 1, h))))
+        elif _word(toks, j) in lx.HAVE and _one_of(toks, i, j + 1, mentions):
+            found.append((name, _mention_after(toks, j + 2, mentions), list(range(i + 1, j + 1))))
         elif _word(toks, j) in lx.HAVE:
             found.append((_mention_after(toks, j + 1, mentions), name, list(range(i + 1, j + 1))))
             found += [(other, name, []) for other in _more_listed(toks, j + 1, mentions)]
@@ -97,6 +99,14 @@ def find_relations(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None
             p.parents[child] = parent
 
 
+def _one_of(toks: list[Tok], i: int, j: int, mentions: dict[int, str]) -> bool:
+    """ "loans have a tool, a member and a due date": each of the plural records (at i) has one of
+    the singular record after "a" (at j) — it belongs to that record (the other way round from "a
+    project has tasks")."""
+    return (lx.singularize(toks[i].w) != toks[i].w and _word(toks, j) in _ONE and j + 1 in mentions
+            and mentions[j + 1] != mentions[i] and lx.singularize(toks[j + 1].w) == toks[j + 1].w)
+
+
 def _feedback_verb(toks: list[Tok], i: int) -> list[int]:
     """The verb a feedback record is left with ("leave", "write" before "comments"), as a list."""
     k = i - 1
@@ -106,6 +116,7 @@ def _feedback_verb(toks: list[Tok], i: int) -> list[int]:
 
 
 _REFERENCE = word_set("relations.reference")
+_ONE = word_set("relations.one")
 _LIST_GLUE = word_set("relations.list_glue")
 _WITH_OWN = word_set("relations.with_own")
 _OWNERS = word_set("relations.owners")

@@ -1,0 +1,65 @@
+"""Who sees and changes what, as the request asks it (docs/spec-language.md: `[auth]` roles and
+change_password; an entity's shared, manage and assigned_to), from what the access pattern rows
+found (patterns/features.jsonl, pass "access": `Parsed.roles`, `Parsed.access`,
+`Parsed.change_password`), applied to the built spec.
+
+Roles exist only when one of them is said to run things: "only the librarian can add books" and
+"managers see everything" name the admin role outright (rank "admin"); "admins can add, edit and
+delete tools" does when the request also names the ordinary accounts' role (rank "manager": "The
+company manager can add clients" alone restricts nobody). The first such role is the admin role;
+the ordinary accounts' role ("members can only see them", "staff see their own"; rank "member") is
+last, a `member` when the request names none. A member role alone ("members can see the film list")
+makes no roles. Roles, a managing role, assignment or a password change need accounts, so they
+turn login on; a shared record ("everyone can see the film list") is only a rule between accounts,
+so without login it is every record's rule already and changes nothing.
+"""
+
+from __future__ import annotations
+
+from harness.models.spec import DataEntity
+
+DEFAULT_ROLE, OTHER_DEFAULT = "member", "user"
+
+
+def account_roles(p) -> list[str]:
+    """The spec's roles: the admin-ranked ones first, the ordinary accounts' role last."""
+    members = [r for r, rank in p.roles if rank == "member"]
+    leading = ("admin", "manager") if members else ("admin",)
+    admins = list(dict.fromkeys(r for r, rank in p.roles if rank in leading))
+    if not admins:
+        return []
+    members = list(dict.fromkeys(r for r in members if r not in admins))
+    last = members[0] if members else (DEFAULT_ROLE if DEFAULT_ROLE not in admins else OTHER_DEFAULT)
+    return admins + [r for r in members if r != last] + [last]
+
+
+def needs_accounts(p) -> bool:
+    """Whether what the request asks about access needs login."""
+    roles = account_roles(p)
+    return bool(roles) or p.change_password \
+        or any(asked.get("manage") in roles or asked.get("assigned") for asked in p.access.values())
+
+
+def with_access(e: DataEntity, p, roles: list[str], auth: bool) -> DataEntity:
+    """`e` with the access its record was asked to have (nothing without accounts)."""
+    asked = p.access.get(e.name, {})
+    if not auth or not asked:
+        return e
+    manage = asked.get("manage") if asked.get("manage") in roles else None
+    return e.model_copy(update={"shared": bool(asked.get("shared")), "manage": manage,
+                                "assigned": bool(asked.get("assigned"))})
+
+
+def drop_role_entities(toks, mentions: dict[int, str], p) -> None:
+    """A noun the access rows read as an account role wherever it was named ("Members have read-only
+    access to the tools": `members` was the subject of "have") is no record type: it is dropped,
+    unless it has fields or records of its own ("A volunteer app" keeps a volunteer record)."""
+    for name in list(p.entities):
+        if any(t.role == f"entity:{name}" for t in toks) or not any(n == name for n in mentions.values()) \
+                or p.fields.get(name) or name in p.parents or name in p.parents.values():
+            continue
+        p.entities.remove(name)
+        for table in (p.plurals, p.fields, p.entity_rules, p.workflows, p.access):
+            table.pop(name, None)
+        for i in [i for i, n in mentions.items() if n == name]:
+            del mentions[i]

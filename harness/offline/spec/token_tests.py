@@ -1,0 +1,37 @@
+"""Token tests a pattern names with the token-spec key "is" (matcher.py): what a token is at its
+place in the request, which a word set cannot say because it depends on the words around the token,
+on what earlier passes did or on the parse ("is": "noun", "is": ["mention"]).
+
+    noun      the token can name a record type where it stands (nouns.is_noun)
+    mention   the token names a record of the parse (entities.find_entities' mentions)
+    app_head  the word, in the singular, is a word for the app itself ("tool", "services")
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from harness.offline.spec import lexicon as lx
+from harness.offline.spec.nouns import is_noun, singular_name
+from harness.offline.spec.tokens import Tok
+
+TESTS: dict[str, Callable[[list[Tok], int, dict[int, str]], bool]] = {
+    "noun": lambda toks, i, mentions: is_noun(toks, i),
+    "mention": lambda toks, i, mentions: i in mentions,
+    "app_head": lambda toks, i, mentions: singular_name(toks[i].w) in lx.APP_HEADS,
+}
+
+
+class TokenTest:
+    """The tokens that pass one test, as a set the matcher asks `tok in ...` (by identity: a test
+    reads the token's place, and runs when asked, after the marks the pass made so far)."""
+
+    def __init__(self, name: str, toks: list[Tok], mentions: dict[int, str]) -> None:
+        if name not in TESTS:
+            raise KeyError(f"no token test named {name!r} (token_tests.py)")
+        self.test, self.toks, self.mentions = TESTS[name], toks, mentions
+        self.index = {id(t): i for i, t in enumerate(toks)}
+
+    def __contains__(self, t: Tok) -> bool:
+        i = self.index.get(id(t))
+        return i is not None and self.test(self.toks, i, self.mentions)

@@ -1,0 +1,109 @@
+"""#47: the run on the original code (the confirmation) must look like a mutant's run to the code under
+test. The guard `__harness_mutant__` is set in both; before, mutants had the ids 1..n and the original
+a random number above 2**20, so `0 < guard < 2**20` meant "a mutant": a test that fails exactly then
+killed every mutant and passed on the original, and hollow tests (`assert v or not v`) met the bar.
+Now every id — each mutant's and the original's — is an independent draw from one uniform range.
+
+Two tests: the draws themselves (the original's rank among the ids is uniform, so no order statistic
+of the value does better than chance), and a real `--harness-mutate` session whose tests record
+everything cheap a fork can see (the guard's value and type, the environment, argv, the working
+directory, the names in builtins) and fail on the old feature. What it does not cover: code that
+inspects the runner's own frames or module state, or compares the guard with the ids compiled into
+its module, can still tell (in-process introspection; docs/acceptance.md, threat model)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+from seats_project import make_project, mutate
+
+from pytest_harness.mutation_plan import ID_SPACE, guard_ids
+
+
+SPYING_TESTS = '''import builtins
+import hashlib
+import json
+import os
+import sys
+
+import pytest
+
+from seats import can_book, next_days
+
+
+def _looks_like_a_mutant_run() -> bool:
+    """Record what this fork can see; answer by the feature that told the runs apart before."""
+    guard = getattr(builtins, "__harness_mutant__", None)
+    if guard is None:
+        return False   # the evidence session: no audit
+    seen = {"guard": guard, "type": type(guard).__name__, "argv": sys.argv, "cwd": os.getcwd(),
+            "env": hashlib.sha256(json.dumps(sorted((k, v) for k, v in os.environ.items()
+                                                   if k != "PYTEST_CURRENT_TEST")).encode()).hexdigest(),
+            "current_test": os.environ.get("PYTEST_CURRENT_TEST"),   # per test, the same in either run
+            "builtins": sorted(n for n in dir(builtins) if not n.startswith("__harness"))}
+    with open(os.path.join(os.environ["SPY_DIR"], f"{os.getpid()}-{len(os.listdir(os.environ['SPY_DIR']))}.json"),
+              "w") as out:
+        json.dump(seen, out)
+    return 0 < guard < 2 ** 20
+
+
+@pytest.mark.req("REQ-001")
+def test_a_seat():
+    assert not _looks_like_a_mutant_run(), "audit detected"
+    free, full = can_book(1, 5), can_book(9, 5)
+    assert (free or not free) and (full or not full)
+
+
+@pytest.mark.req("REQ-002")
+def test_the_days():
+    assert not _looks_like_a_mutant_run(), "audit detected"
+    days = next_days(3, 2)
+    assert days or not days
+'''
+
+
+def test_the_original_id_is_drawn_like_a_mutant_id_so_its_rank_is_uniform():
+    """Over 5000 audits of 4 mutants, the original's id is the smallest, 2nd, ..., largest of the 5
+    equally often (1000 each, ±150 ≈ 5.6 standard deviations). Before: always the largest."""
+    from pytest_harness.mutation_runner import original_id
+
+    ranks = Counter()
+    for _ in range(5000):
+        ids = guard_ids(4)
+        original = original_id({"order": [["REQ-1", mid, []] for mid in ids]})
+        assert original not in ids and 1 <= original < ID_SPACE and all(1 <= i < ID_SPACE for i in ids)
+        ranks[sorted([*ids, original]).index(original)] += 1
+    assert sorted(ranks) == [0, 1, 2, 3, 4]
+    assert all(850 <= n <= 1150 for n in ranks.values()), ranks
+    # the old feature, and any fixed threshold, says nothing: a draw under 2**20 is ~1e-10 likely for either
+    assert all(i >= 2 ** 20 for i in guard_ids(1000))
+
+
+@pytest.mark.slow
+def test_a_fork_sees_the_same_on_the_original_code_as_under_a_mutant_and_buys_no_kill(tmp_path, monkeypatch):
+    project = make_project(tmp_path)
+    (project / "tests" / "test_seats.py").write_text(SPYING_TESTS)
+    spy = tmp_path / "spy"
+    spy.mkdir()
+    monkeypatch.setenv("SPY_DIR", str(spy))   # the audit session inherits it (mutate.py drops only HARNESS_*)
+    done, document = mutate(project)
+    assert document, done.stdout[-3000:] + done.stderr[-2000:]
+    block = document["mutation"]
+    mutant_ids = {d["id"] for entry in block["requirements"].values() for d in entry["details"]}
+    seen = [json.loads(p.read_text()) for p in sorted(spy.glob("*.json"))]
+    originals = [s for s in seen if s["guard"] not in mutant_ids]
+    mutants = [s for s in seen if s["guard"] in mutant_ids]
+    assert originals and mutants, (seen, mutant_ids)   # both kinds of run were observed
+    for feature in ("type", "argv", "cwd", "env", "builtins"):
+        assert len({json.dumps(s[feature]) for s in seen}) == 1, feature   # the same in every fork
+    for test in {s["current_test"] for s in seen}:   # what pytest sets per test: alike in both kinds of run
+        assert test in {s["current_test"] for s in originals} and test in {s["current_test"] for s in mutants}, test
+    assert all(1 <= s["guard"] < ID_SPACE for s in seen)
+    # the detector never fired, so it bought no kill: the hollow tests miss the bar
+    for rid in ("REQ-001", "REQ-002"):
+        entry = block["requirements"][rid]
+        assert entry["killed"] == 0 and entry["survived"], entry
+        assert document["requirements"][rid]["status"] == "weak"
+    assert done.returncode == 1
