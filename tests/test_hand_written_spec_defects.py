@@ -82,3 +82,36 @@ def test_capitalised_enum_values_were_lowered_and_refused_bug(tmp_path, suites):
         assert 'value="General"' in page and 'value="general"' not in page
         checks = run_acceptance(base, spec, [], [])
     assert [(c.name, c.detail) for c in checks if not c.ok] == []
+
+
+BARE_SORT = '''title = "Clinic"
+[[entities]]
+name = "vet"
+fields = [{ name = "name", required = true }]
+[[entities]]
+name = "appointment"
+fields = [
+    { name = "reason", required = true },
+    { name = "vet", ref = "vet", required = true },
+    { name = "start", kind = "datetime", required = true },
+    { name = "end", kind = "datetime", required = true },
+]
+features = ["sort"]
+[[entities]]
+name = "flag"
+fields = [{ name = "raised", kind = "boolean" }]
+features = ["sort"]
+'''
+
+
+@pytest.mark.slow
+def test_bare_sort_had_no_field_to_sort_by_bug(tmp_path, suites):  # noqa: F811
+    """`"sort"` needs nothing (docs), yet its black-box check found no field of an appointment
+    (long text and date-times only) to sort by; with no ordered field at all it sorts by id."""
+    spec = _spec(tmp_path, BARE_SORT)
+    _suite_passes(spec, suites.base / "clinic", suites)
+    with served(suites.base / "clinic", tmp_path / "app.db") as base:
+        checks = run_acceptance(base, spec, [], [])
+    assert [(c.name, c.detail) for c in checks if not c.ok] == []
+    sorted_by = sorted(c.detail for c in checks if c.name.startswith("sort on"))
+    assert sorted_by == ["?sort=id orders asc and desc", "?sort=reason orders asc and desc"], sorted_by
