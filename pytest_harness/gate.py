@@ -48,7 +48,9 @@ def requirement_reason(req: Mapping, tests: Mapping[str, Mapping]) -> str:
         return "no linked test passed (" + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) + ")"
     if status == "weak":
         reasons = req.get("weak_reasons") or {}
-        return "passing tests prove nothing: " + ", ".join(
+        mutation = bool(reasons) and all(str(r).startswith("mutation audit") for r in reasons.values())
+        head = "passing tests miss broken code: " if mutation else "passing tests prove nothing: "
+        return head + ", ".join(
             f"{_short(n)} ({reasons[n]})" if n in reasons else _short(n) for n in req["weak"])
     if status == "untrusted":
         return "forging code in the workspace (see gate reasons)"

@@ -105,7 +105,8 @@ def render_html(document: Mapping) -> str:
         f"<h1>Requirement evidence</h1><p class=\"verdict{'' if passed else ' failed'}\">"
         f"{escape(gate.verdict_line(document))}; gate {'passed' if passed else 'failed'}</p>"
         + (f'<ul class="reasons">{reasons}</ul>' if reasons else "")
-        + f"<p>pytest exit status {escape(str(session.get('exitstatus')))}, "
+        + f"<p>pytest exit status of the tests themselves {escape(str(session.get('exitstatus')))} "
+        "(the gate above also judges requirements and the mutation audit), "
         f"{escape(str(session.get('collected')))} tests collected</p>" + report_mutation.summary_block(document)
         + f'<div class="cards">{cards}</div><div class="controls"><select id="status" aria-label="status">'
         f'<option value="all">all statuses ({len(reqs)})</option>{options}</select>'

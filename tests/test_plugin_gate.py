@@ -124,6 +124,8 @@ def _req(status, tests=(), weak=(), **counts):
      {"t.py::a": {"outcome": "passed"}, "t.py::b": {"outcome": "failed"}}, "b failed"),
     (_req("not_run", ["t.py::a", "t.py::b"], skipped=1, xfailed=1), {}, "no linked test passed (skipped 1, xfailed 1)"),
     (_req("weak", ["t.py::a"], ["t.py::a"], passed=1), {}, "passing tests prove nothing: a"),
+    ({**_req("weak", ["t.py::a"], ["t.py::a"], passed=1), "weak_reasons": {"t.py::a": "mutation audit: 1/4 killed"}},
+     {}, "passing tests miss broken code: a (mutation audit: 1/4 killed)"),
 ])
 def test_requirement_reason(req, tests, reason):
     assert gate.requirement_reason(req, tests) == reason

@@ -103,7 +103,7 @@ def test_basic_styling_maps_to_the_pages_requirement():
 
 @pytest.mark.parametrize("request_text, kind, entity", [
     ("An expense app: the user sees a list of all their expenses, newest first.", "newest_first", "expense"),
-    ("A blog app. Posts are shown with the most recent first.", "newest_first", "post"),
+    ("A blog app to manage posts. Posts are shown with the most recent first.", "newest_first", "post"),
     ("An app to manage workouts. Workouts are listed newest to oldest.", "newest_first", "workout"),
     ("An app to manage notes. Show my notes in reverse chronological order.", "newest_first", "note"),
     ("An app to manage books. List the books with the latest ones first.", "newest_first", "book"),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from harness.errors import SpecError
 from harness.offline.spec.rules import rule_based_spec
 
 
@@ -28,8 +29,13 @@ def test_inventory_listed_with_records_is_built_not_silently_dropped_bug(request
 
 @pytest.mark.parametrize("request_text, expected", [
     ("Build an inventory app for products and suppliers", {"product", "supplier"}),
-    ("Build a warehouse inventory tracker", {"product"}),
 ])
 def test_inventory_naming_the_kind_of_app_stays_no_record(request_text, expected):
     names, _ = _spec(request_text)
     assert names == expected
+
+
+def test_an_inventory_naming_no_records_invents_none():
+    """It made `product` records nobody named (an area -> record map, removed): no record type."""
+    with pytest.raises(SpecError, match="no data entity"):
+        rule_based_spec("Build a warehouse inventory tracker")

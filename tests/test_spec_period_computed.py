@@ -135,3 +135,7 @@ def test_bug_plant_watering_tracker_builds_every_clause():
 def test_an_app_name_word_that_is_no_field_word_is_still_an_ask():
     spec = _spec("A watering app: plants have a name.")
     assert spec.clauses[0].status == "not_built" and "watering" in spec.clauses[0].reason
+
+
+def test_records_shown_each_week_without_a_count_are_no_summary():
+    assert _summaries(_spec("Tasks have a title and a date. Show the tasks due each week.")) == []

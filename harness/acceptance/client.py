@@ -7,7 +7,6 @@ Every request is recorded (method, path, status, excerpt) so a failed check can 
 from __future__ import annotations
 
 import itertools
-import re
 import secrets
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,6 +16,7 @@ import httpx
 from harness.acceptance.samples import kind_of, later, slot_fill, slot_of, valid_value
 from harness.models.spec import AppSpec, DataEntity
 from harness.constructs.capacity import spec_capacity
+from harness.constructs.collection_url import collection_slug
 from harness.constructs.slot import Slot
 
 TIMEOUT_S = 5.0
@@ -124,8 +124,9 @@ class Api:
     # ---- records --------------------------------------------------------------------------------
 
     def collection(self, entity: DataEntity) -> str:
-        """/api/<plural>: the plural's words in lower case joined by "-" ("time entries" → time-entries)."""
-        return "/api/" + "-".join(re.findall(r"[a-z0-9]+", entity.plural.lower()))
+        """/api/<plural>: the plural's words in lower case joined by "-" ("time entries" → time-entries;
+        harness/constructs/collection_url.py)."""
+        return "/api/" + collection_slug(entity.plural)
 
     def body_for(self, entity: DataEntity, who: Account | None, n: int | None = None,
                  **overrides: Any) -> dict[str, Any]:

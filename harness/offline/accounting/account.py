@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 from harness.offline.accounting.elements import SpecWords, spec_words
-from harness.offline.accounting.lexicon import is_vietnamese, stem, tokens, vi_norm, vi_phrases, word_list
+from harness.offline.accounting.lexicon import is_vietnamese, keyed_words, stem, tokens, vi_norm, vi_phrases, word_list
 from harness.models.spec import AppSpec
 
 FUNCTION = "function word"
@@ -133,6 +133,35 @@ def _named(toks: list[str], sw: SpecWords) -> set[int]:
         head = low[:low.index("is", 1)]
         if head and all(w in sw.title for w in head):
             out.update(range(len(head)))
+    title = {stem(w) for w in sw.title}
+    kinds = keyed_words("app_names_en.txt")["kinds"]
+    out.update(k for k in _naming_phrase(low) if stem(low[k]) in kinds and stem(low[k]) in title)
+    return out
+
+
+_NAME_DETS = frozenset({"a", "an", "my", "our", "the"})
+_NAME_REACH = 4   # words between the determiner and the head
+
+
+def _naming_phrase(low: list[str]) -> set[int]:
+    """The words of the phrase naming the app (app_names_en.txt): "a tool library app", "our
+    office's booking system", "a recipe catalog", "an app for my tool library"."""
+    names = keyed_words("app_names_en.txt")
+    heads, kinds, function = names["heads"], names["kinds"], word_list("function_en.txt")
+    out: set[int] = set()
+    for k, w in enumerate(low):
+        if stem(w) not in heads:
+            continue
+        j = k - 1
+        while j >= 0 and k - j <= _NAME_REACH and low[j] not in _NAME_DETS and stem(low[j]) not in function:
+            j -= 1
+        if j >= 0 and low[j] in _NAME_DETS and not (low[j] == "the" and stem(w) in kinds):
+            out.update(range(j + 1, k + 1))
+        if low[k + 1:k + 3] in (["for", "my"], ["for", "our"]):
+            m = k + 3
+            while m < len(low) and m - k - 3 < 3 and stem(low[m]) not in function:
+                out.add(m)
+                m += 1
     return out
 
 

@@ -32,13 +32,18 @@ def word_list(name: str) -> frozenset[str]:
 
 
 @lru_cache(maxsize=None)
+def keyed_words(name: str) -> dict[str, frozenset[str]]:
+    """key -> the stems of its words, from a "key: words" list file (lines of one key add up)."""
+    out: dict[str, frozenset[str]] = {}
+    for line in _lines(name):
+        key, _, words = line.rpartition(":")
+        out[key.strip()] = out.get(key.strip(), frozenset()) | frozenset(stem(w) for w in words.split())
+    return out
+
+
 def element_words() -> dict[str, frozenset[str]]:
     """element key ("auth", "feature:search" …) -> the stems it realises (elements_en.txt)."""
-    out: dict[str, frozenset[str]] = {}
-    for line in _lines("elements_en.txt"):
-        key, _, words = line.rpartition(":")
-        out[key.strip()] = frozenset(stem(w) for w in words.split())
-    return out
+    return keyed_words("elements_en.txt")
 
 
 def stem(word: str) -> str:

@@ -8,6 +8,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
+from harness.constructs.collection_url import collection_slug
 from harness.errors import SpecError
 from harness.models.spec import AppSpec
 from harness.offline.features import can_build
@@ -49,6 +50,7 @@ def analyse(spec: AppSpec) -> AppModel:
     # "complete" would clash with the /{item_id}/complete action of a parent's URL space
     plurals = unique_idents([_plural_name(raw[i]) for i in raw])
     refs = _effective_refs(raw, parents)
+    slugs = _collection_slugs(raw)
     entities = {}
     for (ident, source), plural_ident in zip(raw.items(), plurals):
         name = display_text(source.name) or ident
@@ -61,7 +63,7 @@ def analyse(spec: AppSpec) -> AppModel:
         entities[ident] = Entity(
             ident=ident, name=name, plural=display_text(source.plural) or name,
             plural_ident=plural_ident,
-            slug=plural_ident.replace("_", "-"),
+            slug=slugs[ident],
             columns=columns, parent=parents.get(ident), slot=slot,
             has_status=has_status,
             reqs=tuple(entity_reqs[ident]), states=states or ("open", "done"),
@@ -91,6 +93,20 @@ def analyse(spec: AppSpec) -> AppModel:
 def _plural_name(entity: Any) -> str:
     plural = entity.plural or entity.name or entity.ident
     return f"{plural} items" if py_ident(plural) == "complete" else plural
+
+
+def _collection_slugs(raw: dict[str, Any]) -> dict[str, str]:
+    """Each entity's URL segment by the one rule (harness/constructs/collection_url.py); two plurals
+    that fold to one segment get -2, -3 (then the checks call the first one's URL and say so)."""
+    out: dict[str, str] = {}
+    for ident, entity in raw.items():
+        base = collection_slug(entity.plural or entity.name or ident)
+        slug, n = base, 1
+        while slug in out.values():
+            n += 1
+            slug = f"{base}-{n}"
+        out[ident] = slug
+    return out
 
 
 def _dedupe_entities(spec: AppSpec) -> dict[str, Any]:

@@ -308,17 +308,46 @@ def _title(p: Parsed, entities: list[DataEntity]) -> str:
     words = p.title_words
     head = None if p.vi else next((i for i, (w, _o) in enumerate(words) if w in lx.TITLE_HEADS), None)
     if head is not None:
-        start = head
-        while start > 0 and head - start < 4 and words[start - 1][0][:1].isalnum() \
-                and words[start - 1][0] not in _TITLE_STOP:
-            start -= 1
-        if any(w not in lx.ADJECTIVES for w, _o in words[start:head]):
-            return " ".join(_cap(o) for _w, o in words[start:head + 1])[:80]
+        phrase = _naming_words(words, head)
+        if phrase:
+            return " ".join(_cap(o) for o in phrase)[:80]
     if len(entities) == 1:
         return _cap(entities[0].name) + " App"
     if entities:
         return " and ".join(_cap(e.plural) for e in entities[:2]) + " App"
     return _cap(p.unsupported[0][0])[:80] if p.unsupported else "App"
+
+
+def _naming_words(words: list[tuple[str, str]], head: int) -> list[str]:
+    """The words naming the app around its first head: "a Simple Todo App", "a tool library app"
+    (the head "tool" is a modifier of "app"), "an inventory of items" (a collection head alone),
+    "an app for my tool library" (the words after "for my/our")."""
+    def before(h: int) -> list[str]:
+        start = h
+        while start > 0 and h - start < 4 and words[start - 1][0][:1].isalnum() \
+                and words[start - 1][0] not in _TITLE_STOP:
+            start -= 1
+        if any(w not in lx.ADJECTIVES for w, _o in words[start:h]):
+            return [o for _w, o in words[start:h + 1]]
+        return []
+
+    found = before(head)
+    nxt = head + 1   # "tool library app": a later head the words run on to
+    while not found and nxt < len(words) and nxt - head <= 3 and words[nxt][0][:1].isalnum() \
+            and words[nxt][0] not in _TITLE_STOP:
+        if words[nxt][0] in lx.TITLE_HEADS:
+            found = before(nxt)
+        nxt += 1
+    if not found and [w for w, _o in words[head + 1:head + 3]] in (["for", "my"], ["for", "our"]):
+        end = head + 3
+        while end < len(words) and end - head - 3 < 3 and words[end][0][:1].isalnum() \
+                and words[end][0] not in _TITLE_STOP:
+            end += 1
+        if end > head + 3:
+            found = [o for _w, o in words[head + 3:end]] + [words[head][1]]
+    if not found and words[head][0] in lx.COLLECTION_HEADS and head and words[head - 1][0] in ("a", "an", "my", "our"):
+        found = [words[head][1]]
+    return found
 
 
 def _cap(word: str) -> str:

@@ -354,17 +354,6 @@ def find_entities(toks: list[Tok], p, cap: int) -> dict[int, str]:
     if overflow:
         p.overflow = list(overflow)
         p.notes.append(f"{len(overflow)} more entities ignored (cap {cap})")
-    if not p.entities:
-        implied = next((lx.IMPLIED_ENTITY[t.w] for k, t in enumerate(toks) if t.w in lx.IMPLIED_ENTITY
-                        and not t.used and (_word(toks, k - 1) in lx.DETERMINERS | lx.ADJECTIVES
-                                            or _word(toks, k + 1) in lx.APP_HEADS)), None)
-        if implied:
-            p.entities.append(implied)
-            p.plurals[implied] = lx.pluralize(implied)
-            p.notes.append(f"no record type named; assumed {p.plurals[implied]}")
-            for t in toks:
-                if t.w in lx.IMPLIED_ENTITY and lx.IMPLIED_ENTITY[t.w] == implied:
-                    t.used, t.role = True, f"entity:{implied}"
     return mentions
 
 

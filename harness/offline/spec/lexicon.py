@@ -1,6 +1,6 @@
 """Vocabulary for the rule-based spec parser: English word classes and number inflection.
 
-The word classes are data: harness/offline/words/parser_sets.toml, section [lexicon] (wordsets.py);
+The word classes are data: harness/offline/words/word_classes.toml, section [lexicon] (wordsets.py);
 here they get their names, are combined, and two pure functions (`singularize`, `pluralize`)
 inflect. The Vietnamese phrase table lives in lexicon_vi.py. Sets are used only for membership
 tests; everything that is iterated is a tuple or a dict (stable order).
@@ -45,7 +45,6 @@ ADJECTIVES = word_set("lexicon.adjectives")
 
 DOMAIN_AREAS = word_set("lexicon.domain_areas")
 
-IMPLIED_ENTITY = word_map("lexicon.implied_entity")
 
 NOUN_ING = word_set("lexicon.noun_ing")
 STATE_WORDS = word_set("lexicon.state_words")
@@ -69,6 +68,7 @@ TECH_WORDS = frozenset(FRAMEWORKS) | frozenset(OTHER_BACKENDS) | frozenset(OTHER
 
 APP_HEADS = word_set("lexicon.app_heads")
 TITLE_HEADS = word_set("lexicon.title_heads")
+COLLECTION_HEADS = word_set("lexicon.collection_heads")
 
 TITLE_NOUNS = word_set("lexicon.title_nouns")
 UNNAMED_NOUNS = word_set("lexicon.unnamed_nouns")

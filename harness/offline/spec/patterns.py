@@ -23,7 +23,8 @@ matches acts (an if/elif chain over the tokens, as the passes written in code we
            tokens of its clause (with "back": true, else the last one named before the anchor in the
            clause before: the record a pronoun such as "them" stands for), else (unless "named":
            true) the request's only one, or with "main": true the one the request names most
-           often when the clause names none (no record: the row does nothing); {"capture": c}: the
+           often when the clause names none, or with "or_first_in": set the first record whose last
+           word is in the set (no record: the row does nothing); {"capture": c}: the
            record the first token of c that names one names (its role "entity:<name>");
            "{record}" in a mark's role is its name
     status {"capture": c}: every record the tokens of c name gets a status (unless it has one or a
@@ -43,10 +44,15 @@ matches acts (an if/elif chain over the tokens, as the passes written in code we
            run things: "only the librarian can"), "manager" (runs things when an ordinary role is
            named too: "admins can add tools") or "member" (an ordinary account's); access.py
     no_record  a reason: when "record" finds none, the match is context and its clause blocked
+    unclaim    true: when "record" finds none, the matched tokens are given back (unused, no role)
+    workflow   [states]: the record's workflow, unless it has one or a status already
+    record_status  true: the record gets a status, unless it has one or a workflow
+    with_workflow  {keys}: when the record has a workflow, these keys replace the action's own
 
 `unless` {"capture": c, "role": prefix}: no match when a token of c already has such a role;
 `unless_record` (a record name): no match when the parse has that record type; `unless_entity` (a
-capture): no match when the word of its first token is a record type of the parse; `same`
+capture): no match when the word of its first token is a record type of the parse;
+`unless_belongs` ([c1, c2]): no match when c1's record is c2's or belongs to it; `same`
 ([[c1, c2], ...]): no match unless each pair of captures names one record (pattern_constructs.py).
 `yields` is what the pattern alone does to its own example sentence after the passes before its
 own (rules.PASSES): {role: "the words it marks"}, "reported": the phrase, "blocked": true,
@@ -192,6 +198,8 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str]) -
         if not record and "feature" not in action:   # a feature's "of" may still name one
             _no_record(toks, m, action, p)
             return
+        if record in p.workflows and "with_workflow" in action:
+            action = {**action, **action["with_workflow"]}
     if record:
         items = p.fields.setdefault(record, [])
         for label in action.get("fields", []):
@@ -201,6 +209,10 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str]) -
         tool = action.get("entity_tool")
         if tool and tool not in p.tools.setdefault(record, []):
             p.tools[record].append(tool)
+        if action.get("record_status") and record not in p.status and record not in p.workflows:
+            p.status.append(record)
+        if "workflow" in action and record not in p.workflows and record not in p.status:
+            p.workflows[record] = list(action["workflow"])
         for key in action.get("access", []):
             name, value = (key, True) if isinstance(key, str) else ("manage", _word(toks, m, key["manage"]))
             p.access.setdefault(record, {}).setdefault(name, value)
@@ -224,6 +236,9 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str]) -
 
 
 def _no_record(toks: list[Tok], m: Match, action: dict, p) -> None:
+    if action.get("unclaim"):   # nothing to act on: the words are left to later passes
+        for x in m.captures["match"]:
+            toks[x].used, toks[x].role = False, ""
     if action.get("no_record"):   # a recognised ask with nothing to act on is not built
         _mark(toks, m, {"role": "context", "force": True})
         _block(toks, m, action["no_record"], p)
@@ -238,6 +253,10 @@ def _record(toks: list[Tok], m: Match, how: dict, p, mentions: dict[int, str]) -
     if found or how.get("main"):   # the request's main record, when the clause names none
         clause = toks[m.anchor].clause
         return found or ("" if any(toks[k].clause == clause for k in mentions) else main_record(mentions) or "")
+    if "or_first_in" in how:   # the first record whose last word is in the set ("task", "ticket")
+        first = next((e for e in p.entities if e.rpartition(" ")[2] in pattern_set(how["or_first_in"])), "")
+        if first:
+            return first
     return p.entities[0] if len(p.entities) == 1 and not how.get("named") else ""
 
 
@@ -251,6 +270,14 @@ def _antecedent(toks: list[Tok], i: int, mentions: dict[int, str]) -> str:
 def _word(toks: list[Tok], m: Match, capture: str) -> str:
     """The singular of the first word of a capture ("Admins" -> "admin")."""
     return singular_name(toks[m.captures[capture][0]].w)
+
+
+def _belongs(toks: list[Tok], m: Match, pair: list[str] | None, p) -> bool:
+    """`unless_belongs` [c1, c2]: the record c1 names is the one c2 names, or belongs to it."""
+    if not pair:
+        return False
+    child, holder = (next(iter(_named(toks, m, c, p)), "") for c in pair)
+    return bool(child) and (child == holder or p.parents.get(child) == holder)
 
 
 def _names(value) -> list:
@@ -321,7 +348,8 @@ def run_patterns(patterns: tuple[dict, ...] | list[dict], toks: list[Tok], p,
             m = match_at(toks, i, pattern, sets)
             if m is not None and not _vetoed(toks, m, pattern.get("unless")) \
                     and pattern.get("unless_record") not in p.entities and not _names_entity(toks, m, pattern, p) \
-                    and same_records(toks, m, pattern.get("same", []), lambda c: _named(toks, m, c, p)):
+                    and same_records(toks, m, pattern.get("same", []), lambda c: _named(toks, m, c, p)) \
+                    and not _belongs(toks, m, pattern.get("unless_belongs"), p):
                 _act(toks, m, pattern["action"], p, mentions or {})
                 acted.append(i)
                 break

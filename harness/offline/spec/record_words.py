@@ -19,6 +19,7 @@ RECORD_WORDS = word_set("record_words.record_words")
 
 
 _NOUN_BEFORE = word_set("record_words.noun_before")
+_BACK = word_set("record_words.back_references")
 _NOT_OWNERS = lx.FUNCTION | lx.DETERMINERS | lx.QUANTIFIERS | lx.ADJECTIVES | lx.META | lx.AUTH
 
 
@@ -42,7 +43,8 @@ def _owner_word(toks: list[Tok], i: int, name: str) -> str | None:
 def merge_record_word_entities(toks: list[Tok], mentions: dict[int, str], p) -> None:
     for name in [e for e in p.entities if e in RECORD_WORDS]:
         spots = [i for i, n in mentions.items() if n == name]
-        owners = {_owner_word(toks, i, name) for i in spots}
+        # "an equipment item ... the fee for each item": a mention after a determiner points back
+        owners = {_owner_word(toks, i, name) for i in spots if not (i and toks[i - 1].w in _BACK)} or {None}
         if not spots or len(owners) != 1 or None in owners or name in p.parents or name in p.parents.values():
             continue
         owner = owners.pop()

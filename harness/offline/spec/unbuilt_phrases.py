@@ -1,11 +1,10 @@
 """Phrases whose words are each harmless alone but together ask for something the generated CRUD
 app does not have; each is reported once, as the phrase, so its clause stays not built (the
-accounting reads the "unexplained" role: accounting.py). The passes here need code (see rules.PASSES);
-the others of the kind are rows of patterns/features.jsonl ("report")."""
+accounting reads the "unexplained" role: accounting.py). The pass here needs code (see passes.jsonl);
+the others of the kind are rows of patterns/features.jsonl ("report": "collection moves", ...)."""
 
 from __future__ import annotations
 
-from harness.offline.spec import lexicon as lx
 from harness.offline.spec import lexicon_roles as rl
 from harness.offline.spec.tokens import Tok
 from harness.offline.spec.wordsets import word_set
@@ -13,8 +12,6 @@ from harness.offline.spec.wordsets import word_set
 _NEG_MODALS = word_set("unbuilt_phrases.neg_modals")
 _NOT_AFTER = word_set("unbuilt_phrases.not_after")
 _OTHERS = word_set("unbuilt_phrases.others")
-_MOVES = word_set("unbuilt_phrases.moves")
-_MOVE_TO = word_set("unbuilt_phrases.move_to")
 
 
 def _report(head: Tok, rest: list[Tok], phrase: str) -> None:
@@ -68,38 +65,3 @@ def mark_restrictions(toks: list[Tok]) -> None:
                 t.used, t.role = True, "auth"
             continue
         _report(toks[i], toks[i + 1:end + 1], " ".join(_text(t) for t in toks[i:end + 1]))
-
-
-def _past(toks: list[Tok], j: int, words: frozenset[str], clause: int) -> int:
-    """The first index from j whose token is not one of `words` (or leaves the clause)."""
-    while j < len(toks) and toks[j].clause == clause and toks[j].w in words:
-        j += 1
-    return j
-
-
-def _entity_at(toks: list[Tok], j: int, clause: int) -> str | None:
-    ok = j < len(toks) and toks[j].clause == clause and toks[j].role.startswith("entity:")
-    return toks[j].role[7:] if ok else None
-
-
-_MOVE_LINKS = _MOVES | {"/", "or", "and"}
-_ARTICLES = lx.DETERMINERS | lx.QUANTIFIERS
-
-
-def mark_collection_moves(toks: list[Tok], parents: dict[str, str]) -> None:
-    """ "add/remove a book from a shelf": a record put into and taken out of another record is a
-    collection the generated app does not keep unless the first belongs to the second (a task in
-    its project: the reference the app builds). The move is reported as the phrase."""
-    for i, t in enumerate(toks):
-        if t.w not in _MOVES:
-            continue
-        j = _past(toks, _past(toks, i + 1, _MOVE_LINKS, t.clause), _ARTICLES, t.clause)
-        child = _entity_at(toks, j, t.clause)
-        k = j + 1
-        if child is None or k >= len(toks) or toks[k].w not in _MOVE_TO or toks[k].clause != t.clause:
-            continue
-        m = _past(toks, k + 1, _ARTICLES, t.clause)
-        holder = _entity_at(toks, m, t.clause)
-        if holder is None or child == holder or parents.get(child) == holder:
-            continue
-        _report(toks[k], toks[i:k], " ".join(_text(x) for x in toks[i:m + 1]))
