@@ -115,3 +115,36 @@ def test_bare_sort_had_no_field_to_sort_by_bug(tmp_path, suites):  # noqa: F811
     assert [(c.name, c.detail) for c in checks if not c.ok] == []
     sorted_by = sorted(c.detail for c in checks if c.name.startswith("sort on"))
     assert sorted_by == ["?sort=id orders asc and desc", "?sort=reason orders asc and desc"], sorted_by
+
+
+ATTENDANCE = '''title = "Attendance"
+[[entities]]
+name = "attendance"
+plural = "attendances"
+fields = [
+    { name = "date", kind = "date", required = true },
+    { name = "status", values = ["present", "absent", "late"], required = true },
+]
+features = ["status_counts", { kind = "filter", fields = ["status"] }]
+csv_import = true
+'''
+
+
+@pytest.mark.slow
+def test_status_enum_field_without_workflow_refused_on_create_bug(tmp_path, suites):  # noqa: F811
+    """A `status` enum field and no workflow: POST with it was 422 "Extra inputs are not permitted"
+    and a POST without the required status was 201 with the first value."""
+    spec = _spec(tmp_path, ATTENDANCE)
+    _suite_passes(spec, suites.base / "attendance", suites)
+    with served(suites.base / "attendance", tmp_path / "app.db") as base:
+        url = f"{base}/api/attendances"
+        late = httpx.post(url, json={"date": "2026-12-01", "status": "late"})
+        assert late.status_code == 201 and late.json()["status"] == "late", late.text
+        assert httpx.post(url, json={"date": "2026-12-01"}).status_code == 422
+        assert httpx.post(url, json={"date": "2026-12-01", "status": "gone"}).status_code == 422
+        moved = httpx.put(f"{url}/{late.json()['id']}", json={"status": "present"})   # any move
+        assert moved.status_code == 200 and moved.json()["status"] == "present", moved.text
+        back = httpx.put(f"{url}/{late.json()['id']}", json={"status": "absent"})
+        assert back.status_code == 200 and back.json()["status"] == "absent", back.text
+        checks = run_acceptance(base, spec, [], [])
+    assert [(c.name, c.detail) for c in checks if not c.ok] == []
