@@ -197,14 +197,15 @@ def _build_seed_run(directory: Path):
     from harness.state.store import RunStore
 
     store = RunStore(directory / "runs")
-    return store, new_run(store, SEED_REQUEST, MockProvider(), say=lambda _line: None, audit=None)
+    return store, new_run(store, SEED_REQUEST, MockProvider(), say=lambda _line: None)
 
 
 @pytest.fixture(scope="session")
 def seed_run(tmp_path_factory):
-    """One real offline build of the seed request (auth, projects, tasks, dashboard) without the
+    """One real offline build of the seed request (auth, projects, tasks, dashboard) with the
     mutation audit, shared read-only: (store, ctx). Its build is tests/test_offline_apps.py's test;
-    tests/test_typed_apps.py reads the generated tests' outcomes from its evidence."""
+    tests/test_typed_apps.py reads the generated tests' outcomes from its evidence;
+    tests/test_speed_switch.py compares it, the build with speed on, with a plain build."""
     yield built_once(tmp_path_factory, "seed", _build_seed_run, _ctx_saved, _ctx_loaded)
     _read_only(tmp_path_factory, "seed")
 

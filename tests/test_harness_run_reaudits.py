@@ -33,3 +33,10 @@ def test_harness_run_does_not_answer_from_a_stored_audit(tmp_path):
     assert "mutation audit re-run:" in proc.stdout
     fresh = json.loads(audit_path.read_text())
     assert fresh["requirements"]["REQ-001"]["killed"] > 0
+    # the re-audit ran beside the runtime check (speed on), not after it: it started before the
+    # check's result was recorded (regression: --harness-run ran the two one after the other)
+    events = [json.loads(line) for line in (runs / "demo_todo" / "events.log").read_text().splitlines()]
+    runtime = [e for e in events if e["stage"] == "runtime" and e["agent"] == "pytest --harness-run"][-1]
+    audit_started = [e for e in events if e["stage"] == "audit" and e["status"] == "started"][-1]
+    assert events.index(audit_started) < events.index(runtime), (audit_started, runtime)
+    assert audit_started["timestamp"] < runtime["timestamp"]

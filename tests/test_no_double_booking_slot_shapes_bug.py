@@ -84,7 +84,7 @@ def test_each_booking_shape_builds_complete_and_an_overlap_allowing_app_fails_th
     path, spec = _spec(tmp_path, shape)
     _, entity, plural, _ = SHAPES[shape]
     done = run_builder("new", "--spec", path, "--runs-dir", tmp_path / "runs", "--run-id", shape,
-                       "--no-audit", "--no-speed", timeout=600)
+                       "--no-audit", timeout=600)
     assert done.returncode == 0 and "BUILD COMPLETE" in done.stdout, done.stdout[-3000:] + done.stderr[-2000:]
     report = done.stdout.split("cannot be booked twice for the same slot", 1)[1].split("Status:", 1)[0]
     assert "Black-box: YES" in report and "Status: PASS" in done.stdout.split("cannot be booked twice", 1)[1][:2000]

@@ -63,7 +63,7 @@ def verify_generated(spec, suites, name):
 
 
 def test_seed_example_builds_offline_to_build_complete(seed_run):
-    # about the rule-based build of the seed app (conftest.py: seed_run, without the audit; test_audit audits)
+    # about the rule-based build of the seed app (conftest.py: seed_run)
     _, ctx = seed_run
     st = ctx.state
     assert st.review.overall_status == "PASS" and st.runtime.status == "PASS"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from harness.offline.spec.pattern_examples import example_yield
-from harness.offline.spec.patterns import TABLES_DIR, all_patterns, pass_patterns, pattern_set
+from harness.offline.spec.patterns import TABLES_DIR, all_patterns, pass_patterns, pattern_set, run_patterns
 from harness.offline.spec.wordsets import set_names, word_set
 
 PATTERNS = all_patterns()
@@ -133,3 +133,57 @@ def test_moving_a_record_into_the_record_it_belongs_to_is_no_collection_move():
     shelf = new_state("An app for shelves and books. Add books to a shelf.")
     run_passes(shelf, until="collection moves")
     assert len(run_patterns(pass_patterns("collection moves"), shelf.toks, shelf.p)) == 1
+
+
+def _state_before(pass_name: str, request: str):
+    from harness.offline.spec.rules import new_state, run_passes
+
+    state = new_state(request)
+    run_passes(state, until=pass_name)
+    return state
+
+
+def test_a_workflow_action_gives_the_record_its_states_unless_it_has_a_workflow_or_status():
+    row = {"name": "t", "pass": "t", "tokens": [{"w": "cancel"}],
+           "action": {"record": {"reach": 8}, "workflow": ["active", "cancelled"], "mark": [{"role": "workflow:{record}", "force": True}]}}
+    state = _state_before("cancel status", "An app to manage reservations. Users can add and cancel reservations.")
+    state.p.workflows.pop("reservation", None)
+    run_patterns([row], state.toks, state.p, state.mentions)
+    assert state.p.workflows["reservation"] == ["active", "cancelled"]
+    assert [t.role for t in state.toks if t.w == "cancel"] == ["workflow:reservation"]
+    state = _state_before("cancel status", "An app to manage reservations. Users can add and cancel reservations.")
+    state.p.workflows.pop("reservation", None)
+    state.p.status.append("reservation")
+    run_patterns([row], state.toks, state.p, state.mentions)
+    assert "reservation" not in state.p.workflows
+
+
+def test_unclaim_gives_the_words_back_when_the_row_finds_no_record():
+    row = {"name": "t", "pass": "t", "tokens": [{"w": "cancel"}],
+           "action": {"record": {"reach": 8}, "unclaim": True, "mark": [{"role": "workflow:{record}", "force": True}]}}
+    state = _state_before("cancel status", "Books and films are listed. Later on, users can cancel.")
+    cancel = next(t for t in state.toks if t.w == "cancel")
+    assert cancel.used and state.p.entities == []   # no record to cancel
+    run_patterns([row], state.toks, state.p, state.mentions)
+    assert (cancel.used, cancel.role) == (False, "")
+    kept = {**row, "action": {k: v for k, v in row["action"].items() if k != "unclaim"}}
+    state = _state_before("cancel status", "Books and films are listed. Later on, users can cancel.")
+    run_patterns([kept], state.toks, state.p, state.mentions)
+    assert next(t for t in state.toks if t.w == "cancel").used
+
+
+def test_record_status_or_the_records_workflow_and_the_first_record_of_a_set_when_none_is_near():
+    row = {"name": "t", "pass": "t", "tokens": [{"w": "done"}],
+           "action": {"record": {"reach": 2, "or_first_in": "STATUS_NOUNS"}, "record_status": True,
+                      "mark": [{"role": "complete:{record}", "force": True}],
+                      "with_workflow": {"record_status": False, "mark": [{"role": "workflow:{record}", "force": True}]}}}
+    request = "An app for books and tasks. Books have a title and an author and a year. Users mark it done."
+    state = _state_before("completion status", request)
+    state.p.status.clear()
+    run_patterns([row], state.toks, state.p, state.mentions)
+    assert state.p.status == ["task"] and [t.role for t in state.toks if t.w == "done"] == ["complete:task"]
+    state = _state_before("completion status", request)
+    state.p.status.clear()
+    state.p.workflows["task"] = ["open", "done"]
+    run_patterns([row], state.toks, state.p, state.mentions)
+    assert state.p.status == [] and [t.role for t in state.toks if t.w == "done"] == ["workflow:task"]

@@ -29,6 +29,8 @@ def test_harness_speed_0_turns_every_path_off(monkeypatch, tmp_path):
     ctx = type("Ctx", (), {"audit": AuditBudget(), "run_id": "r", "store": None})()
     assert not lanes_ahead.eligible(ctx)
     assert speed.prestarted_server(ctx) is None and speed.build_started(ctx) == 0
+    speed.reaudit_beside_runtime(ctx)             # --harness-run's re-audit: runs after the check
+    assert speed.take_audit(ctx) is None
 
 
 def test_the_finer_switches_cannot_turn_a_path_on_when_speed_is_off(monkeypatch):
@@ -93,13 +95,28 @@ def _verdicts(store, ctx) -> dict:
     }
 
 
+def _speed_on_build(request, tmp_path, monkeypatch, request_text, spec_path, shared):
+    """The build with speed on: the session's shared build of the same request when there is one
+    (conftest.py: todo_run and seed_run are exactly `_build` of TODO and SEED with the audit, read
+    here only), else a build of its own."""
+    if shared is None:
+        monkeypatch.setenv("HARNESS_SPEED", "1")
+        return _build(tmp_path / "fast", request_text, spec_path)
+    return request.getfixturevalue(shared)
+
+
 @pytest.mark.slow
 @pytest.mark.timeout(900)   # two whole builds with the audit, one of them plain (cold)
-@pytest.mark.parametrize("request_text, spec_path", [(SEED, None), (TODO, None), (None, EXAMPLE)],
+@pytest.mark.parametrize("request_text, spec_path, shared", [(SEED, None, "seed_run"), (TODO, None, "todo_run"),
+                                                             (None, EXAMPLE, None)],
                          ids=["task-management-request", "todo-seed", "club_bookings"])
-def test_speed_on_and_off_give_the_same_review_and_audit_verdicts(tmp_path, monkeypatch, request_text, spec_path):
-    monkeypatch.setenv("HARNESS_SPEED", "1")
-    fast_store, fast = _build(tmp_path / "fast", request_text, spec_path)
+def test_speed_on_and_off_give_the_same_review_and_audit_verdicts(request, tmp_path, monkeypatch, request_text,
+                                                                  spec_path, shared):
+    fast_store, fast = _speed_on_build(request, tmp_path, monkeypatch, request_text, spec_path, shared)
+    if spec_path is None:
+        assert fast.state.user_request == request_text
+    assert fast.state.options.audit                       # audited, as the plain build below
+    assert {r.runner for r in fast.state.verification_results if r.runner} >= {"warm"}   # speed was on
     monkeypatch.setenv("HARNESS_SPEED", "0")
     plain_store, plain = _build(tmp_path / "plain", request_text, spec_path)
 

@@ -83,24 +83,33 @@ def filter_exact(api: Api, entity: DataEntity, feature: Feature) -> str:
     return "filters return exactly the matching records: " + ", ".join(done)
 
 
+# The field a bare `sort` is checked by (docs/spec-language.md, "Features"): the entity's first
+# date, number or short text field, else its first field of another ordered kind; an entity with
+# neither is checked by its record id.
+SORT_KINDS = (("date", "money", "decimal", "integer", "rating", "short_text"),
+              ("long_text", "email", "phone", "url", "datetime", "time"))
+
+
 def _sort_field(entity: DataEntity, feature: Feature) -> EntityField | None:
     named = [f for f in entity.fields if f.ident in feature.fields]
-    return named[0] if named else first_of(entity, "date", "money", "decimal", "integer", "rating", "short_text")
+    return named[0] if named else next((f for kinds in SORT_KINDS if (f := first_of(entity, *kinds))), None)
 
 
 def sort_orders(api: Api, entity: DataEntity, feature: Feature) -> str:
     field = _sort_field(entity, feature)
-    if field is None:
-        raise CheckFailed(f"{entity.name} has no field to sort by")
     who = api.account()
-    made = [api.create(entity, who, **{field.ident: valid_value(field, n, api.token)}) for n in (3, 1, 2)]
-    want = [m["id"] for m in sorted(made, key=lambda m: m[field.ident])]
+    if field is None:   # no field of a sortable kind: the record id, a sort key of every list
+        ident, made = "id", [api.create(entity, who) for _ in range(3)]
+    else:
+        ident = field.ident
+        made = [api.create(entity, who, **{ident: valid_value(field, n, api.token)}) for n in (3, 1, 2)]
+    want = [m["id"] for m in sorted(made, key=lambda m: m[ident])]
     for order, expected in (("asc", want), ("desc", want[::-1])):
-        got = [i for i in _ids(api.listed(api.collection(entity), who, {"sort": field.ident, "order": order,
+        got = [i for i in _ids(api.listed(api.collection(entity), who, {"sort": ident, "order": order,
                                                                           "limit": 100})) if i in want]
         if got != expected:
-            raise CheckFailed(f"?sort={field.ident}&order={order} lists {got}, expected {expected}")
-    return f"?sort={field.ident} orders asc and desc"
+            raise CheckFailed(f"?sort={ident}&order={order} lists {got}, expected {expected}")
+    return f"?sort={ident} orders asc and desc"
 
 
 def _numbers(data: Any, path: str = "") -> dict[str, float]:

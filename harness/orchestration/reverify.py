@@ -78,15 +78,23 @@ def reverify_tasks(ctx: RunContext) -> list[str]:
     return lines
 
 
-def reaudit(ctx: RunContext) -> list[str]:
+def needs_reaudit(ctx: RunContext) -> bool:
     """An audited run is audited again on the evidence just written: stored mutant outcomes are not
     evidence of these bytes (a run never audited, or whose suite now fails, keeps its verdict rule)."""
+    evidence = ctx.store.read_workspace_evidence(ctx.run_id)
+    return ctx.store.read_audit(ctx.run_id) is not None and bool(evidence and evidence.get("complete"))
+
+
+def reaudit(ctx: RunContext) -> list[str]:
+    """The re-audit of an audited run (`needs_reaudit`, decided before the runtime check): the one
+    the speed door started beside the runtime check, else one run now."""
     from harness.audit.run import audit_run
 
-    evidence = ctx.store.read_workspace_evidence(ctx.run_id)
-    if ctx.store.read_audit(ctx.run_id) is None or not (evidence and evidence.get("complete")):
-        return []
-    doc = audit_run(ctx.store, ctx.state, say=lambda line: None, runner=ctx.speed.runner())
+    started = ctx.speed.take_audit(ctx)
+    if started is not None and started.error is not None:
+        raise started.error
+    doc = started.doc if started is not None and started.doc is not None else \
+        audit_run(ctx.store, ctx.state, say=lambda line: None, runner=ctx.speed.runner())
     reqs = doc["requirements"].values()
     killed, judged = sum(r["killed"] for r in reqs), sum(r["mutants"] for r in reqs)
     return [f"mutation audit re-run: {killed}/{judged} mutants killed"]
@@ -110,16 +118,22 @@ def reverify_run(run_id: str, runs_dir: Path, say: Callable[[str], None] = print
             raise RunDataError(f"{workspace}: the run's workspace is missing")
         # No model is needed: re-verification only runs commands and the rule-based review.
         ctx = RunContext(store=store, state=state, llm=MockProvider(), say=say)
-        task_lines = reverify_tasks(ctx)
-        result = verify_workspace_step(ctx, agent=AGENT)
-        task_lines.append(runtime_line(runtime_step(ctx, agent=AGENT)))
-        task_lines += reaudit(ctx)
-        matrix, report = review_run(store, state)
-        if state.status in (RunStatus.PASS, RunStatus.FAIL):
-            state.status = RunStatus.PASS if report.overall_status == "PASS" else RunStatus.FAIL
-        store.save(state)
-        ctx.events.emit("review", report.overall_status, agent=AGENT)
-    ctx.speed.cancel(ctx)  # the --harness-run's warm worker ends with it
+        try:
+            task_lines = reverify_tasks(ctx)
+            ctx.speed.before_suite(ctx)    # the runtime server's imports overlap the whole suite
+            result = verify_workspace_step(ctx, agent=AGENT)
+            audit_again = needs_reaudit(ctx)
+            if audit_again:
+                ctx.speed.reaudit_beside_runtime(ctx)   # the re-audit overlaps the runtime check
+            task_lines.append(runtime_line(runtime_step(ctx, agent=AGENT)))
+            task_lines += reaudit(ctx) if audit_again else []
+            matrix, report = review_run(store, state)
+            if state.status in (RunStatus.PASS, RunStatus.FAIL):
+                state.status = RunStatus.PASS if report.overall_status == "PASS" else RunStatus.FAIL
+            store.save(state)
+            ctx.events.emit("review", report.overall_status, agent=AGENT)
+        finally:
+            ctx.speed.cancel(ctx)  # the --harness-run's worker, server and re-audit end with it
     for line in task_lines:
         say(line)
     say(f"harness-run {run_id}: {result_line(result)}")

@@ -14,6 +14,7 @@ Hook points (in pipeline order) — each does nothing with speed off (HARNESS_SP
 - `take_runtime(ctx)`       VERIFY: the runtime check started ahead, if it ran the final bytes
 - `prestarted_server(ctx)`  VERIFY: a prestarted server for the runtime check, if it may serve
 - `after_suite(ctx)`        VERIFY: the audit of the final evidence, started beside the runtime check
+- `reaudit_beside_runtime(ctx)`   `pytest --harness-run`: the re-audit, started beside the runtime check
 - `take_audit(ctx)` / `take_lanes(ctx)`   AUDIT: the audit started ahead / lanes filled ahead
 - `cancel(ctx)`             the end of a run: everything still running stops, nothing is kept
 
@@ -163,6 +164,19 @@ class Speed:
         if evidence and evidence.get("complete") and current_audit(ctx.store, ctx.run_id, evidence) is None:
             prestart_audit_workers(ctx.store, ctx.run_id)
             audit_ahead.start(ctx.store, ctx.state, ctx.audit, self.runner())
+
+    def reaudit_beside_runtime(self, ctx) -> None:
+        """`pytest --harness-run` of an audited run: the re-audit of the evidence just written starts
+        beside the runtime check (as after_suite in a build, without its "not audited yet" rule: a
+        re-verification audits again whatever audit.json says); reverify.reaudit takes it."""
+        if not self.on:
+            return
+        from harness.audit.run import AuditBudget
+        from harness.speed import audit_ahead
+        from harness.speed.warm_start import prestart_audit_workers
+
+        prestart_audit_workers(ctx.store, ctx.run_id)
+        audit_ahead.start(ctx.store, ctx.state, AuditBudget(), self.runner())
 
     # -- AUDIT ---------------------------------------------------------------------------------
     def take_audit(self, ctx):

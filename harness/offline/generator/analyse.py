@@ -54,8 +54,9 @@ def analyse(spec: AppSpec) -> AppModel:
     entities = {}
     for (ident, source), plural_ident in zip(raw.items(), plurals):
         name = display_text(source.name) or ident
-        states = _states(source)
-        has_status = source.has_status or ident in status_idents or bool(states)
+        asked = source.has_status or ident in status_idents
+        states = _states(source, asked)
+        has_status = asked or bool(states)
         columns = build_columns(source.fields, parents.get(ident), refs.get(ident, {}), has_status)
         slot = find_slot(columns, f"{parents[ident]}_id" if ident in parents else None)
         columns = tuple(replace(c, end=True) if slot and c.ident == slot.end != slot.start else c
@@ -190,11 +191,13 @@ def _effective_refs(raw: dict[str, Any], parents: dict[str, str]) -> dict[str, d
     return out
 
 
-def _states(source: Any) -> tuple[str, ...]:
+def _states(source: Any, asked: bool) -> tuple[str, ...]:
     """Workflow states in order, de-duplicated; () when the entity has no workflow. A `status`
-    enum field without a workflow gives the states too (then any move is allowed)."""
+    enum field without a workflow gives the states of a status the spec asks for (`has_status`,
+    "complete"; then any move is allowed); otherwise it stays the user's own field: the API takes
+    and validates it on create like any enum (it refused it as an unknown field)."""
     states = tuple(dict.fromkeys(display_text(s) for s in source.workflow if display_text(s)))
-    if not states:
+    if not states and asked:
         field = next((f for f in source.fields if is_status(f)), None)
         states = tuple(dict.fromkeys(display_text(v) for v in field.enum_values if display_text(v))) if field else ()
     return states[:20] if len(states) >= 2 else ()

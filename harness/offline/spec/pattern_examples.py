@@ -24,6 +24,7 @@ def example_yield(pattern: dict) -> dict:
     had_links = list(p.links)
     had_computed = {name: dict(v) for name, v in p.computed.items()}
     had_features = list(p.features)
+    had_workflows = {name: list(states) for name, states in p.workflows.items()}
     acted = run_patterns([pattern], toks, p, state.mentions)
     out: dict = {}
     for t, old in zip(toks, before):
@@ -51,6 +52,8 @@ def example_yield(pattern: dict) -> dict:
     if p.computed != had_computed:
         out["computed"] = {name: {k: e for k, e in v.items() if k not in had_computed.get(name, {})}
                            for name, v in p.computed.items() if v != had_computed.get(name)}
+    if p.workflows != had_workflows:
+        out["workflows"] = {name: states for name, states in p.workflows.items() if had_workflows.get(name) != states}
     if p.links != had_links:
         out["links"] = [list(pair) for pair in p.links if pair not in had_links]
     if acted and pattern["action"].get("set"):
