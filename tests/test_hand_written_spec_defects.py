@@ -72,6 +72,7 @@ def test_capitalised_enum_values_were_lowered_and_refused_bug(tmp_path, suites):
     spec = _spec(tmp_path, CAPITALISED)
     files = _suite_passes(spec, suites.base / "notes", suites)
     assert "Literal['General', 'Medical']" in files["src/api_note.py"]
+    assert "json={'category': 'medical'}" in files["tests/test_api_note.py"]   # its own any-case test
     ws = suites.base / "notes"
     with served(ws, tmp_path / "app.db") as base:
         made = httpx.post(f"{base}/api/notes", json={"text": "a", "category": "medical"})
