@@ -170,7 +170,7 @@ def _fields(p: Parsed, name: str, idents: dict[str, str]) -> list[EntityField]:
                 or any(f.ident == ident for f in out):
             continue   # a status with its values is the record's status column (any move allowed)
         out.append(_field(words, hint, item, ident, name, p.vi))
-    out += implied_fields(name, out)
+    out += implied_fields(name, out, stated=name in p.status or name in p.workflows)
     if len(out) > MAX_FIELDS:
         p.notes.append(f"{name}: {len(out) - MAX_FIELDS} more fields ignored (cap {MAX_FIELDS})")
         out = out[:MAX_FIELDS]
