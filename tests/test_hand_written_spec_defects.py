@@ -72,6 +72,7 @@ def test_capitalised_enum_values_were_lowered_and_refused_bug(tmp_path, suites):
     spec = _spec(tmp_path, CAPITALISED)
     files = _suite_passes(spec, suites.base / "notes", suites)
     assert "Literal['General', 'Medical']" in files["src/api_note.py"]
+    assert "json={'category': 'medical'}" in files["tests/test_api_note.py"]   # its own any-case test
     ws = suites.base / "notes"
     with served(ws, tmp_path / "app.db") as base:
         made = httpx.post(f"{base}/api/notes", json={"text": "a", "category": "medical"})
@@ -146,5 +147,54 @@ def test_status_enum_field_without_workflow_refused_on_create_bug(tmp_path, suit
         assert moved.status_code == 200 and moved.json()["status"] == "present", moved.text
         back = httpx.put(f"{url}/{late.json()['id']}", json={"status": "absent"})
         assert back.status_code == 200 and back.json()["status"] == "absent", back.text
+        checks = run_acceptance(base, spec, [], [])
+    assert [(c.name, c.detail) for c in checks if not c.ok] == []
+
+
+RESERVED_PARENTS = '''title = "School and clinic"
+[[entities]]
+name = "class"
+plural = "classes"
+fields = [{ name = "name", required = true }]
+[[entities]]
+name = "student"
+parent = "class"
+fields = [{ name = "name", required = true }]
+[[entities]]
+name = "owner"
+fields = [{ name = "name", required = true }]
+[[entities]]
+name = "pet"
+parent = "owner"
+fields = [{ name = "name", required = true }]
+features = ["filter"]
+'''
+
+
+def test_parent_key_is_the_parents_name_even_for_a_python_word():
+    from harness.constructs.parent_key import parent_key
+
+    assert parent_key("class", "class_item", auth=False) == "class_id"
+    assert parent_key("time slot", "time_slot", auth=True) == "time_slot_id"
+    assert parent_key("owner", "owner_item", auth=False) == "owner_id"
+    assert parent_key("owner", "owner_item", auth=True) == "owner_item_id"   # owner_id: the account
+
+
+@pytest.mark.slow
+def test_reserved_word_parent_gave_class_item_id_bug(tmp_path, suites):  # noqa: F811
+    """A child of "class" (or "owner") was sent as class_item_id; docs: the parent gives <parent>_id."""
+    spec = _spec(tmp_path, RESERVED_PARENTS)
+    assert "requires an existing class_id" in next(r.acceptance for r in spec.requirements
+                                                   if r.capability == "relation" and r.entity == "student")
+    _suite_passes(spec, suites.base / "school", suites)
+    with served(suites.base / "school", tmp_path / "app.db") as base:
+        room = httpx.post(f"{base}/api/classes", json={"name": "4B"}).json()["id"]
+        kid = httpx.post(f"{base}/api/students", json={"name": "Lan", "class_id": room})
+        assert kid.status_code == 201 and kid.json()["class_id"] == room, kid.text
+        assert httpx.post(f"{base}/api/students", json={"name": "Minh", "class_item_id": room}).status_code == 422
+        ann = httpx.post(f"{base}/api/owners", json={"name": "Ann"}).json()["id"]
+        rex = httpx.post(f"{base}/api/pets", json={"name": "Rex", "owner_id": ann})
+        assert rex.status_code == 201 and rex.json()["owner_id"] == ann, rex.text
+        assert [p["id"] for p in httpx.get(f"{base}/api/pets", params={"owner_id": ann}).json()] == [rex.json()["id"]]
         checks = run_acceptance(base, spec, [], [])
     assert [(c.name, c.detail) for c in checks if not c.ok] == []

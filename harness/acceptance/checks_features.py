@@ -9,6 +9,7 @@ import io
 from datetime import date, timedelta
 from typing import Any
 
+from harness.constructs.parent_key import parent_key_of
 from harness.acceptance.checks_access import period_summary
 from harness.acceptance.checks_capacity import capacity_holds
 from harness.acceptance.client import Api, CheckFailed
@@ -35,20 +36,20 @@ def search_exact(api: Api, entity: DataEntity, feature: Feature) -> str:
     return f"?q={word.upper()} returns exactly the one matching {entity.name}"
 
 
-def _filter_fields(entity: DataEntity, feature: Feature) -> list[str]:
+def _filter_fields(api: Api, entity: DataEntity, feature: Feature) -> list[str]:
     if feature.fields:
         return list(feature.fields[:2])
     for kinds in (("enum",), ("reference",), ("boolean",)):
         f = first_of(entity, *kinds)
         if f is not None:
             return [f.ident]
-    return [f"{entity.parent}_id"] if entity.parent else []
+    return [parent_key_of(api.spec, entity)] if entity.parent else []
 
 
 def filter_exact(api: Api, entity: DataEntity, feature: Feature) -> str:
     who = api.account()
     done = []
-    for ident in _filter_fields(entity, feature):
+    for ident in _filter_fields(api, entity, feature):
         field = next((f for f in entity.fields if f.ident == ident), None)
         kind = kind_of(field) if field else "reference"
         if kind in ("date", "datetime", "integer", "money", "decimal", "rating", "time"):
@@ -188,7 +189,7 @@ def no_double_booking(api: Api, entity: DataEntity, feature: Feature) -> str:
     """A booking of the same resource (and day) whose slot overlaps an earlier one is refused with
     409; the adjacent slot (a single slot: the next one) is accepted. The slot is the spec's
     (harness/constructs/slot.py): a date range, a datetime range, a time range or a single slot."""
-    slot = slot_of(entity)
+    slot = slot_of(entity, parent_key_of(api.spec, entity))
     if slot is None:
         raise CheckFailed(f"{entity.name} has no date or time field to book")
     who = api.account()

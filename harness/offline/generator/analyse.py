@@ -13,6 +13,7 @@ from harness.errors import SpecError
 from harness.models.spec import AppSpec
 from harness.offline.features import can_build
 from harness.offline.generator.appmodel import AppModel, Entity, PageRoute
+from harness.constructs.parent_key import parent_key
 from harness.offline.generator.columns import build_columns, find_slot, is_status
 from harness.offline.generator.naming import ascii_fold, display_text, field_ident, py_ident, unique_idents
 
@@ -57,15 +58,16 @@ def analyse(spec: AppSpec) -> AppModel:
         asked = source.has_status or ident in status_idents
         states = _states(source, asked)
         has_status = asked or bool(states)
-        columns = build_columns(source.fields, parents.get(ident), refs.get(ident, {}), has_status)
-        slot = find_slot(columns, f"{parents[ident]}_id" if ident in parents else None)
+        fk = parent_key(raw[parents[ident]].name, parents[ident], spec.auth) if ident in parents else None
+        columns = build_columns(source.fields, fk, refs.get(ident, {}), has_status)
+        slot = find_slot(columns, fk)
         columns = tuple(replace(c, end=True) if slot and c.ident == slot.end != slot.start else c
                         for c in columns)
         entities[ident] = Entity(
             ident=ident, name=name, plural=display_text(source.plural) or name,
             plural_ident=plural_ident,
             slug=slugs[ident],
-            columns=columns, parent=parents.get(ident), slot=slot,
+            columns=columns, parent=parents.get(ident), parent_key=fk, slot=slot,
             has_status=has_status,
             reqs=tuple(entity_reqs[ident]), states=states or ("open", "done"),
             transitions=_transitions(source, states), workflow=bool(states),

@@ -71,12 +71,13 @@ def test_api_py(app: AppModel, e: Entity, fallback: tuple[str, ...] = ()) -> str
         chunks.append(fill(_RELATION, marks=marks(e.req_ids("relation") or fallback), parent=e.parent,
                            fk=lit(e.fk), on_delete=_on_delete(e)))
     choice = next((c for c in e.plain if c.kind == "enum" and len(c.bounds.values) > 1
-                   and all(v.isalpha() and v.lower() == v for v in c.bounds.values[:2])), None)
-    if choice is not None:   # "Food" is "food"
+                   and all(v.isalpha() for v in c.bounds.values[:2])), None)
+    if choice is not None:   # "Food" is "food"; "general" is "General" when the spec lists "General"
         first, second = choice.bounds.values[:2]
         chunks.append(fill(_ANY_CASE, marks=marks(e.req_ids("crud", "create") or fallback), ident=e.ident,
                            key=lit(choice.ident), shouted=lit(first.upper()), value=lit(first),
-                           titled=lit(second.title()), other=lit(second)))
+                           titled=lit(second.title() if second == second.lower() else second.lower()),
+                           other=lit(second)))
     for c in [c for c in e.plain if c.unique][:1]:
         chunks.append(fill(_UNIQUE, marks=marks(e.req_ids("crud", "create") or fallback),
                            field=c.ident, key=lit(c.ident), ident=e.ident))

@@ -17,12 +17,12 @@ UNIQUE_KINDS = ("short_text", "long_text", "email", "url", "phone", "integer")
 _GENERATED_COLUMNS = {"id", "owner_id", "created_at", "status"}
 
 
-def build_columns(fields: list[Any], parent: str | None, refs: dict[str, str],
+def build_columns(fields: list[Any], parent_key: str | None, refs: dict[str, str],
              has_status: bool) -> tuple[Column, ...]:
     """The user's columns; a name the generator's own columns take is dropped ("status" only when
     the entity has the generated status column)."""
     taken = (set(_GENERATED_COLUMNS) - ({"status"} if not has_status else set())
-             | ({f"{parent}_id"} if parent else set()))
+             | ({parent_key} if parent_key else set()))
     out = []
     for field in fields:
         ident = field_ident(field.ident or field.name)
