@@ -112,7 +112,8 @@ class PhaseCoverage:
         """While an unmarked test's call runs, threads it starts get no tracer (coverage.py hands
         every new thread one through `threading.settrace`): their lines could count for nothing
         (more-itertools' concurrency tests spent ~30 s of CPU traced). Threads started elsewhere,
-        e.g. in a marked test's fixtures, are traced as before."""
+        e.g. in a marked test's fixtures, are traced as before. Under sysmon there is no per-thread
+        tracer to withhold (nothing here to do): each line reports once, to no test, until re-armed."""
         hook = threading.gettrace() if self._started else None
         if hook is None:
             yield

@@ -170,3 +170,20 @@ def test_unclaim_gives_the_words_back_when_the_row_finds_no_record():
     state = _state_before("cancel status", "Books and films are listed. Later on, users can cancel.")
     run_patterns([kept], state.toks, state.p, state.mentions)
     assert next(t for t in state.toks if t.w == "cancel").used
+
+
+def test_record_status_or_the_records_workflow_and_the_first_record_of_a_set_when_none_is_near():
+    row = {"name": "t", "pass": "t", "tokens": [{"w": "done"}],
+           "action": {"record": {"reach": 2, "or_first_in": "STATUS_NOUNS"}, "record_status": True,
+                      "mark": [{"role": "complete:{record}", "force": True}],
+                      "with_workflow": {"record_status": False, "mark": [{"role": "workflow:{record}", "force": True}]}}}
+    request = "An app for books and tasks. Books have a title and an author and a year. Users mark it done."
+    state = _state_before("completion status", request)
+    state.p.status.clear()
+    run_patterns([row], state.toks, state.p, state.mentions)
+    assert state.p.status == ["task"] and [t.role for t in state.toks if t.w == "done"] == ["complete:task"]
+    state = _state_before("completion status", request)
+    state.p.status.clear()
+    state.p.workflows["task"] = ["open", "done"]
+    run_patterns([row], state.toks, state.p, state.mentions)
+    assert state.p.status == [] and [t.role for t in state.toks if t.w == "done"] == ["workflow:task"]

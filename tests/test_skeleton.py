@@ -115,11 +115,14 @@ def test_an_enum_value_in_any_letter_case_is_that_value():
     from pydantic import TypeAdapter, ValidationError
 
     ft = _load("src/fieldtypes.py", "skeleton_fieldtypes3")
-    choice = TypeAdapter(Annotated[Literal["food", "fun"], ft.AnyCase])
+    choice = TypeAdapter(Annotated[Literal["food", "fun"], ft.any_case("food", "fun")])
     assert [choice.validate_python(v) for v in ("Food", "FUN", "food")] == ["food", "fun", "food"]
     for bad in ("Rent", 3, None):
         with pytest.raises(ValidationError):
             choice.validate_python(bad)
+    # values a spec file lists capitalised keep that spelling (it lowered "General" and refused it)
+    written = TypeAdapter(Annotated[Literal["General", "Medical"], ft.any_case("General", "Medical")])
+    assert [written.validate_python(v) for v in ("General", "general", "MEDICAL")] == ["General", "General", "Medical"]
 
 
 @pytest.mark.slow

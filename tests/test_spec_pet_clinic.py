@@ -105,7 +105,7 @@ def test_the_pet_clinic_keeps_each_pets_vaccines_and_visits_over_http(tmp_path):
     steps = [
         ProbeStep("owner", "POST", "/api/owners", {"name": "Ann"}, 201, {"owner": "id"}, False),
         ProbeStep("pet", "POST", "/api/pets", {"name": "Rex", "species": "dog", "birth_date": "2020-05-01",
-                                                "owner_item_id": "{owner}"}, 201, {"pet": "id"}, False),
+                                                "owner_id": "{owner}"}, 201, {"pet": "id"}, False),
         ProbeStep("vaccine", "POST", "/api/vaccines", {**vaccine, "pet_id": "{pet}"}, 201, {"v": "id"}, False),
         ProbeStep("bad date", "POST", "/api/vaccines", {**vaccine, "pet_id": "{pet}", "next_due_date": "soon"},
                   422, {}, False),

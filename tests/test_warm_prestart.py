@@ -370,15 +370,22 @@ def test_a_warm_evidence_session_finds_its_workspace_modules_parsed_by_the_worke
 
 
 @pytest.mark.slow
-def test_a_request_the_spec_stage_turns_down_starts_no_worker_bug(tmp_path, monkeypatch, worker_starts):
-    """Every run that failed at SPEC (nothing buildable, a rejected key) spawned a verification
-    worker it never used: ~0.7 s of imports, 24 of the suite's ~130 workers served no command."""
+def test_the_worker_starts_before_the_spec_stage_and_a_turned_down_request_stops_it(tmp_path, monkeypatch,
+                                                                                    worker_starts):
+    """#46: the worker used to start after SPEC, so the first task's session waited for the spec
+    stage's time plus the worker's imports. It now starts as the run begins: a request the spec
+    stage turns down did start one (that is the proof it starts before SPEC), and it is stopped
+    when the run ends, so nothing of it is left running or registered."""
     from harness.cli import main
 
     monkeypatch.setenv(warm.ENV_WARM, "1")
     created = worker_starts
     assert main(["new", "Build a 3D racing game", "--runs-dir", str(tmp_path), "--run-id", "r1"]) == 1
-    assert created == []
+    assert [Path(ws).parent.name for ws in created] == ["r1"]
+    assert not any(Path(root).parent.name == "r1" for root, _env in warm._WORKERS)  # stopped with the run
+    from harness.state.store import RunStore
+
+    assert not RunStore(tmp_path).audit_scratch("r1").exists()  # the lanes it bound are gone too
     assert main(["new", "Build a Simple Todo App with add/list/complete", "--runs-dir", str(tmp_path),
                  "--run-id", "r2", "--no-audit"]) == 0
-    assert [Path(ws).parent.name for ws in created] == ["r2"]  # a buildable request still gets its worker
+    assert [Path(ws).parent.name for ws in created] == ["r1", "r2"]  # one worker each, no other one

@@ -3,6 +3,7 @@ typed fields refuse wrong values, required fields, unique fields, references and
 
 from __future__ import annotations
 
+from harness.constructs.parent_key import parent_key_of
 from harness.acceptance.client import Api, CheckFailed
 from harness.acceptance.samples import bounds, kind_of, same, wrong_values
 from harness.models.spec import DataEntity, EntityField
@@ -147,7 +148,7 @@ def delete_rule(api: Api, entity: DataEntity, target: DataEntity, ident: str, ca
 
 def children_listed_exactly(api: Api, entity: DataEntity, parent: DataEntity) -> str:
     who = api.account()
-    key = f"{parent.ident}_id"
+    key = parent_key_of(api.spec, entity)
     one, two = api.create(parent, who), api.create(parent, who)
     mine = {api.create(entity, who, **{key: one["id"]})["id"] for _ in range(2)}
     api.create(entity, who, **{key: two["id"]})

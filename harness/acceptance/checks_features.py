@@ -9,6 +9,7 @@ import io
 from datetime import date, timedelta
 from typing import Any
 
+from harness.constructs.parent_key import parent_key_of
 from harness.acceptance.checks_access import period_summary
 from harness.acceptance.checks_capacity import capacity_holds
 from harness.acceptance.client import Api, CheckFailed
@@ -35,20 +36,20 @@ def search_exact(api: Api, entity: DataEntity, feature: Feature) -> str:
     return f"?q={word.upper()} returns exactly the one matching {entity.name}"
 
 
-def _filter_fields(entity: DataEntity, feature: Feature) -> list[str]:
+def _filter_fields(api: Api, entity: DataEntity, feature: Feature) -> list[str]:
     if feature.fields:
         return list(feature.fields[:2])
     for kinds in (("enum",), ("reference",), ("boolean",)):
         f = first_of(entity, *kinds)
         if f is not None:
             return [f.ident]
-    return [f"{entity.parent}_id"] if entity.parent else []
+    return [parent_key_of(api.spec, entity)] if entity.parent else []
 
 
 def filter_exact(api: Api, entity: DataEntity, feature: Feature) -> str:
     who = api.account()
     done = []
-    for ident in _filter_fields(entity, feature):
+    for ident in _filter_fields(api, entity, feature):
         field = next((f for f in entity.fields if f.ident == ident), None)
         kind = kind_of(field) if field else "reference"
         if kind in ("date", "datetime", "integer", "money", "decimal", "rating", "time"):
@@ -83,24 +84,33 @@ def filter_exact(api: Api, entity: DataEntity, feature: Feature) -> str:
     return "filters return exactly the matching records: " + ", ".join(done)
 
 
+# The field a bare `sort` is checked by (docs/spec-language.md, "Features"): the entity's first
+# date, number or short text field, else its first field of another ordered kind; an entity with
+# neither is checked by its record id.
+SORT_KINDS = (("date", "money", "decimal", "integer", "rating", "short_text"),
+              ("long_text", "email", "phone", "url", "datetime", "time"))
+
+
 def _sort_field(entity: DataEntity, feature: Feature) -> EntityField | None:
     named = [f for f in entity.fields if f.ident in feature.fields]
-    return named[0] if named else first_of(entity, "date", "money", "decimal", "integer", "rating", "short_text")
+    return named[0] if named else next((f for kinds in SORT_KINDS if (f := first_of(entity, *kinds))), None)
 
 
 def sort_orders(api: Api, entity: DataEntity, feature: Feature) -> str:
     field = _sort_field(entity, feature)
-    if field is None:
-        raise CheckFailed(f"{entity.name} has no field to sort by")
     who = api.account()
-    made = [api.create(entity, who, **{field.ident: valid_value(field, n, api.token)}) for n in (3, 1, 2)]
-    want = [m["id"] for m in sorted(made, key=lambda m: m[field.ident])]
+    if field is None:   # no field of a sortable kind: the record id, a sort key of every list
+        ident, made = "id", [api.create(entity, who) for _ in range(3)]
+    else:
+        ident = field.ident
+        made = [api.create(entity, who, **{ident: valid_value(field, n, api.token)}) for n in (3, 1, 2)]
+    want = [m["id"] for m in sorted(made, key=lambda m: m[ident])]
     for order, expected in (("asc", want), ("desc", want[::-1])):
-        got = [i for i in _ids(api.listed(api.collection(entity), who, {"sort": field.ident, "order": order,
+        got = [i for i in _ids(api.listed(api.collection(entity), who, {"sort": ident, "order": order,
                                                                           "limit": 100})) if i in want]
         if got != expected:
-            raise CheckFailed(f"?sort={field.ident}&order={order} lists {got}, expected {expected}")
-    return f"?sort={field.ident} orders asc and desc"
+            raise CheckFailed(f"?sort={ident}&order={order} lists {got}, expected {expected}")
+    return f"?sort={ident} orders asc and desc"
 
 
 def _numbers(data: Any, path: str = "") -> dict[str, float]:
@@ -179,7 +189,7 @@ def no_double_booking(api: Api, entity: DataEntity, feature: Feature) -> str:
     """A booking of the same resource (and day) whose slot overlaps an earlier one is refused with
     409; the adjacent slot (a single slot: the next one) is accepted. The slot is the spec's
     (harness/constructs/slot.py): a date range, a datetime range, a time range or a single slot."""
-    slot = slot_of(entity)
+    slot = slot_of(entity, parent_key_of(api.spec, entity))
     if slot is None:
         raise CheckFailed(f"{entity.name} has no date or time field to book")
     who = api.account()

@@ -10,6 +10,7 @@ from typing import Any
 
 import httpx
 
+from harness.constructs.parent_key import parent_key_of
 from harness.acceptance.client import Account, Answer, Api, CheckFailed, _excerpt
 from harness.acceptance.samples import TEXT_KINDS, kind_of, wrong_values
 from harness.models.spec import AppSpec, DataEntity
@@ -97,7 +98,7 @@ def _spoiled(spec: AppSpec, entity: DataEntity, row: dict[str, Any]) -> dict[str
     required = next((f for f in entity.fields if f.required and not f.ref), None)
     if required is not None:
         return {**row, required.ident: ""}
-    key = f"{entity.parent}_id" if entity.parent else next((f.ident for f in entity.fields if f.ref), None)
+    key = parent_key_of(spec, entity) if entity.parent else next((f.ident for f in entity.fields if f.ref), None)
     return {**row, key: 2**40} if key else None
 
 
@@ -126,7 +127,7 @@ def csv_import_all_or_none(api: Api, spec: AppSpec, entity: DataEntity) -> str:
         if {i.get("id") for i in api.listed(url, who)} != set(listed):
             raise CheckFailed("a refused import added records (not all or nothing)")
         detail += "; a bad row → 422 naming row 3, nothing imported"
-    key = f"{entity.parent}_id" if entity.parent else next((f.ident for f in entity.fields if f.ref), None)
+    key = parent_key_of(spec, entity) if entity.parent else next((f.ident for f in entity.fields if f.ref), None)
     if key:   # the first row is stored before the second fails on a missing record: taken back
         pair = [api.body_for(entity, who), {**api.body_for(entity, who), key: 2**40}]
         api.expect(send_raw(api, "POST", url + "/import", who, _csv(pair), "text/csv"), 422, 404,

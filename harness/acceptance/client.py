@@ -13,6 +13,7 @@ from typing import Any
 
 import httpx
 
+from harness.constructs.parent_key import parent_key_of
 from harness.acceptance.samples import kind_of, later, slot_fill, slot_of, valid_value
 from harness.models.spec import AppSpec, DataEntity
 from harness.constructs.capacity import spec_capacity
@@ -136,9 +137,10 @@ class Api:
         body: dict[str, Any] = {}
         if entity.parent:
             parent = self.spec.entity(entity.parent)
-            if parent is not None and f"{parent.ident}_id" not in overrides:
-                fresh = f"{parent.ident}_id" in self._places(entity)
-                body[f"{parent.ident}_id"] = self.create(parent, who)["id"] if fresh else self.shared(parent, who)
+            key = parent_key_of(self.spec, entity)
+            if parent is not None and key not in overrides:
+                fresh = key in self._places(entity)
+                body[key] = self.create(parent, who)["id"] if fresh else self.shared(parent, who)
         seen_kinds: dict[str, int] = {}
         slot = self._slot(entity)
         spans = slot_fill(slot, n, overrides) if slot else {}
@@ -171,7 +173,7 @@ class Api:
     def _slot(self, entity: DataEntity) -> Slot | None:
         """The slot of an entity that has no_double_booking (None otherwise)."""
         booked = any(f.entity == entity.ident and f.kind == "no_double_booking" for f in self.spec.features)
-        return slot_of(entity) if booked else None
+        return slot_of(entity, parent_key_of(self.spec, entity)) if booked else None
 
     def shared(self, entity: DataEntity, who: Account | None) -> int:
         """The id of the account's shared record of `entity` (parents and references point at it)."""

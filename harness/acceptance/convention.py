@@ -15,7 +15,8 @@ follow it so every requirement is checked from outside, not only by the plan's p
   GET/PUT/DELETE /api/<plural>/{id} read (200), change only the fields sent (200) and delete (204); an
   unknown id is 404. Invalid input (a wrong type or format, a missing required field, a reference to a
   missing record) is 422; a duplicate unique value and deleting a record others still refer to are 409.
-- A child entity's body names its parent as "<parent ident>_id"; GET /api/<parent plural>/{id}/<plural>
+- A child entity's body names its parent as "<parent name>_id" (the name in snake case: "class" ->
+  "class_id"; with accounts an "owner" parent is "owner_item_id"); GET /api/<parent plural>/{id}/<plural>
   lists exactly that parent's records.
 - An entity with a status: POST /api/<plural>/{id}/complete sets "status" to "done" (new records are
   "open"); a workflow's records start in its first state and move by PUT {"status": next}; a move the

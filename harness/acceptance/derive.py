@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
+from harness.constructs.parent_key import parent_key_of
 from harness.acceptance import checks_access as access
 from harness.acceptance import checks_app as app
 from harness.acceptance import checks_data as data
@@ -89,7 +90,7 @@ def _relation(spec: AppSpec, e: DataEntity, rid: str) -> list[Check]:
     parent = spec.entity(e.parent) if e.parent else None
     if parent is None:
         return []
-    key = f"{parent.ident}_id"
+    key = parent_key_of(spec, e)
     cascade = e.on_parent_delete == "cascade"
     return [Check(rid, f"a {e.name} without its {parent.name} is refused", partial(data.refuses_missing, entity=e, ident=key), e.ident),
             Check(rid, f"a {e.name} of a missing {parent.name} is refused", partial(data.refuses_missing_reference, entity=e, ident=key), e.ident),

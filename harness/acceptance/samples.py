@@ -191,11 +191,12 @@ def first_of(entity: DataEntity, *kinds: str) -> EntityField | None:
     return next((f for f in entity.fields if kind_of(f) in kinds), None)
 
 
-def slot_of(entity: DataEntity) -> Slot | None:
-    """The entity's booking slot by the spec's one rule (harness/constructs/slot.py)."""
+def slot_of(entity: DataEntity, parent_key: str | None = None) -> Slot | None:
+    """The entity's booking slot by the spec's one rule (harness/constructs/slot.py); `parent_key`:
+    its key of its parent (harness/constructs/parent_key.py)."""
     pairs = [(f.ident, "reference" if f.ref else "integer" if kind_of(f) == "reference" else kind_of(f))
              for f in entity.fields]
-    return find_slot(pairs, f"{entity.parent}_id" if entity.parent else None)
+    return find_slot(pairs, (parent_key or f"{entity.parent}_id") if entity.parent else None)
 
 
 def slot_value(kind: str, day: date, minute: int) -> str:

@@ -97,23 +97,40 @@ def _audit(args):
 
 
 def cmd_new(args) -> int:
-    from harness.offline.spec_file import spec_for_args
-    from harness.orchestration.pipeline import new_run
+    from harness.orchestration.run_create import create_new_run
+    from harness.speed.door import new_run_created
     from harness.utils.ids import new_run_id
 
-    spec, request = spec_for_args(args.request, args.spec)  # InputError (exit 2) on a bad file
+    spec, request = _spec_for_args(args)  # InputError (exit 2) on a bad file
     _speed_switch(args)
     store = store_for(args)
     run_id = new_run_id() if args.run_id is None else args.run_id  # known up front: progress follows it, an interrupt names it
     try:
         with _session(args, store, run_id) as say:
-            ctx = new_run(store, request, provider_for(args), run_id=run_id, say=say,
-                          repair=not args.no_repair, spec=spec, audit=_audit(args))
+            llm = provider_for(args)
+            # The run exists, and its worker starts, before the pipeline's imports (~1-1.5 s loaded).
+            state = create_new_run(store, request, llm, run_id=run_id, repair=not args.no_repair,
+                                   audited=not getattr(args, "no_audit", False))
+            new_run_created(store, run_id, audited=state.options.audit)
+            from harness.orchestration.pipeline import new_run
+
+            ctx = new_run(store, request, llm, run_id=run_id, say=say,
+                          repair=not args.no_repair, spec=spec, audit=_audit(args), state=state)
     except SpecError as exc:   # nothing buildable was asked: no empty app is built
         return _spec_stage_failed(args, store, run_id, exc)
     except HarnessError as exc:
         return _tempfail_hint(exc)
     return finish(args, ctx)
+
+
+def _spec_for_args(args):
+    """(spec, request): the spec file's module (and its imports) only when a file is given or
+    nothing is (its spec_for_args says what is wrong); a plain request is taken as it is."""
+    if args.spec or not args.request:
+        from harness.offline.spec_file import spec_for_args
+
+        return spec_for_args(args.request, args.spec)
+    return None, args.request
 
 
 def _spec_stage_failed(args, store: RunStore, run_id: str, exc: SpecError) -> int:

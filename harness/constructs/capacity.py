@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness.models.spec import kind_of_type
+from harness.constructs.parent_key import parent_key_of
 from harness.utils.idents import field_ident
 
 
@@ -50,15 +51,16 @@ class CapacityError(ValueError):
 
 def resolve(plural: str, fields: list[str], options: dict[str, Any], own: dict[str, tuple[str, str | None]],
             parent: str | None, states: tuple[str, ...],
-            fields_of: Callable[[str], dict[str, str]]) -> Capacity:
+            fields_of: Callable[[str], dict[str, str]], parent_key: str | None = None) -> Capacity:
     """The capacity of an entity (`own`: field ident -> (kind, referenced entity)); CapacityError
-    naming what is wrong. `fields_of(entity)` gives another entity's field idents and kinds."""
+    naming what is wrong. `fields_of(entity)` gives another entity's field idents and kinds;
+    `parent_key` the child's key of its parent (harness/constructs/parent_key.py)."""
     where = f"capacity on {plural}"
     unknown = sorted(k for k in options if k not in (*OPTIONS, "fields"))
     if unknown:
         raise CapacityError(f"{where}: unknown option {unknown[0]!r} (allowed: {', '.join(OPTIONS)})")
-    fk = f"{parent}_id" if parent else None
-    columns = [_column(where, f, own, parent) for f in fields] or _default(where, own, fk)
+    fk = (parent_key or f"{parent}_id") if parent else None
+    columns = [_column(where, f, own, parent, fk) for f in fields] or _default(where, own, fk)
     if len(set(columns)) != len(columns):
         raise CapacityError(f"{where}: a field is named twice in fields")
     resource_column = next((c for c in columns if c == fk or own.get(c, ("", None))[0] == "reference"), None)
@@ -68,10 +70,11 @@ def resolve(plural: str, fields: list[str], options: dict[str, Any], own: dict[s
                     _states(where, options.get("while"), states))
 
 
-def _column(where: str, name: Any, own: dict[str, tuple[str, str | None]], parent: str | None) -> str:
+def _column(where: str, name: Any, own: dict[str, tuple[str, str | None]], parent: str | None,
+            fk: str | None) -> str:
     ident = field_ident(str(name))
-    if parent and ident in (parent, f"{parent}_id"):
-        return f"{parent}_id"
+    if parent and fk and ident in (parent, f"{parent}_id", fk, fk.removesuffix("_id")):
+        return fk
     if ident not in own:
         raise CapacityError(f"{where}: no field {str(name)!r}")
     if own[ident][0] not in _PLACE_KINDS:
@@ -136,7 +139,7 @@ def of_spec(feature: Any, entity: Any, spec: Any) -> Capacity:
 
     states = tuple(entity.workflow) or (("open", "done") if entity.has_status else ())
     return resolve(entity.plural, list(feature.fields), dict(feature.options), kinds(entity), entity.parent,
-                   states, fields_of)
+                   states, fields_of, parent_key_of(spec, entity))
 
 
 def spec_capacity(spec: Any, entity: Any) -> Capacity | None:

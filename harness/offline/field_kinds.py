@@ -136,7 +136,7 @@ def _words(*names: str) -> str:
     return r"\b(?:" + "|".join(re.escape(n) for n in names) + r")\b"
 
 
-_DATE_LAST = r"\b(?:date|day|deadline|due|birthday|dob|ngay|han)\s$"
+_DATE_LAST = r"\b(?:date|day|deadline|due|birthday|birthdate|dob|ngay|han)\s$"
 _TIME_LAST = r"\b(?:time|start|end|starts|ends|clock in|clock out|check in|check out|gio)\s$"
 
 KINDS: dict[FieldKind, KindEntry] = {entry.kind: entry for entry in (
@@ -194,7 +194,7 @@ KINDS: dict[FieldKind, KindEntry] = {entry.kind: entry for entry in (
               "str", "TEXT", "Phone | None", "Phone", "str", 'type="tel" maxlength="32"',
               ("+1 555 0100", "+84 90 123 4567"), ("call me", "1")),
     KindEntry("url", (_words("url", "website", "link", "homepage", "web site", "image", "photo", "picture",
-                             "logo", "avatar", "thumbnail"),), "str", "TEXT",
+                             "logo", "avatar", "thumbnail", "headshot", "portrait"),), "str", "TEXT",
               "Url | None", "Url", "str", 'type="url" maxlength="2000"',
               ("https://example.com/a", "https://example.org/b"),
               ("not a url", "javascript:alert(1)")),
@@ -202,8 +202,8 @@ KINDS: dict[FieldKind, KindEntry] = {entry.kind: entry for entry in (
               "Annotated[int, Field(ge={lo}, le={hi})] | None",
               "Annotated[int, Field(ge={lo}, le={hi})]", "int",
               'type="number" step="1" min="{lo}" max="{hi}"', (1, 2), ()),
-    KindEntry("enum", (), "str", "TEXT", "Annotated[Literal[{values}], AnyCase] | None",
-              "Annotated[Literal[{values}], AnyCase]", "str",
+    KindEntry("enum", (), "str", "TEXT", "Annotated[Literal[{values}], any_case({values})] | None",
+              "Annotated[Literal[{values}], any_case({values})]", "str",
               "select", ("", ""), ("not-a-choice", 3)),
     KindEntry("reference", (), "int", "INTEGER", "RecordId | None", "RecordId", "int", "select",
               (None, None), (0, "first")),

@@ -7,6 +7,7 @@ whole dev set: a change of wording on one side fails it until the other side fol
 
 from __future__ import annotations
 
+from harness.constructs.parent_key import parent_key
 from harness.models.spec import DataEntity, Feature
 from harness.offline.generator.naming import field_ident, slug
 
@@ -52,7 +53,7 @@ def auth_item(email: bool) -> Item:
             "routes return 401 without a token and another user's records return 404")
 
 
-def entity_items(e: DataEntity, by_ident: dict[str, DataEntity]) -> list[Item]:
+def entity_items(e: DataEntity, by_ident: dict[str, DataEntity], auth: bool = False) -> list[Item]:
     """crud, then the parent relation and the done status when the entity has them."""
     seg = slug(e.plural)
     display = next((f.ident for f in e.fields if f.type == "str" and f.required),
@@ -67,7 +68,8 @@ def entity_items(e: DataEntity, by_ident: dict[str, DataEntity]) -> list[Item]:
         out.append(("relation", e.ident,
                     f"Each {e.name} belongs to {with_article(parent.name)}; {e.plural} can be listed per {parent.name}"
                     + (f"; deleting {with_article(parent.name)} deletes its {e.plural}" if cascade else ""),
-                    f"POST /api/{seg} requires an existing {parent.ident}_id (404 for an unknown "
+                    f"POST /api/{seg} requires an existing {parent_key(parent.name, parent.ident, auth)} "
+                    f"(404 for an unknown "
                     f"{parent.name}) and GET /api/{slug(parent.plural)}/{{id}}/{seg} lists only "
                     f"that {parent.name}'s {e.plural}"
                     + (f"; DELETE /api/{slug(parent.plural)}/{{id}} returns 204 and its {e.plural} are gone (404)"

@@ -325,7 +325,7 @@ def with_requirements(spec: AppSpec, dashboard: bool, unbuildable=None, pages: b
     items += [(*item, item[3]) for item in account_items(spec)]
     for i, e in enumerate(spec.data_model):
         items += [(*item, f"entity {e.name}" if item[0] == "crud" else f"{e.name}.{_SOURCE[item[0]]}")
-                  for item in words.entity_items(e, by_ident)]
+                  for item in words.entity_items(e, by_ident, spec.auth)]
         if e.workflow:
             items.append((*words.workflow_item(e), f"{e.name}.workflow"))
         for j, f in enumerate(x for x in spec.features if x.entity == e.ident):

@@ -11,10 +11,11 @@ from harness.audit.run import AuditBudget
 from harness.orchestration.audit_stage import audit_intro, audit_stage
 from harness.errors import HarnessError
 from harness.models.enums import RunStatus, TaskStatus
-from harness.models.run import RunOptions, RunState
+from harness.models.run import RunState
 from harness.models.spec import AppSpec
 from harness.orchestration.build_stage import build_stage
 from harness.orchestration.context import RunContext
+from harness.orchestration.run_create import create_new_run
 from harness.orchestration.spec_stage import spec_stage
 from harness.orchestration.stage import Done, Stage
 from harness.orchestration.steps import runtime_line, runtime_step, verify_workspace_step
@@ -120,12 +121,12 @@ def run_stage(ctx: RunContext, n: int, stage: Stage) -> None:
 
 def advance(ctx: RunContext, prestart: bool = False) -> RunState:
     """Run, in order, every stage the run's status says is still to do; the one place transitions happen.
-    `prestart`: start the run's verification worker in the background before the first stage after
-    SPEC, so its imports overlap PLAN and the first generation — a request the spec stage turns
-    down (nothing buildable, a rejected key) starts none."""
+    `prestart`: start the run's verification worker in the background before the first stage that
+    runs — SPEC for a new run — so its imports overlap SPEC, PLAN and the first generation. A request
+    the spec stage turns down stops its worker at once (_drive's `finally`), before it served anything."""
     for n, stage in enumerate(STAGES, start=1):
         if ctx.state.status in stage.resumes_from:
-            if prestart and stage is not STAGES[0]:
+            if prestart:
                 ctx.speed.run_started(ctx)  # the worker; stopped in _drive's `finally`
                 prestart = False
             run_stage(ctx, n, stage)
@@ -134,13 +135,15 @@ def advance(ctx: RunContext, prestart: bool = False) -> RunState:
 
 def new_run(store: RunStore, request: str, llm: LLMProvider, *, run_id: str | None = None,
             say: Callable[[str], None] = print, repair: bool = True,
-            spec: AppSpec | None = None, audit: AuditBudget | None = AuditBudget()) -> RunContext:
+            spec: AppSpec | None = None, audit: AuditBudget | None = AuditBudget(),
+            state: RunState | None = None) -> RunContext:
     """Create a run and take it as far as it goes. HarnessErrors mark the run FAIL and propagate.
     `spec`: a ready spec (from a spec file) used instead of understanding the request; `audit`: the
-    bounds of the mutation audit before review (None skips it)."""
-    chosen = llm.budget.chosen() if isinstance(getattr(llm, "budget", None), Budget) else {}
-    state = store.create_run(request, run_id=run_id, options=RunOptions(repair=repair, audit=audit is not None,
-                                                                        budget=chosen))
+    bounds of the mutation audit before review (None skips it); `state`: the run already created
+    by the caller with the same choices (run_create.create_new_run: `builder new` creates it before
+    importing this module, so its worker starts meanwhile)."""
+    if state is None:
+        state = create_new_run(store, request, llm, run_id=run_id, repair=repair, audited=audit is not None)
     ctx = RunContext(store=store, state=state, llm=llm, say=say, repair=repair, given_spec=spec, audit=audit)
 
     ctx.store.events(state).emit("run", "created", agent="cli")

@@ -3,7 +3,8 @@ path of a run goes, and the pipeline's named hook points into it.
 
 Hook points (in pipeline order) — each does nothing with speed off (HARNESS_SPEED=0 / --no-speed):
 
-- `run_started(ctx)`        pipeline.advance, after SPEC: start the warm verification worker
+- `new_run_created(...)`    `builder new`, once the run exists, before the pipeline's imports: start the worker
+- `run_started(ctx)`        pipeline.advance, before SPEC: start the warm verification worker (if not yet)
 - `build_started(ctx)`      build_stage: hand the worker the later tasks' planned files
 - `runner()`                steps: how verification commands may run (the warm runner, or cold)
 - `carry(ctx)`              steps: earlier task documents a per-task whole-suite session may carry from
@@ -50,6 +51,16 @@ def completes_the_app(ctx, task) -> bool:
                 is_test_module(rel) and not (ctx.workspace / rel).exists() for rel in later.files_touched):
             return False
     return True
+
+
+def new_run_created(store, run_id: str, audited: bool) -> None:
+    """`builder new`, as soon as the run's directory exists and before the harness imports its
+    pipeline (~1-1.5 s on a loaded machine): start the run's warm worker in the background, so its
+    imports overlap the harness's own, the spec and the plan. `run_started` finds it running."""
+    if speed_on() and warm_on():
+        from harness.speed.warm_start import prestart_for
+
+        prestart_for(store, run_id, audited=audited)
 
 
 class Speed:

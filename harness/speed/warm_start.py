@@ -1,10 +1,11 @@
-"""Start the run's warm verification worker in the background before the first stage after SPEC.
+"""Start the run's warm verification worker in the background before the first stage that runs.
 
-The worker's imports (pytest, the plugin, fastapi/pydantic/httpx: ~1-2 s) used to sit on the
-critical path of the first task's verification; started once the spec is there
-(pipeline.advance), they overlap the plan and the first task's generation. A run that will verify
-nothing more (a resume at REVIEW) starts none, and neither does a request the spec stage turns
-down (until the sixth pass every such run started a worker it never used).
+The worker's imports (pytest, the plugin, fastapi/pydantic/httpx: ~1-3 s) used to sit on the
+critical path of the first task's verification; started as the run begins (pipeline.advance,
+before SPEC), they overlap the spec, the plan and the first task's generation. A run that will
+verify nothing more (a resume at REVIEW) starts none. A request the spec stage turns down stops
+its worker when the run ends, a few tenths of a second after it started, before it served anything
+(until #46 the worker started after SPEC, so it waited on the spec stage's whole time).
 See harness/speed/warm/workers.py (`prestart`). The audit's lanes get their worker started early
 here too (`prestart_audit_workers`), over the empty lane directories the audit prepares.
 """
@@ -21,18 +22,29 @@ def prestart_worker(ctx) -> None:
     """Start `ctx`'s verification worker now when the run still has tasks or the suite to verify,
     and read the installed pytest plugins' metadata beside it (harness/verification/plugins.py). With
     the mutation audit on, its sandbox also binds the (empty) directories of the audit's lanes it will serve."""
-    from harness.speed.warm.workers import prestart
+    if ctx.state.status in _WILL_VERIFY:
+        prestart_for(ctx.store, ctx.run_id, audited=ctx.audit is not None)
+
+
+def prestart_for(store, run_id: str, audited: bool) -> None:
+    """Start `run_id`'s verification worker in the background (nothing when one is running: a
+    second call, from `run_started`, finds the one `builder new` started) and read the plugins'
+    metadata beside it; with the audit on, its sandbox binds the audit's (empty) lane directories."""
+    from harness.speed.warm.workers import prestart, started
     from harness.verification.plugins import prefetch
     from harness.verification.verifier import verification_env
 
-    if ctx.state.status in _WILL_VERIFY:
-        also = ()
-        if ctx.audit is not None:  # the audit's lanes run on clones of this worker (audit/scratch.py)
-            from harness.audit.scratch import share_with_verification
+    env = verification_env(run_id)
+    workspace = store.workspace(run_id)
+    if started(workspace, env):
+        return
+    also = ()
+    if audited:  # the audit's lanes run on clones of this worker (audit/scratch.py)
+        from harness.audit.scratch import share_with_verification
 
-            also = tuple(share_with_verification(ctx.store, ctx.run_id))
-        prestart(ctx.workspace, verification_env(ctx.run_id), also=also)
-        prefetch()
+        also = tuple(share_with_verification(store, run_id))
+    prestart(workspace, env, also=also)
+    prefetch()
 
 
 def expect_planned_files(ctx) -> int:

@@ -228,6 +228,12 @@ def _english(toks: list[str], sw: SpecWords) -> list[str | None]:
         if label is None and low in ("project", "application") and i <= 1 and (
                 not i or toks[0].lower() in ("the", "this", "our", "my")):
             label = FRAMING   # "The project has a login": the app being asked for
+        if label is None and stem(low) in word_list("vague_en.txt") and i and toks[i - 1].lower() in ("other", "any", "all"):
+            label = FRAMING   # "any other appropriate details": a qualifier that names nothing
+        if label is None and low == "individual" and i + 1 < len(toks) and sw.entity_of.get(stem(toks[i + 1].lower())):
+            label = FUNCTION   # "track individual products": each product
+        if label is None and stem(low) in word_list("record_views_en.txt") and i and labels and (labels[-1] or "").startswith("entity"):
+            label = labels[-1]   # "Student profiles include names, ...": the record itself, shown
         if label is None and _self_intro(toks, i):
             label = SELF_INTRO
         if label is None and i in story:

@@ -13,6 +13,7 @@ from harness.errors import SpecError
 from harness.models.spec import AppSpec
 from harness.offline.features import can_build
 from harness.offline.generator.appmodel import AppModel, Entity, PageRoute
+from harness.constructs.parent_key import parent_key
 from harness.offline.generator.columns import build_columns, find_slot, is_status
 from harness.offline.generator.naming import ascii_fold, display_text, field_ident, py_ident, unique_idents
 
@@ -54,17 +55,19 @@ def analyse(spec: AppSpec) -> AppModel:
     entities = {}
     for (ident, source), plural_ident in zip(raw.items(), plurals):
         name = display_text(source.name) or ident
-        states = _states(source)
-        has_status = source.has_status or ident in status_idents or bool(states)
-        columns = build_columns(source.fields, parents.get(ident), refs.get(ident, {}), has_status)
-        slot = find_slot(columns, f"{parents[ident]}_id" if ident in parents else None)
+        asked = source.has_status or ident in status_idents
+        states = _states(source, asked)
+        has_status = asked or bool(states)
+        fk = parent_key(raw[parents[ident]].name, parents[ident], spec.auth) if ident in parents else None
+        columns = build_columns(source.fields, fk, refs.get(ident, {}), has_status)
+        slot = find_slot(columns, fk)
         columns = tuple(replace(c, end=True) if slot and c.ident == slot.end != slot.start else c
                         for c in columns)
         entities[ident] = Entity(
             ident=ident, name=name, plural=display_text(source.plural) or name,
             plural_ident=plural_ident,
             slug=slugs[ident],
-            columns=columns, parent=parents.get(ident), slot=slot,
+            columns=columns, parent=parents.get(ident), parent_key=fk, slot=slot,
             has_status=has_status,
             reqs=tuple(entity_reqs[ident]), states=states or ("open", "done"),
             transitions=_transitions(source, states), workflow=bool(states),
@@ -190,11 +193,13 @@ def _effective_refs(raw: dict[str, Any], parents: dict[str, str]) -> dict[str, d
     return out
 
 
-def _states(source: Any) -> tuple[str, ...]:
+def _states(source: Any, asked: bool) -> tuple[str, ...]:
     """Workflow states in order, de-duplicated; () when the entity has no workflow. A `status`
-    enum field without a workflow gives the states too (then any move is allowed)."""
+    enum field without a workflow gives the states of a status the spec asks for (`has_status`,
+    "complete"; then any move is allowed); otherwise it stays the user's own field: the API takes
+    and validates it on create like any enum (it refused it as an unknown field)."""
     states = tuple(dict.fromkeys(display_text(s) for s in source.workflow if display_text(s)))
-    if not states:
+    if not states and asked:
         field = next((f for f in source.fields if is_status(f)), None)
         states = tuple(dict.fromkeys(display_text(v) for v in field.enum_values if display_text(v))) if field else ()
     return states[:20] if len(states) >= 2 else ()

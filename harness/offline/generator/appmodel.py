@@ -91,6 +91,7 @@ class Entity:
     csv_import: int = 0                                   # most rows of one CSV import (0: none)
     attachment_types: tuple[str, ...] = ()                # allowed attachment content types
     attachment_max_kb: int = 0
+    parent_key: str | None = None                         # its parent's key (constructs/parent_key.py)
 
     def has(self, feature: str) -> bool:
         return any(kind == feature for kind, _ in self.features)
@@ -118,7 +119,7 @@ class Entity:
 
     @property
     def fk(self) -> str | None:
-        return f"{self.parent}_id" if self.parent else None
+        return (self.parent_key or f"{self.parent}_id") if self.parent else None
 
     @property
     def camel(self) -> str:

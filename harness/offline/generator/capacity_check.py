@@ -23,7 +23,7 @@ def capacity_of(app: AppModel, e: Entity) -> Capacity | None:
     own = {c.ident: (c.kind, c.ref) for c in e.columns}
     try:
         return resolve(e.plural, fields, options, own, e.parent, e.states if e.has_status else (),
-                       lambda ident: {c.ident: c.kind for c in app.entity(ident).columns})
+                       lambda ident: {c.ident: c.kind for c in app.entity(ident).columns}, e.fk)
     except CapacityError:   # the spec reader refused it already; a rule-built spec may not say it
         return None
 

@@ -17,16 +17,16 @@ UNIQUE_KINDS = ("short_text", "long_text", "email", "url", "phone", "integer")
 _GENERATED_COLUMNS = {"id", "owner_id", "created_at", "status"}
 
 
-def build_columns(fields: list[Any], parent: str | None, refs: dict[str, str],
+def build_columns(fields: list[Any], parent_key: str | None, refs: dict[str, str],
              has_status: bool) -> tuple[Column, ...]:
     """The user's columns; a name the generator's own columns take is dropped ("status" only when
     the entity has the generated status column)."""
     taken = (set(_GENERATED_COLUMNS) - ({"status"} if not has_status else set())
-             | ({f"{parent}_id"} if parent else set()))
+             | ({parent_key} if parent_key else set()))
     out = []
     for field in fields:
         ident = field_ident(field.ident or field.name)
-        if ident in taken or is_status(field):
+        if ident in taken or has_status and is_status(field):
             continue
         taken.add(ident)
         kind = field.kind or kind_of_type(field.type)
@@ -75,5 +75,6 @@ def _number_range(kind: str, lo: float | None, hi: float | None) -> tuple[float 
 
 
 def is_status(field: Any) -> bool:
-    """A spec field that is the record's status (it becomes the status column, not a field)."""
+    """A spec field that is the record's status: the status column of an entity with a status
+    (`has_status` or "complete"), else a field of its own like any enum (any value, any move)."""
     return field_ident(field.ident or field.name) in ("status", "status_item") and bool(field.enum_values)

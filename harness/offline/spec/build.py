@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 
+from harness.constructs.parent_key import parent_key
 from harness.offline.spec import lexicon as lx
 from harness.offline.generator.naming import field_ident, py_ident, slug
 from harness.models.spec import AppSpec, DataEntity, EntityField, Page, Requirement, Stack
@@ -148,7 +149,7 @@ def _status_values(p: Parsed, name: str) -> bool:
 def _fields(p: Parsed, name: str, idents: dict[str, str]) -> list[EntityField]:
     drop = set(_EXCLUDED_FIELDS)
     if name in p.parents:
-        drop.add(f"{idents[p.parents[name]]}_id")
+        drop |= {f"{idents[p.parents[name]]}_id", parent_key(p.parents[name], idents[p.parents[name]], p.auth)}
     out: list[EntityField] = []
     for item in p.fields.get(name, []):
         words, hint = item.words, item.hint
@@ -169,7 +170,7 @@ def _fields(p: Parsed, name: str, idents: dict[str, str]) -> list[EntityField]:
                 or any(f.ident == ident for f in out):
             continue   # a status with its values is the record's status column (any move allowed)
         out.append(_field(words, hint, item, ident, name, p.vi))
-    out += implied_fields(name, out)
+    out += implied_fields(name, out, stated=name in p.status or name in p.workflows)
     if len(out) > MAX_FIELDS:
         p.notes.append(f"{name}: {len(out) - MAX_FIELDS} more fields ignored (cap {MAX_FIELDS})")
         out = out[:MAX_FIELDS]
@@ -262,7 +263,7 @@ def _requirements(p: Parsed, entities: list[DataEntity]) -> list[tuple[str, str 
         reqs.extend(account_items(SimpleNamespace(roles=roles, change_password=p.change_password)))
     by_ident = {e.ident: e for e in entities}
     for e in entities:
-        reqs.extend(entity_items(e, by_ident))
+        reqs.extend(entity_items(e, by_ident, p.auth))
         reqs.extend(entity_extra_reqs(p, e))
         reqs.extend(access_items(e))
         reqs.extend(link_reqs(e, entities) + computed_reqs(e))

@@ -46,6 +46,9 @@ _SUBJECT_NEXT = (lx.FIELD_TRIGGERS | lx.BELONG | lx.HAVE | lx.MODALS | _PARENT_P
 _LONG_REQUEST = 6                       # clauses
 _WEAK_RULES = word_set("entities.weak_rules")
 _RECORD_HEADS = word_set("entities.record_heads")
+_CRUD_WORDS = word_set("entities.crud_words")
+_CRUD_OPS = word_set("entities.crud_ops")
+_CRUD_PREPS = word_set("entities.crud_preps")
 
 
 def _has_login(toks: list[Tok], j: int) -> bool:
@@ -129,7 +132,10 @@ def _positions(toks: list[Tok], p) -> list[tuple[int, str]]:
         w = t.w
         if not w:
             continue
-        if rl.is_entity_verb(w) and not t.used and _word(toks, i + 1) == ":" and _word(toks, i + 2) == ".":
+        if w in _CRUD_WORDS and (_word(toks, i + 1) in _CRUD_PREPS    # "CRUD operations on books and members"
+                                 or _word(toks, i + 1) in _CRUD_OPS and _word(toks, i + 2) in _CRUD_PREPS):
+            out += [(h, "object") for h in _np_heads(toks, i + 2 + (_word(toks, i + 1) in _CRUD_OPS))]
+        elif rl.is_entity_verb(w) and not t.used and _word(toks, i + 1) == ":" and _word(toks, i + 2) == ".":
             out += [(h, "object") for h in _list_objects(toks, i + 2)]   # "where I track:" + bullets
         elif rl.is_entity_verb(w) and not t.used and not (rl.verb_base(w) == "take"
                                                             and _word(toks, i + 1) in _TAKE_IDIOMS):

@@ -14,10 +14,9 @@ from harness.offline.spec.wordsets import word_set
 _REST_PERIODS = word_set("feature_words.rest_periods")
 
 
-def find_feature_words(toks: list[Tok], p: Parsed, negated: set[int] = frozenset()) -> list[int]:
+def find_feature_words(toks: list[Tok], p: Parsed, negated: set[int] = frozenset()) -> None:
     """Mark the feature words (login, dashboard, pages, API, mark-as-complete …); `negated`: the
     clauses of bullet lists under a negating heading (negated_lists.py), whose login is not asked for."""
-    complete_idx: list[int] = []
     for i, t in enumerate(toks):
         w = t.w
         if t.used or not w:
@@ -37,8 +36,7 @@ def find_feature_words(toks: list[Tok], p: Parsed, negated: set[int] = frozenset
         elif w in lx.COMPLETE:
             if w.startswith("complete") and _word(toks, i - 1) in word_set("feature_words.complete_before"):
                 continue
-            complete_idx.append(i)
-            role = "complete:"
+            role = "complete:"   # the pass "completion status" gives it its record
         elif w in lx.FRAMEWORKS:
             p.pages = True
             p.frameworks.append(lx.FRAMEWORKS[w])
@@ -61,7 +59,6 @@ def find_feature_words(toks: list[Tok], p: Parsed, negated: set[int] = frozenset
         else:
             continue
         _use(t, role)
-    return complete_idx
 
 
 _ACCOUNT_VERBS = word_set("feature_words.account_verbs")

@@ -38,10 +38,11 @@ _REQUIRED_WORDS = word_set("field_passes.required_words")
 def find_field_lists(toks: list[Tok], p: Parsed) -> None:
     find_genitive_fields(toks, p)   # "the date and amount of each expense", before "record" claims them
     for i, t in enumerate(toks):
-        if not t.used and t.orig.lower().endswith(("'s", "’s")) and is_noun(toks, i):
-            items, consumed = parse_field_list(toks, i + 1, False, _STOPS)
+        if not t.used and _possessive(toks, i) and is_noun(toks, i):
+            start, lead = _view_list_start(toks, i + 1)
+            items, consumed = parse_field_list(toks, start, False, _STOPS)
             if len(items) >= 2:   # "record each plant's name, species and watering date"
-                _add_fields(toks, p, i, t, items, consumed)
+                _add_fields(toks, p, i, t, items, consumed + lead)
                 t.used, t.role = False, ""   # the noun itself stays an entity position
             continue
         ahead = fields_for_each(toks, i, lambda k: parse_field_list(toks, k, False, _STOPS))
@@ -66,7 +67,10 @@ def find_field_lists(toks: list[Tok], p: Parsed) -> None:
         if t.w in _VERB_TRIGGERS:   # "a booking form to choose date and time"
             while j >= 0 and (toks[j].w in lx.FILLER or toks[j].w in _FORM_GAP or toks[j].w in _FORM_WORDS):
                 j -= 1
-            if j < 0 or not is_noun(toks, j) or j == i - 1 and not t.w.endswith("ing") \
+            framed = _framed_record(toks, i) if t.w in _RECORD_VERBS else None
+            if framed is not None:   # "With respect to owners the system shall: Store first name, ..."
+                j, frame = framed
+            elif j < 0 or not is_noun(toks, j) or j == i - 1 and not t.w.endswith("ing") \
                     and _word(toks, j - 1) not in _EACH \
                     and (t.w not in _RECORD_VERBS or toks[j].w in lx.AUTH):
                 continue   # "members specifying", "for each member record", "invoices store" (not "users store")
@@ -77,13 +81,23 @@ def find_field_lists(toks: list[Tok], p: Parsed) -> None:
             if items and refs:   # "visits record the pet, the visit date ...": a reference to the pet
                 items, consumed = items + [FieldItem(words=[toks[k].w]) for k in refs], consumed + refs
             p.field_subjects.extend(k for k in links if k not in refs)
+            if framed is not None and items:   # "Store first name, ... and list of pets": the owner's pets
+                k = max(consumed) + 1
+                while _word(toks, k) in _CHILD_LEADS:
+                    k += 1
+                if is_noun(toks, k) and lx.singularize(toks[k].w) != toks[k].w:
+                    p.listed_children.append((j, k))
             if items and t.w in _RECORDS and j == i - 1 and _word(toks, max(consumed, default=i) + 1) not in (".", "", ";"):
                 continue   # "doctors record notes for each visit": whose notes is said after the list
             if items:
-                _add_fields(toks, p, j, t, items, consumed)
+                _add_fields(toks, p, j, t, items, consumed + (frame if framed is not None else []))
             continue
+        comma = False
         while j >= 0 and (toks[j].w in lx.FILLER or t.w == "(" and not toks[j].w and toks[j].orig):
             j -= 1   # "sinh viên đang thuê trọ (tên, ...)": words the lexicon ignored before "("
+        if j > 0 and toks[j].w == "," and t.w in _COMMA_TRIGGERS and is_noun(toks, j - 1) \
+                and lx.singularize(toks[j - 1].w) != toks[j - 1].w:
+            j, comma = j - 1, True   # "track individual products, including a name, ...": the records' fields
         action = None
         if j > 0 and toks[j].w in _FORM_WORDS and is_noun(toks, j - 1) and t.w in lx.LOOSE_TRIGGERS:
             action, j = j, j - 1   # "an expense form with title, amount and date": the expense's fields
@@ -121,6 +135,8 @@ def find_field_lists(toks: list[Tok], p: Parsed) -> None:
             items, consumed = [FieldItem(words=["type"], enum_values=kinds[0])], list(range(i + 1, kinds[1]))
         else:
             items, consumed = parse_field_list(toks, i + 1, strict, _STOPS, links=links)
+        if comma and not items:
+            continue   # "log workouts, including exercises, sets": records of their own, read later
         p.field_subjects.extend(links)   # "details including ingredients, steps": ingredients are records
         if t.w in lx.HAVE and items and is_noun(toks, j):   # "Orders have: recipient, items, total": the
             p.listed_children.extend((j, k) for k in links)  # order's items (relations.py)
@@ -141,6 +157,61 @@ def find_field_lists(toks: list[Tok], p: Parsed) -> None:
 _TRIGGERS = lx.FIELD_TRIGGERS | word_set("field_passes.include_triggers")   # "each order includes a date, ..."
 _RECORD_VERBS = word_set("field_passes.record_verbs")
 _RECORDS = word_set("field_passes.records")
+_COMMA_TRIGGERS = word_set("field_passes.comma_triggers")
+
+
+_FRAME_WORDS = word_set("field_passes.frame_words")
+_FRAME_GAP = word_set("field_passes.frame_gap")
+_FRAME_TO_HEADS = word_set("field_passes.frame_to_heads")
+_FRAME_LEADS = word_set("field_passes.frame_leads")
+_CHILD_LEADS = word_set("field_passes.child_leads")
+
+
+def _possessive(toks: list[Tok], i: int) -> bool:
+    """ "each plant's", and "students'" before a record view ("Students' profiles ...")."""
+    own = toks[i].orig.lower()
+    return own.endswith(("'s", "’s")) or own.endswith(("s'", "s’")) and _word(toks, i + 1) in _RECORD_VIEWS
+
+
+def _view_list_start(toks: list[Tok], k: int) -> tuple[int, list[int]]:
+    """Where the field list after a possessive starts, and the words before it that say it is the
+    record's: "'s profile shows the name, ...", "' profiles will be displayed on the page, including
+    students' names, ..." (a record view, then a verb or a clause ending in ", including")."""
+    if _word(toks, k) not in _RECORD_VIEWS:
+        return k, []
+    if _word(toks, k + 1) in _TRIGGERS or _word(toks, k + 1) in _VERB_TRIGGERS:
+        return k + 2, [k, k + 1]
+    for m in range(k + 1, min(len(toks), k + 12)):
+        if toks[m].clause != toks[k].clause or toks[m].w in (".", ";"):
+            break
+        if toks[m].w == "," and _word(toks, m + 1) in _COMMA_TRIGGERS:
+            return m + 2, [x for x in range(k, m + 2) if not toks[x].used]   # "the page": a page, as it was
+    return k, []
+
+
+def _framed_record(toks: list[Tok], i: int) -> tuple[int, list[int]] | None:
+    """ "With respect to owners the system shall: Store ...", "Regarding customers, we store ...":
+    the plural record a clause opens with is the one whose fields the verb at i lists, and the
+    frame's words."""
+    k = i - 1
+    while k >= 0 and toks[k].clause == toks[i].clause and (
+            toks[k].w in _FRAME_GAP or toks[k].w in lx.FILLER or toks[k].w in lx.DETERMINERS or toks[k].w in lx.APP_HEADS):
+        k -= 1
+    if k < 1 or toks[k].clause != toks[i].clause or not is_noun(toks, k) or lx.singularize(toks[k].w) == toks[k].w:
+        return None
+    m = k - 1
+    while m >= 0 and toks[m].w in lx.DETERMINERS:
+        m -= 1
+    if m < 0 or toks[m].w not in _FRAME_WORDS:
+        return None
+    start = m - 2 if toks[m].w == "to" and m >= 2 and toks[m - 1].w in _FRAME_TO_HEADS else m
+    if toks[m].w == "to" and start == m:
+        return None   # "Allow owners to store ...": no frame
+    if start > 0 and toks[start - 1].w in _FRAME_LEADS:
+        start -= 1   # "with respect to", "in regard to"
+    if start and toks[start - 1].clause == toks[i].clause:
+        return None
+    return k, [x for x in range(start, k) if not toks[x].used and toks[x].w in _FRAME_WORDS | _FRAME_TO_HEADS | _FRAME_LEADS]
 
 
 def _column_list_of_record(toks: list[Tok], i: int, j: int) -> bool:

@@ -179,6 +179,11 @@ def _parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozense
             idx.append(j)   # "leads have: name, company"
             j += 1
             continue
+        if not words and toks[j].orig.lower().endswith(("s'", "s’")) \
+                and j + 1 < len(toks) and toks[j + 1].w[:1].isalpha() and not toks[j + 1].used:
+            idx.append(j)   # "including students' names, headshots": whose names the list says already
+            j += 1
+            continue
         if not words and (t.w in _INTRO or t.w in _SHOW_VERBS and not items):
             idx.append(j)   # "(showing name, code, class)": the list after the verb
             j += 1

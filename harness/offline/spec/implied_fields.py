@@ -6,7 +6,8 @@ what was asked. The two word lists name record nouns that are occurrences: spans
 an end (datetime), moments get the time they happened. A record that already has a date or time
 field of its own (named in the request) gets nothing. Likewise "keep track of their transactions"
 in a budget app: a transaction, expense or payment without an amount records no money, so it gets
-a required amount unless the request named a money field for it. No other noun gets anything.
+a required amount unless the request named a money field for it. An attendance record gets its date
+and a yes/no `present` unless the request named them. No other noun gets anything.
 """
 
 from __future__ import annotations
@@ -21,14 +22,22 @@ MOMENTS = word_set("implied_fields.moments")
 _TIMED_KINDS = word_set("implied_fields.timed_kinds")
 # Records of money moving: their amount is what they are.
 MONEY_RECORDS = word_set("implied_fields.money_records")
+# Records of presence: the day and whether the person was there.
+PRESENCE_RECORDS = word_set("implied_fields.presence_records")
 
 
-def implied_fields(entity: str, fields: list[EntityField]) -> list[EntityField]:
+def implied_fields(entity: str, fields: list[EntityField], stated: bool = False) -> list[EntityField]:
     """The fields `entity` (a singular name) implies: an amount for a money record without a money
-    field, datetimes for an occurrence unless `fields` already say when."""
+    field, datetimes for an occurrence unless `fields` already say when; for an attendance its date
+    and whether the person was present, unless `fields` or its states (`stated`) say so."""
     head = entity.rpartition(" ")[2]
     if head in MONEY_RECORDS and not any(f.kind == "money" for f in fields):
         return [EntityField(name="amount", ident="amount", type="float", required=True, kind="money")]
+    if head in PRESENCE_RECORDS:   # "take attendance": who was there on which day
+        dated = any(f.kind in _TIMED_KINDS or f.type in ("date", "datetime") for f in fields)
+        marked = stated or any(f.type == "bool" or f.kind == "enum" for f in fields)
+        return ([] if dated else [EntityField(name="date", ident="date", type="date", required=True, kind="date")]) \
+            + ([] if marked else [EntityField(name="present", ident="present", type="bool", kind="boolean")])
     if any(f.kind in _TIMED_KINDS or f.type in ("date", "datetime") for f in fields):
         return []
     if head in SPANS:

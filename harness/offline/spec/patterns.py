@@ -23,7 +23,8 @@ matches acts (an if/elif chain over the tokens, as the passes written in code we
            tokens of its clause (with "back": true, else the last one named before the anchor in the
            clause before: the record a pronoun such as "them" stands for), else (unless "named":
            true) the request's only one, or with "main": true the one the request names most
-           often when the clause names none (no record: the row does nothing); {"capture": c}: the
+           often when the clause names none, or with "or_first_in": set the first record whose last
+           word is in the set (no record: the row does nothing); {"capture": c}: the
            record the first token of c that names one names (its role "entity:<name>");
            "{record}" in a mark's role is its name
     status {"capture": c}: every record the tokens of c name gets a status (unless it has one or a
@@ -45,6 +46,8 @@ matches acts (an if/elif chain over the tokens, as the passes written in code we
     no_record  a reason: when "record" finds none, the match is context and its clause blocked
     unclaim    true: when "record" finds none, the matched tokens are given back (unused, no role)
     workflow   [states]: the record's workflow, unless it has one or a status already
+    record_status  true: the record gets a status, unless it has one or a workflow
+    with_workflow  {keys}: when the record has a workflow, these keys replace the action's own
 
 `unless` {"capture": c, "role": prefix}: no match when a token of c already has such a role;
 `unless_record` (a record name): no match when the parse has that record type; `unless_entity` (a
@@ -195,6 +198,8 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str]) -
         if not record and "feature" not in action:   # a feature's "of" may still name one
             _no_record(toks, m, action, p)
             return
+        if record in p.workflows and "with_workflow" in action:
+            action = {**action, **action["with_workflow"]}
     if record:
         items = p.fields.setdefault(record, [])
         for label in action.get("fields", []):
@@ -204,6 +209,8 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str]) -
         tool = action.get("entity_tool")
         if tool and tool not in p.tools.setdefault(record, []):
             p.tools[record].append(tool)
+        if action.get("record_status") and record not in p.status and record not in p.workflows:
+            p.status.append(record)
         if "workflow" in action and record not in p.workflows and record not in p.status:
             p.workflows[record] = list(action["workflow"])
         for key in action.get("access", []):
@@ -246,6 +253,10 @@ def _record(toks: list[Tok], m: Match, how: dict, p, mentions: dict[int, str]) -
     if found or how.get("main"):   # the request's main record, when the clause names none
         clause = toks[m.anchor].clause
         return found or ("" if any(toks[k].clause == clause for k in mentions) else main_record(mentions) or "")
+    if "or_first_in" in how:   # the first record whose last word is in the set ("task", "ticket")
+        first = next((e for e in p.entities if e.rpartition(" ")[2] in pattern_set(how["or_first_in"])), "")
+        if first:
+            return first
     return p.entities[0] if len(p.entities) == 1 and not how.get("named") else ""
 
 

@@ -59,7 +59,6 @@ class ParseState:
     toks: list[Tok]
     p: Parsed
     status_enums: list = field(default_factory=list)       # (token, states) of "status: a / b / c"
-    complete_idx: list[int] = field(default_factory=list)  # completion words, attached after entities
     mentions: dict[int, str] = field(default_factory=dict)  # token index -> the entity it names
 
 
@@ -118,8 +117,8 @@ def app_name(toks: list[Tok], clauses: list[str]) -> str:
     return mark_app_name(toks) or mark_title_line(toks, clauses)
 
 
-def feature_words(request: str, clauses: list[str], toks: list[Tok], p: Parsed) -> list[int]:
-    return find_feature_words(toks, p, negated_clauses(request, clauses))
+def feature_words(request: str, clauses: list[str], toks: list[Tok], p: Parsed) -> None:
+    find_feature_words(toks, p, negated_clauses(request, clauses))
 
 
 def entities(toks: list[Tok], p: Parsed) -> dict[int, str]:
@@ -132,10 +131,6 @@ def later_field_lists(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> d
     found = find_column_lists(toks, mentions, p) + find_field_bullets(toks, mentions, p) \
         + find_filter_fields(toks, mentions, p)
     return find_entities(toks, p, MAX_ENTITIES) if found else mentions
-
-
-def completion_words_left(toks: list[Tok], complete_idx: list[int]) -> list[int]:
-    return [c for c in complete_idx if not toks[c].role.startswith("field:")]
 
 
 def features(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None:

@@ -1,6 +1,6 @@
-"""Workflows and status: "status: draft / submitted / approved" (ordered states), completion words
-("mark as done"), each attached to the record nearest to it. Cancelling ("book or cancel") is
-the table pass "cancel status" (patterns/features.jsonl)."""
+"""Workflows: "status: draft / submitted / approved" (ordered states), attached to the record
+nearest to it. Completion words ("mark as done") and cancelling ("book or cancel") are the table
+passes "completion status" and "cancel status" (patterns/features.jsonl)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from harness.offline.spec.pass_helpers import use as _use
 from harness.offline.spec.pass_helpers import word as _word
 from harness.offline.spec.tokens import Tok
 
-_WINDOW = 8            # how far (tokens) a completion word reaches for its entity
 _STATUS_WORDS = lx.STATUS_WORDS
 
 
@@ -41,20 +40,3 @@ def attach_workflows(toks: list[Tok], mentions: dict[int, str], status_enums: li
                     t.role = f"workflow:{entity}"
     for entity, states in find_workflow_chains(toks, mentions):
         p.workflows.setdefault(entity, states)
-
-
-def find_status(toks: list[Tok], mentions: dict[int, str], complete_idx: list[int], p: Parsed) -> None:
-    for c in complete_idx:
-        if not toks[c].role.startswith("complete"):
-            continue   # a table row read the word ("mark overdue plants": the overdue flag, no status)
-        hit = _nearest(toks, c, mentions, _WINDOW)
-        if hit is None:
-            hit = next((e for e in p.entities if e.rpartition(" ")[2] in lx.STATUS_NOUNS), None)
-        if hit is None and len(p.entities) == 1:
-            hit = p.entities[0]
-        if hit and hit not in p.workflows:
-            toks[c].role = f"complete:{hit}"
-            if hit not in p.status:
-                p.status.append(hit)
-        elif hit:
-            toks[c].role = f"workflow:{hit}"

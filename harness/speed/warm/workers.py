@@ -304,6 +304,11 @@ def prestart(workspace: Path, env: Mapping[str, str], also: Iterable[Path] = ())
         pass
 
 
+def started(workspace: Path, env: Mapping[str, str]) -> bool:
+    """True when a worker of `workspace` and `env` was started and not discarded (ready or still importing)."""
+    return _key(workspace, env) in _WORKERS
+
+
 def expect(workspace: Path, env: Mapping[str, str], files: Mapping[str, str]) -> int:
     """Send `files` (about to be written to `workspace`) to its worker, started or still importing
     (WarmWorker.expect); 0 when there is none."""

@@ -11,9 +11,9 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 __all__ = [
-    "MAX_ID", "Annotated", "AnyCase", "BaseModel", "Clock", "Count", "Day", "Email", "Field", "Int64",
+    "MAX_ID", "Annotated", "BaseModel", "Clock", "Count", "Day", "Email", "Field", "Int64",
     "Literal", "LongText", "Moment", "Money", "Number", "Phone", "RecordId", "RequiredLongText",
-    "RequiredShortText", "ShortText", "Strict", "Url", "csv_cell", "error_responses", "iso",
+    "RequiredShortText", "ShortText", "Strict", "Url", "any_case", "csv_cell", "error_responses", "iso",
     "calc_compare", "calc_day", "calc_divided", "calc_json", "calc_minus", "calc_plus", "calc_times",
     "calc_today", "model_validator",
 ]
@@ -30,9 +30,15 @@ ShortText = Annotated[str, Field(max_length=200)]
 LongText = Annotated[str, Field(max_length=5000)]
 RequiredShortText = Annotated[str, Field(min_length=1, max_length=200)]
 RequiredLongText = Annotated[str, Field(min_length=1, max_length=5000)]
-# A choice in any letter case ("Food", "FOOD") is that choice ("food"): the request listed the
-# values as its user wrote them, the API keeps one spelling.
-AnyCase = BeforeValidator(lambda value: value.lower() if isinstance(value, str) else value)
+
+
+def any_case(*values: str) -> BeforeValidator:
+    """A choice in any letter case ("food", "FOOD") is that choice as the spec lists it ("Food"):
+    the API, the database and the pages keep the user's one spelling."""
+    spelling = {value.lower(): value for value in values}
+    return BeforeValidator(lambda value: spelling.get(value.lower(), value) if isinstance(value, str) else value)
+
+
 Email = Annotated[str, Field(max_length=254, pattern=r"^[^@\s]+@[^@\s]+\.[^@\s.]+$")]
 Phone = Annotated[str, Field(max_length=32, pattern=r"^\+?[0-9][0-9 ().-]{5,30}$")]
 Url = Annotated[str, Field(max_length=2000, pattern=r"^https?://[^\s/?#]+\.[^\s/?#]+(?:[/?#]\S*)?$")]
