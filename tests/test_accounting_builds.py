@@ -36,7 +36,9 @@ def run_spec(tmp_path, run_id: str) -> AppSpec:
     ("tennis", "A booking site for a tennis court", ['"booking"', '"tennis"']),
     ("boardgames", "I want to build a game tracker for all the boardgame game I do with my friends",
      ['"boardgame"', '"friends"']),
-    ("reading", READING, ['"pages read"', '"month"']),
+    # "pages read" and the monthly summary are read now (#51's period summaries); the sessions'
+    # link to a book is not, so the run still fails naming it
+    ("reading", READING, ['"book"']),
 ])
 def test_bug_fresh_requests_end_build_failed_naming_the_unaccounted_words(tmp_path, run_id, request_text, named):
     done = builder(tmp_path, "new", request_text, "--run-id", run_id, "--no-audit")
