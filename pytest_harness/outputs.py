@@ -59,6 +59,22 @@ def fails_threshold(document: Mapping) -> bool:
     return block is not None and not block["met"]
 
 
+def evidence_verdict(document: Mapping) -> str:
+    """The document's gate (every requirement verified, nothing forged) in words, and what decided
+    the exit status when the gate was not met: the line said "gate failed" beside a run that exited
+    0 (4/5 verified with --harness-fail-under=80, or no threshold at all)."""
+    gate_doc = document["gate"]
+    if gate_doc["passed"]:
+        return "gate passed"
+    reasons = list(gate_doc["reasons"])
+    named = "; ".join(reasons[:3]) + (f"; {len(reasons) - 3} more" if len(reasons) > 3 else "")
+    if fails_threshold(document) or mutate.failed(document):
+        return f"gate failed: {named}"
+    if "fail_under" in document:
+        return f"threshold met, so the run passes; not every requirement passed the gate: {named}"
+    return f"gate not met: {named}; without --harness-fail-under the exit status is the tests' own"
+
+
 def write_summary(terminal, settings: Settings, document: Mapping) -> None:
     """The `harness requirements` section: the table, other gate findings, the verdict, file paths."""
     terminal.section("harness requirements", sep="-")
@@ -86,8 +102,7 @@ def write_summary(terminal, settings: Settings, document: Mapping) -> None:
     terminal.write_line(f"harness: {gate.verdict_line(document)}", red=failed, green=not failed and
                         "fail_under" in document)
     if settings.evidence_path is not None:
-        verdict = "passed" if document["gate"]["passed"] else "failed"
-        terminal.write_line(f"harness evidence: {settings.evidence_path} (gate {verdict})")
+        terminal.write_line(f"harness evidence: {settings.evidence_path} ({evidence_verdict(document)})")
     if settings.report_path is not None:
         terminal.write_line(f"harness report: {settings.report_path}")
     if settings.cobertura_path is not None:
