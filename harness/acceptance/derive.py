@@ -121,7 +121,7 @@ def _feature(spec: AppSpec, e: DataEntity | None, req: Requirement) -> list[Chec
 
 
 def _access(spec: AppSpec, e: DataEntity | None, req: Requirement) -> list[Check]:
-    """roles, change_password, shared, manage, assigned_to and many (by the requirement's source)."""
+    """roles, change_password, shared, manage, view, assigned_to and many (by the requirement's source)."""
     rid, source = req.id, req.acceptance
     if source == "auth.roles" and spec.roles:
         return [Check(rid, "the first account registered is admin and can make others admin",
@@ -135,6 +135,8 @@ def _access(spec: AppSpec, e: DataEntity | None, req: Requirement) -> list[Check
         return [Check(rid, f"another account sees a shared {e.name}", partial(access.shared_seen, spec=spec, entity=e), e.ident)]
     if source.endswith(".manage") and e.manage:
         return [Check(rid, f"only {e.manage} adds {e.plural}", partial(access.managed, spec=spec, entity=e), e.ident)]
+    if source.endswith(".view") and e.view:
+        return [Check(rid, f"the {e.view} role sees every {e.name}", partial(access.viewed, spec=spec, entity=e), e.ident)]
     if source.endswith(".assigned_to") and e.assigned:
         return [Check(rid, f"the assignee sees a {e.name}", partial(access.assigned_seen, spec=spec, entity=e), e.ident)]
     other = spec.entity(source.rsplit(" ", 1)[-1]) if ".many " in source else None
