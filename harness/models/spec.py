@@ -78,6 +78,8 @@ class DataEntity(BaseModel):
     # moves are `transitions` (default: each state to the next one); an invalid move is a 409.
     workflow: list[str] = Field(default_factory=list)
     transitions: dict[str, list[str]] = Field(default_factory=dict)
+    # date field ident -> the state whose arrival sets it to today (harness/offline/spec_stamp.py)
+    stamps: dict[str, str] = Field(default_factory=dict)
     on_parent_delete: Literal["restrict", "cascade"] = "restrict"
     # Who sees and changes the records when the app has accounts (docs/spec-language.md):
     shared: bool = False           # every signed-in user sees every record (only its owner changes it)

@@ -127,6 +127,9 @@ def _entity_lines(e: DataEntity, features: list[Feature], names: dict[str, str])
         out.append(f"features = [{', '.join(_feature(f) for f in features)}]")
     if e.computed:
         out.append(f"computed = {_value(dict(e.computed))}")
+    if e.stamps:   # by the field's name as written, which the reader turns back into its ident
+        written = {f.ident: f.name for f in e.fields}
+        out.append(f"stamp = {_value({written.get(k, k): v for k, v in e.stamps.items()})}")
     return out
 
 
