@@ -12,6 +12,7 @@ from typing import Any
 from harness.constructs.parent_key import parent_key_of
 from harness.acceptance.checks_access import period_summary
 from harness.acceptance.checks_capacity import capacity_holds
+from harness.acceptance.checks_data import refuses_unknown_query, unknown_query_name
 from harness.acceptance.client import Api, CheckFailed
 from harness.acceptance.samples import first_of, kind_of, same, searchable, slot_of, slot_value, valid_value
 from harness.constructs.slot import Slot
@@ -81,7 +82,10 @@ def filter_exact(api: Api, entity: DataEntity, feature: Feature) -> str:
         done.append(ident)
     if not done:
         raise CheckFailed(f"no field of {entity.name} to filter on")
-    return "filters return exactly the matching records: " + ", ".join(done)
+    first = done[0].removesuffix("_min")
+    typo = unknown_query_name(entity, first[:-2] + first[-1] + first[-2] if len(first) > 1 else first * 2)
+    refused = refuses_unknown_query(api, entity, typo)
+    return "filters return exactly the matching records: " + ", ".join(done) + f"; misspelt {refused}"
 
 
 # The field a bare `sort` is checked by (docs/spec-language.md, "Features"): the entity's first

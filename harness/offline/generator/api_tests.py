@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from harness.offline.generator.api_access_tests import access_tests
 from harness.offline.generator.api_feature_tests import feature_tests
+from harness.offline.generator.api_features import unknown_query_name
 from harness.offline.generator.api_py import children_url, collection_url
 from harness.offline.generator.appmodel import AppModel, Entity
 from harness.offline.generator.links import link_tests
@@ -63,7 +64,7 @@ def test_api_py(app: AppModel, e: Entity, fallback: tuple[str, ...] = ()) -> str
         stored_response=stored(e, "response.json()"),
         stored_read=stored(e, 'client.get(f"{URL}/{item_id}", headers=headers).json()'),
         stored_expected=stored(e, "{**before.json(), **CHANGE}"),
-        listed="[second, first]" if e.newest_key else "[first, second]",   # same date: the last added first
+        listed="[second, first]" if e.newest_key else "[first, second]", unknown=lit(unknown_query_name(e)),   # same date: the last added first
         status_check=f'assert created["status"] == {lit(e.states[0])}' if e.has_status else ""))
     if e.has_status and not e.workflow:
         chunks.append(fill(_COMPLETE, marks=marks(e.req_ids("complete") or fallback), ident=e.ident))

@@ -20,6 +20,7 @@ A token spec is a dict; every key present must hold:
     letters          true: every character of the word is a letter
     any_of           a list of token specs: the token satisfies one of them
     is               a token test of token_tests.py, or a list of them: every one holds ("noun")
+    not_is           a token test, or a list of them: none holds
     op               "?" optional, "*" any number, "+" one or more (default: exactly one)
     max              at most this many repetitions for "*" and "+"
     lazy             true: "*"/"+" try the fewest repetitions first (default: the most)
@@ -82,6 +83,8 @@ def token_ok(t: Tok, spec: dict, sets: WordSets) -> bool:
     if "any_of" in spec and not any(token_ok(t, one, sets) for one in spec["any_of"]):
         return False
     if "is" in spec and not all(t in sets(f"is:{n}") for n in _names(spec["is"])):
+        return False
+    if "not_is" in spec and any(t in sets(f"is:{n}") for n in _names(spec["not_is"])):
         return False
     return not ("not_role" in spec and t.role.startswith(tuple(_names(spec["not_role"]))))
 

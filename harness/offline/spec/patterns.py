@@ -48,6 +48,7 @@ matches acts (an if/elif chain over the tokens, as the passes written in code we
     workflow   [states]: the record's workflow, unless it has one or a status already
     record_status  true: the record gets a status, unless it has one or a workflow
     with_workflow  {keys}: when the record has a workflow, these keys replace the action's own
+    rename a word: the anchor's word becomes it ("inventory" listed among records: "inventory items")
 
 `unless` {"capture": c, "role": prefix}: no match when a token of c already has such a role;
 `unless_record` (a record name): no match when the parse has that record type; `unless_entity` (a
@@ -233,6 +234,8 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str]) -
         _block(toks, m, action["block"], p)
     for attr, value in action.get("set", {}).items():
         setattr(p, attr, value)
+    if "rename" in action:
+        toks[m.anchor].w = action["rename"]
 
 
 def _no_record(toks: list[Tok], m: Match, action: dict, p) -> None:

@@ -5,6 +5,8 @@ on what earlier passes did or on the parse ("is": "noun", "is": ["mention"]).
     noun      the token can name a record type where it stands (nouns.is_noun)
     mention   the token names a record of the parse (entities.find_entities' mentions)
     app_head  the word, in the singular, is a word for the app itself ("tool", "services")
+    supported_verb  the word is a verb the app supports, in any form ("manage", "tracks")
+    compound_actor  a noun that is also a verb, modifying the actor noun after it ("as a book lender")
 """
 
 from __future__ import annotations
@@ -12,13 +14,22 @@ from __future__ import annotations
 from typing import Callable
 
 from harness.offline.spec import lexicon as lx
+from harness.offline.spec import lexicon_roles as rl
 from harness.offline.spec.nouns import is_noun, singular_name
 from harness.offline.spec.tokens import Tok
+
+def _compound_actor(toks: list[Tok], k: int) -> bool:
+    nxt = toks[k + 1] if k + 1 < len(toks) else None
+    return (toks[k].w in lx.VERB_NOUNS and nxt is not None and nxt.clause == toks[k].clause and nxt.w[:1].isalpha()
+            and nxt.w not in lx.FUNCTION and not rl.is_supported_verb(nxt.w))
+
 
 TESTS: dict[str, Callable[[list[Tok], int, dict[int, str]], bool]] = {
     "noun": lambda toks, i, mentions: is_noun(toks, i),
     "mention": lambda toks, i, mentions: i in mentions,
     "app_head": lambda toks, i, mentions: singular_name(toks[i].w) in lx.APP_HEADS,
+    "supported_verb": lambda toks, i, mentions: rl.is_supported_verb(toks[i].w),
+    "compound_actor": lambda toks, i, mentions: _compound_actor(toks, i),
 }
 
 
