@@ -33,6 +33,7 @@ def _paint_spec(tmp_path: Path):
     return load_spec_file(path)
 
 
+@pytest.mark.slow
 def test_unknown_query_parameter_was_silently_ignored_bug(tmp_path):
     ws = write_files(generate_files(load_spec_file(TOOLS)), tmp_path / "ws")
     with served(ws, tmp_path / "app.db") as base, httpx.Client(base_url=base, timeout=10) as http:
@@ -58,6 +59,7 @@ def test_unknown_query_parameter_was_silently_ignored_bug(tmp_path):
         assert http.get("/tools", params={"utm_source": "mail"}).status_code == 200
 
 
+@pytest.mark.slow
 def test_the_black_box_check_refuses_an_app_that_ignores_unknown_query_parameters(tmp_path):
     spec = _paint_spec(tmp_path)
     files = generate_files(spec)

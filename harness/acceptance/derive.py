@@ -5,11 +5,11 @@ create → every field read back equal, each typed field refuses a wrong value, 
 unique fields and references to missing records refused; crud → that plus list, update, delete,
 unknown id, an unknown query parameter; list → every created record listed, an unknown query
 parameter refused; relation → a missing parent refused, a parent's records listed exactly, the
-delete rule; complete → the status sticks; workflow → allowed moves
-stick, skipped ones are 409; auth → accounts, tokens and a second user's isolation; dashboard →
-a count follows a new record; pages → each page answers and shows a record made through the API;
-feature → the feature's own behaviour (search/filter exact, sort order, totals, counts, CSV,
-no double booking, newest first, ownership); health → GET /health.
+delete rule; complete → the status sticks; workflow → allowed moves stick, skipped ones are 409,
+a stamped date is set on the move into its state; auth → accounts, tokens and a second user's
+isolation; dashboard → a count follows a new record; pages → each page answers and shows a record
+made through the API; feature → the feature's own behaviour (search/filter exact, sort order,
+totals, counts, CSV, no double booking, newest first, ownership); health → GET /health.
 """
 
 from __future__ import annotations
@@ -121,7 +121,7 @@ def _feature(spec: AppSpec, e: DataEntity | None, req: Requirement) -> list[Chec
 
 
 def _access(spec: AppSpec, e: DataEntity | None, req: Requirement) -> list[Check]:
-    """roles, change_password, shared, manage, assigned_to and many (by the requirement's source)."""
+    """roles, change_password, shared, manage, view, assigned_to and many (by the requirement's source)."""
     rid, source = req.id, req.acceptance
     if source == "auth.roles" and spec.roles:
         return [Check(rid, "the first account registered is admin and can make others admin",
@@ -135,6 +135,8 @@ def _access(spec: AppSpec, e: DataEntity | None, req: Requirement) -> list[Check
         return [Check(rid, f"another account sees a shared {e.name}", partial(access.shared_seen, spec=spec, entity=e), e.ident)]
     if source.endswith(".manage") and e.manage:
         return [Check(rid, f"only {e.manage} adds {e.plural}", partial(access.managed, spec=spec, entity=e), e.ident)]
+    if source.endswith(".view") and e.view:
+        return [Check(rid, f"the {e.view} role sees every {e.name}", partial(access.viewed, spec=spec, entity=e), e.ident)]
     if source.endswith(".assigned_to") and e.assigned:
         return [Check(rid, f"the assignee sees a {e.name}", partial(access.assigned_seen, spec=spec, entity=e), e.ident)]
     other = spec.entity(source.rsplit(" ", 1)[-1]) if ".many " in source else None
@@ -164,6 +166,11 @@ def derive(spec: AppSpec) -> list[Check]:
         elif cap == "complete" and e is not None:
             checks += [Check(rid, f"complete a {e.name} and read it back", partial(flow.complete_sticks, entity=e), e.ident),
                        Check(rid, f"complete an unknown {e.name} → 404", partial(flow.complete_unknown_404, entity=e), e.ident)]
+        elif cap == "workflow" and e is not None and ".stamp " in req.acceptance:
+            ident = req.acceptance.rsplit(" ", 1)[-1]
+            if ident in e.stamps:
+                checks.append(Check(rid, f"{e.name}.{ident} is stamped on moving to {e.stamps[ident]}",
+                                    partial(flow.stamped_today, entity=e, ident=ident), e.ident))
         elif cap == "workflow" and e is not None and e.workflow:
             checks += [Check(rid, f"{e.name} moves through its workflow", partial(flow.workflow_moves, entity=e), e.ident),
                        Check(rid, f"{e.name} refuses a move the workflow does not allow", partial(flow.workflow_refuses_skips, entity=e), e.ident)]

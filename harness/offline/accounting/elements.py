@@ -136,7 +136,7 @@ def _present(spec: AppSpec) -> dict[str, str]:
         out["roles"] = "account roles " + ", ".join(spec.roles)
     if spec.change_password:
         out["account:password"] = "password change"
-    for key, has in (("shared", lambda e: e.shared), ("manage", lambda e: e.manage), ("assigned", lambda e: e.assigned)):
+    for key, has in (("shared", lambda e: e.shared), ("manage", lambda e: e.manage), ("view", lambda e: e.view), ("assigned", lambda e: e.assigned)):
         with_key = [e.plural for e in spec.data_model if has(e)]
         if with_key:
             out[f"access:{key}"] = f"{key} " + ", ".join(with_key)

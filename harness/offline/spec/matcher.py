@@ -5,7 +5,8 @@ A pattern is anchored at one token. `tokens` are matched forward from the anchor
 them is the anchor), `before` backward from the token before it (written in reading order). Every
 matched token lies in the anchor's clause. `not_before` (token specs) fails the match when they
 match backward from the token before the anchor; `clause_has` / `clause_lacks` (a list of token
-spec sequences) hold when one of the sequences does (none does) occur in the anchor's clause;
+spec sequences) hold when one of the sequences does (none does) occur in the anchor's clause,
+`clause_has_all` when each of them does;
 `followed_by` (a token spec): the token after the forward match satisfies it, or the clause ends there.
 A token spec is a dict; every key present must hold:
 
@@ -170,5 +171,7 @@ def _conditions(toks: list[Tok], i: int, pattern: dict, sets: WordSets) -> bool:
     if "clause_has" in pattern and not _clause_has(toks, i, pattern["clause_has"], sets):
         return False
     if "clause_lacks" in pattern and _clause_has(toks, i, pattern["clause_lacks"], sets):
+        return False
+    if any(not _clause_has(toks, i, [one], sets) for one in pattern.get("clause_has_all", [])):
         return False
     return not ("not_before" in pattern and next(_before(toks, i, pattern["not_before"], sets, {}), None) is not None)
