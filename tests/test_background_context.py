@@ -67,6 +67,10 @@ def _shop_spec() -> AppSpec:
     "This is not an app which the customer will see, but shop workers must log in",
     "The shop can sell anything you like and shop workers can print labels for it",
     "Product descriptions are not required",
+    "It is a booking system for a gym",
+    "The system is not accessible to the public",
+    "This is not a public app",
+    "It is an app for the shop workers only",
 ])
 def test_a_sentence_that_looks_like_background_but_asks_stays_counted(sentence):
     acc = account_text(sentence, _shop_spec())
@@ -82,6 +86,9 @@ def test_a_sentence_that_looks_like_background_but_asks_stays_counted(sentence):
     ("It is designed for simple everyday use", "describes the app or who uses it"),
     ("For the sake of simplicity", "why, not what"),
     ("You can assume that the app will be used by the shopkeeper only", "an assumption the builder may make"),
+    ("It's an internal tool for the shop workers", "describes the app or who uses it"),
+    ("This app will be used by the teachers of our school", "describes the app or who uses it"),
+    ("The system is not required to handle payments", "says what the app need not do"),
 ])
 def test_background_sentences_are_context_with_the_reason(sentence, why):
     assert account_text(sentence, _shop_spec()).context == why
