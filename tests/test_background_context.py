@@ -169,3 +169,13 @@ def test_the_draft_of_a_request_with_context_rebuilds_the_same_requirements(tmp_
     again = load_spec_file(path)
     assert [(r.id, r.capability, r.entity, r.text, r.acceptance) for r in again.requirements] == [
         (r.id, r.capability, r.entity, r.text, r.acceptance) for r in spec.requirements]
+
+
+def test_the_coverage_line_names_the_clauses_set_aside():
+    from harness.trace.coverage import format_coverage, request_coverage
+
+    spec = parse_request(SHOP)
+    matrix = {"requirements": [{"id": r.id, "status": "PASS"} for r in spec.requirements]}
+    cov = request_coverage(spec, matrix)
+    assert cov["complete"] and [c["id"] for c in cov["set_aside"]] == ["C-002"]
+    assert 'Set aside as context (asks for nothing): C-002 "This is not an app' in format_coverage(cov)
