@@ -14,7 +14,8 @@ matches acts (an if/elif chain over the tokens, as the passes written in code we
            tokens of capture c (default "match") that satisfy `where` and are unused (every one
            with force); with a map (a dict of lexicon.py), "{map}" in r is what it maps the word to;
            with "each": [token specs] instead, the tokens of every match of that sequence in the
-           anchor's clause, in text order ("email and password" wherever the sign-in clause says them)
+           anchor's clause, in text order ("email and password" wherever the sign-in clause says them);
+           "{role}" in r is the anchor's role before the row acted
     report {"head": c, "keep": [captures], "where": spec, "phrase": [parts]}: the phrase (the
            whole match, or its parts: {"text": t} or {"capture": c}) is one not-built ask carried
            by the head token (role "unexplained", its text the phrase); the other tokens (but those
@@ -142,7 +143,7 @@ def _sets_of(p, toks: list[Tok], mentions: dict[int, str]):
 
     def sets(name: str):
         if name not in named:
-            named[name] = TokenTest(name[3:], toks, mentions) if name.startswith("is:") else pattern_set(name)
+            named[name] = TokenTest(name[3:], toks, mentions, p) if name.startswith("is:") else pattern_set(name)
         return named[name]
     return sets
 
@@ -197,7 +198,7 @@ def _block(toks: list[Tok], m: Match, reason: str, p) -> None:
 
 
 def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str], sets=pattern_set) -> None:
-    record = ""
+    record, anchor_role = "", toks[m.anchor].role
     if "status" in action:
         named = _named(toks, m, action["status"]["capture"], p)
         if not named:
@@ -237,7 +238,7 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str], s
             _no_record(toks, m, action, p)
             return
     for mark in action.get("mark", []):
-        _mark(toks, m, {**mark, "role": mark["role"].replace("{record}", record)}, sets)
+        _mark(toks, m, {**mark, "role": mark["role"].replace("{record}", record).replace("{role}", anchor_role)}, sets)
     if "report" in action:
         _report(toks, m, action["report"])
     if action.get("block"):
