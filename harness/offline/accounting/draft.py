@@ -46,6 +46,8 @@ def _clause_lines(c: Clause) -> list[str]:
         out.append("# not understood: " + ", ".join(f'"{_comment(w)}"' for w in c.unaccounted))
     elif c.status == "not_built" and c.reason:
         out.append(f"# not built: {_comment(c.reason)}")
+    elif c.status == "context" and c.reason.startswith("set aside"):
+        out.append(f"# {_comment(c.reason)}; if it asks for something, add it below")
     return out
 
 

@@ -5,7 +5,8 @@ A pattern is anchored at one token. `tokens` are matched forward from the anchor
 them is the anchor), `before` backward from the token before it (written in reading order). Every
 matched token lies in the anchor's clause. `not_before` (token specs) fails the match when they
 match backward from the token before the anchor; `clause_has` / `clause_lacks` (a list of token
-spec sequences) hold when one of the sequences does (none does) occur in the anchor's clause;
+spec sequences) hold when one of the sequences does (none does) occur in the anchor's clause,
+`clause_has_all` when each of them does;
 `followed_by` (a token spec): the token after the forward match satisfies it, or the clause ends there.
 A token spec is a dict; every key present must hold:
 
@@ -26,6 +27,8 @@ A token spec is a dict; every key present must hold:
     lazy             true: "*"/"+" try the fewest repetitions first (default: the most)
     atomic           true: "*"/"+" take every token they can and never give one back
     capture          a name for the tokens it matched
+    as               {"capture": c, "forms": ["un{w}", ...]}: the word is one of these forms of
+                     the first word of capture c, matched before it ("watched or unwatched")
     group            a list of token specs matched in turn, as one spec: with `op` the whole
                      sequence is optional or repeated ({"group": [sep, word], "op": "*"})
 
@@ -89,6 +92,12 @@ def token_ok(t: Tok, spec: dict, sets: WordSets) -> bool:
     return not ("not_role" in spec and t.role.startswith(tuple(_names(spec["not_role"]))))
 
 
+def _forms(toks: list[Tok], how: dict, caps: dict[str, list[int]]) -> list[str]:
+    """The words a spec's "as" allows: its forms of the first word of the capture."""
+    taken = caps.get(how["capture"])
+    return [form.replace("{w}", toks[taken[0]].w) for form in how["forms"]] if taken else []
+
+
 def _counts(spec: dict, run: int) -> list[int]:
     """The repetition counts to try, in order, when `run` tokens from here satisfy the spec."""
     op = spec.get("op", "")
@@ -113,7 +122,8 @@ def _walk(toks: list[Tok], specs: list[dict], k: int, pos: int, step: int, claus
     limit = spec.get("max", 10_000) if spec.get("op") in ("*", "+") else 1
     while run < limit:
         j = pos + step * run
-        if not (0 <= j < len(toks)) or toks[j].clause != clause or not token_ok(toks[j], spec, sets):
+        if not (0 <= j < len(toks)) or toks[j].clause != clause or not token_ok(toks[j], spec, sets) \
+                or "as" in spec and toks[j].w not in _forms(toks, spec["as"], caps):
             break
         run += 1
     for n in _counts(spec, run):
@@ -170,5 +180,7 @@ def _conditions(toks: list[Tok], i: int, pattern: dict, sets: WordSets) -> bool:
     if "clause_has" in pattern and not _clause_has(toks, i, pattern["clause_has"], sets):
         return False
     if "clause_lacks" in pattern and _clause_has(toks, i, pattern["clause_lacks"], sets):
+        return False
+    if any(not _clause_has(toks, i, [one], sets) for one in pattern.get("clause_has_all", [])):
         return False
     return not ("not_before" in pattern and next(_before(toks, i, pattern["not_before"], sets, {}), None) is not None)

@@ -12,7 +12,10 @@ matches acts (an if/elif chain over the tokens, as the passes written in code we
 
     mark   [{"role": r, "capture": c, "where": spec, "force": bool, "map": m}]: give role r to the
            tokens of capture c (default "match") that satisfy `where` and are unused (every one
-           with force); with a map (a dict of lexicon.py), "{map}" in r is what it maps the word to
+           with force); with a map (a dict of lexicon.py), "{map}" in r is what it maps the word to;
+           with "each": [token specs] instead, the tokens of every match of that sequence in the
+           anchor's clause, in text order ("email and password" wherever the sign-in clause says them);
+           "{role}" in r is the anchor's role before the row acted
     report {"head": c, "keep": [captures], "where": spec, "phrase": [parts]}: the phrase (the
            whole match, or its parts: {"text": t} or {"capture": c}) is one not-built ask carried
            by the head token (role "unexplained", its text the phrase); the other tokens (but those
@@ -140,7 +143,7 @@ def _sets_of(p, toks: list[Tok], mentions: dict[int, str]):
 
     def sets(name: str):
         if name not in named:
-            named[name] = TokenTest(name[3:], toks, mentions) if name.startswith("is:") else pattern_set(name)
+            named[name] = TokenTest(name[3:], toks, mentions, p) if name.startswith("is:") else pattern_set(name)
         return named[name]
     return sets
 
@@ -152,9 +155,17 @@ def _vetoed(toks: list[Tok], m: Match, unless: dict | None) -> bool:
                for x in m.captures.get(unless["capture"], []))
 
 
-def _mark(toks: list[Tok], m: Match, mark: dict) -> None:
+def _mark(toks: list[Tok], m: Match, mark: dict, sets=pattern_set) -> None:
     where = mark.get("where", {})
     mapping = getattr(lx, mark["map"]) if "map" in mark else None
+    if "each" in mark:   # every match of the sequence in the clause, marked as it is found
+        clause = toks[m.anchor].clause
+        for k in range(len(toks)):
+            one = match_at(toks, k, {"tokens": mark["each"]}, sets) if toks[k].clause == clause else None
+            for x in one.captures["match"] if one else []:
+                if mark.get("force") or not toks[x].used:
+                    toks[x].used, toks[x].role = True, mark["role"]
+        return
     for x in m.captures.get(mark.get("capture", "match"), []):
         if (mark.get("force") or not toks[x].used) and token_ok(toks[x], where, pattern_set):
             role = mark["role"].replace("{map}", mapping[toks[x].w]) if mapping else mark["role"]
@@ -186,8 +197,8 @@ def _block(toks: list[Tok], m: Match, reason: str, p) -> None:
         p.blocked.append((toks[m.anchor].clause, reason))
 
 
-def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str]) -> None:
-    record = ""
+def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str], sets=pattern_set) -> None:
+    record, anchor_role = "", toks[m.anchor].role
     if "status" in action:
         named = _named(toks, m, action["status"]["capture"], p)
         if not named:
@@ -227,7 +238,7 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str]) -
             _no_record(toks, m, action, p)
             return
     for mark in action.get("mark", []):
-        _mark(toks, m, {**mark, "role": mark["role"].replace("{record}", record)})
+        _mark(toks, m, {**mark, "role": mark["role"].replace("{record}", record).replace("{role}", anchor_role)}, sets)
     if "report" in action:
         _report(toks, m, action["report"])
     if action.get("block"):
@@ -353,7 +364,7 @@ def run_patterns(patterns: tuple[dict, ...] | list[dict], toks: list[Tok], p,
                     and pattern.get("unless_record") not in p.entities and not _names_entity(toks, m, pattern, p) \
                     and same_records(toks, m, pattern.get("same", []), lambda c: _named(toks, m, c, p)) \
                     and not _belongs(toks, m, pattern.get("unless_belongs"), p):
-                _act(toks, m, pattern["action"], p, mentions or {})
+                _act(toks, m, pattern["action"], p, mentions or {}, sets)
                 acted.append(i)
                 break
     return acted
