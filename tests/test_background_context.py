@@ -67,6 +67,10 @@ def _shop_spec() -> AppSpec:
     "This is not an app which the customer will see, but shop workers must log in",
     "The shop can sell anything you like and shop workers can print labels for it",
     "Product descriptions are not required",
+    "It is a booking system for a gym",
+    "The system is not accessible to the public",
+    "This is not a public app",
+    "It is an app for the shop workers only",
 ])
 def test_a_sentence_that_looks_like_background_but_asks_stays_counted(sentence):
     acc = account_text(sentence, _shop_spec())
@@ -82,6 +86,9 @@ def test_a_sentence_that_looks_like_background_but_asks_stays_counted(sentence):
     ("It is designed for simple everyday use", "describes the app or who uses it"),
     ("For the sake of simplicity", "why, not what"),
     ("You can assume that the app will be used by the shopkeeper only", "an assumption the builder may make"),
+    ("It's an internal tool for the shop workers", "describes the app or who uses it"),
+    ("This app will be used by the teachers of our school", "describes the app or who uses it"),
+    ("The system is not required to handle payments", "says what the app need not do"),
 ])
 def test_background_sentences_are_context_with_the_reason(sentence, why):
     assert account_text(sentence, _shop_spec()).context == why
@@ -162,3 +169,30 @@ def test_the_draft_of_a_request_with_context_rebuilds_the_same_requirements(tmp_
     again = load_spec_file(path)
     assert [(r.id, r.capability, r.entity, r.text, r.acceptance) for r in again.requirements] == [
         (r.id, r.capability, r.entity, r.text, r.acceptance) for r in spec.requirements]
+
+
+def test_the_coverage_line_names_the_clauses_set_aside():
+    from harness.trace.coverage import format_coverage, request_coverage
+
+    spec = parse_request(SHOP)
+    matrix = {"requirements": [{"id": r.id, "status": "PASS"} for r in spec.requirements]}
+    cov = request_coverage(spec, matrix)
+    assert cov["complete"] and [c["id"] for c in cov["set_aside"]] == ["C-002"]
+    assert 'Set aside as context (asks for nothing): C-002 "This is not an app' in format_coverage(cov)
+
+
+SUBJECTS = ("A computer-based system is required to be used in a typical university for subject selection. Users of "
+            "this system are students. Every student must enter valid ID and password for being entered to the "
+            "system. Each student must be able to select minimum 2 and maximum 5 subjects, therefore, System must "
+            "show a subject list from which students can select the subjects. Each subject in the subject list has "
+            "attributes like subject ID, Title, batch number, Date and time. Students must be able to change their "
+            "selected objects. They must be able to delete and add subjects.")
+
+
+def test_bug_not_built_reason_names_a_word_the_spec_built_without_saying_where():
+    """The trial's subject-selection request (github Radjab02/SubjectSelectionSystem): "no offline rule
+    understands "subjects"" beside a spec with a subject column read as if nothing was made of it."""
+    spec = parse_request(SUBJECTS)
+    last = spec.clauses[-1]
+    assert last.status == "not_built"
+    assert '"subjects" (the spec uses the word for field student.subject)' in last.reason

@@ -81,21 +81,24 @@ def _negated_scope(rest: list[str]) -> bool:
                    for w in rest)
 
 
-def _plain_predicate(low: list[str]) -> bool:
+def _plain_predicate(low: list[str], restrictive_ok: bool = False) -> bool:
     """Every word is function, framing, people, app kind, place or app head; no modal except "will be"."""
     names = keyed_words("app_names_en.txt")
     for k, w in enumerate(low):
         s = stem(w)
-        if w in _MODALS or w in ("will", "would") and low[k + 1:k + 2] != ["be"]:
+        if w in _MODALS or w in ("will", "would") and low[k + 1:k + 2] != ["be"] or w in _words("restrictive") and not restrictive_ok:
             return False
         if not (_quiet(s) or s in _words("people") or s in _words("app_kinds") or s in names["kinds"]
-                or s in names["heads"] or _kind_modifier(low, k)):
+                or s in names["heads"] or s in _words("subjects")
+                or s in word_list("asks_en.txt") and _kind_modifier(low, k)):
             return False
     return True
 
 
 def _description(low: list[str]) -> str | None:
     """ "<subject> is [not] <predicate>": DESCRIBES, OUT_OF_SCOPE or None."""
+    if low and low[0].endswith("'s") and low[0][:-2] in _words("subjects"):   # "It's an internal tool …"
+        low = [low[0][:-2], "is", *low[1:]]
     cop = next((k for k, w in enumerate(low[:_SUBJECT_REACH + 1]) if w in _words("copulas")), None)
     if not cop:
         return None
@@ -135,7 +138,7 @@ def _assumption(low: list[str]) -> bool:
     if k is None or not all(_quiet(stem(w)) for w in low[:k]):
         return False
     rest = low[k + 1:]
-    return bool(rest) and _plain_predicate(rest)
+    return bool(rest) and _plain_predicate(rest, restrictive_ok=True)   # "used by the librarian only": one user
 
 
 def _reason(low: list[str]) -> bool:
