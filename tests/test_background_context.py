@@ -179,3 +179,20 @@ def test_the_coverage_line_names_the_clauses_set_aside():
     cov = request_coverage(spec, matrix)
     assert cov["complete"] and [c["id"] for c in cov["set_aside"]] == ["C-002"]
     assert 'Set aside as context (asks for nothing): C-002 "This is not an app' in format_coverage(cov)
+
+
+SUBJECTS = ("A computer-based system is required to be used in a typical university for subject selection. Users of "
+            "this system are students. Every student must enter valid ID and password for being entered to the "
+            "system. Each student must be able to select minimum 2 and maximum 5 subjects, therefore, System must "
+            "show a subject list from which students can select the subjects. Each subject in the subject list has "
+            "attributes like subject ID, Title, batch number, Date and time. Students must be able to change their "
+            "selected objects. They must be able to delete and add subjects.")
+
+
+def test_bug_not_built_reason_names_a_word_the_spec_built_without_saying_where():
+    """The trial's subject-selection request (github Radjab02/SubjectSelectionSystem): "no offline rule
+    understands "subjects"" beside a spec with a subject column read as if nothing was made of it."""
+    spec = parse_request(SUBJECTS)
+    last = spec.clauses[-1]
+    assert last.status == "not_built"
+    assert '"subjects" (the spec uses the word for field student.subject)' in last.reason

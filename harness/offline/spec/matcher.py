@@ -6,7 +6,7 @@ them is the anchor), `before` backward from the token before it (written in read
 matched token lies in the anchor's clause. `not_before` (token specs) fails the match when they
 match backward from the token before the anchor; `clause_has` / `clause_lacks` (a list of token
 spec sequences) hold when one of the sequences does (none does) occur in the anchor's clause,
-`clause_has_all` when each of them does;
+`clause_has_all` when each of them does; `request_has` when one occurs in any clause of the request;
 `followed_by` (a token spec): the token after the forward match satisfies it, or the clause ends there.
 A token spec is a dict; every key present must hold:
 
@@ -147,10 +147,10 @@ def _repeat(toks: list[Tok], specs: list[dict], k: int, pos: int, step: int, cla
         yield from _walk(toks, specs, k + 1, pos, step, clause, sets, caps)
 
 
-def _clause_has(toks: list[Tok], i: int, sequences: list[list[dict]], sets: WordSets) -> bool:
-    clause = toks[i].clause
-    return any(next(_walk(toks, specs, 0, k, 1, clause, sets, {}), None) is not None
-               for specs in sequences for k in range(len(toks)) if toks[k].clause == clause)
+def _clause_has(toks: list[Tok], i: int | None, sequences: list[list[dict]], sets: WordSets) -> bool:
+    """One of the sequences occurs in the clause of token i (i None: in any clause)."""
+    return any(next(_walk(toks, specs, 0, k, 1, toks[k].clause, sets, {}), None) is not None
+               for specs in sequences for k in range(len(toks)) if i is None or toks[k].clause == toks[i].clause)
 
 
 def _before(toks: list[Tok], i: int, specs: list[dict], sets: WordSets, caps: dict) -> Iterator[tuple[int, dict]]:
@@ -182,5 +182,7 @@ def _conditions(toks: list[Tok], i: int, pattern: dict, sets: WordSets) -> bool:
     if "clause_lacks" in pattern and _clause_has(toks, i, pattern["clause_lacks"], sets):
         return False
     if any(not _clause_has(toks, i, [one], sets) for one in pattern.get("clause_has_all", [])):
+        return False
+    if "request_has" in pattern and not _clause_has(toks, None, pattern["request_has"], sets):
         return False
     return not ("not_before" in pattern and next(_before(toks, i, pattern["not_before"], sets, {}), None) is not None)

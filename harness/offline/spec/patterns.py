@@ -29,6 +29,8 @@ matches acts (an if/elif chain over the tokens, as the passes written in code we
            often when the clause names none, or with "or_first_in": set the first record whose last
            word is in the set (no record: the row does nothing); {"capture": c}: the
            record the first token of c that names one names (its role "entity:<name>");
+           {"field_of": c, "hint": h, "among": c2}: the one record with a field (of kind h)
+           labelled as c's word, the record named last in c2 if one is ("mark it watched");
            "{record}" in a mark's role is its name
     status {"capture": c}: every record the tokens of c name gets a status (unless it has one or a
            workflow); the first is the record of "{record}"; none named: the row does nothing
@@ -262,6 +264,8 @@ def _record(toks: list[Tok], m: Match, how: dict, p, mentions: dict[int, str]) -
     """The record a match is about (action "record"), or "" when there is none."""
     if "capture" in how:
         return next(iter(_named(toks, m, how["capture"], p)), "")
+    if "field_of" in how:
+        return _field_owner(toks, m, how, p, mentions)
     found = nearest(toks, m.anchor, mentions, how["reach"]) \
         or (how.get("back") and _antecedent(toks, m.anchor, mentions))
     if found or how.get("main"):   # the request's main record, when the clause names none
@@ -272,6 +276,16 @@ def _record(toks: list[Tok], m: Match, how: dict, p, mentions: dict[int, str]) -
         if first:
             return first
     return p.entities[0] if len(p.entities) == 1 and not how.get("named") else ""
+
+
+def _field_owner(toks: list[Tok], m: Match, how: dict, p, mentions: dict[int, str]) -> str:
+    """Record "field_of": the one record with a field (of kind "hint") labelled as the word of that
+    capture, of the record named last in capture "among" when one is named there; none or several: ""."""
+    w = toks[m.captures[how["field_of"]][0]].w
+    named = [mentions[k] for k in m.captures.get(how.get("among", ""), []) if k in mentions][-1:]
+    owners = [e for e, items in p.fields.items() if (not named or e in named)
+              and any(it.label == w and it.hint == how.get("hint", it.hint) for it in items)]
+    return owners[0] if len(owners) == 1 else ""
 
 
 def _antecedent(toks: list[Tok], i: int, mentions: dict[int, str]) -> str:

@@ -6,6 +6,7 @@ on what earlier passes did or on the parse ("is": "noun", "is": ["mention"]).
     mention   the token names a record of the parse (entities.find_entities' mentions)
     app_head  the word, in the singular, is a word for the app itself ("tool", "services")
     supported_verb  the word is a verb the app supports, in any form ("manage", "tracks")
+    entity_verb  the word is a verb acting on records, in any form ("add", "deleted", "book")
     compound_actor  a noun that is also a verb, modifying the actor noun after it ("as a book lender")
     bool_state  the token is read as a field (or a feature over one) of a record whose yes/no field
                 the word names ("watched" of a movie with a yes/no field "watched")
@@ -37,6 +38,7 @@ TESTS: dict[str, Callable[[list[Tok], int, dict[int, str], object], bool]] = {
     "mention": lambda toks, i, mentions, p: i in mentions,
     "app_head": lambda toks, i, mentions, p: singular_name(toks[i].w) in lx.APP_HEADS,
     "supported_verb": lambda toks, i, mentions, p: rl.is_supported_verb(toks[i].w),
+    "entity_verb": lambda toks, i, mentions, p: rl.is_entity_verb(toks[i].w),
     "compound_actor": lambda toks, i, mentions, p: _compound_actor(toks, i),
     "bool_state": lambda toks, i, mentions, p: _bool_state(toks, i, p),
 }
