@@ -27,7 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from pytest_harness.mutation_verdict import bar_lines, judged, summarize, under_the_bar
+from pytest_harness.mutation_verdict import bar_lines, judged, shared, summarize, under_the_bar
 from pytest_harness.time_box import GRACE_FACTOR, KILL_RATIO
 
 MAX_MUTANTS = 4          # per requirement
@@ -90,6 +90,7 @@ def run_audit(document: dict, root: Path, max_mutants: int = MAX_MUTANTS, second
                 results = data.get("results") or {}
                 block["baseline"] = data.get("baseline")
     block["requirements"] = summarize(plan, results)
+    block["shared"] = shared(plan, results)
     block["duration_s"] = round(time.monotonic() - started, 3)
     return block
 
@@ -135,9 +136,14 @@ def summary_lines(document: dict) -> list[str]:
         ratio = f"{entry['killed'] / total:.0%}" if total else "-"
         verdict = "below the bar" if under_the_bar(entry) else "meets the bar" if total else "nothing judged"
         extra = "".join(f", {entry[k]} {k.replace('_', ' ')}" for k in ("invalid", "not_run") if entry.get(k))
+        extra += " (its lines are all shared: by the whole suite)" if entry.get("only_shared") else ""
         lines.append(f"harness mutation: {rid} {entry['killed']}/{total} killed ({ratio}{extra}); "
                      f"bar {KILL_RATIO:.0%}: {verdict}")
         lines += [f"harness mutation:   {line}" for line in bar_lines(entry)[1:]]
+    common = block.get("shared") or {}
+    if common:
+        lines.append(f"harness mutation: shared lines {common['killed']}/{common['mutants']} killed by the whole "
+                     f"suite; a survivor counts against every requirement whose tests ran its line")
     if block.get("error"):
         lines.append(f"harness mutation: {block['error']}")
     return lines

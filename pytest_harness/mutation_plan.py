@@ -1,4 +1,6 @@
-"""Which mutants each requirement gets: sites on the lines its passing tests ran in its own files.
+"""Which mutants each requirement gets: sites on its own lines among those its passing tests ran in
+its files; the lines most requirements' tests run are shared, judged by the whole suite
+(mutation_attribution.py).
 
 The lines come from the evidence (each test's call-phase `lines`), the files from the
 requirement's entry (`files`: its implementation files). The choice is deterministic: a
@@ -15,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pytest_harness.mutant_diff import line_diff
+from pytest_harness.mutation_attribution import (ONLY_SHARED, SHARED, SHARED_FACTOR, charged, runners,
+                                                 split_lines)
 from pytest_harness.mutator import KIND_RANK, Mutant, candidates, described
 
 DEFAULT_SEED = 15
@@ -62,6 +66,7 @@ class AuditPlan:
     runs: dict[tuple[str, int], list[str]] = field(default_factory=dict)  # the tests that ran the line, fastest first
     chosen: dict[int, Chosen] = field(default_factory=dict)
     skipped: dict[str, str] = field(default_factory=dict)   # requirement -> why it has no mutants
+    charged: dict[int, list[str]] = field(default_factory=dict)   # a SHARED mutant -> whose survivor it is
 
     def order(self) -> list[tuple[str, int, list[str]]]:
         """(requirement, mutant id, tests to run) in execution order, round-robin over requirements."""
@@ -136,14 +141,17 @@ def spread(by_file: dict[str, list[Mutant]], limit: int, rng: random.Random) -> 
 
 def make_plan(evidence: dict, workspace: Path, max_mutants: int, seed: int = DEFAULT_SEED,
               ids: dict[tuple[str, str], int] | None = None, id_rng: random.Random | None = None) -> AuditPlan:
-    """The audit plan of every verified requirement of the evidence document. `ids`: the guard id of
-    every (file, mutant key) a copy holds already (harness/speed/lanes_ahead.py); a chosen mutant it lacks raises
-    KeyError (that copy cannot serve the plan). Otherwise the ids are fresh draws (`guard_ids`; `id_rng`
-    only for a test). The choice itself never depends on the ids."""
+    """The audit plan of every verified requirement of the evidence document: each requirement's
+    mutants on its own lines, judged by its tests, and up to `max_mutants` more on the shared lines
+    (SHARED), judged by the whole suite (mutation_attribution.py says which lines are which). `ids`:
+    the guard id of every (file, mutant key) a copy holds already (harness/speed/lanes_ahead.py); a
+    chosen mutant it lacks raises KeyError (that copy cannot serve the plan). Otherwise the ids are
+    fresh draws (`guard_ids`; `id_rng` only for a test). The choice itself never depends on the ids."""
     plan = AuditPlan()
     keys: dict[tuple[str, str], int] = {}   # every distinct (file, mutant key) picked: its draw's index
     picks: dict[str, list[tuple[str, Mutant]]] = {}
-    verified = {rid: executed_lines(evidence, rid) for rid, req in (evidence.get("requirements") or {}).items()
+    requirements = evidence.get("requirements") or {}
+    verified = {rid: executed_lines(evidence, rid) for rid, req in requirements.items()
                 if req.get("status") == "verified"}
     # Each file's candidates once, on the lines any requirement's tests ran (the only ones a pick can use).
     ran_any: dict[str, set[int]] = {}
@@ -151,20 +159,30 @@ def make_plan(evidence: dict, workspace: Path, max_mutants: int, seed: int = DEF
         for rel, ran in lines.items():
             ran_any.setdefault(rel, set()).update(ran)
     sources = {rel: _all_candidates(workspace / rel, ran) for rel, ran in ran_any.items()}
-    for rid, req in sorted((evidence.get("requirements") or {}).items()):
+    lines_of = {rid: lines for rid, (_tests, lines) in verified.items()}
+    own, shared = split_lines(lines_of, {rid: set(requirements[rid].get("files") or []) for rid in verified},
+                              {rel: {m.line for m in found} for rel, found in sources.items()})
+    ran_by = runners(lines_of)
+    for rid, req in sorted(requirements.items()):
         if rid not in verified:
             plan.skipped[rid] = f"not verified ({req.get('status', 'uncovered')})"
             continue
-        tests, lines = verified[rid]
-        by_file: dict[str, list[Mutant]] = {}
-        for rel, ran in sorted(lines.items()):
-            by_file[rel] = [m for m in sources[rel] if m.line in ran]
+        by_file = {rel: [m for m in sources[rel] if m.line in ran] for rel, ran in sorted(own[rid].items())}
         picked = spread({f: ms for f, ms in by_file.items() if ms}, max_mutants, random.Random(f"{seed}:{rid}"))
         if not picked:
-            plan.skipped[rid] = "no mutable line executed by its tests in its implementation files"
+            plan.skipped[rid] = (ONLY_SHARED if any(rid in ran_by.get((rel, n), ()) for rel, ns in shared.items()
+                                                    for n in ns)
+                                 else "no mutable line executed by its tests in its implementation files")
             continue
-        plan.tests[rid] = tests
+        plan.tests[rid] = verified[rid][0]
         picks[rid] = picked
+    by_file = {rel: [m for m in sources[rel] if m.line in ran] for rel, ran in sorted(shared.items())}
+    picked = spread({f: ms for f, ms in by_file.items() if ms}, SHARED_FACTOR * max_mutants,
+                    random.Random(f"{seed}:{SHARED}"))
+    if picked:
+        plan.tests[SHARED] = _passing(evidence)
+        picks[SHARED] = picked
+    for rid, picked in picks.items():
         for rel, m in picked:
             keys.setdefault((rel, m.key), len(keys))
     if ids is None:   # one draw per distinct mutant
@@ -177,8 +195,15 @@ def make_plan(evidence: dict, workspace: Path, max_mutants: int, seed: int = DEF
             plan.chosen[mid] = Chosen(id=mid, file=rel, mutant=m)
             plan.mutants[rid].append(mid)
             plan.runs[(rid, mid)] = _tests_of_line(evidence, plan.tests[rid], rel, m.line)
+            if rid == SHARED:
+                plan.charged[mid] = charged(ran_by, rel, m.line)
     _describe_chosen(plan, workspace)
     return plan
+
+
+def _passing(evidence: dict) -> list[str]:
+    """Every test of the session that passed: the whole suite that judges the shared lines."""
+    return sorted(n for n, entry in (evidence.get("tests") or {}).items() if entry.get("outcome") == "passed")
 
 
 def _describe_chosen(plan: AuditPlan, workspace: Path) -> None:

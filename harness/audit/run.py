@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from harness.audit.plan import DEFAULT_SEED, AuditPlan, make_plan
-from pytest_harness.mutation_verdict import summarize  # noqa: F401 - importable from here too
+from pytest_harness.mutation_verdict import shared, summarize  # noqa: F401 - importable from here too
 from harness.errors import RunDataError
 from harness.interrupts import INTERRUPTS, kill_children
 from harness.models.run import RunState
@@ -308,15 +308,16 @@ def audit_run(store: RunStore, state: RunState, budget: AuditBudget = AuditBudge
     after = snapshot_files(workspace)["digest"]
     if after != before:  # cannot happen by design (only the scratch copy is mutated): say so loudly
         raise RunDataError(f"the workspace of run {run_id} changed during the audit; re-verify it")
-    reqs = summarize(plan, results)
+    reqs, common = summarize(plan, results), shared(plan, results)
     doc = {"schema_version": SCHEMA_VERSION, "run_id": run_id, "evidence_digest": evidence["snapshot"].get("digest"),
            "workspace_digest": before, "seed": budget.seed, "max_mutants": budget.max_mutants,
            "seconds": budget.seconds, "box_s": results.get("box_s", budget.seconds), "method": (results.get("baseline") or {}).get("method", budget.method),
            "command": command, "lanes": lanes, "duration_ms": int((time.monotonic() - started) * 1000),
-           "complete": all(r["not_run"] == 0 for r in reqs.values()), "baseline": results.get("baseline"),
+           "complete": all(r["not_run"] == 0 for r in [*reqs.values(), common] if r),
+           "baseline": results.get("baseline"),
            "lanes_ahead": bool(results.get("ahead")),
            "mutant_s": results.get("durations", {}),
-           "requirements": reqs}
+           "requirements": reqs, "shared": common}
     store.write_artifact(run_id, "audit", doc)
     for rid, r in reqs.items():
         status = "skipped" if r["skipped"] else ("killed" if r["killed"] else "survived")
@@ -324,8 +325,13 @@ def audit_run(store: RunStore, state: RunState, budget: AuditBudget = AuditBudge
                     requirement=rid, mutants=r["mutants"], killed=r["killed"], invalid=r["invalid"],
                     not_run=r["not_run"])
         say(f"  audit {rid}: " + (r["skipped"] or f"{r['killed']}/{r['mutants']} mutants killed"
+                                  + (" (its lines are all shared: by the whole suite)" if r.get("only_shared") else "")
                                   + (f", {r['invalid']} invalid (not a kill)" if r["invalid"] else "")
                                   + (f", {r['not_run']} not run (time box)" if r["not_run"] else "")))
+    if common:
+        say(f"  audit shared lines (judged by the whole suite): {common['killed']}/{common['mutants']} mutants killed"
+            + (f"; survivors charged to {', '.join(sorted({r for d in common['details'] if d['result'] == 'passed' for r in d['charged']}))}"
+               if common["survived"] else ""))
     events.emit("audit", "completed", agent="auditor", tool=command, duration_ms=doc["duration_ms"],
                 mutants=sum(r["mutants"] for r in reqs.values()), killed=sum(r["killed"] for r in reqs.values()))
     return doc
