@@ -1,32 +1,32 @@
-"""Which executed lines a requirement answers for in the mutation audit, and which are shared (#47).
+"""Which executed lines are a requirement's own in the mutation audit, and which are shared (#47).
 
-Before, every requirement answered for mutants on every line its tests ran in its files. Lines
-that nearly every test runs — a list's sort order, the update path's lock, a helper every endpoint
-calls — then came up as mutants of requirements whose behaviour they are not: a computed-value
-requirement was charged with the sort order's survivor, and a spec with a capacity and a computed
-value failed a requirement whose own behaviour was well tested.
+Before, a requirement's mutants were drawn from every line its tests ran in its files and judged by
+its tests alone. Lines that nearly every test runs — a list's sort order, the update path's lock, a
+helper every endpoint calls — then came up as survivors of requirements whose behaviour they are
+not: a loans app's computed-value requirement was charged with the sort order's `order == 'desc'`
+and the capacity's `states`, which its tests run and do not check, though the sort and capacity
+tests kill both.
 
-The rule (SHARED_SHARE): a line is **shared** when the tests of at least two requirements ran it
-and of more than half of the verified requirements that list its file. Each other line a
-requirement's tests ran is **its own**: its mutants there are judged by its own tests, as before.
-A requirement whose tests ran only shared lines (a sort order or a computed value, carried out by
-the code every list or read runs) has no mutant of its own (ONLY_SHARED): it is judged by the
-whole suite on the shared mutants of its lines, kills and survivors. Giving it its least-shared
-lines instead brought the defect back: the computed-value requirement of a loans app was then
-judged, by its own tests, on the sort order's line.
+The rule. A line is **shared** when the tests of at least two requirements ran it and of more
+than half of the verified requirements that list its file (SHARED_SHARE); every other line a
+requirement's tests ran is **its own**. A requirement's mutants are its own lines' first (one site
+a line, then more behaviour-changing sites on them), then shared lines' to fill its budget. Each is
+judged by its own tests first. A mutant on a shared line that survives them runs on against the
+rest of the suite — every other passing test that ran the line — in the same fork:
 
-Shared lines are judged by the whole suite: one more entry of the plan, SHARED, whose mutants run
-against every passing test that ran the line. A shared mutant the whole suite kills is nobody's
-survivor; one it lets survive is charged, as a survivor, to every requirement whose tests ran its
-line (mutation_verdict.summarize): no test anywhere checks that line, so it never drops silently.
+- killed by one of its own tests: a kill, as before;
+- killed only by another requirement's test: **killed elsewhere** — that behaviour is someone
+  else's and is checked; it counts neither for nor against this requirement;
+- survives the whole suite: a survivor of this requirement (no test anywhere checks that line, so it
+  is never dropped), as before.
+
+The bar is unchanged (at least half of the judged, killed + survived, and at least one kill by its
+own tests): a requirement whose mutants were all killed elsewhere killed none and fails, so tests
+that run a requirement's code without checking it (blind or hollow) cannot pass on others' kills.
 """
 
 from __future__ import annotations
 
-from pytest_harness.time_box import SHARED  # noqa: F401 - the plan's key for the shared lines
-
-ONLY_SHARED = "every mutable line its tests ran is shared: judged by the whole suite"
-SHARED_FACTOR = 2    # the shared entry's mutants: this many times a requirement's
 SHARED_SHARE = 0.5   # shared: run by the tests of more than this share of the requirements listing the file
 
 
@@ -54,21 +54,27 @@ def is_shared(ran_by: int, listed_by: int) -> bool:
     return ran_by >= 2 and ran_by > SHARED_SHARE * listed_by
 
 
-def split_lines(lines_of: dict[str, dict[str, set[int]]], files_of: dict[str, set[str]],
-                mutable: dict[str, set[int]]) -> tuple[dict[str, dict[str, set[int]]], dict[str, set[int]]]:
-    """({requirement: {file: its own lines}}, {file: shared lines}) over the lines of `lines_of`
-    that hold a mutant (`mutable`: {file: lines with a candidate})."""
-    ran_by, listed = runners(lines_of), listing(files_of)
+def shared_lines(lines_of: dict[str, dict[str, set[int]]], files_of: dict[str, set[str]]) -> dict[str, set[int]]:
+    """{file: its shared lines} over the lines of `lines_of` ({requirement: {file: lines its tests
+    ran}}); `files_of`: {requirement: the files it lists}."""
+    listed = listing(files_of)
     shared: dict[str, set[int]] = {}
-    for (rel, line), rids in ran_by.items():
-        if line in mutable.get(rel, ()) and is_shared(len(rids), listed.get(rel, 0)):
+    for (rel, line), rids in runners(lines_of).items():
+        if is_shared(len(rids), listed.get(rel, 0)):
             shared.setdefault(rel, set()).add(line)
-    own = {rid: {rel: mine for rel, ran in lines.items()
-                 if (mine := {n for n in ran if n in mutable.get(rel, ()) and n not in shared.get(rel, ())})}
-           for rid, lines in lines_of.items()}
-    return own, shared
+    return shared
 
 
-def charged(ran_by: dict[tuple[str, int], set[str]], rel: str, line: int) -> list[str]:
-    """The requirements a shared mutant on `rel:line` is charged to when the whole suite lets it survive."""
-    return sorted(ran_by.get((rel, line), ()))
+def split_own(lines: dict[str, set[int]], shared: dict[str, set[int]]) -> tuple[dict[str, set[int]], dict[str, set[int]]]:
+    """(its own lines, its shared lines) of one requirement's {file: lines}; files without any dropped."""
+    own = {rel: mine for rel, ran in lines.items() if (mine := ran - shared.get(rel, set()))}
+    common = {rel: mine for rel, ran in lines.items() if (mine := ran & shared.get(rel, set()))}
+    return own, common
+
+
+def verdict_of(status: str, killer: str | None, own_tests: set[str]) -> str:
+    """A requirement's verdict on one mutant from its fork's status and the test that failed first:
+    `elsewhere` when that test is not one of the requirement's own (its tests all passed)."""
+    if status == "failed" and killer is not None and killer not in own_tests:
+        return "elsewhere"
+    return status

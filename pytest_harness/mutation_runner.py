@@ -183,15 +183,19 @@ def baseline_first(plan: dict, by_id: dict[str, pytest.Item]) -> dict:
     baseline = {"status": status, "failed": broken, "tests": len(planned),
                 "duration_s": round(time.monotonic() - started, 3), "method": "baseline-first"}
     results: dict[str, str] = {}
+    killers: dict[str, str] = {}   # a killed mutant's test that failed (mutation_attribution.verdict_of)
     durations: dict[str, float] = {}
     source = order_source(plan, results, admit, started)
     for rid, mutant_id, tests in source if status != "timeout" else ():
         items = [by_id[n] for n in tests if n in by_id and n not in broken]
         t0 = time.monotonic()
-        results[f"{rid}:{mutant_id}"] = run_one(items, mutant_id, limit) if items else "unjudged"
+        status, failed, _errored = fork_run(items, mutant_id, limit) if items else ("unjudged", [], [])
+        results[f"{rid}:{mutant_id}"] = status
+        if status == "failed" and failed:
+            killers[f"{rid}:{mutant_id}"] = failed[0]
         durations[f"{rid}:{mutant_id}"] = round(time.monotonic() - t0, 3)
         source.report(f"{rid}:{mutant_id}", results[f"{rid}:{mutant_id}"])
-    return {"results": results, "durations": durations, "baseline": baseline,
+    return {"results": results, "killers": killers, "durations": durations, "baseline": baseline,
             "duration_s": round(time.monotonic() - started, 3)}
 
 
@@ -255,9 +259,10 @@ def confirm_after(plan: dict, by_id: dict[str, pytest.Item]) -> dict:
             break
     for key, run in runs.items():
         results[key] = verdict(run, broken) or run.status
+    killers = {key: run.failed[0] for key, run in runs.items() if results[key] == "failed" and run.failed}
     baseline = {"status": status, "failed": sorted(broken), "tests": len(confirmed), "planned": len(planned),
                 "duration_s": round(spent, 3), "method": "confirm"}
-    return {"results": results, "durations": durations, "baseline": baseline,
+    return {"results": results, "killers": killers, "durations": durations, "baseline": baseline,
             "duration_s": round(time.monotonic() - started, 3)}
 
 

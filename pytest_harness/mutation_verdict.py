@@ -10,89 +10,82 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pytest_harness.mutation_attribution import ONLY_SHARED
-from pytest_harness.time_box import INVALID, KILL_RATIO, KILLED, SHARED, meets, open_verdict
+from pytest_harness.mutation_attribution import verdict_of
+from pytest_harness.time_box import INVALID, KILL_RATIO, KILLED, meets, open_verdict
 
 if TYPE_CHECKING:
     from pytest_harness.mutation_plan import AuditPlan
 
 
-def _entry(plan: AuditPlan, rid: str, ids: list[int], results: dict[str, str]) -> dict:
-    """One plan entry's counts and each mutant's details (id, file, line, kind, description, diff, result)."""
-    entry = {"mutants": 0, "killed": 0, "survived": [], "invalid": 0, "not_run": 0, "time_box": 0,
+def _entry(plan: AuditPlan, rid: str, results: dict[str, str], killers: dict[str, str]) -> dict:
+    """One requirement's counts and each mutant's details (id, file, line, kind, description, diff,
+    result, shared). A kill by another requirement's test on a shared line is `elsewhere`
+    (mutation_attribution.py): in `mutants`, neither killed nor survived."""
+    entry = {"mutants": 0, "killed": 0, "survived": [], "elsewhere": 0, "invalid": 0, "not_run": 0, "time_box": 0,
              "skipped": None, "details": []}
-    for mid in ids:
-        chosen = plan.chosen[mid]
-        result = results.get(f"{rid}:{mid}", "not_run")
+    own = set(plan.tests.get(rid) or ())
+    for mid in plan.mutants[rid]:
+        chosen, key = plan.chosen[mid], f"{rid}:{mid}"
+        result = verdict_of(results.get(key, "not_run"), killers.get(key), own)
         entry["details"].append({"id": mid, "file": chosen.file, "line": chosen.mutant.line,
                                  "kind": chosen.mutant.kind, "description": chosen.mutant.description,
-                                 "diff": chosen.diff, "result": result,
-                                 **({"charged": plan.charged.get(mid, [])} if rid == SHARED else {})})
+                                 "diff": chosen.diff, "result": result, "shared": mid in plan.shared,
+                                 **({"killed_by": killers[key]} if result == "elsewhere" else {})})
         if result in KILLED:
             entry["mutants"] += 1
             entry["killed"] += 1
         elif result == "passed":
             entry["mutants"] += 1
             entry["survived"].append(f"{chosen.file}:{chosen.mutant.description}")
+        elif result == "elsewhere":
+            entry["mutants"] += 1
+            entry["elsewhere"] += 1
         elif result in INVALID:
             entry["invalid"] += 1
         else:
             entry["not_run"] += 1
             entry["time_box"] += result == "not_run"   # never started: the time box ended first
-    if ids and entry["not_run"] == len(ids) and any(d["result"] == "unjudged" for d in entry["details"]):
-        entry["skipped"] = "its tests did not pass on the unmutated copy"
     return entry
 
 
-def summarize(plan: AuditPlan, results: dict[str, str]) -> dict[str, dict]:
-    """Per requirement: its own mutants judged, killed, survived (described), invalid (a fixture or
-    import error, a crash: neither killed nor survived) and not run (time box, baseline); each
-    mutant's details (id, file, line, kind, description, diff: `-` the line, `+` the mutant's,
-    result). A shared mutant the whole suite let survive counts as a survivor of every requirement
-    whose tests ran its line (`shared_survived`, also in `survived` and `mutants`); one the box left
-    unrun counts in their `time_box` (it could have been one). A requirement whose tests ran only
-    shared lines (`only_shared`) is judged by the whole suite on them: their kills count for it too
-    (`shared_killed`). The shared entry itself: `shared`."""
+def summarize(plan: AuditPlan, results: dict) -> dict[str, dict]:
+    """Per requirement: mutants with a verdict, killed (by its own tests), survived (described),
+    killed elsewhere (a shared line's mutant only another requirement's test killed: not counted),
+    invalid (a fixture or import error, a crash: neither killed nor survived) and not run (time box,
+    baseline); each mutant's details (id, file, line, kind, description, diff: `-` the line, `+` the
+    mutant's, result, whether its line is shared). `results`: the runner's "REQ:id" verdicts and
+    `killers` (each killed mutant's first failed test)."""
     out: dict[str, dict] = {rid: {"mutants": 0, "killed": 0, "survived": [], "invalid": 0, "not_run": 0,
                                   "time_box": 0, "skipped": why, "details": []} for rid, why in plan.skipped.items()}
+    killers = results.get("killers") or {}
     for rid, ids in sorted(plan.mutants.items()):
-        if rid != SHARED:
-            out[rid] = {**_entry(plan, rid, ids, results), "shared_survived": []}
-    for entry in out.values():
-        if entry["skipped"] == ONLY_SHARED:
-            entry.update(only_shared=True, shared_survived=[], shared_killed=[])
-    for detail in shared(plan, results).get("details", []):
-        for rid in detail["charged"]:
-            _charge(out.get(rid), detail)
-    for entry in out.values():
-        if entry.get("only_shared") and (entry["mutants"] or entry["time_box"]):
-            entry["skipped"] = None   # judged by the whole suite on its lines
+        entry = _entry(plan, rid, results, killers)
+        if entry["not_run"] == len(ids) and any(d["result"] == "unjudged" for d in entry["details"]):
+            entry["skipped"] = "its tests did not pass on the unmutated copy"
+        out[rid] = entry
     return dict(sorted(out.items()))
 
 
-def _charge(entry: dict | None, detail: dict) -> None:
-    """Count a shared mutant in the entry of a requirement whose tests ran its line: a survivor
-    always, a kill only for a requirement whose tests ran no line of its own."""
-    if entry is None or "shared_survived" not in entry:
-        return   # not verified, or nothing of its own or shared to judge
-    if detail["result"] == "passed":
-        entry["mutants"] += 1
-        entry["survived"].append(f"{detail['file']}:{detail['description']} (shared line: no test of the suite "
-                                 f"detects it)")
-        entry["shared_survived"].append(detail["id"])
-    elif detail["result"] in KILLED and entry.get("only_shared"):
-        entry["mutants"] += 1
-        entry["killed"] += 1
-        entry["shared_killed"].append(detail["id"])
-    elif detail["result"] == "not_run":
-        entry["time_box"] += 1   # it could have been a survivor: the box must not choose the verdict
-
-
-def shared(plan: AuditPlan, results: dict[str, str]) -> dict:
-    """The shared lines' entry (mutation_attribution.py): its mutants judged by the whole suite, each
-    survivor's `charged` requirements; {} when no line is shared."""
-    ids = plan.mutants.get(SHARED)
-    return _entry(plan, SHARED, ids, results) if ids else {}
+def shared_summary(plan: AuditPlan, results: dict) -> dict:
+    """The mutants on shared lines over every requirement, each judged by the whole suite: killed by
+    the requirement's own tests, by another's (`elsewhere`), by none (`survived`: each a survivor of
+    its requirement, listed here as `REQ: file:line: what changed`)."""
+    out = {"mutants": 0, "killed": 0, "elsewhere": 0, "survived": 0, "survivors": []}
+    killers = results.get("killers") or {}
+    for rid, ids in sorted(plan.mutants.items()):
+        own = set(plan.tests.get(rid) or ())
+        for mid in ids:
+            if mid not in plan.shared:
+                continue
+            key = f"{rid}:{mid}"
+            result = verdict_of(results.get(key, "not_run"), killers.get(key), own)
+            bucket = "killed" if result in KILLED else "survived" if result == "passed" else result
+            if bucket in ("killed", "elsewhere", "survived"):
+                out["mutants"] += 1
+                out[bucket] += 1
+            if bucket == "survived":
+                out["survivors"].append(f"{rid}: {plan.chosen[mid].file}:{plan.chosen[mid].mutant.description}")
+    return out
 
 
 def judged(entry: dict) -> int:
@@ -126,8 +119,11 @@ def bar_lines(entry: dict | None) -> list[str]:
                 f"could change the verdict ({killed} of {judged(entry)} judged killed; the bar is "
                 f"{KILL_RATIO:.0%}); `builder audit RUN_ID --seconds N` with a longer box completes it"]
     survived = list(entry.get("survived") or [])
+    elsewhere = int(entry.get("elsewhere") or 0)
     lines = [f"tests do not detect a broken implementation: {killed}/{total} mutants killed "
              f"({killed} of {judged(entry)} judged; the bar is {KILL_RATIO:.0%})"
+             + (f"; {elsewhere} killed only by other requirements' tests (shared lines: not counted)"
+                if elsewhere else "")
              + (f"; {invalid} invalid (a fixture, import or crash error ended the test: not a kill)"
                 if invalid else "")]
     kinds = {f"{d.get('file')}:{d.get('description')}": d.get("kind") for d in entry.get("details") or []}

@@ -14,10 +14,6 @@ KILL_RATIO = 0.5
 KILLED = frozenset({"failed", "timeout"})
 JUDGED = KILLED | {"passed"}
 INVALID = frozenset({"invalid", "error"})
-# The plan's entry for the lines most requirements' tests run (mutation_attribution.py), judged by the
-# whole suite; its survivors are charged to the requirements that ran them, so the time box must not
-# skip any of its mutants (a skipped one could have been a survivor against someone).
-SHARED = "(shared)"
 
 
 def admit(elapsed: float, seconds: float, results: dict[str, str], rid: str, planned: int) -> str:
@@ -54,8 +50,6 @@ def open_verdict(killed: int, judged: int, rest: int) -> bool:
 def settled(results: dict[str, str], rid: str, planned: int) -> bool:
     """Whether `rid`'s verdict no longer depends on its mutants not yet run."""
     killed, judged, seen = counts(results, rid)
-    if rid == SHARED:
-        return seen >= planned
     return not open_verdict(killed, judged, max(0, planned - seen))
 
 
