@@ -27,7 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from pytest_harness.mutation_verdict import bar_lines, judged, shared_summary, summarize, under_the_bar
+from pytest_harness.mutation_verdict import bar_lines, judged, shared_summary, summarize, survivor_lines, under_the_bar
 from pytest_harness.time_box import GRACE_FACTOR, KILL_RATIO
 
 MAX_MUTANTS = 4          # per requirement
@@ -136,10 +136,11 @@ def summary_lines(document: dict) -> list[str]:
         ratio = f"{entry['killed'] / total:.0%}" if total else "-"
         verdict = "below the bar" if under_the_bar(entry) else "meets the bar" if total else "nothing judged"
         extra = "".join(f", {entry[k]} {k.replace('_', ' ')}" for k in ("invalid", "not_run") if entry.get(k))
-        extra += f", {entry['elsewhere']} killed elsewhere" if entry.get("elsewhere") else ""
-        lines.append(f"harness mutation: {rid} {entry['killed']}/{total} killed ({ratio}{extra}); "
+        elsewhere = (f", {entry['elsewhere']} more killed only by other requirements' tests (not counted)"
+                     if entry.get("elsewhere") else "")
+        lines.append(f"harness mutation: {rid} {entry['killed']}/{total} killed ({ratio}{extra}){elsewhere}; "
                      f"bar {KILL_RATIO:.0%}: {verdict}")
-        lines += [f"harness mutation:   {line}" for line in bar_lines(entry)[1:]]
+        lines += [f"harness mutation:   {line}" for line in survivor_lines(entry)]
     common = block.get("shared") or {}
     if common.get("mutants"):
         lines.append(f"harness mutation: shared lines: {common['mutants']} mutants judged by the whole suite, "

@@ -126,5 +126,10 @@ def bar_lines(entry: dict | None) -> list[str]:
                 if elsewhere else "")
              + (f"; {invalid} invalid (a fixture, import or crash error ended the test: not a kill)"
                 if invalid else "")]
-    kinds = {f"{d.get('file')}:{d.get('description')}": d.get("kind") for d in entry.get("details") or []}
-    return lines + [f"survived: {s}" + (f" [{kinds[s]}]" if kinds.get(s) else "") for s in survived[:4]]
+    return lines + survivor_lines(entry)
+
+
+def survivor_lines(entry: dict | None) -> list[str]:
+    """The first survivors of a requirement (file, line, what changed, kind), met the bar or not."""
+    kinds = {f"{d.get('file')}:{d.get('description')}": d.get("kind") for d in (entry or {}).get("details") or []}
+    return [f"survived: {s}" + (f" [{kinds[s]}]" if kinds.get(s) else "") for s in list((entry or {}).get("survived") or [])[:4]]
