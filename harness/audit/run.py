@@ -325,8 +325,9 @@ def audit_run(store: RunStore, state: RunState, budget: AuditBudget = AuditBudge
         events.emit("audit", status, agent="auditor", tool="mutation", error=r["skipped"] or "",
                     requirement=rid, mutants=r["mutants"], killed=r["killed"], invalid=r["invalid"],
                     not_run=r["not_run"])
-        say(f"  audit {rid}: " + (r["skipped"] or f"{r['killed']}/{r['mutants']} mutants killed"
-                                  + (f", {r['elsewhere']} killed only by other requirements' tests (not counted)"
+        judged = r["killed"] + len(r["survived"])
+        say(f"  audit {rid}: " + (r["skipped"] or f"{r['killed']}/{judged} mutants killed"
+                                  + (f" (+{r['elsewhere']} killed only by other requirements' tests: not counted)"
                                      if r.get("elsewhere") else "")
                                   + (f", {r['invalid']} invalid (not a kill)" if r["invalid"] else "")
                                   + (f", {r['not_run']} not run (time box)" if r["not_run"] else "")))
