@@ -164,3 +164,33 @@ def test_a_requirement_whose_mutants_were_all_killed_elsewhere_killed_none_and_i
     assert under_the_bar(entry)
     assert bar_lines(entry)[0].startswith("tests do not detect a broken implementation: 0/3 mutants killed")
     assert "3 killed only by other requirements' tests" in bar_lines(entry)[0]
+
+
+def _shelf_evidence() -> dict:
+    lines = {"test_listed": {1, 3, 4, 5, 6}, "test_total": {3, 4, 6, 11}, "test_over": {3, 4, 6, 16}}
+    tests = {f"tests/test_shelf.py::{name}": {"outcome": "passed", "duration_s": 0.01, "lines": {"src/shelf.py": sorted(ran)}}
+             for name, ran in lines.items()}
+    reqs = {rid: {"status": "verified", "files": ["src/shelf.py"], "tests": [f"tests/test_shelf.py::{name}"]}
+            for rid, name in (("REQ-001", "test_listed"), ("REQ-002", "test_total"), ("REQ-003", "test_over"))}
+    return {"requirements": reqs, "tests": tests}
+
+
+def test_a_plan_takes_own_lines_first_more_sites_of_them_then_shared_lines_run_on_the_rest_of_the_suite(tmp_path):
+    from pytest_harness.mutation_plan import make_plan
+
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "shelf.py").write_text(SHELF)
+    plan = make_plan(_shelf_evidence(), tmp_path, 4)
+    lines = {rid: [plan.chosen[mid].mutant.line for mid in ids] for rid, ids in plan.mutants.items()}
+    assert lines["REQ-003"][:3] == [16, 16, 16]          # `over`'s one line: three behaviour-changing sites
+    assert lines["REQ-003"][3] in (3, 4, 6)               # then a shared line of `listed`
+    assert lines["REQ-002"][0] == 11 and set(lines["REQ-002"][1:]) <= {3, 4, 6}
+    for rid, ids in plan.mutants.items():
+        for mid in ids:
+            tests = plan.runs[(rid, mid)]
+            own = [n for n in tests if n in plan.tests[rid]]
+            assert tests[:len(own)] == own                  # its own tests first
+            if mid in plan.shared:                          # then every other passing test that ran the line
+                assert len(tests) == 3 and plan.chosen[mid].mutant.line in (3, 4, 6)
+            else:
+                assert tests == own
