@@ -250,7 +250,7 @@ def _english(toks: list[str], sw: SpecWords, background: list[str | None]) -> li
             label = labels[-1]   # "Student profiles include names, ...": the record itself, shown
         if label is None and _self_intro(toks, i):
             label = SELF_INTRO
-        if label is None and i in story:
+        if label is None and i in story and not (story[i] == PURPOSE and _asks_in_purpose(low)):
             label = story[i]
         if label is None and i in named:
             label = "the app's title"
@@ -267,6 +267,14 @@ def _english(toks: list[str], sw: SpecWords, background: list[str | None]) -> li
         labels.append(label)
     required_asks([t.lower() for t in toks], labels, sw)
     return labels
+
+
+def _asks_in_purpose(low: str) -> bool:
+    """ "... so that I may share my event with other users in a public space": sharing with others
+    (access:shared of elements_en.txt) or a word that always asks (asks_en.txt) asks for something even
+    in a story's purpose; it is realised only by the spec, never by being the purpose."""
+    s = stem(low)
+    return s in word_list("asks_en.txt") or s in element_words().get("access:shared", ()) and _listed(low, s, "elements_en.txt")
 
 
 def _background_label(low: str, sw: SpecWords, kind: str, label: str | None) -> str | None:
