@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from harness.offline.accounting import context as bg
 from harness.offline.accounting.elements import SpecWords, spec_words
 from harness.offline.accounting.required_asks import required_asks
-from harness.offline.accounting.lexicon import (element_words, is_vietnamese, keyed_words, listed_forms, same_listed_word, stem,
+from harness.offline.accounting.lexicon import (element_words, example_indices, is_vietnamese, keyed_words, listed_forms, same_listed_word, stem,
                                                 tokens, vi_norm, vi_phrases, word_list)
 from harness.models.spec import AppSpec
 
@@ -63,6 +63,8 @@ def account_text(text: str, spec: AppSpec, sw: SpecWords | None = None) -> Claus
     else:
         parts, whole = bg.background(text, sw)
         labels = _english(toks, sw, parts)
+        for k in example_indices(text):
+            labels[k] = labels[k] or EXAMPLE   # "(ex. hours of sleep)": an example asks for nothing
     label_words = _inline_label(text)
     for k in range(min(label_words, len(labels))):
         labels[k] = labels[k] or HEADING
