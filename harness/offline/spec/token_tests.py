@@ -9,6 +9,7 @@ on what earlier passes did or on the parse ("is": "noun", "is": ["mention"]).
     entity_verb  the word is a verb acting on records, in any form ("add", "deleted", "book")
     compound_actor  a noun that is also a verb, modifying the actor noun after it ("as a book lender")
     clause_start  the token is the first of its clause
+    sole_word   the token is the only word of its clause (the only token starting with a letter)
     capitalized  the user wrote the word with a capital letter (or it starts with no letter)
     before_sentence  the token after this one starts a sentence: a capitalised verb, adverb, pronoun
                 or article, and no list of fields ("Plant List: Add plants ...", not "Products: Name, Price")
@@ -59,6 +60,8 @@ TESTS: dict[str, Callable[[list[Tok], int, dict[int, str], object], bool]] = {
     "entity_verb": lambda toks, i, mentions, p: rl.is_entity_verb(toks[i].w),
     "compound_actor": lambda toks, i, mentions, p: _compound_actor(toks, i),
     "clause_start": lambda toks, i, mentions, p: i == 0 or toks[i - 1].clause != toks[i].clause,
+    "sole_word": lambda toks, i, mentions, p: all(t is toks[i] or t.clause != toks[i].clause or not t.w[:1].isalpha()
+                                                  for t in toks),
     "capitalized": lambda toks, i, mentions, p: not toks[i].orig[:1].isalpha() or toks[i].orig[:1].isupper(),
     "before_sentence": lambda toks, i, mentions, p: _before_sentence(toks, i),
     "bool_state": lambda toks, i, mentions, p: _bool_state(toks, i, p),
