@@ -124,11 +124,13 @@ def _has_any_marker(pid: int, markers: list[bytes]) -> bool:
 
 
 def find_leftovers(*, spawn_id: str | None = None, scope: str | None = None, roots: tuple[int, ...] = (),
-                   orphans_since: int | None = None, exclude: frozenset[int] = frozenset()) -> set[int]:
-    """Live pids carrying the markers, descending from `roots`, or our children born since a tick."""
+                   orphans_since: int | None = None, exclude: frozenset[int] = frozenset(),
+                   scopes: tuple[str, ...] = ()) -> set[int]:
+    """Live pids carrying the markers (the spawn's, the scope's or any of `scopes`'), descending
+    from `roots`, or our children born since a tick."""
     me = os.getpid()
-    markers = [m.encode() for m in ((f"{ENV_SPAWN}={spawn_id}" if spawn_id else None),
-                                    (f"{ENV_SCOPE}={scope}" if scope else None)) if m]
+    markers = [f"{ENV_SPAWN}={spawn_id}".encode()] if spawn_id else []
+    markers += [f"{ENV_SCOPE}={one}".encode() for one in ((scope,) if scope else ()) + tuple(scopes)]
     table = {pid: info for pid in _pids() if pid != me and (info := _stat(pid)) is not None}
     found = {pid for pid in roots if pid in table}
     for pid, (ppid, started, _state) in table.items():
@@ -179,6 +181,7 @@ def _reap(pid: int) -> None:
         pass
 
 
-def sweep_scope(scope: str, exclude: frozenset[int] = frozenset()) -> list[int]:
-    """Kill every process left behind for a workspace (e.g. by a SIGKILLed builder); the pids killed."""
-    return kill_all(lambda: find_leftovers(scope=scope, exclude=exclude))
+def sweep_scope(scope: str, exclude: frozenset[int] = frozenset(), *more: str) -> list[int]:
+    """Kill every process left behind for a workspace (e.g. by a SIGKILLed builder) — and for the
+    workspaces of `more` scopes, in the same passes over /proc; the pids killed."""
+    return kill_all(lambda: find_leftovers(scopes=(scope, *more), exclude=exclude))
