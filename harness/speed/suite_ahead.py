@@ -50,7 +50,7 @@ class SuiteAhead:
         self.before = workspace_digest(self.workspace)
         self.after: str | None = None
         self._thread = threading.Thread(target=self._run, args=(ctx.run_id, worker),
-                                        name=f"suite-beside-{task_id}")
+                                        name=f"suite-beside-{task_id}", daemon=True)
         self._thread.start()
 
     def _run(self, run_id: str, worker) -> None:
