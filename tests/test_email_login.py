@@ -1,6 +1,6 @@
 """Accounts keyed by e-mail: "Email and password login for a single user" (theaiinternship.com's
 Pennywise prompt) was not built ("no offline rule understands Email"). The spec rule
-(spec/login_with.py), the spec file's `login = "email"`, and the rewritten generated files
+(the pass "e-mail login", rows of spec/patterns/features.jsonl), the spec file's `login = "email"`, and the rewritten generated files
 (generator/email_login.py), whose own suite passes and refuses what is no address."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""A collective word listed among record types is a record type (harness/offline/spec/
-list_collectives.py). Found on a public recipe-app request (contra.com, "keeps track of all users'
+"""A collective word listed among record types is a record type (the pass "list collectives",
+rows of harness/offline/spec/patterns/entity_introducers.jsonl). Found on a public recipe-app request (contra.com, "keeps track of all users'
 recipes, ingredients, and inventory"): offline, inventory was dropped without a word and the
 clause counted as built."""
 

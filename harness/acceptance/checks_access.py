@@ -1,5 +1,5 @@
 """Black-box checks of the access and account constructs (roles, password change, shared, manage,
-assigned_to), of many-to-many links and of period summaries (docs/spec-language.md)."""
+view, assigned_to), of many-to-many links and of period summaries (docs/spec-language.md)."""
 
 from __future__ import annotations
 
@@ -66,6 +66,24 @@ def managed(api: Api, spec: AppSpec, entity: DataEntity) -> str:
     api.expect(api.call("POST", api.collection(entity), member, body), 403, what=f"a {spec.roles[-1]} adds a {entity.name}")
     api.expect(api.call("POST", api.collection(entity), admin, body), 201, 200, what=f"the admin adds a {entity.name}")
     return f"a {spec.roles[-1]} adding a {entity.name} → 403; the admin → 201"
+
+
+def viewed(api: Api, spec: AppSpec, entity: DataEntity) -> str:
+    """The `view` role reads every record of the entity, another role does not; it changes none."""
+    admin, viewer = _admin(api, spec), api.sign_up(f"{api.token}viewer{entity.ident}")
+    rec = api.create(entity, admin)
+    url = f"{api.collection(entity)}/{rec['id']}"
+    me = _me(api, viewer)
+    api.expect(api.call("GET", url, viewer), 404, 403, what=f"a {me.get('role')} reads another's {entity.name}")
+    api.expect(api.call("PUT", f"/api/auth/users/{me.get('id')}/role", admin, {"role": entity.view}), 200,
+               what=f"the admin gives an account the {entity.view} role")
+    api.expect(api.call("GET", url, viewer), 200, what=f"the {entity.view} reads another's {entity.name}")
+    if rec["id"] not in [i.get("id") for i in api.listed(api.collection(entity), viewer)]:
+        raise CheckFailed(f"the {entity.view} role does not list {entity.name} {rec['id']}")
+    api.expect(api.call("DELETE", url, viewer), 403, what=f"the {entity.view} deletes another's {entity.name}")
+    api.expect(api.call("GET", url, admin), 200, what=f"the {entity.name} is still there")
+    return (f"a {me.get('role')} cannot read {entity.name} {rec['id']}; given the {entity.view} role it lists "
+            "and reads it; its delete → 403")
 
 
 def assigned_seen(api: Api, spec: AppSpec, entity: DataEntity) -> str:

@@ -40,6 +40,27 @@ def list_shows_all(api: Api, entity: DataEntity) -> str:
     return f"both created records listed ({len(ids)} in the list)"
 
 
+def unknown_query_name(entity: DataEntity, wanted: str = "colour") -> str:
+    """`wanted` when no field of the entity (or its range bounds) has that name, else a name none has."""
+    taken = {f.ident for f in entity.fields} | {"status", "q", "sort", "order", "limit", "offset"}
+    taken |= {f"{name}_{end}" for name in taken for end in ("min", "max")}
+    return wanted if wanted not in taken else f"{wanted}_not_a_parameter"
+
+
+def refuses_unknown_query(api: Api, entity: DataEntity, name: str = "") -> str:
+    """A list filtered by a parameter it does not take answers 400/422 naming it, not every record."""
+    who = api.account()
+    api.create(entity, who)
+    name = name or unknown_query_name(entity)
+    got = api.call("GET", api.collection(entity), who, params={name: "red"})
+    if got.status not in (400, 422):
+        raise CheckFailed(f"?{name}=red (no such parameter) answered {got.line}: a wrong list passed off as a "
+                          "filtered one, want 422 naming it")
+    if name not in got.text:
+        raise CheckFailed(f"?{name}=red answered {got.status} without naming {name!r}: {got.line}")
+    return f"?{name}=red (no such parameter) → {got.status} naming it"
+
+
 def _changeable(entity: DataEntity) -> EntityField | None:
     order = ("short_text", "long_text", "email", "phone", "url", "integer", "money", "decimal",
              "rating", "boolean", "enum")

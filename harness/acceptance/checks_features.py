@@ -12,6 +12,8 @@ from typing import Any
 from harness.constructs.parent_key import parent_key_of
 from harness.acceptance.checks_access import period_summary
 from harness.acceptance.checks_capacity import capacity_holds
+from harness.acceptance.checks_data import refuses_unknown_query, unknown_query_name
+from harness.acceptance.checks_flow import allowed
 from harness.acceptance.client import Api, CheckFailed
 from harness.acceptance.samples import first_of, kind_of, same, searchable, slot_of, slot_value, valid_value
 from harness.constructs.slot import Slot
@@ -51,6 +53,9 @@ def filter_exact(api: Api, entity: DataEntity, feature: Feature) -> str:
     done = []
     for ident in _filter_fields(api, entity, feature):
         field = next((f for f in entity.fields if f.ident == ident), None)
+        if field is None and ident == "status" and entity.workflow:
+            done.append(_filter_by_status(api, entity, who))
+            continue
         kind = kind_of(field) if field else "reference"
         if kind in ("date", "datetime", "integer", "money", "decimal", "rating", "time"):
             low = api.create(entity, who, **{ident: valid_value(field, 1, api.token)})
@@ -81,7 +86,25 @@ def filter_exact(api: Api, entity: DataEntity, feature: Feature) -> str:
         done.append(ident)
     if not done:
         raise CheckFailed(f"no field of {entity.name} to filter on")
-    return "filters return exactly the matching records: " + ", ".join(done)
+    first = _filter_fields(api, entity, feature)[0]
+    typo = unknown_query_name(entity, first[:-2] + first[-1] + first[-2] if len(first) > 1 else first * 2)
+    refused = refuses_unknown_query(api, entity, typo)
+    return "filters return exactly the matching records: " + ", ".join(done) + f"; misspelt {refused}"
+
+
+def _filter_by_status(api: Api, entity: DataEntity, who) -> str:
+    """?status=<first state> lists a new record and not one moved on to the next state."""
+    first = entity.workflow[0]
+    nxt = next(iter(allowed(entity, first)), None)
+    if nxt is None:
+        return "status (no move from the first state: nothing to tell apart)"
+    stays, moved = api.create(entity, who), api.create(entity, who)
+    api.expect(api.call("PUT", f"{api.collection(entity)}/{moved['id']}", who, {"status": nxt}), 200,
+               what=f"move the second record to {nxt}")
+    got = _ids(api.listed(api.collection(entity), who, {"status": first, "limit": 500}))
+    if stays["id"] not in got or moved["id"] in got:
+        raise CheckFailed(f"?status={first} returned {got}: want {stays['id']} in, {moved['id']} ({nxt}) out")
+    return "status"
 
 
 # The field a bare `sort` is checked by (docs/spec-language.md, "Features"): the entity's first

@@ -1,6 +1,9 @@
-"""Checks that a status moves and stays moved: "mark as complete" and ordered workflows."""
+"""Checks that a status moves and stays moved: "mark as complete", ordered workflows and the dates
+a workflow stamps."""
 
 from __future__ import annotations
+
+from datetime import date
 
 from harness.acceptance.client import Api, CheckFailed
 from harness.models.spec import DataEntity
@@ -81,3 +84,42 @@ def workflow_refuses_skips(api: Api, entity: DataEntity) -> str:
     if read != first:
         raise CheckFailed(f"the refused move changed the status to {read!r}")
     return f"{first} → {bad} refused (409), status stays {first!r}"
+
+
+def _path_to(entity: DataEntity, state: str) -> list[str] | None:
+    """The states from the first to `state` (that one last) along the allowed moves, fewest steps."""
+    paths, queue = {entity.workflow[0]: []}, [entity.workflow[0]]
+    while queue:
+        here = queue.pop(0)
+        for nxt in allowed(entity, here):
+            if nxt not in paths:
+                paths[nxt] = [*paths[here], nxt]
+                queue.append(nxt)
+    return paths.get(state)
+
+
+def stamped_today(api: Api, entity: DataEntity, ident: str) -> str:
+    """A stamped date is empty until the record moves into its state, then today's; a date the same
+    request gives is kept."""
+    state = entity.stamps[ident]
+    path = _path_to(entity, state)
+    if not path:
+        raise CheckFailed(f"no allowed moves lead a {entity.name} to {state!r}")
+    who, today = api.account(), date.today().isoformat()
+    url = api.collection(entity)
+    rec, given = api.create(entity, who, **{ident: None}), api.create(entity, who, **{ident: None})
+    for step in path:
+        got = api.expect(api.call("PUT", f"{url}/{rec['id']}", who, {"status": step}), 200, what=f"move to {step}")
+        value = (got.body or {}).get(ident) if isinstance(got.body, dict) else None
+        if step != state and value is not None:
+            raise CheckFailed(f"{ident} reads {value!r} in {step!r}, before the {entity.name} moved to {state!r}")
+    read = api.expect(api.call("GET", f"{url}/{rec['id']}", who), 200, what="read it back").body or {}
+    if read.get(ident) != today:
+        raise CheckFailed(f"moved to {state!r}, the {entity.name} reads {ident} {read.get(ident)!r}, not today {today}")
+    for step in path[:-1]:
+        api.expect(api.call("PUT", f"{url}/{given['id']}", who, {"status": step}), 200, what=f"move to {step}")
+    kept = api.expect(api.call("PUT", f"{url}/{given['id']}", who, {"status": state, ident: "2024-01-02"}), 200,
+                      what=f"move to {state} with a date of its own").body or {}
+    if kept.get(ident) != "2024-01-02":
+        raise CheckFailed(f"moved to {state!r} with {ident} 2024-01-02, it reads {kept.get(ident)!r}")
+    return f"{ident} empty until {' → '.join(path)}, then {today}; a date given with the move is kept"

@@ -11,7 +11,8 @@ API_CONVENTION = """API convention (the harness's black-box acceptance checks ca
 follow it so every requirement is checked from outside, not only by the plan's probes):
 - Each entity's records live at /api/<plural> (lower case, words joined by "-"): POST creates (201, the
   record as JSON with its integer "id" and every field under the field's ident), GET lists (a JSON list;
-  ?q= searches the text fields, ?<field>=<value> filters, ?<field>_min=/_max= bounds, ?sort=<field>&order=asc|desc),
+  ?q= searches the text fields, ?<field>=<value> filters, ?<field>_min=/_max= bounds, ?sort=<field>&order=asc|desc;
+  a query parameter the route does not take is 422 naming it, never ignored),
   GET/PUT/DELETE /api/<plural>/{id} read (200), change only the fields sent (200) and delete (204); an
   unknown id is 404. Invalid input (a wrong type or format, a missing required field, a reference to a
   missing record) is 422; a duplicate unique value and deleting a record others still refer to are 409.

@@ -3,12 +3,13 @@
 What a capability asks for decides the checks (docs/acceptance.md has the table):
 create → every field read back equal, each typed field refuses a wrong value, required fields,
 unique fields and references to missing records refused; crud → that plus list, update, delete,
-unknown id; list → every created record listed; relation → a missing parent refused, a parent's
-records listed exactly, the delete rule; complete → the status sticks; workflow → allowed moves
-stick, skipped ones are 409; auth → accounts, tokens and a second user's isolation; dashboard →
-a count follows a new record; pages → each page answers and shows a record made through the API;
-feature → the feature's own behaviour (search/filter exact, sort order, totals, counts, CSV,
-no double booking, newest first, ownership); health → GET /health.
+unknown id, an unknown query parameter; list → every created record listed, an unknown query
+parameter refused; relation → a missing parent refused, a parent's records listed exactly, the
+delete rule; complete → the status sticks; workflow → allowed moves stick, skipped ones are 409,
+a stamped date is set on the move into its state; auth → accounts, tokens and a second user's
+isolation; dashboard → a count follows a new record; pages → each page answers and shows a record
+made through the API; feature → the feature's own behaviour (search/filter exact, sort order,
+totals, counts, CSV, no double booking, newest first, ownership); health → GET /health.
 """
 
 from __future__ import annotations
@@ -68,7 +69,8 @@ def _entity_input(spec: AppSpec, e: DataEntity, rid: str, full: bool) -> list[Ch
         c += [Check(rid, f"list shows every created {e.name}", partial(data.list_shows_all, entity=e), e.ident),
               Check(rid, f"update a {e.name} and read it back", partial(data.update_sticks, entity=e), e.ident),
               Check(rid, f"delete a {e.name}", partial(data.delete_removes, entity=e), e.ident),
-              Check(rid, f"unknown {e.name} id → 404", partial(data.unknown_id_404, entity=e), e.ident)]
+              Check(rid, f"unknown {e.name} id → 404", partial(data.unknown_id_404, entity=e), e.ident),
+              _unknown_query(rid, e)]
     for f in e.fields:
         if wrong_values(f):
             c.append(Check(rid, f"{e.name}.{f.ident} refuses a wrong value", partial(data.refuses_wrong, entity=e, field=f), e.ident))
@@ -84,6 +86,11 @@ def _entity_input(spec: AppSpec, e: DataEntity, rid: str, full: bool) -> list[Ch
                 c.append(Check(rid, f"a {target.name} a {e.name} refers to cannot be deleted",
                                partial(data.delete_rule, entity=e, target=target, ident=f.ident, cascade=False), e.ident))
     return c
+
+
+def _unknown_query(rid: str, e: DataEntity) -> Check:
+    return Check(rid, f"the {e.plural} list refuses an unknown query parameter",
+                 partial(data.refuses_unknown_query, entity=e), e.ident)
 
 
 def _relation(spec: AppSpec, e: DataEntity, rid: str) -> list[Check]:
@@ -114,7 +121,7 @@ def _feature(spec: AppSpec, e: DataEntity | None, req: Requirement) -> list[Chec
 
 
 def _access(spec: AppSpec, e: DataEntity | None, req: Requirement) -> list[Check]:
-    """roles, change_password, shared, manage, assigned_to and many (by the requirement's source)."""
+    """roles, change_password, shared, manage, view, assigned_to and many (by the requirement's source)."""
     rid, source = req.id, req.acceptance
     if source == "auth.roles" and spec.roles:
         return [Check(rid, "the first account registered is admin and can make others admin",
@@ -128,6 +135,8 @@ def _access(spec: AppSpec, e: DataEntity | None, req: Requirement) -> list[Check
         return [Check(rid, f"another account sees a shared {e.name}", partial(access.shared_seen, spec=spec, entity=e), e.ident)]
     if source.endswith(".manage") and e.manage:
         return [Check(rid, f"only {e.manage} adds {e.plural}", partial(access.managed, spec=spec, entity=e), e.ident)]
+    if source.endswith(".view") and e.view:
+        return [Check(rid, f"the {e.view} role sees every {e.name}", partial(access.viewed, spec=spec, entity=e), e.ident)]
     if source.endswith(".assigned_to") and e.assigned:
         return [Check(rid, f"the assignee sees a {e.name}", partial(access.assigned_seen, spec=spec, entity=e), e.ident)]
     other = spec.entity(source.rsplit(" ", 1)[-1]) if ".many " in source else None
@@ -150,12 +159,18 @@ def derive(spec: AppSpec) -> list[Check]:
         elif cap in ("create", "crud") and e is not None:
             checks += _entity_input(spec, e, rid, full=cap == "crud")
         elif cap == "list" and e is not None:
-            checks.append(Check(rid, f"list shows every created {e.name}", partial(data.list_shows_all, entity=e), e.ident))
+            checks += [Check(rid, f"list shows every created {e.name}", partial(data.list_shows_all, entity=e), e.ident),
+                       _unknown_query(rid, e)]
         elif cap == "relation" and e is not None:
             checks += _relation(spec, e, rid)
         elif cap == "complete" and e is not None:
             checks += [Check(rid, f"complete a {e.name} and read it back", partial(flow.complete_sticks, entity=e), e.ident),
                        Check(rid, f"complete an unknown {e.name} → 404", partial(flow.complete_unknown_404, entity=e), e.ident)]
+        elif cap == "workflow" and e is not None and ".stamp " in req.acceptance:
+            ident = req.acceptance.rsplit(" ", 1)[-1]
+            if ident in e.stamps:
+                checks.append(Check(rid, f"{e.name}.{ident} is stamped on moving to {e.stamps[ident]}",
+                                    partial(flow.stamped_today, entity=e, ident=ident), e.ident))
         elif cap == "workflow" and e is not None and e.workflow:
             checks += [Check(rid, f"{e.name} moves through its workflow", partial(flow.workflow_moves, entity=e), e.ident),
                        Check(rid, f"{e.name} refuses a move the workflow does not allow", partial(flow.workflow_refuses_skips, entity=e), e.ident)]

@@ -78,10 +78,13 @@ class DataEntity(BaseModel):
     # moves are `transitions` (default: each state to the next one); an invalid move is a 409.
     workflow: list[str] = Field(default_factory=list)
     transitions: dict[str, list[str]] = Field(default_factory=dict)
+    # date field ident -> the state whose arrival sets it to today (harness/offline/spec_stamp.py)
+    stamps: dict[str, str] = Field(default_factory=dict)
     on_parent_delete: Literal["restrict", "cascade"] = "restrict"
     # Who sees and changes the records when the app has accounts (docs/spec-language.md):
     shared: bool = False           # every signed-in user sees every record (only its owner changes it)
     manage: str | None = None      # only this role (and the admin role) creates, changes, deletes
+    view: str | None = None        # this role also reads every record (and changes only its own)
     assigned: bool = False         # `assigned_to`: a user who then sees and updates the record
     many: list[str] = Field(default_factory=list)   # idents of entities linked many-to-many
     # Record tools (harness/offline/spec_record_tools.py): an agenda by a date field, CSV import,

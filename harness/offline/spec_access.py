@@ -1,5 +1,5 @@
 """The access part of a spec file: `[auth]` (accounts, roles, password change) and the entity keys
-`shared`, `manage` and `assigned_to`. Every error is one line naming the file, line and key.
+`shared`, `manage`, `view` and `assigned_to`. Every error is one line naming the file, line and key.
 
     [auth]                          # or `auth = true` (accounts, every record private)
     login = "email"                 # or "username" (the default)
@@ -10,6 +10,7 @@
     name = "film"
     shared = true                   # every signed-in user sees every film
     manage = "admin"                # only admins add, change and delete films
+    view = "accounts"               # that role reads every film too, and changes only its own
     assigned_to = "user"            # a record names a user who then sees and updates it
 """
 
@@ -21,7 +22,7 @@ from typing import Any
 from harness.models.spec import DataEntity
 
 AUTH_KEYS = {"login", "roles", "change_password"}
-ENTITY_KEYS = {"shared", "manage", "assigned_to"}
+ENTITY_KEYS = {"shared", "manage", "view", "assigned_to"}
 _ROLE = re.compile(r"[a-z][a-z0-9_]{0,29}")
 
 
@@ -52,26 +53,40 @@ def read_auth(reader: Any, data: dict) -> dict[str, Any]:
 
 
 def read_entity_access(reader: Any, raw: dict, i: int, where: str) -> dict[str, Any]:
-    """{shared, manage, assigned} of one [[entities]] table (checked against [auth] later)."""
+    """{shared, manage, view, assigned} of one [[entities]] table (checked against [auth] later)."""
     shared = bool(reader.typed(raw, "shared", bool, where, i))
     manage = reader.typed(raw, "manage", str, where, i)
+    view = reader.typed(raw, "view", str, where, i)
     assigned = reader.typed(raw, "assigned_to", str, where, i)
     if assigned is not None and assigned != "user":
         reader.fail(f"{where}.assigned_to", 'must be "user" (a record is assigned to an account)',
                     "assigned_to", i, assigned)
-    return {"shared": shared, "manage": manage, "assigned": assigned == "user"}
+    return {"shared": shared, "manage": manage, "view": view, "assigned": assigned == "user"}
 
 
 def check_access(reader: Any, entities: list[DataEntity], auth: dict[str, Any]) -> None:
-    """Access keys need accounts; `manage` names one of the roles."""
+    """Access keys need accounts; `manage` and `view` name one of the roles (`view` one that does
+    not see every record already — not the admin role, the managing role, or of a shared entity —
+    and not a new account's, which would make the records everyone's)."""
     for i, e in enumerate(entities):
         where = f"entities[{i + 1}]"
-        for key, on in (("shared", e.shared), ("manage", e.manage), ("assigned_to", e.assigned)):
+        for key, on in (("shared", e.shared), ("manage", e.manage), ("view", e.view), ("assigned_to", e.assigned)):
             if on and not auth["auth"]:
                 reader.fail(f"{where}.{key}", "needs accounts: add auth = true or an [auth] table", key, i)
-        if e.manage is not None and e.manage not in auth["roles"]:
-            known = ", ".join(auth["roles"]) or "none: add [auth] roles = [...]"
-            reader.fail(f"{where}.manage", f"no role {e.manage!r} (roles: {known})", "manage", i, e.manage)
+        for key, role in (("manage", e.manage), ("view", e.view)):
+            if role is not None and role not in auth["roles"]:
+                known = ", ".join(auth["roles"]) or "none: add [auth] roles = [...]"
+                reader.fail(f"{where}.{key}", f"no role {role!r} (roles: {known})", key, i, role)
+        if e.view is not None:
+            sees_all = ("the admin role" if e.view == auth["roles"][0] else "the managing role" if e.view == e.manage
+                        else "every signed-in user (shared = true)" if e.shared else "")
+            if sees_all:
+                reader.fail(f"{where}.view", f"{e.view!r} sees every {e.name} already as {sees_all}; "
+                            "view names a role that otherwise sees only its own", "view", i, e.view)
+            if e.view == auth["roles"][-1]:
+                reader.fail(f"{where}.view", f"{e.view!r} is every new account's role, so everyone would see "
+                            f"every {e.name}: write shared = true, or add a role between the admin and "
+                            f"{e.view!r}", "view", i, e.view)
 
 
 # The login's requirement when records are shared, managed by a role or assigned (not every record
@@ -102,6 +117,9 @@ def access_items(e: DataEntity) -> list[tuple[str, str | None, str, str]]:
     if e.manage:
         items.append(("access", e.ident, f"Only the {e.manage} role adds, changes and deletes {e.plural}",
                       f"{e.name}.manage"))
+    if e.view:
+        items.append(("access", e.ident, f"The {e.view} role sees every {e.name} but changes only its own",
+                      f"{e.name}.view"))
     if e.assigned:
         items.append(("access", e.ident, f"A {e.name} can be assigned to a user, who then sees and "
                       "updates it", f"{e.name}.assigned_to"))

@@ -41,6 +41,7 @@ from harness.offline import requirement_words as words
 from harness.offline.generator.naming import field_ident, py_ident, slug
 from harness.offline.spec_links import check_many, link_items, read_many
 from harness.offline.spec_record_tools import TOOL_KEYS, read_record_tools, tool_items
+from harness.offline.spec_stamp import STAMP_KEY, read_stamps, stamp_items
 from harness.constructs.spec_computed import computed_items, read_computed
 from harness.offline.spec_access import (
     ACCESS_AUTH_ITEM, ENTITY_KEYS, access_items, account_items, check_access, read_auth, read_entity_access,
@@ -50,7 +51,7 @@ from harness.validation.spec_validator import validate_spec
 
 _TOP = {"title", "auth", "login", "dashboard", "language", "entities", "pages", "not_built"}
 _ENTITY = {"name", "plural", "fields", "parent", "on_parent_delete", "workflow", "transitions",
-           "features", "has_status", "many", "computed", *ENTITY_KEYS, *TOOL_KEYS}
+           "features", "has_status", "many", "computed", STAMP_KEY, *ENTITY_KEYS, *TOOL_KEYS}
 _FIELD = {"name", "kind", "required", "values", "min", "max", "ref", "unique", "ident"}
 _FEATURE = {"kind", "fields", "options"}
 
@@ -200,6 +201,7 @@ def _entity(reader: _Reader, raw: Any, i: int) -> tuple[DataEntity, list[Feature
                         on_parent_delete=on_delete, workflow=workflow,
                         transitions={k: [str(m) for m in v] for k, v in transitions.items()},
                         many=read_many(reader, raw, i, where), **read_entity_access(reader, raw, i, where),
+                        stamps=read_stamps(reader, raw, i, where, fields, workflow),
                         **read_record_tools(reader, raw, i, where, fields))
     entity.computed = read_computed(reader, raw, i, where, fields, bool(workflow or entity.has_status),
                                     entity.many)
@@ -337,7 +339,7 @@ def with_requirements(spec: AppSpec, dashboard: bool, unbuildable=None, pages: b
             fallback = REQ_TEXTS[f.kind].format(plural=e.plural, name=e.name)
             items.append((*words.feature_item(f, e, fallback), f"{e.name}.features {f.kind}"))
         items += [(*item, item[3]) for item in access_items(e) + link_items(e, spec.data_model)
-                  + tool_items(e) + computed_items(e)]
+                  + tool_items(e) + computed_items(e) + stamp_items(e)]
     if dashboard:
         items.append((*words.dashboard_item(spec.data_model, spec.auth), "dashboard = true"))
     # "/", "/login" and "/dashboard" are served by the app itself; listed, they are checked as pages

@@ -8,6 +8,7 @@ from harness.utils.clip import clip
 
 SCHEMA_VERSION = 1
 FALLBACK_NOTE = "rule-based spec used"       # prefix of the spec note the spec stage adds on fallback
+SET_ASIDE = "set aside as context"           # prefix of the reason of a background clause (accounting/context.py)
 
 
 def request_coverage(spec: AppSpec | None, matrix) -> dict:
@@ -22,11 +23,14 @@ def request_coverage(spec: AppSpec | None, matrix) -> dict:
     failing = [{"id": c.id, "text": c.text, "reqs": [r for r in c.reqs if status.get(r) != "PASS"]}
                for c in asking if c.status == "mapped" and c not in built]
     notes = [n for n in (spec.notes if spec else []) if n.startswith(FALLBACK_NOTE) or "entities ignored" in n]
+    set_aside = [{"id": c.id, "text": c.text, "reason": c.reason} for c in clauses
+                 if c.status == "context" and c.reason.startswith(SET_ASIDE)]
     return {"schema_version": SCHEMA_VERSION, "clauses": len(clauses), "asking": len(asking),
             "built": len(built), "context": len(clauses) - len(asking),
             "pct": round(100.0 * len(built) / len(asking), 1) if asking else (100.0 if not clauses else 0.0),
             "complete": (not clauses) or (bool(asking) and len(built) == len(asking)),
-            "recorded": bool(clauses), "not_built": not_built, "failing": failing, "notes": notes}
+            "recorded": bool(clauses), "not_built": not_built, "failing": failing, "notes": notes,
+            "set_aside": set_aside}
 
 
 def format_coverage(cov: dict) -> str:
@@ -40,6 +44,9 @@ def format_coverage(cov: dict) -> str:
     if cov["failing"]:
         items = [f'"{clip(c["text"])}" ({", ".join(c["reqs"])} not PASS)' for c in cov["failing"]]
         text += " Built but not verified: " + ", ".join(items) + "."
+    if cov.get("set_aside"):   # background the accounting set aside: shown, so a real ask is never dropped unseen
+        items = [f'{c["id"]} "{clip(c["text"])}"' for c in cov["set_aside"]]
+        text += " Set aside as context (asks for nothing): " + ", ".join(items) + "."
     return "\n".join([text] + [f"Note: {n}" for n in cov.get("notes", [])])
 
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from harness.offline.accounting import context as bg
 from harness.offline.accounting.elements import SpecWords, spec_words
-from harness.offline.accounting.lexicon import is_vietnamese, keyed_words, stem, tokens, vi_norm, vi_phrases, word_list
+from harness.offline.accounting.lexicon import element_words, is_vietnamese, keyed_words, stem, tokens, vi_norm, vi_phrases, word_list
 from harness.models.spec import AppSpec
 
 FUNCTION = "function word"
@@ -42,17 +43,24 @@ class ClauseWords:
 
     words: dict[str, str] = field(default_factory=dict)
     unaccounted: list[str] = field(default_factory=list)
+    context: str = ""   # why the whole clause asks for nothing (context.py); "" when it may ask
 
     @property
     def realises(self) -> bool:
-        return any(v not in (FUNCTION, FRAMING, SELF_INTRO, HEADING, PURPOSE, ACTOR, NEGATED, EXAMPLE) for v in self.words.values())
+        return any(v not in (FUNCTION, FRAMING, SELF_INTRO, HEADING, PURPOSE, ACTOR, NEGATED, EXAMPLE, *bg.KINDS)
+                   for v in self.words.values())
 
 
 def account_text(text: str, spec: AppSpec, sw: SpecWords | None = None) -> ClauseWords:
     """The accounting of one clause against the finished spec."""
     sw = sw or spec_words(spec)
     toks = tokens(text)
-    labels = _vietnamese(toks, sw) if is_vietnamese(text) else _english(toks, sw)
+    whole = ""
+    if is_vietnamese(text):
+        labels = _vietnamese(toks, sw)
+    else:
+        parts, whole = bg.background(text, sw)
+        labels = _english(toks, sw, parts)
     label_words = _inline_label(text)
     for k in range(min(label_words, len(labels))):
         labels[k] = labels[k] or HEADING
@@ -69,6 +77,7 @@ def account_text(text: str, spec: AppSpec, sw: SpecWords | None = None) -> Claus
     if run:
         out.unaccounted.append(" ".join(run))
     out.unaccounted = list(dict.fromkeys(out.unaccounted))
+    out.context = whole if whole and not out.unaccounted else ""
     return out
 
 
@@ -204,7 +213,7 @@ def _inline_label(text: str) -> int:
     return n if n <= 3 else 0
 
 
-def _english(toks: list[str], sw: SpecWords) -> list[str | None]:
+def _english(toks: list[str], sw: SpecWords, background: list[str | None]) -> list[str | None]:
     labels: list[str | None] = []
     story = _story_parts(toks)
     named = _named(toks, sw)
@@ -220,6 +229,9 @@ def _english(toks: list[str], sw: SpecWords) -> list[str | None]:
         if label is None and any(ch.isdigit() for ch in low) and {"e.g", "eg", "example"} & {
                 t.lower() for t in toks[max(0, i - 2):i]}:
             label = EXAMPLE   # "a price (e.g. 9.99)": an example value asks for nothing
+        if label is None and stem(low) == "session" and "auth" in sw.present and i + 1 < len(toks) \
+                and stem(toks[i + 1].lower()) in element_words().get("session", ()):
+            label = sw.present["auth"]   # "session management": the login's sessions, no record
         if low == "rest" and (i + 1 >= len(toks) or toks[i + 1].lower() not in ("api", "apis")):
             label = None   # "rest time" is no REST API
         if label is None and _CAMEL.fullmatch(tok):   # "totalPrice": the field total_price
@@ -242,6 +254,8 @@ def _english(toks: list[str], sw: SpecWords) -> list[str | None]:
             label = "the app's title"
         if low == "lists" and i and sw.entity_of.get(stem(toks[i - 1].lower())):
             label = None   # "their expense lists": lists of records are records of their own
+        if background[i] or story.get(i) == NEGATED:
+            label = _background_label(low, sw, background[i] or NEGATED, label)
         ent = sw.entity_of.get(stem(low))
         if ent and label and label.startswith("entity"):
             if any(not sw.linked(ent, other) for other in seen_entities if other != ent) and _after_link(toks, i):
@@ -250,6 +264,18 @@ def _english(toks: list[str], sw: SpecWords) -> list[str | None]:
                 seen_entities.append(ent)
         labels.append(label)
     return labels
+
+
+def _background_label(low: str, sw: SpecWords, kind: str, label: str | None) -> str | None:
+    """A word of a part that asks for nothing (context.py) is that part's; in a negated part, a login
+    or page word is realised only by the spec lacking it ("No clientside required" and no HTML
+    pages) and unaccounted when the spec has it: the request excluded what was built."""
+    if kind in (bg.OUT_OF_SCOPE, NEGATED):
+        scope = bg.scope_element(low, sw)
+        if scope is not None:
+            return scope or None
+        return label or kind if kind == NEGATED else kind
+    return kind
 
 
 def _self_intro(toks: list[str], i: int) -> bool:

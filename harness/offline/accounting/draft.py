@@ -46,6 +46,8 @@ def _clause_lines(c: Clause) -> list[str]:
         out.append("# not understood: " + ", ".join(f'"{_comment(w)}"' for w in c.unaccounted))
     elif c.status == "not_built" and c.reason:
         out.append(f"# not built: {_comment(c.reason)}")
+    elif c.status == "context" and c.reason.startswith("set aside"):
+        out.append(f"# {_comment(c.reason)}; if it asks for something, add it below")
     return out
 
 
@@ -111,7 +113,7 @@ def _entity_lines(e: DataEntity, features: list[Feature], names: dict[str, str])
             out.append(f"on_parent_delete = {_s(e.on_parent_delete)}")
     if e.has_status and not e.workflow:
         out.append("has_status = true")
-    out += [f"{key} = {_value(v)}" for key, v in (("shared", e.shared), ("manage", e.manage),
+    out += [f"{key} = {_value(v)}" for key, v in (("shared", e.shared), ("manage", e.manage), ("view", e.view),
                                                   ("assigned_to", "user" if e.assigned else None),
                                                   ("many", [names.get(m, m) for m in e.many])) if v]
     out += _tool_lines(e)
@@ -127,6 +129,9 @@ def _entity_lines(e: DataEntity, features: list[Feature], names: dict[str, str])
         out.append(f"features = [{', '.join(_feature(f) for f in features)}]")
     if e.computed:
         out.append(f"computed = {_value(dict(e.computed))}")
+    if e.stamps:   # by the field's name as written, which the reader turns back into its ident
+        written = {f.ident: f.name for f in e.fields}
+        out.append(f"stamp = {_value({written.get(k, k): v for k, v in e.stamps.items()})}")
     return out
 
 

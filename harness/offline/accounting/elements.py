@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from harness.offline.accounting.lexicon import element_words, stem, tokens, vi_norm
+from harness.offline.accounting.lexicon import element_words, keyed_words, stem, tokens, vi_norm
 from harness.models.spec import AppSpec
 
 
@@ -23,6 +23,7 @@ class SpecWords:
     page_words: frozenset[str] = frozenset()
     title: frozenset[str] = frozenset()                            # the app's name, lower case
     present: dict[str, str] = field(default_factory=dict)          # elements_en.txt key -> label
+    entity_pages: bool = False                                     # an HTML page per record type
 
     def linked(self, a: str, b: str) -> bool:
         return a == b or frozenset((a, b)) in self.links
@@ -77,6 +78,7 @@ def spec_words(spec: AppSpec) -> SpecWords:
             claim(name, f"computed {e.name}.{name}")
     for role in spec.roles:
         claim(role, f"account role {role}")
+    sw.entity_pages = any(r.capability == "pages" for r in spec.requirements)
     sw.title = frozenset(t.lower() for t in tokens(spec.title or ""))
     present = sw.present = _present(spec)
     for key, stems in element_words().items():
@@ -101,6 +103,13 @@ def _present(spec: AppSpec) -> dict[str, str]:
     if caps & {"crud", "create", "list"} and crud:
         out["crud"] = "crud " + ", ".join(crud)
         out["api"] = "JSON API of " + ", ".join(crud)
+        if len(crud) > 1:
+            out["crud:each"] = "crud of each: " + ", ".join(crud)
+    counts = keyed_words("elements_en.txt").get("count_fields", frozenset())
+    stocked = [f"{e.name}.{f.name}" for e in spec.data_model for f in e.fields
+               if {stem(w) for w in tokens(f.name)} & counts]
+    if stocked:
+        out["stock"] = "stock count " + ", ".join(stocked)
     status = [e.plural for e in spec.data_model if e.has_status or e.workflow]
     if status or caps & {"complete", "workflow"}:
         out["status"] = "status of " + (", ".join(status) or "records")
@@ -127,7 +136,7 @@ def _present(spec: AppSpec) -> dict[str, str]:
         out["roles"] = "account roles " + ", ".join(spec.roles)
     if spec.change_password:
         out["account:password"] = "password change"
-    for key, has in (("shared", lambda e: e.shared), ("manage", lambda e: e.manage), ("assigned", lambda e: e.assigned)):
+    for key, has in (("shared", lambda e: e.shared), ("manage", lambda e: e.manage), ("view", lambda e: e.view), ("assigned", lambda e: e.assigned)):
         with_key = [e.plural for e in spec.data_model if has(e)]
         if with_key:
             out[f"access:{key}"] = f"{key} " + ", ".join(with_key)

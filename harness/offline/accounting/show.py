@@ -4,9 +4,10 @@ clause (none cut), what realises each of its words, and what was not understood.
 from __future__ import annotations
 
 from harness.offline.accounting.account import FRAMING, FUNCTION
+from harness.offline.accounting.context import KINDS
 from harness.models.spec import Clause
 
-_QUIET = (FUNCTION, FRAMING)
+_QUIET = (FUNCTION, FRAMING, *KINDS)
 
 
 def run_clauses(store, state) -> list[Clause]:
@@ -30,6 +31,8 @@ def clause_lines(clauses: list[Clause]) -> list[str]:
             out.append("      not understood: " + ", ".join(f'"{w}"' for w in c.unaccounted))
         elif c.status == "not_built" and c.reason:
             out.append(f"      not built: {c.reason}")
+        elif c.status == "context" and c.reason.startswith("set aside"):
+            out.append(f"      {c.reason} (nothing is built for it; if it asks something, say so in the draft)")
         if realised(c):
             out.append(f"      realised: {realised(c)}")
     return out

@@ -1,5 +1,5 @@
 """The acceptance tests (tests/test_acceptance.py, through src.main.app) of the access and account
-requirements: the same checks as the unit tests, each made self-contained for one requirement."""
+requirements and of a workflow's stamped dates: the same checks as the unit tests, each made self-contained for one requirement."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import textwrap
 from harness.offline.generator.account_files import test_account_py, test_people_py
 from harness.offline.generator.api_access_tests import access_tests
 from harness.offline.generator.api_py import collection_url
-from harness.offline.generator.api_tests import change
+from harness.offline.generator.api_tests import change, stamp_tests
 from harness.offline.generator.appmodel import AppModel, Entity
 from harness.offline.generator.codegen import lit
 from harness.offline.generator.links import link_tests
@@ -55,11 +55,18 @@ def access_body(app: AppModel, req: Requirement) -> str | None:
         found = [t for t in tests if f"_links_any_number_of_{app.entity(other).plural_ident}(" in t] \
             if other in e.many else []
         return _prelude(e) + "\n" + _bodies(found[0])[0] if found else None
+    if req.capability == "workflow" and req.entity and ".stamp " in source:
+        e = app.entity(req.entity)
+        found = stamp_tests(e, (req.id,))
+        column = source.rsplit(" ", 1)[-1]
+        found = [t for t in found if f"def test_{column}_is_set_to_the_day_" in t]
+        return _prelude(e) + "\n" + _bodies(found[0])[0] if found else None
     if req.capability != "access" or not req.entity:
         return None
     e = app.entity(req.entity)
     kind = source.rsplit(".", 1)[-1]
-    wanted = {"shared": "every_user_sees_shared", "manage": "manages", "assigned_to": "assigned_to_a_user"}.get(kind)
+    wanted = {"shared": "every_user_sees_shared", "manage": "manages", "view": "_role_sees_every_",
+              "assigned_to": "assigned_to_a_user"}.get(kind)
     for test in access_tests(app, e, (req.id,)):
         name = next(line for line in test.split("\n") if line.startswith("def "))
         if wanted and wanted in name:

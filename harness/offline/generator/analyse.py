@@ -74,6 +74,8 @@ def analyse(spec: AppSpec) -> AppModel:
             cascade=source.on_parent_delete == "cascade",
             features=_features(spec, ident), shared=spec.auth and source.shared,
             manage=source.manage if spec.auth and source.manage in spec.roles else None,
+            view=source.view if spec.auth and source.view in spec.roles else None,
+            stamps=tuple((c, s) for c, s in source.stamps.items() if s in states),
             assigned=spec.auth and source.assigned, computed=tuple(source.computed.items()), calendar=source.calendar, csv_import=source.csv_import,
             attachment_types=tuple(source.attachment_types), attachment_max_kb=source.attachment_max_kb,
             many=tuple(dict.fromkeys(py_ident(m) for m in source.many if py_ident(m) in raw and py_ident(m) != ident)))

@@ -60,5 +60,6 @@ def access_doc(app: AppModel, e: Entity) -> str:
     write = (f"only the {e.manage} role (and the admin role) adds, changes and deletes them"
              if e.manage else "the one who added a record changes and deletes it")
     admin = f" The {app.roles[0]} role sees and manages every record." if app.roles else ""
+    admin += f" The {e.view} role sees every record and changes only its own." if e.view else ""
     assignee = " An assignee may update the record but not delete it." if e.assigned else ""
     return who + write + " (403 otherwise)." + assignee + admin

@@ -1,5 +1,5 @@
-"""The access tests of tests/test_api_<entity>.py: shared records, the managing role, assignment
-and the admin role, each through the entity's real router and the people router."""
+"""The access tests of tests/test_api_<entity>.py: shared records, the managing role, the role
+that sees every record, assignment and the admin role, each through the entity's real router and the people router."""
 
 from __future__ import annotations
 
@@ -13,6 +13,12 @@ _SHARED = template("api_access_tests/shared.tmpl")
 _MANAGE = template("api_access_tests/manage.tmpl")
 _ASSIGNED = template("api_access_tests/assigned.tmpl")
 _ADMIN = template("api_access_tests/admin.tmpl")
+_VIEW = template("api_access_tests/view.tmpl")
+
+# A `view` role changes its own records: it adds one and updates it (when it may add them at all).
+_VIEWER_OWN = """
+    own_id = create_{ident}(client, bob)
+    assert client.put(f"{{URL}}/{{own_id}}", json=CHANGE, headers=bob).status_code == 200"""
 
 
 def member_creates(app: AppModel, e: Entity) -> bool:
@@ -29,6 +35,10 @@ def access_tests(app: AppModel, e: Entity, fallback: tuple[str, ...]) -> list[st
         out.append(fill(_SHARED, marks=req, ident=e.ident))
     if e.manage:
         out.append(fill(_MANAGE, marks=req, ident=e.ident, role=lit(e.manage), role_ident=py_ident(e.manage)))
+    if e.view:
+        own = _VIEWER_OWN.format(ident=e.ident) if not e.manage and member_creates(app, e) else ""
+        out.append(fill(_VIEW, marks=req, ident=e.ident, role=lit(e.view), role_ident=py_ident(e.view),
+                        own_checks=own))
     if e.assigned:
         hidden = 'assert client.get(f"{URL}/{item_id}", headers=bob).status_code == 404'
         out.append(fill(_ASSIGNED, marks=req, ident=e.ident, unassigned_check="" if e.shared else hidden,

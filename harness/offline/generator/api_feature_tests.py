@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from harness.offline.features import feature_of_text
-from harness.offline.generator.api_features import TEXT_FILTER_MAX, counted_column, filters, totals_of
+from harness.offline.generator.api_features import TEXT_FILTER_MAX, counted_column, filters, misspelt, totals_of
 from harness.offline.generator.period_summary import summary_test
 from harness.offline.generator.capacity_check import capacity_test
 from harness.offline.generator.row_check_lock import lock_test
@@ -109,7 +109,8 @@ def _filters(e: Entity, mark: str) -> list[str]:
             bad = "x" * (TEXT_FILTER_MAX + 1) if f.kind == "text" else "not-a-value"
             out.append(fill(_FILTER_EQUAL, marks=mark, ident=e.ident, column=f.column,
                             first=lit(first), second=lit(second), key=lit(f.column),
-                            value=lit(_query(second[f.column])), bad=lit(bad)))
+                            value=lit(_query(second[f.column])), bad=lit(bad),
+                            misspelt=lit(misspelt(e, f.column))))
         else:
             out.append(fill(_FILTER_RANGE, marks=mark, ident=e.ident, column=f.column,
                             first=lit(first), second=lit(second), min_key=lit(f"{f.column}_min"),

@@ -65,6 +65,23 @@ def filters(e: Entity) -> list[Filter]:
     return out
 
 
+def _names(e: Entity) -> set[str]:
+    """Every name the entity's list route could take as a query parameter (its own and its columns')."""
+    columns = {c.ident for c in e.columns} | ({e.fk} if e.fk else set()) | set(e.many) | {"status"}
+    return _TAKEN | columns | {f"{c}_{end}" for c in columns for end in ("min", "max")}
+
+
+def unknown_query_name(e: Entity) -> str:
+    """A query parameter the entity's list route does not take (a filter by colour, say)."""
+    return "colour" if "colour" not in _names(e) else "not_a_parameter"
+
+
+def misspelt(e: Entity, column: str) -> str:
+    """`column` misspelt (its last two letters swapped, "category" -> "categoyr"): no parameter."""
+    typo = column[:-2] + column[-1] + column[-2] if len(column) > 1 else column + column
+    return typo if typo not in _names(e) else typo + "_x"
+
+
 def sort_keys(e: Entity) -> list[str]:
     keys = ["id", *([e.fk] if e.fk else []), *(c.ident for c in e.columns)]
     return keys + (["status"] if e.has_status else []) + ["created_at"]

@@ -134,7 +134,8 @@ def api_py(app: AppModel, e: Entity) -> str:
         check_create=f"_check_parent(db, values[{lit(e.fk)}], {common['owner']})" if e.fk else "",
         check_update=(f"if {lit(e.fk)} in values:\n    _check_parent(db, values[{lit(e.fk)}], "
                       f"{common['owner']})") if e.fk else "",
-        check_status=fill(_CHECK_STATUS) if e.has_status else "", **handler_checks(app, e), **common)
+        check_status=fill(_CHECK_STATUS) + _stamp_lines(e) if e.has_status else "", **handler_checks(app, e),
+        **common)
     chunks = [_models(e), *filter(None, [computed_function(e)]), handlers]
     if e.has_status and not e.workflow:
         chunks.append(fill(_COMPLETE, complete_url=lit(collection_url(e) + "/{item_id}/complete"),
@@ -150,6 +151,16 @@ def api_py(app: AppModel, e: Entity) -> str:
     return text.replace("@@fieldtypes@@", ", ".join(used)).replace(
         "@@std_imports@@\n", "import csv\nimport io\n" if csv_used else "").replace(
         "@@csv_import@@\n", "from fastapi.responses import StreamingResponse\n" if csv_used else "")
+
+
+def _stamp_lines(e: Entity) -> str:
+    """A date the workflow stamps: today's, when the status moves into its state and the request
+    gives no date of its own."""
+    lines = []
+    for column, state in e.stamps:
+        lines += [f'if values.get("status") == {lit(state)} != current["status"] and {lit(column)} not in values:',
+                  f"    values[{lit(column)}] = calc_today().isoformat()"]
+    return "\n".join(lines)
 
 
 def _row_checks(app: AppModel, e: Entity) -> str:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from harness.offline.generator.api_access_tests import access_tests
 from harness.offline.generator.api_feature_tests import feature_tests
+from harness.offline.generator.api_features import unknown_query_name
 from harness.offline.generator.api_py import children_url, collection_url
 from harness.offline.generator.appmodel import AppModel, Entity
 from harness.offline.generator.links import link_tests
+from harness.offline.generator.naming import py_ident
 from harness.offline.generator.samples import body, sample
 from harness.offline.generator.codegen import doc, fill, lit, marks, module
 from harness.offline.generator.testkit import (
@@ -34,6 +36,8 @@ _WORKFLOW = template("api_tests/workflow.tmpl")
 _AUTH = template("api_tests/auth.tmpl")
 
 _ANY_CASE = template("api_tests/any_case.tmpl")
+
+_STAMP = template("api_tests/stamp.tmpl")
 
 
 def test_api_py(app: AppModel, e: Entity, fallback: tuple[str, ...] = ()) -> str:
@@ -63,7 +67,7 @@ def test_api_py(app: AppModel, e: Entity, fallback: tuple[str, ...] = ()) -> str
         stored_response=stored(e, "response.json()"),
         stored_read=stored(e, 'client.get(f"{URL}/{item_id}", headers=headers).json()'),
         stored_expected=stored(e, "{**before.json(), **CHANGE}"),
-        listed="[second, first]" if e.newest_key else "[first, second]",   # same date: the last added first
+        listed="[second, first]" if e.newest_key else "[first, second]", unknown=lit(unknown_query_name(e)),   # same date: the last added first
         status_check=f'assert created["status"] == {lit(e.states[0])}' if e.has_status else ""))
     if e.has_status and not e.workflow:
         chunks.append(fill(_COMPLETE, marks=marks(e.req_ids("complete") or fallback), ident=e.ident))
@@ -90,12 +94,41 @@ def test_api_py(app: AppModel, e: Entity, fallback: tuple[str, ...] = ()) -> str
         chunks.append(fill(_WORKFLOW, marks=marks(e.req_ids("workflow", "complete") or fallback),
                            ident=e.ident, first=lit(e.states[0]), path=lit(path),
                            last=lit(path[-1] if path else e.states[0]), refused=refused))
+    chunks += stamp_tests(e, fallback)
     chunks += feature_tests(app, e, fallback)
     if app.auth and not e.shared:
         chunks.append(fill(_AUTH, marks=marks(e.req_ids() or fallback), ident=e.ident,
                            bob_checks=_bob_checks(app, e)))
     chunks += access_tests(app, e, fallback) + link_tests(app, e, fallback)
     return module(*chunks)
+
+
+def path_to(e: Entity, state: str) -> list[str] | None:
+    """The states a record passes through from the first to `state` (that one last), along the
+    allowed moves by the fewest steps; None when no moves lead there."""
+    allowed, paths = dict(e.transitions), {e.states[0]: []}
+    queue = [e.states[0]]
+    while queue:
+        here = queue.pop(0)
+        for nxt in allowed.get(here, ()):
+            if nxt not in paths:
+                paths[nxt] = [*paths[here], nxt]
+                queue.append(nxt)
+    return paths.get(state)
+
+
+def stamp_tests(e: Entity, fallback: tuple[str, ...]) -> list[str]:
+    """A stamped date: empty until the record moves into its state, then today's; a date the same
+    request gives is kept."""
+    out = []
+    for column, state in e.stamps:
+        path = path_to(e, state)
+        if not path:
+            continue
+        req = [r.id for r in e.reqs if r.acceptance == f"{e.name}.stamp {column}"]
+        out.append(fill(_STAMP, marks=marks(req or fallback), column=column, ident=e.ident,
+                        state_ident=py_ident(state), key=lit(column), before=lit(path[:-1]), state=lit(state)))
+    return out
 
 
 def change(e: Entity) -> dict:

@@ -84,6 +84,8 @@ class Entity:
     slot: Slot | None = None                              # its date/time range, when it has one
     shared: bool = False                                  # every signed-in user sees every record
     manage: str | None = None                             # only this role (and admin) writes
+    view: str | None = None                               # this role reads every row too
+    stamps: tuple[tuple[str, str], ...] = ()              # (date column, state whose arrival sets it)
     assigned: bool = False                                # has `assigned_to`, a user who sees it
     many: tuple[str, ...] = ()                            # entities linked many-to-many
     computed: tuple[tuple[str, str], ...] = ()            # (name, expression) computed on every read

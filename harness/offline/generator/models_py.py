@@ -41,6 +41,15 @@ _AUTH_SCHEMA = [
 ]
 
 
+def rule_table(app: AppModel) -> str:
+    """The RuleTable class; its `view` role (a role reading every row) only in an app that has one,
+    so that every other app's models.py, and the mutants its audit picks there, stay as they were."""
+    viewed = any(e.view for e in app.entities)
+    return fill(_RULE_TABLE, view_doc=", the `view` role reads every row (and changes its own)" if viewed else "",
+                view_field="view: str | None = None" if viewed else "",
+                read_all="(self.shared or (role is not None and role == self.view))" if viewed else "self.shared")
+
+
 def models_py(app: AppModel) -> str:
     """The text of src/models.py: the skeleton's data access, then this app's SCHEMA and TABLES."""
     schema = [*_AUTH_SCHEMA] if app.auth else []
@@ -54,7 +63,7 @@ def models_py(app: AppModel) -> str:
         rules += [f"ADMIN_ROLE: str | None = {lit(app.roles[0] if app.roles else None)}",
                   f"ROLES: tuple[str, ...] = {lit(app.roles)}", "", ""]
     if app.access or any(e.many or e.has("period_summary") for e in app.entities):
-        rules += [_RULE_TABLE.rstrip("\n"), "", ""]
+        rules += [rule_table(app).rstrip("\n"), "", ""]
     generated = "\n".join([*rules, "SCHEMA = (", block([lit(s) + "," for s in schema], 4), ")", "", "",
                            "TABLES: dict[str, Table] = {", tables, "}"])
     return with_generated("src/models.py", generated)
@@ -146,7 +155,7 @@ def _table(e: Entity, auth: bool, access: bool = False) -> str:
     lines += [table_links(e)] if e.many else []
     if access:
         lines += ["        policy=True,", f"        shared={e.shared},", f"        manage={lit(e.manage)},",
-                  f"        assigned={e.assigned},"]
+                  f"        assigned={e.assigned},"] + ([f"        view={lit(e.view)},"] if e.view else [])
     lines += [f"        {key}={sql_lines(value, 8)}," for key, value in sql.items()]
     return "\n".join(lines + ["    ),"])
 

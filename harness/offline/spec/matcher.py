@@ -5,7 +5,8 @@ A pattern is anchored at one token. `tokens` are matched forward from the anchor
 them is the anchor), `before` backward from the token before it (written in reading order). Every
 matched token lies in the anchor's clause. `not_before` (token specs) fails the match when they
 match backward from the token before the anchor; `clause_has` / `clause_lacks` (a list of token
-spec sequences) hold when one of the sequences does (none does) occur in the anchor's clause;
+spec sequences) hold when one of the sequences does (none does) occur in the anchor's clause,
+`clause_has_all` when each of them does; `request_has` when one occurs in any clause of the request;
 `followed_by` (a token spec): the token after the forward match satisfies it, or the clause ends there.
 A token spec is a dict; every key present must hold:
 
@@ -20,11 +21,14 @@ A token spec is a dict; every key present must hold:
     letters          true: every character of the word is a letter
     any_of           a list of token specs: the token satisfies one of them
     is               a token test of token_tests.py, or a list of them: every one holds ("noun")
+    not_is           a token test, or a list of them: none holds
     op               "?" optional, "*" any number, "+" one or more (default: exactly one)
     max              at most this many repetitions for "*" and "+"
     lazy             true: "*"/"+" try the fewest repetitions first (default: the most)
     atomic           true: "*"/"+" take every token they can and never give one back
     capture          a name for the tokens it matched
+    as               {"capture": c, "forms": ["un{w}", ...]}: the word is one of these forms of
+                     the first word of capture c, matched before it ("watched or unwatched")
     group            a list of token specs matched in turn, as one spec: with `op` the whole
                      sequence is optional or repeated ({"group": [sep, word], "op": "*"})
 
@@ -83,7 +87,15 @@ def token_ok(t: Tok, spec: dict, sets: WordSets) -> bool:
         return False
     if "is" in spec and not all(t in sets(f"is:{n}") for n in _names(spec["is"])):
         return False
+    if "not_is" in spec and any(t in sets(f"is:{n}") for n in _names(spec["not_is"])):
+        return False
     return not ("not_role" in spec and t.role.startswith(tuple(_names(spec["not_role"]))))
+
+
+def _forms(toks: list[Tok], how: dict, caps: dict[str, list[int]]) -> list[str]:
+    """The words a spec's "as" allows: its forms of the first word of the capture."""
+    taken = caps.get(how["capture"])
+    return [form.replace("{w}", toks[taken[0]].w) for form in how["forms"]] if taken else []
 
 
 def _counts(spec: dict, run: int) -> list[int]:
@@ -110,7 +122,8 @@ def _walk(toks: list[Tok], specs: list[dict], k: int, pos: int, step: int, claus
     limit = spec.get("max", 10_000) if spec.get("op") in ("*", "+") else 1
     while run < limit:
         j = pos + step * run
-        if not (0 <= j < len(toks)) or toks[j].clause != clause or not token_ok(toks[j], spec, sets):
+        if not (0 <= j < len(toks)) or toks[j].clause != clause or not token_ok(toks[j], spec, sets) \
+                or "as" in spec and toks[j].w not in _forms(toks, spec["as"], caps):
             break
         run += 1
     for n in _counts(spec, run):
@@ -134,10 +147,10 @@ def _repeat(toks: list[Tok], specs: list[dict], k: int, pos: int, step: int, cla
         yield from _walk(toks, specs, k + 1, pos, step, clause, sets, caps)
 
 
-def _clause_has(toks: list[Tok], i: int, sequences: list[list[dict]], sets: WordSets) -> bool:
-    clause = toks[i].clause
-    return any(next(_walk(toks, specs, 0, k, 1, clause, sets, {}), None) is not None
-               for specs in sequences for k in range(len(toks)) if toks[k].clause == clause)
+def _clause_has(toks: list[Tok], i: int | None, sequences: list[list[dict]], sets: WordSets) -> bool:
+    """One of the sequences occurs in the clause of token i (i None: in any clause)."""
+    return any(next(_walk(toks, specs, 0, k, 1, toks[k].clause, sets, {}), None) is not None
+               for specs in sequences for k in range(len(toks)) if i is None or toks[k].clause == toks[i].clause)
 
 
 def _before(toks: list[Tok], i: int, specs: list[dict], sets: WordSets, caps: dict) -> Iterator[tuple[int, dict]]:
@@ -167,5 +180,9 @@ def _conditions(toks: list[Tok], i: int, pattern: dict, sets: WordSets) -> bool:
     if "clause_has" in pattern and not _clause_has(toks, i, pattern["clause_has"], sets):
         return False
     if "clause_lacks" in pattern and _clause_has(toks, i, pattern["clause_lacks"], sets):
+        return False
+    if any(not _clause_has(toks, i, [one], sets) for one in pattern.get("clause_has_all", [])):
+        return False
+    if "request_has" in pattern and not _clause_has(toks, None, pattern["request_has"], sets):
         return False
     return not ("not_before" in pattern and next(_before(toks, i, pattern["not_before"], sets, {}), None) is not None)

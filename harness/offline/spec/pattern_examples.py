@@ -15,7 +15,7 @@ def example_yield(pattern: dict) -> dict:
     state = new_state(pattern["example"])
     run_passes(state, until=pattern["pass"])
     toks, p = state.toks, state.p
-    before = [(t.used, t.role, t.orig) for t in toks]
+    before = [(t.used, t.role, t.orig, t.w) for t in toks]
     blocked = len(p.blocked)
     tools = {name: list(t) for name, t in p.tools.items()}
     had = {name: [it.label for it in items] for name, items in p.fields.items()}
@@ -32,6 +32,8 @@ def example_yield(pattern: dict) -> dict:
             out[t.role] = f"{out[t.role]} {t.w}" if t.role in out else t.w
         if t.orig != old[2]:
             out["reported"] = t.orig
+        if t.w != old[3]:
+            out.setdefault("renamed", {})[old[3]] = t.w
     if len(p.blocked) > blocked:
         out["blocked"] = True
     added = {name: [it.label for it in items if it.label not in had.get(name, [])] for name, items in p.fields.items()}

@@ -12,7 +12,10 @@ matches acts (an if/elif chain over the tokens, as the passes written in code we
 
     mark   [{"role": r, "capture": c, "where": spec, "force": bool, "map": m}]: give role r to the
            tokens of capture c (default "match") that satisfy `where` and are unused (every one
-           with force); with a map (a dict of lexicon.py), "{map}" in r is what it maps the word to
+           with force); with a map (a dict of lexicon.py), "{map}" in r is what it maps the word to;
+           with "each": [token specs] instead, the tokens of every match of that sequence in the
+           anchor's clause, in text order ("email and password" wherever the sign-in clause says them);
+           "{role}" in r is the anchor's role before the row acted
     report {"head": c, "keep": [captures], "where": spec, "phrase": [parts]}: the phrase (the
            whole match, or its parts: {"text": t} or {"capture": c}) is one not-built ask carried
            by the head token (role "unexplained", its text the phrase); the other tokens (but those
@@ -26,6 +29,8 @@ matches acts (an if/elif chain over the tokens, as the passes written in code we
            often when the clause names none, or with "or_first_in": set the first record whose last
            word is in the set (no record: the row does nothing); {"capture": c}: the
            record the first token of c that names one names (its role "entity:<name>");
+           {"field_of": c, "hint": h, "among": c2}: the one record with a field (of kind h)
+           labelled as c's word, the record named last in c2 if one is ("mark it watched");
            "{record}" in a mark's role is its name
     status {"capture": c}: every record the tokens of c name gets a status (unless it has one or a
            workflow); the first is the record of "{record}"; none named: the row does nothing
@@ -48,6 +53,7 @@ matches acts (an if/elif chain over the tokens, as the passes written in code we
     workflow   [states]: the record's workflow, unless it has one or a status already
     record_status  true: the record gets a status, unless it has one or a workflow
     with_workflow  {keys}: when the record has a workflow, these keys replace the action's own
+    rename a word: the anchor's word becomes it ("inventory" listed among records: "inventory items")
 
 `unless` {"capture": c, "role": prefix}: no match when a token of c already has such a role;
 `unless_record` (a record name): no match when the parse has that record type; `unless_entity` (a
@@ -139,7 +145,7 @@ def _sets_of(p, toks: list[Tok], mentions: dict[int, str]):
 
     def sets(name: str):
         if name not in named:
-            named[name] = TokenTest(name[3:], toks, mentions) if name.startswith("is:") else pattern_set(name)
+            named[name] = TokenTest(name[3:], toks, mentions, p) if name.startswith("is:") else pattern_set(name)
         return named[name]
     return sets
 
@@ -151,9 +157,17 @@ def _vetoed(toks: list[Tok], m: Match, unless: dict | None) -> bool:
                for x in m.captures.get(unless["capture"], []))
 
 
-def _mark(toks: list[Tok], m: Match, mark: dict) -> None:
+def _mark(toks: list[Tok], m: Match, mark: dict, sets=pattern_set) -> None:
     where = mark.get("where", {})
     mapping = getattr(lx, mark["map"]) if "map" in mark else None
+    if "each" in mark:   # every match of the sequence in the clause, marked as it is found
+        clause = toks[m.anchor].clause
+        for k in range(len(toks)):
+            one = match_at(toks, k, {"tokens": mark["each"]}, sets) if toks[k].clause == clause else None
+            for x in one.captures["match"] if one else []:
+                if mark.get("force") or not toks[x].used:
+                    toks[x].used, toks[x].role = True, mark["role"]
+        return
     for x in m.captures.get(mark.get("capture", "match"), []):
         if (mark.get("force") or not toks[x].used) and token_ok(toks[x], where, pattern_set):
             role = mark["role"].replace("{map}", mapping[toks[x].w]) if mapping else mark["role"]
@@ -185,8 +199,8 @@ def _block(toks: list[Tok], m: Match, reason: str, p) -> None:
         p.blocked.append((toks[m.anchor].clause, reason))
 
 
-def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str]) -> None:
-    record = ""
+def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str], sets=pattern_set) -> None:
+    record, anchor_role = "", toks[m.anchor].role
     if "status" in action:
         named = _named(toks, m, action["status"]["capture"], p)
         if not named:
@@ -226,13 +240,15 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str]) -
             _no_record(toks, m, action, p)
             return
     for mark in action.get("mark", []):
-        _mark(toks, m, {**mark, "role": mark["role"].replace("{record}", record)})
+        _mark(toks, m, {**mark, "role": mark["role"].replace("{record}", record).replace("{role}", anchor_role)}, sets)
     if "report" in action:
         _report(toks, m, action["report"])
     if action.get("block"):
         _block(toks, m, action["block"], p)
     for attr, value in action.get("set", {}).items():
         setattr(p, attr, value)
+    if "rename" in action:
+        toks[m.anchor].w = action["rename"]
 
 
 def _no_record(toks: list[Tok], m: Match, action: dict, p) -> None:
@@ -248,6 +264,8 @@ def _record(toks: list[Tok], m: Match, how: dict, p, mentions: dict[int, str]) -
     """The record a match is about (action "record"), or "" when there is none."""
     if "capture" in how:
         return next(iter(_named(toks, m, how["capture"], p)), "")
+    if "field_of" in how:
+        return _field_owner(toks, m, how, p, mentions)
     found = nearest(toks, m.anchor, mentions, how["reach"]) \
         or (how.get("back") and _antecedent(toks, m.anchor, mentions))
     if found or how.get("main"):   # the request's main record, when the clause names none
@@ -258,6 +276,16 @@ def _record(toks: list[Tok], m: Match, how: dict, p, mentions: dict[int, str]) -
         if first:
             return first
     return p.entities[0] if len(p.entities) == 1 and not how.get("named") else ""
+
+
+def _field_owner(toks: list[Tok], m: Match, how: dict, p, mentions: dict[int, str]) -> str:
+    """Record "field_of": the one record with a field (of kind "hint") labelled as the word of that
+    capture, of the record named last in capture "among" when one is named there; none or several: ""."""
+    w = toks[m.captures[how["field_of"]][0]].w
+    named = [mentions[k] for k in m.captures.get(how.get("among", ""), []) if k in mentions][-1:]
+    owners = [e for e, items in p.fields.items() if (not named or e in named)
+              and any(it.label == w and it.hint == how.get("hint", it.hint) for it in items)]
+    return owners[0] if len(owners) == 1 else ""
 
 
 def _antecedent(toks: list[Tok], i: int, mentions: dict[int, str]) -> str:
@@ -350,7 +378,7 @@ def run_patterns(patterns: tuple[dict, ...] | list[dict], toks: list[Tok], p,
                     and pattern.get("unless_record") not in p.entities and not _names_entity(toks, m, pattern, p) \
                     and same_records(toks, m, pattern.get("same", []), lambda c: _named(toks, m, c, p)) \
                     and not _belongs(toks, m, pattern.get("unless_belongs"), p):
-                _act(toks, m, pattern["action"], p, mentions or {})
+                _act(toks, m, pattern["action"], p, mentions or {}, sets)
                 acted.append(i)
                 break
     return acted

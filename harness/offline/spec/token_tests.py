@@ -5,6 +5,11 @@ on what earlier passes did or on the parse ("is": "noun", "is": ["mention"]).
     noun      the token can name a record type where it stands (nouns.is_noun)
     mention   the token names a record of the parse (entities.find_entities' mentions)
     app_head  the word, in the singular, is a word for the app itself ("tool", "services")
+    supported_verb  the word is a verb the app supports, in any form ("manage", "tracks")
+    entity_verb  the word is a verb acting on records, in any form ("add", "deleted", "book")
+    compound_actor  a noun that is also a verb, modifying the actor noun after it ("as a book lender")
+    bool_state  the token is read as a field (or a feature over one) of a record whose yes/no field
+                the word names ("watched" of a movie with a yes/no field "watched")
 """
 
 from __future__ import annotations
@@ -12,13 +17,30 @@ from __future__ import annotations
 from typing import Callable
 
 from harness.offline.spec import lexicon as lx
+from harness.offline.spec import lexicon_roles as rl
 from harness.offline.spec.nouns import is_noun, singular_name
 from harness.offline.spec.tokens import Tok
 
-TESTS: dict[str, Callable[[list[Tok], int, dict[int, str]], bool]] = {
-    "noun": lambda toks, i, mentions: is_noun(toks, i),
-    "mention": lambda toks, i, mentions: i in mentions,
-    "app_head": lambda toks, i, mentions: singular_name(toks[i].w) in lx.APP_HEADS,
+def _compound_actor(toks: list[Tok], k: int) -> bool:
+    nxt = toks[k + 1] if k + 1 < len(toks) else None
+    return (toks[k].w in lx.VERB_NOUNS and nxt is not None and nxt.clause == toks[k].clause and nxt.w[:1].isalpha()
+            and nxt.w not in lx.FUNCTION and not rl.is_supported_verb(nxt.w))
+
+
+def _bool_state(toks: list[Tok], i: int, p) -> bool:
+    t = toks[i]
+    record = t.role.rpartition(":")[2] if t.role.startswith(("field:", "feature:")) else ""
+    return bool(record) and any(it.hint == "bool" and it.label == t.w for it in p.fields.get(record, []))
+
+
+TESTS: dict[str, Callable[[list[Tok], int, dict[int, str], object], bool]] = {
+    "noun": lambda toks, i, mentions, p: is_noun(toks, i),
+    "mention": lambda toks, i, mentions, p: i in mentions,
+    "app_head": lambda toks, i, mentions, p: singular_name(toks[i].w) in lx.APP_HEADS,
+    "supported_verb": lambda toks, i, mentions, p: rl.is_supported_verb(toks[i].w),
+    "entity_verb": lambda toks, i, mentions, p: rl.is_entity_verb(toks[i].w),
+    "compound_actor": lambda toks, i, mentions, p: _compound_actor(toks, i),
+    "bool_state": lambda toks, i, mentions, p: _bool_state(toks, i, p),
 }
 
 
@@ -26,12 +48,12 @@ class TokenTest:
     """The tokens that pass one test, as a set the matcher asks `tok in ...` (by identity: a test
     reads the token's place, and runs when asked, after the marks the pass made so far)."""
 
-    def __init__(self, name: str, toks: list[Tok], mentions: dict[int, str]) -> None:
+    def __init__(self, name: str, toks: list[Tok], mentions: dict[int, str], p=None) -> None:
         if name not in TESTS:
             raise KeyError(f"no token test named {name!r} (token_tests.py)")
-        self.test, self.toks, self.mentions = TESTS[name], toks, mentions
+        self.test, self.toks, self.mentions, self.p = TESTS[name], toks, mentions, p
         self.index = {id(t): i for i, t in enumerate(toks)}
 
     def __contains__(self, t: Tok) -> bool:
         i = self.index.get(id(t))
-        return i is not None and self.test(self.toks, i, self.mentions)
+        return i is not None and self.test(self.toks, i, self.mentions, self.p)

@@ -186,7 +186,7 @@ def chosen_filters(section: Section, params: Any) -> dict[str, Any]:
     filter's choices is ignored (the page then shows every record for that filter)."""
     out: dict[str, Any] = {}
     for f in section.filters:
-        raw = str(params.get(f.name, ""))[:20]
+        raw = str(params.get(f.name, ""))[:200]   # a choice is short text: up to 200 characters
         if f.kind == "boolean" and raw in ("true", "false"):
             out[f.name] = raw == "true"
         elif f.kind == "enum" and raw in f.options:
