@@ -70,7 +70,8 @@ def test_one_sweep_kills_the_leftovers_of_several_workspaces_and_only_theirs(tmp
     args = [_detached_sleep({"PATH": os.environ["PATH"], procs.ENV_SCOPE: procs.scope_of(lane)}) for lane in lanes]
     try:
         killed = sweep_leftovers(*lanes[:3])
-        assert len(killed) == 3 and not any(_running(arg) for arg in args[:3]) and _running(args[3])
+        # a pid killed in one pass may be seen again before it is gone: count distinct ones
+        assert len(set(killed)) == 3 and not any(_running(arg) for arg in args[:3]) and _running(args[3])
     finally:
         sweep_leftovers(lanes[3])
     assert not _running(args[3])
