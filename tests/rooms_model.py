@@ -1,8 +1,8 @@
 """A scripted 'model' for a meeting-room booking app whose tests are hollow (#47): they call the
 code and assert `x is not None`, and its "bookings of a day" listing returns every day's bookings.
 
-The app follows the workspace contract and its API convention (/api/bookings, ?day_min=&day_max=),
-so the harness's black-box checks apply; the hand-written files are never the generator's.
+The app follows the workspace contract and its API convention (/api/bookings, ?day_min=&day_max=,
+an unknown query parameter refused with 422), so the harness's black-box checks apply; the hand-written files are never the generator's.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ import datetime
 import os
 import sqlite3
 
-from fastapi import FastAPI, HTTPException
+from fastapi import FastAPI, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 app = FastAPI(title="Meeting rooms")
@@ -92,7 +92,10 @@ def read(booking_id: int):
 
 
 @app.get("/api/bookings")
-def listing(day_min: datetime.date | None = None, day_max: datetime.date | None = None):
+def listing(request: Request, day_min: datetime.date | None = None, day_max: datetime.date | None = None):
+    unknown = sorted(set(request.query_params) - {"day_min", "day_max"})
+    if unknown:   # the convention: a parameter the list does not take is refused, never ignored
+        raise HTTPException(422, f"unknown query parameter: {', '.join(unknown)}")
     rows = [dict(r) for r in connect().execute("SELECT * FROM bookings ORDER BY id")]
     return [r for r in rows if {DAY_FILTER}]
 '''

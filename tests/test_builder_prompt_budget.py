@@ -30,12 +30,14 @@ def rich_spec() -> AppSpec:
             EntityField(name="E-mail", ident="email", type="str", kind="email", required=True, unique=True)]),
         DataEntity(name="order item", plural="order items", ident="order_item", parent="customer",
                    on_parent_delete="cascade", workflow=["draft", "paid", "shipped"],
-                   transitions={"draft": ["paid"], "paid": ["shipped", "draft"]}, fields=[
+                   transitions={"draft": ["paid"], "paid": ["shipped", "draft"]}, stamps={"shipped_on": "shipped"},
+                   fields=[
             EntityField(name="rating", ident="rating", type="int", kind="rating", min_value=1, max_value=5),
             EntityField(name="size", ident="size", kind="enum", enum_values=["s", "m", "l"]),
             EntityField(name="buyer", ident="buyer_id", type="int", kind="reference", ref="customer", required=True),
-            EntityField(name="price", ident="price", type="float", kind="money", min_value=0.5)]),
-        DataEntity(name="note", plural="notes", ident="note", has_status=True),
+            EntityField(name="price", ident="price", type="float", kind="money", min_value=0.5),
+            EntityField(name="shipped on", ident="shipped_on", type="date", kind="date")]),
+        DataEntity(name="note", plural="notes", ident="note", has_status=True, view="auditor"),
         DataEntity(name="shift", plural="shifts", ident="shift", shared=True, manage="admin", assigned=True,
                    many=["note", "customer"]),
         DataEntity(name="visit", plural="visits", ident="visit", calendar="visit_on", csv_import=500,
@@ -55,7 +57,8 @@ def parse_line(line: str) -> dict:
     entity = {"ident": ident, "name": name.group(1) if name else ident, "plural": names.split("plural ", 1)[1],
               "fields": [], "parent": None, "has_status": False, "workflow": [], "transitions": {},
               "on_parent_delete": "restrict", "shared": False, "manage": None, "assigned": False, "many": [],
-              "calendar": None, "csv_import": 0, "attachment_types": [], "attachment_max_kb": 0, "computed": {}}
+              "calendar": None, "csv_import": 0, "attachment_types": [], "attachment_max_kb": 0, "computed": {},
+              "view": None, "stamps": {}}
     fields, *extras = rest.split("; ")
     for text in ([] if fields == "none" else fields.split(", ")):
         m = re.fullmatch(r"(\w+)(?: \(name (.*?)\))? (\w+)/([\w-]+)(.*)", text)
@@ -77,6 +80,10 @@ def parse_line(line: str) -> dict:
             entity["shared"] = True
         elif extra.startswith("manage "):
             entity["manage"] = extra.split(" ", 1)[1]
+        elif extra.startswith("view "):
+            entity["view"] = extra.split(" ", 1)[1]
+        elif extra.startswith("stamp "):
+            entity["stamps"] = dict(part.split("=", 1) for part in extra.split(" ", 1)[1].split(", "))
         elif extra.startswith("many "):
             entity["many"] = extra.split(" ", 1)[1].split("|")
         elif extra == "assigned_to user":

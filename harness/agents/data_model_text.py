@@ -17,20 +17,22 @@ FORMAT = ("one entity a line: `ident (name N if not the ident, plural P): fields
 
 # Only shown when an entity uses them (the 20-entity prompts have no room to spare).
 ACCESS_FORMAT = (" Access and links, when set: `; shared` (every signed-in user sees every record), `; manage R` "
-                 "(only role R and the admin role write), `; many a|b` (linked many-to-many with a and b), "
+                 "(only role R and the admin role write), `; view R` (role R also reads every record, changes "
+                 "only its own: 403), `; many a|b` (linked many-to-many with a and b), "
                  "`; assigned_to user` (an `assigned_to` account sees and updates the record).")
 
 
 TOOLS_FORMAT = (" Record tools, when set: `; calendar F` (GET /api/<plural>/calendar groups the records by the "
                 "day of date field F), `; csv_import N rows` (POST /api/<plural>/import, at most N rows), "
                 "`; attachments a|b N KB` (files of content types a, b up to N KB per record), "
-                "`; computed name = expression | ...` (values computed from the record on every read).")
+                "`; computed name = expression | ...` (values computed from the record on every read), "
+                "`; stamp f=s` (a move to state s sets date field f to today unless the request gives one).")
 
 
 def format_for(entities: list[DataEntity]) -> str:
     """FORMAT, with the access and link parts, and the record-tool parts, when an entity has them."""
-    used = any(e.shared or e.manage or e.assigned or e.many for e in entities)
-    tools = any(e.calendar or e.csv_import or e.attachment_types or e.computed for e in entities)
+    used = any(e.shared or e.manage or e.view or e.assigned or e.many for e in entities)
+    tools = any(e.calendar or e.csv_import or e.attachment_types or e.computed or e.stamps for e in entities)
     return FORMAT + (ACCESS_FORMAT if used else "") + (TOOLS_FORMAT if tools else "")
 
 
@@ -55,8 +57,11 @@ def entity_line(e: DataEntity) -> str:
     if e.workflow:
         moves = ", ".join(f"{a}->{'|'.join(b)}" for a, b in e.transitions.items())
         line += f"; workflow {' > '.join(e.workflow)} (moves {moves or 'each state to the next'})"
+    if e.stamps:
+        line += "; stamp " + ", ".join(f"{f}={s}" for f, s in e.stamps.items())
     line += "; shared" if e.shared else ""
     line += f"; manage {e.manage}" if e.manage else ""
+    line += f"; view {e.view}" if e.view else ""
     line += f"; many {'|'.join(e.many)}" if e.many else ""
     line += "; assigned_to user" if e.assigned else ""
     line += f"; calendar {e.calendar}" if e.calendar else ""
