@@ -53,12 +53,16 @@ def verify_workspace_step(ctx: RunContext, agent: str = "verifier") -> Verificat
     from harness.verification.evidence_inputs import requirement_files
     from harness.verification.verifier import verify_workspace
 
-    reqs = [r.id for r in ctx.state.spec.requirements]
-    req_files = requirement_files(ctx.state.spec, ctx.state.plan.tasks if ctx.state.plan else [])
-    result = verify_workspace(ctx.workspace, evidence_path=ctx.store.workspace_evidence(ctx.run_id), reqs=reqs,
-                              run_id=ctx.run_id, evidence_rel=WORKSPACE_EVIDENCE, req_files=req_files,
-                              runner=ctx.speed.runner())
+    result = ctx.speed.take_suite(ctx)  # the same session started beside the last task, if it passed on these bytes
+    if result is None:
+        reqs = [r.id for r in ctx.state.spec.requirements]
+        req_files = requirement_files(ctx.state.spec, ctx.state.plan.tasks if ctx.state.plan else [])
+        result = verify_workspace(ctx.workspace, evidence_path=ctx.store.workspace_evidence(ctx.run_id), reqs=reqs,
+                                  run_id=ctx.run_id, evidence_rel=WORKSPACE_EVIDENCE, req_files=req_files,
+                                  runner=ctx.speed.runner())
     ctx.record_verification([result])
+    if ctx.speed.suite_taken_from:  # it ran beside the last task's session, within that time
+        ctx.subprocess_ms -= result.duration_ms
     ctx.events.emit("verify", result.status, agent=agent, task_id="", tool=result.command,
                     duration_ms=result.duration_ms, error="" if result.status == "PASS" else
                     f"{result.failure_type.value if result.failure_type else ''}: exit {result.exit_code}")

@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 
 from harness.offline.accounting import context as bg
 from harness.offline.accounting.elements import SpecWords, spec_words
-from harness.offline.accounting.lexicon import element_words, is_vietnamese, keyed_words, stem, tokens, vi_norm, vi_phrases, word_list
+from harness.offline.accounting.required_asks import required_asks
+from harness.offline.accounting.lexicon import (element_words, is_vietnamese, keyed_words, listed_forms, same_listed_word, stem,
+                                                tokens, vi_norm, vi_phrases, word_list)
 from harness.models.spec import AppSpec
 
 FUNCTION = "function word"
@@ -263,6 +265,7 @@ def _english(toks: list[str], sw: SpecWords, background: list[str | None]) -> li
             elif ent not in seen_entities:
                 seen_entities.append(ent)
         labels.append(label)
+    required_asks([t.lower() for t in toks], labels, sw)
     return labels
 
 
@@ -301,11 +304,11 @@ def _english_word(low: str, sw: SpecWords, before: str) -> str | None:
         return None if before in _PAGE_COUNT or any(ch.isdigit() for ch in before) else "pages"
     if s in sw.by_stem:
         return sw.by_stem[s]
-    if s in sw.keyed:
+    if s in sw.keyed and _listed(low, s, "elements_en.txt"):
         return sw.keyed[s]
-    if s in word_list("function_en.txt") or low in word_list("function_en.txt"):
+    if low in word_list("function_en.txt") or s in word_list("function_en.txt") and _listed(low, s, "function_en.txt"):
         return FUNCTION
-    if s in word_list("framing_en.txt"):
+    if s in word_list("framing_en.txt") and _listed(low, s, "framing_en.txt"):
         return FRAMING
     if "-" in low or "'" in low:
         parts = [p for p in low.replace("'", "-").split("-") if p]
@@ -313,6 +316,11 @@ def _english_word(low: str, sw: SpecWords, before: str) -> str | None:
         if got and all(got):
             return next((g for g in got if g not in (FUNCTION, FRAMING)), got[0])
     return None
+
+
+def _listed(low: str, s: str, name: str) -> bool:
+    """`low` is a word of the list, not a content word sharing its crude stem ("theme" is not "them")."""
+    return same_listed_word(low, listed_forms(name).get(s, frozenset()))
 
 
 def _vietnamese(toks: list[str], sw: SpecWords) -> list[str | None]:
