@@ -40,3 +40,16 @@ def test_bug_insert_was_not_a_create_verb():
     spec = parse_request("Users can log habits with a title. The users should be able to insert, delete, update "
                          "and view their habits.")
     assert spec.clauses[1].status == "mapped" and spec.clauses[1].words["insert"].startswith("crud ")
+
+
+def test_bug_besides_became_a_record():
+    spec = parse_request("Register a pet with name and birthdate. Besides: Pet needs an unique id")
+    assert [e.name for e in spec.data_model] == ["pet"] and "Beside" not in spec.title
+
+
+def test_bug_register_a_pet_was_refused_for_register():
+    spec = parse_request("Register a pet with name and birthdate.")
+    assert spec.clauses[0].status == "mapped" and spec.clauses[0].words["register"].startswith("crud ")
+    assert not spec.auth
+    # signing up stays the login's word: without accounts "register an account" is not built
+    assert "register" in parse_request("Users register an account. Users add pets with a name.").clauses[0].words
