@@ -53,3 +53,10 @@ def test_bug_register_a_pet_was_refused_for_register():
     assert not spec.auth
     # signing up stays the login's word: without accounts "register an account" is not built
     assert "register" in parse_request("Users register an account. Users add pets with a name.").clauses[0].words
+
+
+def test_bug_to_their_inventory_dropped_the_field_list():
+    spec = parse_request("A user must be able to add items to their inventory with details such as name, "
+                         "category, quantity and notes.")
+    assert [f.name for f in spec.data_model[0].fields] == ["name", "category", "quantity", "notes"]
+    assert spec.clauses[0].status == "mapped"
