@@ -60,3 +60,11 @@ def test_bug_to_their_inventory_dropped_the_field_list():
                          "category, quantity and notes.")
     assert [f.name for f in spec.data_model[0].fields] == ["name", "category", "quantity", "notes"]
     assert spec.clauses[0].status == "mapped"
+
+
+def test_bug_single_and_later_left_built_clauses_not_built():
+    spec = parse_request("As a user I want to create an event with a title. As a user I want to view the details "
+                         "for a single event. I should be able to view and edit the event details later.")
+    assert [c.status for c in spec.clauses] == ["mapped", "mapped", "mapped"], [c.reason for c in spec.clauses]
+    # "single" is "one" only before a record type
+    assert account_text("a single bed", spec).unaccounted == ["single bed"]

@@ -200,8 +200,8 @@ def _english(toks: list[str], sw: SpecWords, background: list[str | None]) -> li
             label = FRAMING   # "The project has a login": the app being asked for
         if label is None and stem(low) in word_list("vague_en.txt") and i and toks[i - 1].lower() in ("other", "any", "all"):
             label = FRAMING   # "any other appropriate details": a qualifier that names nothing
-        if label is None and low == "individual" and i + 1 < len(toks) and sw.entity_of.get(stem(toks[i + 1].lower())):
-            label = FUNCTION   # "track individual products": each product
+        if label is None and low in ("individual", "single") and i + 1 < len(toks) and sw.entity_of.get(stem(toks[i + 1].lower())):
+            label = FUNCTION   # "track individual products", "view a single event": each one
         if label is None and stem(low) in word_list("record_views_en.txt") and i and labels and (labels[-1] or "").startswith("entity"):
             label = labels[-1]   # "Student profiles include names, ...": the record itself, shown
         if label is None and low in ("register", "registers", "registered", "registering") and "crud" in sw.present \
