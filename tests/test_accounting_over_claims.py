@@ -45,3 +45,15 @@ def test_bug_must_provide_a_date_makes_the_date_required():
     spec = parse_request("An event has a title and a date. I must provide a Date for the event.")
     date = next(f for f in spec.data_model[0].fields if f.name == "date")
     assert date.required and [c.status for c in spec.clauses] == ["mapped", "mapped"]
+
+
+def test_bug_r3_share_with_other_users_in_a_public_space_was_exempt_as_a_purpose():
+    text = ("As a user I want to create an event so that I may share my upcoming event with other users "
+            "in a public space.")
+    private = _event(EntityField(name="title", ident="title"))
+    assert account_text(text, private).unaccounted == ["share", "public"]
+    shared = private.model_copy(deep=True)
+    shared.data_model[0].shared = True
+    assert account_text(text, shared).unaccounted == []
+    # a purpose that asks nothing stays exempt
+    assert account_text("As a user I want to create an event so that I can begin planning", private).unaccounted == []

@@ -107,6 +107,16 @@ def tokens(text: str) -> list[str]:
     return [m.group(0).rstrip(".") for m in _TOKEN.finditer(unicodedata.normalize("NFC", text))]
 
 
+def example_indices(text: str) -> set[int]:
+    """The indices (into `tokens(text)`) of the words that give example values: a bracketed
+    example's opener and its quoted values (harness/utils/request_text.py)."""
+    from harness.utils.request_text import example_value_spans
+
+    text = unicodedata.normalize("NFC", text)
+    spans = example_value_spans(text)
+    return {i for i, m in enumerate(_TOKEN.finditer(text)) if any(a <= m.start() < b for a, b in spans)}
+
+
 @lru_cache(maxsize=1)
 def vi_phrases() -> tuple[dict[tuple[str, ...], str], int]:
     """Vietnamese phrase (syllables) -> English words, and the longest phrase's length."""
