@@ -15,7 +15,8 @@ from harness.offline.accounting import context as bg
 from harness.offline.accounting.app_name import app_name_words
 from harness.offline.accounting.elements import SpecWords, spec_words
 from harness.offline.accounting.required_asks import required_asks
-from harness.offline.accounting.lexicon import (element_words, example_indices, is_vietnamese, listed_forms, same_listed_word, stem,
+from harness.offline.accounting.lexicon import (element_words, example_indices, is_vietnamese, keyed_words, listed_forms,
+                                                same_listed_word, stem,
                                                 tokens, vi_norm, vi_phrases, word_list)
 from harness.models.spec import AppSpec
 
@@ -211,8 +212,9 @@ def _english(toks: list[str], sw: SpecWords, background: list[str | None]) -> li
             label = SELF_INTRO
         if label is None and i in story and not (story[i] == PURPOSE and _asks_in_purpose(low)):
             label = story[i]
-        if label is None and i in named:
-            label = "the app's title"
+        if i in named and (label is None or stem(low) in keyed_words("app_names_en.txt")["kinds"]
+                           and not label.startswith(("entity", "field"))):
+            label = "the app's title"   # a kind word inside the phrase naming the app names the app
         if low == "lists" and i and sw.entity_of.get(stem(toks[i - 1].lower())):
             label = None   # "their expense lists": lists of records are records of their own
         if background[i] or story.get(i) == NEGATED:
