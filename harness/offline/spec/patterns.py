@@ -8,53 +8,11 @@ One JSON object a line:
 
 `tokens`/`before` are matcher.py token specs. A pass is every pattern with the same "pass", in
 file order: at each token, in text order, its patterns are tried in turn and the first that
-matches acts (an if/elif chain over the tokens, as the passes written in code were). `action`:
-
-    mark   [{"role": r, "capture": c, "where": spec, "force": bool, "map": m}]: give role r to the
-           tokens of capture c (default "match") that satisfy `where` and are unused (every one
-           with force); with a map (a dict of lexicon.py), "{map}" in r is what it maps the word to;
-           with "each": [token specs] instead, the tokens of every match of that sequence in the
-           anchor's clause, in text order ("email and password" wherever the sign-in clause says them);
-           "{role}" in r is the anchor's role before the row acted
-    report {"head": c, "keep": [captures], "where": spec, "phrase": [parts]}: the phrase (the
-           whole match, or its parts: {"text": t} or {"capture": c}) is one not-built ask carried
-           by the head token (role "unexplained", its text the phrase); the other tokens (but those
-           of `keep`, and those failing `where`) become context
-    block  a reason: the anchor's clause is blocked with it (a recognised ask that is not built)
-    set    {attribute: value} on the parse (e.g. {"login_email": true})
-    record {"reach": n}: the record the match is about, the one named nearest the anchor within n
-           tokens of its clause (with "back": true, else the last one named before the anchor in the
-           clause before: the record a pronoun such as "them" stands for), else (unless "named":
-           true) the request's only one, or with "main": true the one the request names most
-           often when the clause names none, or with "or_first_in": set the first record whose last
-           word is in the set (no record: the row does nothing); {"capture": c}: the
-           record the first token of c that names one names (its role "entity:<name>");
-           {"field_of": c, "hint": h, "among": c2}: the one record with a field (of kind h)
-           labelled as c's word, the record named last in c2 if one is ("mark it watched");
-           "{record}" in a mark's role is its name
-    status {"capture": c}: every record the tokens of c name gets a status (unless it has one or a
-           workflow); the first is the record of "{record}"; none named: the row does nothing
-    fields [labels]: fields of that record, added unless it has them; a label can be
-           {"capture": c, "hint": h}: the word of c, a field of that kind ("bool"; "singular": true,
-           its last word in the singular; "unless_like": {"kind": k or [kinds], "last_in": set}:
-           not when the record has a field of that kind (whose last word is in the set); an
-           optional capture that matched nothing adds no field), or
-           {"label": l, "values": {"capture": c, "where": spec}}: an enum of c's words (two or more)
-    link   (and the other constructs of pattern_constructs.py) a many-to-many link of two records
-    entity_tool  a record tool ("calendar", "csv_import", "attachments"; docs/spec-language.md) that
-           record gets with its defaults (needs "record")
-    access [keys]: who sees and changes that record (needs "record"; harness/offline/spec/access.py):
-           "shared", "assigned", or {"manage": c} (the account role the first word of c names)
-    roles  [{"capture": c, "rank": r}]: the first word of c names an account role: "admin" (said to
-           run things: "only the librarian can"), "manager" (runs things when an ordinary role is
-           named too: "admins can add tools") or "member" (an ordinary account's); access.py
-    no_record  a reason: when "record" finds none, the match is context and its clause blocked
-    unclaim    true: when "record" finds none, the matched tokens are given back (unused, no role)
-    workflow   [states]: the record's workflow, unless it has one or a status already
-    record_status  true: the record gets a status, unless it has one or a workflow
-    with_workflow  {keys}: when the record has a workflow, these keys replace the action's own
-    cascade    true: deleting the record's parent removes it (needs "record"; on_parent_delete)
-    rename a word: the anchor's word becomes it ("inventory" listed among records: "inventory items")
+matches acts (an if/elif chain over the tokens, as the passes written in code were). `action` and every row key
+are documented once, with an example each, in docs/request-parser.md ("Row keys"); in short:
+`mark` gives roles, `report` a not-built phrase, `block` blocks the clause, `set` flags the parse,
+`record` + `fields`/`status`/`access`/`roles`/`workflow`/… act on the record a match is about,
+and the constructs of pattern_constructs.py (`link`, `feature`, `computed`, `capacity`) build one.
 
 `unless` {"capture": c, "role": prefix}: no match when a token of c already has such a role;
 `unless_record` (a record name): no match when the parse has that record type; `unless_entity` (a
