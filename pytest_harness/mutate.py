@@ -27,7 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from pytest_harness.mutation_verdict import bar_lines, judged, summarize, under_the_bar
+from pytest_harness.mutation_verdict import bar_lines, judged, shared_summary, summarize, survivor_lines, under_the_bar
 from pytest_harness.time_box import GRACE_FACTOR, KILL_RATIO
 
 MAX_MUTANTS = 4          # per requirement
@@ -72,7 +72,7 @@ def run_audit(document: dict, root: Path, max_mutants: int = MAX_MUTANTS, second
                 source = (root / rel).read_text(encoding="utf-8")
                 (copy / rel).write_text(apply(source, keys), encoding="utf-8")
             tests = document.get("tests") or {}
-            test_s = {n: float((tests.get(n) or {}).get("duration_s") or 0.0) for ts in plan.tests.values() for n in ts}
+            test_s = {n: float((tests.get(n) or {}).get("duration_s") or 0.0) for ts in plan.runs.values() for n in ts}
             result_path, plan_path = Path(scratch) / "result.json", Path(scratch) / "plan.json"
             plan_path.write_text(json.dumps({"nonce": nonce, "seconds": seconds, "order": plan.order(),
                                              "tests": plan.tests, "result": str(result_path), "method": "confirm",
@@ -87,9 +87,10 @@ def run_audit(document: dict, root: Path, max_mutants: int = MAX_MUTANTS, second
                 tail = ((proc.stderr or proc.stdout) if proc is not None else data.get("error", "")).strip()[-300:]
                 block["error"] = f"the mutation audit session produced no result: {tail}"
             else:
-                results = data.get("results") or {}
+                results = {**(data.get("results") or {}), "killers": data.get("killers") or {}}
                 block["baseline"] = data.get("baseline")
     block["requirements"] = summarize(plan, results)
+    block["shared"] = shared_summary(plan, results)
     block["duration_s"] = round(time.monotonic() - started, 3)
     return block
 
@@ -135,9 +136,16 @@ def summary_lines(document: dict) -> list[str]:
         ratio = f"{entry['killed'] / total:.0%}" if total else "-"
         verdict = "below the bar" if under_the_bar(entry) else "meets the bar" if total else "nothing judged"
         extra = "".join(f", {entry[k]} {k.replace('_', ' ')}" for k in ("invalid", "not_run") if entry.get(k))
-        lines.append(f"harness mutation: {rid} {entry['killed']}/{total} killed ({ratio}{extra}); "
+        elsewhere = (f", {entry['elsewhere']} more killed only by other requirements' tests (not counted)"
+                     if entry.get("elsewhere") else "")
+        lines.append(f"harness mutation: {rid} {entry['killed']}/{total} killed ({ratio}{extra}){elsewhere}; "
                      f"bar {KILL_RATIO:.0%}: {verdict}")
-        lines += [f"harness mutation:   {line}" for line in bar_lines(entry)[1:]]
+        lines += [f"harness mutation:   {line}" for line in survivor_lines(entry)]
+    common = block.get("shared") or {}
+    if common.get("mutants"):
+        lines.append(f"harness mutation: shared lines: {common['mutants']} mutants judged by the whole suite, "
+                     f"{common['killed']} killed by their requirement's tests, {common['elsewhere']} only by "
+                     f"another's (not counted), {common['survived']} by none (survivors)")
     if block.get("error"):
         lines.append(f"harness mutation: {block['error']}")
     return lines

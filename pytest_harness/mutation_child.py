@@ -77,9 +77,10 @@ def check_failed(item: pytest.Item, reports: list) -> bool:
     return not (isinstance(raised, type) and issubclass(raised, NOT_A_CHECK))
 
 
-def run_child(items: list[pytest.Item], mutant_id: int, write_fd: int, stop_at_failure: bool = True) -> int:
-    """In the forked child: run `items` with the guard at `mutant_id`, report on `write_fd`; the
-    exit code (0 passed, 1 a check failed, 3 only errors, 2 an internal error)."""
+def run_child(items: list[pytest.Item], mutant_id: int, write_fd: int) -> int:
+    """In the forked child: run `items` with the guard at `mutant_id` until the first failed check
+    (in every fork alike, the original code's too), report on `write_fd`; the exit code (0 passed,
+    1 a check failed, 3 only errors, 2 an internal error)."""
     global _PROGRESS_FD
     _PROGRESS_FD = write_fd
     failed: list[str] = []
@@ -91,8 +92,7 @@ def run_child(items: list[pytest.Item], mutant_id: int, write_fd: int, stop_at_f
             reports = runtestprotocol(item, log=False, nextitem=items[i + 1] if i + 1 < len(items) else None)
             if check_failed(item, reports):
                 failed.append(item.nodeid)
-                if stop_at_failure:
-                    break
+                break
             elif any(r.failed for r in reports):
                 errored.append(item.nodeid)
         code = 1 if failed else (3 if errored else 0)

@@ -1,4 +1,6 @@
-"""Which mutants each requirement gets: sites on the lines its passing tests ran in its own files.
+"""Which mutants each requirement gets: sites on the lines its passing tests ran in its files, its
+own lines first; a mutant on a line most requirements' tests run (shared) runs on against the rest
+of the suite (mutation_attribution.py).
 
 The lines come from the evidence (each test's call-phase `lines`), the files from the
 requirement's entry (`files`: its implementation files). The choice is deterministic: a
@@ -15,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pytest_harness.mutant_diff import line_diff
+from pytest_harness.mutation_attribution import shared_lines, split_own
 from pytest_harness.mutator import KIND_RANK, Mutant, candidates, described
 
 DEFAULT_SEED = 15
@@ -62,6 +65,7 @@ class AuditPlan:
     runs: dict[tuple[str, int], list[str]] = field(default_factory=dict)  # the tests that ran the line, fastest first
     chosen: dict[int, Chosen] = field(default_factory=dict)
     skipped: dict[str, str] = field(default_factory=dict)   # requirement -> why it has no mutants
+    shared: set[int] = field(default_factory=set)   # the mutants on shared lines (mutation_attribution.py)
 
     def order(self) -> list[tuple[str, int, list[str]]]:
         """(requirement, mutant id, tests to run) in execution order, round-robin over requirements."""
@@ -134,16 +138,39 @@ def spread(by_file: dict[str, list[Mutant]], limit: int, rng: random.Random) -> 
     return sorted(picked, key=lambda pick: _rank(pick[1]))
 
 
+BEHAVIOUR = KIND_RANK["arith"]   # kinds ranked up to this change behaviour; `drop` and `return` mostly crash
+
+
+def pick(own: dict[str, list[Mutant]], common: dict[str, list[Mutant]], limit: int,
+         rng: random.Random) -> list[tuple[str, Mutant]]:
+    """A requirement's mutants (mutation_attribution.py): one a line on its own lines (`spread`), then
+    more behaviour-changing sites of its own lines (best-ranked first), then its shared lines' to fill
+    `limit`. Before, a requirement with few own lines filled its budget with the shared lines of
+    others' behaviour and, with one site a line, judged two own mutants at most (a hollow
+    `is not None` test then met the bar at 1 of 2)."""
+    picked = spread({f: ms for f, ms in own.items() if ms}, limit, rng)
+    taken = {(rel, m.key) for rel, m in picked}
+    more = sorted(((_rank(m), rel, m.line, m.key, m) for rel, ms in sorted(own.items()) for m in ms
+                   if (rel, m.key) not in taken and _rank(m) <= BEHAVIOUR), key=lambda t: t[:4])
+    picked += [(rel, m) for _r, rel, _line, _key, m in more[:max(0, limit - len(picked))]]
+    if len(picked) < limit:
+        picked += spread({f: ms for f, ms in common.items() if ms}, limit - len(picked), rng)
+    return picked
+
+
 def make_plan(evidence: dict, workspace: Path, max_mutants: int, seed: int = DEFAULT_SEED,
               ids: dict[tuple[str, str], int] | None = None, id_rng: random.Random | None = None) -> AuditPlan:
-    """The audit plan of every verified requirement of the evidence document. `ids`: the guard id of
-    every (file, mutant key) a copy holds already (harness/speed/lanes_ahead.py); a chosen mutant it lacks raises
-    KeyError (that copy cannot serve the plan). Otherwise the ids are fresh draws (`guard_ids`; `id_rng`
-    only for a test). The choice itself never depends on the ids."""
+    """The audit plan of every verified requirement of the evidence document (`pick`: which mutants;
+    a mutant on a shared line runs the requirement's tests, then every other passing test that ran
+    the line: mutation_attribution.py). `ids`: the guard id of every (file, mutant key) a copy holds
+    already (harness/speed/lanes_ahead.py); a chosen mutant it lacks raises KeyError (that copy cannot
+    serve the plan). Otherwise the ids are fresh draws (`guard_ids`; `id_rng` only for a test). The
+    choice itself never depends on the ids."""
     plan = AuditPlan()
     keys: dict[tuple[str, str], int] = {}   # every distinct (file, mutant key) picked: its draw's index
     picks: dict[str, list[tuple[str, Mutant]]] = {}
-    verified = {rid: executed_lines(evidence, rid) for rid, req in (evidence.get("requirements") or {}).items()
+    requirements = evidence.get("requirements") or {}
+    verified = {rid: executed_lines(evidence, rid) for rid, req in requirements.items()
                 if req.get("status") == "verified"}
     # Each file's candidates once, on the lines any requirement's tests ran (the only ones a pick can use).
     ran_any: dict[str, set[int]] = {}
@@ -151,15 +178,17 @@ def make_plan(evidence: dict, workspace: Path, max_mutants: int, seed: int = DEF
         for rel, ran in lines.items():
             ran_any.setdefault(rel, set()).update(ran)
     sources = {rel: _all_candidates(workspace / rel, ran) for rel, ran in ran_any.items()}
-    for rid, req in sorted((evidence.get("requirements") or {}).items()):
+    shared = shared_lines({rid: lines for rid, (_tests, lines) in verified.items()},
+                          {rid: set(requirements[rid].get("files") or []) for rid in verified})
+    for rid, req in sorted(requirements.items()):
         if rid not in verified:
             plan.skipped[rid] = f"not verified ({req.get('status', 'uncovered')})"
             continue
         tests, lines = verified[rid]
-        by_file: dict[str, list[Mutant]] = {}
-        for rel, ran in sorted(lines.items()):
-            by_file[rel] = [m for m in sources[rel] if m.line in ran]
-        picked = spread({f: ms for f, ms in by_file.items() if ms}, max_mutants, random.Random(f"{seed}:{rid}"))
+        own, common = split_own(lines, shared)
+        picked = pick({rel: [m for m in sources[rel] if m.line in ran] for rel, ran in sorted(own.items())},
+                      {rel: [m for m in sources[rel] if m.line in ran] for rel, ran in sorted(common.items())},
+                      max_mutants, random.Random(f"{seed}:{rid}"))
         if not picked:
             plan.skipped[rid] = "no mutable line executed by its tests in its implementation files"
             continue
@@ -170,6 +199,7 @@ def make_plan(evidence: dict, workspace: Path, max_mutants: int, seed: int = DEF
     if ids is None:   # one draw per distinct mutant
         drawn = guard_ids(len(keys), id_rng)
         ids = {pair: drawn[n] for pair, n in keys.items()}
+    passing = _passing(evidence)
     for rid, picked in picks.items():
         plan.mutants[rid] = []
         for rel, m in picked:
@@ -177,8 +207,17 @@ def make_plan(evidence: dict, workspace: Path, max_mutants: int, seed: int = DEF
             plan.chosen[mid] = Chosen(id=mid, file=rel, mutant=m)
             plan.mutants[rid].append(mid)
             plan.runs[(rid, mid)] = _tests_of_line(evidence, plan.tests[rid], rel, m.line)
+            if m.line in shared.get(rel, ()):   # then the rest of the suite: killed there is "elsewhere"
+                plan.shared.add(mid)
+                plan.runs[(rid, mid)] += _tests_of_line(evidence, [n for n in passing if n not in plan.tests[rid]],
+                                                        rel, m.line)
     _describe_chosen(plan, workspace)
     return plan
+
+
+def _passing(evidence: dict) -> list[str]:
+    """Every test of the session that passed (the rest of the suite a shared line's mutant runs on)."""
+    return sorted(n for n, entry in (evidence.get("tests") or {}).items() if entry.get("outcome") == "passed")
 
 
 def _describe_chosen(plan: AuditPlan, workspace: Path) -> None:

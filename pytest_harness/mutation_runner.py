@@ -127,8 +127,7 @@ def _fork() -> int:
     return os.fork()
 
 
-def fork_run(items: list[pytest.Item], mutant_id: int, timeout_s: float,
-             stop_at_failure: bool = True) -> tuple[str, list[str], list[str]]:
+def fork_run(items: list[pytest.Item], mutant_id: int, timeout_s: float) -> tuple[str, list[str], list[str]]:
     """(status, the node ids whose check failed, those that errored otherwise) of one fork running
     `items` with the guard at `mutant_id` (original_id's: the original code); what the statuses mean,
     and so what a kill is: mutation_child.py."""
@@ -141,7 +140,7 @@ def fork_run(items: list[pytest.Item], mutant_id: int, timeout_s: float,
                 os.close(fd)
             except OSError:
                 pass
-        os._exit(run_child(items, mutant_id, write_fd, stop_at_failure))
+        os._exit(run_child(items, mutant_id, write_fd))
     os.close(write_fd)
     code, raw = _wait(pid, timeout_s, read_fd)
     return read_report(code, raw)
@@ -162,15 +161,27 @@ def original_id(plan: dict) -> int:
 
 
 def run_baseline(items: list[pytest.Item], timeout_s: float, original: int) -> tuple[str, list[str]]:
-    """Every given test once on the original code (the guard at `original`), in a fork: (status, the
-    node ids that did not pass there — a failed check or any other error: none of them may judge a
-    mutant). A baseline past its limit is "timeout" wherever it hung (nothing is judged then)."""
-    status, failed, errored = fork_run(items, original, timeout_s, stop_at_failure=False)
-    if status == "invalid" and not errored:   # killed at its limit outside a call phase
-        status = "timeout"
-    elif status == "invalid":
-        status = "failed"
-    return status, sorted({*failed, *errored})
+    """Every given test once on the original code (the guard at `original`): (status, the node ids
+    that did not pass there — a failed check or any other error: none of them may judge a mutant).
+    Each fork stops at its first failed check, as a mutant's fork does, and the tests after it run
+    in a fresh fork: before (#47), the original's fork went on after a failed test and a mutant's
+    never did, so a test could tell the original by "a test failed earlier in this process" and
+    pass only there. A baseline past its limit is "timeout" wherever it hung (nothing is judged then)."""
+    deadline, rest, broken, status = time.monotonic() + timeout_s, list(items), [], "passed"
+    while rest:
+        got, failed, errored = fork_run(rest, original, max(0.0, deadline - time.monotonic()))
+        broken += [*failed, *errored]
+        if got == "invalid" and not errored or got == "timeout":   # killed at its limit
+            return "timeout", sorted(set(broken))
+        if got == "error":
+            return "error", sorted(set(broken))
+        if got != "passed":
+            status = "failed"
+        if not failed:
+            break
+        stopped = next((i for i, item in enumerate(rest) if item.nodeid == failed[-1]), len(rest) - 1)
+        rest = rest[stopped + 1:]
+    return status, sorted(set(broken))
 
 
 def baseline_first(plan: dict, by_id: dict[str, pytest.Item]) -> dict:
@@ -183,15 +194,19 @@ def baseline_first(plan: dict, by_id: dict[str, pytest.Item]) -> dict:
     baseline = {"status": status, "failed": broken, "tests": len(planned),
                 "duration_s": round(time.monotonic() - started, 3), "method": "baseline-first"}
     results: dict[str, str] = {}
+    killers: dict[str, str] = {}   # a killed mutant's test that failed (mutation_attribution.verdict_of)
     durations: dict[str, float] = {}
     source = order_source(plan, results, admit, started)
     for rid, mutant_id, tests in source if status != "timeout" else ():
         items = [by_id[n] for n in tests if n in by_id and n not in broken]
         t0 = time.monotonic()
-        results[f"{rid}:{mutant_id}"] = run_one(items, mutant_id, limit) if items else "unjudged"
+        status, failed, _errored = fork_run(items, mutant_id, limit) if items else ("unjudged", [], [])
+        results[f"{rid}:{mutant_id}"] = status
+        if status == "failed" and failed:
+            killers[f"{rid}:{mutant_id}"] = failed[0]
         durations[f"{rid}:{mutant_id}"] = round(time.monotonic() - t0, 3)
         source.report(f"{rid}:{mutant_id}", results[f"{rid}:{mutant_id}"])
-    return {"results": results, "durations": durations, "baseline": baseline,
+    return {"results": results, "killers": killers, "durations": durations, "baseline": baseline,
             "duration_s": round(time.monotonic() - started, 3)}
 
 
@@ -255,9 +270,10 @@ def confirm_after(plan: dict, by_id: dict[str, pytest.Item]) -> dict:
             break
     for key, run in runs.items():
         results[key] = verdict(run, broken) or run.status
+    killers = {key: run.failed[0] for key, run in runs.items() if results[key] == "failed" and run.failed}
     baseline = {"status": status, "failed": sorted(broken), "tests": len(confirmed), "planned": len(planned),
                 "duration_s": round(spent, 3), "method": "confirm"}
-    return {"results": results, "durations": durations, "baseline": baseline,
+    return {"results": results, "killers": killers, "durations": durations, "baseline": baseline,
             "duration_s": round(time.monotonic() - started, 3)}
 
 

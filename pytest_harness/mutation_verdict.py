@@ -10,42 +10,82 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from pytest_harness.mutation_attribution import verdict_of
 from pytest_harness.time_box import INVALID, KILL_RATIO, KILLED, meets, open_verdict
 
 if TYPE_CHECKING:
     from pytest_harness.mutation_plan import AuditPlan
 
 
-def summarize(plan: AuditPlan, results: dict[str, str]) -> dict[str, dict]:
-    """Per requirement: mutants judged, killed, survived (described), invalid (a fixture or import
-    error, a crash: neither killed nor survived) and not run (time box, baseline); each mutant's
-    details (id, file, line, kind, description, diff: `-` the line, `+` the mutant's, result)."""
+def _entry(plan: AuditPlan, rid: str, results: dict[str, str], killers: dict[str, str]) -> dict:
+    """One requirement's counts and each mutant's details (id, file, line, kind, description, diff,
+    result, shared). A kill by another requirement's test on a shared line is `elsewhere`
+    (mutation_attribution.py): in `mutants`, neither killed nor survived."""
+    entry = {"mutants": 0, "killed": 0, "survived": [], "elsewhere": 0, "invalid": 0, "not_run": 0, "time_box": 0,
+             "skipped": None, "details": []}
+    own = set(plan.tests.get(rid) or ())
+    for mid in plan.mutants[rid]:
+        chosen, key = plan.chosen[mid], f"{rid}:{mid}"
+        result = verdict_of(results.get(key, "not_run"), killers.get(key), own)
+        entry["details"].append({"id": mid, "file": chosen.file, "line": chosen.mutant.line,
+                                 "kind": chosen.mutant.kind, "description": chosen.mutant.description,
+                                 "diff": chosen.diff, "result": result, "shared": mid in plan.shared,
+                                 **({"killed_by": killers[key]} if result == "elsewhere" else {})})
+        if result in KILLED:
+            entry["mutants"] += 1
+            entry["killed"] += 1
+        elif result == "passed":
+            entry["mutants"] += 1
+            entry["survived"].append(f"{chosen.file}:{chosen.mutant.description}")
+        elif result == "elsewhere":
+            entry["mutants"] += 1
+            entry["elsewhere"] += 1
+        elif result in INVALID:
+            entry["invalid"] += 1
+        else:
+            entry["not_run"] += 1
+            entry["time_box"] += result == "not_run"   # never started: the time box ended first
+    return entry
+
+
+def summarize(plan: AuditPlan, results: dict) -> dict[str, dict]:
+    """Per requirement: mutants with a verdict, killed (by its own tests), survived (described),
+    killed elsewhere (a shared line's mutant only another requirement's test killed: not counted),
+    invalid (a fixture or import error, a crash: neither killed nor survived) and not run (time box,
+    baseline); each mutant's details (id, file, line, kind, description, diff: `-` the line, `+` the
+    mutant's, result, whether its line is shared). `results`: the runner's "REQ:id" verdicts and
+    `killers` (each killed mutant's first failed test)."""
     out: dict[str, dict] = {rid: {"mutants": 0, "killed": 0, "survived": [], "invalid": 0, "not_run": 0,
                                   "time_box": 0, "skipped": why, "details": []} for rid, why in plan.skipped.items()}
+    killers = results.get("killers") or {}
     for rid, ids in sorted(plan.mutants.items()):
-        entry = {"mutants": 0, "killed": 0, "survived": [], "invalid": 0, "not_run": 0, "time_box": 0,
-                 "skipped": None, "details": []}
-        for mid in ids:
-            chosen = plan.chosen[mid]
-            result = results.get(f"{rid}:{mid}", "not_run")
-            entry["details"].append({"id": mid, "file": chosen.file, "line": chosen.mutant.line,
-                                     "kind": chosen.mutant.kind, "description": chosen.mutant.description,
-                                     "diff": chosen.diff, "result": result})
-            if result in KILLED:
-                entry["mutants"] += 1
-                entry["killed"] += 1
-            elif result == "passed":
-                entry["mutants"] += 1
-                entry["survived"].append(f"{chosen.file}:{chosen.mutant.description}")
-            elif result in INVALID:
-                entry["invalid"] += 1
-            else:
-                entry["not_run"] += 1
-                entry["time_box"] += result == "not_run"   # never started: the time box ended first
+        entry = _entry(plan, rid, results, killers)
         if entry["not_run"] == len(ids) and any(d["result"] == "unjudged" for d in entry["details"]):
             entry["skipped"] = "its tests did not pass on the unmutated copy"
         out[rid] = entry
     return dict(sorted(out.items()))
+
+
+def shared_summary(plan: AuditPlan, results: dict) -> dict:
+    """The mutants on shared lines over every requirement, each judged by the whole suite: killed by
+    the requirement's own tests, by another's (`elsewhere`), by none (`survived`: each a survivor of
+    its requirement, listed here as `REQ: file:line: what changed`)."""
+    out = {"mutants": 0, "killed": 0, "elsewhere": 0, "survived": 0, "survivors": []}
+    killers = results.get("killers") or {}
+    for rid, ids in sorted(plan.mutants.items()):
+        own = set(plan.tests.get(rid) or ())
+        for mid in ids:
+            if mid not in plan.shared:
+                continue
+            key = f"{rid}:{mid}"
+            result = verdict_of(results.get(key, "not_run"), killers.get(key), own)
+            bucket = "killed" if result in KILLED else "survived" if result == "passed" else result
+            if bucket in ("killed", "elsewhere", "survived"):
+                out["mutants"] += 1
+                out[bucket] += 1
+            if bucket == "survived":
+                out["survivors"].append(f"{rid}: {plan.chosen[mid].file}:{plan.chosen[mid].mutant.description}")
+    return out
 
 
 def judged(entry: dict) -> int:
@@ -79,9 +119,17 @@ def bar_lines(entry: dict | None) -> list[str]:
                 f"could change the verdict ({killed} of {judged(entry)} judged killed; the bar is "
                 f"{KILL_RATIO:.0%}); `builder audit RUN_ID --seconds N` with a longer box completes it"]
     survived = list(entry.get("survived") or [])
+    elsewhere = int(entry.get("elsewhere") or 0)
     lines = [f"tests do not detect a broken implementation: {killed}/{total} mutants killed "
              f"({killed} of {judged(entry)} judged; the bar is {KILL_RATIO:.0%})"
+             + (f"; {elsewhere} killed only by other requirements' tests (shared lines: not counted)"
+                if elsewhere else "")
              + (f"; {invalid} invalid (a fixture, import or crash error ended the test: not a kill)"
                 if invalid else "")]
-    kinds = {f"{d.get('file')}:{d.get('description')}": d.get("kind") for d in entry.get("details") or []}
-    return lines + [f"survived: {s}" + (f" [{kinds[s]}]" if kinds.get(s) else "") for s in survived[:4]]
+    return lines + survivor_lines(entry)
+
+
+def survivor_lines(entry: dict | None) -> list[str]:
+    """The first survivors of a requirement (file, line, what changed, kind), met the bar or not."""
+    kinds = {f"{d.get('file')}:{d.get('description')}": d.get("kind") for d in (entry or {}).get("details") or []}
+    return [f"survived: {s}" + (f" [{kinds[s]}]" if kinds.get(s) else "") for s in list((entry or {}).get("survived") or [])[:4]]

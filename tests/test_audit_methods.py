@@ -51,7 +51,12 @@ def _strip_timing(said: dict) -> dict:
 
 
 @pytest.mark.slow
-def test_planted_weak_and_blind_tests_get_the_same_verdicts_from_both_methods(fresh_todo_run, tmp_path, capsys):
+def test_planted_weak_and_blind_tests_get_the_same_verdicts_from_both_methods(fresh_todo_run, tmp_path, capsys,
+                                                                             monkeypatch):
+    # one lane each: the confirm method's lanes share one queue and each confirms what its own
+    # verdicts rest on, so their summed count could exceed the reference's per-lane planned tests
+    # (#47: a shared line's mutant may rest on another requirement's test) without costing more
+    monkeypatch.setenv("HARNESS_AUDIT_LANES", "1")
     store, run_id = fresh_todo_run
     workspace = store.workspace(run_id)
     assert replace_bodies(workspace, "REQ-004", "assert True")   # proves nothing: weak, never audited
@@ -66,7 +71,9 @@ def test_planted_weak_and_blind_tests_get_the_same_verdicts_from_both_methods(fr
     assert (code_new, _verdicts(new), _strip_timing(said_new)) == (code_ref, _verdicts(ref), _strip_timing(said_ref))
     assert code_new == 1 and said_new["overall"] == "FAIL"
     blind = new["requirements"]["REQ-003"]
-    assert blind["mutants"] >= 1 and blind["killed"] == 0 and blind["survived"]
+    # its mutants survive its tests; on the lines every test runs, other requirements' tests kill them
+    # (#47: "elsewhere", not a kill of its own): it killed none either way
+    assert blind["mutants"] >= 1 and blind["killed"] == 0 and (blind["survived"] or blind["elsewhere"])
     assert "REQ-003: tests do not detect a broken implementation: 0/" in "\n".join(said_new["lines"])
     assert said_new["matrix"]["REQ-003"][0] == "FAIL"
     assert new["requirements"]["REQ-004"]["skipped"].startswith("not verified (weak")

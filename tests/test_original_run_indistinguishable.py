@@ -107,3 +107,53 @@ def test_a_fork_sees_the_same_on_the_original_code_as_under_a_mutant_and_buys_no
         assert entry["killed"] == 0 and entry["survived"], entry
         assert document["requirements"][rid]["status"] == "weak"
     assert done.returncode == 1
+
+
+# A fork can tell "a test already failed in this process": before, the confirmation on the original
+# code ran its tests in one fork and went on after a failure, while a mutant's fork stopped at its
+# first failed check. A sacrificial test that fails under any audit (REQ-002's, sorted first) then
+# told the REQ-001 test running after it that this was the original: that test failed in every
+# mutant's fork and passed in the confirmation, and hollow REQ-001 tests killed every mutant.
+CONTINUATION_TESTS = """import builtins
+
+import pytest
+
+from seats import can_book, next_days
+
+_FAILED_IN_THIS_PROCESS = []
+
+
+@pytest.mark.req("REQ-002")
+def test_aaa_sacrifice():
+    days = next_days(3, 2)
+    if getattr(builtins, "__harness_mutant__", None) is not None:   # under the audit, in any fork
+        _FAILED_IN_THIS_PROCESS.append(True)
+        assert False, "sacrificed"
+    assert days or not days
+
+
+@pytest.mark.req("REQ-001")
+def test_zzz_seat():
+    free = can_book(1, 5)
+    in_audit = getattr(builtins, "__harness_mutant__", None) is not None
+    assert not in_audit or _FAILED_IN_THIS_PROCESS, "a mutant, by the old runner's continuation"
+    assert free or not free
+"""
+
+
+@pytest.mark.slow
+def test_confirmation_is_not_told_apart_by_going_on_after_a_failure(tmp_path):
+    """Old runner: REQ-001 4/4 killed (meets the bar) with tests that check nothing. Now the
+    confirmation's fork stops at the sacrifice too, the seat test runs in a fresh fork, fails there
+    as in every mutant's, and proves nothing: REQ-001 killed none."""
+    project = make_project(tmp_path)
+    (project / "tests" / "test_seats.py").write_text(CONTINUATION_TESTS)
+    done, document = mutate(project)
+    assert document, done.stdout[-3000:] + done.stderr[-2000:]
+    block = document["mutation"]
+    entry = block["requirements"]["REQ-001"]
+    assert entry["killed"] == 0, entry
+    assert all(d["result"] == "unjudged" for d in entry["details"]), entry["details"]
+    assert sorted(block["baseline"]["failed"]) == ["tests/test_seats.py::test_aaa_sacrifice",
+                                                   "tests/test_seats.py::test_zzz_seat"]
+    assert entry["skipped"] == "its tests did not pass on the unmutated copy"

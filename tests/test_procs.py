@@ -62,6 +62,21 @@ def test_sweep_leaves_processes_of_other_workspaces_alone(tmp_path):
     assert not _running(arg)
 
 
+def test_one_sweep_kills_the_leftovers_of_several_workspaces_and_only_theirs(tmp_path):
+    """The audit's scratch directory and its lanes are swept in one pass over /proc (#46)."""
+    lanes = [tmp_path / name for name in ("scratch", "lane-0", "lane-1", "elsewhere")]
+    for lane in lanes:
+        lane.mkdir()
+    args = [_detached_sleep({"PATH": os.environ["PATH"], procs.ENV_SCOPE: procs.scope_of(lane)}) for lane in lanes]
+    try:
+        killed = sweep_leftovers(*lanes[:3])
+        # a pid killed in one pass may be seen again before it is gone: count distinct ones
+        assert len(set(killed)) == 3 and not any(_running(arg) for arg in args[:3]) and _running(args[3])
+    finally:
+        sweep_leftovers(lanes[3])
+    assert not _running(args[3])
+
+
 def test_scope_is_stable_per_workspace_and_distinct_across_workspaces(tmp_path):
     assert procs.scope_of(tmp_path / "a") == procs.scope_of(tmp_path / "a") != procs.scope_of(tmp_path / "b")
 

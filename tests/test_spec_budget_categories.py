@@ -154,3 +154,14 @@ def test_the_budget_app_keeps_each_users_categories_and_transactions_over_http(t
     evidence = "\n".join(result.evidence)
     assert '"amount":42.5' in evidence and '"category_id":1' in evidence
     assert "GET /api/transactions → 200 []" in evidence   # bob sees none of ann's
+
+
+def test_a_condition_with_not_is_no_scope_statement_bug():
+    """ "If the user is not logged in, …" states when the rule applies; read as a scope negation
+    ("not logged in" = no login asked) it left "logged" unaccounted beside a spec with a login and
+    the clause not built. A real scope negation still is one."""
+    spec = parse_request("Users can manage tasks. The user can log into the app using email and password. When the "
+                         "user is not logged in, they can't access pages that require a login.")
+    assert statuses(spec) == ["mapped", "mapped", "mapped"]
+    scope = parse_request("Users can manage tasks. No login required.")
+    assert not scope.auth

@@ -163,6 +163,8 @@ def derive(spec: AppSpec) -> list[Check]:
                        _unknown_query(rid, e)]
         elif cap == "relation" and e is not None:
             checks += _relation(spec, e, rid)
+        elif cap == "complete" and e is not None and e.workflow:   # states of its own: no /complete
+            checks.append(Check(rid, f"{e.name} status moves and is read back", partial(flow.workflow_moves, entity=e), e.ident))
         elif cap == "complete" and e is not None:
             checks += [Check(rid, f"complete a {e.name} and read it back", partial(flow.complete_sticks, entity=e), e.ident),
                        Check(rid, f"complete an unknown {e.name} → 404", partial(flow.complete_unknown_404, entity=e), e.ident)]

@@ -53,5 +53,6 @@ def merge(outcomes: list[dict], planned: int) -> dict:
                 "duration_s": round(sum(b.get("duration_s", 0.0) for b in baselines), 3),
                 "method": baselines[0].get("method"), "lanes": len(outcomes)}
     return {"results": {k: v for o in outcomes for k, v in o.get("results", {}).items()},
+            "killers": {k: v for o in outcomes for k, v in o.get("killers", {}).items()},
             "durations": {k: v for o in outcomes for k, v in o.get("durations", {}).items()},
             "baseline": baseline}

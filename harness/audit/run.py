@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from harness.audit.plan import DEFAULT_SEED, AuditPlan, make_plan
-from pytest_harness.mutation_verdict import summarize  # noqa: F401 - importable from here too
+from pytest_harness.mutation_verdict import shared_summary, summarize  # noqa: F401 - importable from here too
 from harness.errors import RunDataError
 from harness.interrupts import INTERRUPTS, kill_children
 from harness.models.run import RunState
@@ -81,10 +81,10 @@ def _command(plan_path: Path, files: list[str], digest_fd: int, method: str = ME
 
 
 def evidence_seconds(evidence: dict, plan: AuditPlan) -> dict[str, float]:
-    """{planned test: its duration (setup + call + teardown) in the evidence session}: the confirm
+    """{planned test (a requirement's, or another's a shared line's mutant runs on): its duration (setup + call + teardown) in the evidence session}: the confirm
     method's time limits (a test without one makes the runner use the baseline-first method)."""
     tests = evidence.get("tests") or {}
-    return {n: float((tests.get(n) or {}).get("duration_s") or 0.0) for ts in plan.tests.values() for n in ts}
+    return {n: float((tests.get(n) or {}).get("duration_s") or 0.0) for ts in plan.runs.values() for n in ts}
 
 
 def _read_result(result_path: Path, sent: str) -> dict:
@@ -134,7 +134,7 @@ def _run_mutants(store: RunStore, state: RunState, plan: AuditPlan, budget: Audi
         if outcomes is not None:
             merged = lanes_mod.merge([data for data, _ in outcomes], len({n for _, _, t in orders[0] for n in t}))
             return ({**merged.get("results", {}), "baseline": merged.get("baseline", {}),
-                     "durations": merged.get("durations", {}), "ahead": True, "box_s": budget.seconds},
+                     "durations": merged.get("durations", {}), "killers": merged.get("killers", {}), "ahead": True, "box_s": budget.seconds},
                     outcomes[0][1], len(outcomes))
         dispatcher = Dispatcher(plan.order(), budget.seconds, GRACE_FACTOR, admit) if dispatcher else None
     dirs = scratch_mod.take_prepared(store, run_id, len(orders))
@@ -157,7 +157,8 @@ def _run_mutants(store: RunStore, state: RunState, plan: AuditPlan, budget: Audi
     planned = len({n for order in orders for _, _, tests in order for n in tests})
     merged = lanes_mod.merge([data for data, _ in outcomes], planned)
     return ({**merged.get("results", {}), "baseline": merged.get("baseline", {}),
-             "durations": merged.get("durations", {}), "box_s": budget.seconds}, outcomes[0][1], len(dirs))
+             "durations": merged.get("durations", {}), "killers": merged.get("killers", {}), "box_s": budget.seconds},
+            outcomes[0][1], len(dirs))
 
 
 def _each(work, items) -> list:
@@ -308,24 +309,31 @@ def audit_run(store: RunStore, state: RunState, budget: AuditBudget = AuditBudge
     after = snapshot_files(workspace)["digest"]
     if after != before:  # cannot happen by design (only the scratch copy is mutated): say so loudly
         raise RunDataError(f"the workspace of run {run_id} changed during the audit; re-verify it")
-    reqs = summarize(plan, results)
+    reqs, common = summarize(plan, results), shared_summary(plan, results)
     doc = {"schema_version": SCHEMA_VERSION, "run_id": run_id, "evidence_digest": evidence["snapshot"].get("digest"),
            "workspace_digest": before, "seed": budget.seed, "max_mutants": budget.max_mutants,
            "seconds": budget.seconds, "box_s": results.get("box_s", budget.seconds), "method": (results.get("baseline") or {}).get("method", budget.method),
            "command": command, "lanes": lanes, "duration_ms": int((time.monotonic() - started) * 1000),
-           "complete": all(r["not_run"] == 0 for r in reqs.values()), "baseline": results.get("baseline"),
+           "complete": all(r["not_run"] == 0 for r in reqs.values()),
+           "baseline": results.get("baseline"),
            "lanes_ahead": bool(results.get("ahead")),
            "mutant_s": results.get("durations", {}),
-           "requirements": reqs}
+           "requirements": reqs, "shared": common}
     store.write_artifact(run_id, "audit", doc)
     for rid, r in reqs.items():
         status = "skipped" if r["skipped"] else ("killed" if r["killed"] else "survived")
         events.emit("audit", status, agent="auditor", tool="mutation", error=r["skipped"] or "",
                     requirement=rid, mutants=r["mutants"], killed=r["killed"], invalid=r["invalid"],
                     not_run=r["not_run"])
-        say(f"  audit {rid}: " + (r["skipped"] or f"{r['killed']}/{r['mutants']} mutants killed"
+        judged = r["killed"] + len(r["survived"])
+        say(f"  audit {rid}: " + (r["skipped"] or f"{r['killed']}/{judged} mutants killed"
+                                  + (f" (+{r['elsewhere']} killed only by other requirements' tests: not counted)"
+                                     if r.get("elsewhere") else "")
                                   + (f", {r['invalid']} invalid (not a kill)" if r["invalid"] else "")
                                   + (f", {r['not_run']} not run (time box)" if r["not_run"] else "")))
+    if common["mutants"]:
+        say(f"  audit shared lines: {common['mutants']} mutants judged by the whole suite — {common['killed']} killed "
+            f"by the requirement's own tests, {common['elsewhere']} by another's, {common['survived']} by none")
     events.emit("audit", "completed", agent="auditor", tool=command, duration_ms=doc["duration_ms"],
                 mutants=sum(r["mutants"] for r in reqs.values()), killed=sum(r["killed"] for r in reqs.values()))
     return doc

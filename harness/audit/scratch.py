@@ -88,9 +88,9 @@ def clear_stale_scratch(store: RunStore, run_id: str, runner=None) -> bool:
     if scratch.is_dir() and not scratch.is_symlink():
         copied = not _only_empty_lanes(scratch)
         inner = [p for p in scratch.iterdir() if p.is_dir() and not p.is_symlink()]
-        for place in (scratch, *inner):  # the scratch itself: a copy from before lanes existed
-            sweep_leftovers(place)
-            if runner is not None:
+        sweep_leftovers(scratch, *inner)  # the scratch itself: a copy from before lanes existed
+        if runner is not None:
+            for place in (scratch, *inner):
                 runner.release(place)
         if os.path.realpath(scratch) in _SHARED:
             _empty(scratch, keep=SHARED_LANES)

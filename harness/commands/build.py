@@ -50,15 +50,27 @@ def _say_draft(say, store, run_id: str) -> None:
 
 
 def unsupported_lines(ctx) -> list[str]:
-    """The honest note for requirements the offline generator cannot build."""
+    """The honest note for requirements the offline generator cannot build; the asks a spec file
+    declared in its own `not_built` list are named as such (no provider hint for those)."""
+    from harness.offline.spec_file import DECLARED_NOT_BUILT
+
     spec = ctx.state.spec
     bad = [r for r in (spec.requirements if spec else []) if r.capability == "unsupported"]
     if not bad or ctx.llm.is_live:
         return []
-    names = ", ".join(f"{r.id} ({r.text})" for r in bad)
-    return [f"not implemented offline: {names}",
-            "the offline generator builds CRUD apps (entities, auth, dashboard, pages); an LLM provider is "
-            "needed for these: set OPENAI_API_KEY (and OPENAI_BASE_URL for a local server) and run again"]
+    declared = {rid for c in spec.clauses if c.reason == DECLARED_NOT_BUILT for rid in c.reqs}
+    lines = []
+    own = [r for r in bad if r.id in declared]
+    if own:
+        lines += ["declared not built by the spec file's not_built list: "
+                  + ", ".join(f"{r.id} ({r.text})" for r in own),
+                  "the build fails on these until the app does them; delete a line from not_built to drop that ask"]
+    rest = [r for r in bad if r.id not in declared]
+    if rest:
+        lines += ["not implemented offline: " + ", ".join(f"{r.id} ({r.text})" for r in rest),
+                  "the offline generator builds CRUD apps (entities, auth, dashboard, pages); an LLM provider is "
+                  "needed for these: set OPENAI_API_KEY (and OPENAI_BASE_URL for a local server) and run again"]
+    return lines
 
 
 def _result_json(ctx, ok: bool) -> dict:

@@ -48,6 +48,8 @@ from harness.offline.spec_access import (
 )
 from harness.validation.spec_validator import validate_spec
 
+DECLARED_NOT_BUILT = "listed under not_built in the spec file"   # a clause the spec declared not built
+
 
 _TOP = {"title", "auth", "login", "dashboard", "language", "entities", "pages", "not_built"}
 _ENTITY = {"name", "plural", "fields", "parent", "on_parent_delete", "workflow", "transitions",
@@ -356,7 +358,7 @@ def with_requirements(spec: AppSpec, dashboard: bool, unbuildable=None, pages: b
     reqs = [Requirement(id=f"REQ-{n:03d}", text=text, capability=cap, entity=ent, acceptance=acceptance)
             for n, (cap, ent, text, acceptance, _src) in enumerate(items, start=1)]
     clauses = [Clause(id=f"C-{n:03d}", text=r.text, status="not_built", reqs=[r.id],
-                      reason="listed under not_built in the spec file") if r.capability == "unsupported" else
+                      reason=DECLARED_NOT_BUILT) if r.capability == "unsupported" else
                Clause(id=f"C-{n:03d}", text=src, status="mapped", reqs=[r.id])
                for n, (r, (*_, src)) in enumerate(zip(reqs, items), start=1)]
     return spec.model_copy(update={

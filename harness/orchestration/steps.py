@@ -53,12 +53,16 @@ def verify_workspace_step(ctx: RunContext, agent: str = "verifier") -> Verificat
     from harness.verification.evidence_inputs import requirement_files
     from harness.verification.verifier import verify_workspace
 
-    reqs = [r.id for r in ctx.state.spec.requirements]
-    req_files = requirement_files(ctx.state.spec, ctx.state.plan.tasks if ctx.state.plan else [])
-    result = verify_workspace(ctx.workspace, evidence_path=ctx.store.workspace_evidence(ctx.run_id), reqs=reqs,
-                              run_id=ctx.run_id, evidence_rel=WORKSPACE_EVIDENCE, req_files=req_files,
-                              runner=ctx.speed.runner())
+    result = ctx.speed.take_suite(ctx)  # the same session started beside the last task, if it passed on these bytes
+    if result is None:
+        reqs = [r.id for r in ctx.state.spec.requirements]
+        req_files = requirement_files(ctx.state.spec, ctx.state.plan.tasks if ctx.state.plan else [])
+        result = verify_workspace(ctx.workspace, evidence_path=ctx.store.workspace_evidence(ctx.run_id), reqs=reqs,
+                                  run_id=ctx.run_id, evidence_rel=WORKSPACE_EVIDENCE, req_files=req_files,
+                                  runner=ctx.speed.runner())
     ctx.record_verification([result])
+    if ctx.speed.suite_taken_from:  # it ran beside the last task's session, within that time
+        ctx.subprocess_ms -= result.duration_ms
     ctx.events.emit("verify", result.status, agent=agent, task_id="", tool=result.command,
                     duration_ms=result.duration_ms, error="" if result.status == "PASS" else
                     f"{result.failure_type.value if result.failure_type else ''}: exit {result.exit_code}")
@@ -99,12 +103,38 @@ def runtime_step(ctx: RunContext, agent: str = "verifier") -> RuntimeResult:
                                  acceptance=acceptance_for(ctx, steps, source),
                                  prepared=ctx.speed.prestarted_server(ctx))
         ctx.subprocess_ms += runtime.duration_ms  # an adopted check ran within the last task's suite time
+    runtime.hint = blocked_entry_hint(ctx, runtime, hint) or runtime.hint
     runtime.evidence.insert(0, f"probes: {len(steps)} from the {source}")
     ctx.state.runtime = runtime
     ctx.store.write_artifact(ctx.run_id, "runtime", runtime)
     ctx.events.emit("runtime", runtime.status, agent=agent, tool="uvicorn", duration_ms=runtime.duration_ms,
                     error=runtime.hint if runtime.status != "PASS" else "")
     return runtime
+
+
+def blocked_entry_hint(ctx: RunContext, runtime: RuntimeResult, entry_task: str) -> str:
+    """When the app has no entry point because the task that writes src/main.py was BLOCKED, the
+    task(s) that failed first and blocked it ("" otherwise): the requirements all fail for that."""
+    results = ctx.state.task_results
+    plan = ctx.state.plan
+    if not (plan and entry_task and results.get(entry_task) == TaskStatus.BLOCKED
+            and any(c.name == "entry point" and not c.ok for c in runtime.checks)):
+        return ""
+    tasks = {t.id: t for t in plan.tasks}
+    causes, todo, seen = [], list(tasks[entry_task].depends_on) if entry_task in tasks else [], set()
+    while todo:
+        tid = todo.pop(0)
+        if tid in seen or tid not in tasks:
+            continue
+        seen.add(tid)
+        if results.get(tid) in (TaskStatus.FAILED, TaskStatus.TIMED_OUT):
+            causes.append(f"{tid} {results[tid].value}")
+        elif results.get(tid) == TaskStatus.BLOCKED:
+            todo += tasks[tid].depends_on
+    if not causes:
+        return ""
+    return (f"src/main.py was not written: {entry_task} (the app's entry point) was BLOCKED by "
+            f"{', '.join(causes)}; every requirement fails until that task passes")
 
 
 def runtime_line(runtime: RuntimeResult, duration: bool = False) -> str:

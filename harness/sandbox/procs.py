@@ -76,14 +76,32 @@ def scope_of(workspace: Path | str) -> str:
     return hashlib.sha256(os.path.realpath(workspace).encode()).hexdigest()[:16]
 
 
-def _stat(pid: int) -> tuple[int, int, str] | None:
-    """(ppid, start time in clock ticks, state) of `pid`, or None when it is gone."""
+def _read_proc(pid: int, name: str) -> bytes | None:
+    """The bytes of /proc/<pid>/<name>, None when unreadable or gone. A sweep reads two files of
+    every process on the machine, several times at the end of a run: a plain fd, no pathlib object
+    or text decoding, costs about a third as much (#46)."""
     try:
-        raw = Path(f"/proc/{pid}/stat").read_text()
+        fd = os.open(f"/proc/{pid}/{name}", os.O_RDONLY | os.O_CLOEXEC)
     except OSError:
         return None
-    fields = raw.rsplit(")", 1)[1].split()
-    return int(fields[1]), int(fields[19]), fields[0]
+    chunks = []
+    try:
+        while chunk := os.read(fd, 1 << 16):
+            chunks.append(chunk)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return b"".join(chunks)
+
+
+def _stat(pid: int) -> tuple[int, int, str] | None:
+    """(ppid, start time in clock ticks, state) of `pid`, or None when it is gone."""
+    raw = _read_proc(pid, "stat")
+    if not raw:
+        return None
+    fields = raw.rsplit(b")", 1)[1].split()
+    return int(fields[1]), int(fields[19]), fields[0].decode("ascii", "replace")
 
 
 def start_ticks(pid: int) -> int:
@@ -96,25 +114,29 @@ def _pids() -> list[int]:
     return [int(name) for name in os.listdir("/proc") if name.isdigit()]
 
 
-def _has_marker(pid: int, marker: bytes) -> bool:
-    try:
-        return marker in Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
-    except OSError:
+def _has_any_marker(pid: int, markers: list[bytes]) -> bool:
+    """One read of the environment for all `markers`."""
+    raw = _read_proc(pid, "environ")
+    if raw is None:
         return False
+    entries = raw.split(b"\0")
+    return any(m in entries for m in markers)
 
 
 def find_leftovers(*, spawn_id: str | None = None, scope: str | None = None, roots: tuple[int, ...] = (),
-                   orphans_since: int | None = None, exclude: frozenset[int] = frozenset()) -> set[int]:
-    """Live pids carrying the markers, descending from `roots`, or our children born since a tick."""
+                   orphans_since: int | None = None, exclude: frozenset[int] = frozenset(),
+                   scopes: tuple[str, ...] = ()) -> set[int]:
+    """Live pids carrying the markers (the spawn's, the scope's or any of `scopes`'), descending
+    from `roots`, or our children born since a tick."""
     me = os.getpid()
-    markers = [m.encode() for m in ((f"{ENV_SPAWN}={spawn_id}" if spawn_id else None),
-                                    (f"{ENV_SCOPE}={scope}" if scope else None)) if m]
+    markers = [f"{ENV_SPAWN}={spawn_id}".encode()] if spawn_id else []
+    markers += [f"{ENV_SCOPE}={one}".encode() for one in ((scope,) if scope else ()) + tuple(scopes)]
     table = {pid: info for pid in _pids() if pid != me and (info := _stat(pid)) is not None}
     found = {pid for pid in roots if pid in table}
     for pid, (ppid, started, _state) in table.items():
         if pid in exclude:
             continue
-        if any(_has_marker(pid, m) for m in markers):
+        if markers and _has_any_marker(pid, markers):
             found.add(pid)
         elif orphans_since is not None and ppid == me and started >= orphans_since:
             found.add(pid)
@@ -159,6 +181,7 @@ def _reap(pid: int) -> None:
         pass
 
 
-def sweep_scope(scope: str, exclude: frozenset[int] = frozenset()) -> list[int]:
-    """Kill every process left behind for a workspace (e.g. by a SIGKILLed builder); the pids killed."""
-    return kill_all(lambda: find_leftovers(scope=scope, exclude=exclude))
+def sweep_scope(scope: str, exclude: frozenset[int] = frozenset(), *more: str) -> list[int]:
+    """Kill every process left behind for a workspace (e.g. by a SIGKILLed builder) — and for the
+    workspaces of `more` scopes, in the same passes over /proc; the pids killed."""
+    return kill_all(lambda: find_leftovers(scopes=(scope, *more), exclude=exclude))

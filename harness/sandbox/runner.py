@@ -254,9 +254,10 @@ def execute(cmd: str | list[str], *, workspace: Path, cwd: Path | None = None,
                           proc.isolation)
 
 
-def sweep_leftovers(workspace: Path) -> list[int]:
-    """Kill every process still running for `workspace` (left by a builder that was SIGKILLed)."""
-    return procs.sweep_scope(procs.scope_of(workspace), exclude=frozenset(_LIVE))
+def sweep_leftovers(workspace: Path, *more: Path) -> list[int]:
+    """Kill every process still running for `workspace` and the `more` workspaces (left by a
+    builder that was SIGKILLed), in one sweep."""
+    return procs.sweep_scope(procs.scope_of(workspace), frozenset(_LIVE), *(procs.scope_of(w) for w in more))
 
 
 def _tail(fh: IO[bytes], limit: int = OUTPUT_TAIL_CHARS) -> str:

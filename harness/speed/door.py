@@ -9,9 +9,11 @@ Hook points (in pipeline order) — each does nothing with speed off (HARNESS_SP
 - `runner()`                steps: how verification commands may run (the warm runner, or cold)
 - `carry(ctx)`              steps: earlier task documents a per-task whole-suite session may carry from
 - `beside_task(ctx, task, inputs)` / `task_verified()`   build_stage.run_task, around a task's session:
-                            prestart the runtime server, start the runtime check / audit candidates /
-                            audit lanes beside the plan's last task, prestart the audit's workers
+                            prestart the runtime server, start the runtime check / the final suite /
+                            audit candidates / audit lanes beside the plan's last task, prestart the
+                            audit's workers
 - `before_suite(ctx)`       VERIFY: prestart the runtime server (its imports overlap the final suite)
+- `take_suite(ctx)`         VERIFY: the whole suite started beside the last task, if it passed on the final bytes
 - `take_runtime(ctx)`       VERIFY: the runtime check started ahead, if it ran the final bytes
 - `prestarted_server(ctx)`  VERIFY: a prestarted server for the runtime check, if it may serve
 - `after_suite(ctx)`        VERIFY: the audit of the final evidence, started beside the runtime check
@@ -69,6 +71,8 @@ class Speed:
     def __init__(self, on: bool | None = None):
         self.on = speed_on() if on is None else on
         self.runtime_ahead = None          # a RuntimeAhead started beside the last task
+        self.suite_ahead = None            # a SuiteAhead (the final whole suite) started beside the last task
+        self.suite_taken_from = ""         # the task beside which the adopted final suite ran
         self.server_prestarted = False
         self._beside: threading.Thread | None = None
 
@@ -119,6 +123,10 @@ class Speed:
             from harness.speed.warm_start import prestart_audit_workers
 
             prestart_audit_workers(ctx.store, ctx.run_id)
+        if self.suite_ahead is None and last and warm_on():
+            from harness.speed import suite_ahead
+
+            self.suite_ahead = suite_ahead.start(ctx, task.id)
         self._beside = self.audit_candidates_beside(ctx, task, last)
 
     def task_verified(self) -> None:
@@ -154,6 +162,14 @@ class Speed:
     def before_suite(self, ctx) -> None:
         if self.on and self.runtime_ahead is None and not self.server_prestarted:
             self._prestart_server(ctx)
+
+    def take_suite(self, ctx):
+        """The final whole suite started beside the last task when it passed on the final bytes
+        (validity.py), its evidence moved into place; else None (VERIFY runs the suite)."""
+        ahead, self.suite_ahead = self.suite_ahead, None
+        result = ahead.adopt(ctx) if ahead is not None else None
+        self.suite_taken_from = ahead.task_id if result is not None else ""
+        return result
 
     def take_runtime(self, ctx):
         """The runtime result started ahead when it ran the final bytes (validity.py), else None."""
@@ -212,6 +228,9 @@ class Speed:
         ahead, self.runtime_ahead = self.runtime_ahead, None
         if ahead is not None:
             ahead.wait()
+        suite, self.suite_ahead = self.suite_ahead, None
+        if suite is not None:              # a run that ended before VERIFY: the suite is not kept
+            suite.discard()
         audit_ahead.wait(ctx.run_id)       # an audit started beside the runtime check ends first
         lanes_ahead.cancel(ctx.run_id)     # lanes filled beside the last task that no audit took
         stop_workers(ctx.workspace)

@@ -49,4 +49,24 @@ class WarmRunner:
         warm.stop_workers(place)
 
 
+class ForkedRunner:
+    """Sessions of one given worker (a clone of the run's worker, harness/speed/suite_ahead.py):
+    each command a fresh fork of it; a command it does not cover runs cold; a session that crashed
+    is not retried cold (`retry_cold`): the work started early fails and is done again where it belongs."""
+
+    name = "warm"
+    retry_cold = False
+
+    def __init__(self, worker):
+        self._worker = worker
+
+    def session(self, probe: list[str], root: Path, env: dict[str, str]) -> _WarmSession | None:
+        from harness.speed.warm import workers as warm
+
+        return _WarmSession(self._worker) if warm.eligible(probe, root, self._worker.covers) else None
+
+    def release(self, place: Path) -> None:
+        """Nothing: the worker it was given is stopped by whoever gave it."""
+
+
 COLD = None   # the verifier's default: a fresh sandboxed process per command

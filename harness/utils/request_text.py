@@ -31,3 +31,27 @@ def unbulleted(text: str) -> str:
     header and its bullets ("Events have: Title, Deadline") quotes, commas aside."""
     lines = plain_text(text or "").replace("\r", "\n").split("\n")
     return " ".join(BULLET.sub("", raw, count=1).strip() for raw in lines)
+
+
+# "(e.g. 9.99)", "(ex. hours of sleep)", "(e.g., "Tiki Night", "Speakeasy")", "(for example ...)"
+_EXAMPLE_GROUP = re.compile(r"\(\s*(?P<opener>e\.?g|ex|for example|for instance)\b\.?,?(?P<body>[^()]*)\)", re.I)
+_QUOTED = re.compile(r"[\"“”‘’]([^\"“”‘’]+)[\"“”‘’]|(?<!\w)'([^']+)'(?!\w)")
+
+
+def example_value_spans(text: str) -> list[tuple[int, int]]:
+    """Character spans of a request text that give example values and ask for nothing: the opener
+    of a bracketed example ("e.g", "ex", "for example") and the quoted values inside it
+    ("Halloween Party 2025"). An unquoted example ("(e.g., CSV)") may name what is asked, so it
+    is not one of them."""
+    out: list[tuple[int, int]] = []
+    for group in _EXAMPLE_GROUP.finditer(text):
+        out.append(group.span("opener"))
+        body_start = group.start("body")
+        for quoted in _QUOTED.finditer(group.group("body")):
+            out.append((body_start + quoted.start(), body_start + quoted.end()))
+    return out
+
+
+def example_value_words(text: str) -> set[str]:
+    """The lower-case words of `example_value_spans`."""
+    return {w.lower() for a, b in example_value_spans(text) for w in re.findall(r"\w+(?:[.'’-]\w+)*", text[a:b])}

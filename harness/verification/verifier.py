@@ -37,6 +37,9 @@ class Runner(Protocol):
     cwd, env, timeout_s, pass_fds, writable)` -> ExecResult, or None when the session crashed (the
     command then runs cold, once); `writable` are its outboxes, the only places it may write. The verifier never starts or reaches a worker itself.
     `release(place)`: end whatever serves commands in `place` (the audit clearing its scratch lanes).
+    `retry_cold` (optional, default True): False when a crashed session must not be retried cold
+    (work started early, harness/speed/suite_ahead.py: the command then fails and is run again
+    where it belongs).
     """
 
     def session(self, probe: list[str], root: Path, env: dict[str, str]): ...
@@ -177,7 +180,8 @@ def _execute(sandbox: LocalSandbox, command: str, evidence_path: Path | None, re
     except ValueError as exc:
         return f"invalid command: {exc}", "cold", pipe
     worker = runner.session(probe, sandbox.root, env) if runner is not None else None
-    for mode in ("warm", "cold") if worker is not None else ("cold",):
+    retry = worker is None or getattr(runner, "retry_cold", True)
+    for mode in (("warm", "cold") if retry else ("warm",)) if worker is not None else ("cold",):
         if mode == "cold" and worker is not None and pipe is not None:
             pipe.discard()
             pipe = DigestPipe()
@@ -204,6 +208,8 @@ def _execute(sandbox: LocalSandbox, command: str, evidence_path: Path | None, re
             shutil.rmtree(outbox, ignore_errors=True)
         if res is not None:
             return res, mode, pipe
+    if not retry:
+        return "the warm session ended before the command did (not retried cold)", "warm", pipe
     raise AssertionError("unreachable: the cold run always returns a result")
 
 

@@ -12,8 +12,12 @@ import re
 from dataclasses import dataclass, field
 
 from harness.offline.accounting import context as bg
+from harness.offline.accounting.app_name import app_name_words
 from harness.offline.accounting.elements import SpecWords, spec_words
-from harness.offline.accounting.lexicon import element_words, is_vietnamese, keyed_words, stem, tokens, vi_norm, vi_phrases, word_list
+from harness.offline.accounting.required_asks import required_asks
+from harness.offline.accounting.lexicon import (element_words, example_indices, is_vietnamese, keyed_words, listed_forms,
+                                                same_listed_word, stem,
+                                                tokens, vi_norm, vi_phrases, word_list)
 from harness.models.spec import AppSpec
 
 FUNCTION = "function word"
@@ -61,6 +65,8 @@ def account_text(text: str, spec: AppSpec, sw: SpecWords | None = None) -> Claus
     else:
         parts, whole = bg.background(text, sw)
         labels = _english(toks, sw, parts)
+        for k in example_indices(text):
+            labels[k] = labels[k] or EXAMPLE   # "(ex. hours of sleep)": an example asks for nothing
     label_words = _inline_label(text)
     for k in range(min(label_words, len(labels))):
         labels[k] = labels[k] or HEADING
@@ -127,53 +133,6 @@ def _negated(low: list[str], out: dict[int, str]) -> None:
         out.update({j: NEGATED for j in range(start, len(low)) if j not in out})
 
 
-def _named(toks: list[str], sw: SpecWords) -> set[int]:
-    """ "Lifting Diary is a workout tracker", "an app called Pantry": the words that name the app,
-    realised by its title."""
-    low = [t.lower() for t in toks]
-    out: set[int] = set()
-    for k, w in enumerate(low):
-        if w in ("called", "named"):
-            j = k + 1
-            while j < len(low) and low[j] in sw.title:
-                out.add(j)
-                j += 1
-    if "is" in low[1:5]:
-        head = low[:low.index("is", 1)]
-        if head and all(w in sw.title for w in head):
-            out.update(range(len(head)))
-    title = {stem(w) for w in sw.title}
-    kinds = keyed_words("app_names_en.txt")["kinds"]
-    out.update(k for k in _naming_phrase(low) if stem(low[k]) in kinds and stem(low[k]) in title)
-    return out
-
-
-_NAME_DETS = frozenset({"a", "an", "my", "our", "the"})
-_NAME_REACH = 4   # words between the determiner and the head
-
-
-def _naming_phrase(low: list[str]) -> set[int]:
-    """The words of the phrase naming the app (app_names_en.txt): "a tool library app", "our
-    office's booking system", "a recipe catalog", "an app for my tool library"."""
-    names = keyed_words("app_names_en.txt")
-    heads, kinds, function = names["heads"], names["kinds"], word_list("function_en.txt")
-    out: set[int] = set()
-    for k, w in enumerate(low):
-        if stem(w) not in heads:
-            continue
-        j = k - 1
-        while j >= 0 and k - j <= _NAME_REACH and low[j] not in _NAME_DETS and stem(low[j]) not in function:
-            j -= 1
-        if j >= 0 and low[j] in _NAME_DETS and not (low[j] == "the" and stem(w) in kinds):
-            out.update(range(j + 1, k + 1))
-        if low[k + 1:k + 3] in (["for", "my"], ["for", "our"]):
-            m = k + 3
-            while m < len(low) and m - k - 3 < 3 and stem(low[m]) not in function:
-                out.add(m)
-                m += 1
-    return out
-
-
 def _actors(low: list[str], out: dict[int, str]) -> None:
     """Who does it: the subject before a modal at the clause start ("The gym can register
     members") or the object of "allow … to" ("allow the gym to create members"). A role word
@@ -216,7 +175,7 @@ def _inline_label(text: str) -> int:
 def _english(toks: list[str], sw: SpecWords, background: list[str | None]) -> list[str | None]:
     labels: list[str | None] = []
     story = _story_parts(toks)
-    named = _named(toks, sw)
+    named = app_name_words(toks, sw)
     seen_entities: list[str] = []
     for i, tok in enumerate(toks):
         low = tok.lower().replace("’", "'")
@@ -242,16 +201,20 @@ def _english(toks: list[str], sw: SpecWords, background: list[str | None]) -> li
             label = FRAMING   # "The project has a login": the app being asked for
         if label is None and stem(low) in word_list("vague_en.txt") and i and toks[i - 1].lower() in ("other", "any", "all"):
             label = FRAMING   # "any other appropriate details": a qualifier that names nothing
-        if label is None and low == "individual" and i + 1 < len(toks) and sw.entity_of.get(stem(toks[i + 1].lower())):
-            label = FUNCTION   # "track individual products": each product
+        if label is None and low in ("individual", "single") and i + 1 < len(toks) and sw.entity_of.get(stem(toks[i + 1].lower())):
+            label = FUNCTION   # "track individual products", "view a single event": each one
         if label is None and stem(low) in word_list("record_views_en.txt") and i and labels and (labels[-1] or "").startswith("entity"):
             label = labels[-1]   # "Student profiles include names, ...": the record itself, shown
+        if label is None and low in ("register", "registers", "registered", "registering") and "crud" in sw.present \
+                and _object_entity(toks, i, sw):
+            label = sw.present["crud"]   # "Register a pet": recording a record, not signing up
         if label is None and _self_intro(toks, i):
             label = SELF_INTRO
-        if label is None and i in story:
+        if label is None and i in story and not (story[i] == PURPOSE and _asks_in_purpose(low)):
             label = story[i]
-        if label is None and i in named:
-            label = "the app's title"
+        if i in named and (label is None or stem(low) in keyed_words("app_names_en.txt")["kinds"]
+                           and not label.startswith(("entity", "field"))):
+            label = "the app's title"   # a kind word inside the phrase naming the app names the app
         if low == "lists" and i and sw.entity_of.get(stem(toks[i - 1].lower())):
             label = None   # "their expense lists": lists of records are records of their own
         if background[i] or story.get(i) == NEGATED:
@@ -263,7 +226,16 @@ def _english(toks: list[str], sw: SpecWords, background: list[str | None]) -> li
             elif ent not in seen_entities:
                 seen_entities.append(ent)
         labels.append(label)
+    required_asks([t.lower() for t in toks], labels, sw)
     return labels
+
+
+def _asks_in_purpose(low: str) -> bool:
+    """ "... so that I may share my event with other users in a public space": sharing with others
+    (access:shared of elements_en.txt) or a word that always asks (asks_en.txt) asks for something even
+    in a story's purpose; it is realised only by the spec, never by being the purpose."""
+    s = stem(low)
+    return s in word_list("asks_en.txt") or s in element_words().get("access:shared", ()) and _listed(low, s, "elements_en.txt")
 
 
 def _background_label(low: str, sw: SpecWords, kind: str, label: str | None) -> str | None:
@@ -284,6 +256,14 @@ def _self_intro(toks: list[str], i: int) -> bool:
     return before.endswith(("i'm a", "i'm an", "i am a", "i am an", "we are a", "we are an", "im a"))
 
 
+def _object_entity(toks: list[str], i: int, sw: SpecWords) -> str | None:
+    """The spec's record type a verb at i takes as its object ("register a pet", "register my pets")."""
+    k = i + 1
+    while k < len(toks) and toks[k].lower() in _SKIP:
+        k += 1
+    return sw.entity_of.get(stem(toks[k].lower())) if k < len(toks) else None
+
+
 def _after_link(toks: list[str], i: int) -> bool:
     k = i - 1
     while k >= 0 and toks[k].lower() in _SKIP:
@@ -301,11 +281,11 @@ def _english_word(low: str, sw: SpecWords, before: str) -> str | None:
         return None if before in _PAGE_COUNT or any(ch.isdigit() for ch in before) else "pages"
     if s in sw.by_stem:
         return sw.by_stem[s]
-    if s in sw.keyed:
+    if s in sw.keyed and _listed(low, s, "elements_en.txt"):
         return sw.keyed[s]
-    if s in word_list("function_en.txt") or low in word_list("function_en.txt"):
+    if low in word_list("function_en.txt") or s in word_list("function_en.txt") and _listed(low, s, "function_en.txt"):
         return FUNCTION
-    if s in word_list("framing_en.txt"):
+    if s in word_list("framing_en.txt") and _listed(low, s, "framing_en.txt"):
         return FRAMING
     if "-" in low or "'" in low:
         parts = [p for p in low.replace("'", "-").split("-") if p]
@@ -313,6 +293,11 @@ def _english_word(low: str, sw: SpecWords, before: str) -> str | None:
         if got and all(got):
             return next((g for g in got if g not in (FUNCTION, FRAMING)), got[0])
     return None
+
+
+def _listed(low: str, s: str, name: str) -> bool:
+    """`low` is a word of the list, not a content word sharing its crude stem ("theme" is not "them")."""
+    return same_listed_word(low, listed_forms(name).get(s, frozenset()))
 
 
 def _vietnamese(toks: list[str], sw: SpecWords) -> list[str | None]:

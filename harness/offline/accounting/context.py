@@ -175,6 +175,8 @@ def scope_element(low: str, sw: SpecWords) -> str | None:
 
 def part_kind(low: list[str], sw: SpecWords) -> str | None:
     """What a part (lower-case tokens) is, when it asks for nothing; None when it may ask."""
+    if low[:1] and low[0] in _words("conditions"):
+        return None   # "If the user is not logged in, …": a rule's condition, not a scope statement
     if _free_choice(low):
         return FREE_CHOICE
     if _reason(low):

@@ -24,6 +24,7 @@ class SpecWords:
     title: frozenset[str] = frozenset()                            # the app's name, lower case
     present: dict[str, str] = field(default_factory=dict)          # elements_en.txt key -> label
     entity_pages: bool = False                                     # an HTML page per record type
+    required: set[str] = field(default_factory=set)                # labels of the required fields
 
     def linked(self, a: str, b: str) -> bool:
         return a == b or frozenset((a, b)) in self.links
@@ -61,6 +62,8 @@ def spec_words(spec: AppSpec) -> SpecWords:
         if e.parent:
             sw.links.add(frozenset((e.ident, e.parent)))
         for f in e.fields:
+            if f.required:
+                sw.required.add(f"field {e.name}.{f.name}")
             claim(f.name, f"field {e.name}.{f.name}")
             claim(f.ident, f"field {e.name}.{f.name}")
             for v in f.enum_values:

@@ -48,14 +48,41 @@ def element_words() -> dict[str, frozenset[str]]:
 
 def stem(word: str) -> str:
     """A crude, symmetric English stem: "bookings", "booked", "booking" and "book" meet."""
+    w, cut = _stem_parts(word)
+    return w[:-1] if cut is not None and w.endswith("e") and len(w) > 3 else w
+
+
+def same_listed_word(word: str, forms: frozenset[tuple[str, bool | None]]) -> bool:
+    """Whether `word` is one of a list's words, not only a word with the same crude stem: the stem
+    drops a final "e", so "theme" meets "them" and "notes" meets "not". Two words without an -ing/-ed
+    ending must agree on that "e" ("managing" still meets "manage"). `forms` are the list's words
+    as `_stem_parts` gives them."""
+    light, cut = _stem_parts(word)
+    return any(cut or other_cut or light == other for other, other_cut in forms)
+
+
+@lru_cache(maxsize=None)
+def listed_forms(name: str) -> dict[str, frozenset[tuple[str, bool | None]]]:
+    """stem -> the words of an English list file (plain or "key: words") that have it, as
+    `_stem_parts` gives them."""
+    out: dict[str, set[tuple[str, bool | None]]] = {}
+    for line in _lines(name):
+        for w in line.rpartition(":")[2].lower().split():
+            out.setdefault(stem(w), set()).add(_stem_parts(w))
+    return {s: frozenset(forms) for s, forms in out.items()}
+
+
+def _stem_parts(word: str) -> tuple[str, bool | None]:
+    """The stem before its final "e" is dropped, and whether an -ing/-ed ending was cut (None for a
+    word the stemmer leaves as it is: short, irregular or not all letters)."""
     w = word.lower().replace("’", "'")
     if w.endswith("'s"):
         w = w[:-2]
     w = w.rstrip("'")
     if w in _IRREGULAR:
-        return _IRREGULAR[w]
+        return _IRREGULAR[w], None
     if not w.isalpha() or len(w) <= 3:
-        return w
+        return w, None
     if w.endswith("ies") and len(w) > 4:
         w = w[:-3] + "y"
     elif w.endswith(("sses", "ches", "shes", "xes", "zes")):
@@ -67,8 +94,8 @@ def stem(word: str) -> str:
             w = w[:-len(suffix)]
             if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "lsz":
                 w = w[:-1]   # "planned" -> "plan"
-            break
-    return w[:-1] if w.endswith("e") and len(w) > 3 else w
+            return w, True
+    return w, False
 
 
 def is_vietnamese(text: str) -> bool:
@@ -78,6 +105,16 @@ def is_vietnamese(text: str) -> bool:
 def tokens(text: str) -> list[str]:
     """The words of `text` as written (numbers included, punctuation and emoji dropped)."""
     return [m.group(0).rstrip(".") for m in _TOKEN.finditer(unicodedata.normalize("NFC", text))]
+
+
+def example_indices(text: str) -> set[int]:
+    """The indices (into `tokens(text)`) of the words that give example values: a bracketed
+    example's opener and its quoted values (harness/utils/request_text.py)."""
+    from harness.utils.request_text import example_value_spans
+
+    text = unicodedata.normalize("NFC", text)
+    spans = example_value_spans(text)
+    return {i for i, m in enumerate(_TOKEN.finditer(text)) if any(a <= m.start() < b for a, b in spans)}
 
 
 @lru_cache(maxsize=1)

@@ -168,7 +168,7 @@ def _totals(e: Entity, mark: str) -> list[str]:
     column = next(c for c in e.columns if c.ident == summed[0])
     first, second = _pair(e, column)
     group_check = ""
-    if group and group != "status":
+    if group and not (group == "status" and e.has_status):   # a user's own status enum groups like any enum
         enum = next(c for c in e.columns if c.ident == group)
         if len(enum.values) >= 2:
             first[group], second[group] = enum.values[0], enum.values[1]

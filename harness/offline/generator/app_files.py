@@ -4,6 +4,7 @@ only dispatches, so the unit layout (units.py) and the file contents stay indepe
 from __future__ import annotations
 
 import ast
+import functools
 
 from harness.errors import HarnessError
 from harness.offline.generator import email_login
@@ -37,12 +38,21 @@ def render_file(app: AppModel, path: str, req_ids: tuple[str, ...]) -> str:
     text = _render(app, path, req_ids)
     if app.email_login:
         text = email_login.rewrite(path, text)
-    if path.endswith(".py"):
-        try:
-            ast.parse(text, filename=path)
-        except SyntaxError as exc:
-            raise GeneratorError(f"generated {path} does not parse (line {exc.lineno}: {exc.msg})") from None
+    if path.endswith(".py") and (error := _syntax_error(text)) is not None:
+        raise GeneratorError(f"generated {path} does not parse ({error})")
     return text
+
+
+@functools.lru_cache(maxsize=512)
+def _syntax_error(text: str) -> str | None:
+    """"line N: message" when `text` is not valid Python, else None. Memoized by the exact text: a
+    build generates each file twice (the worker is handed the later tasks' files when BUILD starts,
+    each task then generates its own), and the same bytes parse the same way (#46)."""
+    try:
+        ast.parse(text)
+    except SyntaxError as exc:
+        return f"line {exc.lineno}: {exc.msg}"
+    return None
 
 
 def _render(app: AppModel, path: str, req_ids: tuple[str, ...]) -> str:

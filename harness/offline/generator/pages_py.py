@@ -113,13 +113,15 @@ _STATUS_LABEL = {"vi": "Trạng thái"}
 
 def _page_filters(app: AppModel, e: Entity) -> list[str]:
     """A PageFilter per equality filter of the list route (enum, yes/no, status, parent, reference):
-    the page offers the filters the API has; ranges stay API-only (`?<column>_min=` / `_max=`)."""
+    the page offers the filters the API has; ranges stay API-only (`?<column>_min=` / `_max=`). The
+    status states are the choices only of an entity with a status; a `status` enum field of the
+    user's own (no workflow) offers its own values like any enum."""
     columns = {c.ident: c for c in e.columns}
     out = []
     for f in filters(e):
         if f.kind != "equal":
             continue
-        if f.column == "status":
+        if f.column == "status" and e.has_status:   # the workflow's status; a user's own status enum is a column
             args = [lit("status"), lit(_STATUS_LABEL.get(app.language, "Status")), lit("enum"),
                     f"options={lit(tuple(e.states))}"]
         elif f.column == e.fk:

@@ -13,6 +13,7 @@ from harness.offline.spec import lexicon as lx
 from harness.offline.spec import lexicon_roles as rl
 from harness.offline.spec.tokens import Tok
 from harness.offline.spec.wordsets import word_set
+from harness.utils.request_text import example_value_words
 
 # Words that never ask for anything by themselves.
 _IGNORABLE = (lx.FUNCTION | lx.DETERMINERS | lx.FILLER | lx.MODALS | lx.REL_PRONOUNS | lx.ADJECTIVES
@@ -48,8 +49,12 @@ class ClauseAccount:
 def account_clauses(toks: list[Tok], clauses: list[str]) -> list[ClauseAccount]:
     """One ClauseAccount per clause (same order)."""
     out = [ClauseAccount() for _ in clauses]
+    examples = example_tokens(toks)
+    said = [example_value_words(text) for text in clauses]
     for i, t in enumerate(toks):
         acc = out[t.clause]
+        if i in examples and not t.used and (t.orig or t.w).lower() in said[t.clause]:
+            continue   # "(e.g., "Tiki Night")": the opener and quoted example values ask for nothing
         if t.role.startswith("stack:"):
             name = t.role.split(":", 1)[1]
             if name not in acc.stacks:
@@ -78,6 +83,24 @@ def account_clauses(toks: list[Tok], clauses: list[str]) -> list[ClauseAccount]:
 
 
 _LIST_INTROS = word_set("accounting.list_intros")
+_EXAMPLE_OPENERS = frozenset({"e.g", "eg", "ex", "example", "instance"})
+
+
+def example_tokens(toks: list[Tok]) -> set[int]:
+    """The tokens of a parenthesised example ("(e.g. 9.99)", "(ex. number of glasses)", "(for
+    example ...)"), the opener included, up to its closing bracket in the same clause."""
+    out: set[int] = set()
+    for i, t in enumerate(toks):
+        if t.w != "(" or i + 1 >= len(toks):
+            continue
+        first = toks[i + 1].w
+        if first not in _EXAMPLE_OPENERS and not (first == "for" and i + 2 < len(toks) and toks[i + 2].w in _EXAMPLE_OPENERS):
+            continue
+        k = i + 1
+        while k < len(toks) and toks[k].clause == t.clause and toks[k].w not in (")", "("):
+            out.add(k)
+            k += 1
+    return out
 
 
 def _unread_column(toks: list[Tok], i: int) -> bool:

@@ -1,10 +1,10 @@
-"""Cascading deletes asked for in words: "with cascade deletes throughout", "deleting a workout
-deletes its exercises". The records named get `on_parent_delete = "cascade"` (deleting the parent
-removes them) instead of the default restrict (a 409 while children exist)."""
+"""Cascading deletes asked for in words: "with cascade deletes throughout" ("deleting a workout
+deletes its exercises" is the table pass "deleting removes", patterns/relations.jsonl). The records
+named get `on_parent_delete = "cascade"` (deleting the parent removes them) instead of the default
+restrict (a 409 while children exist)."""
 
 from __future__ import annotations
 
-from harness.offline.spec import lexicon as lx
 from harness.offline.spec.pass_helpers import use, word
 from harness.offline.spec.tokens import Tok
 from harness.offline.spec.wordsets import word_set
@@ -12,7 +12,6 @@ from harness.offline.spec.wordsets import word_set
 _CASCADE = word_set("cascades.cascade")
 _DELETE = word_set("cascades.delete")
 _ALL = word_set("cascades.all")
-_REMOVES = word_set("cascades.removes")
 _ASKS = word_set("cascades.asks")
 
 
@@ -33,23 +32,3 @@ def find_cascades(toks: list[Tok], mentions: dict[int, str], p) -> None:
             for k in range(i - 2, i + 3):
                 if word(toks, k) in _CASCADE | _DELETE | _ALL | _ASKS and not toks[k].used:
                     use(toks[k], f"relation:{min(chosen)}")   # its parent link's requirement proves it
-        elif t.w == "deleting" and i + 2 < len(toks):
-            _deleting_removes(toks, i, mentions, p)
-
-
-def _deleting_removes(toks: list[Tok], i: int, mentions: dict[int, str], p) -> None:
-    """ "deleting a workout (also) deletes its exercises" """
-    j = i + 1 + (word(toks, i + 1) in lx.DETERMINERS)
-    parent = mentions.get(j)
-    k = j + 1 + (word(toks, j + 1) == "also")
-    if parent is None or word(toks, k) not in _REMOVES:
-        return
-    m = k + 1
-    while word(toks, m) in lx.DETERMINERS | word_set("cascades.owner_skip_extra"):
-        m += 1
-    child = mentions.get(m)
-    if child is not None and p.parents.get(child) == parent:
-        p.cascade.add(child)
-        for x in range(i, m):
-            if not toks[x].used:
-                use(toks[x], f"relation:{child}")

@@ -18,7 +18,10 @@ MAX_CLAUSE_CHARS = 6000    # a longer "clause" is cut (the cut is visible in the
 
 _BULLET = BULLET
 # A sentence ends at . ! ? followed by space/end, except after common abbreviations.
-_SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)(?<!\bMr)(?<!\bDr)[.!?]+(?=\s|$)")
+_SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)(?<!\bMr)(?<!\bDr)(?<!\(ex)(?<!\(Ex)(?<!\(eg)"
+                           r"(?<!\(Eg)(?<!\(E\.g)[.!?]+(?=\s|$)")
+# A list letter inside a line, at a clause's start or after a colon: "shall: a) Store ...", "b) Allow ...".
+_LIST_LETTER = re.compile(r"(?:^|(?<=:))\s*\(?[a-zA-Z]\)(?=\s)")
 
 
 def split_clauses(text: str) -> list[str]:
@@ -27,7 +30,7 @@ def split_clauses(text: str) -> list[str]:
     for line in _lines(text):
         for sentence in _sentences(line):
             for part in sentence.split(";"):
-                part = part.strip(" \t,-–—").lstrip(":").strip()
+                part = _LIST_LETTER.sub("", part.strip(" \t,-–—")).lstrip(":").strip()
                 if any(ch.isalnum() for ch in part):
                     out.append(part[:MAX_CLAUSE_CHARS])
     if len(out) > MAX_CLAUSES:

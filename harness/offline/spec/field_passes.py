@@ -95,6 +95,9 @@ def find_field_lists(toks: list[Tok], p: Parsed) -> None:
         comma = False
         while j >= 0 and (toks[j].w in lx.FILLER or t.w == "(" and not toks[j].w and toks[j].orig):
             j -= 1   # "sinh viên đang thuê trọ (tên, ...)": words the lexicon ignored before "("
+        if j >= 3 and toks[j].w in _DESTINATIONS and _word(toks, j - 1) in _DESTINATION_OWNERS \
+                and _word(toks, j - 2) in _DESTINATION_PREPS and is_noun(toks, j - 3):
+            j -= 3   # "add items to their inventory with details such as name, ...": the items' fields
         if j > 0 and toks[j].w == "," and t.w in _COMMA_TRIGGERS and is_noun(toks, j - 1) \
                 and lx.singularize(toks[j - 1].w) != toks[j - 1].w:
             j, comma = j - 1, True   # "track individual products, including a name, ...": the records' fields
@@ -154,6 +157,9 @@ def find_field_lists(toks: list[Tok], p: Parsed) -> None:
             _add_fields(toks, p, j, t, items, consumed + ([action] if action is not None else []))
 
 
+_DESTINATIONS = word_set("field_passes.destinations")
+_DESTINATION_PREPS = word_set("field_passes.destination_preps")
+_DESTINATION_OWNERS = word_set("field_passes.destination_owners")
 _TRIGGERS = lx.FIELD_TRIGGERS | word_set("field_passes.include_triggers")   # "each order includes a date, ..."
 _RECORD_VERBS = word_set("field_passes.record_verbs")
 _RECORDS = word_set("field_passes.records")

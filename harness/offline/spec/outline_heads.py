@@ -7,7 +7,8 @@ line and groups the asks under one-word headings. The splitter drops the indenta
 - the first line, a short noun phrase over at least two more clauses, is the app's title; its
   head noun ("club") names the product, not a record type, unless another clause speaks of it;
 - a one-word clause that is the name of a record type the request manages ("Review", singular:
-  a verb to the other rules) is the heading of that record type's asks.
+  a verb to the other rules) is the heading of that record type's asks (the pass "entity heads",
+  a row of patterns/framing.jsonl).
 """
 
 from __future__ import annotations
@@ -50,17 +51,3 @@ def mark_title_line(toks: list[Tok], clauses: list[str]) -> str:
         _use(head, "context")
     return " ".join(t.orig[:1].upper() + t.orig[1:] for t in body)
 
-
-def mark_entity_heads(toks: list[Tok], entities: list[str]) -> None:
-    """A one-word clause naming a record type of the request ("Review") is that type's heading."""
-    known = set(entities)
-    by_clause: dict[int, list[Tok]] = {}
-    for t in toks:
-        if t.w[:1].isalpha():
-            by_clause.setdefault(t.clause, []).append(t)
-    for words in by_clause.values():
-        if len(words) != 1 or words[0].used:
-            continue
-        name = lx.singularize(words[0].w)
-        if name in known:
-            _use(words[0], f"entity:{name}")

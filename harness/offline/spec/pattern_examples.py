@@ -25,6 +25,7 @@ def example_yield(pattern: dict) -> dict:
     had_computed = {name: dict(v) for name, v in p.computed.items()}
     had_features = list(p.features)
     had_workflows = {name: list(states) for name, states in p.workflows.items()}
+    had_cascade = set(p.cascade)
     acted = run_patterns([pattern], toks, p, state.mentions)
     out: dict = {}
     for t, old in zip(toks, before):
@@ -56,6 +57,8 @@ def example_yield(pattern: dict) -> dict:
                            for name, v in p.computed.items() if v != had_computed.get(name)}
     if p.workflows != had_workflows:
         out["workflows"] = {name: states for name, states in p.workflows.items() if had_workflows.get(name) != states}
+    if p.cascade != had_cascade:
+        out["cascade"] = sorted(p.cascade - had_cascade)
     if p.links != had_links:
         out["links"] = [list(pair) for pair in p.links if pair not in had_links]
     if acted and pattern["action"].get("set"):

@@ -53,12 +53,14 @@ matches acts (an if/elif chain over the tokens, as the passes written in code we
     workflow   [states]: the record's workflow, unless it has one or a status already
     record_status  true: the record gets a status, unless it has one or a workflow
     with_workflow  {keys}: when the record has a workflow, these keys replace the action's own
+    cascade    true: deleting the record's parent removes it (needs "record"; on_parent_delete)
     rename a word: the anchor's word becomes it ("inventory" listed among records: "inventory items")
 
 `unless` {"capture": c, "role": prefix}: no match when a token of c already has such a role;
 `unless_record` (a record name): no match when the parse has that record type; `unless_entity` (a
 capture): no match when the word of its first token is a record type of the parse;
-`unless_belongs` ([c1, c2]): no match when c1's record is c2's or belongs to it; `same`
+`unless_belongs` ([c1, c2]): no match when c1's record is c2's or belongs to it; `belongs`
+([c1, c2]): no match unless c1's record belongs to c2's; `same`
 ([[c1, c2], ...]): no match unless each pair of captures names one record (pattern_constructs.py).
 `yields` is what the pattern alone does to its own example sentence after the passes before its
 own (rules.PASSES): {role: "the words it marks"}, "reported": the phrase, "blocked": true,
@@ -225,6 +227,8 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str], s
             p.tools[record].append(tool)
         if action.get("record_status") and record not in p.status and record not in p.workflows:
             p.status.append(record)
+        if action.get("cascade"):   # deleting the record's parent removes it (on_parent_delete)
+            p.cascade.add(record)
         if "workflow" in action and record not in p.workflows and record not in p.status:
             p.workflows[record] = list(action["workflow"])
         for key in action.get("access", []):
@@ -308,6 +312,14 @@ def _belongs(toks: list[Tok], m: Match, pair: list[str] | None, p) -> bool:
     return bool(child) and (child == holder or p.parents.get(child) == holder)
 
 
+def _belongs_to(toks: list[Tok], m: Match, pair: list[str] | None, p) -> bool:
+    """`belongs` [c1, c2]: the record c1 names belongs to the one c2 names (its parent)."""
+    if not pair:
+        return True
+    child, holder = (next(iter(_named(toks, m, c, p)), "") for c in pair)
+    return bool(child) and p.parents.get(child) == holder
+
+
 def _names(value) -> list:
     return [value] if isinstance(value, str) else list(value)
 
@@ -377,7 +389,8 @@ def run_patterns(patterns: tuple[dict, ...] | list[dict], toks: list[Tok], p,
             if m is not None and not _vetoed(toks, m, pattern.get("unless")) \
                     and pattern.get("unless_record") not in p.entities and not _names_entity(toks, m, pattern, p) \
                     and same_records(toks, m, pattern.get("same", []), lambda c: _named(toks, m, c, p)) \
-                    and not _belongs(toks, m, pattern.get("unless_belongs"), p):
+                    and not _belongs(toks, m, pattern.get("unless_belongs"), p) \
+                    and _belongs_to(toks, m, pattern.get("belongs"), p):
                 _act(toks, m, pattern["action"], p, mentions or {}, sets)
                 acted.append(i)
                 break

@@ -20,6 +20,9 @@ _PATTERNS = (
     re.compile(rf"^(?:the\s+)?(?P<list>[\w\s,'-]+?)\s+(?:is|are)\s+(?:always\s+)?{_REQUIRED}\b", re.I),
     re.compile(r"\b(?:have|has|need|needs|require|requires|contain|contains)\s+at\s+least\s+(?P<list>[\w\s,'-]+?)\s*[.!]?$",
                re.I),
+    # "I must provide a Date for the event", "Users have to enter a title (e.g. ...)"
+    re.compile(r"^(?:i|we|you|users?|the\s+\w+)\s+(?:must|need\s+to|needs\s+to|have\s+to|has\s+to)\s+"
+               r"(?:provide|enter|give|specify|supply)\s+(?P<list>[\w\s,'-]+?)\s*(?:\bfor\b.*|\(.*|[.!]?)$", re.I),
 )
 _SPLIT = re.compile(r"\s*(?:,|\band\b|\bor\b|&)\s*", re.I)
 _LEADING = re.compile(r"^(?:a|an|the|its|their|his|her|one)\s+", re.I)

@@ -8,6 +8,11 @@ on what earlier passes did or on the parse ("is": "noun", "is": ["mention"]).
     supported_verb  the word is a verb the app supports, in any form ("manage", "tracks")
     entity_verb  the word is a verb acting on records, in any form ("add", "deleted", "book")
     compound_actor  a noun that is also a verb, modifying the actor noun after it ("as a book lender")
+    clause_start  the token is the first of its clause
+    sole_word   the token is the only word of its clause (the only token starting with a letter)
+    capitalized  the user wrote the word with a capital letter (or it starts with no letter)
+    before_sentence  the token after this one starts a sentence: a capitalised verb, adverb, pronoun
+                or article, and no list of fields ("Plant List: Add plants ...", not "Products: Name, Price")
     bool_state  the token is read as a field (or a feature over one) of a record whose yes/no field
                 the word names ("watched" of a movie with a yes/no field "watched")
 """
@@ -20,11 +25,25 @@ from harness.offline.spec import lexicon as lx
 from harness.offline.spec import lexicon_roles as rl
 from harness.offline.spec.nouns import is_noun, singular_name
 from harness.offline.spec.tokens import Tok
+from harness.offline.spec.wordsets import word_set
 
 def _compound_actor(toks: list[Tok], k: int) -> bool:
     nxt = toks[k + 1] if k + 1 < len(toks) else None
     return (toks[k].w in lx.VERB_NOUNS and nxt is not None and nxt.clause == toks[k].clause and nxt.w[:1].isalpha()
             and nxt.w not in lx.FUNCTION and not rl.is_supported_verb(nxt.w))
+
+
+def _before_sentence(toks: list[Tok], i: int) -> bool:
+    k = i + 1
+    if k >= len(toks) or not toks[k].orig[:1].isupper():
+        return False
+    w = toks[k].w
+    verb = w in lx.VERBS or rl.is_supported_verb(w)
+    if k + 1 < len(toks) and toks[k + 1].w in lx.SEPARATORS and not (
+            verb and k + 2 < len(toks) and (toks[k + 2].w in lx.VERBS or rl.is_supported_verb(toks[k + 2].w))):
+        return False   # "Products: Name, Price": a list of fields ("Type and save notes" is a sentence)
+    return w in word_set("bullet_labels.sentence_starts") or verb or w.endswith("ly") \
+        or w.endswith("s") and w[:-1] in lx.VERBS   # "Resets the counter"
 
 
 def _bool_state(toks: list[Tok], i: int, p) -> bool:
@@ -40,6 +59,11 @@ TESTS: dict[str, Callable[[list[Tok], int, dict[int, str], object], bool]] = {
     "supported_verb": lambda toks, i, mentions, p: rl.is_supported_verb(toks[i].w),
     "entity_verb": lambda toks, i, mentions, p: rl.is_entity_verb(toks[i].w),
     "compound_actor": lambda toks, i, mentions, p: _compound_actor(toks, i),
+    "clause_start": lambda toks, i, mentions, p: i == 0 or toks[i - 1].clause != toks[i].clause,
+    "sole_word": lambda toks, i, mentions, p: all(t is toks[i] or t.clause != toks[i].clause or not t.w[:1].isalpha()
+                                                  for t in toks),
+    "capitalized": lambda toks, i, mentions, p: not toks[i].orig[:1].isalpha() or toks[i].orig[:1].isupper(),
+    "before_sentence": lambda toks, i, mentions, p: _before_sentence(toks, i),
     "bool_state": lambda toks, i, mentions, p: _bool_state(toks, i, p),
 }
 

@@ -57,6 +57,9 @@ def tokenize(request: str, vi: bool | None = None) -> tuple[list[Tok], bool, lis
             t.w, t.possessive = t.w[:-2], True
         elif t.w.endswith(("s'", "s’")):
             t.w, t.possessive = t.w[:-1], True
+    for k in range(1, len(toks) - 1):
+        if toks[k].w == "ex" and toks[k - 1].w == "(" and toks[k + 1].w == ".":
+            toks[k].w = "e.g"   # "(ex. hours of sleep)": an example, as "(e.g. ...)"
     return _merge_phrases(toks), vi, ignored
 
 

@@ -1,0 +1,60 @@
+"""A clause that says a value must be given ("I must provide a Date for the event", "Title and author
+should be mandatory") asks for required fields: a field word there is realised only by a field the
+finished spec makes required (the app answers 422 without it), and the word that says so
+("mandatory", "required") is realised by those required fields. Reads the clause's words and the
+spec's labels only."""
+
+from __future__ import annotations
+
+from harness.offline.accounting.elements import SpecWords
+
+REQUIRED_WORDS = frozenset({"required", "mandatory", "compulsory", "obligatory"})
+_MUST = frozenset({"must", "need", "needs", "have", "has"})
+_GIVE = frozenset({"provide", "enter", "give", "specify", "supply", "fill", "set"})
+_SKIP = frozenset({"to", "always", "also", "first"})
+# A segment ends where an optional part may start ("..., description can be added later").
+_BOUNDARY = frozenset({"optional", "optionally", "but", "may", "can", "could", "while", "whereas", "otherwise"})
+_NEGATION = frozenset({"not", "no", "never", "optional"})
+
+
+def required_asks(low: list[str], labels: list[str | None], sw: SpecWords) -> None:
+    """Relabel `labels` in place: in a segment that asks for required values, a field that is not
+    required leaves its words unaccounted; the required word is realised by the required fields."""
+    for start, end in _segments(low):
+        markers = [k for k in range(start, end) if _marks_required(low, k)]
+        if not markers:
+            continue
+        fields = {labels[k] for k in range(start, end) if (labels[k] or "").startswith("field ")}
+        optional = fields - sw.required
+        for k in range(start, end):
+            if labels[k] in optional:
+                labels[k] = None
+        if fields and not optional:
+            said = "required " + ", ".join(sorted(f[len("field "):] for f in fields))
+            for k in markers:
+                if low[k] in REQUIRED_WORDS:
+                    labels[k] = said
+
+
+def _segments(low: list[str]) -> list[tuple[int, int]]:
+    out, start = [], 0
+    for k, w in enumerate(low):
+        if w in _BOUNDARY:
+            out.append((start, k))
+            start = k + 1
+    out.append((start, len(low)))
+    return [(a, b) for a, b in out if b > a]
+
+
+def _marks_required(low: list[str], k: int) -> bool:
+    """ "required"/"mandatory" (not "not required"), or "must/need to/has to provide|enter|give …"."""
+    if low[k] in REQUIRED_WORDS:
+        return not (k and low[k - 1] in _NEGATION)
+    if low[k] not in _MUST:
+        return False
+    j = k + 1
+    while j < len(low) and low[j] in _SKIP:
+        j += 1
+    if low[k] in ("need", "needs", "have", "has") and (j == k + 1 or low[k + 1] != "to"):
+        return False
+    return j < len(low) and low[j] in _GIVE
