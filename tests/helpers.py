@@ -21,6 +21,16 @@ def clean_env(extra: dict | None = None) -> dict:
     return env
 
 
+def sandbox_opt_out_without_bwrap() -> dict:
+    """{"HARNESS_SANDBOX": "none"} when no working bubblewrap is here, else {}: a test of something
+    other than the sandbox that builds through a model (whose code `builder` refuses to run
+    unsandboxed) states the documented opt-out on a machine without bubblewrap, and runs sandboxed,
+    exactly as before, where bubblewrap works (CI installs it)."""
+    from harness.sandbox import isolation
+
+    return {} if isolation.bwrap_path() else {"HARNESS_SANDBOX": "none"}
+
+
 def builder_argv(*args) -> list[str]:
     """`builder ARGS` as argv: the documented equivalent `python -m harness.cli` of this interpreter."""
     return [sys.executable, "-m", "harness.cli", *[str(a) for a in args]]

@@ -7,12 +7,14 @@ import json
 import subprocess
 from pathlib import Path
 
-from helpers import TODO, builder_argv, clean_env  # noqa: F401  (re-exported for the resume tests)
+from helpers import TODO, builder_argv, clean_env, sandbox_opt_out_without_bwrap  # noqa: F401  (re-exported for the resume tests)
 
 
 def builder(*args, env: dict | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
-    return subprocess.run(builder_argv(*args), capture_output=True, text=True, env=clean_env(env),
-                          timeout=timeout)
+    """`builder ARGS` for real; the chain builds through a fake model, so without bubblewrap it states
+    the documented opt-out (helpers.sandbox_opt_out_without_bwrap); with bubblewrap nothing changes."""
+    return subprocess.run(builder_argv(*args), capture_output=True, text=True,
+                          env=clean_env({**sandbox_opt_out_without_bwrap(), **(env or {})}), timeout=timeout)
 
 
 SWEEP_REPORTS = ("killed ", "removed the audit workspace ")  # pipeline._sweep's lines

@@ -16,7 +16,7 @@ from types import SimpleNamespace
 
 import pytest
 from fake_openai_server import FakeOpenAIServer, answer, error, hang
-from helpers import run_spec_stage
+from helpers import run_spec_stage, sandbox_opt_out_without_bwrap
 
 from harness.agents.planner import SYSTEM as PLANNER_SYSTEM, fallback_plan
 from harness.trace.coverage import FALLBACK_NOTE
@@ -83,7 +83,8 @@ def cli(args: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess:
     base = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "HARNESS_"))}
     script = Path(sys.executable).parent / "builder"    # the console script of this interpreter
     argv = [str(script)] if script.is_file() else [sys.executable, "-m", "harness.cli"]
-    return subprocess.run(argv + args, cwd=cwd, env={**base, **env}, capture_output=True, text=True, timeout=240)
+    return subprocess.run(argv + args, cwd=cwd, env={**base, **sandbox_opt_out_without_bwrap(), **env},
+                          capture_output=True, text=True, timeout=240)
 
 
 def all_run_files(run_dir: Path) -> list[Path]:

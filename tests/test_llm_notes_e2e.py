@@ -18,6 +18,7 @@ from types import SimpleNamespace
 
 import pytest
 from fake_openai_server import FakeOpenAIServer
+from helpers import sandbox_opt_out_without_bwrap
 from notes_model import REQUEST, NotesModel
 
 from harness.models.enums import RunStatus, TaskStatus
@@ -91,7 +92,8 @@ def test_notes_app_by_a_model_that_does_not_know_the_generator_builds_complete(t
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "HARNESS_"))}
     with FakeOpenAIServer(responder=model) as server:
         proc = subprocess.run(builder_argv() + ["new", REQUEST, "--runs-dir", str(tmp_path / "runs"), "--run-id", "notes"],
-                              cwd=tmp_path, env={**env, "OPENAI_BASE_URL": server.url, "OPENAI_API_KEY": KEY,
+                              cwd=tmp_path, env={**env, **sandbox_opt_out_without_bwrap(),
+                                                 "OPENAI_BASE_URL": server.url, "OPENAI_API_KEY": KEY,
                                                  "HARNESS_LLM_TIMEOUT_S": "30"},
                               capture_output=True, text=True, timeout=400)
         requests = list(server.requests)
