@@ -23,7 +23,14 @@ from types import SimpleNamespace
 from harness.state.store import RunStore
 
 # Runs the requirement's code, then checks only an unrelated endpoint: it cannot see a broken todo.
+# Its database is a fresh temporary file, as a test must write only outside the workspace: on the
+# default path (app.db in the workspace) the writes failed under bubblewrap (read-only workspace,
+# the 500s ignored) and, without bubblewrap, changed the workspace, which voids every result of the
+# re-verification ("the workspace changed while its code ran (., app.db)").
 BLIND_BODY = """
+import os
+import tempfile
+os.environ['APP_DB_PATH'] = os.path.join(tempfile.mkdtemp(), 'app.db')
 from fastapi.testclient import TestClient
 from src.main import app
 client = TestClient(app, raise_server_exceptions=False)
