@@ -1,5 +1,6 @@
 """Building blocks of the generated API (copied verbatim by the generator): one annotated type
-per field kind, the strict request base, the documented error responses and two value helpers.
+per field kind, the strict request base, the documented error responses, two value helpers and the
+operations of computed values (`calc_*`: a missing input gives a missing result, never an error).
 
 Each alias carries its kind's constraints, so a malformed value is a 422 before any handler runs.
 """
@@ -7,12 +8,14 @@ Each alias carries its kind's constraints, so a malformed value is a 422 before 
 import datetime as _dt
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 __all__ = [
-    "MAX_ID", "Annotated", "AnyCase", "BaseModel", "Clock", "Count", "Day", "Email", "Field", "Int64",
+    "MAX_ID", "Annotated", "BaseModel", "Clock", "Count", "Day", "Email", "Field", "Int64",
     "Literal", "LongText", "Moment", "Money", "Number", "Phone", "RecordId", "RequiredLongText",
-    "RequiredShortText", "ShortText", "Strict", "Url", "csv_cell", "error_responses", "iso",
+    "RequiredShortText", "ShortText", "Strict", "Url", "any_case", "csv_cell", "error_responses", "iso",
+    "calc_compare", "calc_day", "calc_divided", "calc_json", "calc_minus", "calc_plus", "calc_times",
+    "calc_today", "model_validator",
 ]
 
 MAX_ID = 2**63 - 1  # SQLite INTEGER range; larger numbers are 422, not an overflow
@@ -27,9 +30,15 @@ ShortText = Annotated[str, Field(max_length=200)]
 LongText = Annotated[str, Field(max_length=5000)]
 RequiredShortText = Annotated[str, Field(min_length=1, max_length=200)]
 RequiredLongText = Annotated[str, Field(min_length=1, max_length=5000)]
-# A choice in any letter case ("Food", "FOOD") is that choice ("food"): the request listed the
-# values as its user wrote them, the API keeps one spelling.
-AnyCase = BeforeValidator(lambda value: value.lower() if isinstance(value, str) else value)
+
+
+def any_case(*values: str) -> BeforeValidator:
+    """A choice in any letter case ("food", "FOOD") is that choice as the spec lists it ("Food"):
+    the API, the database and the pages keep the user's one spelling."""
+    spelling = {value.lower(): value for value in values}
+    return BeforeValidator(lambda value: spelling.get(value.lower(), value) if isinstance(value, str) else value)
+
+
 Email = Annotated[str, Field(max_length=254, pattern=r"^[^@\s]+@[^@\s]+\.[^@\s.]+$")]
 Phone = Annotated[str, Field(max_length=32, pattern=r"^\+?[0-9][0-9 ().-]{5,30}$")]
 Url = Annotated[str, Field(max_length=2000, pattern=r"^https?://[^\s/?#]+\.[^\s/?#]+(?:[/?#]\S*)?$")]
@@ -69,3 +78,59 @@ def csv_cell(value: object) -> str:
         return str(value)
     text = str(value)
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+# ---- computed values: what the spec's expressions compile to (dates are datetime.date) ----
+
+def calc_today() -> _dt.date:
+    """Today on the server's clock."""
+    return _dt.date.today()
+
+
+def calc_day(value: object) -> _dt.date | None:
+    """A stored date or date-time (ISO text) as a date; None when missing or unreadable."""
+    try:
+        return _dt.date.fromisoformat(str(value)[:10]) if value not in (None, "") else None
+    except ValueError:
+        return None
+
+
+def calc_plus(a, b):
+    """a + b; a date plus a number of days is a date; None when either is missing."""
+    if a is None or b is None:
+        return None
+    if isinstance(a, _dt.date) or isinstance(b, _dt.date):
+        day, days = (a, b) if isinstance(a, _dt.date) else (b, a)
+        return day + _dt.timedelta(days=days)
+    return a + b
+
+
+def calc_minus(a, b):
+    """a - b; a date minus a date is the number of days between them; None when either is missing."""
+    if a is None or b is None:
+        return None
+    if isinstance(a, _dt.date) and isinstance(b, _dt.date):
+        return (a - b).days
+    if isinstance(a, _dt.date):
+        return a - _dt.timedelta(days=b)
+    return a - b
+
+
+def calc_times(a, b):
+    return None if a is None or b is None else a * b
+
+
+def calc_divided(a, b):
+    return None if a is None or b is None or b == 0 else a / b
+
+
+def calc_compare(op: str, a, b) -> bool:
+    """The comparison `a op b`; false when either side is missing."""
+    if a is None or b is None:
+        return False
+    return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "=": a == b, "!=": a != b}[op]
+
+
+def calc_json(value: object) -> object:
+    """A computed value as JSON shows it: a date as ISO text."""
+    return value.isoformat() if isinstance(value, _dt.date) else value

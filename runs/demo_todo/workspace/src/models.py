@@ -165,6 +165,24 @@ class Table:
                f"COALESCE({self.quoted[end]}, {self.quoted[start]}) > ? LIMIT 1")
         return conn.execute(sql, (*params, exclude_id, high, low)).fetchone() is not None
 
+    def taken(self, conn: sqlite3.Connection, same: dict[str, Any], states: tuple[str, ...],
+              exclude_id: int | None) -> int:
+        """How many rows of every user, other than `exclude_id`, share the `same` values (and
+        have one of `states`, when given): the places of a capacity already taken."""
+        parts = [f"{self.quoted[column]} = ?" for column in same] + ['"id" IS NOT ?']
+        params: list[Any] = [*same.values(), exclude_id]
+        if states:
+            parts.append(f'"status" IN ({", ".join("?" for _ in states)})')
+            params += states
+        sql = f"SELECT COUNT(*) FROM {self.table_sql} WHERE {' AND '.join(parts)}"
+        return conn.execute(sql, params).fetchone()[0]
+
+    def value(self, conn: sqlite3.Connection, row_id: int, column: str) -> Any:
+        """One column of a row, whoever owns it (a resource's capacity); None without the row."""
+        sql = f'SELECT {self.quoted[column]} FROM {self.table_sql} WHERE "id" = ?'
+        row = conn.execute(sql, (row_id,)).fetchone()
+        return row[0] if row else None
+
     def children(self, conn: sqlite3.Connection, parent_id: int, owner_id: int | None = None,
                  limit: int = 100, offset: int = 0) -> list[dict[str, Any]]:
         params = (parent_id, *self._scope(owner_id), limit, offset)

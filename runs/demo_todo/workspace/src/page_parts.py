@@ -61,6 +61,8 @@ class Section:
     search: bool = False
     filters: tuple[PageFilter, ...] = ()
     api: Any = None                    # the entity's API module (its handlers hold the rules)
+    computed: tuple[tuple[str, str], ...] = ()   # (name, label) of values computed on every read
+    files: bool = False                # each record has a files page (attachments)
 
 
 _USERS_SQL = 'SELECT "id", "username" FROM "users" ORDER BY "id" LIMIT 500'
@@ -83,16 +85,25 @@ def _cell(control: Control, value: Any, lang: str) -> str:
     return escape(str(value))
 
 
+def _computed_cell(value: Any, lang: str) -> str:
+    if isinstance(value, bool):
+        return escape(words(lang)["yes" if value else "no"])
+    return "" if value is None else escape(str(value))
+
+
 def render_table(section: Section, rows: list[dict[str, Any]], back: str, lang: str) -> str:
     """The records as a table: one column per field, then status and the row's actions."""
     w = words(lang)
-    heads = [c.label for c in section.controls] + ([w["status"]] if section.complete or section.states
-                                                   else []) + [w["actions"]]
+    heads = [c.label for c in section.controls] + [label for _, label in section.computed] + (
+        [w["status"]] if section.complete or section.states else []) + [w["actions"]]
     if not rows:
         return f'<p class="muted">{escape(w["nothing"])}</p>'
     body = []
     for row in rows:
         cells = [_cell(c, row.get(c.name), lang) for c in section.controls]
+        if section.computed:
+            values = section.api.computed_values(row)
+            cells += [_computed_cell(values.get(name), lang) for name, _ in section.computed]
         if section.complete or section.states:
             cells.append(escape(str(row.get("status", ""))))
         cells.append(_actions(section, row, back, lang))
@@ -107,6 +118,8 @@ def _actions(section: Section, row: dict[str, Any], back: str, lang: str) -> str
     out = f'<a href="{base}/edit?next={escape(back)}">{escape(w["edit"])}</a> '
     out += (f'<form class="inline" method="post" action="{base}/delete">{nxt}'
             f'<button type="submit">{escape(w["delete"])}</button></form>')
+    if section.files:
+        out += f' <a href="/{escape(section.slug)}/{row["id"]}/attachments">{escape(w.get("files", "Files"))}</a>'
     if section.complete and row.get("status") != "done":
         out += (f' <form class="inline" method="post" action="{base}/complete">{nxt}'
                 f'<button type="submit">{escape(w["complete"])}</button></form>')
@@ -173,7 +186,7 @@ def chosen_filters(section: Section, params: Any) -> dict[str, Any]:
     filter's choices is ignored (the page then shows every record for that filter)."""
     out: dict[str, Any] = {}
     for f in section.filters:
-        raw = str(params.get(f.name, ""))[:20]
+        raw = str(params.get(f.name, ""))[:200]   # a choice is short text: up to 200 characters
         if f.kind == "boolean" and raw in ("true", "false"):
             out[f.name] = raw == "true"
         elif f.kind == "enum" and raw in f.options:

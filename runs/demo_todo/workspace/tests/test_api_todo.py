@@ -64,6 +64,14 @@ def test_list_returns_created_records(client, headers):
     assert [item["id"] for item in page.json()] == [first, second][1:]
 
 
+@pytest.mark.req('REQ-002')
+def test_list_refuses_an_unknown_query_parameter(client, headers):
+    create_todo(client, headers)
+    refused = client.get(URL, params={'colour': "red", "limit": 5}, headers=headers)
+    assert refused.status_code == 422 and 'colour' in refused.text
+    assert len(client.get(URL, params={"limit": 5}, headers=headers).json()) == 1
+
+
 @pytest.mark.req('REQ-001')
 @pytest.mark.req('REQ-002')
 @pytest.mark.req('REQ-003')
