@@ -14,6 +14,7 @@ from harness.models.results import RuntimeResult
 from harness.models.tasks import Plan, Task
 from harness.speed import door, runtime_ahead
 from harness.speed.validity import workspace_digest
+from harness.state.store import RunStore
 
 
 @pytest.mark.parametrize("rel, expected", [
@@ -106,3 +107,23 @@ def test_runtime_ahead_swapped_then_restored_after_the_check_is_not_adopted(tmp_
     ahead.after = workspace_digest(tmp_path)
     (tmp_path / "src" / "main.py").write_text("app = 1\n")
     assert ahead.before == workspace_digest(tmp_path) and ahead.adopt() is None
+
+
+def test_a_run_ending_before_verify_does_not_wait_for_the_runtime_check_started_ahead_bug(tmp_path):
+    """Bug: Ctrl+C as VERIFY began could take 3.7 s under load (bound 2 s): the door's cancel
+    waited for the runtime check started beside the last task to run to its own end — up to its
+    15 s start-up limit for an app that never opens its port. Now cancel stops that check's server
+    first: the check ends as "exited", never "not open after 15s", and is never adopted."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "__init__.py").write_text("")
+    (tmp_path / "src" / "main.py").write_text("import threading\nthreading.Event().wait()  # never serves\napp = None\n")
+    ahead = runtime_ahead.RuntimeAhead(tmp_path, ([], "", "", ""), "TASK-002")
+    assert ahead.launched.wait(60), "the app's server was never launched"
+    speed = door.Speed(on=True)
+    speed.runtime_ahead = ahead
+    speed.cancel(SimpleNamespace(run_id="run_ended_early", workspace=tmp_path, store=RunStore(tmp_path / "runs")))
+    assert speed.runtime_ahead is None and not ahead._thread.is_alive()
+    alive = [c for c in ahead.result.checks if c.name in ("process alive", "port accepts")]
+    assert alive and not any("not open after" in c.detail for c in alive), alive
+    assert any(c.name == "process alive" and not c.ok and "exited" in c.detail for c in alive), alive
+    assert ahead.adopt() is None

@@ -226,7 +226,8 @@ class Speed:
 
         self.task_verified()
         ahead, self.runtime_ahead = self.runtime_ahead, None
-        if ahead is not None:
+        if ahead is not None:              # nothing will adopt it: stop its server, then wait
+            ahead.stop()
             ahead.wait()
         suite, self.suite_ahead = self.suite_ahead, None
         if suite is not None:              # a run that ended before VERIFY: the suite is not kept

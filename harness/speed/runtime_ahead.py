@@ -31,6 +31,9 @@ def is_last_task(ctx, task) -> bool:
 class RuntimeAhead:
     """One runtime check running in a thread over the workspace's bytes as they were when it started."""
 
+    server = None        # the app's process once launched (stop() ends it)
+    _stopped = False     # stop() was called: the check is never adopted
+
     def __init__(self, workspace: Path, inputs: tuple, task_id: str, prepared=None, acceptance=None):
         self.task_id = task_id
         self.workspace = workspace
@@ -39,6 +42,7 @@ class RuntimeAhead:
         self.result: RuntimeResult | None = None
         self.error: BaseException | None = None
         self._inputs, self._prepared, self._acceptance = inputs, prepared, acceptance
+        self.launched = threading.Event()
         self._thread = threading.Thread(target=self._run, name=f"runtime-beside-{task_id}")
         self._thread.start()
 
@@ -48,11 +52,26 @@ class RuntimeAhead:
         steps, _source, hint, entry = self._inputs
         try:
             self.result = verify_runtime(self.workspace, steps=steps, task_hint=hint, entry=entry,
-                                         acceptance=self._acceptance, prepared=self._prepared)
+                                         acceptance=self._acceptance, prepared=self._prepared,
+                                         on_launch=self._launched)
         except BaseException as exc:  # noqa: BLE001 - VERIFY runs the check again
             self.error = exc
         finally:
             self.after = workspace_digest(self.workspace)
+            self.launched.set()
+
+    def _launched(self, proc) -> None:
+        self.server = proc
+        self.launched.set()
+        if self._stopped:
+            proc.stop(0)
+
+    def stop(self) -> None:
+        """End the check now (a run that ends before VERIFY takes it, e.g. Ctrl+C): its server is
+        stopped, so the probes end at once instead of running to their own end; never adopted."""
+        self._stopped = True
+        if self.server is not None:
+            self.server.stop(0)
 
     def wait(self) -> None:
         self._thread.join()
@@ -60,7 +79,7 @@ class RuntimeAhead:
     def adopt(self) -> RuntimeResult | None:
         """The result when it ran exactly the workspace's bytes now, else None."""
         self.wait()
-        if self.result is None or self.error is not None:
+        if self._stopped or self.result is None or self.error is not None:
             return None
         if not ran_final_bytes(self.before, self.after, workspace_digest(self.workspace)):
             return None

@@ -99,14 +99,15 @@ def server_env(tmp: Path) -> dict[str, str]:
 
 def verify_runtime(workspace: Path, steps: list | None = None, startup_timeout_s: float = 15.0,
                    task_hint: str = "", entry: str = "", acceptance: Any = None,
-                   prepared=None) -> RuntimeResult:
+                   prepared=None, on_launch=None) -> RuntimeResult:
     """Start the app, run the checks and round-trip `steps`, stop it; PASS iff every check is ok.
     `entry` ("module:attr") is the plan's declared entry point, when it declares one.
     `acceptance(base_url, round_trip_checks)` runs the black-box leg (harness/acceptance) while the
     app is up; its checks go to the result's `acceptance`, judged per requirement by the review.
     `prepared`: a server process whose imports are done and which has read nothing of the
     workspace yet (harness/speed/server_prestart.py, handed over by the speed door after its
-    validity rule); the check owns it from here: it starts it, or discards it and starts cold."""
+    validity rule); the check owns it from here: it starts it, or discards it and starts cold.
+    `on_launch(proc)`: told the server process once it runs (so a caller can stop a check early)."""
     started = time.monotonic()
     workspace = Path(workspace).resolve()
     rec = _Record()
@@ -137,6 +138,8 @@ def verify_runtime(workspace: Path, steps: list | None = None, startup_timeout_s
         if proc is None:
             proc = _launch(command, workspace, tmp, rec)
         if proc is not None:
+            if on_launch is not None:
+                on_launch(proc)
             shown = _display(command).replace(str(workspace), "<workspace>")
             runner = "warm" if prepared is not None else "cold"
             rec.evidence.append(f"launched {shown} (pid {proc.pid}, isolation: {proc.isolation}, runner: {runner})")
