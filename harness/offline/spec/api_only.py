@@ -6,7 +6,7 @@ Application"): the draft says `pages = false`. Word sets: features.toml [api_onl
 from __future__ import annotations
 
 from harness.offline.spec import lexicon as lx
-from harness.offline.spec.pass_helpers import use, word
+from harness.offline.spec.pass_helpers import negation_before, use, word
 from harness.offline.spec.tokens import Tok
 from harness.offline.spec.wordsets import word_set
 
@@ -17,18 +17,6 @@ _NOT_NEEDED = word_set("api_only.not_needed")
 _SKIP = word_set("api_only.skip")
 _HEADLESS = word_set("api_only.headless")
 _REACH = 4
-
-
-def _negation_before(toks: list[Tok], i: int) -> int | None:
-    """The index of "no"/"without"/"not" before word i, over at most _REACH skip words."""
-    for j in range(i - 1, max(-1, i - 1 - _REACH), -1):
-        if toks[j].clause != toks[i].clause:
-            return None
-        if toks[j].w in lx.NEGATIONS:
-            return j
-        if toks[j].w not in _SKIP:
-            return None
-    return None
 
 
 def _not_needed_after(toks: list[Tok], i: int) -> list[int]:
@@ -46,7 +34,7 @@ def mark_api_only(toks: list[Tok], p) -> None:
     marked: list[int] = []
     for i, t in enumerate(toks):
         if t.w in _INTERFACE and word(toks, i + 1) not in _NOT_AFTER:
-            neg = _negation_before(toks, i)
+            neg = negation_before(toks, i, _SKIP, _REACH)
             after = _not_needed_after(toks, i)
             if neg is not None:
                 marked += list(range(neg, i + 1))

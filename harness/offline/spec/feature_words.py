@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec.build import Parsed
+from harness.offline.spec.pass_helpers import negation_before
 from harness.offline.spec.pass_helpers import use as _use
 from harness.offline.spec.pass_helpers import word as _word
 from harness.offline.spec.register_verb import registers_a_record
@@ -73,13 +74,7 @@ _NEGATION_SKIP = word_set("feature_words.negation_skip")
 def _negated(toks: list[Tok], i: int, group: frozenset[str]) -> bool:
     """Whether word i is negated: "without registration and login", "no need to log in", "doesn't
     require an account" (back over words of `group` and linking words to a negation)."""
-    for j in range(i - 1, max(-1, i - 1 - _NEGATED_REACH), -1):
-        w = toks[j].w
-        if w in lx.NEGATIONS:
-            return True
-        if toks[j].clause != toks[i].clause or not (w in group or w in _NEGATION_SKIP):
-            return False
-    return False
+    return negation_before(toks, i, group | _NEGATION_SKIP, _NEGATED_REACH) is not None
 
 
 def _auth_context(toks: list[Tok], i: int) -> bool:

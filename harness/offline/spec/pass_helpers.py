@@ -42,3 +42,16 @@ def main_record(mentions: dict[int, str]) -> str | None:
     for k in sorted(mentions):
         counts[mentions[k]] = counts.get(mentions[k], 0) + 1
     return max(counts, key=counts.get) if counts else None
+
+
+def negation_before(toks: list[Tok], i: int, skip: frozenset[str], reach: int) -> int | None:
+    """The index of a negation ("no", "not", "without", …) before word i in its clause, looking back
+    over at most `reach` words of `skip` ("no clientside", "without registration and login")."""
+    for j in range(i - 1, max(-1, i - 1 - reach), -1):
+        if toks[j].clause != toks[i].clause:
+            return None
+        if toks[j].w in lx.NEGATIONS:
+            return j
+        if toks[j].w not in skip:
+            return None
+    return None
