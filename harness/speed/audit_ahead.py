@@ -14,6 +14,8 @@ stage waits for the thread (`wait`, from release_audit_workers) before its worke
 
 from __future__ import annotations
 
+from harness.interrupts import join
+
 import threading
 
 _AHEAD: dict[str, AuditAhead] = {}
@@ -40,7 +42,7 @@ class AuditAhead:
             self.error = exc
 
     def join(self) -> None:
-        self._thread.join()
+        join(self._thread)
 
 
 def _take_lanes(run_id: str):

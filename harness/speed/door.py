@@ -26,6 +26,8 @@ Every early result is judged by harness/speed/validity.py alone; docs/speed.md s
 
 from __future__ import annotations
 
+from harness.interrupts import join
+
 import threading
 
 from harness.models.enums import TaskStatus
@@ -133,7 +135,7 @@ class Speed:
         """Right after the session returned (CPython 3.11's ast must not run in two threads at once)."""
         beside, self._beside = self._beside, None
         if beside is not None:
-            beside.join()
+            join(beside)
 
     def audit_candidates_beside(self, ctx, task, last: bool) -> threading.Thread | None:
         """When `task` completes the app and the run is audited: a started thread computing the

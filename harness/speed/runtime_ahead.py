@@ -15,6 +15,8 @@ again, as it would without speed. An adopted result says so in its evidence, nam
 
 from __future__ import annotations
 
+from harness.interrupts import join
+
 import threading
 from pathlib import Path
 
@@ -74,7 +76,7 @@ class RuntimeAhead:
             self.server.stop(0)
 
     def wait(self) -> None:
-        self._thread.join()
+        join(self._thread)
 
     def adopt(self) -> RuntimeResult | None:
         """The result when it ran exactly the workspace's bytes now, else None."""

@@ -18,6 +18,8 @@ it would without speed: a failing suite is always reported by a session run at V
 
 from __future__ import annotations
 
+from harness.interrupts import join
+
 import os
 import threading
 from pathlib import Path
@@ -70,7 +72,7 @@ class SuiteAhead:
             worker.stop()
 
     def wait(self) -> None:
-        self._thread.join()
+        join(self._thread)
 
     def adopt(self, ctx):
         """The result when it passed on exactly the workspace's bytes now with the run's inputs
