@@ -31,6 +31,7 @@ import builtins
 import gc
 import json
 import os
+import secrets
 import select
 import signal
 import time
@@ -221,16 +222,33 @@ def child_limit(nodeids: list[str], test_s: dict[str, float]) -> float:
     return max(MIN_TIMEOUT_S, TIMEOUT_FACTOR * sum(test_s[n] for n in nodeids))
 
 
+def original_position(expected: int) -> int:
+    """Before which of a lane's mutant runs (0-based) the original code's run goes: a draw from the
+    system's random source, uniform over the `expected` mutant runs — never after the last of them,
+    so "the runs after every mutant" (the old fixed place) is never the original's (#47). Per
+    audit, in this process: written to no file."""
+    return secrets.randbelow(max(1, expected))
+
+
+def expected_runs(plan: dict) -> int:
+    """How many mutants this lane expects to run: its order's, or its share of the queue's when
+    `"lanes"` lanes take the plan's order from one queue (mutation_dispatch.py)."""
+    lanes = plan.get("lanes") if plan.get("dispatch") else 1
+    return len(plan.get("order") or ()) // max(1, int(lanes or 1))
+
+
 def confirm_after(plan: dict, by_id: dict[str, pytest.Item]) -> dict:
-    """The default method (mutation_confirm.py): the mutants first, then only the tests their
-    verdicts rest on, on the original code; a verdict that rested on a test failing there is
-    judged again without it. Same verdicts as baseline_first, fewer tests run."""
+    """The default method (mutation_confirm.py): every planned test on the original code once, at a
+    random place among the mutant runs (original_position), then the mutants' verdicts rest on
+    that; a verdict that rested on a test failing there is judged again without it. Same verdicts
+    as baseline_first; each mutant's time limit comes from its tests' evidence durations."""
     started, test_s, original = time.monotonic(), plan["test_s"], original_id(plan)
-    planned = {n for _, _, tests in plan["order"] for n in tests if n in by_id}
+    planned = sorted({n for _, _, tests in plan["order"] for n in tests if n in by_id})
     mutant_of: dict[str, int] = {}
     runs: dict[str, MutantRun] = {}
     results: dict[str, str] = {}
     durations: dict[str, float] = {}
+    status, broken, confirmed, spent = "passed", set(), set(), 0.0
 
     def judge(key: str, nodeids: list[str], again: bool = False) -> None:
         t0 = time.monotonic()
@@ -239,10 +257,28 @@ def confirm_after(plan: dict, by_id: dict[str, pytest.Item]) -> dict:
         results[key] = status
         durations[key] = round(durations.get(key, 0.0) + time.monotonic() - t0, 3)
 
-    # The time box bounds the mutant runs; the confirmation follows (at N=20 entities: 15 tests,
-    # 1.1 s; counting an estimate of it in the box judged half as many mutants).
+    def on_original(need: list[str]) -> str:
+        nonlocal status, spent
+        t0 = time.monotonic()
+        got, failed = run_baseline([by_id[n] for n in need], max(plan["seconds"], MIN_TIMEOUT_S), original)
+        spent += time.monotonic() - t0
+        confirmed.update(need)
+        broken.update(failed)
+        status = "error" if "error" in (got, status) else ("failed" if broken else "passed")
+        return got
+
+    # The time box bounds the mutant runs; the original's run is not counted in it (at N=20
+    # entities, counting the confirmation in the box judged half as many mutants).
     source = order_source(plan, results, admit, started)
-    for rid, mutant_id, tests in source:
+    position, timed_out = original_position(expected_runs(plan)), False
+    for index, (rid, mutant_id, tests) in enumerate(source):
+        if index == position:
+            t0 = time.monotonic()
+            timed_out = on_original(planned) == "timeout"
+            if hasattr(source, "started"):
+                source.started += time.monotonic() - t0
+            if timed_out:
+                break
         key, nodeids = f"{rid}:{mutant_id}", [n for n in tests if n in by_id]
         mutant_of[key] = mutant_id
         if nodeids:
@@ -250,24 +286,20 @@ def confirm_after(plan: dict, by_id: dict[str, pytest.Item]) -> dict:
         else:
             results[key] = "unjudged"
         source.report(key, results[key])
-    status, broken, confirmed, spent = "passed", set(), set(), 0.0
-    while True:
-        need = to_confirm(runs, confirmed, broken)
-        if need:
-            t0 = time.monotonic()
-            got, failed = run_baseline([by_id[n] for n in need], max(plan["seconds"], MIN_TIMEOUT_S), original)
-            spent += time.monotonic() - t0
-            confirmed.update(need)
-            broken.update(failed)
-            if got == "timeout":  # as when the baseline comes first: nothing is judged
-                status, results, runs = "timeout", {}, {}
-                break
-            status = "error" if "error" in (got, status) else ("failed" if broken else "passed")
+    if runs and not confirmed and not timed_out:   # fewer mutants came than expected
+        timed_out = on_original(planned) == "timeout"
+    while not timed_out:
+        need = to_confirm(runs, confirmed, broken)   # nothing after the run above (kept for safety)
+        if need and on_original(need) == "timeout":
+            timed_out = True
+            break
         again = [key for key, run in runs.items() if not needs(run, confirmed, broken) and verdict(run, broken) is None]
         for key in again:
             judge(key, without(runs[key], broken), again=True)
         if not again and not to_confirm(runs, confirmed, broken):
             break
+    if timed_out:   # as when the baseline comes first: nothing is judged
+        status, results, runs = "timeout", {}, {}
     for key, run in runs.items():
         results[key] = verdict(run, broken) or run.status
     killers = {key: run.failed[0] for key, run in runs.items() if results[key] == "failed" and run.failed}
