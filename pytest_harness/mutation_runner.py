@@ -35,9 +35,11 @@ import secrets
 import select
 import signal
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
+from pytest_harness.audit_server_errors import answer_server_errors
 from pytest_harness.mutation_child import pytest_runtest_call  # noqa: F401 - the child's call-phase marks
 from pytest_harness.mutation_child import read_report, run_child
 from pytest_harness.mutation_confirm import MutantRun, needs, to_confirm, verdict, without
@@ -222,26 +224,41 @@ def child_limit(nodeids: list[str], test_s: dict[str, float]) -> float:
     return max(MIN_TIMEOUT_S, TIMEOUT_FACTOR * sum(test_s[n] for n in nodeids))
 
 
-def original_position(expected: int) -> int:
-    """Before which of a lane's mutant runs (0-based) the original code's run goes: a draw from the
-    system's random source, uniform over the `expected` mutant runs — never after the last of them,
-    so "the runs after every mutant" (the old fixed place) is never the original's (#47). Per
-    audit, in this process: written to no file."""
-    return secrets.randbelow(max(1, expected))
+class OriginalSlots:
+    """When the original code runs each test (#47: its place must not tell it apart): before one of
+    the mutant runs that list the test, each of them equally likely — never after the last, the
+    old fixed place. Chosen online, so a time box or a queue can end the runs early: before a run
+    listing a test not yet run on the original, with probability 1/r, r the runs listing it still
+    to come (this one included; with `lanes` lanes taking one queue, this lane's share). A test
+    counting its own runs then finds the original at any of its first m runs, never the (m+1)th.
+    Draws from the system's random source, in this process: written to no file."""
+
+    def __init__(self, order: list, lanes: int = 1):
+        self.left = Counter(n for _, _, tests in order for n in set(tests))
+        self.lanes = max(1, int(lanes or 1))
+
+    def before(self, tests: list[str], done: set[str]) -> list[str]:
+        """The tests of the mutant run about to start (`tests`) to run on the original code first."""
+        chosen = []
+        for n in dict.fromkeys(tests):
+            runs = max(1, -(-self.left[n] // self.lanes))   # this lane's runs of n still to come
+            self.left[n] = max(0, self.left[n] - self.lanes)
+            if n not in done and secrets.randbelow(runs) == 0:
+                chosen.append(n)
+        return sorted(chosen)
 
 
-def expected_runs(plan: dict) -> int:
-    """How many mutants this lane expects to run: its order's, or its share of the queue's when
-    `"lanes"` lanes take the plan's order from one queue (mutation_dispatch.py)."""
-    lanes = plan.get("lanes") if plan.get("dispatch") else 1
-    return len(plan.get("order") or ()) // max(1, int(lanes or 1))
+def lanes_sharing(plan: dict) -> int:
+    """How many lanes take this plan's order from one queue (mutation_dispatch.py): 1 without one."""
+    return max(1, int(plan.get("lanes") or 1)) if plan.get("dispatch") else 1
 
 
 def confirm_after(plan: dict, by_id: dict[str, pytest.Item]) -> dict:
-    """The default method (mutation_confirm.py): every planned test on the original code once, at a
-    random place among the mutant runs (original_position), then the mutants' verdicts rest on
-    that; a verdict that rested on a test failing there is judged again without it. Same verdicts
-    as baseline_first; each mutant's time limit comes from its tests' evidence durations."""
+    """The default method (mutation_confirm.py): each test a mutant run lists runs once on the
+    original code, in a fork before one of those runs chosen at random (OriginalSlots); anything a
+    verdict still needs after the runs (mutation_confirm.to_confirm) runs last. A verdict that
+    rested on a test failing there is judged again without it. Same verdicts as baseline_first;
+    each mutant's time limit comes from its tests' evidence durations."""
     started, test_s, original = time.monotonic(), plan["test_s"], original_id(plan)
     planned = sorted({n for _, _, tests in plan["order"] for n in tests if n in by_id})
     mutant_of: dict[str, int] = {}
@@ -270,26 +287,25 @@ def confirm_after(plan: dict, by_id: dict[str, pytest.Item]) -> dict:
     # The time box bounds the mutant runs; the original's run is not counted in it (at N=20
     # entities, counting the confirmation in the box judged half as many mutants).
     source = order_source(plan, results, admit, started)
-    position, timed_out = original_position(expected_runs(plan)), False
-    for index, (rid, mutant_id, tests) in enumerate(source):
-        if index == position:
+    slots, timed_out = OriginalSlots(plan["order"], lanes_sharing(plan)), False
+    for rid, mutant_id, tests in source:
+        key, nodeids = f"{rid}:{mutant_id}", [n for n in tests if n in by_id]
+        first = slots.before(nodeids, confirmed)
+        if first:
             t0 = time.monotonic()
-            timed_out = on_original(planned) == "timeout"
+            timed_out = on_original(first) == "timeout"
             if hasattr(source, "started"):
                 source.started += time.monotonic() - t0
             if timed_out:
                 break
-        key, nodeids = f"{rid}:{mutant_id}", [n for n in tests if n in by_id]
         mutant_of[key] = mutant_id
         if nodeids:
             judge(key, nodeids)
         else:
             results[key] = "unjudged"
         source.report(key, results[key])
-    if runs and not confirmed and not timed_out:   # fewer mutants came than expected
-        timed_out = on_original(planned) == "timeout"
     while not timed_out:
-        need = to_confirm(runs, confirmed, broken)   # nothing after the run above (kept for safety)
+        need = to_confirm(runs, confirmed, broken)   # what no slot ran: the queue ended a test's runs early
         if need and on_original(need) == "timeout":
             timed_out = True
             break
@@ -347,6 +363,7 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
     _PRIVATE_FDS = private_fds(plan)
     by_id = {item.nodeid: item for item in session.items}
     warm_source_lookups(session.config.rootpath)
+    answer_server_errors()   # before the first fork: every run alike (audit_server_errors.py)
     if plan.get("deferred"):  # started ahead: everything above is done, the plan itself comes now
         share_basetemp(session.config)
         plan = receive_plan(plan)

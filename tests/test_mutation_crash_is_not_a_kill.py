@@ -5,6 +5,9 @@ kills it, and an `assert` inside the code under test does not. A real pytest ses
 mutation runner over a small project whose module holds guarded mutants (the audit's own mutator).
 On the old runner every one of these mutants read "failed" (killed).
 
+An app's crash reaches the test as the 500 a server would answer (pytest_harness/
+audit_server_errors.py), so an honest status check fails on it and a hollow one does not.
+
 The slow test is the issue's scenario: the offline Todo build's tests hollowed to `x or not x`
 (tests/hollow_app.py), the white-box leg alone (`builder audit`): before, its requirements killed
 2/4 to 4/4 mutants through crashes and met the bar; now none is killed and the audit fails."""
@@ -109,6 +112,58 @@ def test_an_assert_in_the_code_under_test_is_a_crash_and_a_later_check_still_kil
     assert got["baseline"]["status"] == "passed", got
     assert got["results"] == {"REQ-001:1": "invalid", "REQ-002:2": "failed"}
     assert got["killers"] == {"REQ-002:2": "test_calc.py::test_half_refuses_odd"}
+
+
+WEB_MODULE = '''from fastapi import FastAPI
+
+app = FastAPI()
+STOCK = {"pen": 3}
+
+
+@app.get("/stock/{name}")
+def stock(name: str):
+    if name not in STOCK:
+        return {"name": name, "count": 0}
+    return {"name": name, "count": STOCK[name]}
+'''
+
+WEB_TESTS = '''from fastapi.testclient import TestClient
+
+import shop
+
+
+def test_stock_honest():
+    response = TestClient(shop.app).get("/stock/ink")
+    assert response.status_code == 200 and response.json()["count"] == 0
+
+
+def test_stock_hollow():
+    response = TestClient(shop.app).get("/stock/ink")
+    ok = response.status_code == 200
+    assert ok or not ok
+'''
+
+
+@pytest.mark.parametrize("method", ["baseline-first", "confirm"])
+def test_an_app_crash_is_a_500_to_the_test_so_an_honest_check_kills_and_a_hollow_one_does_not(tmp_path, method):
+    """`not in` → `in`: the route reads STOCK["ink"], which is not there: KeyError. The test
+    client would raise it into both tests (a crash: no kill either way); in the audit the app
+    answers 500 as a server does (audit_server_errors.py), in every fork: the honest status check
+    fails on it (killed), the hollow one passes (survived)."""
+    site = next(m for m in candidates(WEB_MODULE) if m.kind == "compare")
+    (tmp_path / "shop.py").write_text(apply(WEB_MODULE, {site.key: 1}), encoding="utf-8")
+    (tmp_path / "test_shop.py").write_text(WEB_TESTS, encoding="utf-8")
+    order = [["REQ-HONEST", 1, ["test_shop.py::test_stock_honest"]], ["REQ-HOLLOW", 1, ["test_shop.py::test_stock_hollow"]]]
+    result, plan = tmp_path / "result.json", tmp_path / "plan.json"
+    plan.write_text(json.dumps({"nonce": "n1", "seconds": 60, "order": order, "result": str(result), "method": method,
+                                "test_s": {n: 0.05 for _, _, tests in order for n in tests}}), encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           "-p", "pytest_harness.mutation_runner", f"--harness-mutants={plan}", "test_shop.py"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert result.is_file(), proc.stdout[-2000:] + proc.stderr[-2000:]
+    got = json.loads(result.read_text(encoding="utf-8"))
+    assert got["baseline"]["status"] == "passed", got
+    assert got["results"] == {"REQ-HONEST:1": "failed", "REQ-HOLLOW:1": "passed"}
 
 
 @pytest.mark.slow
