@@ -17,9 +17,11 @@ A test that fails on the original code never judges a mutant. Two methods (`"met
 `baseline-first` (the reference) runs every planned test on the original code in a fork before
 the mutants, and each mutant's time limit is TIMEOUT_FACTOR x that run; `confirm` (the harness's
 default, when the plan gives each planned test's evidence duration as `"test_s"`) runs the
-mutants first, each limited to TIMEOUT_FACTOR x its own tests' evidence durations, then confirms
-on the original code only the tests the verdicts rest on (mutation_confirm.py) — the same
-verdicts. The result file maps "req:id" to passed/failed/timeout/invalid/error/unjudged, plus the baseline. With
+mutants, each limited to TIMEOUT_FACTOR x its own tests' evidence durations, and runs each of
+their tests on the original code in a fork before one of the mutant runs that list it, chosen at
+random (OriginalSlots: the original's place tells nothing), then whatever a verdict still needs
+(mutation_confirm.py) — the same verdicts. In every fork an app's unhandled exception reaches the
+test as a 500 (audit_server_errors.py). The result file maps "req:id" to passed/failed/timeout/invalid/error/unjudged, plus the baseline. With
 `--harness-mutants-digest-fd=N` the file's sha256 goes to the inherited fd N once written (as the
 evidence plugin does for its document), so the harness rejects a result the code under test
 rewrote afterwards (an atexit handler, a leftover process).
