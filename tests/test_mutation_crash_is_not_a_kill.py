@@ -170,8 +170,9 @@ def test_an_app_crash_is_a_500_to_the_test_so_an_honest_check_kills_and_a_hollow
 def test_a_todo_build_with_hollow_tests_fails_the_audit_bug(fresh_todo_run, capsys):
     """The offline Todo build, every test hollowed (`assert x or not x`, `pytest.raises` →
     `contextlib.suppress`), nothing else changed: the evidence passes (the hollow tests pass), the
-    audit alone (the white-box leg) fails — no requirement's tests kill a mutant. Before: 2/4 to 4/4
-    per requirement through crashes, AUDIT PASS."""
+    audit alone (the white-box leg) fails — no requirement's tests kill a mutant, invalid ones'
+    replacements included (harness/audit/replacements.py). Before: 2/4 to 4/4 per requirement
+    through crashes, AUDIT PASS."""
     store, run_id = fresh_todo_run
     assert hollow_tests(store.workspace(run_id))
     code, out, err = cli(capsys, "audit", run_id, "--runs-dir", str(store.base))

@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from harness.audit.plan import DEFAULT_SEED, AuditPlan, make_plan
+from harness.audit.replacements import merge, replacement_plan
 from pytest_harness.mutation_verdict import shared_summary, summarize  # noqa: F401 - importable from here too
 from harness.errors import RunDataError
 from harness.interrupts import INTERRUPTS, kill_children
@@ -304,6 +305,11 @@ def audit_run(store: RunStore, state: RunState, budget: AuditBudget = AuditBudge
     if plan.chosen:
         results, command, lanes = _run_mutants(store, state, plan, budget, evidence_seconds(evidence, plan), ahead,
                                                runner)
+        extra = replacement_plan(plan, results, evidence, workspace, budget.max_mutants, budget.seed)
+        if extra.chosen:   # an invalid mutant's replacement, once (replacements.py)
+            more, _command, _lanes = _run_mutants(store, state, extra, budget, evidence_seconds(evidence, extra),
+                                                  None, runner)
+            results = merge(plan, extra, results, more)
     elif ahead is not None:
         ahead.cancel()
         clear_stale_scratch(store, run_id, runner)
