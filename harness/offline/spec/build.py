@@ -65,7 +65,7 @@ class Parsed:
     app_name: str = ""                                           # "a tracker called Pennywise"
     auth: bool = False
     roles: list[tuple[str, str]] = field(default_factory=list)   # (account role, its rank): access.py
-    access: dict[str, dict] = field(default_factory=dict)        # record -> {"shared"/"assigned": True, "manage": role}
+    access: dict[str, dict] = field(default_factory=dict)        # record -> {"shared"/"assigned": True, "manage"/"view": role}
     change_password: bool = False
     login_email: bool = False                                    # accounts sign in with an e-mail address
     dashboard: bool = False
