@@ -33,8 +33,7 @@ TUNED = [
     ("roles", "A yoga studio app where members book classes. Admins can see and edit every booking.",
      [("roles", ["admin", "member"])]),
     ("roles", "A tool library where members borrow tools. An administrator manages all loans.",
-     # "all loans": everyone's loans, so the admin role; no `manage` (members still borrow)
-     [("roles", ["administrator", "member"])]),
+     [("roles", ["administrator", "member"]), ("manage", "loan", "administrator")]),
     ("manage", "A library app. Members borrow books. Only librarians can add, edit or delete books.",
      [("manage", "book", "librarian")]),
     ("manage", "A tool library. Admins can add, edit and delete tools; members can only view them.",
