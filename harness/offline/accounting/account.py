@@ -243,7 +243,7 @@ def _owner(toks: list[str], i: int, sw: SpecWords) -> str | None:
     """The record a field word at i belongs to by the words around it: the record word before it
     ("the manufacturer's name", "the manufacturer name") or after "of" ("the name of its manufacturer")."""
     before = _entity_at(toks, i - 1, sw)
-    if before:
+    if before and _modifies(toks[i - 1], sw):
         return before
     k = i + 1
     if k < len(toks) and toks[k].lower() == "of":
@@ -252,6 +252,16 @@ def _owner(toks: list[str], i: int, sw: SpecWords) -> str | None:
             k += 1
         return _entity_at(toks, k, sw)
     return None
+
+
+def _modifies(tok: str, sw: SpecWords) -> bool:
+    """A record word that names the owner of the next word: possessive ("manufacturer's") or the
+    singular name ("manufacturer name"); a plural is a list item ("items, total")."""
+    low = tok.lower().replace("’", "'")
+    if low.endswith(("'s", "s'")):
+        return True
+    name = sw.by_stem.get(stem(low), "").removeprefix("entity ")
+    return bool(name) and low == name.split()[-1].lower()
 
 
 def _asks_in_purpose(low: str) -> bool:
