@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from harness.offline.accounting import context as bg
 from harness.offline.accounting.app_name import app_name_words
+from harness.offline.accounting.clause_records import clause_records, owner_of
 from harness.offline.accounting.elements import SpecWords, spec_words
 from harness.offline.accounting.required_asks import required_asks
 from harness.offline.accounting.lexicon import (element_words, example_indices, is_vietnamese, keyed_words, listed_forms,
@@ -177,10 +178,10 @@ def _english(toks: list[str], sw: SpecWords, background: list[str | None]) -> li
     story = _story_parts(toks)
     named = app_name_words(toks, sw)
     seen_entities: list[str] = []
-    about = frozenset(e for e in (_entity_at(toks, k, sw) for k in range(len(toks))) if e)
+    about = clause_records(toks, sw)
     for i, tok in enumerate(toks):
         low = tok.lower().replace("’", "'")
-        label = _english_word(low, sw, toks[i - 1].lower() if i else "", about, _owner(toks, i, sw))
+        label = _english_word(low, sw, toks[i - 1].lower() if i else "", about, owner_of(toks, i, sw))
         if label == FRAMING and low == "log" and i + 1 < len(toks) and toks[i + 1].lower() in ("in", "into", "out"):
             label = None   # "log in" without accounts is no framing
         if label is None and low == "type" and "crud" in sw.present and (
@@ -229,39 +230,6 @@ def _english(toks: list[str], sw: SpecWords, background: list[str | None]) -> li
         labels.append(label)
     required_asks([t.lower() for t in toks], labels, sw)
     return labels
-
-
-def _entity_at(toks: list[str], k: int, sw: SpecWords) -> str | None:
-    """The record type word k names ("manufacturer", "manufacturer's"), or None."""
-    if not 0 <= k < len(toks):
-        return None
-    s = stem(re.sub(r"['’]s?$", "", toks[k].lower()))
-    return sw.entity_of.get(s) if sw.by_stem.get(s, "").startswith("entity ") else None
-
-
-def _owner(toks: list[str], i: int, sw: SpecWords) -> str | None:
-    """The record a field word at i belongs to by the words around it: the record word before it
-    ("the manufacturer's name", "the manufacturer name") or after "of" ("the name of its manufacturer")."""
-    before = _entity_at(toks, i - 1, sw)
-    if before and _modifies(toks[i - 1], sw):
-        return before
-    k = i + 1
-    if k < len(toks) and toks[k].lower() == "of":
-        k += 1
-        while k < len(toks) and toks[k].lower() in _SKIP:
-            k += 1
-        return _entity_at(toks, k, sw)
-    return None
-
-
-def _modifies(tok: str, sw: SpecWords) -> bool:
-    """A record word that names the owner of the next word: possessive ("manufacturer's") or the
-    singular name ("manufacturer name"); a plural is a list item ("items, total")."""
-    low = tok.lower().replace("’", "'")
-    if low.endswith(("'s", "s'")):
-        return True
-    name = sw.by_stem.get(stem(low), "").removeprefix("entity ")
-    return bool(name) and low == name.split()[-1].lower()
 
 
 def _asks_in_purpose(low: str) -> bool:
