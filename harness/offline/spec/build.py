@@ -23,6 +23,7 @@ from harness.offline.spec.record_fields import kind_in_record, referenced_record
 from harness.offline.spec.entity_tools import with_tools
 from harness.offline.spec.access import account_roles, needs_accounts, with_access
 from harness.offline.spec_access import ACCESS_AUTH_ITEM, access_items, account_items
+from harness.offline.spec_stamp import stamp_items
 from harness.offline.spec.display_name import display_word, identified_by_links
 from harness.offline.spec.implied_fields import implied_fields
 from harness.offline.spec.wordsets import word_set
@@ -269,7 +270,7 @@ def _requirements(p: Parsed, entities: list[DataEntity]) -> list[tuple[str, str 
         reqs.extend(entity_items(e, by_ident, p.auth))
         reqs.extend(entity_extra_reqs(p, e))
         reqs.extend(access_items(e))
-        reqs.extend(link_reqs(e, entities) + computed_reqs(e))
+        reqs.extend(link_reqs(e, entities) + computed_reqs(e) + stamp_items(e))
     if p.dashboard and entities:
         reqs.append(dashboard_item(entities, bool(p.auth), html=not p.api_only))
     if p.pages and entities:
