@@ -125,13 +125,18 @@ def _mark(toks: list[Tok], m: Match, mark: dict, sets=pattern_set) -> None:
         for k in range(len(toks)):
             one = match_at(toks, k, {"tokens": mark["each"]}, sets) if toks[k].clause == clause else None
             for x in one.captures["match"] if one else []:
-                if mark.get("force") or not toks[x].used:
+                if _may_mark(toks[x], mark):
                     toks[x].used, toks[x].role = True, mark["role"]
         return
     for x in m.captures.get(mark.get("capture", "match"), []):
-        if (mark.get("force") or not toks[x].used) and token_ok(toks[x], where, pattern_set):
+        if _may_mark(toks[x], mark) and token_ok(toks[x], where, pattern_set):
             role = mark["role"].replace("{map}", mapping[toks[x].w]) if mapping else mark["role"]
             toks[x].used, toks[x].role = True, role
+
+
+def _may_mark(t: Tok, mark: dict) -> bool:
+    """A mark takes an unused token; with "force" any token, with "retake" one a pass gave that role."""
+    return mark.get("force") or not t.used or t.role in _names(mark.get("retake", []))
 
 
 def _names_entity(toks: list[Tok], m: Match, pattern: dict, p) -> bool:
@@ -190,7 +195,7 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str], s
         if "workflow" in action and record not in p.workflows and record not in p.status:
             p.workflows[record] = list(action["workflow"])
         for key in action.get("access", []):
-            name, value = (key, True) if isinstance(key, str) else ("manage", _word(toks, m, key["manage"]))
+            name, value = (key, True) if isinstance(key, str) else next((k, _word(toks, m, c)) for k, c in key.items())
             p.access.setdefault(record, {}).setdefault(name, value)
     for role in action.get("roles", []):
         entry = (_word(toks, m, role["capture"]), role["rank"])
