@@ -233,6 +233,9 @@ def _record(toks: list[Tok], m: Match, how: dict, p, mentions: dict[int, str]) -
         return next(iter(_named(toks, m, how["capture"], p)), "")
     if "field_of" in how:
         return _field_owner(toks, m, how, p, mentions)
+    if "field_in" in how:   # the one record with a field one of whose words is in the set
+        owners = [e for e in p.entities if any(set(it.words) & pattern_set(how["field_in"]) for it in p.fields.get(e, []))]
+        return owners[0] if len(owners) == 1 else ""
     found = nearest(toks, m.anchor, mentions, how["reach"]) \
         or (how.get("back") and _antecedent(toks, m.anchor, mentions))
     if found or how.get("main"):   # the request's main record, when the clause names none
