@@ -133,10 +133,16 @@ def message(exc: BaseException) -> str:
     return f"builder: interrupted ({what}); run {run_id} is saved: `builder resume {run_id}` continues it"
 
 
-def join(thread: threading.Thread) -> None:
-    """Wait for `thread` and stay interruptible. The kernel may hand SIGINT/SIGTERM to any thread;
-    then Python only sets a flag, and a main thread blocked in a plain `join()` runs the handler
-    only when the thread ends (Ctrl+C at VERIFY waited for the suite started ahead: 2.6-3.7 s under
-    load). Joined in slices, the handler runs within JOIN_SLICE_S."""
+def join(thread: threading.Thread, timeout: float | None = None) -> None:
+    """Wait for `thread` (at most `timeout` seconds when given) and stay interruptible. The kernel
+    may hand SIGINT/SIGTERM to any thread; then Python only sets a flag, and a main thread blocked
+    in a plain `join()` runs the handler only when the thread ends (Ctrl+C at VERIFY waited for the
+    suite started ahead: 2.6-3.7 s under load). Joined in slices, the handler runs within JOIN_SLICE_S."""
+    import time
+
+    deadline = None if timeout is None else time.monotonic() + timeout
     while thread.is_alive():
-        thread.join(JOIN_SLICE_S)
+        left = JOIN_SLICE_S if deadline is None else min(JOIN_SLICE_S, deadline - time.monotonic())
+        if left <= 0:
+            return
+        thread.join(left)

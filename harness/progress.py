@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TextIO
 
+from harness.interrupts import join
 from harness.providers import activity as llm_activity
 
 POLL_S = 0.2
@@ -64,7 +65,7 @@ class Progress:
 
     def __exit__(self, *exc: object) -> None:
         self._stop.set()
-        self._thread.join(timeout=2)
+        join(self._thread, timeout=2)
         with self._lock:
             self._clear()
 

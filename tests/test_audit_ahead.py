@@ -43,7 +43,7 @@ def test_the_audit_stage_takes_the_audit_started_ahead_only_for_the_latest_evide
     path = store.workspace_evidence(run_id)
     newer = json.loads(path.read_text())
     newer["snapshot"]["digest"] = "sha256:" + "0" * 64     # the evidence moved on meanwhile
-    ahead._AHEAD[run_id].join()
+    ahead._AHEAD[run_id].wait()
     path.write_text(json.dumps(newer))
     assert _taken(_ctx(store, run_id)[0]) is None
 

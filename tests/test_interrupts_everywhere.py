@@ -173,3 +173,73 @@ def test_a_signal_another_thread_took_interrupts_a_waiting_main_thread_bug():
         release.set()
         worker.join()
         _signal.signal(_signal.SIGUSR1, previous)
+
+
+def test_the_main_thread_waiting_for_the_audits_other_lanes_stays_interruptible_bug():
+    """Bug (#46): the mutation audit runs its first lane in the main thread and then waited for the
+    other lanes with a plain Thread.join(); a signal the kernel handed to a lane's thread ran its
+    handler only once that lane ended. harness.audit.run._each now joins them in slices."""
+    import signal as _signal
+    import threading
+
+    from harness.audit.run import _each
+
+    first_done, release, ended = threading.Event(), threading.Event(), threading.Event()
+
+    def lane(number: int):
+        if number == 0:              # the main thread's lane ends at once, then it waits for lane 1
+            first_done.set()
+            return "lane 0"
+        first_done.wait(10)
+        _signal.pthread_kill(threading.get_ident(), _signal.SIGUSR1)   # delivered to lane 1's thread
+        release.wait(10)
+        ended.set()
+        return "lane 1"
+
+    def raise_taken(signum, frame):
+        raise _Taken
+
+    previous = _signal.signal(_signal.SIGUSR1, raise_taken)
+    try:
+        with pytest.raises(_Taken):
+            _each(lane, [0, 1])
+        assert not ended.is_set(), "the handler ran only once the other lane had ended"
+    finally:
+        release.set()
+        _signal.signal(_signal.SIGUSR1, previous)
+
+
+def test_join_with_a_bound_returns_while_the_thread_still_runs():
+    import threading
+
+    from harness.interrupts import join
+
+    release = threading.Event()
+    thread = threading.Thread(target=release.wait, args=(30,))
+    thread.start()
+    try:
+        join(thread, timeout=0.01)
+        assert thread.is_alive()
+    finally:
+        release.set()
+        join(thread)
+    assert not thread.is_alive()
+
+
+def test_no_harness_thread_is_joined_by_a_plain_join():
+    """Every wait for a thread in the harness goes through harness.interrupts.join (a plain
+    Thread.join() defers a signal another thread took until that thread ends; see the bug above)."""
+    import ast
+    from pathlib import Path
+
+    import harness
+
+    plain = []
+    for path in sorted(Path(harness.__file__).parent.rglob("*.py")):
+        if path.name == "interrupts.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "join"
+                    and not node.args and all(k.arg == "timeout" for k in node.keywords)):
+                plain.append(f"{path.relative_to(Path(harness.__file__).parent.parent)}:{node.lineno}")
+    assert plain == []

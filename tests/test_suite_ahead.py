@@ -95,3 +95,29 @@ def test_with_speed_off_nothing_starts_beside_the_last_task(fresh_todo_run, monk
     ctx.speed.beside_task(ctx, last, inputs, acceptance_for(ctx, inputs[0], inputs[1]))
     ctx.speed.task_verified()
     assert ctx.speed.suite_ahead is None and ctx.speed.runtime_ahead is None
+
+
+NEVER_ENDING_TEST = '''
+
+def test_that_never_ends():
+    import threading
+
+    threading.Event().wait()
+'''
+
+
+def test_a_run_ending_before_verify_stops_the_suite_started_ahead_instead_of_waiting_for_it_bug(fresh_todo_run):
+    """Bug (#46): the door's cancel (a run ending before VERIFY: Ctrl+C, a failed last task) waited
+    for the final suite started beside the last task to run to its own end — a test that never ends
+    held it until pytest's 60 s per-test limit. discard() now stops the suite's clone first: the
+    session is killed, no outcome of it is read (none is kept: VERIFY never came) and nothing is left."""
+    ctx = _ctx(fresh_todo_run)
+    with (ctx.workspace / "tests" / "test_models.py").open("a") as out:
+        out.write(NEVER_ENDING_TEST)
+    ahead = suite_ahead.start(ctx, _last(ctx).id)
+    assert ahead is not None
+    ahead.discard()
+    assert not ahead._thread.is_alive() and not _aside_left(ctx)
+    shown = (ahead.result.stdout + ahead.result.stderr) if ahead.result is not None else ""
+    assert "Timeout" not in shown, "the session ran to its per-test limit"
+    assert ahead.result is None or ahead.result.status != "PASS"

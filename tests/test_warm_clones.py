@@ -119,3 +119,45 @@ def test_a_dead_clone_of_a_live_worker_is_replaced_by_a_new_clone_not_a_worker_b
     assert started == [] and isinstance(second, warm.ClonedWorker) and second.parent is own
     assert second is not first and first not in own.clones
     assert _pytest(second, lane0).exit_code == 0
+
+
+@pytest.mark.slow
+def test_a_stopped_clone_kills_the_session_it_runs_instead_of_serving_it_to_its_end_bug(bound):
+    """Bug (#46): stopping a clone only closed the harness's end of its socket. A thread waiting for
+    the clone's reply kept the socket open, so the clone never saw the hang-up and served its session
+    to the end (the final suite started ahead of a run that ended early: up to its per-test limits).
+    Now stop() shuts the socket down: the waiting thread wakes, and the clone kills the child at once."""
+    import os
+    import select
+
+    ws, (lane0, _lane1) = bound
+    started_r, started_w = os.pipe()
+    (lane0 / "tests").mkdir()
+    (lane0 / "tests" / "test_a.py").write_text(
+        "import os\nimport threading\n\n\ndef test_never_ends():\n"
+        f"    os.write({started_w}, b'x')\n    threading.Event().wait()\n")
+    own = warm.worker_for(ws, ENV)
+    twin = warm.worker_for(lane0, ENV)
+    got = {}
+    session = threading.Thread(target=lambda: got.__setitem__("result", warm.execute_warm(
+        twin, [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"], cwd=lane0, env=ENV,
+        timeout_s=600.0, pass_fds=(started_w,))))
+    session.start()
+    try:
+        assert select.select([started_r], [], [], 120)[0], "the session never started"
+        assert os.read(started_r, 1) == b"x"
+        twin.stop()
+        session.join(60)
+        assert not session.is_alive(), "stop() waited for the session instead of ending it"
+        assert got["result"] is None  # no outcome: nothing is read from a stopped session
+        os.close(started_w)
+        assert select.select([started_r], [], [], 60)[0] and os.read(started_r, 1) == b"", "the child lives on"
+        assert _pytest(own, ws).exit_code == 0  # the worker it was cloned from serves on
+    finally:
+        twin.stop()
+        session.join(1)
+        for fd in (started_r, started_w):
+            try:
+                os.close(fd)
+            except OSError:
+                pass

@@ -178,7 +178,7 @@ def _each(work, items) -> list:
         except BaseException as exc:  # noqa: BLE001 - re-raised below, after the other lanes end
             errors[i] = exc
 
-    from harness.interrupts import INTERRUPTS
+    from harness.interrupts import INTERRUPTS, join
 
     threads = [threading.Thread(target=one, args=(i,), name=f"audit-lane-{i}", daemon=True)
                for i in range(1, len(items))]
@@ -189,7 +189,7 @@ def _each(work, items) -> list:
     if isinstance(errors[0] if items else None, INTERRUPTS):
         raise errors[0]   # Ctrl+C/SIGTERM: the caller's cleanup stops the other lanes' sessions
     for thread in threads:
-        thread.join()
+        join(thread)
     first = next((e for e in errors if e is not None), None)
     if first is not None:
         raise first
@@ -204,6 +204,7 @@ def _run_lane(state: RunState, lane: Path, order: list, plan: AuditPlan, budget:
 
     from harness.audit.dispatch import LanePipes, serve
     from harness.audit.lanes import lane_files
+    from harness.interrupts import join
     from harness.verification.evidence_inputs import DigestPipe
     from harness.verification.verifier import run_command
 
@@ -235,7 +236,7 @@ def _run_lane(state: RunState, lane: Path, order: list, plan: AuditPlan, budget:
             if pipes is not None:
                 pipes.close_lane_side()
                 stop.set()
-                server.join()
+                join(server)
                 pipes.close()
         return lane_result(result_path, sent, nonce, res), shown_command(command, lane, pipe.write_fd)
     finally:

@@ -41,7 +41,7 @@ class AuditAhead:
         except BaseException as exc:  # noqa: BLE001 - re-raised by the AUDIT stage
             self.error = exc
 
-    def join(self) -> None:
+    def wait(self) -> None:
         join(self._thread)
 
 
@@ -61,7 +61,7 @@ def take(run_id: str) -> AuditAhead | None:
     """The run's audit started ahead, finished (None when there is none); forgotten either way."""
     ahead = _AHEAD.pop(run_id, None)
     if ahead is not None:
-        ahead.join()
+        ahead.wait()
     return ahead
 
 

@@ -28,6 +28,7 @@ import threading
 from pathlib import Path
 
 from harness.audit import scratch as scratch_mod
+from harness.interrupts import join
 from harness.utils import own_tmp
 
 _AHEAD: dict[str, LanesAhead] = {}
@@ -176,11 +177,11 @@ class LanesAhead:
         out = []
         try:
             for lane, stop, server in zip(self.lanes, stops, servers):
-                lane.thread.join()
+                join(lane.thread)
                 sent = lane.digest.received()
                 lane.pipes.close_lane_side()
                 stop.set()
-                server.join()
+                join(server)
                 lane.pipes.close()
                 out.append((lane_result(lane.result_path, sent, lane.nonce, lane.result),
                             shown_command(lane.command, lane.lane, lane.digest.write_fd)))
@@ -198,7 +199,7 @@ class LanesAhead:
             lane.send({"end": True})
         for lane in self.lanes:
             lane.pipes.close_lane_side()
-            lane.thread.join(timeout=60)
+            join(lane.thread, timeout=60)
             lane.digest.received()
             lane.pipes.close()
             shutil.rmtree(lane.received, ignore_errors=True)

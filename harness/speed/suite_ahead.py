@@ -51,6 +51,7 @@ class SuiteAhead:
         self.aside.unlink(missing_ok=True)
         self.before = workspace_digest(self.workspace)
         self.after: str | None = None
+        self._worker = worker
         self._thread = threading.Thread(target=self._run, args=(ctx.run_id, worker),
                                         name=f"suite-beside-{task_id}", daemon=True)
         self._thread.start()
@@ -88,7 +89,10 @@ class SuiteAhead:
         return self.result
 
     def discard(self) -> None:
-        """Wait for the session and remove its document (the end of a run that adopted nothing)."""
+        """Stop the session and remove its document (the end of a run that adopted nothing, or a
+        result VERIFY will not adopt): its clone is stopped first, so a session still running is
+        killed now instead of being waited for to its own end (up to its per-test limits)."""
+        self._worker.stop()
         self.wait()
         Path(self.aside).unlink(missing_ok=True)
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from harness.offline.accounting import context as bg
 from harness.offline.accounting.app_name import app_name_words
+from harness.offline.accounting.clause_records import clause_records, owner_of
 from harness.offline.accounting.elements import SpecWords, spec_words
 from harness.offline.accounting.required_asks import required_asks
 from harness.offline.accounting.lexicon import (element_words, example_indices, is_vietnamese, keyed_words, listed_forms,
@@ -177,9 +178,10 @@ def _english(toks: list[str], sw: SpecWords, background: list[str | None]) -> li
     story = _story_parts(toks)
     named = app_name_words(toks, sw)
     seen_entities: list[str] = []
+    about = clause_records(toks, sw)
     for i, tok in enumerate(toks):
         low = tok.lower().replace("’", "'")
-        label = _english_word(low, sw, toks[i - 1].lower() if i else "")
+        label = _english_word(low, sw, toks[i - 1].lower() if i else "", about, owner_of(toks, i, sw))
         if label == FRAMING and low == "log" and i + 1 < len(toks) and toks[i + 1].lower() in ("in", "into", "out"):
             label = None   # "log in" without accounts is no framing
         if label is None and low == "type" and "crud" in sw.present and (
@@ -194,7 +196,7 @@ def _english(toks: list[str], sw: SpecWords, background: list[str | None]) -> li
         if low == "rest" and (i + 1 >= len(toks) or toks[i + 1].lower() not in ("api", "apis")):
             label = None   # "rest time" is no REST API
         if label is None and _CAMEL.fullmatch(tok):   # "totalPrice": the field total_price
-            parts = [_english_word(p.lower(), sw, "") for p in _CAMEL_CUT.split(tok)]
+            parts = [_english_word(p.lower(), sw, "", about) for p in _CAMEL_CUT.split(tok)]
             label = next((p for p in parts if p not in (FUNCTION, FRAMING)), None) if all(parts) else None
         if label is None and low in ("project", "application") and i <= 1 and (
                 not i or toks[0].lower() in ("the", "this", "our", "my")):
@@ -271,7 +273,10 @@ def _after_link(toks: list[str], i: int) -> bool:
     return k >= 0 and toks[k].lower() in _LINKING
 
 
-def _english_word(low: str, sw: SpecWords, before: str) -> str | None:
+def _english_word(low: str, sw: SpecWords, before: str, about: frozenset[str] = frozenset(),
+                  owner: str | None = None) -> str | None:
+    """What realises one word; a record element only of the records the clause is about (`about`,
+    or `owner` when the words around it name the record: SpecWords.label_for)."""
     if any(ch.isdigit() for ch in low):
         return sw.numbers.get(low)
     s = stem(low)
@@ -279,8 +284,9 @@ def _english_word(low: str, sw: SpecWords, before: str) -> str | None:
         if sw.by_stem.get(s, "").startswith("field "):
             return sw.by_stem[s]   # "pages read" of a reading: a column with the word, not the HTML pages
         return None if before in _PAGE_COUNT or any(ch.isdigit() for ch in before) else "pages"
-    if s in sw.by_stem:
-        return sw.by_stem[s]
+    own = sw.label_for(s, about, owner, before)
+    if own:
+        return own
     if s in sw.keyed and _listed(low, s, "elements_en.txt"):
         return sw.keyed[s]
     if low in word_list("function_en.txt") or s in word_list("function_en.txt") and _listed(low, s, "function_en.txt"):
@@ -289,7 +295,7 @@ def _english_word(low: str, sw: SpecWords, before: str) -> str | None:
         return FRAMING
     if "-" in low or "'" in low:
         parts = [p for p in low.replace("'", "-").split("-") if p]
-        got = [_english_word(p, sw, before) for p in parts]
+        got = [_english_word(p, sw, before, about) for p in parts]
         if got and all(got):
             return next((g for g in got if g not in (FUNCTION, FRAMING)), got[0])
     return None

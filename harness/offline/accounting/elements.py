@@ -25,9 +25,25 @@ class SpecWords:
     present: dict[str, str] = field(default_factory=dict)          # elements_en.txt key -> label
     entity_pages: bool = False                                     # an HTML page per record type
     required: set[str] = field(default_factory=set)                # labels of the required fields
+    # stem -> every record element holding it: (label, the record's ident, the stems of its name)
+    owned: dict[str, list[tuple[str, str, frozenset[str]]]] = field(default_factory=dict)
 
     def linked(self, a: str, b: str) -> bool:
         return a == b or frozenset((a, b)) in self.links
+
+    def label_for(self, s: str, about: frozenset[str], owner: str | None = None, before: str = "") -> str | None:
+        """The element a word of stem `s` names in a clause about the records `about`: an element of
+        the record `owner` that the words around it name ("the manufacturer's name"), else one of
+        `about`; any element when the clause names no record. None: only other records hold it.
+        An element whose own name holds the word before it ("product name" of an order) counts."""
+        label = self.by_stem.get(s)
+        if label is None or label.startswith("entity ") or not about:
+            return label
+        held = self.owned.get(s, [])
+        compound = [lab for lab, _ent, names in held if before and len(names) > 1 and stem(before) in names]
+        allowed = {owner} if owner else about
+        mine = compound + [lab for lab, ent, _names in held if ent in allowed]
+        return mine[0] if mine else None if any(lab == label for lab, _e, _n in held) else label
 
 
 def _num(value: float | None) -> str | None:
@@ -40,7 +56,11 @@ def spec_words(spec: AppSpec) -> SpecWords:
     """Every word the spec realises, with the element that realises it."""
     sw = SpecWords()
 
-    def claim(name: str, label: str, entity: str | None = None) -> None:
+    def claim(name: str, label: str, entity: str | None = None, owner: str | None = None) -> None:
+        if owner:
+            names = frozenset(stem(t) for t in tokens(name))
+            for s in names:
+                sw.owned.setdefault(s, []).append((label, owner, names))
         for tok in tokens(name):
             parts = [tok] + tok.replace("’", "'").split("-") + tok.split("_")
             for part in parts:
@@ -64,21 +84,21 @@ def spec_words(spec: AppSpec) -> SpecWords:
         for f in e.fields:
             if f.required:
                 sw.required.add(f"field {e.name}.{f.name}")
-            claim(f.name, f"field {e.name}.{f.name}")
-            claim(f.ident, f"field {e.name}.{f.name}")
+            claim(f.name, f"field {e.name}.{f.name}", owner=e.ident)
+            claim(f.ident, f"field {e.name}.{f.name}", owner=e.ident)
             for v in f.enum_values:
-                claim(v, f"enum {e.name}.{f.name} = {v}")
+                claim(v, f"enum {e.name}.{f.name} = {v}", owner=e.ident)
             if f.ref:
                 sw.links.add(frozenset((e.ident, f.ref)))
             bounds = [b for b in (_num(f.min_value), _num(f.max_value)) if b is not None]
             for b in bounds:
                 sw.numbers.setdefault(b, f"bound {e.name}.{f.name} {'..'.join(bounds)}")
         for state in e.workflow:
-            claim(state, f"workflow {e.name}: {state}")
+            claim(state, f"workflow {e.name}: {state}", owner=e.ident)
         for other in e.many:
             sw.links.add(frozenset((e.ident, other)))
         for name in e.computed:
-            claim(name, f"computed {e.name}.{name}")
+            claim(name, f"computed {e.name}.{name}", owner=e.ident)
     for role in spec.roles:
         claim(role, f"account role {role}")
     sw.entity_pages = any(r.capability == "pages" for r in spec.requirements)

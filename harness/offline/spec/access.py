@@ -1,5 +1,5 @@
 """Who sees and changes what, as the request asks it (docs/spec-language.md: `[auth]` roles and
-change_password; an entity's shared, manage and assigned_to), from what the access pattern rows
+change_password; an entity's shared, manage, view and assigned_to), from what the access pattern rows
 found (patterns/features.jsonl, pass "access": `Parsed.roles`, `Parsed.access`,
 `Parsed.change_password`), applied to the built spec.
 
@@ -18,19 +18,25 @@ from __future__ import annotations
 
 from harness.models.spec import DataEntity
 
-DEFAULT_ROLE, OTHER_DEFAULT = "member", "user"
+DEFAULT_ROLE, OTHER_DEFAULT, DEFAULT_ADMIN = "member", "user", "admin"
 
 
 def account_roles(p) -> list[str]:
-    """The spec's roles: the admin-ranked ones first, the ordinary accounts' role last."""
+    """The spec's roles: the admin-ranked ones first, then the reading roles (rank "view":
+    "managers can see all the jobs but change only their own"; the admin role is `admin` when no
+    other is named), the ordinary accounts' role last."""
     members = [r for r, rank in p.roles if rank == "member"]
-    leading = ("admin", "manager") if members else ("admin",)
+    viewers = [r for r, rank in p.roles if rank == "view"]
+    leading = ("admin", "manager") if members or viewers else ("admin",)
     admins = list(dict.fromkeys(r for r, rank in p.roles if rank in leading))
+    if not admins and viewers:
+        admins = [DEFAULT_ADMIN]
     if not admins:
         return []
-    members = list(dict.fromkeys(r for r in members if r not in admins))
-    last = members[0] if members else (DEFAULT_ROLE if DEFAULT_ROLE not in admins else OTHER_DEFAULT)
-    return admins + [r for r in members if r != last] + [last]
+    viewers = list(dict.fromkeys(r for r in viewers if r not in admins))
+    members = list(dict.fromkeys(r for r in members if r not in admins and r not in viewers))
+    last = members[0] if members else next(r for r in (DEFAULT_ROLE, OTHER_DEFAULT) if r not in admins + viewers)
+    return admins + viewers + [r for r in members if r != last] + [last]
 
 
 def needs_accounts(p) -> bool:
@@ -46,7 +52,9 @@ def with_access(e: DataEntity, p, roles: list[str], auth: bool) -> DataEntity:
     if not auth or not asked:
         return e
     manage = asked.get("manage") if asked.get("manage") in roles else None
-    return e.model_copy(update={"shared": bool(asked.get("shared")), "manage": manage,
+    view = asked.get("view")   # a reading role: one between the admin role and a new account's
+    view = view if view in roles[1:-1] and view != manage and not asked.get("shared") else None
+    return e.model_copy(update={"shared": bool(asked.get("shared")), "manage": manage, "view": view,
                                 "assigned": bool(asked.get("assigned"))})
 
 

@@ -23,6 +23,7 @@ from harness.offline.spec.record_fields import kind_in_record, referenced_record
 from harness.offline.spec.entity_tools import with_tools
 from harness.offline.spec.access import account_roles, needs_accounts, with_access
 from harness.offline.spec_access import ACCESS_AUTH_ITEM, access_items, account_items
+from harness.offline.spec_stamp import stamp_items
 from harness.offline.spec.display_name import display_word, identified_by_links
 from harness.offline.spec.implied_fields import implied_fields
 from harness.offline.spec.wordsets import word_set
@@ -58,6 +59,7 @@ class Parsed:
     links: list[tuple[str, str]] = field(default_factory=list)   # (record, record) linked many-to-many
     feature_options: dict[tuple[str, str], dict] = field(default_factory=dict)   # (kind, record) -> options
     computed: dict[str, dict[str, str]] = field(default_factory=dict)   # record -> {name: expression}
+    stamps: dict[str, dict[str, str]] = field(default_factory=dict)     # record -> {date field label: state}
     overflow: list[str] = field(default_factory=list)            # entities beyond the cap
     entity_rules: dict[str, str] = field(default_factory=dict)   # entity -> the position rule that found it
     unsupported: list[tuple[str, str]] = field(default_factory=list)   # (clause text, reason)
@@ -65,7 +67,7 @@ class Parsed:
     app_name: str = ""                                           # "a tracker called Pennywise"
     auth: bool = False
     roles: list[tuple[str, str]] = field(default_factory=list)   # (account role, its rank): access.py
-    access: dict[str, dict] = field(default_factory=dict)        # record -> {"shared"/"assigned": True, "manage": role}
+    access: dict[str, dict] = field(default_factory=dict)        # record -> {"shared"/"assigned": True, "manage"/"view": role}
     change_password: bool = False
     login_email: bool = False                                    # accounts sign in with an e-mail address
     dashboard: bool = False
@@ -138,6 +140,7 @@ def _entities(p: Parsed) -> list[DataEntity]:
         has_status=name in p.status and name not in p.workflows and not _status_values(p, name),
         workflow=p.workflows.get(name, []),
         many=[idents[b] for a, b in p.links if a == name and b in idents],
+        stamps={field_ident(label): state for label, state in p.stamps.get(name, {}).items()},
         computed=dict(p.computed.get(name, {}))), p.tools.get(name, []))
             for name in order]
 
@@ -266,7 +269,7 @@ def _requirements(p: Parsed, entities: list[DataEntity]) -> list[tuple[str, str 
         reqs.extend(entity_items(e, by_ident, p.auth))
         reqs.extend(entity_extra_reqs(p, e))
         reqs.extend(access_items(e))
-        reqs.extend(link_reqs(e, entities) + computed_reqs(e))
+        reqs.extend(link_reqs(e, entities) + computed_reqs(e) + stamp_items(e))
     if p.dashboard and entities:
         reqs.append(dashboard_item(entities, bool(p.auth)))
     if p.pages and entities:

@@ -12,13 +12,14 @@ whose action has one of them.
            parent of one by the other, and a field of one that names either ("tags" of a note, and
            "notes" when a field list ran on into "and notes can have many tags").
 
-    feature {"kind": k, "of": c, "options": {...}}: the record gets feature k (harness/offline/features.py)
+    feature {"kind": k, "of": c, "options": {...}, "stamp": set}: the record gets feature k (harness/offline/features.py)
            on the fields c names: the record one of whose number fields the last words of c name
            ("pages read" of a reading session: the feature works on that field; of several records
            with it, the first with a field of a kind in "prefer"), else the record
            the last word of c naming one names ("tasks": no field); without "of" (or when c names
            neither), the row's "record". No record: the row does nothing. The words of c from the
            one that named the field or record on get the feature's role; the others stay as they were.
+           "stamp": a word of c in that set names the state the count is by (_stamp).
 
     computed {"name": n, "expr": e, "slots": {...}}: a value computed from the record on every read
            (harness/constructs/computed_expr.py), its fields found by kind and words (_computed)
@@ -102,11 +103,47 @@ def _feature(how: dict, p, toks: list[Tok], m: Match, record: str) -> str:
         p.features.append((how["kind"], record, cols, clause))
     if how.get("options"):
         p.feature_options.setdefault((how["kind"], record), {}).update(how["options"])
+    if how.get("stamp"):
+        _stamp(how, p, toks, m, record)
     said = of[start:] if cols else of[start:start + 1] if named else []
     for x in said:   # the record's word, or the field's words and the rest of the run ("pages read")
         if not toks[x].used:
             toks[x].used, toks[x].role = True, f"feature:{how['kind']}:{record}"
     return record
+
+
+_GENERIC_DONE = "completed on"
+
+
+def _stamp(how: dict, p, toks: list[Tok], m: Match, record: str) -> None:
+    """"stamp": set: a word of that set among the words "of" captured ("completed tasks", "tasks I
+    completed") is a state the record reaches: the record gets a date its workflow stamps when it
+    moves there ("completed on" = the workflow's last state; "delivered on" = "delivered" when the
+    workflow has that state), and the feature counts by it. A generic completion word (the set
+    `how["generic"]`) on a record with no workflow and no status values gives it the workflow
+    open -> done; any other word needs the workflow to name it."""
+    generic = word_set(how.get("generic", "")) if how.get("generic") else frozenset()
+    for x in m.captures.get(how.get("of", ""), []):
+        word = toks[x].w
+        if word not in word_set(how["stamp"]):
+            continue
+        states = p.workflows.get(record, [])
+        if not states and word in generic and not any(it.words == ["status"] for it in p.fields.get(record, [])):
+            states = p.workflows[record] = ["open", "done"]
+            if record in p.status:
+                p.status.remove(record)
+        state = word if word in states[1:] else states[-1] if states and word in generic else ""
+        if not state:
+            return
+        label = f"{word} on" if word.endswith("ed") and word not in generic else _GENERIC_DONE
+        items = p.fields.setdefault(record, [])
+        if all(it.label != label for it in items):
+            items.append(FieldItem(words=label.split(), hint="date"))
+        p.stamps.setdefault(record, {})[label] = state
+        p.feature_options.setdefault((how["kind"], record), {})["date"] = label
+        if not toks[x].used or toks[x].role == "unexplained":
+            toks[x].used, toks[x].role = True, f"feature:{how['kind']}:{record}"
+        return
 
 
 def _record_of(r: str | dict, p, named, toks: list[Tok], m: Match) -> str:

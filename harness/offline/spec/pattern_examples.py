@@ -26,6 +26,7 @@ def example_yield(pattern: dict) -> dict:
     had_features = list(p.features)
     had_workflows = {name: list(states) for name, states in p.workflows.items()}
     had_cascade = set(p.cascade)
+    had_stamps = {name: dict(v) for name, v in p.stamps.items()}
     acted = run_patterns([pattern], toks, p, state.mentions)
     out: dict = {}
     for t, old in zip(toks, before):
@@ -57,6 +58,8 @@ def example_yield(pattern: dict) -> dict:
                            for name, v in p.computed.items() if v != had_computed.get(name)}
     if p.workflows != had_workflows:
         out["workflows"] = {name: states for name, states in p.workflows.items() if had_workflows.get(name) != states}
+    if p.stamps != had_stamps:
+        out["stamps"] = {name: v for name, v in p.stamps.items() if had_stamps.get(name) != v}
     if p.cascade != had_cascade:
         out["cascade"] = sorted(p.cascade - had_cascade)
     if p.links != had_links:

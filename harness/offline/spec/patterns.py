@@ -196,7 +196,7 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str], s
         if "workflow" in action and record not in p.workflows and record not in p.status:
             p.workflows[record] = list(action["workflow"])
         for key in action.get("access", []):
-            name, value = (key, True) if isinstance(key, str) else ("manage", _word(toks, m, key["manage"]))
+            name, value = (key, True) if isinstance(key, str) else next((k, _word(toks, m, c)) for k, c in key.items())
             p.access.setdefault(record, {}).setdefault(name, value)
     for role in action.get("roles", []):
         entry = (_word(toks, m, role["capture"]), role["rank"])

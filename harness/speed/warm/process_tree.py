@@ -5,7 +5,8 @@ after each command it kills and reaps every descendant. A clone (a second worker
 one to serve another directory its sandbox binds, see worker.serve_clone) is a descendant
 too, but not a command's leftover: `descendants` and `sweep` leave each clone's subtree alone
 (the clone sweeps its own), and the clone ends when the harness closes its socket.
-`wait_child` waits for a served child with the command's timeout (on its pidfd where there is one).
+`wait_child` waits for a served child with the command's timeout (on its pidfd where there is one),
+and no longer once the harness hung up the worker's socket (it stopped the worker: `hung_up`).
 """
 
 import os
@@ -74,28 +75,42 @@ def sweep(spare=frozenset()):
     reap_all()
 
 
-def wait_child(pid, timeout_s, idle=None):
-    """The child's wait status, or None if it still runs after `timeout_s`; `idle()` (short work,
-    False when there is none left) runs instead of sleeping between polls. With nothing left to
-    do it waits on the child's pidfd, so its exit is seen at once, not up to POLL_S later."""
+def wait_child(pid, timeout_s, idle=None, hangup=None):
+    """The child's wait status, or None if it still runs after `timeout_s` or once `hangup` (the
+    worker's control socket) is hung up: the harness stopped this worker, nobody waits for the
+    outcome. `idle()` (short work, False when there is none left) runs instead of sleeping between
+    polls. With nothing left to do it waits on the child's pidfd (and the socket), so its exit is
+    seen at once, not up to POLL_S later."""
     deadline = time.monotonic() + timeout_s
     pidfd = _pidfd(pid)
+    watch = select.poll()
+    if pidfd is not None:
+        watch.register(pidfd, select.POLLIN)
+    if hangup is not None:
+        watch.register(hangup, select.POLLRDHUP)  # POLLHUP and POLLERR are always reported
     try:
         while True:
             done, status = os.waitpid(pid, os.WNOHANG)
             if done:
                 return status
             left = deadline - time.monotonic()
-            if left <= 0:
+            if left <= 0 or (hangup is not None and hung_up(hangup)):
                 return None
             if idle is None or not idle():
-                if pidfd is None:
+                if pidfd is None and hangup is None:
                     time.sleep(min(POLL_S, left))
                 else:
-                    select.select([pidfd], [], [], min(1.0, left))
+                    watch.poll(1000 * min(1.0 if pidfd is not None else POLL_S, left))
     finally:
         if pidfd is not None:
             os.close(pidfd)
+
+
+def hung_up(fd):
+    """True when the peer of socket `fd` has closed or shut it down (the harness stopped this worker)."""
+    watch = select.poll()
+    watch.register(fd, select.POLLRDHUP)
+    return any(events & (select.POLLHUP | select.POLLRDHUP | select.POLLERR) for _fd, events in watch.poll(0))
 
 
 def _pidfd(pid):

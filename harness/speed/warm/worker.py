@@ -2,14 +2,15 @@
 
 It imports pytest and the workspace's third-party packages once, never a workspace module, and
 never runs a pytest session itself. Each request (a JSON message on the control socket, with the
-command's stdout/stderr and optional digest pipe passed as file descriptors) is served by a
-forked child that turns itself into a fresh `python -m pytest`: its own session and mount
-namespace (child_isolation.py), the workspace as cwd and sys.path[0], the passed fds at the numbers
-the argv names, `runpy` running pytest's `__main__`. Preloaded pytest11 plugins (ours, pytest-timeout) are not assertion-rewritten as in a
-cold run; the harness preloads only plugins without an `assert` statement, so that changes nothing.
-The worker waits with the request's timeout, then ends the child the way the sandbox ends a
-command: SIGTERM to everything it started, SIGKILL after a grace period, and a sweep of every
-descendant (the worker is their subreaper). Reply: {"exit_code", "timed_out"}.
+command's stdout/stderr and optional digest pipe passed as file descriptors) is served by a forked
+child that turns itself into a fresh `python -m pytest`: its own session and mount namespace
+(child_isolation.py), the workspace as cwd and sys.path[0], the passed fds at the numbers the argv
+names, `runpy` running pytest's `__main__`. Preloaded pytest11 plugins (ours, pytest-timeout) are
+not assertion-rewritten as in a cold run; only plugins without an `assert` are preloaded, so that
+changes nothing. The worker waits with the request's timeout, then ends the child the way the
+sandbox ends a command (SIGTERM to everything it started, SIGKILL after a grace period, a sweep of
+every descendant: the worker is their subreaper). Reply: {"exit_code", "timed_out"}. When the
+harness hangs up the socket meanwhile (it stopped the worker), the child is killed and it ends.
 
 Usage: python worker.py CONTROL_FD [--rewrite-from PATH] [--rewrite-to PATH] MODULE...
     [--rewrite MODULE...] [--import-rewritten MODULE...]
@@ -52,11 +53,8 @@ BASE_TMP = tempfile.gettempdir()
 
 
 def preload(modules):
-    """Import `modules` (best effort); the names that imported without a warning.
-
-    A module whose import warns is not reported: a cold run would show that warning inside its
-    pytest session, so the harness runs such a workspace cold.
-    """
+    """Import `modules` (best effort); the names that imported without a warning (a cold run would
+    show that warning inside its pytest session, so the harness runs such a workspace cold)."""
     import warnings
 
     done = []
@@ -87,13 +85,10 @@ def _sibling(name):
 _rewrite = _sibling("rewrite_memo")   # the pytest assertion-rewriting side: RewriteMemo and friends
 RewriteMemo = _rewrite.RewriteMemo
 memoize_rewrites = _rewrite.memoize_rewrites
-
 _MEMO = None  # the worker's RewriteMemo (None: no rewriting to memoize)
 _compile = _sibling("compile_memo")
 _COMPILED = _compile.CompileMemo()  # the workspace's compiled modules, by path and bytes
 _COMPILED_IS_TEST = _compile.is_test_module  # rewritten by pytest, not compiled by the importer
-
-
 _procs = _sibling("process_tree")      # the worker's process tree: descendants, sweeps
 _CONFIG = _sibling("config_ahead").ConfigAhead()  # pytest's initial Config, made once per key
 _FIXTURES = _sibling("fixture_scan").FixtureScan()  # what the fixture scan acts on, per plugin module
@@ -118,8 +113,9 @@ def sweep():  # SIGKILL every descendant (not a clone's) until none is left; rea
 _AFTER_REPLY = []  # the ended children's TMPDIRs: removed after their reply, before the next request
 
 
-def serve_one(request, fds):
-    """Fork, run the command in the child, end what it left; the reply."""
+def serve_one(request, fds, control=None):
+    """Fork, run the command in the child, end what it left; the reply ({"hung_up": True} when the
+    harness hung up `control` meanwhile: it stopped this worker, the child was killed at once)."""
     ready_r, ready_w = os.pipe()
     # A cold command starts with an empty private /tmp; each child gets a fresh TMPDIR instead, so
     # pytest's basetemp numbering and cleanup never see what an earlier child left behind.
@@ -148,7 +144,10 @@ def serve_one(request, fds):
         os.close(fd)
     _collect_once()
     memoized = _MEMO.plugin_count() if _MEMO is not None else 0  # what this child got at fork time
-    status = _procs.wait_child(pid, request["timeout_s"], _idle)
+    status = _procs.wait_child(pid, request["timeout_s"], _idle, hangup=control)
+    if status is None and control is not None and _procs.hung_up(control):
+        sweep()  # SIGKILL to the child and all it started, reaped
+        return {"hung_up": True}
     timed_out = status is None
     if timed_out:
         _procs.signal_all(descendants(), signal.SIGTERM)
@@ -363,7 +362,9 @@ def serve(control, imported):
         if request.get("clone"):
             reply = serve_clone(control, list(fds), imported)
         else:
-            reply = serve_one(request, list(fds))
+            reply = serve_one(request, list(fds), control)
+            if reply.get("hung_up"):  # nobody reads a reply: end
+                return 0
         control.sendall(json.dumps(reply).encode())
         while _AFTER_REPLY:  # before the next request is read: the next child never sees them
             shutil.rmtree(_AFTER_REPLY.pop(), ignore_errors=True)

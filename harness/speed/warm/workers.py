@@ -235,8 +235,17 @@ class ClonedWorker(WarmWorker):
         return self.parent.outroot  # the directory the sandbox binds (this one lies inside it)
 
     def stop(self) -> None:
-        if self in self.parent.clones:
+        """End the clone: its socket is shut down before it is closed, so a thread waiting for a
+        reply wakes at once and the clone sees the hang-up and kills the session it runs
+        (worker.serve_one) instead of serving it to its end. Safe to call twice, from two threads."""
+        try:
             self.parent.clones.remove(self)
+        except ValueError:
+            pass
+        try:
+            self._sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
         self._sock.close()
         shutil.rmtree(self.outroot, ignore_errors=True)
 
