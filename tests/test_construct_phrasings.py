@@ -230,7 +230,6 @@ TUNED_OPEN = {
     "summary-21": _NO_RECORD + " ('record each run with a date and a distance')",
     "stamp-22": "'a to-do app' names a todo record, the clause says tasks",
     "calendar-24": _NO_RECORD + " ('my bookings' in a meeting-room app)",
-    "csv_import-26": _NO_RECORD + " ('an address book ... contacts')",
     "attachments-28": _NO_RECORD + " ('a plant care app')",
     "capacity-33": "'each loan records the tool, the member and a date' gives the loan no reference to the tool",
     "capacity-34": "'volunteers sign up for shifts' makes no volunteer record",
