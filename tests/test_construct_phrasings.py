@@ -119,6 +119,8 @@ TUNED = [
     ("capacity", "Rooms have a name. Bookings have a room and a date. Each room can take at most 12 bookings.",
      [("capacity", "booking", "room")]),
     ("summary", "Purchases have a price and a date; show me what I spend every week.", [("summary", "purchase")]),
+    ("computed", "Items have a price and a quantity. The subtotal equals the price multiplied by the quantity.",
+     [("computed", "item", "subtotal")]),
 ]
 
 HELD_OUT = [
