@@ -190,10 +190,7 @@ def _fields(p: Parsed, name: str, idents: dict[str, str]) -> list[EntityField]:
         label = {"name": "tên", "title": "tiêu đề"}[word] if p.vi else word   # the request's language
         if not any(f.ident == word for f in out):
             out.insert(0, EntityField(name=label, ident=word, type="str", required=True, kind="short_text"))
-    if not p.fields.get(name):
-        out.append(EntityField(name="mô tả" if p.vi else "description", ident="description", type="text",
-                               kind="long_text"))
-    return out
+    return out   # no invented "description": a record the request gives no fields gets its name or title only
 
 
 _TEXT_KINDS = ("short_text", "long_text", "email", "phone", "url")
