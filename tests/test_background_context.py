@@ -123,7 +123,8 @@ def test_bug_no_clientside_required_still_builds_html_pages(request_text):
     assert not any(r.capability == "pages" for r in spec.requirements)
     assert not any(p.entity for p in spec.pages) and spec.stack.frontend == "FastAPI"
     assert all(c.status != "not_built" for c in spec.clauses), [(c.text, c.reason) for c in spec.clauses]
-    assert "pages = false" in draft_toml(spec, spec.clauses, request_text)
+    # an API-only request: no HTML page at all (tests/test_api_only_app.py), drafted as html = false
+    assert not spec.html and "html = false" in draft_toml(spec, spec.clauses, request_text)
 
 
 def test_a_page_reload_is_no_client_side_ruled_out():

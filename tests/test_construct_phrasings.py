@@ -110,6 +110,17 @@ TUNED = [
                  "a date. A tool can be borrowed by one member at a time.", [("capacity", "loan", "tool")]),
     ("capacity", "Volunteers sign up for shifts. Each shift can have at most two volunteers.",
      [("capacity", "volunteer", "shift")]),
+    # second round: variants written after the first rows, each naming its records plainly
+    ("manage", "Products have a name and a price. Staff log in. Only managers are allowed to edit products.",
+     [("manage", "product", "manager")]),
+    ("assigned", "Tasks have a title. Users log in. Users can assign tasks to other users.", [("assigned", "task")]),
+    ("many", "Movies have a title. Movies can belong to multiple genres and a genre has many movies.",
+     [("many", "movie", "genre")]),
+    ("capacity", "Rooms have a name. Bookings have a room and a date. Each room can take at most 12 bookings.",
+     [("capacity", "booking", "room")]),
+    ("summary", "Purchases have a price and a date; show me what I spend every week.", [("summary", "purchase")]),
+    ("computed", "Items have a price and a quantity. The subtotal equals the price multiplied by the quantity.",
+     [("computed", "item", "subtotal")]),
 ]
 
 HELD_OUT = [
@@ -139,6 +150,38 @@ HELD_OUT = [
                  "which is the quantity times the unit price.", [("computed", "order", "total")]),
     ("capacity", "A parking app: drivers book parking spaces; a booking records the space and a date. "
                  "A parking space can only be booked by one car at a time.", [("capacity", "booking", "space")]),
+]
+
+# A second held-out set, written after the first round of rows and before the second (which was
+# tuned on other variants): each names its records plainly, so a failure is the construct's phrasing.
+HELD_OUT_2 = [
+    ("manage", "Events have a title and a date. Members log in. Only organisers are permitted to add events.",
+     [("manage", "event", "organiser")]),
+    ("view", "Timesheets have a date and hours. Employees log their own timesheets. Supervisors can view "
+             "every timesheet but only change their own.", [("view", "timesheet", "supervisor")]),
+    ("shared", "Documents have a title. Users log in. All documents are visible to every user.",
+     [("shared", "document")]),
+    ("assigned", "Bugs have a title and a severity. Users log in. A bug can be assigned to another user.",
+     [("assigned", "bug")]),
+    ("many", "Books have a title and authors have a name. A book can have several authors and an author "
+             "can write many books.", [("many", "book", "author")]),
+    ("account", "Users log in and can update their password on a profile page. Notes have a title.",
+     [("change_password",)]),
+    ("summary", "Workouts have a date and a duration in minutes. Show the total duration per month.",
+     [("summary", "workout")]),
+    ("stamp", "Chores have a title. Show how many chores were finished each week.",
+     [("summary", "chore"), ("stamp", "chore")]),
+    ("calendar", "Shifts have a date and a start time. Display shifts in a weekly calendar.",
+     [("calendar", "shift")]),
+    ("csv_import", "Products have a name and a price. I want to import products from a spreadsheet (CSV).",
+     [("csv_import", "product")]),
+    ("attachments", "Invoices have a number and an amount. Users can upload a PDF for each invoice.",
+     [("attachments", "invoice")]),
+    ("computed", "Loans have a member and a due date. Mark overdue loans.", [("computed", "loan", "overdue")]),
+    ("capacity", "Classes have a name. Bookings have a class and a date. Each class can have at most 10 "
+                 "bookings.", [("capacity", "booking", "class")]),
+    ("roles", "Orders have a date. Customers place orders. Admins can view and delete all orders.",
+     [("roles", ["admin", "member"])]),
 ]
 
 
@@ -185,24 +228,20 @@ TUNED_OPEN = {
     "view-6": _NO_RECORD + " ('employees write reports')",
     "shared-7": _NO_RECORD + " ('customers sign in to rent films')",
     "assigned-12": _NO_RECORD + " ('customers open tickets')",
-    "many-14": "'each ingredient is used in many recipes' is not read as the other side of the link",
-    "many-15": "'students enrol in many courses' is not read as a link",
     "account-19": "the request names no record, so no spec is built",
     "summary-21": _NO_RECORD + " ('record each run with a date and a distance')",
     "stamp-22": "'a to-do app' names a todo record, the clause says tasks",
     "calendar-24": _NO_RECORD + " ('my bookings' in a meeting-room app)",
-    "csv_import-26": _NO_RECORD + " ('an address book ... contacts')",
     "attachments-28": _NO_RECORD + " ('a plant care app')",
-    "attachments-29": "'upload receipts for each expense' reads receipts as a child record",
-    "computed-32": "'how many days are left until the due date' is not read",
     "capacity-33": "'each loan records the tool, the member and a date' gives the loan no reference to the tool",
     "capacity-34": "'volunteers sign up for shifts' makes no volunteer record",
 }
 HELD_OUT_OPEN = {
-    "manage-0": "held out", "view-1": "held out", "assigned-3": "held out", "many-4": "held out",
-    "summary-7": "held out", "stamp-8": "held out", "calendar-9": "held out", "csv_import-10": "held out",
-    "computed-12": "held out",
+    "view-1": "held out", "assigned-3": "held out",
+    "summary-7": "held out", "stamp-8": "held out", "csv_import-10": "held out",
 }
+# computed-12 was seen failing (its clause was mapped to a typed-in 'total' field: an over-claim) before
+# the row "X is A times B" and its "replaces_field" were added: no longer held out.
 
 
 def _ids(rows):
@@ -227,3 +266,48 @@ def test_a_held_out_phrasing_yields_its_construct(construct, request_text, expec
     spec = postprocess(rule_based_spec(request_text))
     for expect in expects:
         _check(spec, expect)
+
+
+@pytest.mark.parametrize("request_text", [
+    "A job tracker for a cleaning company. Staff record jobs with a date and an address. "
+    "Managers can see all the jobs but change only their own.",
+    "A task tracker for a small team with a weekly summary of completed tasks.",
+])
+def test_the_new_constructs_pass_the_spec_file_checks(request_text, tmp_path):
+    """A reading role and a stamped date the parser writes are ones the spec-file loader accepts
+    (`view` between the admin role and a new account's; a stamp on an optional date of a workflow
+    state) and build the same app: the draft round trip of tests/test_draft_round_trip.py."""
+    from harness.offline.accounting.draft import draft_toml
+    from harness.offline.spec import parse_request
+    from tests.test_draft_round_trip import _round_trip, built_app
+
+    spec = parse_request(request_text)
+    assert any(e.view or e.stamps for e in spec.data_model)
+    again = _round_trip(spec, draft_toml(spec, spec.clauses), tmp_path / "app.toml")
+    assert [(e.view, e.stamps) for e in again.data_model] == [(e.view, e.stamps) for e in spec.data_model]
+    assert built_app(again) == built_app(spec)
+
+
+# calendar-8 here and calendar-9 above failed on "a weekly / monthly calendar"; the row "records in a
+# weekly calendar" was added after they were seen failing, so they no longer count as held out.
+HELD_OUT_2_OPEN = {
+    "view-1": "the reading role is read (view = supervisor), but timesheets are named time_entry and "
+              "'employees log their own timesheets' makes an employee record",
+}
+
+
+@pytest.mark.parametrize("construct, request_text, expects", _params(HELD_OUT_2, HELD_OUT_2_OPEN))
+def test_a_second_held_out_phrasing_yields_its_construct(construct, request_text, expects):
+    spec = postprocess(rule_based_spec(request_text))
+    for expect in expects:
+        _check(spec, expect)
+
+
+def test_a_value_said_to_be_a_product_of_two_fields_is_computed_not_typed_in_bug():
+    """'Each invoice shows its amount, which is the hours times the hourly rate' built a typed-in
+    `amount` field and called the clause mapped: the product was never computed."""
+    spec = postprocess(rule_based_spec("Invoices have hours and an hourly rate. Each invoice shows its amount, "
+                                       "which is the hours times the hourly rate."))
+    invoice = _entity(spec, "invoice")
+    assert invoice.computed == {"amount": "hours * hourly_rate"}
+    assert "amount" not in [f.ident for f in invoice.fields]

@@ -192,12 +192,12 @@ def test_attendance_states_named_in_the_request_replace_present():
     ("A recipe app. Users manage recipes, including search, filters and sharing.", "recipe"),
 ])
 def test_verbs_and_features_after_comma_including_are_no_fields(request_text, record):
-    assert fields(parse_request(request_text), record) == ["title", "description"]
+    assert fields(parse_request(request_text), record) == ["title"]   # and no invented description (#48 D9)
 
 
 def test_a_framed_store_of_verbs_adds_no_fields():
     spec = parse_request("A school app. For students, the system shall store and share their grades.")
-    assert "student" not in names(spec) or fields(spec, "student") == ["name", "description"]
+    assert "student" not in names(spec) or fields(spec, "student") == ["name"]
 
 
 def test_birthdate_in_one_word_is_a_date():

@@ -15,7 +15,7 @@ def test_tracked_naps_and_poops_get_start_end_and_time_as_datetimes_bug_false_pa
     spec = parse_request("Make an app to track baby naps and poops etc")
     assert _fields(spec, "nap")["start_time"] == "datetime" and _fields(spec, "nap")["end_time"] == "datetime"
     assert _fields(spec, "poop")["time"] == "datetime"
-    assert "description" in _fields(spec, "nap")   # implied fields don't replace the free-text column
+    assert "description" not in _fields(spec, "nap")   # nobody asked for one (#48 D9)
 
 
 def test_a_record_that_already_says_when_gets_nothing_implied() -> None:

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.offline.spec.account_rules import enforced_by_login
+from harness.offline.spec.patterns import run_pass
 from harness.offline.spec.required_fields import required_labels
-from harness.offline.spec.rules import rule_based_spec
+from harness.offline.spec.rules import new_state, rule_based_spec
 
 STORIES = (Path(__file__).parent / "data" / "library_user_stories.txt").read_text(encoding="utf-8")
 
@@ -18,6 +18,15 @@ STORIES = (Path(__file__).parent / "data" / "library_user_stories.txt").read_tex
 @pytest.fixture(scope="module")
 def spec():
     return rule_based_spec(STORIES)
+
+
+def enforced_by_login(clause: str, email_login: bool) -> bool:
+    """Whether the pass "account rules" (patterns/features.jsonl) reads the clause as a rule the
+    generated login enforces, in a request with a login (by e-mail address when `email_login`)."""
+    state = new_state(clause)
+    state.p.auth, state.p.login_email = True, email_login
+    run_pass("account rules", state.toks, state.p)
+    return any(t.role == "auth" for t in state.toks)
 
 
 def _status(spec, text):

@@ -151,6 +151,9 @@ class AppSpec(BaseModel):
     roles: list[str] = Field(default_factory=list)     # first: the admin role; last: new accounts'
     change_password: bool = False                      # POST /api/auth/password
     pages: list[Page] = Field(default_factory=list)
+    # False: a JSON API only, as an API-only request asks ("no frontend", "just a REST API"): no HTML
+    # index, login or record page, and no check of one.
+    html: bool = True
     components: list[Component] = Field(default_factory=list)
     data_model: list[DataEntity] = Field(default_factory=list)
     features: list[Feature] = Field(default_factory=list)

@@ -15,6 +15,9 @@ Item = tuple[str, "str | None", str, str]   # (capability, entity ident, text, a
 
 HEALTH: Item = ("health", None, "The app exposes GET /health and serves an HTML index page at /",
                 'GET /health returns 200 with {"status": "ok"} and GET / returns 200 HTML')
+# An API-only app (AppSpec.html False): no page at all, the index is JSON.
+HEALTH_API: Item = ("health", None, "The app exposes GET /health and a JSON API only, with no pages",
+                    'GET /health returns 200 with {"status": "ok"} and GET / returns JSON naming /docs')
 
 FEATURE_TEXT = {
     "search": ("Users can search {plural}{by}", "GET /api/{seg}?q=<text> returns only the matching {plural}"),
@@ -100,7 +103,7 @@ def feature_item(f: Feature, e: DataEntity, fallback: str) -> Item:
     return ("feature", e.ident, text.format(**fill), acceptance.format(**fill))
 
 
-def dashboard_item(entities: list[DataEntity], auth: bool) -> Item:
+def dashboard_item(entities: list[DataEntity], auth: bool, html: bool = True) -> Item:
     plurals = [e.plural for e in entities]
     with_status = [e.plural for e in entities if e.has_status]
     text = f"A dashboard shows counts of {join_words(plurals)}"
@@ -111,7 +114,7 @@ def dashboard_item(entities: list[DataEntity], auth: bool) -> Item:
     acceptance = "GET /api/dashboard returns the number of " + join_words(plurals)
     if with_status:
         acceptance += f" with open/done counts for {join_words(with_status)}"
-    return ("dashboard", None, text, acceptance + " and GET /dashboard returns 200 HTML")
+    return ("dashboard", None, text, acceptance + (" and GET /dashboard returns 200 HTML" if html else ""))
 
 
 def pages_item(pages: list[tuple[str, str]]) -> Item:

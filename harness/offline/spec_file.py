@@ -51,7 +51,7 @@ from harness.validation.spec_validator import validate_spec
 DECLARED_NOT_BUILT = "listed under not_built in the spec file"   # a clause the spec declared not built
 
 
-_TOP = {"title", "auth", "login", "dashboard", "language", "entities", "pages", "not_built"}
+_TOP = {"title", "auth", "login", "dashboard", "language", "entities", "pages", "html", "not_built"}
 _ENTITY = {"name", "plural", "fields", "parent", "on_parent_delete", "workflow", "transitions",
            "features", "has_status", "many", "computed", STAMP_KEY, *ENTITY_KEYS, *TOOL_KEYS}
 _FIELD = {"name", "kind", "required", "values", "min", "max", "ref", "unique", "ident"}
@@ -141,7 +141,8 @@ def load_spec_file(path: str | Path) -> AppSpec:
                    auth=access["auth"], login=access["login"], roles=access["roles"],
                    change_password=access["change_password"],
                    language=_language(reader, data), data_model=[e for e, _ in entities],
-                   features=[f for _, fs in entities for f in fs])
+                   features=[f for _, fs in entities for f in fs],
+                   html=reader.typed(data, "html", bool, "", None) is not False)
     pages = reader.typed(data, "pages", bool, "", None)
     return _with_requirements(reader, spec, bool(reader.typed(data, "dashboard", bool, "", None)),
                               pages is not False, _not_built(reader, data))
@@ -317,7 +318,8 @@ def with_requirements(spec: AppSpec, dashboard: bool, unbuildable=None, pages: b
     """`spec` with requirements, clauses, pages and acceptance criteria for everything it asks for.
     A feature the generator cannot build is reported to `unbuildable(entity#, feature#, kind,
     reason)` (a spec file error), or dropped when no callback is given. `pages=False`: no HTML
-    page per entity (the index page only); each `not_built` ask is an `unsupported` requirement."""
+    page per entity (the index page only); `spec.html` False: no page at all (a JSON API only); each
+    `not_built` ask is an `unsupported` requirement."""
     # The parser's order and words (harness/offline/requirement_words.py), so a run's draft rebuilds
     # the run's requirements; each item is (capability, entity, text, acceptance, where in the file).
     items: list[tuple[str, str | None, str, str, str]] = []
@@ -343,16 +345,18 @@ def with_requirements(spec: AppSpec, dashboard: bool, unbuildable=None, pages: b
         items += [(*item, item[3]) for item in access_items(e) + link_items(e, spec.data_model)
                   + tool_items(e) + computed_items(e) + stamp_items(e)]
     if dashboard:
-        items.append((*words.dashboard_item(spec.data_model, spec.auth), "dashboard = true"))
+        items.append((*words.dashboard_item(spec.data_model, spec.auth, spec.html), "dashboard = true"))
+    pages = pages and spec.html
     # "/", "/login" and "/dashboard" are served by the app itself; listed, they are checked as pages
     shown = [Page(name="home", route="/")] + ([Page(name="login", route="/login")] if pages and spec.auth else []) + (
         [Page(name="dashboard", route="/dashboard")] if dashboard else [])
+    shown = shown if spec.html else []
     entity_pages = [(e, f"/{slug(e.plural)}") for e in spec.data_model] if pages else []
     shown += [Page(name=e.plural.capitalize(), route=route, entity=e.ident) for e, route in entity_pages]
     if pages:
         items.append((*words.pages_item(([("login", "/login")] if spec.auth else [])
                                         + [(e.plural, route) for e, route in entity_pages]), "the spec file"))
-    items.append((*words.HEALTH, "the spec file"))
+    items.append((*(words.HEALTH if spec.html else words.HEALTH_API), "the spec file"))
     items += [("unsupported", None, ask, f"{_NOT_BUILT_REASON.sub('', ask)} works as requested, proven by a "
                "passing test", "not_built") for ask in not_built]
     reqs = [Requirement(id=f"REQ-{n:03d}", text=text, capability=cap, entity=ent, acceptance=acceptance)

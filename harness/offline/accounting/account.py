@@ -20,6 +20,7 @@ from harness.offline.accounting.lexicon import (element_words, example_indices, 
                                                 same_listed_word, stem,
                                                 tokens, vi_norm, vi_phrases, word_list)
 from harness.models.spec import AppSpec
+from harness.utils.spared_actions import spared_at
 
 FUNCTION = "function word"
 FRAMING = "request framing"
@@ -210,6 +211,8 @@ def _english(toks: list[str], sw: SpecWords, background: list[str | None]) -> li
         if label is None and low in ("register", "registers", "registered", "registering") and "crud" in sw.present \
                 and _object_entity(toks, i, sw):
             label = sw.present["crud"]   # "Register a pet": recording a record, not signing up
+        if label is None and spared_at([t.lower() for t in toks], i):
+            label = NEGATED   # "without having to search": what the user need not do asks for nothing
         if label is None and _self_intro(toks, i):
             label = SELF_INTRO
         if label is None and i in story and not (story[i] == PURPOSE and _asks_in_purpose(low)):

@@ -87,7 +87,9 @@ def draft_toml(spec: AppSpec | None, clauses: list[Clause], request: str = "") -
               f"auth = {_auth(spec)}"]
     if any(r.capability == "dashboard" for r in spec.requirements):
         lines.append("dashboard = true")
-    if not any(r.capability == "pages" for r in spec.requirements):
+    if not spec.html:
+        lines.append("html = false   # a JSON API only, as asked: no HTML page at all (docs at /docs)")
+    elif not any(r.capability == "pages" for r in spec.requirements):
         lines.append("pages = false   # no HTML page per record type (the JSON API and the index page)")
     asks = [r.text for r in spec.requirements if r.capability == "unsupported"]
     if asks:

@@ -120,7 +120,7 @@ def _present(spec: AppSpec) -> dict[str, str]:
         out["auth"] = "auth"
     if "dashboard" in caps or any(p.name.lower() == "dashboard" for p in spec.pages):
         out["dashboard"] = "dashboard"
-    if "pages" in caps or "health" in caps or spec.pages:
+    if spec.html and ("pages" in caps or "health" in caps or spec.pages):
         out["pages"] = "pages"
     crud = [e.plural for e in spec.data_model]
     if caps & {"crud", "create", "list"} and crud:

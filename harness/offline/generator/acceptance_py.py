@@ -37,7 +37,7 @@ def test_acceptance_py(app: AppModel) -> str:
 def _test(app: AppModel, req: Requirement, name: str) -> str:
     head = f"{marks([req.id])}def {name}(client, headers):\n"
     if req.capability == "health":
-        return f"{marks([req.id])}def {name}(client):\n" + _body(_HEALTH)
+        return f"{marks([req.id])}def {name}(client):\n" + _body(_HEALTH if app.html else _HEALTH_API)
     if req.capability == "auth":
         return f"{marks([req.id])}def {name}(client, login):\n" + _body(_auth(app))
     tool = tool_acceptance(app, req, name)
@@ -67,6 +67,8 @@ def _body(text: str) -> str:
 
 
 _HEALTH = template("acceptance_py/health.tmpl")
+
+_HEALTH_API = template("acceptance_py/health_api.tmpl")   # a JSON API only: the index is JSON
 
 
 def _full(e: Entity) -> str:
@@ -203,11 +205,14 @@ def _dashboard(app: AppModel) -> str:
     status = {e.plural_ident: {s: counts[e.plural_ident] if s == e.states[0] else 0 for s in e.states}
               for e in app.entities if e.has_status}
     cookie = 'client.cookies.set("session", headers["Authorization"].split()[1])\n' if app.auth else ""
-    return "\n".join(calls) + "\n" + fill('''
+    data = "\n".join(calls) + "\n" + fill('''
         response = client.get("/api/dashboard", headers=headers)
         assert response.status_code == 200
         assert response.json() == @@expected@@
-        ''', expected=lit(_with_totals(app, {"counts": counts, "status_counts": status}, counts))) + cookie + fill('''
+        ''', expected=lit(_with_totals(app, {"counts": counts, "status_counts": status}, counts)))
+    if not app.html:
+        return data   # a JSON API only: no dashboard page
+    return data + cookie + fill('''
         page = client.get("/dashboard")
         assert page.status_code == 200 and @@heading@@ in page.text
         ''', heading=lit(dashboard_heading(app)))

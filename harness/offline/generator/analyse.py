@@ -92,7 +92,7 @@ def analyse(spec: AppSpec) -> AppModel:
         pages=_page_routes(spec, set(raw), auth, has_dashboard),
         supported=tuple(supported), unsupported=tuple(unsupported), language=spec.language,
         email_login=auth and spec.login == "email", roles=tuple(spec.roles) if spec.auth else (),
-        change_password=spec.auth and spec.change_password)
+        change_password=spec.auth and spec.change_password, html=spec.html)
 
 
 def _plural_name(entity: Any) -> str:

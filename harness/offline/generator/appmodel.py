@@ -166,6 +166,7 @@ class AppModel:
     email_login: bool = False   # accounts are e-mail addresses (email_login.py)
     roles: tuple[str, ...] = ()   # the first is the admin role, the last a new account's
     change_password: bool = False
+    html: bool = True   # False: a JSON API only (AppSpec.html): no pages module, no HTML route
 
     @property
     def access(self) -> bool:

@@ -16,14 +16,29 @@ _TESTS = template("dashboard_py/tests.tmpl")
 _AUTH_TESTS = template("dashboard_py/auth_tests.tmpl")
 
 
+_HTML_ROUTE = '@router.get("/dashboard", response_class=HTMLResponse)'
+_PAGE_TEST = "def test_dashboard_page_shows_the_numbers("
+_PAGE_REDIRECT = ('    page = client.get("/dashboard", follow_redirects=False)\n'
+                  '    assert page.status_code == 303 and page.headers["location"] == "/login"\n')
+
+
 def dashboard_py(app: AppModel) -> str:
+    text = _dashboard_text(app)
+    if app.html:
+        return text
+    # A JSON API only (AppModel.html): GET /api/dashboard, no HTML page
+    text = text[:text.index(_HTML_ROUTE)].rstrip() + "\n"
+    return text.replace("GET /dashboard     -> the same numbers as an HTML page.", "No HTML page: a JSON API only.")
+
+
+def _dashboard_text(app: AppModel) -> str:
     counted = {e.plural_ident: (e.ident, e.plural) for e in app.entities}
     footer = ('<form method="post" action="/logout"><button type="submit">' + ("Đăng xuất" if app.language == "vi" else "Log out") + '</button></form>'
               if app.auth else
               '<form method="get" action="/dashboard"><button type="submit">' + ("Làm mới" if app.language == "vi" else "Refresh") + '</button></form>')
     return module(fill(
         _DASHBOARD, scope_doc="the signed-in user" if app.auth else "the application",
-        html_doc=" (signed-in users only; others go to /login)" if app.auth else "",
+        html_doc=" (signed-in users only; others go to /login)" if app.auth and app.html else "",
         auth_import=("from src.auth import CurrentUser, page_user" if app.auth else "") + (
             "\nfrom src.people import as_viewer" if app.access else ""),
         responses=(', responses={401: {"description": "Missing or invalid bearer token"}}' if app.auth else ""),
@@ -110,6 +125,11 @@ def test_dashboard_py(app: AppModel, req_ids: tuple[str, ...]) -> str:
                    f'assert client.get("/api/dashboard", headers=bob).json() == {lit(seen_by_bob)}') if auth else "",
         page_auth='client.cookies.set("session", alice["Authorization"].split()[1])' if auth else "",
         labels=lit([e.plural for e in app.entities]), heading=lit(dashboard_heading(app)))
+    if not app.html:
+        start = text.index(_PAGE_TEST)
+        start = text.rindex("\n\n\n", 0, start)
+        text = text[:start].rstrip() + "\n"
     if auth:
         text += "\n\n" + fill(_AUTH_TESTS, marks=marks(req_ids))
+        text = text if app.html else text.replace(_PAGE_REDIRECT, "")
     return module(text)

@@ -13,6 +13,12 @@ _MAIN = template("main_py/main.tmpl")
 
 _TESTS = template("main_py/tests.tmpl")
 
+_JSON_INDEX = template("main_py/json_index.tmpl")
+
+_HTML_INDEX_TEST = template("main_py/html_index_test.tmpl")
+
+_JSON_INDEX_TEST = template("main_py/json_index_test.tmpl")
+
 
 def account_modules(app: AppModel) -> list[str]:
     """The skeleton modules of the account features: people (roles, viewers), account (password)."""
@@ -22,15 +28,18 @@ def account_modules(app: AppModel) -> list[str]:
 def _modules(app: AppModel) -> list[str]:
     mods = (["auth"] if app.auth else []) + account_modules(app) + tool_modules(app) + [
         f"api_{e.ident}" for e in app.entities]
-    return mods + (["dashboard"] if app.has_dashboard else []) + ["pages"]
+    return mods + (["dashboard"] if app.has_dashboard else []) + (["pages"] if app.html else [])
 
 
 def main_py(app: AppModel) -> str:
     mods = _modules(app)
     return module(fill(
         _MAIN, title_doc=doc(app.title), title=lit(app.title),
+        index_doc="GET / is the HTML index page." if app.html else
+        "A JSON API only: GET / names the API's docs (/docs, /openapi.json); no HTML page.",
         modules=", ".join(sorted([*mods, "install_error_handlers", "models"])),
-        includes="\n".join(f"app.include_router({m}.router)" for m in mods)))
+        includes="\n".join(f"app.include_router({m}.router)" for m in mods),
+        json_index="" if app.html else "\n\n" + fill(_JSON_INDEX, title=lit(app.title))))
 
 
 def api_paths(app: AppModel) -> list[str]:
@@ -71,6 +80,7 @@ def error_paths(app: AppModel) -> dict[str, dict[str, list[str]]]:
 
 
 def test_health_py(app: AppModel, req_ids: tuple[str, ...]) -> str:
+    index_test = fill(_HTML_INDEX_TEST if app.html else _JSON_INDEX_TEST, marks=marks(req_ids))
     return module(fill(_TESTS, marks=marks(req_ids), paths=lit(api_paths(app)),
-                       error_paths=lit(error_paths(app))))
+                       error_paths=lit(error_paths(app)), index_test=index_test))
 

@@ -102,11 +102,13 @@ def _units(app: AppModel) -> list[BuildUnit]:
     if app.has_dashboard:
         units.append(unit("dashboard", "Dashboard: per-user counts as JSON and HTML",
                           ["src/dashboard.py", "tests/test_dashboard.py"], app.ids("dashboard"), base))
-    units.append(unit("pages", "Server-rendered HTML pages with forms" + (" and login" if app.auth else ""),
-                      ["src/pages.py", "src/page_parts.py", "tests/test_pages.py"],
-                      app.ids("pages") or app.ids("health") or fallback, base + entity_keys))
+    pages = ("pages",) if app.html else ()
+    if app.html:
+        units.append(unit("pages", "Server-rendered HTML pages with forms" + (" and login" if app.auth else ""),
+                          ["src/pages.py", "src/page_parts.py", "tests/test_pages.py"],
+                          app.ids("pages") or app.ids("health") or fallback, base + entity_keys))
     for key, description, files, reqs in tool_units(app):
-        units.append(unit(key, description, files, reqs, base + entity_keys + ("pages",)))
+        units.append(unit(key, description, files, reqs, base + entity_keys + pages))
     built = tuple(u.key for u in units if not u.key.startswith("unsupported:"))
     units.append(unit("app", "FastAPI application: routers, /health, startup",
                       ["src/main.py", "tests/test_health.py"], app.ids("health") or fallback, built))

@@ -41,7 +41,7 @@ def mark_app_name(toks: list[Tok]) -> str:
 
 def _name_that_is_an_app(toks: list[Tok]) -> str:
     """ "Lifting Diary is a personal workout tracker": 1-3 capitalised words opening a clause, then
-    "is a/an", then an app head within _REACH words."""
+    "is a/an", then an app head within _REACH words; never a pronoun or other function word ("This")."""
     for i, t in enumerate(toks):
         if t.used or not t.orig[:1].isupper() or (i and toks[i - 1].clause == t.clause):
             continue
@@ -53,6 +53,8 @@ def _name_that_is_an_app(toks: list[Tok]) -> str:
             j += 1
         if not name or j + 1 >= len(toks) or toks[j].w != "is" or toks[j + 1].w not in ("a", "an"):
             continue
+        if any(toks[k].w in lx.FUNCTION for k in name):
+            continue   # "This is an app for …", "It is a tool …": a pronoun, not the app's name
         if any(toks[k].w in lx.APP_HEADS and toks[k].clause == t.clause for k in range(j + 2, j + 3 + _REACH)
                if k < len(toks)):
             for k in (*name, j):

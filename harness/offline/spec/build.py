@@ -17,12 +17,13 @@ from harness.offline.generator.naming import field_ident, py_ident, slug
 from harness.models.spec import AppSpec, DataEntity, EntityField, Page, Requirement, Stack
 from harness.offline.spec.coverage import (clause_records, drop_unbuildable_features, entity_extra_reqs,
                                            computed_reqs, feature_models, link_reqs, not_built_reqs)
-from harness.offline.requirement_words import auth_item, dashboard_item, entity_items, join_words
+from harness.offline.requirement_words import HEALTH, HEALTH_API, auth_item, dashboard_item, entity_items, join_words
 from harness.offline.spec.fields import FieldItem
 from harness.offline.spec.record_fields import kind_in_record, referenced_record
 from harness.offline.spec.entity_tools import with_tools
 from harness.offline.spec.access import account_roles, needs_accounts, with_access
 from harness.offline.spec_access import ACCESS_AUTH_ITEM, access_items, account_items
+from harness.offline.spec_stamp import stamp_items
 from harness.offline.spec.display_name import display_word, identified_by_links
 from harness.offline.spec.implied_fields import implied_fields
 from harness.offline.spec.wordsets import word_set
@@ -73,6 +74,7 @@ class Parsed:
     pages: bool = False
     web: bool = False
     api: bool = False
+    api_only: bool = False                                       # "no frontend", "just a REST API": no HTML
     settings: bool = False
     frameworks: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -89,7 +91,7 @@ def build_spec(p: Parsed) -> AppSpec:
         spec = _todo_spec(p, entities[0])
     else:
         reqs = _requirements(p, entities)
-        pages = _pages(p, entities) if entities else []
+        pages = _pages(p, entities) if entities and not p.api_only else []
         spec = AppSpec(
             app_type="api" if p.api and not p.pages else "web",
             language="vi" if p.vi else "en",
@@ -98,7 +100,7 @@ def build_spec(p: Parsed) -> AppSpec:
             auth=p.auth and bool(entities),
             login="email" if p.login_email and p.auth and entities else "username",
             roles=roles if entities else [], change_password=p.change_password and bool(entities),
-            pages=pages,
+            pages=pages, html=not p.api_only,
             data_model=entities,
             features=feature_models(p, {e.name: e for e in entities}),
             requirements=[Requirement(id=f"REQ-{n:03d}", text=t, acceptance=a, capability=c, entity=e)
@@ -188,10 +190,7 @@ def _fields(p: Parsed, name: str, idents: dict[str, str]) -> list[EntityField]:
         label = {"name": "tên", "title": "tiêu đề"}[word] if p.vi else word   # the request's language
         if not any(f.ident == word for f in out):
             out.insert(0, EntityField(name=label, ident=word, type="str", required=True, kind="short_text"))
-    if not p.fields.get(name):
-        out.append(EntityField(name="mô tả" if p.vi else "description", ident="description", type="text",
-                               kind="long_text"))
-    return out
+    return out   # no invented "description": a record the request gives no fields gets its name or title only
 
 
 _TEXT_KINDS = ("short_text", "long_text", "email", "phone", "url")
@@ -268,9 +267,9 @@ def _requirements(p: Parsed, entities: list[DataEntity]) -> list[tuple[str, str 
         reqs.extend(entity_items(e, by_ident, p.auth))
         reqs.extend(entity_extra_reqs(p, e))
         reqs.extend(access_items(e))
-        reqs.extend(link_reqs(e, entities) + computed_reqs(e))
+        reqs.extend(link_reqs(e, entities) + computed_reqs(e) + stamp_items(e))
     if p.dashboard and entities:
-        reqs.append(dashboard_item(entities, bool(p.auth)))
+        reqs.append(dashboard_item(entities, bool(p.auth), html=not p.api_only))
     if p.pages and entities:
         routes = [pg for pg in _pages(p, entities) if pg.route not in ("/", "/dashboard")]
         names = [pg.name for pg in routes]
@@ -279,8 +278,7 @@ def _requirements(p: Parsed, entities: list[DataEntity]) -> list[tuple[str, str 
                      f"GET {join_words([pg.route for pg in routes])} each return 200 HTML with a "
                      "<form>; entity pages list the stored records"))
     if entities:
-        reqs.append(("health", None, "The app exposes GET /health and serves an HTML index page at /",
-                     'GET /health returns 200 with {"status": "ok"} and GET / returns 200 HTML'))
+        reqs.append(HEALTH_API if p.api_only else HEALTH)
     for text, _reason in p.unsupported:
         reqs.append(("unsupported", None, text,
                      f"{text} works as requested, proven by a passing test"))
@@ -380,7 +378,9 @@ def _notes(p: Parsed, entities: list[DataEntity]) -> list[str]:
         wanted = p.frameworks[0]
         notes.append(f"requested stack {wanted} frontend; offline generator builds server-rendered "
                      "HTML pages served by FastAPI")
-    if p.api and not p.pages and entities:
+    if p.api_only and entities:
+        notes.append("API-only request: FastAPI JSON API under /api and its docs at /docs; no HTML page")
+    elif p.api and not p.pages and entities:
         notes.append("API request: FastAPI JSON API under /api; the only HTML is the index page at /")
     if p.settings:
         notes.append("a settings page was requested; the offline generator has no settings model, "

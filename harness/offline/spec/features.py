@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec.accounting import asks_something
-from harness.offline.spec.pass_helpers import past_determiners
+from harness.offline.spec.pass_helpers import past_determiners, spared
 from harness.offline.spec.tokens import Tok
 from harness.offline.spec.wordsets import word_map, word_set
 
@@ -50,6 +50,9 @@ def find_features(toks: list[Tok], mentions: dict[int, str], fields_of: dict[str
     for i, t in enumerate(toks):
         kind = _TRIGGERS.get(t.w) or _viewed_by(toks, i, mentions)
         if t.used or kind is None:
+            continue
+        if spared(toks, i):
+            t.used, t.role = True, "context"   # "without having to search": no feature is asked
             continue
         if t.w in _BY_ONLY and (_word(toks, i + 1) != "by" or past_determiners(toks, i + 2) in mentions):
             continue   # "organize your tasks" manages them; "events organized by clubs" names who does

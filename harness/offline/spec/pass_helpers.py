@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec.tokens import Tok
+from harness.utils.spared_actions import spared_at
 
 # Words that end a field list: function words, verbs, feature and UI words.
 STOPS = (lx.FUNCTION | lx.VERBS | lx.ADJECTIVES | lx.AUTH | lx.DASHBOARD | lx.COMPLETE | lx.APP_HEADS
@@ -42,6 +43,12 @@ def main_record(mentions: dict[int, str]) -> str | None:
     for k in sorted(mentions):
         counts[mentions[k]] = counts.get(mentions[k], 0) + 1
     return max(counts, key=counts.get) if counts else None
+
+
+def spared(toks: list[Tok], i: int) -> bool:
+    """Word i is what the request says the user need not do ("without having to search")."""
+    return spared_at([t.w if t.clause == toks[i].clause else "" for t in toks[max(0, i - 4):i + 1]],
+                     min(i, 4))
 
 
 def negation_before(toks: list[Tok], i: int, skip: frozenset[str], reach: int) -> int | None:

@@ -29,6 +29,7 @@ own (rules.PASSES): {role: "the words it marks"}, "reported": the phrase, "block
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -233,6 +234,9 @@ def _record(toks: list[Tok], m: Match, how: dict, p, mentions: dict[int, str]) -
         return next(iter(_named(toks, m, how["capture"], p)), "")
     if "field_of" in how:
         return _field_owner(toks, m, how, p, mentions)
+    if "field_in" in how:   # the one record with a field one of whose words is in the set
+        owners = [e for e in p.entities if any(set(it.words) & pattern_set(how["field_in"]) for it in p.fields.get(e, []))]
+        return owners[0] if len(owners) == 1 else ""
     found = nearest(toks, m.anchor, mentions, how["reach"]) \
         or (how.get("back") and _antecedent(toks, m.anchor, mentions))
     if found or how.get("main"):   # the request's main record, when the clause names none
@@ -321,6 +325,20 @@ def _named(toks: list[Tok], m: Match, capture: str, p) -> list[str]:
     return list(dict.fromkeys(n for n in names if n))
 
 
+def _parse_holds(toks: list[Tok], i: int, pattern: dict, p) -> bool:
+    """`if_set`: these flags of the parse are true; `clause_max_words`: the anchor's clause has at
+    most that many words; `clause_re` / `clause_not_re`: each (none) of these regular expressions is
+    found in its text (lower case, spaces collapsed)."""
+    if not all(getattr(p, flag) for flag in pattern.get("if_set", [])):
+        return False
+    if not {"clause_re", "clause_not_re", "clause_max_words"} & set(pattern):
+        return True
+    text = " ".join(p.clauses[toks[i].clause].lower().split())
+    return len(text.split()) <= pattern.get("clause_max_words", len(text.split())) \
+        and all(re.search(x, text) for x in pattern.get("clause_re", [])) \
+        and not any(re.search(x, text) for x in pattern.get("clause_not_re", []))
+
+
 def _anchor_words(pattern: dict) -> frozenset[str] | None:
     """The words the pattern's anchor can be (None: any word), so most tokens skip the matcher."""
     spec = pattern["tokens"][0]
@@ -349,7 +367,7 @@ def run_patterns(patterns: tuple[dict, ...] | list[dict], toks: list[Tok], p,
             if words is not None and toks[i].w not in words:
                 continue
             m = match_at(toks, i, pattern, sets)
-            if m is not None and not _vetoed(toks, m, pattern.get("unless")) \
+            if m is not None and _parse_holds(toks, i, pattern, p) and not _vetoed(toks, m, pattern.get("unless")) \
                     and pattern.get("unless_record") not in p.entities and not _names_entity(toks, m, pattern, p) \
                     and same_records(toks, m, pattern.get("same", []), lambda c: _named(toks, m, c, p)) \
                     and not _belongs(toks, m, pattern.get("unless_belongs"), p) \

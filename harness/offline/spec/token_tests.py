@@ -8,6 +8,7 @@ on what earlier passes did or on the parse ("is": "noun", "is": ["mention"]).
     supported_verb  the word is a verb the app supports, in any form ("manage", "tracks")
     entity_verb  the word is a verb acting on records, in any form ("add", "deleted", "book")
     compound_actor  a noun that is also a verb, modifying the actor noun after it ("as a book lender")
+    possessive  the user wrote the word with 's or s' ("shop's", "users'")
     clause_start  the token is the first of its clause
     sole_word   the token is the only word of its clause (the only token starting with a letter)
     capitalized  the user wrote the word with a capital letter (or it starts with no letter)
@@ -59,6 +60,7 @@ TESTS: dict[str, Callable[[list[Tok], int, dict[int, str], object], bool]] = {
     "supported_verb": lambda toks, i, mentions, p: rl.is_supported_verb(toks[i].w),
     "entity_verb": lambda toks, i, mentions, p: rl.is_entity_verb(toks[i].w),
     "compound_actor": lambda toks, i, mentions, p: _compound_actor(toks, i),
+    "possessive": lambda toks, i, mentions, p: toks[i].possessive,
     "clause_start": lambda toks, i, mentions, p: i == 0 or toks[i - 1].clause != toks[i].clause,
     "sole_word": lambda toks, i, mentions, p: all(t is toks[i] or t.clause != toks[i].clause or not t.w[:1].isalpha()
                                                   for t in toks),
