@@ -29,6 +29,8 @@ A token spec is a dict; every key present must hold:
     capture          a name for the tokens it matched
     as               {"capture": c, "forms": ["un{w}", ...]}: the word is one of these forms of
                      the first word of capture c, matched before it ("watched or unwatched")
+    range            true: a numeric range as one spec, all its tokens ("from 1 to 5 stars", "1-5";
+                     list_parts.read_range), matched forward only
     group            a list of token specs matched in turn, as one spec: with `op` the whole
                      sequence is optional or repeated ({"group": [sep, word], "op": "*"})
 
@@ -42,6 +44,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
 from harness.offline.spec import lexicon as lx
+from harness.offline.spec.list_parts import read_range
 from harness.offline.spec.tokens import Tok
 
 WordSets = Callable[[str], frozenset]
@@ -117,6 +120,13 @@ def _walk(toks: list[Tok], specs: list[dict], k: int, pos: int, step: int, claus
     spec = specs[k]
     if "group" in spec:
         yield from _repeat(toks, specs, k, pos, step, clause, sets, caps, 0)
+        return
+    if spec.get("range"):
+        found = read_range(toks, pos) if step > 0 and 0 <= pos < len(toks) else None
+        if found and all(toks[j].clause == clause for j in range(pos, found[2])):
+            taken = list(range(pos, found[2]))
+            new = {**caps, spec["capture"]: caps.get(spec["capture"], []) + taken} if "capture" in spec else caps
+            yield from _walk(toks, specs, k + 1, found[2], step, clause, sets, new)
         return
     run = 0   # how many tokens from pos this spec can take at most
     limit = spec.get("max", 10_000) if spec.get("op") in ("*", "+") else 1
