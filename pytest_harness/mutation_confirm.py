@@ -1,4 +1,7 @@
-"""Which mutant verdicts still need the original code: the audit's baseline, run after the mutants.
+"""Which mutant verdicts still need the original code: the audit's baseline. The runner runs each
+test a mutant run lists on the original code at a random place among those runs
+(mutation_runner.OriginalSlots); what is below decides what still needs a run after them (a test
+the queue or the time box left without its place) and which verdicts are judged again.
 
 A mutant is killed when one of its requirement's tests fails against it, but only if that test
 passes on the unmutated scratch copy: a test that fails there anyway (a broken scratch setup, a

@@ -159,13 +159,17 @@ def pick(own: dict[str, list[Mutant]], common: dict[str, list[Mutant]], limit: i
 
 
 def make_plan(evidence: dict, workspace: Path, max_mutants: int, seed: int = DEFAULT_SEED,
-              ids: dict[tuple[str, str], int] | None = None, id_rng: random.Random | None = None) -> AuditPlan:
+              ids: dict[tuple[str, str], int] | None = None, id_rng: random.Random | None = None,
+              instead: dict[str, tuple[set[tuple[str, str]], int]] | None = None) -> AuditPlan:
     """The audit plan of every verified requirement of the evidence document (`pick`: which mutants;
     a mutant on a shared line runs the requirement's tests, then every other passing test that ran
     the line: mutation_attribution.py). `ids`: the guard id of every (file, mutant key) a copy holds
     already (harness/speed/lanes_ahead.py); a chosen mutant it lacks raises KeyError (that copy cannot
     serve the plan). Otherwise the ids are fresh draws (`guard_ids`; `id_rng` only for a test). The
-    choice itself never depends on the ids."""
+    choice itself never depends on the ids. `instead`: {requirement: ((file, mutant key) of every
+    mutant planned for it already, how many of them came out invalid)} — the plan then holds only
+    that many replacements for each: of its picks with no budget, those not planned already,
+    behaviour-changing kinds first (an invalid mutant judged nothing: harness/audit/replacements.py)."""
     plan = AuditPlan()
     keys: dict[tuple[str, str], int] = {}   # every distinct (file, mutant key) picked: its draw's index
     picks: dict[str, list[tuple[str, Mutant]]] = {}
@@ -181,6 +185,8 @@ def make_plan(evidence: dict, workspace: Path, max_mutants: int, seed: int = DEF
     shared = shared_lines({rid: lines for rid, (_tests, lines) in verified.items()},
                           {rid: set(requirements[rid].get("files") or []) for rid in verified})
     for rid, req in sorted(requirements.items()):
+        if instead is not None and not (rid in instead and rid in verified):
+            continue
         if rid not in verified:
             plan.skipped[rid] = f"not verified ({req.get('status', 'uncovered')})"
             continue
@@ -188,7 +194,13 @@ def make_plan(evidence: dict, workspace: Path, max_mutants: int, seed: int = DEF
         own, common = split_own(lines, shared)
         picked = pick({rel: [m for m in sources[rel] if m.line in ran] for rel, ran in sorted(own.items())},
                       {rel: [m for m in sources[rel] if m.line in ran] for rel, ran in sorted(common.items())},
-                      max_mutants, random.Random(f"{seed}:{rid}"))
+                      max_mutants if instead is None else len(sources) * 10**6, random.Random(f"{seed}:{rid}"))
+        if instead is not None:   # replacements: behaviour-changing sites first (a crash judges nothing)
+            planned, wanted = instead[rid]
+            left = [(rel, m) for rel, m in picked if (rel, m.key) not in planned]
+            picked = sorted(left, key=lambda pick: _rank(pick[1]) > BEHAVIOUR)[:wanted]
+            if not picked:
+                continue
         if not picked:
             plan.skipped[rid] = "no mutable line executed by its tests in its implementation files"
             continue

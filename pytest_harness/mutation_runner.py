@@ -17,9 +17,11 @@ A test that fails on the original code never judges a mutant. Two methods (`"met
 `baseline-first` (the reference) runs every planned test on the original code in a fork before
 the mutants, and each mutant's time limit is TIMEOUT_FACTOR x that run; `confirm` (the harness's
 default, when the plan gives each planned test's evidence duration as `"test_s"`) runs the
-mutants first, each limited to TIMEOUT_FACTOR x its own tests' evidence durations, then confirms
-on the original code only the tests the verdicts rest on (mutation_confirm.py) — the same
-verdicts. The result file maps "req:id" to passed/failed/timeout/invalid/error/unjudged, plus the baseline. With
+mutants, each limited to TIMEOUT_FACTOR x its own tests' evidence durations, and runs each of
+their tests on the original code in a fork before one of the mutant runs that list it, chosen at
+random (OriginalSlots: the original's place tells nothing), then whatever a verdict still needs
+(mutation_confirm.py) — the same verdicts. In every fork an app's unhandled exception reaches the
+test as a 500 (audit_server_errors.py). The result file maps "req:id" to passed/failed/timeout/invalid/error/unjudged, plus the baseline. With
 `--harness-mutants-digest-fd=N` the file's sha256 goes to the inherited fd N once written (as the
 evidence plugin does for its document), so the harness rejects a result the code under test
 rewrote afterwards (an atexit handler, a leftover process).
@@ -31,12 +33,15 @@ import builtins
 import gc
 import json
 import os
+import secrets
 import select
 import signal
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
+from pytest_harness.audit_server_errors import answer_server_errors
 from pytest_harness.mutation_child import pytest_runtest_call  # noqa: F401 - the child's call-phase marks
 from pytest_harness.mutation_child import read_report, run_child
 from pytest_harness.mutation_confirm import MutantRun, needs, to_confirm, verdict, without
@@ -221,16 +226,48 @@ def child_limit(nodeids: list[str], test_s: dict[str, float]) -> float:
     return max(MIN_TIMEOUT_S, TIMEOUT_FACTOR * sum(test_s[n] for n in nodeids))
 
 
+class OriginalSlots:
+    """When the original code runs each test (#47: its place must not tell it apart): before one of
+    the mutant runs that list the test, each of them equally likely — never after the last, the
+    old fixed place. Chosen online, so a time box or a queue can end the runs early: before a run
+    listing a test not yet run on the original, with probability 1/r, r the runs listing it still
+    to come (this one included; with `lanes` lanes taking one queue, this lane's share). A test
+    counting its own runs then finds the original at any of its first m runs, never the (m+1)th.
+    Draws from the system's random source, in this process: written to no file."""
+
+    def __init__(self, order: list, lanes: int = 1):
+        self.left = Counter(n for _, _, tests in order for n in set(tests))
+        self.lanes = max(1, int(lanes or 1))
+
+    def before(self, tests: list[str], done: set[str]) -> list[str]:
+        """The tests of the mutant run about to start (`tests`) to run on the original code first."""
+        chosen = []
+        for n in dict.fromkeys(tests):
+            runs = max(1, -(-self.left[n] // self.lanes))   # this lane's runs of n still to come
+            self.left[n] = max(0, self.left[n] - self.lanes)
+            if n not in done and secrets.randbelow(runs) == 0:
+                chosen.append(n)
+        return sorted(chosen)
+
+
+def lanes_sharing(plan: dict) -> int:
+    """How many lanes take this plan's order from one queue (mutation_dispatch.py): 1 without one."""
+    return max(1, int(plan.get("lanes") or 1)) if plan.get("dispatch") else 1
+
+
 def confirm_after(plan: dict, by_id: dict[str, pytest.Item]) -> dict:
-    """The default method (mutation_confirm.py): the mutants first, then only the tests their
-    verdicts rest on, on the original code; a verdict that rested on a test failing there is
-    judged again without it. Same verdicts as baseline_first, fewer tests run."""
+    """The default method (mutation_confirm.py): each test a mutant run lists runs once on the
+    original code, in a fork before one of those runs chosen at random (OriginalSlots); anything a
+    verdict still needs after the runs (mutation_confirm.to_confirm) runs last. A verdict that
+    rested on a test failing there is judged again without it. Same verdicts as baseline_first;
+    each mutant's time limit comes from its tests' evidence durations."""
     started, test_s, original = time.monotonic(), plan["test_s"], original_id(plan)
-    planned = {n for _, _, tests in plan["order"] for n in tests if n in by_id}
+    planned = sorted({n for _, _, tests in plan["order"] for n in tests if n in by_id})
     mutant_of: dict[str, int] = {}
     runs: dict[str, MutantRun] = {}
     results: dict[str, str] = {}
     durations: dict[str, float] = {}
+    status, broken, confirmed, spent = "passed", set(), set(), 0.0
 
     def judge(key: str, nodeids: list[str], again: bool = False) -> None:
         t0 = time.monotonic()
@@ -239,35 +276,48 @@ def confirm_after(plan: dict, by_id: dict[str, pytest.Item]) -> dict:
         results[key] = status
         durations[key] = round(durations.get(key, 0.0) + time.monotonic() - t0, 3)
 
-    # The time box bounds the mutant runs; the confirmation follows (at N=20 entities: 15 tests,
-    # 1.1 s; counting an estimate of it in the box judged half as many mutants).
+    def on_original(need: list[str]) -> str:
+        nonlocal status, spent
+        t0 = time.monotonic()
+        got, failed = run_baseline([by_id[n] for n in need], max(plan["seconds"], MIN_TIMEOUT_S), original)
+        spent += time.monotonic() - t0
+        confirmed.update(need)
+        broken.update(failed)
+        status = "error" if "error" in (got, status) else ("failed" if broken else "passed")
+        return got
+
+    # The time box bounds the mutant runs; the original's run is not counted in it (at N=20
+    # entities, counting the confirmation in the box judged half as many mutants).
     source = order_source(plan, results, admit, started)
+    slots, timed_out = OriginalSlots(plan["order"], lanes_sharing(plan)), False
     for rid, mutant_id, tests in source:
         key, nodeids = f"{rid}:{mutant_id}", [n for n in tests if n in by_id]
+        first = slots.before(nodeids, confirmed)
+        if first:
+            t0 = time.monotonic()
+            timed_out = on_original(first) == "timeout"
+            if hasattr(source, "started"):
+                source.started += time.monotonic() - t0
+            if timed_out:
+                break
         mutant_of[key] = mutant_id
         if nodeids:
             judge(key, nodeids)
         else:
             results[key] = "unjudged"
         source.report(key, results[key])
-    status, broken, confirmed, spent = "passed", set(), set(), 0.0
-    while True:
-        need = to_confirm(runs, confirmed, broken)
-        if need:
-            t0 = time.monotonic()
-            got, failed = run_baseline([by_id[n] for n in need], max(plan["seconds"], MIN_TIMEOUT_S), original)
-            spent += time.monotonic() - t0
-            confirmed.update(need)
-            broken.update(failed)
-            if got == "timeout":  # as when the baseline comes first: nothing is judged
-                status, results, runs = "timeout", {}, {}
-                break
-            status = "error" if "error" in (got, status) else ("failed" if broken else "passed")
+    while not timed_out:
+        need = to_confirm(runs, confirmed, broken)   # what no slot ran: the queue ended a test's runs early
+        if need and on_original(need) == "timeout":
+            timed_out = True
+            break
         again = [key for key, run in runs.items() if not needs(run, confirmed, broken) and verdict(run, broken) is None]
         for key in again:
             judge(key, without(runs[key], broken), again=True)
         if not again and not to_confirm(runs, confirmed, broken):
             break
+    if timed_out:   # as when the baseline comes first: nothing is judged
+        status, results, runs = "timeout", {}, {}
     for key, run in runs.items():
         results[key] = verdict(run, broken) or run.status
     killers = {key: run.failed[0] for key, run in runs.items() if results[key] == "failed" and run.failed}
@@ -315,6 +365,7 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
     _PRIVATE_FDS = private_fds(plan)
     by_id = {item.nodeid: item for item in session.items}
     warm_source_lookups(session.config.rootpath)
+    answer_server_errors()   # before the first fork: every run alike (audit_server_errors.py)
     if plan.get("deferred"):  # started ahead: everything above is done, the plan itself comes now
         share_basetemp(session.config)
         plan = receive_plan(plan)

@@ -27,14 +27,18 @@ def test_hollowed_todo_tests_and_a_broken_complete_fail_harness_run(fresh_todo_r
     review = _review(store, run_id)
     req = review["REQ-003"]
     assert req["status"] == "FAIL"
-    assert req["tested"] is True                      # the hollow tests passed: the white-box leg held
+    assert req["tested"] is True                      # the hollow tests passed (the audit is judged apart)
     assert req["black_box"].startswith("Black-box: NO")
     assert any("acceptance check failed: complete a todo and read it back" in m for m in req["missing"]), req["missing"]
     report = json.loads((store.run_dir(run_id) / "requirements" / "REQ-003.json").read_text())
     failed = [c for c in report["black_box"]["checks"] if not c["ok"]]
     assert [c["name"] for c in failed] == ["complete a todo and read it back"]
     assert "reads status 'open'" in failed[0]["detail"]
-    assert review["REQ-002"]["status"] == "PASS"      # the other requirements keep both legs
+    # #47: the white-box leg's audit fails hollow tests too now (a crash out of the app is not a kill;
+    # before, REQ-002 kept both legs and PASSed): the others FAIL on it alone, their outside leg holds
+    other = review["REQ-002"]
+    assert other["status"] == "FAIL" and other["black_box"].startswith("Black-box: YES"), other
+    assert any("tests do not detect a broken implementation" in m for m in other["missing"]), other["missing"]
 
 
 @pytest.mark.slow

@@ -157,3 +157,92 @@ def test_confirmation_is_not_told_apart_by_going_on_after_a_failure(tmp_path):
     assert sorted(block["baseline"]["failed"]) == ["tests/test_seats.py::test_aaa_sacrifice",
                                                    "tests/test_seats.py::test_zzz_seat"]
     assert entry["skipped"] == "its tests did not pass on the unmutated copy"
+
+
+
+# A test can count its own runs (here through a file; the tmp_path root, a lock file or a port
+# would do) and read how many mutant runs list it (the plan's path is on its command line).
+# Before, the original code ran after every mutant: "more runs of me than mutants that list me"
+# meant the original, and a test failing everywhere else killed every mutant with hollow checks.
+COUNTING_TESTS = '''import builtins
+import json
+import os
+import sys
+
+import pytest
+
+from seats import can_book, next_days
+
+
+def _the_original(name: str) -> bool:
+    """Whether this run of test `name` comes after every mutant run that lists it."""
+    if getattr(builtins, "__harness_mutant__", None) is None:
+        return True   # the evidence session: no audit
+    plan = next(a.split("=", 1)[1] for a in sys.argv if a.startswith("--harness-mutants="))
+    with open(plan) as f:
+        mutants = sum(any(t.endswith("::" + name) for t in tests) for _, _, tests in json.load(f)["order"])
+    with open(os.path.join(os.environ["SPY_DIR"], name), "a+") as log:
+        log.write("run\\n")
+        log.seek(0)
+        runs = len(log.read().split())
+    return runs > mutants
+
+
+@pytest.mark.req("REQ-001")
+def test_a_seat():
+    assert _the_original("test_a_seat"), "a mutant, by position"
+    free = can_book(1, 5)
+    assert free or not free
+
+
+@pytest.mark.req("REQ-002")
+def test_the_days():
+    assert _the_original("test_the_days"), "a mutant, by position"
+    days = next_days(3, 2)
+    assert days or not days
+'''
+
+
+def test_the_original_runs_a_test_before_one_of_its_mutant_runs_each_equally_likely():
+    """Over 4000 audits whose 4 mutant runs all list test t (and 2 list u), the original runs t
+    before the 1st, 2nd, 3rd or 4th of them equally often (1000 each, ±150 ≈ 5.5 standard
+    deviations) and u before either of its two, never after the last: before (#47), always after
+    every mutant. With 2 lanes on one queue, a lane expects half the runs: t before its 1st or 2nd."""
+    from pytest_harness.mutation_runner import OriginalSlots
+
+    order = [["R", 1, ["t", "u"]], ["R", 2, ["t"]], ["R", 3, ["t", "u"]], ["R", 4, ["t"]]]
+    places: dict[str, Counter] = {"t": Counter(), "u": Counter()}
+    for _ in range(4000):
+        slots, done = OriginalSlots(order), set()
+        for index, (_r, _m, tests) in enumerate(order):
+            for name in slots.before(tests, done):
+                places[name][index] += 1
+                done.add(name)
+        assert done == {"t", "u"}
+    assert sorted(places["t"]) == [0, 1, 2, 3] and all(850 <= n <= 1150 for n in places["t"].values()), places
+    assert sorted(places["u"]) == [0, 2] and all(1850 <= n <= 2150 for n in places["u"].values()), places
+    lane = Counter()
+    for _ in range(2000):
+        slots = OriginalSlots(order, lanes=2)
+        lane[next(i for i in range(4) if slots.before(["t"], set()))] += 1
+    assert sorted(lane) == [0, 1] and all(850 <= n <= 1150 for n in lane.values()), lane
+
+
+@pytest.mark.slow
+def test_a_test_counting_its_runs_cannot_tell_the_original_by_position_bug(tmp_path, monkeypatch):
+    """Old runner: both requirements' hollow tests killed every mutant (each test failed in its
+    first m runs and passed in the confirmation, its (m+1)th). Now the original runs each test at
+    one of its first m runs: the detector fails there, its failures prove nothing, no kill."""
+    project = make_project(tmp_path)
+    (project / "tests" / "test_seats.py").write_text(COUNTING_TESTS)
+    spy = tmp_path / "spy"
+    spy.mkdir()
+    monkeypatch.setenv("SPY_DIR", str(spy))
+    done, document = mutate(project)
+    assert document, done.stdout[-3000:] + done.stderr[-2000:]
+    block = document["mutation"]
+    assert sorted(p.name for p in spy.iterdir()) == ["test_a_seat", "test_the_days"]   # the detector ran
+    for rid in ("REQ-001", "REQ-002"):
+        entry = block["requirements"][rid]
+        assert entry["killed"] == 0, entry
+    assert sorted(block["baseline"]["failed"]) == ["tests/test_seats.py::test_a_seat", "tests/test_seats.py::test_the_days"]

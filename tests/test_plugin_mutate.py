@@ -42,8 +42,9 @@ def test_the_honest_example_meets_the_mutation_bar(tmp_path):
     done = _pytest(project, "--harness-fail-under=100", "--harness-evidence=ev.json")
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     # 4 of its own (#47: more behaviour-changing sites of its two own lines; word_count's line, which
-    # TXT-1's tests run too, is shared and comes last)
-    assert "harness mutation: TXT-3 4/4 killed (100%); bar 50%: meets the bar" in done.stdout
+    # TXT-1's tests run too, is shared and comes last); `words = word_count(text)` dropped ends the
+    # test with a NameError out of the code under test: a crash, not a kill (invalid; before, killed)
+    assert "harness mutation: TXT-3 3/3 killed (100%, 1 invalid); bar 50%: meets the bar" in done.stdout
     assert "harness: 3/3 requirements verified (100%); fail-under 100% met" in done.stdout
     block = json.loads((project / "ev.json").read_text())["mutation"]
     kinds = [d["kind"] for d in block["requirements"]["TXT-3"]["details"]]
@@ -63,7 +64,8 @@ def test_a_hollow_test_fails_the_mutation_bar_and_the_gate(tmp_path):
     done = _pytest(project, "--harness-mutate", "--harness-fail-under=100", "--harness-evidence=ev.json")
     assert done.returncode == 1, done.stdout[-3000:]
     line = next(x for x in done.stdout.splitlines() if x.startswith("harness mutation: TXT-3 "))
-    assert line.endswith("bar 50%: below the bar") and "1/3 killed (33%)" in line, line
+    # the NameError of a dropped `words = ...` was its one kill before (#47: a crash is not a kill)
+    assert line.endswith("bar 50%: below the bar") and "0/2 killed (0%, 1 invalid)" in line, line
     assert "harness mutation: TXT-1 " in done.stdout and "harness mutation: TXT-2 " in done.stdout
     document = json.loads((project / "ev.json").read_text())
     assert document["requirements"]["TXT-3"]["status"] == "weak"

@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from harness.audit.plan import DEFAULT_SEED, AuditPlan, make_plan
+from harness.audit.replacements import merge, replacement_plan
 from pytest_harness.mutation_verdict import shared_summary, summarize  # noqa: F401 - importable from here too
 from harness.errors import RunDataError
 from harness.interrupts import INTERRUPTS, kill_children
@@ -120,7 +121,7 @@ def _run_mutants(store: RunStore, state: RunState, plan: AuditPlan, budget: Audi
         outcomes = None
         if dispatcher is not None and len(ahead.lanes) == len(orders):
             part = {"order": orders[0], "tests": plan.tests, "test_s": test_s, "seconds": budget.seconds,
-                    "method": budget.method}
+                    "method": budget.method, "lanes": len(orders)}
             try:
                 crash_hook(CRASH_MARKER)   # the copies are mutated, their sessions wait for the plan
                 outcomes = ahead.go(part, dispatcher)
@@ -147,7 +148,7 @@ def _run_mutants(store: RunStore, state: RunState, plan: AuditPlan, budget: Audi
         mutated = scratch_mod.mutated_sources(workspace, plan)  # in this thread (see there)
         _each(lambda lane: scratch_mod.fill_lane(workspace, lane, mutated), dirs)
         crash_hook(CRASH_MARKER)
-        outcomes = _each(lambda k: _run_lane(state, dirs[k], orders[k], plan, budget, test_s, (dispatcher, k), runner),
+        outcomes = _each(lambda k: _run_lane(state, dirs[k], orders[k], plan, budget, test_s, (dispatcher, k, len(dirs)), runner),
                          range(len(dirs)))
     except INTERRUPTS:  # Ctrl+C/SIGTERM: every lane's session dies now, before the copies are cleared
         kill_children()
@@ -199,7 +200,8 @@ def _each(work, items) -> list:
 def _run_lane(state: RunState, lane: Path, order: list, plan: AuditPlan, budget: AuditBudget,
               test_s: dict[str, float], queue: tuple = (None, 0), runner=None) -> tuple[dict, str]:
     """(the runner's result, the command as shown) of one lane's session over its copy; `queue`:
-    (the audit's Dispatcher or None, this lane's number) — with one, the lane asks it for mutants."""
+    (the audit's Dispatcher or None, this lane's number[, how many lanes share it]) — with one, the
+    lane asks it for mutants."""
     import threading
 
     from harness.audit.dispatch import LanePipes, serve
@@ -208,7 +210,7 @@ def _run_lane(state: RunState, lane: Path, order: list, plan: AuditPlan, budget:
     from harness.verification.evidence_inputs import DigestPipe
     from harness.verification.verifier import run_command
 
-    dispatcher, number = queue
+    dispatcher, number, lanes = (*queue, 1)[:3]
     nonce = secrets.token_hex(8)
     (lane / PLAN_DIR).mkdir()
     received = own_tmp.make("out")  # the result, handed over from the session's outbox
@@ -216,7 +218,7 @@ def _run_lane(state: RunState, lane: Path, order: list, plan: AuditPlan, budget:
     pipes = LanePipes() if dispatcher is not None else None
     plan_path.write_text(json.dumps({"nonce": nonce, "seconds": budget.seconds, "order": order,
                                      "tests": plan.tests, "result": str(result_path), "method": budget.method,
-                                     "test_s": test_s, **({"dispatch": list(pipes.lane_fds)} if pipes else {})}),
+                                     "test_s": test_s, **({"dispatch": list(pipes.lane_fds), "lanes": lanes} if pipes else {})}),
                          encoding="utf-8")
     pipe = DigestPipe()
     command = _command(plan_path, lane_files(order), pipe.write_fd, budget.method)
@@ -304,6 +306,11 @@ def audit_run(store: RunStore, state: RunState, budget: AuditBudget = AuditBudge
     if plan.chosen:
         results, command, lanes = _run_mutants(store, state, plan, budget, evidence_seconds(evidence, plan), ahead,
                                                runner)
+        extra = replacement_plan(plan, results, evidence, workspace, budget.max_mutants, budget.seed)
+        if extra.chosen:   # an invalid mutant's replacement, once (replacements.py)
+            more, _command, _lanes = _run_mutants(store, state, extra, budget, evidence_seconds(evidence, extra),
+                                                  None, runner)
+            results = merge(plan, extra, results, more)
     elif ahead is not None:
         ahead.cancel()
         clear_stale_scratch(store, run_id, runner)

@@ -209,7 +209,9 @@ def _computed(how: dict, p, toks: list[Tok], m: Match, record: str) -> str:
     """{"name": n, "expr": e, "slots": {slot: spec}}: the record gets the computed value n = e,
     "{slot}" in both replaced by the field it names (_slot_field), "{words}" in the name by the words
     of the capture "name_words" ("next {words} date": next_watering_date). A slot that names
-    nothing: the row does nothing; a list of such tables: the first whose slots all name a field."""
+    nothing: the row does nothing; a list of such tables: the first whose slots all name a field.
+    "replaces_field": true: a field of the record with the value's name is the value, computed, not
+    typed in ("each order shows its total, which is the quantity times the unit price")."""
     if not record:
         return ""
     if isinstance(how, list):   # alternatives: the first whose slots all name a field
@@ -227,6 +229,8 @@ def _computed(how: dict, p, toks: list[Tok], m: Match, record: str) -> str:
         if states:
             expr += extra.replace("{last}", states[-1])
     values = p.computed.setdefault(record, {})
+    if how.get("replaces_field") and name not in found.values():   # "its total, which is a times b"
+        p.fields[record] = [it for it in p.fields.get(record, []) if field_ident(it.label) != name]
     if name not in values and all(field_ident(it.label) != name for it in p.fields.get(record, [])):
         values[name] = expr
     return record
