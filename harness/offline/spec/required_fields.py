@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from harness.offline.spec import lexicon as lx
+from harness.offline.spec.fields import FieldItem
 from harness.offline.spec.tokens import Tok
 
 _REQUIRED = r"(?:mandatory|required|compulsory|obligatory|a must)"
@@ -46,6 +47,19 @@ def _owner(labels: list[str], fields: dict) -> str | None:
     return owners[0] if len(owners) == 1 else None
 
 
+def _named_owner(labels: list[str], words: list[str], p) -> str | None:
+    """ "I must provide a Start Time and End Time for each Shift", the fields read nowhere else: the
+    one record type the clause names (or the request's only one) gets them, when no label names a
+    record type."""
+    named = list(dict.fromkeys(e for e in p.entities if e in {lx.singularize(w) for w in words}))
+    owners = named if named else list(p.entities)
+    if len(owners) != 1 or any(lx.singularize(w) in p.entities for label in labels for w in label.split()):
+        return None
+    items = p.fields.setdefault(owners[0], [])
+    items += [FieldItem(label.split()) for label in labels if not any(_same(label, i.label) for i in items)]
+    return owners[0]
+
+
 def _same(label: str, field_label: str) -> bool:
     return label == field_label or lx.singularize(label) == lx.singularize(field_label)
 
@@ -56,7 +70,7 @@ def mark_required_statements(toks: list[Tok], clauses: list[str], p) -> None:
         labels = required_labels(clause)
         if not labels or any(len(label.split()) > 3 for label in labels):
             continue
-        owner = _owner(labels, p.fields)
+        owner = _owner(labels, p.fields) or _named_owner(labels, [t.w for t in toks if t.clause == k], p)
         if owner is None:
             continue
         for item in p.fields[owner]:
