@@ -165,8 +165,8 @@ def test_a_signal_another_thread_took_interrupts_a_waiting_main_thread_bug():
     worker = threading.Thread(target=take_the_signal)
     try:
         worker.start()
-        joining.set()
         with pytest.raises(_Taken):
+            joining.set()        # inside the block: the handler may run at the next bytecode
             join(worker)
         assert not ended.is_set(), "the handler ran only once the thread had ended"
     finally:
