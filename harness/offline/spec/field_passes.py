@@ -19,7 +19,6 @@ from harness.offline.spec.list_subjects import heading_record as _heading_record
 from harness.offline.spec.list_subjects import intro_list
 from harness.offline.spec.pass_helpers import STOPS as _STOPS
 from harness.offline.spec.filter_fields import find_filter_fields  # noqa: F401 (re-export)
-from harness.offline.spec.rating_fields import find_ratings  # noqa: F401 (re-export)
 from harness.offline.spec.pass_helpers import main_record
 from harness.offline.spec.pass_helpers import nearest as _nearest
 from harness.offline.spec.pass_helpers import use as _use
