@@ -50,6 +50,8 @@ def find_field_lists(toks: list[Tok], p: Parsed) -> None:
             continue
         if t.used or (t.w not in _TRIGGERS and t.w not in _VERB_TRIGGERS and t.w not in BY_VERBS):
             continue
+        if t.w == "(" and _word(toks, i + 1) in _COMPARISONS and _word(toks, i + 2) == "than":
+            continue   # "young animals (less than 2 years of age)": a condition on the records, not fields
         intro = intro_list(toks, i) if t.w == ":" and _word(toks, i + 1) == "." else None
         if intro:   # "List of the recipes, with some key information:" + "Recipe ID, Brand, ..."
             j, items, consumed, links = intro
@@ -163,6 +165,7 @@ _TRIGGERS = lx.FIELD_TRIGGERS | word_set("field_passes.include_triggers")   # "e
 _RECORD_VERBS = word_set("field_passes.record_verbs")
 _RECORDS = word_set("field_passes.records")
 _COMMA_TRIGGERS = word_set("field_passes.comma_triggers")
+_COMPARISONS = word_set("field_passes.comparisons")
 
 
 _FRAME_WORDS = word_set("field_passes.frame_words")
