@@ -94,15 +94,18 @@ def _csv(rows: list[dict[str, Any]]) -> bytes:
 
 
 def _spoiled(spec: AppSpec, entity: DataEntity, row: dict[str, Any]) -> dict[str, Any] | None:
-    """The row made invalid: a wrong value of a typed field, else a required field left empty,
-    else its parent or a reference pointing at no record; None when nothing can be wrong."""
+    """The row made invalid: a wrong value of a typed field, else a required field left empty
+    (unless that leaves every cell empty: a blank line, which a CSV reader may skip), else its
+    parent or a reference pointing at no record; None when nothing can be wrong."""
     for f in entity.fields:
         wrong = [v for _, v in wrong_values(f) if isinstance(v, (str, int, float))]
         if wrong and kind_of(f) not in TEXT_KINDS and not f.ref:
             return {**row, f.ident: wrong[0]}
     required = next((f for f in entity.fields if f.required and not f.ref), None)
     if required is not None:
-        return {**row, required.ident: ""}
+        blank = {**row, required.ident: ""}
+        if any(v not in ("", None) for v in blank.values()):
+            return blank
     key = parent_key_of(spec, entity) if entity.parent else next((f.ident for f in entity.fields if f.ref), None)
     return {**row, key: 2**40} if key else None
 
