@@ -21,9 +21,13 @@ def _plan() -> AuditPlan:
     return plan
 
 
-def test_only_requirements_with_invalid_mutants_want_replacements_as_many_as_they_lost():
-    results = {"REQ-001:11": "invalid", "REQ-001:12": "failed", "REQ-002:13": "passed"}
+def test_only_requirements_with_invalid_mutants_whose_verdict_is_open_want_replacements():
+    """REQ-001: 0 of 1 judged and 1 invalid — a killed replacement would meet the bar: replaced.
+    1 of 1 judged: a surviving replacement leaves 1 of 2, still met: not replaced (no second round
+    for a verdict it cannot change). REQ-002's only mutant an error: 0 of 0, replaced."""
+    results = {"REQ-001:11": "invalid", "REQ-001:12": "passed", "REQ-002:13": "passed"}
     assert wanted(_plan(), results) == {"REQ-001": ({("src/a.py", "return:3"), ("src/a.py", "compare:4")}, 1)}
+    assert wanted(_plan(), {**results, "REQ-001:12": "failed"}) == {}
     assert wanted(_plan(), {**results, "REQ-002:13": "error"})["REQ-002"] == ({("src/a.py", "drop:5")}, 1)
     assert wanted(_plan(), {k: "failed" for k in results}) == {}
 

@@ -5,8 +5,8 @@ check failed (pytest_harness/mutation_child.py): neither killed nor survived. Un
 check-only kill rule a requirement whose tests call code that crashes under a `return None` or a
 dropped assignment loses that mutant from its budget — an honest requirement could end at 1 of
 3 judged where it would have had a behaviour-changing mutant in its place. So after the audit's
-run, each requirement gets, once, as many more mutants as it had invalid ones: its next picks
-with the budget grown by as many (pytest_harness/mutation_plan.make_plan `instead`), run in a
+run, each requirement whose verdict they could change (`wanted`) gets, once, as many more mutants
+as it had invalid ones: behaviour-changing picks first (pytest_harness/mutation_plan.make_plan `instead`), run in a
 second round over a fresh scratch copy. Their verdicts join the first round's; an invalid
 replacement is not replaced again. A hollow suite gains nothing from it: its replacements are
 judged by the same hollow checks.
@@ -15,16 +15,21 @@ judged by the same hollow checks.
 from __future__ import annotations
 
 from pytest_harness.mutation_plan import AuditPlan, make_plan
-from pytest_harness.time_box import INVALID
+from pytest_harness.mutation_verdict import judged, summarize
+from pytest_harness.time_box import INVALID, open_verdict
 
 
 def wanted(plan: AuditPlan, results: dict) -> dict[str, tuple[set[tuple[str, str]], int]]:
     """{requirement: ((file, mutant key) of its planned mutants, how many came out invalid)} for
-    every requirement with an invalid mutant."""
+    every requirement with an invalid mutant whose replacements could still change its verdict
+    (time_box.open_verdict: it misses the bar if they all survive and meets it if they are all
+    killed) — 3 killed of 3 judged with one invalid meets the bar whatever a fourth does."""
+    entries = summarize(plan, results)
     out = {}
     for rid, ids in plan.mutants.items():
         invalid = sum(results.get(f"{rid}:{mid}") in INVALID for mid in ids)
-        if invalid:
+        entry = entries.get(rid) or {}
+        if invalid and open_verdict(entry.get("killed", 0), judged(entry), invalid):
             out[rid] = ({(plan.chosen[mid].file, plan.chosen[mid].mutant.key) for mid in ids}, invalid)
     return out
 
