@@ -15,24 +15,26 @@ from harness.constructs.slot import Slot
 from harness.models.spec import DataEntity
 
 
-def _resources(api: Api, entity: DataEntity, slot: Slot) -> list[DataEntity | None]:
-    """The entities of the booked resource's columns (the parent, the reference fields)."""
-    refs = {f.ident: f.ref for f in entity.fields if f.ref}
-    key = parent_key_of(api.spec, entity)
-    out = []
-    for column in slot.same:
-        if column == slot.day:
-            continue
-        target = entity.parent if column == key else refs.get(column)
-        out.append(api.spec.entity(target) if target else None)
+def _targets(api: Api, entity: DataEntity) -> dict[str, DataEntity | None]:
+    """The entity each reference column (and the parent key) of `entity` points at."""
+    out = {f.ident: api.spec.entity(f.ref) for f in entity.fields if f.ref}
+    if entity.parent:
+        out[parent_key_of(api.spec, entity)] = api.spec.entity(entity.parent)
     return out
 
 
-def bookable_by_all(api: Api, entity: DataEntity, slot: Slot) -> bool:
-    """Every signed-in user may book what the first account booked: a member makes the record and
-    the resource is shared."""
-    found = _resources(api, entity, slot)
-    return not entity.manage and bool(found) and all(r is not None and r.shared for r in found)
+def second_account(api: Api, entity: DataEntity, place: tuple[str, ...]) -> tuple[Account, bool] | None:
+    """A second account that can make the record on the first account's `place` (its columns), and
+    whether every user may take that place (every referenced part of it is shared); None without
+    accounts, or when a member may not make the record or the rest of its body."""
+    if not api.spec.auth or entity.manage:
+        return None
+    targets = _targets(api, entity)
+    rest = [t for column, t in targets.items() if column not in place]
+    if any(t is None or t.manage for t in rest):
+        return None
+    shared = all(t is not None and t.shared for column, t in targets.items() if column in place)
+    return api.account("second"), shared
 
 
 def other_user_clash(api: Api, entity: DataEntity, slot: Slot, first: dict[str, Any],
@@ -40,12 +42,13 @@ def other_user_clash(api: Api, entity: DataEntity, slot: Slot, first: dict[str, 
     """Book `taken` (the first account's resource and a slot overlapping its booking `first`) as a
     second account, the other fields its own; CheckFailed unless it is refused as the rule asks.
     Empty without accounts."""
-    if not api.spec.auth:
+    second = second_account(api, entity, tuple(taken))
+    if second is None:
         return ""
+    other, bookable = second
     owner: Account | None = api.account()
-    other = api.account("second")
     got = api.call("POST", api.collection(entity), other, api.body_for(entity, other, **taken))
-    if not bookable_by_all(api, entity, slot):
+    if not bookable:
         if got.ok():
             raise CheckFailed(f"a second user booked the first user's {slot.label} ({shown}) of a resource "
                               f"they cannot see: {got.line}")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from harness.acceptance.checks_flow import allowed
 from harness.acceptance.client import Api, CheckFailed
-from harness.constructs.parent_key import parent_key_of
+from harness.acceptance.checks_booking_users import second_account
 from harness.models.spec import DataEntity, Feature
 from harness.constructs.capacity import Capacity, spec_capacity
 
@@ -71,7 +71,7 @@ def capacity_holds(api: Api, entity: DataEntity, feature: Feature) -> str:
         raise CheckFailed(f"a {entity.name} beyond the capacity of {limit} answered {status}, not 409")
     other = _another_user(api, entity, cap)
     if other is not None:   # everyone's records count: a second user finds the place full too
-        status, _ = _take(api, entity, other, {**api.body_for(entity, other), **_place_of(body, cap)}, cap, first)
+        status, _ = _take(api, entity, other, api.body_for(entity, other, **_place_of(body, cap)), cap, first)
         if status != 409:
             raise CheckFailed(f"a second user's {entity.name} beyond the capacity of {limit} answered {status}, "
                               "not 409 — every user's records must count")
@@ -102,15 +102,9 @@ def _place_of(body: dict, cap: Capacity) -> dict:
     return {c: body[c] for c in cap.columns if c in body}
 
 
+
 def _another_user(api: Api, entity: DataEntity, cap: Capacity):
     """A second account when the app has accounts and every user may take the place (a member
-    makes the record; each referenced part of the place is shared); None otherwise."""
-    if not api.spec.auth or entity.manage:
-        return None
-    refs = {f.ident: f.ref for f in entity.fields if f.ref}
-    if entity.parent:
-        refs[parent_key_of(api.spec, entity)] = entity.parent
-    targets = [api.spec.entity(refs[c]) for c in cap.columns if c in refs]
-    if not all(t is not None and t.shared for t in targets):
-        return None
-    return api.account("second")
+    makes the record and the rest of its body; each referenced part of the place is shared)."""
+    second = second_account(api, entity, cap.columns)
+    return second[0] if second is not None and second[1] else None
