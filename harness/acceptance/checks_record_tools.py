@@ -53,9 +53,14 @@ def calendar_by_day(api: Api, spec: AppSpec, entity: DataEntity) -> str:
     api.expect(api.call("GET", url, who, params={"from": _CAL_TO, "to": _CAL_FROM}), 422, what="to before from")
     page = api.call("GET", "/" + url.removeprefix("/api/"), who, params={"from": _CAL_FROM, "to": _CAL_TO},
                     accept="text/html")
+    listed = f"{sum(map(len, wanted.values()))} {entity.plural} on {len(wanted)} days listed exactly"
+    if not spec.html:   # a JSON API only (html = false): no agenda page may be served
+        if page.status == 200 and "<" in page.text:
+            raise CheckFailed(f"an API-only app serves the agenda page: {page.line}")
+        return listed + "; no agenda page (JSON API only)"
     if page.status != 200 or "<" not in page.text or "2047" not in page.text:
         raise CheckFailed(f"the agenda page: {page.line}")
-    return f"{sum(map(len, wanted.values()))} {entity.plural} on {len(wanted)} days listed exactly; the agenda page answers"
+    return listed + "; the agenda page answers"
 
 
 def send_raw(api: Api, method: str, path: str, who: Account | None, content: bytes, content_type: str,
