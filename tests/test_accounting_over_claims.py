@@ -57,3 +57,19 @@ def test_bug_r3_share_with_other_users_in_a_public_space_was_exempt_as_a_purpose
     assert account_text(text, shared).unaccounted == []
     # a purpose that asks nothing stays exempt
     assert account_text("As a user I want to create an event so that I can begin planning", private).unaccounted == []
+
+
+def test_bug_volunteers_sign_up_for_shifts_turns_login_on_and_builds_no_sign_up():
+    # A sign-up of a user to a shift is a record of its own the offline parser does not make
+    # (docs/request-parser.md, "Not read"): the clause is reported not built, naming the sign-up,
+    # and "sign up" there does not switch the login on.
+    spec = parse_request("Shifts have a date and a location. Volunteers sign up for shifts.")
+    clause = spec.clauses[1]
+    assert clause.status == "not_built" and "sign up for shifts" in clause.reason, clause.reason
+    assert not spec.auth and [e.ident for e in spec.data_model] == ["shift"]
+    # with users as the subject the clause was reported built from the login alone
+    users = parse_request("Shifts have a date. Users sign up for shifts.").clauses[1]
+    assert users.status == "not_built" and "sign up for shifts" in users.reason, users.reason
+    # signing up for an account or the app is still the login
+    account = parse_request("Notes with a title. Users sign up for an account.")
+    assert account.auth and account.clauses[1].status == "mapped"

@@ -67,3 +67,19 @@ def test_a_pronoun_is_never_the_app_title_bug(request_text):
 
 def test_a_capitalised_name_before_is_a_still_names_the_app():
     assert parse_request("Lifting Diary is a personal workout tracker. Workouts have a date.").title == "Lifting Diary"
+
+
+@pytest.mark.parametrize("request_text", [
+    "Staff log animals with species, name and age. Show only young animals (less than 2 years of age).",
+    "Animals have a name and an age. List the older animals (more than 10 years old).",
+    "Members have a name. Highlight loans (longer than 14 days).",
+])
+def test_a_comparison_in_brackets_is_no_field_list_bug(request_text):
+    """Bug (trial 2026-12-07b, D4): "young animals (less than 2 years of age)" gave the animal a
+    field `less` — a bracket after a record was read as its field list, whatever it opened with. A
+    bracket opening with a comparison ("less/more/longer … than") states a condition on the records;
+    the clause stays not built, naming what the spec does not do, instead of an invented field."""
+    spec = parse_request(request_text)
+    names = {f.name for e in spec.data_model for f in e.fields}
+    assert not names & {"less", "more", "longer", "than"}, names
+    assert "not_built" in request_draft(request_text)

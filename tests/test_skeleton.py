@@ -91,11 +91,11 @@ def test_totals_and_groups(table):
 
 def test_overlapping_ranges_are_half_open(table):
     t, conn = table
-    assert t.overlapping(conn, None, {}, "start", "finish", ("09:30", "09:45"), None) is True
-    assert t.overlapping(conn, None, {}, "start", "finish", ("11:00", "12:00"), None) is False
-    assert t.overlapping(conn, None, {}, "start", "finish", ("09:00", "10:00"), 1) is False
-    assert t.overlapping(conn, None, {"kind": "out"}, "start", "finish", ("09:30", "09:45"), None) is False
-    assert t.overlapping(conn, None, {}, "start", "start", ("12:00", "12:00"), None) is True
+    assert t.overlapping(conn, {}, "start", "finish", ("09:30", "09:45"), None) is True
+    assert t.overlapping(conn, {}, "start", "finish", ("11:00", "12:00"), None) is False
+    assert t.overlapping(conn, {}, "start", "finish", ("09:00", "10:00"), 1) is False
+    assert t.overlapping(conn, {"kind": "out"}, "start", "finish", ("09:30", "09:45"), None) is False
+    assert t.overlapping(conn, {}, "start", "start", ("12:00", "12:00"), None) is True
 
 
 def test_fieldtypes_helpers():

@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 
 from harness.agents.spec_agent import postprocess
+from harness.errors import SpecError
+from harness.offline.spec import parse_request
 from harness.offline.spec.rules import rule_based_spec
 
 
@@ -139,3 +141,24 @@ def test_an_app_name_word_that_is_no_field_word_is_still_an_ask():
 
 def test_records_shown_each_week_without_a_count_are_no_summary():
     assert _summaries(_spec("Tasks have a title and a date. Show the tasks due each week.")) == []
+
+
+@pytest.mark.parametrize("request_text", [
+    "Expenses have an amount and a date. Monthly totals of expenses.",
+    "Expenses with an amount and a date. Monthly totals of expenses.",
+    "Expenses with an amount and a date. Weekly reports of expenses.",
+])
+def test_bug_monthly_totals_of_expenses_creates_a_total_record(request_text):
+    spec = parse_request(request_text)
+    assert [e.ident for e in spec.data_model] == ["expense"]
+    assert _summaries(spec) == [("expense", [])]
+    assert [c.status for c in spec.clauses] == ["mapped", "mapped"]
+
+
+def test_bug_monthly_totals_alone_is_no_total_record():
+    # expenses named nowhere else are no record here: the clause is not built, no `total` record made
+    with pytest.raises(SpecError, match="no data entity recognized"):
+        parse_request("Monthly totals of expenses.")
+    spec = parse_request("Tasks with a title. Monthly totals of expenses.")
+    assert [e.ident for e in spec.data_model] == ["task"] and not _summaries(spec)
+    assert spec.clauses[1].status == "not_built"

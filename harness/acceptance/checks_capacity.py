@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from harness.acceptance.checks_flow import allowed
 from harness.acceptance.client import Api, CheckFailed
+from harness.acceptance.checks_booking_users import second_account
 from harness.models.spec import DataEntity, Feature
 from harness.constructs.capacity import Capacity, spec_capacity
 
@@ -68,6 +69,12 @@ def capacity_holds(api: Api, entity: DataEntity, feature: Feature) -> str:
     status, _ = _take(api, entity, who, body, cap, first)
     if status != 409:
         raise CheckFailed(f"a {entity.name} beyond the capacity of {limit} answered {status}, not 409")
+    other = _another_user(api, entity, cap)
+    if other is not None:   # everyone's records count: a second user finds the place full too
+        status, _ = _take(api, entity, other, api.body_for(entity, other, **_place_of(body, cap)), cap, first)
+        if status != 409:
+            raise CheckFailed(f"a second user's {entity.name} beyond the capacity of {limit} answered {status}, "
+                              "not 409 — every user's records must count")
     item = f"{api.collection(entity)}/{held[0]}"
     if cap.states:
         path = _path(entity, _status(api, item, who) or first, False, cap.states)
@@ -82,9 +89,22 @@ def capacity_holds(api: Api, entity: DataEntity, feature: Feature) -> str:
     status, _ = _take(api, entity, who, body, cap, first)
     if status != 201:
         raise CheckFailed(f"after one {entity.name} was {freed}, the freed place was refused: {status}")
-    return f"{limit} accepted, one more → 409, one {freed} → the place is taken again"
+    also = " (another user's too)" if other is not None else ""
+    return f"{limit} accepted, one more → 409{also}, one {freed} → the place is taken again"
 
 
 def _status(api: Api, item: str, who) -> str | None:
     got = api.call("GET", item, who)
     return got.body.get("status") if isinstance(got.body, dict) else None
+
+
+def _place_of(body: dict, cap: Capacity) -> dict:
+    return {c: body[c] for c in cap.columns if c in body}
+
+
+
+def _another_user(api: Api, entity: DataEntity, cap: Capacity):
+    """A second account when the app has accounts and every user may take the place (a member
+    makes the record and the rest of its body; each referenced part of the place is shared)."""
+    second = second_account(api, entity, cap.columns)
+    return second[0] if second is not None and second[1] else None

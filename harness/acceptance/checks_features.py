@@ -11,6 +11,7 @@ from typing import Any
 
 from harness.constructs.parent_key import parent_key_of
 from harness.acceptance.checks_access import period_summary
+from harness.acceptance.checks_booking_users import other_user_clash
 from harness.acceptance.checks_capacity import capacity_holds
 from harness.acceptance.checks_data import refuses_unknown_query, unknown_query_name
 from harness.acceptance.checks_flow import allowed
@@ -225,8 +226,9 @@ def no_double_booking(api: Api, entity: DataEntity, feature: Feature) -> str:
     if got.status != 409:
         raise CheckFailed(f"a {entity.name} overlapping the booked {slot.label} ({shown}) was not refused "
                           f"with 409: {got.line}")
+    others = other_user_clash(api, entity, slot, first, {**resource, **clash}, shown)
     api.create(entity, who, **{**resource, **adjacent})
-    return f"an overlapping {slot.label} → 409; the {'next' if slot.single else 'adjacent'} one is accepted"
+    return f"an overlapping {slot.label} → 409{others}; the {'next' if slot.single else 'adjacent'} one is accepted"
 
 
 def newest_first(api: Api, entity: DataEntity, feature: Feature) -> str:

@@ -53,9 +53,14 @@ def calendar_by_day(api: Api, spec: AppSpec, entity: DataEntity) -> str:
     api.expect(api.call("GET", url, who, params={"from": _CAL_TO, "to": _CAL_FROM}), 422, what="to before from")
     page = api.call("GET", "/" + url.removeprefix("/api/"), who, params={"from": _CAL_FROM, "to": _CAL_TO},
                     accept="text/html")
+    listed = f"{sum(map(len, wanted.values()))} {entity.plural} on {len(wanted)} days listed exactly"
+    if not spec.html:   # a JSON API only (html = false): no agenda page may be served
+        if page.status == 200 and "<" in page.text:
+            raise CheckFailed(f"an API-only app serves the agenda page: {page.line}")
+        return listed + "; no agenda page (JSON API only)"
     if page.status != 200 or "<" not in page.text or "2047" not in page.text:
         raise CheckFailed(f"the agenda page: {page.line}")
-    return f"{sum(map(len, wanted.values()))} {entity.plural} on {len(wanted)} days listed exactly; the agenda page answers"
+    return listed + "; the agenda page answers"
 
 
 def send_raw(api: Api, method: str, path: str, who: Account | None, content: bytes, content_type: str,
@@ -89,15 +94,18 @@ def _csv(rows: list[dict[str, Any]]) -> bytes:
 
 
 def _spoiled(spec: AppSpec, entity: DataEntity, row: dict[str, Any]) -> dict[str, Any] | None:
-    """The row made invalid: a wrong value of a typed field, else a required field left empty,
-    else its parent or a reference pointing at no record; None when nothing can be wrong."""
+    """The row made invalid: a wrong value of a typed field, else a required field left empty
+    (unless that leaves every cell empty: a blank line, which a CSV reader may skip), else its
+    parent or a reference pointing at no record; None when nothing can be wrong."""
     for f in entity.fields:
         wrong = [v for _, v in wrong_values(f) if isinstance(v, (str, int, float))]
         if wrong and kind_of(f) not in TEXT_KINDS and not f.ref:
             return {**row, f.ident: wrong[0]}
     required = next((f for f in entity.fields if f.required and not f.ref), None)
     if required is not None:
-        return {**row, required.ident: ""}
+        blank = {**row, required.ident: ""}
+        if any(v not in ("", None) for v in blank.values()):
+            return blank
     key = parent_key_of(spec, entity) if entity.parent else next((f.ident for f in entity.fields if f.ref), None)
     return {**row, key: 2**40} if key else None
 

@@ -343,7 +343,7 @@ def with_requirements(spec: AppSpec, dashboard: bool, unbuildable=None, pages: b
             fallback = REQ_TEXTS[f.kind].format(plural=e.plural, name=e.name)
             items.append((*words.feature_item(f, e, fallback), f"{e.name}.features {f.kind}"))
         items += [(*item, item[3]) for item in access_items(e) + link_items(e, spec.data_model)
-                  + tool_items(e) + computed_items(e) + stamp_items(e)]
+                  + tool_items(e, spec.html) + computed_items(e) + stamp_items(e)]
     if dashboard:
         items.append((*words.dashboard_item(spec.data_model, spec.auth, spec.html), "dashboard = true"))
     pages = pages and spec.html

@@ -99,12 +99,14 @@ def read_record_tools(reader: Any, raw: dict, i: int, where: str, fields: list[E
     return out
 
 
-def tool_items(e: DataEntity) -> list[tuple[str, str | None, str, str]]:
-    """The requirements (capability, entity, text, source) of the entity's record tools."""
+def tool_items(e: DataEntity, html: bool = True) -> list[tuple[str, str | None, str, str]]:
+    """The requirements (capability, entity, text, source) of the entity's record tools (`html`
+    false: a JSON API only, no agenda page)."""
     out = []
     if e.calendar:
+        shown = "as JSON and as an agenda page" if html else "as JSON"
         out.append(("calendar", e.ident, f"Users see their {e.plural} on a calendar: grouped by day between "
-                    "two dates, as JSON and as an agenda page", f"{e.name}.calendar"))
+                    f"two dates, {shown}", f"{e.name}.calendar"))
     if e.csv_import:
         out.append(("import", e.ident, f"Users import {e.plural} from a CSV file: every row checked, all rows "
                     "or none", f"{e.name}.csv_import"))

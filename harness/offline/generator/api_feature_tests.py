@@ -11,6 +11,7 @@ from harness.offline.generator.api_features import TEXT_FILTER_MAX, counted_colu
 from harness.offline.generator.period_summary import summary_test
 from harness.offline.generator.capacity_check import capacity_test
 from harness.offline.generator.row_check_lock import lock_test
+from harness.offline.generator.booking_clash import other_user_lines
 from harness.offline.generator.computed_values import computed_test
 from harness.offline.generator.csv_export_tests import csv_test
 from harness.offline.generator.appmodel import Column, Entity, AppModel
@@ -68,7 +69,7 @@ def feature_tests(app: AppModel, e: Entity, fallback: tuple[str, ...]) -> list[s
     builders = {"search": _search, "filter": _filters, "sort": _sort,
                 "csv_export": lambda e, mark: csv_test(app, e, mark),
                 "aggregate": _totals, "status_counts": _counts,
-                "no_double_booking": lambda e, mark: _booking(e, mark) + lock_test(app, e, "no_double_booking", mark),
+                "no_double_booking": lambda e, mark: _booking(app, e, mark) + lock_test(app, e, "no_double_booking", mark),
                 "newest_first": _newest, "period_summary": summary_test,
                 "capacity": lambda e, mark: capacity_test(app, e, mark) + lock_test(app, e, "capacity", mark)}
     for kind, _opts in e.features:
@@ -199,7 +200,7 @@ def _counts(e: Entity, mark: str) -> list[str]:
                  move="assert second", expected=lit(expected))]
 
 
-def _booking(e: Entity, mark: str) -> list[str]:
+def _booking(app: AppModel, e: Entity, mark: str) -> list[str]:
     slot = e.slot
     resource = next((k for k in slot.same if k == e.fk or any(c.ident == k for c in e.refs)), None)
     if resource is None:
@@ -212,5 +213,6 @@ def _booking(e: Entity, mark: str) -> list[str]:
         end = next(c for c in e.columns if c.ident == slot.end)
         here = {slot.start: sample(start, 0), slot.end: sample(end, 0)}
         later = {slot.start: sample(end, 0), slot.end: sample(end, 1)}
+    other = other_user_lines(app, e, target)
     return [fill(_BOOKING, marks=mark, slot=lit(here), later=lit(later), resource=lit(resource),
-                 resource_entity=target)]
+                 resource_entity=target, login_arg=", login" if other else "", other_user=other)]

@@ -176,7 +176,7 @@ def _row_checks(app: AppModel, e: Entity) -> str:
     if slot and e.has("no_double_booking"):
         same = "{" + ", ".join(f"{lit(k)}: row.get({lit(k)})" for k in slot.same) + "}"
         lines += [f"if row.get({lit(slot.start)}) is not None and TABLE.overlapping(",
-                  f"        db, owner_id, {same}, {lit(slot.start)}, {lit(slot.end)},",
+                  f"        db, {same}, {lit(slot.start)}, {lit(slot.end)},",
                   f"        (row[{lit(slot.start)}], row.get({lit(slot.end)}) or row[{lit(slot.start)}]),"
                   " row_id):",
                   f"    raise HTTPException(409, {lit(f'that {slot.label} is already booked')})"]

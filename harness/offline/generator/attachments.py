@@ -10,6 +10,7 @@ from harness.offline.generator.codegen import doc, fill, lit, module
 from harness.offline.generator.naming import sql_quote as q
 from harness.offline.generator.record_tools import (
     marked, page_login_check, scope_imports, test_fixtures, test_header, tool_entities, user_param,
+    with_pages,
 )
 from harness.offline.generator.templates_dir import template
 
@@ -72,7 +73,7 @@ def attachments_py(app: AppModel) -> str:
     entities = attachment_entities(app)
     table = {e.ident: (e.attachment_max_kb * 1024, tuple(e.attachment_types), e.slug, e.plural.capitalize())
              for e in entities}
-    routes = [fill(_ROUTE, files_url=lit(files_url(e)), file_url=lit(files_url(e) + "/{file_id}"),
+    routes = [fill(with_pages(_ROUTE, app), files_url=lit(files_url(e)), file_url=lit(files_url(e) + "/{file_id}"),
                    page_url=lit(f"/{e.slug}/{{item_id}}/attachments"), ident=e.ident, key=lit(e.ident),
                    name_doc=doc(e.name), user_param=user_param(app), user="user" if app.auth else "None",
                    login_check=page_login_check(app), title=lit(f"{e.name.capitalize()}: files"), slug=e.slug,
@@ -83,7 +84,7 @@ def attachments_py(app: AppModel) -> str:
     docs = "\n".join(f"- POST, GET {files_url(e)} (at most {e.attachment_max_kb} KB: "
                      f"{', '.join(e.attachment_types)}); GET, DELETE {files_url(e)}/{{file_id}}; "
                      f"the files page GET /{e.slug}/{{item_id}}/attachments" for e in entities)
-    text = fill(_MODULE, routes_doc=docs, scope_doc=_scope_doc(app), scope_imports=scope_imports(app),
+    text = fill(with_pages(_MODULE, app), routes_doc=docs, scope_doc=_scope_doc(app), scope_imports=scope_imports(app),
                 attachments=lit(table), may_attach=_may_attach(app), routes="\n\n\n".join(r.strip("\n") for r in routes))
     if not app.auth:
         text = text.replace("FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response",
@@ -105,7 +106,7 @@ def attachment_test(app: AppModel, e: Entity, req_ids: tuple[str, ...], name: st
                f"assert client.get(files, headers=bob).status_code == {refused}\n"
                f'assert client.post(files, content=content, headers={{**bob, "Content-Type": {head}}}).status_code == {refused}\n'
                f'assert client.delete(f"{{files}}/{{made[\'id\']}}", headers=bob).status_code == {refused}')
-    text = fill(_TEST, ident=e.ident, key=lit(e.ident), fixtures=test_fixtures(app), collection=collection_url(e),
+    text = fill(with_pages(_TEST, app), ident=e.ident, key=lit(e.ident), fixtures=test_fixtures(app), collection=collection_url(e),
                 content=lit(content), suffix=suffix, max_kb=e.attachment_max_kb, kind=head, max_bytes=e.attachment_max_kb * 1024, forged=forged,
                 slug=e.slug, bob_check=bob)
     if name:

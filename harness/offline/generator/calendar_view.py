@@ -9,6 +9,7 @@ from harness.offline.generator.appmodel import AppModel, Column, Entity
 from harness.offline.generator.codegen import doc, fill, lit, module
 from harness.offline.generator.record_tools import (
     marked, owner_of, page_login_check, scope_imports, test_fixtures, test_header, tool_entities, user_param,
+    with_pages,
 )
 from harness.offline.generator.samples import sample
 from harness.offline.generator.templates_dir import template
@@ -43,13 +44,13 @@ def calendar_py(app: AppModel) -> str:
     entities = calendar_entities(app)
     calendars = {e.ident: (e.slug, calendar_column(e).ident, calendar_column(e).kind,
                            e.display.ident if e.display else "id", e.plural.capitalize()) for e in entities}
-    routes = [fill(_ROUTE, api_url=lit(api_url(e)), page_url=lit(page_url(e)), ident=e.ident, key=lit(e.ident),
+    routes = [fill(with_pages(_ROUTE, app), api_url=lit(api_url(e)), page_url=lit(page_url(e)), ident=e.ident, key=lit(e.ident),
                    plural_doc=doc(e.plural), user_param=user_param(app), owner=owner_of(app),
                    page_owner=owner_of(app) if app.auth else "None", login_check=page_login_check(app),
                    title=lit(f"{e.plural.capitalize()}: calendar")) for e in entities]
     docs = "\n".join(f"- GET {api_url(e)}?from=YYYY-MM-DD&to=YYYY-MM-DD; the agenda page GET {page_url(e)}"
                      for e in entities)
-    return module(fill(_MODULE, routes_doc=docs, api_modules=", ".join(sorted(f"api_{e.ident}" for e in entities)),
+    return module(fill(with_pages(_MODULE, app), routes_doc=docs, api_modules=", ".join(sorted(f"api_{e.ident}" for e in entities)),
                        scope_imports=scope_imports(app), calendars=lit(calendars),
                        out_models=", ".join(f"{lit(e.ident)}: api_{e.ident}.{e.camel}Out" for e in entities),
                        routes="\n\n\n".join(r.strip("\n") for r in routes)))
@@ -79,7 +80,7 @@ def calendar_test(app: AppModel, e: Entity, req_ids: tuple[str, ...], name: str 
     label = sample(shown) if shown is not None and shown.required else None
     label_check = (f"assert {lit(label)} in page.text" if isinstance(label, str) and label and
                    not set(label) & set("<>&\"'") and shown.ident != e.calendar else "")
-    text = fill(_TEST, label_check=label_check, ident=e.ident, fixtures=test_fixtures(app), on_day=_on_day(e, calendar_column(e)),
+    text = fill(with_pages(_TEST, app), label_check=label_check, ident=e.ident, fixtures=test_fixtures(app), on_day=_on_day(e, calendar_column(e)),
                 api_url=lit(api_url(e)), page_url=lit(page_url(e)), bob_check=bob)
     if name:
         text = text.replace(f"def test_{e.ident}_calendar_lists_each_day_s_records(", f"def {name}(", 1)

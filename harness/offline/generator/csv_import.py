@@ -9,6 +9,7 @@ from harness.offline.generator.appmodel import AppModel, Entity
 from harness.offline.generator.codegen import doc, fill, lit, module
 from harness.offline.generator.record_tools import (
     marked, owner_of, page_login_check, scope_imports, test_fixtures, test_header, tool_entities, user_param,
+    with_pages,
 )
 from harness.offline.generator.samples import distinct, sample
 from harness.offline.generator.templates_dir import template
@@ -42,13 +43,13 @@ def csv_import_py(app: AppModel) -> str:
     entities = import_entities(app)
     imports = ", ".join(f"{lit(e.ident)}: (api_{e.ident}.{e.camel}Create, api_{e.ident}.create_item, {e.csv_import}, "
                         f"{lit(e.slug)}, {lit(e.plural.capitalize())})" for e in entities)
-    routes = [fill(_ROUTE, api_url=lit(api_url(e)), page_url=lit(page_url(e)), ident=e.ident, key=lit(e.ident),
+    routes = [fill(with_pages(_ROUTE, app), api_url=lit(api_url(e)), page_url=lit(page_url(e)), ident=e.ident, key=lit(e.ident),
                    plural_doc=doc(e.plural), user_param=user_param(app), user="user" if app.auth else "None",
                    login_check=page_login_check(app), title=lit(f"{e.plural.capitalize()}: import"))
               for e in entities]
     docs = "\n".join(f"- POST {api_url(e)} (CSV text, at most {e.csv_import} rows); the import page GET, POST "
                      f"{page_url(e)}" for e in entities)
-    text = fill(_MODULE, routes_doc=docs, api_modules=", ".join(sorted(f"api_{e.ident}" for e in entities)),
+    text = fill(with_pages(_MODULE, app), routes_doc=docs, api_modules=", ".join(sorted(f"api_{e.ident}" for e in entities)),
                 scope_imports=scope_imports(app), imports=imports,
                 create_call="create(body, db, user)" if app.auth else "create(body, db)",
                 owner=owner_of(app), routes="\n\n\n".join(r.strip("\n") for r in routes))
@@ -128,7 +129,7 @@ def import_test(app: AppModel, e: Entity, req_ids: tuple[str, ...], name: str | 
                    ".status_code == 403")
     bob = "\n".join(bob) if len(bob) > 1 else ""
     column, value = _bad(e)
-    text = fill(_TEST, ident=e.ident, fixtures=test_fixtures(app), row=_row(e), list_url=lit(collection_url(e)),
+    text = fill(with_pages(_TEST, app), ident=e.ident, fixtures=test_fixtures(app), row=_row(e), list_url=lit(collection_url(e)),
                 api_url=lit(api_url(e)), page_url=lit(page_url(e)), read_back=_read_back(e),
                 bad_key=lit(column), bad_value=value, late_bad=_late_bad(e), max_rows=e.csv_import, bob_check=bob)
     text = text.replace("[row(n) for n in range(", "[row(1)] * (", 1).replace(" + 1)])", " + 1))", 1)

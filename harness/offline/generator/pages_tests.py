@@ -113,7 +113,8 @@ def _page_filter_case(app: AppModel) -> dict[str, str] | None:
             else:
                 continue
             return {"ident": e.ident, "col": lit(e.display.ident), "field": lit(c.ident), "keep": keep,
-                    "drop": drop, "param": param, "page": lit(route_showing(app, e.ident))}
+                    "drop": drop, "param": param, "page": lit(route_showing(app, e.ident)),
+                    "slug": lit(e.slug)}
     return None
 
 

@@ -26,6 +26,10 @@ TOOLS: dict[str, tuple[str, str, str, Callable, Callable, Callable, Callable]] =
 DESCRIPTIONS = {"calendar": "Calendar of dated records: JSON per day and the agenda pages",
                 "import": "CSV import of records: all rows or none, and the import pages",
                 "attachment": "Attachments: upload, list, download and delete a record's files"}
+# the same in a JSON-API-only app (html = false): the tools have no pages there
+API_DESCRIPTIONS = {"calendar": "Calendar of dated records: JSON per day",
+                    "import": "CSV import of records: all rows or none",
+                    "attachment": DESCRIPTIONS["attachment"]}
 
 
 def tool_modules(app: AppModel) -> list[str]:
@@ -34,7 +38,7 @@ def tool_modules(app: AppModel) -> list[str]:
 
 def tool_units(app: AppModel) -> list[tuple[str, str, list[str], tuple[str, ...]]]:
     """(key, description, files, requirement ids) of each record-tool unit the app has."""
-    return [(cap, DESCRIPTIONS[cap], [t[1], t[2]], app.ids(cap)) for cap, t in TOOLS.items()
+    return [(cap, (DESCRIPTIONS if app.html else API_DESCRIPTIONS)[cap], [t[1], t[2]], app.ids(cap)) for cap, t in TOOLS.items()
             if t[6](app) and app.ids(cap)]
 
 

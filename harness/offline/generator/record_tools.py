@@ -4,12 +4,22 @@ their test files. Pure: app in, source text out."""
 
 from __future__ import annotations
 
+import re
+
 from harness.offline.generator.appmodel import AppModel, Entity
 from harness.offline.generator.codegen import fill, marks
 from harness.offline.generator.testkit import api_makers
 from harness.offline.generator.templates_dir import template
 
 _TEST_HEADER = template("record_tools/test_header.tmpl")
+# the lines of a record-tool template that serve its HTML pages: kept only when the app has pages
+_PAGE_LINES = re.compile(r"^[ \t]*# pages:begin\n(.*?)^[ \t]*# pages:end\n", re.S | re.M)
+
+
+def with_pages(text: str, app: AppModel) -> str:
+    """`text` (a template) with its `# pages:begin` … `# pages:end` lines when the app has HTML
+    pages, without them in a JSON-API-only app (`html = false`: the tool's JSON routes only)."""
+    return _PAGE_LINES.sub(lambda m: m.group(1) if app.html else "", text)
 
 
 def scope_imports(app: AppModel) -> str:

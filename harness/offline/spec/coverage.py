@@ -134,7 +134,8 @@ def entity_extra_reqs(p, e: DataEntity) -> list[tuple[str, str, str, str]]:
         by = f" by {', '.join(cols)}" if cols else ""
         fill = {"plural": e.plural, "name": e.name, "seg": seg, "by": by}
         out.append(("feature", e.ident, text.format(**fill), acceptance.format(**fill)))
-    out += [(cap, ident, text, _TOOL_ACCEPTANCE[cap].format(seg=seg)) for cap, ident, text, _src in tool_items(e)]
+    out += [(cap, ident, text, _TOOL_ACCEPTANCE[cap].format(seg=seg))
+            for cap, ident, text, _src in tool_items(e, not p.api_only)]
     return out
 
 

@@ -19,7 +19,6 @@ from harness.offline.spec.list_subjects import heading_record as _heading_record
 from harness.offline.spec.list_subjects import intro_list
 from harness.offline.spec.pass_helpers import STOPS as _STOPS
 from harness.offline.spec.filter_fields import find_filter_fields  # noqa: F401 (re-export)
-from harness.offline.spec.rating_fields import find_ratings  # noqa: F401 (re-export)
 from harness.offline.spec.pass_helpers import main_record
 from harness.offline.spec.pass_helpers import nearest as _nearest
 from harness.offline.spec.pass_helpers import use as _use
@@ -51,6 +50,8 @@ def find_field_lists(toks: list[Tok], p: Parsed) -> None:
             continue
         if t.used or (t.w not in _TRIGGERS and t.w not in _VERB_TRIGGERS and t.w not in BY_VERBS):
             continue
+        if t.w == "(" and _word(toks, i + 1) in _COMPARISONS and _word(toks, i + 2) == "than":
+            continue   # "young animals (less than 2 years of age)": a condition on the records, not fields
         intro = intro_list(toks, i) if t.w == ":" and _word(toks, i + 1) == "." else None
         if intro:   # "List of the recipes, with some key information:" + "Recipe ID, Brand, ..."
             j, items, consumed, links = intro
@@ -164,6 +165,7 @@ _TRIGGERS = lx.FIELD_TRIGGERS | word_set("field_passes.include_triggers")   # "e
 _RECORD_VERBS = word_set("field_passes.record_verbs")
 _RECORDS = word_set("field_passes.records")
 _COMMA_TRIGGERS = word_set("field_passes.comma_triggers")
+_COMPARISONS = word_set("field_passes.comparisons")
 
 
 _FRAME_WORDS = word_set("field_passes.frame_words")

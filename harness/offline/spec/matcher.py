@@ -29,6 +29,8 @@ A token spec is a dict; every key present must hold:
     capture          a name for the tokens it matched
     as               {"capture": c, "forms": ["un{w}", ...]}: the word is one of these forms of
                      the first word of capture c, matched before it ("watched or unwatched")
+    range            true: a numeric range as one spec, all its tokens ("from 1 to 5 stars", "1-5";
+                     list_parts.read_range), matched forward only
     group            a list of token specs matched in turn, as one spec: with `op` the whole
                      sequence is optional or repeated ({"group": [sep, word], "op": "*"})
 
@@ -42,6 +44,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
 from harness.offline.spec import lexicon as lx
+from harness.offline.spec.list_parts import read_range
 from harness.offline.spec.tokens import Tok
 
 WordSets = Callable[[str], frozenset]
@@ -108,7 +111,7 @@ def _counts(spec: dict, run: int) -> list[int]:
     return list(range(low, high + 1)) if spec.get("lazy") else list(range(high, low - 1, -1))
 
 
-def _walk(toks: list[Tok], specs: list[dict], k: int, pos: int, step: int, clause: int,
+def _walk(toks: list[Tok], specs: list[dict], k: int, pos: int, step: int, clause: int | None,
           sets: WordSets, caps: dict[str, list[int]]) -> Iterator[tuple[int, dict]]:
     """Every way specs[k:] match from `pos` going `step`, as (position after, captures)."""
     if k == len(specs):
@@ -118,11 +121,18 @@ def _walk(toks: list[Tok], specs: list[dict], k: int, pos: int, step: int, claus
     if "group" in spec:
         yield from _repeat(toks, specs, k, pos, step, clause, sets, caps, 0)
         return
+    if spec.get("range"):
+        found = read_range(toks, pos) if step > 0 and 0 <= pos < len(toks) else None
+        if found and all(_in(toks[j], clause) for j in range(pos, found[2])):
+            taken = list(range(pos, found[2]))
+            new = {**caps, spec["capture"]: caps.get(spec["capture"], []) + taken} if "capture" in spec else caps
+            yield from _walk(toks, specs, k + 1, found[2], step, clause, sets, new)
+        return
     run = 0   # how many tokens from pos this spec can take at most
     limit = spec.get("max", 10_000) if spec.get("op") in ("*", "+") else 1
     while run < limit:
         j = pos + step * run
-        if not (0 <= j < len(toks)) or toks[j].clause != clause or not token_ok(toks[j], spec, sets) \
+        if not (0 <= j < len(toks)) or not _in(toks[j], clause) or not token_ok(toks[j], spec, sets) \
                 or "as" in spec and toks[j].w not in _forms(toks, spec["as"], caps):
             break
         run += 1
@@ -134,7 +144,7 @@ def _walk(toks: list[Tok], specs: list[dict], k: int, pos: int, step: int, claus
         yield from _walk(toks, specs, k + 1, pos + step * n, step, clause, sets, new)
 
 
-def _repeat(toks: list[Tok], specs: list[dict], k: int, pos: int, step: int, clause: int,
+def _repeat(toks: list[Tok], specs: list[dict], k: int, pos: int, step: int, clause: int | None,
             sets: WordSets, caps: dict[str, list[int]], done: int) -> Iterator[tuple[int, dict]]:
     """A group spec (specs[k]) after `done` repetitions: one more first (greedy), then the rest."""
     spec, op = specs[k], specs[k].get("op", "")
@@ -153,20 +163,25 @@ def _clause_has(toks: list[Tok], i: int | None, sequences: list[list[dict]], set
                for specs in sequences for k in range(len(toks)) if i is None or toks[k].clause == toks[i].clause)
 
 
-def _before(toks: list[Tok], i: int, specs: list[dict], sets: WordSets, caps: dict) -> Iterator[tuple[int, dict]]:
-    return _walk(toks, list(reversed(specs)), 0, i - 1, -1, toks[i].clause, sets, caps)
+def _in(t: Tok, clause: int | None) -> bool:
+    return clause is None or t.clause == clause
+
+
+def _before(toks: list[Tok], i: int, specs: list[dict], sets: WordSets, caps: dict,
+            clause: int | None = -1) -> Iterator[tuple[int, dict]]:
+    return _walk(toks, list(reversed(specs)), 0, i - 1, -1, toks[i].clause if clause == -1 else clause, sets, caps)
 
 
 def match_at(toks: list[Tok], i: int, pattern: dict, sets: WordSets) -> Match | None:
     """The pattern's match anchored at token i, or None."""
     if not token_ok(toks[i], pattern["tokens"][0], sets):   # the anchor first: most tokens fail here
         return None
-    clause = toks[i].clause
+    clause = None if pattern.get("cross_clauses") else toks[i].clause
     for end, caps in _walk(toks, pattern["tokens"], 0, i, 1, clause, sets, {}):
-        if "followed_by" in pattern and end < len(toks) and toks[end].clause == clause \
+        if "followed_by" in pattern and end < len(toks) and _in(toks[end], clause) \
                 and not token_ok(toks[end], pattern["followed_by"], sets):
             continue
-        for _start, back in _before(toks, i, pattern.get("before", []), sets, caps):
+        for _start, back in _before(toks, i, pattern.get("before", []), sets, caps, clause):
             if not _conditions(toks, i, pattern, sets):
                 return None
             out = {name: sorted(idx) for name, idx in back.items()}

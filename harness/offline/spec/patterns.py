@@ -35,6 +35,7 @@ from pathlib import Path
 
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec.fields import FieldItem, kind_for_name
+from harness.offline.spec.list_parts import read_range
 from harness.offline.spec.matcher import Match, match_at, token_ok
 from harness.offline.spec.nouns import singular_name
 from harness.offline.spec.pass_helpers import main_record, nearest
@@ -186,6 +187,8 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str], s
             item = _field_item(toks, m, label)
             if item and all(it.label != item.label for it in items) and not _has_like(items, label):
                 items.append(item)
+        if action.get("field_clause"):   # the clause describes the record's fields
+            p.field_clauses.setdefault(record, []).append(toks[m.anchor].clause)
         tool = action.get("entity_tool")
         if tool and tool not in p.tools.setdefault(record, []):
             p.tools[record].append(tool)
@@ -312,6 +315,10 @@ def _field_item(toks: list[Tok], m: Match, field: str | dict) -> FieldItem | Non
         if field.get("singular"):
             words[-1] = singular_name(words[-1])
         return FieldItem(words=words, hint=field.get("hint"))
+    if "range" in field or "min" in field:   # bounds: of a numeric range a capture starts, or given
+        low, high, _end = read_range(toks, m.captures[field["range"]][0]) if "range" in field \
+            else (field["min"], field["max"], 0)
+        return FieldItem(words=field["label"].split(), min_value=low, max_value=high)
     how = field["values"]
     values = [toks[x].w for x in m.captures.get(how["capture"], []) if token_ok(toks[x], how.get("where", {}), pattern_set)]
     return FieldItem(words=field["label"].split(), enum_values=values if len(values) > 1 else [])

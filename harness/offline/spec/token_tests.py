@@ -8,6 +8,7 @@ on what earlier passes did or on the parse ("is": "noun", "is": ["mention"]).
     supported_verb  the word is a verb the app supports, in any form ("manage", "tracks")
     entity_verb  the word is a verb acting on records, in any form ("add", "deleted", "book")
     compound_actor  a noun that is also a verb, modifying the actor noun after it ("as a book lender")
+    range_start  a numeric range starts at the token ("from" or "1" of "from 1 to 5"; list_parts.read_range)
     possessive  the user wrote the word with 's or s' ("shop's", "users'")
     clause_start  the token is the first of its clause
     sole_word   the token is the only word of its clause (the only token starting with a letter)
@@ -24,6 +25,7 @@ from typing import Callable
 
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec import lexicon_roles as rl
+from harness.offline.spec.list_parts import read_range
 from harness.offline.spec.nouns import is_noun, singular_name
 from harness.offline.spec.tokens import Tok
 from harness.offline.spec.wordsets import word_set
@@ -60,6 +62,7 @@ TESTS: dict[str, Callable[[list[Tok], int, dict[int, str], object], bool]] = {
     "supported_verb": lambda toks, i, mentions, p: rl.is_supported_verb(toks[i].w),
     "entity_verb": lambda toks, i, mentions, p: rl.is_entity_verb(toks[i].w),
     "compound_actor": lambda toks, i, mentions, p: _compound_actor(toks, i),
+    "range_start": lambda toks, i, mentions, p: read_range(toks, i) is not None,
     "possessive": lambda toks, i, mentions, p: toks[i].possessive,
     "clause_start": lambda toks, i, mentions, p: i == 0 or toks[i - 1].clause != toks[i].clause,
     "sole_word": lambda toks, i, mentions, p: all(t is toks[i] or t.clause != toks[i].clause or not t.w[:1].isalpha()

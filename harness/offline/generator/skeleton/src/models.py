@@ -151,13 +151,15 @@ class Table:
                              for g in grouped}
         return out
 
-    def overlapping(self, conn: sqlite3.Connection, owner_id: int | None, same: dict[str, Any],
-                    start: str, end: str, span: tuple[Any, Any], exclude_id: int | None) -> bool:
-        """True when another row with the same `same` values has a [start, end) range that
-        overlaps `span`; a row without an end is the single slot `start`."""
-        where, params = self._where(owner_id, None, same, {})
+    def overlapping(self, conn: sqlite3.Connection, same: dict[str, Any], start: str, end: str,
+                    span: tuple[Any, Any], exclude_id: int | None) -> bool:
+        """True when another row of any user with the same `same` values (the booked resource,
+        the day) has a [start, end) range that overlaps `span`; a row without an end is the
+        single slot `start`. Every owner's rows count: a room is booked whoever booked it."""
+        parts = [f"{self.quoted[column]} = ?" for column in same] + ['"id" IS NOT ?']
+        params: list[Any] = [*same.values()]
         low, high = span
-        head = f'SELECT 1 FROM {self.table_sql}{where or " WHERE 1 = 1"} AND "id" IS NOT ?'
+        head = f"SELECT 1 FROM {self.table_sql} WHERE {' AND '.join(parts)}"
         if start == end:  # a single slot: the same start is the clash
             sql = f"{head} AND {self.quoted[start]} = ? LIMIT 1"
             return conn.execute(sql, (*params, exclude_id, low)).fetchone() is not None
