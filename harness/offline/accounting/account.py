@@ -226,7 +226,8 @@ def _english(toks: list[str], sw: SpecWords, background: list[str | None]) -> li
             label = _background_label(low, sw, background[i] or NEGATED, label)
         ent = sw.entity_of.get(stem(low))
         if ent and label and label.startswith("entity"):
-            if any(not sw.linked(ent, other) for other in seen_entities if other != ent) and _after_link(toks, i):
+            if any(not sw.linked(ent, other) for other in seen_entities if other != ent) and _after_link(toks, i) \
+                    and not _own_field_next(toks, i, ent, seen_entities, sw):
                 label = None   # "sessions ... for a book" without a link between them
             elif ent not in seen_entities:
                 seen_entities.append(ent)
@@ -267,6 +268,12 @@ def _object_entity(toks: list[str], i: int, sw: SpecWords) -> str | None:
     while k < len(toks) and toks[k].lower() in _SKIP:
         k += 1
     return sw.entity_of.get(stem(toks[k].lower())) if k < len(toks) else None
+
+
+def _own_field_next(toks: list[str], i: int, ent: str, seen: list[str], sw: SpecWords) -> bool:
+    """ "log an animal with animal species": the record named last, named again before a field of its own."""
+    nxt = stem(toks[i + 1].lower()) if i + 1 < len(toks) else ""
+    return bool(seen) and seen[-1] == ent and any(owner == ent for _l, owner, _n in sw.owned.get(nxt, []))
 
 
 def _after_link(toks: list[str], i: int) -> bool:

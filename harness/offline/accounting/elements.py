@@ -37,10 +37,12 @@ class SpecWords:
         `about`; any element when the clause names no record. None: only other records hold it.
         An element whose own name holds the word before it ("product name" of an order) counts."""
         label = self.by_stem.get(s)
-        if label is None or label.startswith("entity ") or not about:
-            return label
         held = self.owned.get(s, [])
         compound = [lab for lab, _ent, names in held if before and len(names) > 1 and stem(before) in names]
+        if label is None:   # "donor id": only the record's own id, named with the record
+            return compound[0] if compound else None
+        if label.startswith("entity ") or not about:
+            return label
         allowed = {owner} if owner else about
         mine = compound + [lab for lab, ent, _names in held if ent in allowed]
         return mine[0] if mine else None if any(lab == label for lab, _e, _n in held) else label
@@ -99,6 +101,9 @@ def spec_words(spec: AppSpec) -> SpecWords:
             sw.links.add(frozenset((e.ident, other)))
         for name in e.computed:
             claim(name, f"computed {e.name}.{name}", owner=e.ident)
+    for e in spec.data_model:   # every record has its id: "a donor id" said with the record's name
+        names = frozenset(stem(t) for t in tokens(e.name)) | {stem("id")}
+        sw.owned.setdefault(stem("id"), []).append((f"id {e.name}", "", names))
     for role in spec.roles:
         claim(role, f"account role {role}")
     sw.entity_pages = any(r.capability == "pages" for r in spec.requirements)

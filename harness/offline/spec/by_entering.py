@@ -17,10 +17,49 @@ BY_VERBS = word_set("by_entering.by_verbs")
 _DESTINATION = word_set("by_entering.destination")
 
 
-def by_entering(toks: list[Tok], i: int) -> int | None:
-    """Index of the record whose fields follow the "by <verb>ing" at i, or None."""
+DESCRIBED_BY = word_set("by_entering.described_by")
+_BE = word_set("by_entering.be")
+_FORM_LEADS = word_set("by_entering.form_leads")
+_FORM_WORDS = word_set("field_passes.form_words")
+_FORM_LINKS = word_set("by_entering.form_links")
+
+
+def by_entering(toks: list[Tok], i: int) -> tuple[int, int] | None:
+    """(the record's index, where its field list starts) when the words at i introduce a record's
+    fields by how it is filled in or told apart, else None: "by entering name, ...", "by submitting
+    a form with species, name, ...", "Each donor is identified by a donor id, name, ..."."""
+    described = _described_by(toks, i)
+    if described is not None:
+        return described
     if toks[i].w not in BY_VERBS or i < 2 or toks[i - 1].w != "by":
         return None
+    record = _object_before_by(toks, i)
+    return None if record is None else (record, _past_form(toks, i + 1))
+
+
+def _described_by(toks: list[Tok], i: int) -> tuple[int, int] | None:
+    """ "Each donor is identified by a donor id, name, ...", "Animals are described by species,
+    ...": the subject of the passive before "by" has the fields after it."""
+    if toks[i].w not in DESCRIBED_BY or _at(toks, i + 1) != "by" or _at(toks, i - 1) not in _BE:
+        return None
+    j = i - 2
+    if j < 0 or toks[j].clause != toks[i].clause or not is_noun(toks, j):
+        return None
+    return j, i + 2
+
+
+def _past_form(toks: list[Tok], k: int) -> int:
+    """Where the field list starts after "by submitting": past "a form with" ("out the form listing")."""
+    m = k
+    while _at(toks, m) in _FORM_LEADS:
+        m += 1
+    if _at(toks, m) in _FORM_WORDS and _at(toks, m + 1) in _FORM_LINKS:
+        return m + 2
+    return k
+
+
+def _object_before_by(toks: list[Tok], i: int) -> int | None:
+    """The object of the verb before "by", past a destination ("to your collection")."""
     j = i - 2
     dest = j
     while dest >= 0 and dest > i - 6 and toks[dest].w.isalpha() and toks[dest].w not in _DESTINATION \

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec.build import Parsed
-from harness.offline.spec.by_entering import BY_VERBS, by_entering, fields_for_each
+from harness.offline.spec.by_entering import DESCRIBED_BY, BY_VERBS, by_entering, fields_for_each
 from harness.offline.spec.entities import is_noun, singular_name
 from harness.offline.spec.fields import DETAIL_WORDS, FieldItem, parse_field_list, read_enum
 from harness.offline.spec.genitive_fields import find_genitive_fields
@@ -48,7 +48,8 @@ def find_field_lists(toks: list[Tok], p: Parsed) -> None:
         if ahead is not None:   # "Input fields for title, amount, and date for each entry"
             _add_fields(toks, p, ahead[0], t, ahead[1], ahead[2])
             continue
-        if t.used or (t.w not in _TRIGGERS and t.w not in _VERB_TRIGGERS and t.w not in BY_VERBS):
+        if t.used or (t.w not in _TRIGGERS and t.w not in _VERB_TRIGGERS and t.w not in BY_VERBS
+                      and t.w not in DESCRIBED_BY):
             continue
         if t.w == "(" and _word(toks, i + 1) in _COMPARISONS and _word(toks, i + 2) == "than":
             continue   # "young animals (less than 2 years of age)": a condition on the records, not fields
@@ -61,9 +62,9 @@ def find_field_lists(toks: list[Tok], p: Parsed) -> None:
         j = i - 1
         by = by_entering(toks, i)
         if by is not None:   # "Add plants to your collection by entering name, species, and ..."
-            items, consumed = parse_field_list(toks, i + 1, False, _STOPS)
+            items, consumed = parse_field_list(toks, by[1], False, _STOPS)
             if items:
-                _add_fields(toks, p, by, t, items, consumed)
+                _add_fields(toks, p, by[0], t, items, consumed + list(range(i + 1, by[1])))
             continue
         if t.w in _VERB_TRIGGERS:   # "a booking form to choose date and time"
             while j >= 0 and (toks[j].w in lx.FILLER or toks[j].w in _FORM_GAP or toks[j].w in _FORM_WORDS):
@@ -325,11 +326,19 @@ _RECORD_VIEWS = DETAIL_WORDS | word_set("field_passes.card_words")
 
 def _add_fields(toks: list[Tok], p: Parsed, j: int, trigger: Tok, items: list, consumed: list[int]) -> None:
     name = singular_name(toks[j].w)
-    p.fields.setdefault(name, []).extend(items)
+    p.fields.setdefault(name, []).extend(_own_field(name, it) for it in items)
     p.field_subjects.append(j)
     _use(trigger, f"field:{name}")
     for k in consumed:
         _use(toks[k], f"field:{name}")
+
+
+def _own_field(name: str, item: FieldItem) -> FieldItem:
+    """ "animal species" in the animal's own list is its species; "a donor id" in the donor's is
+    its `id`, the app's own column (docs/spec-language.md: a field named id is left out)."""
+    if len(item.words) > 1 and item.words[0] == name and not item.own:
+        item.words = item.words[1:]
+    return item
 
 
 _STATUS_WORDS = word_set("field_passes.status_words")
