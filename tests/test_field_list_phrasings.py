@@ -113,8 +113,9 @@ def test_a_comma_list_under_a_line_naming_a_records_information_is_that_records_
                          "asian, bbq) that are linked to a recipe, the cooking time, the main ingredient (meat, "
                          "chicken, vegetarian etc), and an average rating on a 1-100 scale.")
     recipe = spec.entity("recipe")
-    assert {"recipe id": "short_text", "brand": "short_text", "cooking time": "integer",
+    assert {"brand": "short_text", "cooking time": "integer",
             "main ingredient": "enum", "average rating": "rating"}.items() <= fields(spec, "recipe").items()
+    assert "recipe id" not in fields(spec, "recipe")   # the recipe's own id (D5), no field of its own
     by_name = {f.name: f for f in recipe.fields}
     assert by_name["main ingredient"].enum_values == ["meat", "chicken", "vegetarian"]   # no "etc"
     assert (by_name["average rating"].min_value, by_name["average rating"].max_value) == (1, 100)

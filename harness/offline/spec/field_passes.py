@@ -64,6 +64,8 @@ def find_field_lists(toks: list[Tok], p: Parsed) -> None:
         if by is not None:   # "Add plants to your collection by entering name, species, and ..."
             items, consumed = parse_field_list(toks, by[1], False, _STOPS)
             if items:
+                own = singular_name(toks[by[0]].w)   # "a form with animal species": the animal's species
+                items = [_unprefixed(own, it) for it in items]
                 _add_fields(toks, p, by[0], t, items, consumed + list(range(i + 1, by[1])))
             continue
         if t.w in _VERB_TRIGGERS:   # "a booking form to choose date and time"
@@ -326,16 +328,23 @@ _RECORD_VIEWS = DETAIL_WORDS | word_set("field_passes.card_words")
 
 def _add_fields(toks: list[Tok], p: Parsed, j: int, trigger: Tok, items: list, consumed: list[int]) -> None:
     name = singular_name(toks[j].w)
-    p.fields.setdefault(name, []).extend(_own_field(name, it) for it in items)
+    p.fields.setdefault(name, []).extend(_own_id(name, it) for it in items)
     p.field_subjects.append(j)
     _use(trigger, f"field:{name}")
     for k in consumed:
         _use(toks[k], f"field:{name}")
 
 
-def _own_field(name: str, item: FieldItem) -> FieldItem:
-    """ "animal species" in the animal's own list is its species; "a donor id" in the donor's is
-    its `id`, the app's own column (docs/spec-language.md: a field named id is left out)."""
+def _own_id(name: str, item: FieldItem) -> FieldItem:
+    """ "a donor id" in the donor's own list is its `id`, the app's own column (docs/spec-language.md:
+    a field named id is left out)."""
+    if len(item.words) == 2 and item.words[0] == name and item.words[1] in lx.PRIMARY_KEY_WORDS and not item.own:
+        item.words = item.words[1:]
+    return item
+
+
+def _unprefixed(name: str, item: FieldItem) -> FieldItem:
+    """ "animal species" filled in for an animal is its species."""
     if len(item.words) > 1 and item.words[0] == name and not item.own:
         item.words = item.words[1:]
     return item
