@@ -60,4 +60,4 @@ def test_records_that_have_records_with_their_own_fields_are_records_not_a_text_
     assert [f.name for f in spec.entity("note").fields] == ["title", "body"]
     assert [c.status for c in spec.clauses] == ["mapped", "mapped"]
     spec = parse_request("A CRM. Contacts have notes.")   # no fields of their own: still a column
-    assert [f.name for f in spec.entity("contact").fields] == ["name", "notes"]
+    assert [f.name for f in spec.entity("contact").fields] == ["notes"]   # drafts invent no name

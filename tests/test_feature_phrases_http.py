@@ -50,9 +50,9 @@ def test_available_courts_refuse_a_taken_slot_and_list_bookings_per_court_over_h
 def test_dashboard_overview_of_expenses_sums_their_amounts_over_http(tmp_path):
     workspace = write_files(generate_files(rule_based_spec(EXPENSES)), tmp_path / "ws")
     steps = [
-        ProbeStep("one", "POST", "/api/expenses", {"name": "rent", "amount": 700.5, "date": "2026-12-01"}, 201,
+        ProbeStep("one", "POST", "/api/expenses", {"amount": 700.5, "date": "2026-12-01"}, 201,
                   {}, False),
-        ProbeStep("two", "POST", "/api/expenses", {"name": "food", "amount": 99.5, "date": "2026-12-01"}, 201,
+        ProbeStep("two", "POST", "/api/expenses", {"amount": 99.5, "date": "2026-12-01"}, 201,
                   {}, False),
         ProbeStep("totals", "GET", "/api/expenses/totals", None, 200, {"sums": "sums"}, False),
     ]

@@ -130,5 +130,5 @@ def test_a_participle_after_a_column_noun_keeps_the_nouns_kind_bug():
     assert [kind_for_name(n) for n in ("is paid", "paid", "paid by")] == ["boolean", "boolean", "short_text"]
     spec = parse_request("Users can manage payments. Payment information (date paid, amount paid) is recorded too.")
     payment = next(e for e in spec.data_model if e.name == "payment")
-    assert {f.name: f.kind for f in payment.fields} == {"name": "short_text", "date paid": "date",
+    assert {f.name: f.kind for f in payment.fields} == {"date paid": "date",
                                                          "amount paid": "money"}

@@ -47,7 +47,7 @@ def test_number_of_a_plural_with_a_relative_clause_is_one_integer_field():
 
 def test_a_detail_noun_after_a_list_of_modifiers_is_shared_by_each_of_them():
     spec = parse_request("Renters fill out a profile with their personal, financial and references information.")
-    assert fields(spec, "profile") == {"name": "short_text", "personal information": "long_text",
+    assert fields(spec, "profile") == {"personal information": "long_text",
                                        "financial information": "long_text", "references": "long_text"}
     assert names(spec) == ["profile"]   # "references" is the profile's, not a record type
     customers = parse_request("Manage customers with a name, contact and billing information.")
@@ -75,10 +75,10 @@ VI_ROOMS = ("Quản lý phòng và sinh viên. Thêm phòng: Ghi nhận thông t
 
 def test_vietnamese_field_words_are_fields_and_a_status_list_keeps_the_users_words():
     spec = parse_request(VI_ROOMS)
-    assert columns(spec, "room") == {"name": "short_text", "room_number": "short_text",
+    assert columns(spec, "room") == {"room_number": "short_text",
                                      "room_type": "short_text", "capacity": "integer", "status": "enum"}
     # labelled in the user's words; the JSON keys and columns are the English ones
-    assert fields(spec, "room") == {"tên": "short_text", "số phòng": "short_text", "loại phòng": "short_text",
+    assert fields(spec, "room") == {"số phòng": "short_text", "loại phòng": "short_text",
                                     "sức chứa": "integer", "trạng thái": "enum"}
     room = spec.entity("room")   # states a room is in (not a `type`, not a one-way workflow)
     assert next(f.enum_values for f in room.fields if f.ident == "status") == ["còn trống", "đã thuê"]
@@ -145,7 +145,7 @@ def test_a_word_that_can_be_a_column_is_a_record_when_a_column_list_follows_its_
 
 def test_a_record_that_stores_its_fields_and_whether_it_is_something():
     spec = parse_request("An app for invoices. Invoices store a number, a total and whether it is paid.")
-    assert fields(spec, "invoice") == {"name": "short_text", "number": "short_text", "total": "money",
+    assert fields(spec, "invoice") == {"number": "short_text", "total": "money",
                                        "paid": "boolean"}
     tasks = parse_request("An app for tasks. Tasks should store a title, a due date, and whether it is done.")
     assert tasks.entity("task").has_status and "done" not in fields(tasks, "task")   # done is the status
@@ -164,7 +164,7 @@ def test_for_each_record_record_its_fields_with_of_phrases_periods_and_verbs_bef
 def test_a_participle_aside_after_a_record_lists_its_fields():
     spec = parse_request("Users can track workouts, recording the exercise, duration in minutes, calories burned "
                          "and the date.")
-    assert fields(spec, "workout") == {"name": "short_text", "exercise": "short_text", "duration": "integer",
+    assert fields(spec, "workout") == {"exercise": "short_text", "duration": "integer",
                                        "calories": "integer", "date": "date"}
     assert names(spec) == ["workout"]
 
@@ -221,11 +221,11 @@ def test_vietnamese_person_fields_and_an_enum_in_the_users_words():
 
 def test_fields_named_before_of_each_record_belong_to_that_record():
     spec = parse_request("Users can record the date and amount of each expense.")
-    assert fields(spec, "expense") == {"name": "short_text", "date": "date", "amount": "money"}
+    assert fields(spec, "expense") == {"date": "date", "amount": "money"}
     book = parse_request("Users input the title, author and year of a book.")
     assert fields(book, "book") == {"title": "short_text", "author": "short_text", "year": "integer"}
     both = parse_request("An app for expenses. Show the date and the amount of each expense.")
-    assert list(fields(both, "expense")) == ["name", "date", "amount"]
+    assert list(fields(both, "expense")) == ["date", "amount"]
     search = parse_request("Implement a search bar where users can type the name of a recipe.")
     assert list(fields(search, "recipe")) == ["name"]   # "type" is the verb, not part of the field
 
@@ -249,14 +249,14 @@ def test_a_qualified_status_adds_no_column_named_after_its_qualifier_bug():
     text column. The words before "status" name the record's status: no column of their own."""
     spec = parse_request("Build an order tracking app with login. Orders have a total amount and a payment "
                          "status (paid, pending, refunded).")
-    assert fields(spec, "order") == {"name": "short_text", "total amount": "money"}
+    assert fields(spec, "order") == {"total amount": "money"}
     assert spec.entity("order").workflow == ["paid", "pending", "refunded"]
     spec = parse_request("Build an order tracking app with login. Orders have a delivery status (shipped, "
                          "pending), a total amount and a note.")
-    assert fields(spec, "order") == {"name": "short_text", "total amount": "money", "note": "long_text"}
+    assert fields(spec, "order") == {"total amount": "money", "note": "long_text"}
     assert spec.entity("order").workflow == ["shipped", "pending"]
     spec = parse_request("Build an order tracking app with login. Orders have a total amount and a payment status.")
-    assert fields(spec, "order") == {"name": "short_text", "total amount": "money"}
+    assert fields(spec, "order") == {"total amount": "money"}
     assert spec.entity("order").has_status
 
 
@@ -264,7 +264,7 @@ def test_limits_caps_and_quotas_are_numeric_columns_not_dropped_or_text_bug():
     """"Budgets have a category, a monthly limit and a spending cap" kept only the category (the clause
     was reported not built); "a maximum quota" was a 200-character text column."""
     spec = parse_request("Build a budget app. Budgets have a category, a monthly limit and a spending cap.")
-    assert fields(spec, "budget") == {"name": "short_text", "category": "short_text", "monthly limit": "decimal",
+    assert fields(spec, "budget") == {"category": "short_text", "monthly limit": "decimal",
                                       "spending cap": "money"}
     assert [c.status for c in spec.clauses][-1] == "mapped"
     spec = parse_request("Build a storage app. Each plan has a name, a maximum quota and a price.")

@@ -64,5 +64,5 @@ def test_a_column_asked_after_with_that_no_rule_read_is_not_built_bug(request_te
 
 def test_columns_a_rule_read_after_with_are_built():
     spec = parse_request("Track repairs with a date.")
-    assert columns(spec, "repair") == {"name": "short_text", "date": "date"}
+    assert columns(spec, "repair") == {"date": "date"}
     assert [c.status for c in spec.clauses] == ["mapped"]

@@ -71,7 +71,7 @@ def columns(spec, name: str) -> dict[str, str]:
 def test_a_camel_case_column_with_its_type_in_brackets_is_a_column_bug():
     spec = parse_request("Orders have:\n\n- recipient\n- deliveryOn (date)\n- total")
     assert entities(spec) == {"order": None}
-    assert columns(spec, "order") == {"name": "short_text", "recipient": "short_text", "delivery_on": "date",
+    assert columns(spec, "order") == {"recipient": "short_text", "delivery_on": "date",
                                       "total": "money"}
     assert {c.status for c in spec.clauses} == {"mapped"}
 
@@ -106,7 +106,7 @@ def test_records_listed_with_a_records_columns_are_its_children_bug():
 def test_the_online_store_builds_what_it_asks_and_names_what_it_does_not_bug():
     spec = parse_request(STORE)
     assert entities(spec) == {"order": None, "item": "order", "product": "order"}
-    assert columns(spec, "order") == {"name": "short_text", "recipient": "short_text", "currency": "short_text",
+    assert columns(spec, "order") == {"recipient": "short_text", "currency": "short_text",
                                       "delivery_on": "date", "total": "money"}
     assert columns(spec, "product") == {"name": "short_text", "price": "money", "currency": "short_text"}
     not_built = [c.text for c in spec.clauses if c.status == "not_built"]
@@ -126,7 +126,7 @@ def test_an_article_or_adjective_before_an_action_word_makes_it_a_noun():
 @pytest.mark.slow
 def test_the_online_store_keeps_orders_with_their_items_over_http(tmp_path: Path):
     workspace = write_files(generate_files(parse_request(STORE)), tmp_path / "ws")
-    order = {"name": "o1", "recipient": "Ann", "currency": "EUR", "delivery_on": "2026-12-24", "total": 12.5}
+    order = {"recipient": "Ann", "currency": "EUR", "delivery_on": "2026-12-24", "total": 12.5}
     steps = [
         ProbeStep("order", "POST", "/api/orders", order, 201, {"order": "id"}, False),
         ProbeStep("not a date", "POST", "/api/orders", {**order, "delivery_on": "tomorrow"}, 422, {}, False),

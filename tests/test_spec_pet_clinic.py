@@ -45,7 +45,7 @@ def statuses(spec) -> list[str]:
 def test_a_vaccine_history_listing_columns_is_vaccine_records_of_the_pet_bug():
     spec = parse_request(CLINIC)
     assert entities(spec) == {"owner": None, "pet": "owner_item", "vaccine": "pet"}
-    assert columns(spec, "vaccine") == {"name": "short_text", "vaccine_type": "short_text", "date": "date",
+    assert columns(spec, "vaccine") == {"vaccine_type": "short_text", "date": "date",
                                         "next_due_date": "date"}
     assert "vaccine_history" not in columns(spec, "pet")
     # #48: "history" and "given" name nothing the spec has (the column is "date"): not built, named
@@ -100,7 +100,7 @@ def test_lists_of_values_stay_enums(request_text, record, column, values):
 def test_the_pet_clinic_keeps_each_pets_vaccines_and_visits_over_http(tmp_path):
     spec = parse_request(HOSPITAL)
     workspace = write_files(generate_files(spec), tmp_path / "ws")
-    vaccine = {"name": "Rabies", "vaccine_type": "rabies", "date": "2026-03-01", "next_due_date": "2027-03-01"}
+    vaccine = {"vaccine_type": "rabies", "date": "2026-03-01", "next_due_date": "2027-03-01"}
     visit = {"visit_date": "2026-03-02", "reason": "limping"}   # what the request says a visit records
     steps = [
         ProbeStep("owner", "POST", "/api/owners", {"name": "Ann"}, 201, {"owner": "id"}, False),

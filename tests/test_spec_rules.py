@@ -150,7 +150,7 @@ def test_entities_come_from_domain_nouns(request_text, expected, auth):
     ("products with a name, price and quantity",
      [("name", "str", True), ("price", "float", False), ("quantity", "int", False)]),
     ("workouts with date, duration in minutes, calories burned and notes",
-     [("name", "str", True), ("date", "date", False), ("duration", "int", False),
+     [("date", "date", False), ("duration", "int", False),
       ("calories", "int", False), ("notes", "text", False)]),
     # "an optional description" asks for the others: the start time is required, a yes/no field never is;
     # the user's own required field shows the record, so no title is invented (Pennywise's "name")

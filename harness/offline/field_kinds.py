@@ -138,6 +138,10 @@ def _words(*names: str) -> str:
 
 _DATE_LAST = r"\b(?:date|day|deadline|due|birthday|birthdate|dob|ngay|han)\s$"
 _TIME_LAST = r"\b(?:time|start|end|starts|ends|clock in|clock out|check in|check out|gio)\s$"
+# The moment a record's own one-off event happened ("submission time", "creation time"): a date
+# and a time, not a clock time of every day. Scheduled events ("arrival time") stay clock times.
+_EVENT_MOMENT = (r"\b(?:submission|creation|registration|publication|cancellation|confirmation|approval|"
+                 r"signup|sign up)\s(?:time|timestamp)\s$")
 
 KINDS: dict[FieldKind, KindEntry] = {entry.kind: entry for entry in (
     KindEntry("short_text", (r"\s(?:by|to)\s$",), "str", "TEXT", "ShortText | None", "RequiredShortText", "str",
@@ -176,7 +180,7 @@ KINDS: dict[FieldKind, KindEntry] = {entry.kind: entry for entry in (
     KindEntry("time", (_TIME_LAST,), "str", "TEXT", "Clock | None", "Clock", "str",
               'type="time"', ("09:30", "17:45"), ("25:00", "noon"), ("11:00", "18:30")),
     KindEntry("datetime",
-              (r"\bat\s$", _words("timestamp", "datetime", "date and time", "thoi gian"),),
+              (r"\bat\s$", _words("timestamp", "datetime", "date and time", "thoi gian"), _EVENT_MOMENT),
               "datetime", "TEXT", "Moment | None", "Moment", "str",
               'type="datetime-local" step="1"', ("2024-01-02T03:04:05", "2024-02-03T04:05:06"),
               ("yesterday", "2024-01-02T25:00:00"), ("2024-01-02T05:00:00", "2024-02-03T06:00:00")),

@@ -60,11 +60,12 @@ def entity_items(e: DataEntity, by_ident: dict[str, DataEntity], auth: bool = Fa
     """crud, then the parent relation and the done status when the entity has them."""
     seg = slug(e.plural)
     display = next((f.ident for f in e.fields if f.type == "str" and f.required),
-                   next((f.ident for f in e.fields if f.required), "id"))   # a required JSON key
+                   next((f.ident for f in e.fields if f.required), None))   # a required JSON key
+    missing = f" and a missing {display} returns 422" if display else ""   # none required: no such claim
     out: list[Item] = [("crud", e.ident, f"Users can create, list, view, update and delete {e.plural}",
                         f"POST /api/{seg} returns 201; GET /api/{seg} lists the created {e.plural}; GET, PUT "
-                        f"and DELETE /api/{seg}/{{id}} return 200, 200 and 204; an unknown id returns 404 and "
-                        f"a missing {display} returns 422")]
+                        f"and DELETE /api/{seg}/{{id}} return 200, 200 and 204; an unknown id returns 404"
+                        f"{missing}")]
     if e.parent and e.parent in by_ident:
         parent = by_ident[e.parent]
         cascade = e.on_parent_delete == "cascade"

@@ -174,6 +174,7 @@ def _fields(p: Parsed, name: str, idents: dict[str, str]) -> list[EntityField]:
                 or any(f.ident == ident for f in out):
             continue   # a status with its values is the record's status column (any move allowed)
         out.append(_field(words, hint, item, ident, name, p.vi))
+    listed = bool(out)   # the user's own fields (before the implied ones): the record's label is theirs
     out += implied_fields(name, out, stated=name in p.status or name in p.workflows)
     if len(out) > MAX_FIELDS:
         p.notes.append(f"{name}: {len(out) - MAX_FIELDS} more fields ignored (cap {MAX_FIELDS})")
@@ -183,14 +184,14 @@ def _fields(p: Parsed, name: str, idents: dict[str, str]) -> list[EntityField]:
     if not any(f.type == "str" and f.required and f.kind in (None, "short_text") for f in out) and named is not None:
         out[named] = out[named].model_copy(update={"required": True})   # "a first name, last name": no extra name
     asked = any(it.required is not None for it in p.fields.get(name, []))   # "optional" / "required" said
-    if not any(f.type == "str" and f.required and f.kind in (None, "short_text") for f in out) \
+    if not listed and not any(f.type == "str" and f.required and f.kind in (None, "short_text") for f in out) \
             and not (asked and any(f.required for f in out)) \
-            and not identified_by_links(p, name, out):   # the user's own required fields: no extra name
+            and not identified_by_links(p, name, out):   # the user's own fields: no invented name
         word = display_word(name)
         label = {"name": "tên", "title": "tiêu đề"}[word] if p.vi else word   # the request's language
         if not any(f.ident == word for f in out):
             out.insert(0, EntityField(name=label, ident=word, type="str", required=True, kind="short_text"))
-    return out   # no invented "description": a record the request gives no fields gets its name or title only
+    return out   # drafts invent nothing: only a record the request gives no fields gets a name or title
 
 
 _TEXT_KINDS = ("short_text", "long_text", "email", "phone", "url")
