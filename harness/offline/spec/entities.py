@@ -128,6 +128,7 @@ def _records_have_records(toks: list[Tok], i: int) -> bool:
 def _positions(toks: list[Tok], p) -> list[tuple[int, str]]:
     """(token index, rule) of every entity position."""
     out: list[tuple[int, str]] = [(i, "fields") for i in p.field_subjects]
+    out += [(i, "object") for i in p.object_positions]   # a table row's "introduce" (pass "record objects")
     for i, t in enumerate(toks):
         w = t.w
         if not w:
