@@ -206,6 +206,9 @@ def _not_a_record(toks: list[Tok], i: int, rule: str, positions: list[tuple[int,
     if rule == "object" and _agent(toks, i):
         return True
     if rule in ("app-head", "tool-head") and toks[i].w.endswith("ing"):
+        plural = lx.pluralize(toks[i].w)   # "a booking app ... my bookings": the activity is records too
+        if any(t.w == plural and t.clause != toks[i].clause and is_noun(toks, k) for k, t in enumerate(toks)):
+            return False
         return any(k != i and toks[k].clause == toks[i].clause and r not in ("app-head", "tool-head")
                    for k, r in positions)
     return False
