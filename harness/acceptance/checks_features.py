@@ -41,7 +41,7 @@ def search_exact(api: Api, entity: DataEntity, feature: Feature) -> str:
 
 def _filter_fields(api: Api, entity: DataEntity, feature: Feature) -> list[str]:
     if feature.fields:
-        return list(feature.fields[:2])
+        return list(feature.fields)   # every field it names (not the first two only)
     for kinds in (("enum",), ("reference",), ("boolean",)):
         f = first_of(entity, *kinds)
         if f is not None:
