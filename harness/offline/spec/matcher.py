@@ -6,7 +6,10 @@ them is the anchor), `before` backward from the token before it (written in read
 matched token lies in the anchor's clause. `not_before` (token specs) fails the match when they
 match backward from the token before the anchor; `clause_has` / `clause_lacks` (a list of token
 spec sequences) hold when one of the sequences does (none does) occur in the anchor's clause,
-`clause_has_all` when each of them does; `request_has` when one occurs in any clause of the request;
+`clause_has_all` when each of them does; `clause_before_has` when one occurs in the clause before the
+anchor's; `request_has` when one occurs in any clause of the request; `column_of` {"word": c1,
+"record": c2, "alike": set}: the word of c1 is a column of the record c2's mention names (the last word of
+one of its field labels; the words of `alike` name one column: a record with one has them all);
 `followed_by` (a token spec): the token after the forward match satisfies it, or the clause ends there.
 A token spec is a dict; every key present must hold:
 
@@ -157,10 +160,18 @@ def _repeat(toks: list[Tok], specs: list[dict], k: int, pos: int, step: int, cla
         yield from _walk(toks, specs, k + 1, pos, step, clause, sets, caps)
 
 
-def _clause_has(toks: list[Tok], i: int | None, sequences: list[list[dict]], sets: WordSets) -> bool:
-    """One of the sequences occurs in the clause of token i (i None: in any clause)."""
+def _clause_has(toks: list[Tok], i: int | None, sequences: list[list[dict]], sets: WordSets, back: int = 0) -> bool:
+    """One of the sequences occurs in the clause of token i (i None: in any clause; `back`: in the
+    clause that many before it)."""
     return any(next(_walk(toks, specs, 0, k, 1, toks[k].clause, sets, {}), None) is not None
-               for specs in sequences for k in range(len(toks)) if i is None or toks[k].clause == toks[i].clause)
+               for specs in sequences for k in range(len(toks)) if i is None or toks[k].clause == toks[i].clause - back)
+
+
+def _is_column(toks: list[Tok], caps: dict[str, list[int]], how: dict, sets: WordSets) -> bool:
+    """`column_of`: the word of capture "word" is a column of the record capture "record" names."""
+    role = toks[caps[how["record"]][0]].role
+    return role.startswith("entity:") and toks[caps[how["word"]][0]].w in \
+        sets("COLUMNS")(role[len("entity:"):], sets(how.get("alike", "")) if how.get("alike") else frozenset())
 
 
 def _in(t: Tok, clause: int | None) -> bool:
@@ -182,7 +193,7 @@ def match_at(toks: list[Tok], i: int, pattern: dict, sets: WordSets) -> Match | 
                 and not token_ok(toks[end], pattern["followed_by"], sets):
             continue
         for _start, back in _before(toks, i, pattern.get("before", []), sets, caps, clause):
-            if not _conditions(toks, i, pattern, sets):
+            if not _conditions(toks, i, pattern, sets, back):
                 return None
             out = {name: sorted(idx) for name, idx in back.items()}
             out["match"] = list(range(i, end))
@@ -190,8 +201,12 @@ def match_at(toks: list[Tok], i: int, pattern: dict, sets: WordSets) -> Match | 
     return None
 
 
-def _conditions(toks: list[Tok], i: int, pattern: dict, sets: WordSets) -> bool:
-    """The pattern's clause conditions and not_before hold at anchor i."""
+def _conditions(toks: list[Tok], i: int, pattern: dict, sets: WordSets, caps: dict[str, list[int]]) -> bool:
+    """The pattern's clause conditions, not_before and column_of hold at anchor i."""
+    if "clause_before_has" in pattern and not _clause_has(toks, i, pattern["clause_before_has"], sets, back=1):
+        return False
+    if "column_of" in pattern and not _is_column(toks, caps, pattern["column_of"], sets):
+        return False
     if "clause_has" in pattern and not _clause_has(toks, i, pattern["clause_has"], sets):
         return False
     if "clause_lacks" in pattern and _clause_has(toks, i, pattern["clause_lacks"], sets):

@@ -100,10 +100,19 @@ class _FieldWords:
         return any(w in it.words for items in self.p.fields.values() for it in items)
 
 
+def _record_columns(p):
+    """"COLUMNS" (record, alike) -> the words naming one of a record type's columns: the last word of
+    each of its field labels, and every word of `alike` when one of them is (none: not a record)."""
+    def columns(record: str, alike: frozenset) -> frozenset:
+        last = {it.words[-1] for it in p.fields.get(record, []) if it.words} if record in p.entities else set()
+        return frozenset(last | alike if last & alike else last)
+    return columns
+
+
 def _sets_of(p, toks: list[Tok], mentions: dict[int, str]):
-    """The sets a pattern names while it runs over the parse p (pattern_set, "RECORDS", "FIELDS", and the
-    token tests "is:<test>" of token_tests.py)."""
-    named: dict[str, object] = {"RECORDS": _RecordWords(p), "FIELDS": _FieldWords(p)}
+    """The sets a pattern names while it runs over the parse p (pattern_set, "RECORDS", "FIELDS", the
+    token tests "is:<test>" of token_tests.py, and "COLUMNS" of matcher's `column_of`)."""
+    named: dict[str, object] = {"RECORDS": _RecordWords(p), "FIELDS": _FieldWords(p), "COLUMNS": _record_columns(p)}
 
     def sets(name: str):
         if name not in named:
