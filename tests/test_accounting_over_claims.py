@@ -65,11 +65,13 @@ def test_bug_volunteers_sign_up_for_shifts_turns_login_on_and_builds_no_sign_up(
     # and "sign up" there does not switch the login on.
     spec = parse_request("Shifts have a date and a location. Volunteers sign up for shifts.")
     clause = spec.clauses[1]
-    assert clause.status == "not_built" and "sign up for shifts" in clause.reason, clause.reason
+    # (since trial D7 the reason names the words the accounting left, not the parser's phrase)
+    assert clause.status == "not_built" and clause.reason == 'not built: "Volunteers sign"', clause.reason
     assert not spec.auth and [e.ident for e in spec.data_model] == ["shift"]
     # with users as the subject the clause was reported built from the login alone
     users = parse_request("Shifts have a date. Users sign up for shifts.").clauses[1]
-    assert users.status == "not_built" and "sign up for shifts" in users.reason, users.reason
+    assert users.status == "not_built" and users.reason.startswith(
+        "no offline rule reads what this clause asks of entity shift"), users.reason
     # signing up for an account or the app is still the login
     account = parse_request("Notes with a title. Users sign up for an account.")
     assert account.auth and account.clauses[1].status == "mapped"

@@ -29,7 +29,7 @@ def test_d5_fields_of_a_form_submitted_for_a_record_are_the_records_fields():
     assert fields(spec, "animal") == ["species", "name", "age", "sex"]
     # "newly-admitted" asks for something no field keeps: the clause stays not built, for that word only
     assert [c.reason for c in spec.clauses if c.status == "not_built"] == [
-        'no offline rule understands "newly-admitted"; an LLM provider may build it; not built: "newly-admitted"']
+        'not built: "newly-admitted"']   # only the accounting's words (trial D7)
 
 
 def test_records_described_by_a_field_list():

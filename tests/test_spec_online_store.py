@@ -109,8 +109,14 @@ def test_the_online_store_builds_what_it_asks_and_names_what_it_does_not_bug():
     assert columns(spec, "order") == {"recipient": "short_text", "currency": "short_text",
                                       "delivery_on": "date", "total": "money"}
     assert columns(spec, "product") == {"name": "short_text", "price": "money", "currency": "short_text"}
-    not_built = [c.text for c in spec.clauses if c.status == "not_built"]
-    assert not_built == ["print general order info", "print the list of items"]   # "print" stays unexplained
+    not_built = {c.text: c.reason for c in spec.clauses if c.status == "not_built"}
+    # "print" stays unexplained; "items" of an order that "contains products" gets a record `item`
+    # beside an unlinked `product`, both under order: one thing under two nouns, named (trial D6)
+    assert not_built == {
+        "Orders have: recipient, currency, deliveryOn (date), items, total":
+            'not built: "items" (may be the same record as product)',
+        "print general order info": 'not built: "print"',
+        "print the list of items": 'not built: "print", "items" (may be the same record as product)'}
 
 
 def test_an_article_or_adjective_before_an_action_word_makes_it_a_noun():

@@ -18,7 +18,7 @@ def capacity_of(api: Api, entity: DataEntity) -> Capacity | None:
     return spec_capacity(api.spec, entity)
 
 
-def _path(entity: DataEntity, start: str, holds: bool, states: tuple[str, ...]) -> list[str] | None:
+def state_path(entity: DataEntity, start: str, holds: bool, states: tuple[str, ...]) -> list[str] | None:
     """The moves from `start` to a state that holds (or frees) a place; None when none is reachable."""
     seen, todo = {start: []}, [start]
     while todo:
@@ -39,7 +39,7 @@ def _take(api: Api, entity: DataEntity, who, body: dict, cap: Capacity, first: s
     if not cap.states or first in cap.states or got.status != 201:
         return got.status, (got.body or {}).get("id") if isinstance(got.body, dict) else None
     rid = got.body.get("id")
-    for state in _path(entity, first, True, cap.states) or []:
+    for state in state_path(entity, first, True, cap.states) or []:
         moved = api.call("PUT", f"{api.collection(entity)}/{rid}", who, {"status": state})
         if moved.status != 200:
             return moved.status, rid
@@ -77,7 +77,7 @@ def capacity_holds(api: Api, entity: DataEntity, feature: Feature) -> str:
                               "not 409 — every user's records must count")
     item = f"{api.collection(entity)}/{held[0]}"
     if cap.states:
-        path = _path(entity, _status(api, item, who) or first, False, cap.states)
+        path = state_path(entity, _status(api, item, who) or first, False, cap.states)
         if path is None:
             raise CheckFailed(f"no workflow move frees a {entity.name}'s place")
         for state in path:

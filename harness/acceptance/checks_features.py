@@ -12,11 +12,12 @@ from typing import Any
 from harness.constructs.parent_key import parent_key_of
 from harness.acceptance.checks_access import period_summary
 from harness.acceptance.checks_booking_users import other_user_clash
-from harness.acceptance.checks_capacity import capacity_holds
+from harness.acceptance.checks_capacity import capacity_holds, state_path
 from harness.acceptance.checks_data import refuses_unknown_query, unknown_query_name
 from harness.acceptance.checks_flow import allowed
 from harness.acceptance.client import Api, CheckFailed
 from harness.acceptance.samples import first_of, kind_of, same, searchable, slot_of, slot_value, valid_value
+from harness.constructs.holding import HoldingError, booking_states, entity_states
 from harness.constructs.slot import Slot
 from harness.models.spec import DataEntity, EntityField, Feature
 
@@ -228,7 +229,34 @@ def no_double_booking(api: Api, entity: DataEntity, feature: Feature) -> str:
                           f"with 409: {got.line}")
     others = other_user_clash(api, entity, slot, first, {**resource, **clash}, shown)
     api.create(entity, who, **{**resource, **adjacent})
-    return f"an overlapping {slot.label} → 409{others}; the {'next' if slot.single else 'adjacent'} one is accepted"
+    own = _span(slot, 0, 2)   # the first booking's own slot: free once it is cancelled
+    freed = _freed_slot(api, entity, feature, who, first, {**resource, **day, **own},
+                        f"{slot.label} ({'-'.join(dict.fromkeys(own.values()))})")
+    return (f"an overlapping {slot.label} → 409{others}; the {'next' if slot.single else 'adjacent'} "
+            f"one is accepted{freed}")
+
+
+def _freed_slot(api: Api, entity: DataEntity, feature: Feature, who, first: dict, clash: dict,
+                what: str) -> str:
+    """With `options.while`: the first booking moved out of the holding states (a cancelled
+    booking) frees its slot — the overlapping booking refused before is now accepted."""
+    try:
+        held = booking_states(entity.plural, feature.options, entity_states(entity))
+    except HoldingError:
+        return ""
+    if not held:
+        return ""
+    item = f"{api.collection(entity)}/{first['id']}"
+    path = state_path(entity, first.get("status") or entity_states(entity)[0], False, held)
+    if not path:
+        raise CheckFailed(f"no workflow move frees a {entity.name}'s slot (states holding it: {', '.join(held)})")
+    for state in path:
+        api.expect(api.call("PUT", item, who, {"status": state}), 200, what=f"free the slot: move to {state}")
+    got = api.call("POST", api.collection(entity), who, api.body_for(entity, who, **clash))
+    if got.status != 201:
+        raise CheckFailed(f"after the booked {entity.name} moved to {path[-1]}, the freed {what} was "
+                          f"refused: {got.line}")
+    return f"; once the booked one moved to {path[-1]}, the {what} is booked again"
 
 
 def newest_first(api: Api, entity: DataEntity, feature: Feature) -> str:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness.models.spec import kind_of_type
+from harness.constructs.holding import HoldingError, entity_states, holding_states
 from harness.constructs.parent_key import parent_key_of
 from harness.utils.idents import field_ident
 
@@ -112,20 +113,10 @@ def _limit(where: str, limit: Any, resource: str | None,
 
 
 def _states(where: str, wanted: Any, states: tuple[str, ...]) -> tuple[str, ...]:
-    if wanted is None:
-        return ()
-    if isinstance(wanted, str):
-        wanted = [wanted]
-    if not isinstance(wanted, list) or not wanted or not all(isinstance(s, str) for s in wanted):
-        raise CapacityError(f"{where}: while must be a list of workflow states")
-    if not states:
-        raise CapacityError(f"{where}: while needs a workflow (or has_status)")
-    for state in wanted:
-        if state not in states:
-            raise CapacityError(f"{where}: while: no state {state!r} (states: {', '.join(states)})")
-    if set(wanted) == set(states):
-        return ()
-    return tuple(s for s in states if s in wanted)
+    try:
+        return holding_states(where, wanted, states)
+    except HoldingError as exc:
+        raise CapacityError(str(exc)) from None
 
 
 def of_spec(feature: Any, entity: Any, spec: Any) -> Capacity:
@@ -137,7 +128,7 @@ def of_spec(feature: Any, entity: Any, spec: Any) -> Capacity:
         other = spec.entity(ident)
         return {k: v[0] for k, v in kinds(other).items()} if other is not None else {}
 
-    states = tuple(entity.workflow) or (("open", "done") if entity.has_status else ())
+    states = entity_states(entity)
     return resolve(entity.plural, list(feature.fields), dict(feature.options), kinds(entity), entity.parent,
                    states, fields_of, parent_key_of(spec, entity))
 

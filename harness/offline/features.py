@@ -15,6 +15,7 @@ from typing import get_args
 
 from harness.models.spec import AppSpec, DataEntity, Feature, FeatureKind, FieldKind
 from harness.constructs.capacity import CapacityError, of_spec
+from harness.constructs.holding import HoldingError, booking_states, entity_states
 from harness.offline.field_kinds import kind_of_type
 
 TEXT_KINDS: tuple[FieldKind, ...] = ("short_text", "long_text", "email", "phone", "url")
@@ -36,6 +37,7 @@ class FeatureEntry:
     probe: str                           # the HTTP request that shows it works
     built: bool                          # False: the generator does not implement it yet
     req_text: str = ""                   # the requirement's text ({plural}, {name} of the entity)
+    options: tuple[str, ...] = ()        # the `options` keys it reads; any other is an error
 
 
 FEATURES: dict[FeatureKind, FeatureEntry] = {entry.kind: entry for entry in (
@@ -50,7 +52,7 @@ FEATURES: dict[FeatureKind, FeatureEntry] = {entry.kind: entry for entry in (
                  "GET /api/<plural>?sort=<field>&order=desc", True),
     FeatureEntry("aggregate", "totals of number/money fields, optionally grouped by an enum field",
                  True, False, NUMBER_KINDS, ("src/api_<entity>.py", "src/dashboard.py"),
-                 "GET /api/<plural>/totals", True),
+                 "GET /api/<plural>/totals", True, options=("group_by",)),
     FeatureEntry("status_counts", "record counts per status / enum value on the dashboard",
                  True, False, ("enum",), ("src/api_<entity>.py", "src/dashboard.py"),
                  "GET /api/<plural>/counts", True),
@@ -59,7 +61,7 @@ FEATURES: dict[FeatureKind, FeatureEntry] = {entry.kind: entry for entry in (
     FeatureEntry("no_double_booking",
                  "a slot is unique per resource: overlapping time ranges are refused with 409",
                  True, False, ("date", "time", "datetime"), ("src/api_<entity>.py",),
-                 "POST the same slot twice -> 201 then 409", True),
+                 "POST the same slot twice -> 201 then 409", True, options=("while",)),
     FeatureEntry("newest_first", "the list shows the newest records first: by the record's date, else by "
                  "when it was added", True, False, (), ("src/models.py", "src/api_<entity>.py"),
                  "GET /api/<plural> after adding records out of date order", True),
@@ -69,11 +71,13 @@ FEATURES: dict[FeatureKind, FeatureEntry] = {entry.kind: entry for entry in (
                  True),
     FeatureEntry("period_summary", "counts and totals of the number fields per week, month or year of a "
                  "date field (options.date; default the first date field)", True, False, ("date", "datetime"),
-                 ("src/api_<entity>.py", "src/models.py"), "GET /api/<plural>/summary?period=month", True),
+                 ("src/api_<entity>.py", "src/models.py"), "GET /api/<plural>/summary?period=month", True,
+                 options=("date",)),
     FeatureEntry("capacity", "at most `limit` records hold the same place (a resource, optionally per day) "
                  "at once, counting everyone's records; one more is refused with 409 until a place frees up",
                  True, False, (), ("src/api_<entity>.py", "src/models.py"),
-                 "POST up to the limit -> 201, one more -> 409, free one -> 201", True),
+                 "POST up to the limit -> 201, one more -> 409, free one -> 201", True,
+                 options=("limit", "while")),
     FeatureEntry("ownership", "each user sees and changes only their own records", False, True, (),
                  ("src/auth.py", "src/models.py", "src/api_<entity>.py"),
                  "a second user's GET of the first user's record -> 404", True),
@@ -123,6 +127,10 @@ def can_build(feature: Feature, spec: AppSpec) -> tuple[bool, str]:
     entity = spec.entity(feature.entity) if feature.entity else None
     if entity is None:
         return False, f"{feature.kind} needs a data entity to work on"
+    unknown = sorted(k for k in feature.options if k not in entry.options)
+    if unknown:
+        allowed = ", ".join(entry.options) or "none"
+        return False, f"{feature.kind} on {entity.plural}: unknown option {unknown[0]!r} (allowed: {allowed})"
     if entry.field_kinds and not _field_kinds(entity) & set(entry.field_kinds):
         wanted = ", ".join(entry.field_kinds)
         return False, f"{feature.kind} on {entity.plural} needs a field of kind {wanted}"
@@ -131,9 +139,18 @@ def can_build(feature: Feature, spec: AppSpec) -> tuple[bool, str]:
             (f.kind or kind_of_type(f.type)) in ("date", "datetime") and normalise_name(str(date)) in (
                 normalise_name(f.name), normalise_name(f.ident)) for f in entity.fields):
         return False, f"period_summary on {entity.plural}: options.date {date!r} is no date field"
+    group = feature.options.get("group_by")
+    if feature.kind == "aggregate" and group is not None and normalise_name(str(group)) not in _choices(entity):
+        return False, (f"aggregate on {entity.plural}: options.group_by {group!r} is no choice field "
+                       f"(its choice fields: {', '.join(sorted(_choices(entity))) or 'none'})")
     if feature.kind == "no_double_booking" and not _has_resource(entity, spec):
         return False, (f"no_double_booking on {entity.plural} needs the thing being booked "
                        "(a parent entity or a reference field)")
+    if feature.kind == "no_double_booking":
+        try:
+            booking_states(entity.plural, feature.options, entity_states(entity))
+        except HoldingError as exc:
+            return False, str(exc)
     if feature.kind == "capacity":
         try:
             of_spec(feature, entity, spec)
@@ -144,6 +161,12 @@ def can_build(feature: Feature, spec: AppSpec) -> tuple[bool, str]:
 
 def normalise_name(name: str) -> str:
     return re.sub(r"[^0-9a-z]+", "_", name.lower()).strip("_")
+
+
+def _choices(entity: DataEntity) -> set[str]:
+    """The fields `aggregate` can group by: enum fields, and `status` with a workflow."""
+    enums = {f.ident for f in entity.fields if (f.kind or kind_of_type(f.type)) == "enum"}
+    return enums | ({"status"} if entity.workflow or entity.has_status else set())
 
 
 def _has_resource(entity: DataEntity, spec: AppSpec) -> bool:

@@ -59,8 +59,8 @@ def verify_stage(ctx: RunContext) -> Done:
     ctx.speed.before_suite(ctx)  # the runtime server's imports overlap the whole suite
     result = verify_workspace_step(ctx)
     ran = f"{result.tests} tests run, none carried" if result.tests is not None else "every test run"
-    if ctx.speed.suite_taken_from:
-        ran += f"; started beside {ctx.speed.suite_taken_from} on these bytes"
+    if ctx.speed.suite_taken_note:
+        ran += f"; {ctx.speed.suite_taken_note}"
     ctx.say(f"  workspace suite: {result.command} (runner: {result.runner}; {ran}) → exit_code {result.exit_code} "
             f"[{result.duration_ms} ms]")
     ctx.speed.after_suite(ctx, result.status == "PASS")  # the audit of this evidence overlaps the runtime check

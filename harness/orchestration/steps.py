@@ -36,10 +36,12 @@ def verify_task_step(ctx: RunContext, task: Task, attempt: int = 0, carry: bool 
 
     reqs = [r.id for r in ctx.state.spec.requirements]
     batch = max((r.batch for r in ctx.state.verification_results), default=0) + 1
+    watched = ctx.speed.watch_task_suite(ctx, task)  # the last task's whole suite: VERIFY may adopt it
     results = verify_task(task, ctx.workspace, evidence_dir=ctx.store.evidence_dir(ctx.run_id), reqs=reqs,
                           run_id=ctx.run_id, attempt=attempt, tag=f"b{batch:03d}",
                           req_files=requirement_files(ctx.state.spec, ctx.state.plan.tasks),
-                          carry=ctx.speed.carry(ctx) if carry else None, runner=ctx.speed.runner())
+                          carry=ctx.speed.carry(ctx, task) if carry else None, runner=ctx.speed.runner())
+    ctx.speed.task_suite_ended(ctx, watched, results)
     ctx.record_verification(results)
     for r in results:
         ctx.events.emit("verify", r.status, agent="verifier", task_id=task.id, tool=r.command,
@@ -53,7 +55,8 @@ def verify_workspace_step(ctx: RunContext, agent: str = "verifier") -> Verificat
     from harness.verification.evidence_inputs import requirement_files
     from harness.verification.verifier import verify_workspace
 
-    result = ctx.speed.take_suite(ctx)  # the same session started beside the last task, if it passed on these bytes
+    result = ctx.speed.take_suite(ctx)  # the last task's own whole suite, or the same session started beside
+    # it, if it passed on these bytes (harness/speed/task_suite.py, suite_ahead.py)
     if result is None:
         reqs = [r.id for r in ctx.state.spec.requirements]
         req_files = requirement_files(ctx.state.spec, ctx.state.plan.tasks if ctx.state.plan else [])
@@ -61,7 +64,7 @@ def verify_workspace_step(ctx: RunContext, agent: str = "verifier") -> Verificat
                                   run_id=ctx.run_id, evidence_rel=WORKSPACE_EVIDENCE, req_files=req_files,
                                   runner=ctx.speed.runner())
     ctx.record_verification([result])
-    if ctx.speed.suite_taken_from:  # it ran beside the last task's session, within that time
+    if ctx.speed.suite_taken_from:  # it ran in or beside the last task's session, within that time
         ctx.subprocess_ms -= result.duration_ms
     ctx.events.emit("verify", result.status, agent=agent, task_id="", tool=result.command,
                     duration_ms=result.duration_ms, error="" if result.status == "PASS" else

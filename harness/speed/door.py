@@ -7,13 +7,16 @@ Hook points (in pipeline order) — each does nothing with speed off (HARNESS_SP
 - `run_started(ctx)`        pipeline.advance, before SPEC: start the warm verification worker (if not yet)
 - `build_started(ctx)`      build_stage: hand the worker the later tasks' planned files
 - `runner()`                steps: how verification commands may run (the warm runner, or cold)
-- `carry(ctx)`              steps: earlier task documents a per-task whole-suite session may carry from
+- `carry(ctx, task)`        steps: earlier task documents a per-task whole-suite session may carry from
+- `watch_task_suite(ctx, task)` / `task_suite_ended(...)`   steps, around a task's commands: the last
+                            task's whole-suite session (carrying nothing) that VERIFY may adopt
 - `beside_task(ctx, task, inputs)` / `task_verified()`   build_stage.run_task, around a task's session:
                             prestart the runtime server, start the runtime check / the final suite /
                             audit candidates / audit lanes beside the plan's last task, prestart the
                             audit's workers
 - `before_suite(ctx)`       VERIFY: prestart the runtime server (its imports overlap the final suite)
-- `take_suite(ctx)`         VERIFY: the whole suite started beside the last task, if it passed on the final bytes
+- `take_suite(ctx)`         VERIFY: the last task's own whole-suite session, or the whole suite started
+                            beside the last task, if it passed on the final bytes
 - `take_runtime(ctx)`       VERIFY: the runtime check started ahead, if it ran the final bytes
 - `prestarted_server(ctx)`  VERIFY: a prestarted server for the runtime check, if it may serve
 - `after_suite(ctx)`        VERIFY: the audit of the final evidence, started beside the runtime check
@@ -74,7 +77,10 @@ class Speed:
         self.on = speed_on() if on is None else on
         self.runtime_ahead = None          # a RuntimeAhead started beside the last task
         self.suite_ahead = None            # a SuiteAhead (the final whole suite) started beside the last task
-        self.suite_taken_from = ""         # the task beside which the adopted final suite ran
+        self.suite_taken_from = ""         # the task beside which (or in whose session) the adopted final suite ran
+        self.suite_taken_note = ""         # how, for VERIFY's line
+        self.suite_in_task = ""            # the last task, whose whole-suite session serves VERIFY (task_suite.py)
+        self.task_suite = None             # a TaskSuite: that session, watched from before it ran
         self.server_prestarted = False
         self._beside: threading.Thread | None = None
 
@@ -100,9 +106,10 @@ class Speed:
             return WarmRunner()
         return None
 
-    def carry(self, ctx) -> list:
-        """Documents a per-task whole-suite session may carry passing tests from (never the final suite)."""
-        if not (self.on and carry_on()):
+    def carry(self, ctx, task=None) -> list:
+        """Documents a per-task whole-suite session may carry passing tests from (never the final
+        suite, nor the last task's session that serves as the final suite: `suite_in_task`)."""
+        if not (self.on and carry_on()) or (task is not None and task.id == self.suite_in_task):
             return []
         from harness.verification.carry_inputs import carry_inputs
 
@@ -125,11 +132,30 @@ class Speed:
             from harness.speed.warm_start import prestart_audit_workers
 
             prestart_audit_workers(ctx.store, ctx.run_id)
-        if self.suite_ahead is None and last and warm_on():
+        from harness.speed.task_suite import runs_the_suite
+
+        if last and runs_the_suite(task):   # its own session is VERIFY's suite: no second copy beside it
+            self.suite_in_task = task.id
+        elif self.suite_ahead is None and last and warm_on():
             from harness.speed import suite_ahead
 
             self.suite_ahead = suite_ahead.start(ctx, task.id)
         self._beside = self.audit_candidates_beside(ctx, task, last)
+
+    def watch_task_suite(self, ctx, task):
+        """Before `task`'s commands run: a TaskSuite watching the session VERIFY may adopt when
+        `task` is the last task and runs the whole suite (`suite_in_task`), else None."""
+        if not (self.on and task.id == self.suite_in_task):
+            return None
+        from harness.speed.task_suite import TaskSuite
+
+        return TaskSuite(ctx, task)
+
+    def task_suite_ended(self, ctx, watched, results: list) -> None:
+        """`task`'s commands returned: the latest watched session is the one VERIFY may adopt."""
+        if watched is not None:
+            watched.ended(ctx, results)
+            self.task_suite = watched
 
     def task_verified(self) -> None:
         """Right after the session returned (CPython 3.11's ast must not run in two threads at once)."""
@@ -168,9 +194,19 @@ class Speed:
     def take_suite(self, ctx):
         """The final whole suite started beside the last task when it passed on the final bytes
         (validity.py), its evidence moved into place; else None (VERIFY runs the suite)."""
+        own, self.task_suite = self.task_suite, None
+        result = own.adopt(ctx) if own is not None else None
+        if result is not None:
+            self.suite_taken_from = own.task_id
+            self.suite_taken_note = f"the whole-suite session of {own.task_id} on these bytes"
+            ahead, self.suite_ahead = self.suite_ahead, None
+            if ahead is not None:      # one started beside an earlier last task: not needed
+                ahead.discard()
+            return result
         ahead, self.suite_ahead = self.suite_ahead, None
         result = ahead.adopt(ctx) if ahead is not None else None
         self.suite_taken_from = ahead.task_id if result is not None else ""
+        self.suite_taken_note = f"started beside {ahead.task_id} on these bytes" if result is not None else ""
         return result
 
     def take_runtime(self, ctx):

@@ -9,7 +9,8 @@ the only place its path's early result is judged:
   folder or suffix skipped (the evidence snapshot skips evidence/, venv/, node_modules/, *.db,
   *.pyc: code or data there is still code or data a run reads).
 - `ran_final_bytes`: an early result (the runtime check and the final whole suite started beside
-  the last task; the suite only when it passed) is adopted only when the workspace digest taken before it started, the one taken
+  the last task, the last task's own whole-suite session that carried nothing; a suite only when it
+  passed) is adopted only when the workspace digest taken before it started, the one taken
   when it ended, and the one of the final workspace now are the same. With bubblewrap the
   workspace is read-only while code under test runs, which closes a swap-and-restore between the
   two ends.

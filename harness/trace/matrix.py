@@ -17,6 +17,15 @@ from harness.utils.workspace_layout import implementation_files, is_test_file
 
 FINAL_SUITE = "WORKSPACE"   # the task id of the final whole-suite run (harness/verification/verifier.py)
 
+
+def final_suite_line(r) -> str:
+    """`pytest -q → exit_code 0 (final suite: 60 tests, every one run)`; a suite that was the last
+    task's own session on the same bytes (harness/speed/task_suite.py) names that session's document."""
+    ran = f"{r.carried} carried" if r.carried else "every one run"
+    where = f", in the session of {r.reused_from}" if r.reused_from else ""
+    return f"{r.command} → exit_code {r.exit_code} (final suite: {r.tests} tests, {ran}{where})"
+
+
 def stale_files(evidence: dict | None, workspace: Path) -> list[str]:
     """Files whose current hash differs from the evidence snapshot (added, removed or changed)."""
     from pytest_harness.snapshot import changed_files, snapshot_files
@@ -67,9 +76,7 @@ def requirement_row(req, tasks: list[Task], statuses: dict, latest: dict, eviden
             if r.status == "PASS" and st == TaskStatus.COMPLETED:
                 proof.append(f"{r.command} → exit_code {r.exit_code}{carry_note(r)}")
     if tests:   # the verdict's own run: the final whole suite, every test executed (#46)
-        proof += [f"{r.command} → exit_code {r.exit_code} (final suite: {r.tests} tests, "
-                  + (f"{r.carried} carried)" if r.carried else "every one run)")
-                  for r in latest.get(FINAL_SUITE, []) if r.status == "PASS"]
+        proof += [final_suite_line(r) for r in latest.get(FINAL_SUITE, []) if r.status == "PASS"]
     missing += [*voided, *_evidence_missing(req.id, ev_req, evidence, tests)]
     missing += evidence_checks.mutation_lines(audit, req.id)
     if evidence and ev_req.get("status") == "verified":

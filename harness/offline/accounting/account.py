@@ -102,7 +102,9 @@ def _story_parts(toks: list[str]) -> dict[int, str]:
     _actors(low, out)
     _negated(low, out)
     for k in range(len(low) - 1):
-        if (low[k], low[k + 1]) in (("so", "that"), ("so", "i"), ("in", "order")):
+        if (low[k], low[k + 1]) == ("so", "that") or k and (low[k], low[k + 1]) in (("so", "i"), ("in", "order")):
+            # after the ask; a clause opening with "In order to …" or "So I …" goes on to ask
+            # ("In order to provide …, the app will integrate with …", "So I decided to track my sales")
             out.update({j: PURPOSE for j in range(k, len(low))})
             break
     return out
@@ -226,7 +228,9 @@ def _english(toks: list[str], sw: SpecWords, background: list[str | None]) -> li
             label = _background_label(low, sw, background[i] or NEGATED, label)
         ent = sw.entity_of.get(stem(low))
         if ent and label and label.startswith("entity"):
-            if any(not sw.linked(ent, other) for other in seen_entities if other != ent) and _after_link(toks, i) \
+            if ent in sw.same_as:
+                label = None   # "car" beside an unlinked vehicle record: maybe not the record meant (D6)
+            elif any(not sw.linked(ent, other) for other in seen_entities if other != ent) and _after_link(toks, i) \
                     and not _own_field_next(toks, i, ent, seen_entities, sw):
                 label = None   # "sessions ... for a book" without a link between them
             elif ent not in seen_entities:
@@ -238,10 +242,12 @@ def _english(toks: list[str], sw: SpecWords, background: list[str | None]) -> li
 
 def _asks_in_purpose(low: str) -> bool:
     """ "... so that I may share my event with other users in a public space": sharing with others
-    (access:shared of elements_en.txt) or a word that always asks (asks_en.txt) asks for something even
-    in a story's purpose; it is realised only by the spec, never by being the purpose."""
+    (access:shared of elements_en.txt), a record's state ("so the team sees completed tasks":
+    purpose_states, trial D8) or a word that always asks (asks_en.txt) asks for something even in a
+    story's purpose; it is realised only by the spec, never by being the purpose."""
     s = stem(low)
-    return s in word_list("asks_en.txt") or s in element_words().get("access:shared", ()) and _listed(low, s, "elements_en.txt")
+    return s in word_list("asks_en.txt") or any(
+        s in element_words().get(key, ()) and _listed(low, s, "elements_en.txt") for key in ("access:shared", "purpose_states"))
 
 
 def _background_label(low: str, sw: SpecWords, kind: str, label: str | None) -> str | None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from harness.offline.accounting.account import account_spec
+from harness.offline.accounting.same_records import noted, same_record_notes
 from harness.models.spec import AppSpec, Clause, Requirement
 
 
@@ -14,26 +15,27 @@ def req_text(clause: str, limit: int = 160) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
-def not_built_text(words: list[str]) -> str:
-    return "not built: " + ", ".join(f'"{w}"' for w in words)
+def not_built_text(words: list[str], notes: dict[str, str] | None = None) -> str:
+    """`not built: "pages read", "car" (may be the same record as vehicle)` (same_records.py)."""
+    return "not built: " + ", ".join(f'"{w}"' + noted(w, notes or {}) for w in words)
 
 
 def apply_accounting(spec: AppSpec) -> AppSpec:
     """`spec` with every clause's words accounted; clauses with unaccounted words are not built."""
     accounts = account_spec(spec)
+    notes = same_record_notes(spec)
     for clause in spec.clauses:
         acc = accounts[clause.id]
         clause.words, clause.unaccounted = acc.words, acc.unaccounted
-        clause.reason = built_words_named(clause.reason, clause.text, spec)
         if acc.context:
             _set_aside(spec, clause, acc.context)
             continue
+        if clause.status == "not_built":   # the parser's own reasons first, then the words
+            clause.reason = accounted_reason(clause.reason, acc.unaccounted, acc.words, notes)
+            continue
         if not acc.unaccounted:
             continue
-        note = not_built_text(acc.unaccounted)
-        if clause.status == "not_built":   # the parser's own reason first, then the words
-            clause.reason = f"{clause.reason}; {note}" if clause.reason else note
-            continue
+        note = not_built_text(acc.unaccounted, notes)
         clause.reason = note
         rid = _unsupported(spec, clause.text, note)
         clause.reqs = sorted({rid, *clause.reqs}) if clause.status == "mapped" else [rid]
@@ -41,32 +43,27 @@ def apply_accounting(spec: AppSpec) -> AppSpec:
     return spec
 
 
-_NOT_UNDERSTOOD = re.compile(r'(no offline rule understands )((?:"[^"]*"(?:, )?)+)')
+_PARSER_WORDS = re.compile(r'no offline rule understands (?:"[^"]*"(?:, )?)+; an LLM provider may build it')
+NOTHING_READ = "no offline rule reads what this clause asks"
 
 
-def built_words_named(reason: str, text: str, spec: AppSpec) -> str:
-    """A not-built reason naming a word the spec uses, whole, for a record type or for a field of a
-    record the clause names (or of the only record) says so: "subjects" (the spec uses the word for
-    field student.subject) — built, but not what this clause asks of it."""
-    from harness.offline.accounting.lexicon import tokens
-
-    said = {w.lower() for w in tokens(text)}
-    named = [e for e in spec.data_model if {e.name, e.plural} & said or len(spec.data_model) == 1]
-
-    def where(word: str) -> str:
-        w = word.lower()
-        for e in spec.data_model:
-            if w in (e.name, e.plural):
-                return f"record {e.name}"
-        hits = [f"field {e.name}.{f.name}" for e in named for f in e.fields if w in (f.name, f"{f.name}s")]
-        return hits[0] if len(hits) == 1 else ""
-
-    def annotate(m: re.Match) -> str:
-        parts = [f'"{w}" (the spec uses the word for {where(w)})' if where(w) else f'"{w}"'
-                 for w in re.findall(r'"([^"]*)"', m.group(2))]
-        return m.group(1) + ", ".join(parts)
-
-    return _NOT_UNDERSTOOD.sub(annotate, reason)
+def accounted_reason(reason: str, unaccounted: list[str], words: dict[str, str],
+                     notes: dict[str, str] | None = None) -> str:
+    """A not-built clause's reason as the accounting has it (trial D7): the parser's own list of words
+    it did not understand ("no offline rule understands "Tasks", "yet"") named words an element
+    realises, so it gives way to the accounting's `not built: "…"` (exactly `unaccounted`). The
+    parser's other reasons (a blocked feature, the entity cap, a stack) stay. When every word is
+    realised yet the parser read no ask, the reason says so and names the records and fields the
+    clause names, not its words: "no offline rule reads what this clause asks of field student.subject"."""
+    m = _PARSER_WORDS.search(reason)
+    parts = [p for p in (_PARSER_WORDS.sub("", reason).split("; ") if m else reason.split("; ")) if p.strip()]
+    if unaccounted:
+        parts.append(not_built_text(unaccounted, notes))
+    elif m and not parts:   # the records and fields the clause names, in its order (at most three)
+        elements = list(dict.fromkeys(label for label in words.values() if label.startswith(("entity ", "field "))))[:3]
+        parts.append(NOTHING_READ + (f" of {', '.join(elements)}" if elements else "")
+                     + "; an LLM provider may build it")
+    return "; ".join(parts)
 
 
 def _set_aside(spec: AppSpec, clause: Clause, why: str) -> None:

@@ -12,6 +12,7 @@ import json
 import re
 
 from harness.models.spec import AppSpec, Clause, DataEntity, EntityField, Feature
+from harness.offline.accounting.same_records import noted, same_record_notes
 from harness.offline.field_kinds import kind_for_name
 from harness.offline.generator.naming import field_ident, py_ident
 
@@ -40,10 +41,14 @@ def _comment(text: str) -> str:
     return _CONTROL.sub(" ", text)
 
 
-def _clause_lines(c: Clause) -> list[str]:
+def _clause_lines(c: Clause, notes: dict[str, str]) -> list[str]:
     out = [f"# {c.id} ({c.status}): {_comment(c.text)}"]
     if c.unaccounted:
         out.append("# not understood: " + ", ".join(f'"{_comment(w)}"' for w in c.unaccounted))
+        for w in c.unaccounted:   # a second noun for one thing (same_records.py, trial D6)
+            if noted(w, notes):
+                out.append(f'# "{_comment(w)}"{noted(w, notes)}: the spec has both, with no link; keep one '
+                           "(move the fields over, delete the other) or link them")
     elif c.status == "not_built" and c.reason:
         out.append(f"# not built: {_comment(c.reason)}")
     elif c.status == "context" and c.reason.startswith("set aside"):
@@ -68,6 +73,7 @@ def _home(c: Clause, spec: AppSpec | None) -> str:
 def draft_toml(spec: AppSpec | None, clauses: list[Clause], request: str = "") -> str:
     """The draft app.toml text for a spec (None: nothing was understood) and its clauses."""
     homes: dict[str, list[Clause]] = {}
+    notes = same_record_notes(spec) if spec is not None else {}
     for c in clauses:
         homes.setdefault(_home(c, spec), []).append(c)
     first = _comment(request.strip().splitlines()[0][:100]) if request.strip() else ""
@@ -76,7 +82,7 @@ def draft_toml(spec: AppSpec | None, clauses: list[Clause], request: str = "") -
              "# the words nothing below realises. Add them (entities, fields, values, features) or drop them,",
              "# then build exactly this file: builder new --spec <this file>", ""]
     for c in homes.get("top", []):
-        lines += _clause_lines(c)
+        lines += _clause_lines(c, notes)
     if homes.get("top"):
         lines.append("")
     if spec is None or not spec.data_model:
@@ -100,7 +106,7 @@ def draft_toml(spec: AppSpec | None, clauses: list[Clause], request: str = "") -
     for e in spec.data_model:
         lines.append("")
         for c in homes.get(e.ident, []):
-            lines += _clause_lines(c)
+            lines += _clause_lines(c, notes)
         lines += _entity_lines(e, [f for f in spec.features if f.entity == e.ident], names)
     return "\n".join(lines) + "\n"
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from harness.offline.accounting.lexicon import element_words, keyed_words, stem, tokens, vi_norm
+from harness.offline.accounting.same_records import later_names
 from harness.models.spec import AppSpec
 
 
@@ -27,6 +28,7 @@ class SpecWords:
     required: set[str] = field(default_factory=set)                # labels of the required fields
     # stem -> every record element holding it: (label, the record's ident, the stems of its name)
     owned: dict[str, list[tuple[str, str, frozenset[str]]]] = field(default_factory=dict)
+    same_as: dict[str, str] = field(default_factory=dict)          # ident -> record it may be (same_records.py)
 
     def linked(self, a: str, b: str) -> bool:
         return a == b or frozenset((a, b)) in self.links
@@ -114,6 +116,7 @@ def spec_words(spec: AppSpec) -> SpecWords:
             for s in stems:
                 sw.keyed.setdefault(s, present[key])
     sw.page_words = element_words().get("pages", frozenset()) if "pages" in present else frozenset()
+    sw.same_as = later_names(spec)
     return sw
 
 

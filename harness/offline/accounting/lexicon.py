@@ -41,6 +41,12 @@ def keyed_words(name: str) -> dict[str, frozenset[str]]:
     return out
 
 
+@lru_cache(maxsize=None)
+def word_groups(name: str) -> tuple[frozenset[str], ...]:
+    """The stems of each line of a list file, one group a line (same_records_en.txt)."""
+    return tuple(frozenset(stem(w.lower()) for w in line.split()) for line in _lines(name))
+
+
 def element_words() -> dict[str, frozenset[str]]:
     """element key ("auth", "feature:search" …) -> the stems it realises (elements_en.txt)."""
     return keyed_words("elements_en.txt")

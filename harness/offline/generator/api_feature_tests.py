@@ -9,9 +9,9 @@ from typing import Any
 from harness.offline.features import feature_of_text
 from harness.offline.generator.api_features import TEXT_FILTER_MAX, counted_column, filters, misspelt, totals_of
 from harness.offline.generator.period_summary import summary_test
-from harness.offline.generator.capacity_check import capacity_test
+from harness.offline.generator.capacity_check import capacity_test, state_moves
 from harness.offline.generator.row_check_lock import lock_test
-from harness.offline.generator.booking_clash import other_user_lines
+from harness.offline.generator.booking_clash import clash_states, other_user_lines
 from harness.offline.generator.computed_values import computed_test
 from harness.offline.generator.csv_export_tests import csv_test
 from harness.offline.generator.appmodel import Column, Entity, AppModel
@@ -215,4 +215,23 @@ def _booking(app: AppModel, e: Entity, mark: str) -> list[str]:
         later = {slot.start: sample(end, 0), slot.end: sample(end, 1)}
     other = other_user_lines(app, e, target)
     return [fill(_BOOKING, marks=mark, slot=lit(here), later=lit(later), resource=lit(resource),
-                 resource_entity=target, login_arg=", login" if other else "", other_user=other)]
+                 resource_entity=target, login_arg=", login" if other else "", other_user=other,
+                 free=_freed_slot_lines(e))]
+
+
+def _freed_slot_lines(e: Entity) -> str:
+    """With `options.while`: the booking moved out of the holding states frees its slot (the same
+    slot is then booked again), and moving it back into them is the 409."""
+    held = clash_states(e)
+    out = state_moves(e, e.states[0], False, held) if held else None
+    if not out:
+        return ""
+    put = 'client.put(f"{{URL}}/{{booked.json()[\'id\']}}", json={{"status": {state}}}, headers=headers)'
+    lines = [f"assert {put.format(state=lit(s))}.status_code == 200" for s in out]
+    lines += ["again = client.post(URL, json=body, headers=headers)   # the freed slot is booked again",
+              "assert again.status_code == 201, again.text"]
+    back = state_moves(e, out[-1], True, held)
+    if back and len(back) == 1:
+        lines += [f"back = {put.format(state=lit(back[0]))}",
+                  "assert back.status_code == 409, back.text   # its slot is taken now"]
+    return "\n".join(lines)

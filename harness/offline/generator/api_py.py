@@ -14,6 +14,7 @@ from harness.offline.generator.api_access import (
 )
 from harness.offline.generator.api_features import feature_chunks, list_params, slot_of
 from harness.offline.generator.appmodel import AppModel, Column, Entity
+from harness.offline.generator.booking_clash import clash_states
 from harness.offline.generator.capacity_check import capacity_lines
 from harness.offline.generator.computed_values import computed_function, computed_out_lines
 from harness.offline.generator.links import link_routes
@@ -175,10 +176,12 @@ def _row_checks(app: AppModel, e: Entity) -> str:
     lines += lock_lines(app, e)   # before the reads of other records below
     if slot and e.has("no_double_booking"):
         same = "{" + ", ".join(f"{lit(k)}: row.get({lit(k)})" for k in slot.same) + "}"
-        lines += [f"if row.get({lit(slot.start)}) is not None and TABLE.overlapping(",
+        held = clash_states(e)
+        holds = f" and (row.get(\"status\") or {lit(e.states[0])}) in {lit(held)}" if held else ""
+        lines += [f"if row.get({lit(slot.start)}) is not None{holds} and TABLE.overlapping(",
                   f"        db, {same}, {lit(slot.start)}, {lit(slot.end)},",
                   f"        (row[{lit(slot.start)}], row.get({lit(slot.end)}) or row[{lit(slot.start)}]),"
-                  " row_id):",
+                  f" row_id{', ' + lit(held) if held else ''}):",
                   f"    raise HTTPException(409, {lit(f'that {slot.label} is already booked')})"]
     return "\n".join(lines + capacity_lines(app, e))
 

@@ -66,7 +66,7 @@ def resource_line(cap: Capacity) -> str:
     return f"body[{lit(cap.resource_column)}] = create_{cap.resource}(client, headers{extra})"
 
 
-def _moves(e: Entity, start: str, holds: bool, states: tuple[str, ...]) -> list[str] | None:
+def state_moves(e: Entity, start: str, holds: bool, states: tuple[str, ...]) -> list[str] | None:
     """The status moves from `start` to a state that holds (or frees) a place; None when none is reachable."""
     moves, seen, todo = dict(e.transitions), {start: []}, [start]
     while todo:
@@ -89,9 +89,9 @@ def capacity_test(app: AppModel, e: Entity, mark: str) -> list[str]:
     limit = cap.limit if cap.limit is not None else MAX_TESTED_LIMIT
     make = resource_line(cap)
     first = e.states[0]
-    hold = _moves(e, first, True, cap.states) if cap.states else []
+    hold = state_moves(e, first, True, cap.states) if cap.states else []
     held_state = hold[-1] if hold else first
-    free = _moves(e, held_state, False, cap.states) if cap.states else []
+    free = state_moves(e, held_state, False, cap.states) if cap.states else []
     if hold is None or free is None:
         return []
     take = [f'moved = client.put(f"{{URL}}/{{made.json()[\'id\']}}", json={{"status": {lit(m)}}}, headers=headers)'

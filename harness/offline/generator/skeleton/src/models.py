@@ -152,12 +152,17 @@ class Table:
         return out
 
     def overlapping(self, conn: sqlite3.Connection, same: dict[str, Any], start: str, end: str,
-                    span: tuple[Any, Any], exclude_id: int | None) -> bool:
+                    span: tuple[Any, Any], exclude_id: int | None, states: tuple[str, ...] = ()) -> bool:
         """True when another row of any user with the same `same` values (the booked resource,
         the day) has a [start, end) range that overlaps `span`; a row without an end is the
-        single slot `start`. Every owner's rows count: a room is booked whoever booked it."""
-        parts = [f"{self.quoted[column]} = ?" for column in same] + ['"id" IS NOT ?']
+        single slot `start`. Every owner's rows count: a room is booked whoever booked it. With
+        `states`, only rows in one of them hold their slot (a cancelled booking frees it)."""
+        parts = [f"{self.quoted[column]} = ?" for column in same]
         params: list[Any] = [*same.values()]
+        if states:
+            parts.append(f'"status" IN ({", ".join("?" for _ in states)})')
+            params += states
+        parts.append('"id" IS NOT ?')
         low, high = span
         head = f"SELECT 1 FROM {self.table_sql} WHERE {' AND '.join(parts)}"
         if start == end:  # a single slot: the same start is the clash
