@@ -47,7 +47,15 @@ def _filter_fields(api: Api, entity: DataEntity, feature: Feature) -> list[str]:
         f = first_of(entity, *kinds)
         if f is not None:
             return [f.ident]
-    return [parent_key_of(api.spec, entity)] if entity.parent else []
+    if entity.parent:
+        return [parent_key_of(api.spec, entity)]
+    # no choice to filter by: a date or number range, else a short text's exact value (what a
+    # `filter` without fields gives such a record: harness/offline/features.py FILTER_KINDS)
+    for kinds in (("date", "datetime"), ("integer", "money", "decimal", "rating"), ("short_text",)):
+        f = first_of(entity, *kinds)
+        if f is not None:
+            return [f.ident]
+    return []
 
 
 def filter_exact(api: Api, entity: DataEntity, feature: Feature) -> str:
