@@ -55,40 +55,55 @@ def _session(copy: Path, plan_path: Path, files: list[str], timeout_s: float) ->
     return subprocess.run(argv, cwd=copy, env=env, capture_output=True, text=True, timeout=timeout_s)
 
 
-def run_audit(document: dict, root: Path, max_mutants: int = MAX_MUTANTS, seconds: float = SECONDS) -> dict:
-    """The `mutation` block for `document` (this session's evidence of the project at `root`)."""
-    from pytest_harness.mutation_plan import make_plan   # the mutator's ast work: only when asked
+def _round(plan, document: dict, root: Path, seconds: float) -> tuple[dict, dict | None, str | None]:
+    """(verdicts {"REQ:id": result, "killers"}, the baseline, an error) of one session over a fresh
+    copy of the project with `plan`'s mutants behind their guards."""
     from pytest_harness.mutator import apply
+
+    with tempfile.TemporaryDirectory(prefix="harness-mutate-") as scratch:
+        copy, nonce = Path(scratch) / "project", secrets.token_hex(8)
+        _copy_project(root, copy)
+        for rel, keys in plan.by_file().items():
+            source = (root / rel).read_text(encoding="utf-8")
+            (copy / rel).write_text(apply(source, keys), encoding="utf-8")
+        tests = document.get("tests") or {}
+        test_s = {n: float((tests.get(n) or {}).get("duration_s") or 0.0) for ts in plan.runs.values() for n in ts}
+        result_path, plan_path = Path(scratch) / "result.json", Path(scratch) / "plan.json"
+        plan_path.write_text(json.dumps({"nonce": nonce, "seconds": seconds, "order": plan.order(),
+                                         "tests": plan.tests, "result": str(result_path), "method": "confirm",
+                                         "test_s": test_s}), encoding="utf-8")
+        files = sorted({n.split("::")[0] for _, _, ts in plan.order() for n in ts})
+        try:
+            proc = _session(copy, plan_path, files, seconds * GRACE_FACTOR + STARTUP_S)
+            data = json.loads(result_path.read_text(encoding="utf-8")) if result_path.is_file() else {}
+        except (subprocess.TimeoutExpired, ValueError, OSError) as err:
+            proc, data = None, {"error": str(err)}
+    if data.get("nonce") != nonce:
+        tail = ((proc.stderr or proc.stdout) if proc is not None else data.get("error", "")).strip()[-300:]
+        return {}, None, f"the mutation audit session produced no result: {tail}"
+    return {**(data.get("results") or {}), "killers": data.get("killers") or {}}, data.get("baseline"), None
+
+
+def run_audit(document: dict, root: Path, max_mutants: int = MAX_MUTANTS, seconds: float = SECONDS) -> dict:
+    """The `mutation` block for `document` (this session's evidence of the project at `root`). An
+    invalid mutant whose requirement's verdict it could change is replaced once, in a second
+    session (mutation_replacements.py), as the harness's audit does."""
+    from pytest_harness.mutation_plan import DEFAULT_SEED, make_plan   # the mutator's ast work: only when asked
+    from pytest_harness.mutation_replacements import merge, replacement_plan
 
     started = time.monotonic()
     plan = make_plan(document, root, max_mutants)
     block = {"bar": KILL_RATIO, "max_mutants": max_mutants, "seconds": seconds, "error": None}
     results: dict[str, str] = {}
     if plan.chosen:
-        with tempfile.TemporaryDirectory(prefix="harness-mutate-") as scratch:
-            copy, nonce = Path(scratch) / "project", secrets.token_hex(8)
-            _copy_project(root, copy)
-            for rel, keys in plan.by_file().items():
-                source = (root / rel).read_text(encoding="utf-8")
-                (copy / rel).write_text(apply(source, keys), encoding="utf-8")
-            tests = document.get("tests") or {}
-            test_s = {n: float((tests.get(n) or {}).get("duration_s") or 0.0) for ts in plan.runs.values() for n in ts}
-            result_path, plan_path = Path(scratch) / "result.json", Path(scratch) / "plan.json"
-            plan_path.write_text(json.dumps({"nonce": nonce, "seconds": seconds, "order": plan.order(),
-                                             "tests": plan.tests, "result": str(result_path), "method": "confirm",
-                                             "test_s": test_s}), encoding="utf-8")
-            files = sorted({n.split("::")[0] for _, _, ts in plan.order() for n in ts})
-            try:
-                proc = _session(copy, plan_path, files, seconds * GRACE_FACTOR + STARTUP_S)
-                data = json.loads(result_path.read_text(encoding="utf-8")) if result_path.is_file() else {}
-            except (subprocess.TimeoutExpired, ValueError, OSError) as err:
-                proc, data = None, {"error": str(err)}
-            if data.get("nonce") != nonce:
-                tail = ((proc.stderr or proc.stdout) if proc is not None else data.get("error", "")).strip()[-300:]
-                block["error"] = f"the mutation audit session produced no result: {tail}"
-            else:
-                results = {**(data.get("results") or {}), "killers": data.get("killers") or {}}
-                block["baseline"] = data.get("baseline")
+        results, baseline, block["error"] = _round(plan, document, root, seconds)
+        if block["error"] is None:
+            block["baseline"] = baseline
+            extra = replacement_plan(plan, results, document, root, max_mutants, DEFAULT_SEED)
+            if extra.chosen:
+                more, _baseline, block["error"] = _round(extra, document, root, seconds)
+                results = merge(plan, extra, results, more)
+                block["replaced"] = len(extra.chosen)
     block["requirements"] = summarize(plan, results)
     block["shared"] = shared_summary(plan, results)
     block["duration_s"] = round(time.monotonic() - started, 3)

@@ -80,3 +80,26 @@ def verdict(run: MutantRun, broken: set[str]) -> str | None:
 def without(run: MutantRun, broken: set[str]) -> list[str]:
     """The tests a judged-again run gets: `run`'s minus the ones that fail on the original code."""
     return [n for n in run.items if n not in broken]
+
+
+def settle(runs: dict[str, MutantRun], broken: set[str], confirmed: set[str]) -> tuple[dict[str, str], dict[str, str]]:
+    """({key: verdict}, {key: the test whose check killed it}) of runs whose confirmations are done:
+    `verdict`, or the run's own status when it needs judging again and was not. A run still
+    needing a test on the original code (its run there was lost with a lane's session) is
+    `error`: neither killed nor survived on what it rests on."""
+    results = {}
+    for key, run in runs.items():
+        results[key] = "error" if needs(run, confirmed, broken) else (verdict(run, broken) or run.status)
+    killers = {key: run.failed[0] for key, run in runs.items() if results[key] == "failed" and run.failed}
+    return results, killers
+
+
+def run_record(key: str, run: MutantRun, round_: int, duration_s: float) -> dict:
+    """A mutant run as a lane's result file lists it (harness/audit/originals.py reads it back)."""
+    return {"key": key, "items": run.items, "status": run.status, "failed": run.failed, "again": run.again,
+            "round": round_, "duration_s": round(duration_s, 3)}
+
+
+def from_record(record: dict) -> MutantRun:
+    return MutantRun([str(n) for n in record.get("items") or []], str(record.get("status")),
+                     [str(n) for n in record.get("failed") or []], bool(record.get("again")))

@@ -5,10 +5,14 @@ session does. `DispatchedOrder` asks the harness for each next mutant over two i
 (the plan's `"dispatch": [ask_fd, answer_fd]`, harness/audit/dispatch.py): the lanes of an audit
 then share one queue, so none sits idle while another still has mutants, and the harness applies
 the time box to every lane's verdicts at once. Messages are JSON lines: the lane sends
-`{"hello": true}` once, then `{"done": [key, status]}` (or `{"done": null}`) to ask for the next;
-the harness answers `{"run": [requirement, mutant id, [test ids]]}` or `{"end": true}`. A lane
-that cannot read an answer stops taking mutants (its verdicts so far stand). The forked children
-never hold these descriptors (`private_fds`, closed first thing in a child).
+`{"hello": true}` once, then `{"done": [key, status] or null, "record": {...}}` to ask for the
+next (`record`: what its last job ran, pytest_harness/mutation_lane.py); the harness answers
+`{"run": [requirement, mutant id, [test ids]], "original": [test ids]}` (run those on the original
+code first: the harness places each test's one original run, harness/audit/originals.py), after
+the mutants a follow-up `{"original": [test ids]}` or `{"again": [requirement, mutant id, [test
+ids]], "round": n}`, or `{"end": true}`. A lane that cannot read an answer stops taking mutants
+(what it recorded so far stands). The forked children never hold these descriptors
+(`private_fds`, closed first thing in a child).
 """
 
 from __future__ import annotations
@@ -46,29 +50,53 @@ class StaticOrder:
 
 
 class DispatchedOrder:
-    """The harness's queue: each next mutant asked for, each verdict told."""
+    """The harness's queue: each next mutant asked for, each verdict told. With a mutant the harness
+    may name tests to run on the original code first (`first`: it places each test's one original
+    run over all the lanes, harness/audit/originals.py); after the mutants it may hand out what the
+    verdicts still need (`follow_ups`)."""
 
     def __init__(self, ask_fd: int, answer_fd: int):
         self.ask_fd, self.answer_fd = ask_fd, answer_fd
         self._done: list | None = None
+        self._record: dict | None = None
         self._buffer = b""
+        self._stash: dict | None = None   # the answer that ended the mutants: a follow-up or the end
+        self.first: list[str] = []        # the tests to run on the original code before this mutant
 
     def __iter__(self) -> Iterator[Entry]:
         if not self._send({"hello": True}):
             return
         while True:
-            done, self._done = self._done, None
-            if not self._send({"done": done}):
-                return
-            answer = self._answer()
+            answer = self._ask()
             run = answer.get("run") if isinstance(answer, dict) else None
             if not (isinstance(run, list) and len(run) == 3):
+                self._stash = answer
                 return
+            first = answer.get("original")
+            self.first = [str(t) for t in first] if isinstance(first, list) else []
             rid, mutant_id, tests = run
             yield str(rid), int(mutant_id), [str(t) for t in tests]
 
-    def report(self, key: str, status: str) -> None:
-        self._done = [key, status]
+    def follow_ups(self) -> Iterator[dict]:
+        """After the mutants: `{"original": [tests]}` (run them on the original code) or
+        `{"again": [requirement, mutant id, [tests]], "round": n}` (judge a mutant again), until the end."""
+        answer, self._stash = self._stash, None
+        while isinstance(answer, dict) and (isinstance(answer.get("original"), list)
+                                            or (isinstance(answer.get("again"), list) and len(answer["again"]) == 3)):
+            yield answer
+            answer = self._ask()
+
+    def report(self, key: str | None, status: str | None, record: dict | None = None) -> None:
+        """What the last job found: its mutant's key and status (the time box), and `record`, what it
+        ran (harness/audit/originals.py: which follow-ups the verdicts need)."""
+        self._done = [key, status] if key is not None else None
+        self._record = record
+
+    def _ask(self) -> dict | None:
+        done, self._done = self._done, None
+        record, self._record = self._record, None
+        message = {"done": done, **({"record": record} if record is not None else {})}
+        return self._answer() if self._send(message) else None
 
     def _send(self, message: dict) -> bool:
         data = (json.dumps(message) + "\n").encode()

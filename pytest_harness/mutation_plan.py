@@ -169,7 +169,7 @@ def make_plan(evidence: dict, workspace: Path, max_mutants: int, seed: int = DEF
     choice itself never depends on the ids. `instead`: {requirement: ((file, mutant key) of every
     mutant planned for it already, how many of them came out invalid)} — the plan then holds only
     that many replacements for each: of its picks with no budget, those not planned already,
-    behaviour-changing kinds first (an invalid mutant judged nothing: harness/audit/replacements.py)."""
+    behaviour-changing kinds first (an invalid mutant judged nothing: mutation_replacements.py)."""
     plan = AuditPlan()
     keys: dict[tuple[str, str], int] = {}   # every distinct (file, mutant key) picked: its draw's index
     picks: dict[str, list[tuple[str, Mutant]]] = {}

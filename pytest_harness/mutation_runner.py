@@ -20,7 +20,9 @@ default, when the plan gives each planned test's evidence duration as `"test_s"`
 mutants, each limited to TIMEOUT_FACTOR x its own tests' evidence durations, and runs each of
 their tests on the original code in a fork before one of the mutant runs that list it, chosen at
 random (OriginalSlots: the original's place tells nothing), then whatever a verdict still needs
-(mutation_confirm.py) — the same verdicts. In every fork an app's unhandled exception reaches the
+(mutation_confirm.py) — the same verdicts. Lanes on the harness's queue (`"dispatch"`) leave the
+placing to the harness, once per test over all lanes, and record instead of judging
+(mutation_lane.py). In every fork an app's unhandled exception reaches the
 test as a 500 (audit_server_errors.py). The result file maps "req:id" to passed/failed/timeout/invalid/error/unjudged, plus the baseline. With
 `--harness-mutants-digest-fd=N` the file's sha256 goes to the inherited fd N once written (as the
 evidence plugin does for its document), so the harness rejects a result the code under test
@@ -231,28 +233,31 @@ class OriginalSlots:
     the mutant runs that list the test, each of them equally likely — never after the last, the
     old fixed place. Chosen online, so a time box or a queue can end the runs early: before a run
     listing a test not yet run on the original, with probability 1/r, r the runs listing it still
-    to come (this one included; with `lanes` lanes taking one queue, this lane's share). A test
-    counting its own runs then finds the original at any of its first m runs, never the (m+1)th.
-    Draws from the system's random source, in this process: written to no file."""
+    to come (this one included). A test counting its own runs then finds the original at any of
+    its first m runs, never the (m+1)th. One session uses it over its own order; with lanes on one
+    queue the harness uses it over the whole queue (harness/audit/originals.py), so each test runs
+    on the original once per audit, before any lane's run. Draws from the system's random source
+    (`draw`, a seam for tests), in the process that chooses: written to no file."""
 
-    def __init__(self, order: list, lanes: int = 1):
+    def __init__(self, order: list, lanes: int = 1, draw=secrets.randbelow):
         self.left = Counter(n for _, _, tests in order for n in set(tests))
         self.lanes = max(1, int(lanes or 1))
+        self.draw = draw
 
     def before(self, tests: list[str], done: set[str]) -> list[str]:
         """The tests of the mutant run about to start (`tests`) to run on the original code first."""
         chosen = []
         for n in dict.fromkeys(tests):
-            runs = max(1, -(-self.left[n] // self.lanes))   # this lane's runs of n still to come
+            runs = max(1, -(-self.left[n] // self.lanes))   # the runs of n still to come
             self.left[n] = max(0, self.left[n] - self.lanes)
-            if n not in done and secrets.randbelow(runs) == 0:
+            if n not in done and self.draw(runs) == 0:
                 chosen.append(n)
         return sorted(chosen)
 
-
-def lanes_sharing(plan: dict) -> int:
-    """How many lanes take this plan's order from one queue (mutation_dispatch.py): 1 without one."""
-    return max(1, int(plan.get("lanes") or 1)) if plan.get("dispatch") else 1
+    def skip(self, tests: list[str]) -> None:
+        """A run listing `tests` that will not happen (the time box skipped it)."""
+        for n in set(tests):
+            self.left[n] = max(0, self.left[n] - self.lanes)
 
 
 def confirm_after(plan: dict, by_id: dict[str, pytest.Item]) -> dict:
@@ -267,7 +272,7 @@ def confirm_after(plan: dict, by_id: dict[str, pytest.Item]) -> dict:
     runs: dict[str, MutantRun] = {}
     results: dict[str, str] = {}
     durations: dict[str, float] = {}
-    status, broken, confirmed, spent = "passed", set(), set(), 0.0
+    status, broken, confirmed, spent, original_runs = "passed", set(), set(), 0.0, 0
 
     def judge(key: str, nodeids: list[str], again: bool = False) -> None:
         t0 = time.monotonic()
@@ -277,8 +282,9 @@ def confirm_after(plan: dict, by_id: dict[str, pytest.Item]) -> dict:
         durations[key] = round(durations.get(key, 0.0) + time.monotonic() - t0, 3)
 
     def on_original(need: list[str]) -> str:
-        nonlocal status, spent
+        nonlocal status, spent, original_runs
         t0 = time.monotonic()
+        original_runs += len(need)
         got, failed = run_baseline([by_id[n] for n in need], max(plan["seconds"], MIN_TIMEOUT_S), original)
         spent += time.monotonic() - t0
         confirmed.update(need)
@@ -289,7 +295,7 @@ def confirm_after(plan: dict, by_id: dict[str, pytest.Item]) -> dict:
     # The time box bounds the mutant runs; the original's run is not counted in it (at N=20
     # entities, counting the confirmation in the box judged half as many mutants).
     source = order_source(plan, results, admit, started)
-    slots, timed_out = OriginalSlots(plan["order"], lanes_sharing(plan)), False
+    slots, timed_out = OriginalSlots(plan["order"]), False
     for rid, mutant_id, tests in source:
         key, nodeids = f"{rid}:{mutant_id}", [n for n in tests if n in by_id]
         first = slots.before(nodeids, confirmed)
@@ -321,8 +327,8 @@ def confirm_after(plan: dict, by_id: dict[str, pytest.Item]) -> dict:
     for key, run in runs.items():
         results[key] = verdict(run, broken) or run.status
     killers = {key: run.failed[0] for key, run in runs.items() if results[key] == "failed" and run.failed}
-    baseline = {"status": status, "failed": sorted(broken), "tests": len(confirmed), "planned": len(planned),
-                "duration_s": round(spent, 3), "method": "confirm"}
+    baseline = {"status": status, "failed": sorted(broken), "tests": len(confirmed), "original_runs": original_runs,
+                "planned": len(planned), "duration_s": round(spent, 3), "method": "confirm"}
     return {"results": results, "killers": killers, "durations": durations, "baseline": baseline,
             "duration_s": round(time.monotonic() - started, 3)}
 
@@ -373,7 +379,12 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
             return True  # given up by the harness: no result file
     if plan.get("method") == "confirm" and can_confirm(plan, by_id):
         share_basetemp(session.config)
-        outcome = confirm_after(plan, by_id)
+        if plan.get("dispatch"):   # lanes on one queue: the harness places the original runs
+            from pytest_harness.mutation_lane import confirm_in_lane
+
+            outcome = confirm_in_lane(plan, by_id)
+        else:
+            outcome = confirm_after(plan, by_id)
     else:
         outcome = baseline_first(plan, by_id)
     text = json.dumps({"nonce": plan["nonce"], **outcome})

@@ -34,8 +34,14 @@ class Dispatcher:
     """The pending mutants of one audit and what the lanes told of them."""
 
     def __init__(self, order: list[Entry], seconds: float, grace_factor: float,
-                 admit: Callable[[float, float, dict[str, str], str, int], str]):
+                 admit: Callable[[float, float, dict[str, str], str, int], str], draw=None):
+        from harness.audit.originals import Originals
+
         self.pending: list[Entry] = list(order)
+        self.originals = Originals(order, **({"draw": draw} if draw is not None else {}))
+        self.first: dict[int, list[str]] = {}   # per lane: the tests its mutant in flight runs on the original first
+        self.following: dict[int, dict] = {}    # per lane: the follow-up it runs (originals.py)
+        self.jobs: list[dict] = []              # follow-ups not handed out yet
         self.planned = Counter(entry[0] for entry in order)   # mutants per requirement
         self.seconds, self.grace, self.admit = seconds, grace_factor * seconds, admit
         self.results: dict[str, str] = {}
@@ -50,6 +56,8 @@ class Dispatcher:
             lost = self.in_flight.pop(lane, None)
             if lost is not None:   # a retried session: its unfinished mutant goes back first
                 self.pending.insert(0, lost)
+                self.originals.give_back(lost[2], self.first.pop(lane, []))
+            self.following.pop(lane, None)
             self._cond.notify_all()
 
     def done(self, lane: int, key: str, status: str) -> None:
@@ -60,10 +68,17 @@ class Dispatcher:
                 self.results[key] = status
             self._cond.notify_all()
 
+    def record(self, lane: int, found: dict) -> None:
+        """What the lane ran for its last job (mutants and original runs: originals.py)."""
+        with self._cond:
+            self.originals.record(found)
+            self._cond.notify_all()
+
     def gone(self, lane: int) -> None:
         """The lane's session ended: what it was running is not judged."""
         with self._cond:
             self.in_flight.pop(lane, None)
+            self.following.pop(lane, None)
             self._cond.notify_all()
 
     def next_entry(self, lane: int) -> Entry | None:
@@ -83,7 +98,29 @@ class Dispatcher:
                 entry = self.pending.pop(0)
                 if decision == "run":
                     self.in_flight[lane] = entry
+                    self.first[lane] = self.originals.place(entry[2])
                     return entry
+                self.originals.skip(entry[2])
+            return None
+
+    def next_job(self, lane: int) -> dict | None:
+        """The lane's next job as the queue's answer: a mutant (with the tests to run on the original
+        code first), else once every lane's mutant has ended a follow-up (originals.py), else None."""
+        with self._cond:
+            self.following.pop(lane, None)   # a lane asks only once its last job ended
+            while not self.originals.timed_out:   # an original run past its limit: nothing is judged
+                entry = self.next_entry(lane)
+                if entry is not None:
+                    return {"run": [entry[0], entry[1], entry[2]], "original": self.first.get(lane, [])}
+                if self.jobs:
+                    self.following[lane] = self.jobs.pop(0)
+                    return self.following[lane]
+                if self.in_flight or self.following:
+                    self._cond.wait(timeout=_STOP_POLL_S)   # their records decide what is still needed
+                    continue
+                self.jobs = self.originals.follow_ups()
+                if not self.jobs:
+                    return None
             return None
 
 
@@ -124,11 +161,13 @@ def _handle(dispatcher: Dispatcher, lane: int, line: bytes) -> dict | None:
     if message.get("hello"):
         dispatcher.hello(lane)
         return None
+    if isinstance(message.get("record"), dict):   # before `done`: a lane waiting on this one then sees both
+        dispatcher.record(lane, message["record"])
     done = message.get("done")
     if isinstance(done, list) and len(done) == 2 and all(isinstance(x, str) for x in done):
         dispatcher.done(lane, done[0], done[1])
-    entry = dispatcher.next_entry(lane)
-    return {"end": True} if entry is None else {"run": [entry[0], entry[1], entry[2]]}
+    job = dispatcher.next_job(lane)
+    return {"end": True} if job is None else job
 
 
 def _write(fd: int, message: dict) -> None:

@@ -43,6 +43,10 @@ def merge(outcomes: list[dict], planned: int) -> dict:
     """One result from the lanes' results: their verdicts and durations side by side (each mutant
     is in one lane), the baselines' worst status, every test that failed on the original code,
     the confirmed tests and time summed over the lanes."""
+    if any("records" in o for o in outcomes):   # lanes on one queue: the harness settles (originals.py)
+        from harness.audit.originals import merge_records
+
+        return merge_records(outcomes, planned)
     if len(outcomes) == 1:
         return outcomes[0]
     baselines = [o.get("baseline") or {} for o in outcomes]

@@ -8,7 +8,7 @@ from harness.offline.spec.build import Parsed
 from harness.offline.spec.pass_helpers import negation_before
 from harness.offline.spec.pass_helpers import use as _use
 from harness.offline.spec.pass_helpers import word as _word
-from harness.offline.spec.register_verb import registers_a_record
+from harness.offline.spec.register_verb import registers_a_record, registration_of_a_record
 from harness.offline.spec.tokens import Tok
 from harness.offline.spec.wordsets import word_set
 
@@ -31,6 +31,8 @@ def find_feature_words(toks: list[Tok], p: Parsed, negated: set[int] = frozenset
                 continue
             if w == "register" and registers_a_record(toks, i):
                 continue   # "register each transaction": recording a record, not signing up
+            if registration_of_a_record(toks, i):
+                continue   # "an appointment registration": registering that thing, not signing up
             p.auth, role = True, "auth"
         elif w in lx.DASHBOARD:
             p.dashboard, role = True, "dashboard"

@@ -32,6 +32,8 @@ A token spec is a dict; every key present must hold:
     capture          a name for the tokens it matched
     as               {"capture": c, "forms": ["un{w}", ...]}: the word is one of these forms of
                      the first word of capture c, matched before it ("watched or unwatched")
+    singular_as      a capture c: the word in the singular is the first word of c in the singular
+                     ("watchlists" of a captured "watchlist")
     range            true: a numeric range as one spec, all its tokens ("from 1 to 5 stars", "1-5";
                      list_parts.read_range), matched forward only
     group            a list of token specs matched in turn, as one spec: with `op` the whole
@@ -104,6 +106,10 @@ def _forms(toks: list[Tok], how: dict, caps: dict[str, list[int]]) -> list[str]:
     return [form.replace("{w}", toks[taken[0]].w) for form in how["forms"]] if taken else []
 
 
+def _same_singular(toks: list[Tok], j: int, taken: list[int] | None) -> bool:
+    return bool(taken) and lx.singularize(toks[j].w) == lx.singularize(toks[taken[0]].w)
+
+
 def _counts(spec: dict, run: int) -> list[int]:
     """The repetition counts to try, in order, when `run` tokens from here satisfy the spec."""
     op = spec.get("op", "")
@@ -136,7 +142,8 @@ def _walk(toks: list[Tok], specs: list[dict], k: int, pos: int, step: int, claus
     while run < limit:
         j = pos + step * run
         if not (0 <= j < len(toks)) or not _in(toks[j], clause) or not token_ok(toks[j], spec, sets) \
-                or "as" in spec and toks[j].w not in _forms(toks, spec["as"], caps):
+                or "as" in spec and toks[j].w not in _forms(toks, spec["as"], caps) \
+                or "singular_as" in spec and not _same_singular(toks, j, caps.get(spec["singular_as"])):
             break
         run += 1
     for n in _counts(spec, run):
@@ -183,12 +190,13 @@ def _before(toks: list[Tok], i: int, specs: list[dict], sets: WordSets, caps: di
     return _walk(toks, list(reversed(specs)), 0, i - 1, -1, toks[i].clause if clause == -1 else clause, sets, caps)
 
 
-def match_at(toks: list[Tok], i: int, pattern: dict, sets: WordSets) -> Match | None:
-    """The pattern's match anchored at token i, or None."""
+def match_at(toks: list[Tok], i: int, pattern: dict, sets: WordSets, caps: dict | None = None) -> Match | None:
+    """The pattern's match anchored at token i, or None (`caps`: captures of an enclosing match that
+    its specs may name)."""
     if not token_ok(toks[i], pattern["tokens"][0], sets):   # the anchor first: most tokens fail here
         return None
     clause = None if pattern.get("cross_clauses") else toks[i].clause
-    for end, caps in _walk(toks, pattern["tokens"], 0, i, 1, clause, sets, {}):
+    for end, caps in _walk(toks, pattern["tokens"], 0, i, 1, clause, sets, caps or {}):
         if "followed_by" in pattern and end < len(toks) and _in(toks[end], clause) \
                 and not token_ok(toks[end], pattern["followed_by"], sets):
             continue

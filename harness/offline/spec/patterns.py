@@ -131,10 +131,10 @@ def _vetoed(toks: list[Tok], m: Match, unless: dict | None) -> bool:
 def _mark(toks: list[Tok], m: Match, mark: dict, sets=pattern_set) -> None:
     where = mark.get("where", {})
     mapping = getattr(lx, mark["map"]) if "map" in mark else None
-    if "each" in mark:   # every match of the sequence in the clause, marked as it is found
-        clause = toks[m.anchor].clause
+    if "each" in mark:   # every match of the sequence in the clause (the request), marked as it is found
+        clause = None if mark.get("scope") == "request" else toks[m.anchor].clause
         for k in range(len(toks)):
-            one = match_at(toks, k, {"tokens": mark["each"]}, sets) if toks[k].clause == clause else None
+            one = match_at(toks, k, {"tokens": mark["each"]}, sets, m.captures) if clause in (None, toks[k].clause) else None
             for x in one.captures["match"] if one else []:
                 if _may_mark(toks[x], mark):
                     toks[x].used, toks[x].role = True, mark["role"]

@@ -11,6 +11,8 @@ on what earlier passes did or on the parse ("is": "noun", "is": ["mention"]).
     range_start  a numeric range starts at the token ("from" or "1" of "from 1 to 5"; list_parts.read_range)
     possessive  the user wrote the word with 's or s' ("shop's", "users'")
     clause_start  the token is the first of its clause
+    title_word  the token is among the request's first four words (counted from its first word),
+                in its first clause ("A movie watchlist: ...")
     sole_word   the token is the only word of its clause (the only token starting with a letter)
     capitalized  the user wrote the word with a capital letter (or it starts with no letter)
     before_sentence  the token after this one starts a sentence: a capitalised verb, adverb, pronoun
@@ -49,6 +51,11 @@ def _before_sentence(toks: list[Tok], i: int) -> bool:
         or w.endswith("s") and w[:-1] in lx.VERBS   # "Resets the counter"
 
 
+def _title_word(toks: list[Tok], i: int) -> bool:
+    start = next((k for k in range(len(toks)) if toks[k].w[:1].isalnum()), 0)
+    return i - start <= 3 and toks[start].clause == toks[i].clause == 0
+
+
 def _bool_state(toks: list[Tok], i: int, p) -> bool:
     t = toks[i]
     record = t.role.rpartition(":")[2] if t.role.startswith(("field:", "feature:")) else ""
@@ -70,6 +77,7 @@ TESTS: dict[str, Callable[[list[Tok], int, dict[int, str], object], bool]] = {
     "capitalized": lambda toks, i, mentions, p: not toks[i].orig[:1].isalpha() or toks[i].orig[:1].isupper(),
     "before_sentence": lambda toks, i, mentions, p: _before_sentence(toks, i),
     "bool_state": lambda toks, i, mentions, p: _bool_state(toks, i, p),
+    "title_word": lambda toks, i, mentions, p: _title_word(toks, i),
 }
 
 
