@@ -176,7 +176,7 @@ def _fields(p: Parsed, name: str, idents: dict[str, str]) -> list[EntityField]:
             continue   # a status with its values is the record's status column (any move allowed)
         out.append(_field(words, hint, item, ident, name, p.vi))
     listed = bool(out)   # the user's own fields (before the implied ones): the record's label is theirs
-    out += implied_fields(name, out, stated=name in p.status or name in p.workflows)
+    out += implied_fields(name, out, stated=name in p.status or name in p.workflows, listed=listed)
     if len(out) > MAX_FIELDS:
         p.notes.append(f"{name}: {len(out) - MAX_FIELDS} more fields ignored (cap {MAX_FIELDS})")
         out = out[:MAX_FIELDS]
