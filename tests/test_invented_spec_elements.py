@@ -32,3 +32,17 @@ def test_a_listed_record_gets_no_invented_time_fields_bug(request_text, record, 
 def test_an_occurrence_named_without_fields_still_gets_its_time() -> None:
     """'track baby naps' lists nothing a nap has: its start and end are what a nap record is."""
     assert {"start_time", "end_time"} <= set(_idents(parse_request("Make an app to track baby naps"), "nap"))
+
+
+# I3: "the state of each appointment" names no states: a plain `state` column, never open/done.
+@pytest.mark.parametrize("request_text,records", [
+    ("Users manage projects and todos. Keep the state of each project and todo.", ["project", "todo"]),
+    ("Users manage appointments with a date. The assistant sees the state of each appointment.",
+     ["appointment"]),
+])
+def test_the_state_of_a_record_invents_no_open_done_status_bug(request_text, records):
+    spec = parse_request(request_text)
+    for name in records:
+        ent = _entity(spec, name)
+        assert not ent.has_status and not ent.workflow, f"{name} got states nobody named"
+        assert "state" in _idents(spec, name)

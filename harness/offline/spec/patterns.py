@@ -182,7 +182,14 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str], s
         if not named:
             return
         record = named[0]
-        p.status.extend(n for n in named if n not in p.status and n not in p.workflows)
+        as_field = action["status"].get("field")   # a state column; no states are named
+        for n in named:
+            if as_field:
+                items = p.fields.setdefault(n, [])
+                if not any(it.words == [as_field] for it in items):
+                    items.append(FieldItem(words=[as_field]))
+            elif n not in p.status and n not in p.workflows:
+                p.status.append(n)
     if "record" in action:
         record = _record(toks, m, action["record"], p, mentions)
         if not record and "feature" not in action:   # a feature's "of" may still name one
