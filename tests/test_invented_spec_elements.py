@@ -46,3 +46,37 @@ def test_the_state_of_a_record_invents_no_open_done_status_bug(request_text, rec
         ent = _entity(spec, name)
         assert not ent.has_status and not ent.workflow, f"{name} got states nobody named"
         assert "state" in _idents(spec, name)
+
+
+# I2: the states a request names are the states; a cancel word among them adds no "active".
+@pytest.mark.parametrize("request_text,record,states", [
+    ("Users manage bookings with a title. Bookings are either confirmed or cancelled.", "booking",
+     ["confirmed", "cancelled"]),
+    ("Users add loans with a due date. A loan is either active, returned or lost.", "loan",
+     ["active", "returned", "lost"]),
+])
+def test_named_states_are_the_workflow_no_invented_state_bug(request_text, record, states):
+    spec = parse_request(request_text)
+    assert _entity(spec, record).workflow == states
+    assert all(c.status == "mapped" for c in spec.clauses), [(c.text, c.reason) for c in spec.clauses]
+
+
+def test_either_between_people_is_no_workflow() -> None:
+    spec = parse_request("Users manage bookings with a title. Users are either members or admins.")
+    assert not _entity(spec, "booking").workflow
+
+
+# I3: quoted values of a record's state column are its states.
+def test_quoted_state_values_are_the_states_bug() -> None:
+    spec = parse_request('Users manage appointments with a date. The property "name" in the table '
+                         '"appointment_state" can have the values: "Pending", "Processed" and "Canceled".')
+    ent = _entity(spec, "appointment")
+    assert not ent.has_status and not ent.workflow
+    state = next(f for f in ent.fields if f.ident == "state")
+    assert state.kind == "enum" and state.enum_values == ["pending", "processed", "canceled"]
+
+
+def test_a_value_list_naming_no_record_state_stays_not_understood() -> None:
+    spec = parse_request("Users manage appointments with a date. Colours can have the values: red, green.")
+    assert [f.ident for f in _entity(spec, "appointment").fields] == ["date"]
+    assert spec.clauses[-1].status == "not_built"
