@@ -40,14 +40,26 @@ def search_exact(api: Api, entity: DataEntity, feature: Feature) -> str:
     return f"?q={word.upper()} returns exactly the one matching {entity.name}"
 
 
+# A bare filter filters every field of these kinds (docs/spec-language.md, "Features"); the check
+# tries a choice first, then the parent, then the first date, number or exact-text field. The list
+# route's own parameters are no filters.
+_RANGE_OR_TEXT_FILTERS = ("date", "datetime", "integer", "money", "decimal", "rating",
+                          "short_text", "email", "phone", "url")
+_LIST_PARAMS = {"q", "sort", "order", "limit", "offset", "db", "user"}
+
+
 def _filter_fields(api: Api, entity: DataEntity, feature: Feature) -> list[str]:
     if feature.fields:
-        return list(feature.fields[:2])
+        return list(feature.fields)   # every field it names (not the first two only)
     for kinds in (("enum",), ("reference",), ("boolean",)):
         f = first_of(entity, *kinds)
         if f is not None:
             return [f.ident]
-    return [parent_key_of(api.spec, entity)] if entity.parent else []
+    if entity.parent:
+        return [parent_key_of(api.spec, entity)]
+    # an entity of dates, amounts and text only ("date, time, description, amount"): its first one
+    f = next((f for f in entity.fields if kind_of(f) in _RANGE_OR_TEXT_FILTERS and f.ident not in _LIST_PARAMS), None)
+    return [f.ident] if f is not None else []
 
 
 def filter_exact(api: Api, entity: DataEntity, feature: Feature) -> str:

@@ -153,7 +153,8 @@ class Api:
                 continue
             if f.ref:
                 target = self.spec.entity(f.ref)
-                fresh = target is not None and f.ident in self._places(entity)   # a capacity's place: its own
+                # a capacity's place, or a unique reference (one record per referenced one): its own
+                fresh = target is not None and (f.unique or f.ident in self._places(entity))
                 body[f.ident] = (self.create(target, who)["id"] if fresh else
                                  self.shared(target, who) if target is not None else 1)
             else:

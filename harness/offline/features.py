@@ -16,12 +16,15 @@ from typing import get_args
 from harness.models.spec import AppSpec, DataEntity, Feature, FeatureKind, FieldKind
 from harness.constructs.capacity import CapacityError, of_spec
 from harness.constructs.holding import HoldingError, booking_states, entity_states
+from harness.constructs.parent_key import parent_key_of
 from harness.offline.field_kinds import kind_of_type
 
 TEXT_KINDS: tuple[FieldKind, ...] = ("short_text", "long_text", "email", "phone", "url")
 NUMBER_KINDS: tuple[FieldKind, ...] = ("integer", "money", "decimal", "rating")
 FILTER_KINDS: tuple[FieldKind, ...] = ("enum", "reference", "date", "datetime", "boolean",
                                        *NUMBER_KINDS, "short_text", "email", "phone", "url")
+# The list route's own query parameters: a field with one of these names is no filter.
+LIST_ROUTE_PARAMS = frozenset({"db", "user", "limit", "offset", "q", "sort", "order"})
 
 
 @dataclass(frozen=True)
@@ -134,6 +137,10 @@ def can_build(feature: Feature, spec: AppSpec) -> tuple[bool, str]:
     if entry.field_kinds and not _field_kinds(entity) & set(entry.field_kinds):
         wanted = ", ".join(entry.field_kinds)
         return False, f"{feature.kind} on {entity.plural} needs a field of kind {wanted}"
+    if feature.kind == "filter" and feature.fields:
+        refused = unfilterable(feature, entity, spec)
+        if refused:
+            return False, refused
     date = feature.options.get("date")
     if feature.kind == "period_summary" and date and not any(
             (f.kind or kind_of_type(f.type)) in ("date", "datetime") and normalise_name(str(date)) in (
@@ -157,6 +164,27 @@ def can_build(feature: Feature, spec: AppSpec) -> tuple[bool, str]:
         except CapacityError as exc:
             return False, str(exc)
     return True, ""
+
+
+def unfilterable(feature: Feature, entity: DataEntity, spec: AppSpec) -> str:
+    """Why a field a filter names cannot be filtered by ("" when each can): a filter is built for
+    every field it names or not at all, never with one silently left out."""
+    status = entity.workflow or entity.has_status
+    for name in feature.fields:
+        field = next((f for f in entity.fields if f.ident == name), None)
+        if field is None:
+            if (name == "status" and status) or name == parent_key_of(spec, entity):
+                continue
+            return f"filter on {entity.plural}: {name!r} is no field of {entity.name}"
+        kind = field.kind or kind_of_type(field.type)
+        if name in LIST_ROUTE_PARAMS:
+            return (f"filter on {entity.plural}: a field named {name!r} is no filter (?{name}= is the "
+                    "list route's own parameter)")
+        if kind not in FILTER_KINDS:
+            return (f"filter on {entity.plural}: {field.name!r} is a {kind} field, which no filter takes "
+                    f"(filters take {', '.join(FILTER_KINDS)}); give it kind = \"short_text\" to filter "
+                    "by its exact value, or search it with \"search\"")
+    return ""
 
 
 def normalise_name(name: str) -> str:

@@ -112,6 +112,11 @@ class KindEntry:
         return min(start + variant * 0.5, top)
 
 
+# The kinds whose `unique = true` the generated app enforces (409 for a second record with the value):
+# values the generated tests can make distinct, and a reference (one record per referenced record).
+# A spec file refuses `unique` on any other kind rather than build an app that ignores it.
+UNIQUE_KINDS: tuple[str, ...] = ("short_text", "long_text", "email", "url", "phone", "integer", "reference")
+
 # The number kinds whose `min`/`max` the generated API enforces (rating has its own range), and
 # the floor each kind keeps when no `min` is given.
 NUMBER_KINDS = ("integer", "money", "decimal")

@@ -67,7 +67,7 @@ def read_entity_access(reader: Any, raw: dict, i: int, where: str) -> dict[str, 
 def check_access(reader: Any, entities: list[DataEntity], auth: dict[str, Any]) -> None:
     """Access keys need accounts; `manage` and `view` name one of the roles (`view` one that does
     not see every record already — not the admin role, the managing role, or of a shared entity —
-    and not a new account's, which would make the records everyone's)."""
+    and neither a new account's, which would make the records everyone's)."""
     for i, e in enumerate(entities):
         where = f"entities[{i + 1}]"
         for key, on in (("shared", e.shared), ("manage", e.manage), ("view", e.view), ("assigned_to", e.assigned)):
@@ -77,6 +77,11 @@ def check_access(reader: Any, entities: list[DataEntity], auth: dict[str, Any]) 
             if role is not None and role not in auth["roles"]:
                 known = ", ".join(auth["roles"]) or "none: add [auth] roles = [...]"
                 reader.fail(f"{where}.{key}", f"no role {role!r} (roles: {known})", key, i, role)
+        if e.manage is not None and len(auth["roles"]) > 1 and e.manage == auth["roles"][-1]:
+            reader.fail(f"{where}.manage", f"{e.manage!r} is every new account's role, so no account would be "
+                        f"refused adding, changing or deleting a {e.name}: write shared = true (everyone sees "
+                        f"them; the adder, the admin and a manage role change them), or name a role above "
+                        f"{e.manage!r}", "manage", i, e.manage)
         if e.view is not None:
             sees_all = ("the admin role" if e.view == auth["roles"][0] else "the managing role" if e.view == e.manage
                         else "every signed-in user (shared = true)" if e.shared else "")

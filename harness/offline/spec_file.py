@@ -36,7 +36,7 @@ from harness.models.spec import (
 )
 from harness.offline import spec_limits as limits
 from harness.offline.features import REQ_TEXTS, can_build
-from harness.offline.field_kinds import KINDS, NUMBER_KINDS, kind_for_name
+from harness.offline.field_kinds import KINDS, NUMBER_KINDS, UNIQUE_KINDS, kind_for_name
 from harness.offline import requirement_words as words
 from harness.offline.generator.naming import field_ident, py_ident, slug
 from harness.offline.spec_links import check_many, link_items, read_many
@@ -236,12 +236,15 @@ def _field(reader: _Reader, raw: Any, i: int, where: str) -> EntityField:
     if kind == "reference" and not ref:
         reader.fail(f"{where}.ref", "a reference field needs ref = \"<entity name>\"", "kind", i, kind)
     low, high = _bounds(reader, raw, kind, i, where)
+    unique = bool(reader.typed(raw, "unique", bool, where, i))
+    if unique and kind not in UNIQUE_KINDS:
+        reader.fail(f"{where}.unique", f"a {kind} field cannot be unique (unique takes {', '.join(UNIQUE_KINDS)} "
+                    "fields)", "unique", i, unique)
     ident = field_ident(reader.typed(raw, "ident", str, where, i) or name)
     return EntityField(name=name, ident=ident, type=KINDS[kind].storage,
                        required=bool(reader.typed(raw, "required", bool, where, i)), kind=kind,
                        enum_values=values, min_value=low, max_value=high,
-                       ref=py_ident(ref) if ref else None,
-                       unique=bool(reader.typed(raw, "unique", bool, where, i)))
+                       ref=py_ident(ref) if ref else None, unique=unique)
 
 
 def _bounds(reader: _Reader, raw: dict, kind: str, i: int, where: str) -> tuple[float | None, float | None]:

@@ -13,12 +13,14 @@ from dataclasses import dataclass, field
 
 from harness.offline.accounting import context as bg
 from harness.offline.accounting.app_name import app_name_words
-from harness.offline.accounting.clause_records import clause_records, owner_of
+from harness.offline.accounting.clause_records import after_link, clause_records, owner_of, possessed
 from harness.offline.accounting.elements import SpecWords, spec_words
+from harness.offline.accounting.everyone_asks import everyone_asks
+from harness.offline.accounting.record_lists import list_items, per_record_scope
 from harness.offline.accounting.required_asks import required_asks
 from harness.offline.accounting.lexicon import (element_words, example_indices, is_vietnamese, keyed_words, listed_forms,
                                                 same_listed_word, stem,
-                                                tokens, vi_norm, vi_phrases, word_list)
+                                                token_gaps, tokens, vi_norm, vi_phrases, word_list)
 from harness.models.spec import AppSpec
 from harness.utils.spared_actions import spared_at
 
@@ -35,9 +37,6 @@ _CAMEL_CUT = re.compile(r"(?<=[a-z])(?=[A-Z])")
 # Before a page word, these make it a count of pages ("number of pages", "how many pages"), not an
 # HTML page of the app.
 _PAGE_COUNT = frozenset({"of", "many", "much", "few", "number", "total", "count", "and"})
-# An entity word after one of these, with another entity earlier in the clause, names a link.
-_LINKING = frozenset({"for", "of", "per", "in", "on", "to", "from", "by", "at", "with", "under", "within",
-                      "belonging", "belongs"})
 _PAGE_STEMS = frozenset({stem("page"), stem("screen")})
 _SKIP = frozenset({"a", "an", "the", "each", "every", "one", "its", "their", "his", "her", "my", "our",
                    "your", "that", "this", "specific", "particular", "given"})
@@ -66,7 +65,7 @@ def account_text(text: str, spec: AppSpec, sw: SpecWords | None = None) -> Claus
         labels = _vietnamese(toks, sw)
     else:
         parts, whole = bg.background(text, sw)
-        labels = _english(toks, sw, parts)
+        labels = _english(toks, sw, parts, token_gaps(text))
         for k in example_indices(text):
             labels[k] = labels[k] or EXAMPLE   # "(ex. hours of sleep)": an example asks for nothing
     label_words = _inline_label(text)
@@ -176,7 +175,7 @@ def _inline_label(text: str) -> int:
     return n if n <= 3 else 0
 
 
-def _english(toks: list[str], sw: SpecWords, background: list[str | None]) -> list[str | None]:
+def _english(toks: list[str], sw: SpecWords, background: list[str | None], gaps: list[str]) -> list[str | None]:
     labels: list[str | None] = []
     story = _story_parts(toks)
     named = app_name_words(toks, sw)
@@ -213,6 +212,9 @@ def _english(toks: list[str], sw: SpecWords, background: list[str | None]) -> li
         if label is None and low in ("register", "registers", "registered", "registering") and "crud" in sw.present \
                 and _object_entity(toks, i, sw):
             label = sw.present["crud"]   # "Register a pet": recording a record, not signing up
+        if low in ("registration", "registrations") and label == sw.present.get("auth") and i and labels \
+                and (labels[-1] is None or labels[-1].startswith("entity")):
+            label = sw.present.get("crud") if labels[-1] else None   # "an appointment registration": no sign-up
         if label is None and spared_at([t.lower() for t in toks], i):
             label = NEGATED   # "without having to search": what the user need not do asks for nothing
         if label is None and _self_intro(toks, i):
@@ -228,15 +230,21 @@ def _english(toks: list[str], sw: SpecWords, background: list[str | None]) -> li
             label = _background_label(low, sw, background[i] or NEGATED, label)
         ent = sw.entity_of.get(stem(low))
         if ent and label and label.startswith("entity"):
+            others = [other for other in seen_entities if other != ent]
             if ent in sw.same_as:
                 label = None   # "car" beside an unlinked vehicle record: maybe not the record meant (D6)
-            elif any(not sw.linked(ent, other) for other in seen_entities if other != ent) and _after_link(toks, i) \
+            elif any(not sw.linked(ent, other) for other in others) and after_link(toks, i) \
                     and not _own_field_next(toks, i, ent, seen_entities, sw):
                 label = None   # "sessions ... for a book" without a link between them
+            elif others and not any(sw.linked(ent, other) for other in others) and possessed(toks, i):
+                label = None   # "animals and their owners" without a link between them
             elif ent not in seen_entities:
                 seen_entities.append(ent)
         labels.append(label)
     required_asks([t.lower() for t in toks], labels, sw)
+    list_items(toks, gaps, labels, sw)
+    per_record_scope(toks, gaps, labels, sw)
+    everyone_asks(toks, labels, sw)
     return labels
 
 
@@ -280,13 +288,6 @@ def _own_field_next(toks: list[str], i: int, ent: str, seen: list[str], sw: Spec
     """ "log an animal with animal species": the record named last, named again before a field of its own."""
     nxt = stem(toks[i + 1].lower()) if i + 1 < len(toks) else ""
     return bool(seen) and seen[-1] == ent and any(owner == ent for _l, owner, _n in sw.owned.get(nxt, []))
-
-
-def _after_link(toks: list[str], i: int) -> bool:
-    k = i - 1
-    while k >= 0 and toks[k].lower() in _SKIP:
-        k -= 1
-    return k >= 0 and toks[k].lower() in _LINKING
 
 
 def _english_word(low: str, sw: SpecWords, before: str, about: frozenset[str] = frozenset(),

@@ -13,6 +13,10 @@ from harness.offline.accounting.lexicon import stem
 _SKIP = frozenset({"a", "an", "the", "each", "every", "one", "its", "their", "his", "her", "my", "our",
                    "your", "that", "this", "specific", "particular", "given"})
 
+# An entity word after one of these, with another entity earlier in the clause, names a link.
+_LINKING = frozenset({"for", "of", "per", "in", "on", "to", "from", "by", "at", "with", "under", "within",
+                      "belonging", "belongs"})
+
 
 def clause_records(toks: list[str], sw: SpecWords) -> frozenset[str]:
     """The idents of the record types the clause names."""
@@ -50,3 +54,15 @@ def modifies(tok: str, sw: SpecWords) -> bool:
         return True
     name = sw.by_stem.get(stem(low), "").removeprefix("entity ")
     return bool(name) and low == name.split()[-1].lower()
+
+
+def possessed(toks: list[str], i: int) -> bool:
+    """ "their owners", "its tasks": a record said to belong to one named before it."""
+    return i > 0 and toks[i - 1].lower() in ("their", "its", "whose")
+
+
+def after_link(toks: list[str], i: int) -> bool:
+    k = i - 1
+    while k >= 0 and toks[k].lower() in _SKIP:
+        k -= 1
+    return k >= 0 and toks[k].lower() in _LINKING

@@ -19,6 +19,10 @@ class SpecWords:
     entity_of: dict[str, str] = field(default_factory=dict)        # stem -> entity ident
     numbers: dict[str, str] = field(default_factory=dict)          # "5" -> "bound book.rating 1..5"
     keyed: dict[str, str] = field(default_factory=dict)            # stem -> label, from elements_en.txt
+    keyed_key: dict[str, str] = field(default_factory=dict)        # stem -> its elements_en.txt key
+    # elements_en.txt key of an element held per record (a feature, a record tool, an access key, a
+    # status) -> the idents of the records that have it
+    on_records: dict[str, frozenset[str]] = field(default_factory=dict)
     vi_names: dict[tuple[str, ...], str] = field(default_factory=dict)   # syllables -> label
     links: set[frozenset[str]] = field(default_factory=set)        # linked entity idents
     page_words: frozenset[str] = frozenset()
@@ -108,16 +112,44 @@ def spec_words(spec: AppSpec) -> SpecWords:
         sw.owned.setdefault(stem("id"), []).append((f"id {e.name}", "", names))
     for role in spec.roles:
         claim(role, f"account role {role}")
+    for feat in spec.features:   # "at most two volunteers": the capacity's limit, in digits or in words
+        limit = feat.options.get("limit") if feat.kind == "capacity" else None
+        if isinstance(limit, int):
+            label = f"capacity {feat.entity} limit {limit}"
+            sw.numbers.setdefault(str(limit), label)
+            for s in element_words().get(f"number:{limit}", frozenset()):
+                sw.by_stem.setdefault(s, label)
     sw.entity_pages = any(r.capability == "pages" for r in spec.requirements)
     sw.title = frozenset(t.lower() for t in tokens(spec.title or ""))
     present = sw.present = _present(spec)
     for key, stems in element_words().items():
         if key in present:
             for s in stems:
-                sw.keyed.setdefault(s, present[key])
+                if s not in sw.keyed:
+                    sw.keyed[s], sw.keyed_key[s] = present[key], key
+    sw.on_records = _per_record(spec)
     sw.page_words = element_words().get("pages", frozenset()) if "pages" in present else frozenset()
     sw.same_as = later_names(spec)
     return sw
+
+
+def _per_record(spec: AppSpec) -> dict[str, frozenset[str]]:
+    """elements_en.txt key -> the records that have the element, for the elements a record holds
+    (a feature without a record is the whole app's: every record has it)."""
+    every = frozenset(e.ident for e in spec.data_model)
+    out: dict[str, frozenset[str]] = {}
+
+    def add(key: str, idents: frozenset[str]) -> None:
+        out[key] = out.get(key, frozenset()) | idents
+
+    for f in spec.features:
+        add(f"feature:{f.kind}", frozenset({f.entity}) if f.entity else every)
+    for key, has in (("tool:calendar", lambda e: e.calendar), ("tool:csv_import", lambda e: e.csv_import),
+                     ("tool:attachments", lambda e: e.attachment_types), ("access:shared", lambda e: e.shared),
+                     ("access:manage", lambda e: e.manage), ("access:view", lambda e: e.view),
+                     ("access:assigned", lambda e: e.assigned), ("status", lambda e: e.has_status or e.workflow)):
+        add(key, frozenset(e.ident for e in spec.data_model if has(e)))
+    return out
 
 
 def _present(spec: AppSpec) -> dict[str, str]:

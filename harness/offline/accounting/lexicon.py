@@ -113,6 +113,17 @@ def tokens(text: str) -> list[str]:
     return [m.group(0).rstrip(".") for m in _TOKEN.finditer(unicodedata.normalize("NFC", text))]
 
 
+def token_gaps(text: str) -> list[str]:
+    """For each word of `tokens(text)`, the text between it and the word before it (",", " & ", " "):
+    where a list of items is separated."""
+    text = unicodedata.normalize("NFC", text)
+    out, end = [], 0
+    for m in _TOKEN.finditer(text):
+        out.append(text[end:m.start()])
+        end = m.end()
+    return out
+
+
 def example_indices(text: str) -> set[int]:
     """The indices (into `tokens(text)`) of the words that give example values: a bracketed
     example's opener and its quoted values (harness/utils/request_text.py)."""

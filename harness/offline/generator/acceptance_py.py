@@ -248,8 +248,7 @@ def _pages(app: AppModel) -> str:
             response = client.get(route)
             assert response.status_code == 200 and "<form" in response.text, route
         ''', routes=lit(page_routes(app)))
-    root = next((e for e in app.entities
-                 if not e.parent and e.display and e.display.type in ("str", "text")), None)
+    root = next((e for e in app.entities if not e.parent and e.text_column), None)
     if root is None:
         return text
     page = route_showing(app, root.ident)
@@ -258,4 +257,4 @@ def _pages(app: AppModel) -> str:
         response = client.post("/forms/@@slug@@", data=form, follow_redirects=False)
         assert response.status_code == 303 and response.headers["location"] == @@page@@
         assert "Made &lt;via&gt; the form" in client.get(@@page@@).text
-        ''', form=lit(form_fields(root)), col=lit(root.display.ident), page=lit(page), slug=root.slug)
+        ''', form=lit(form_fields(root)), col=lit(root.text_column.ident), page=lit(page), slug=root.slug)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from harness.offline.features import LIST_ROUTE_PARAMS
 from harness.offline.generator.api_access import owner_expr
 from harness.offline.generator.appmodel import AppModel, Column, Entity, Slot
 from harness.offline.generator.links import link_params
@@ -19,7 +20,7 @@ TEXT_FILTER_MAX = 200
 RANGE_KINDS = ("date", "datetime", "integer", "money", "decimal", "rating")
 NUMBER_KINDS = ("money", "decimal", "integer", "rating")
 # Query parameter names the list route uses itself; a column with one of these is not a filter.
-_TAKEN = {"db", "user", "limit", "offset", "q", "sort", "order"}
+_TAKEN = set(LIST_ROUTE_PARAMS)
 _QUERY_TYPES = {"date": "Day", "datetime": "Moment", "integer": "Int64", "rating": "Int64",
                 "money": "Number", "decimal": "Number", "boolean": "bool", "reference": "RecordId"}
 

@@ -9,7 +9,7 @@ from harness.offline.generator.api_py import children_url, collection_url
 from harness.offline.generator.appmodel import AppModel, Entity
 from harness.offline.generator.links import link_tests
 from harness.offline.generator.naming import py_ident
-from harness.offline.generator.samples import body, sample
+from harness.offline.generator.samples import body, distinct, sample
 from harness.offline.generator.codegen import doc, fill, lit, marks, module
 from harness.offline.generator.testkit import (
     api_makers,
@@ -82,9 +82,12 @@ def test_api_py(app: AppModel, e: Entity, fallback: tuple[str, ...] = ()) -> str
                            key=lit(choice.ident), shouted=lit(first.upper()), value=lit(first),
                            titled=lit(second.title() if second == second.lower() else second.lower()),
                            other=lit(second)))
-    for c in [c for c in e.plain if c.unique][:1]:
+    unique = [c for c in e.columns if c.unique]   # a reference too: one record per referenced one
+    for c in unique[:1]:   # the second record repeats only this value: the 409 can only name it
+        others = ", ".join(f"{lit(o.ident)}: " + (f"create_{o.ref}(client, headers)" if o.ref else distinct(o, "1000"))
+                           for o in unique if o is not c)
         chunks.append(fill(_UNIQUE, marks=marks(e.req_ids("crud", "create") or fallback),
-                           field=c.ident, key=lit(c.ident), ident=e.ident))
+                           field=c.ident, key=lit(c.ident), ident=e.ident, others=others))
     for c in e.refs:
         chunks.append(fill(_REFERENCE, marks=marks(e.req_ids("relation", "crud") or fallback),
                            field=c.ident, target=c.ref, key=lit(c.ident),

@@ -24,6 +24,11 @@ _BASEMODEL_NAMES = {
 }
 
 
+# The kinds whose columns take any words (up to their length limit): the only ones a generated
+# test may fill with made-up text.
+FREE_TEXT_KINDS = ("short_text", "long_text")
+
+
 @dataclass(frozen=True)
 class Column:
     """One user-defined column of an entity table."""
@@ -138,6 +143,17 @@ class Entity:
             if found:
                 return found
         return None
+
+    @property
+    def text_column(self) -> Column | None:
+        """The column a generated test may write any words into ("<b>Tom & Jerry</b>", "Before the
+        edit"): the display column when it is short or long text, else the first such column; None
+        when the entity has none. A date, time, e-mail, phone, URL or choice column is no such
+        column (the display may be one): free words there are a 422."""
+        shown = self.display
+        if shown is not None and shown.kind in FREE_TEXT_KINDS:
+            return shown
+        return next((c for c in self.columns if c.kind in FREE_TEXT_KINDS), None)
 
     def req_ids(self, *caps: str) -> tuple[str, ...]:
         """REQ ids of this entity with one of `caps`; all of its REQ ids when none match."""

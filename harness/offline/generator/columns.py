@@ -6,13 +6,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from harness.offline.field_kinds import KINDS, NUMBER_KINDS, kind_of_type
+from harness.offline.field_kinds import KINDS, NUMBER_KINDS, UNIQUE_KINDS, kind_of_type
 from harness.constructs.slot import Slot, find_slot as slot_of_fields
 from harness.offline.generator.appmodel import Column
 from harness.offline.generator.naming import display_text, field_ident
 
-# Kinds a `unique` flag is honoured for (the generated tests can make distinct values of them).
-UNIQUE_KINDS = ("short_text", "long_text", "email", "url", "phone", "integer")
 # Columns the generator adds itself; a spec field with one of these names is dropped.
 _GENERATED_COLUMNS = {"id", "owner_id", "created_at", "status"}
 

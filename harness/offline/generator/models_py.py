@@ -96,7 +96,7 @@ def _schema(e: Entity, auth: bool) -> list[str]:
                     f"CHECK ({q('status')} IN ({states}))")
     cols.append(f"{q('created_at')} TEXT NOT NULL")
     if auth and not e.shared:  # unique per user: two accounts may both have a "Centre" court
-        cols += [f"UNIQUE ({q('owner_id')}, {q(c.ident)})" for c in e.plain if c.unique]
+        cols += [f"UNIQUE ({q('owner_id')}, {q(c.ident)})" for c in e.columns if c.unique]
     out = [f"CREATE TABLE IF NOT EXISTS {t} (" + ", ".join(cols) + ")"]
     for col in (["owner_id"] if auth else []) + ([e.fk] if e.fk else []) + [c.ident for c in e.refs] + (
             ["assigned_to"] if e.assigned else []):

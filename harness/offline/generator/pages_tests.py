@@ -64,9 +64,10 @@ def test_pages_py(app: AppModel, req_ids: tuple[str, ...]) -> str:
         "if key in PARENT_FK:\n    data[PARENT_FK[key]] = str(created[PARENT_OF[key]])\n"
         "for field, target in REFERENCES.get(key, {}).items():\n    data[field] = str(created[target])")))
 
-    escapable = next((e for e in app.entities if e.display and e.display.type in ("str", "text")), None)
+    # made-up words go only into a column that takes any words (a time column's display is a 422)
+    escapable = next((e for e in app.entities if e.text_column), None)
     if escapable:
-        chunks.append(fill(_ESCAPE, marks=m, ident=escapable.ident, col=lit(escapable.display.ident),
+        chunks.append(fill(_ESCAPE, marks=m, ident=escapable.ident, col=lit(escapable.text_column.ident),
                            page=lit(route_showing(app, escapable.ident))))
     # a form missing a required non-checkbox field is invalid (an unticked box is just False)
     required = next((e for e in app.entities
@@ -78,7 +79,7 @@ def test_pages_py(app: AppModel, req_ids: tuple[str, ...]) -> str:
             data=(f"{{{lit(required.fk)}: str(parent_id)}}" if required.fk else "{}")))
     if escapable:
         chunks.append(fill(_EDIT_DELETE, marks=m, ident=escapable.ident, slug=escapable.slug,
-                           col=lit(escapable.display.ident), url=collection_url(escapable),
+                           col=lit(escapable.text_column.ident), url=collection_url(escapable),
                            page=lit(route_showing(app, escapable.ident))))
     filtered = _page_filter_case(app)
     if filtered:
@@ -88,9 +89,8 @@ def test_pages_py(app: AppModel, req_ids: tuple[str, ...]) -> str:
             chunks.append(fill(_COMPLETE, marks=m, ident=e.ident, slug=e.slug, url=collection_url(e)))
             break
     if auth:   # a record only alice sees: of an entity that is not shared
-        hidden = next((e for e in app.entities if e.display and e.display.type in ("str", "text")
-                       and not e.shared), None)
-        secret = (f'create_{hidden.ident}(client, headers, **{{{lit(hidden.display.ident)}: '
+        hidden = next((e for e in app.entities if e.text_column and not e.shared), None)
+        secret = (f'create_{hidden.ident}(client, headers, **{{{lit(hidden.text_column.ident)}: '
                   '"alice-secret"})') if hidden else ""
         chunks.append(fill(_AUTH, marks=m, password=lit(TEST_PASSWORD), secret_setup=secret,
                            home=lit("/dashboard" if app.has_dashboard else "/")))
@@ -99,9 +99,9 @@ def test_pages_py(app: AppModel, req_ids: tuple[str, ...]) -> str:
 
 def _page_filter_case(app: AppModel) -> dict[str, str] | None:
     """A list page filter to test: the first enum (two values) or yes/no filter of an entity with a
-    text display column, with a value that keeps one record and one that drops the other."""
+    column of free text, with a value that keeps one record and one that drops the other."""
     for e in app.entities:
-        if not (e.display and e.display.type in ("str", "text")):
+        if e.text_column is None:
             continue
         for c in e.columns:
             if not any(f.column == c.ident and f.kind == "equal" for f in filters(e)):
@@ -112,7 +112,7 @@ def _page_filter_case(app: AppModel) -> dict[str, str] | None:
                 keep, drop, param = "True", "False", lit("true")
             else:
                 continue
-            return {"ident": e.ident, "col": lit(e.display.ident), "field": lit(c.ident), "keep": keep,
+            return {"ident": e.ident, "col": lit(e.text_column.ident), "field": lit(c.ident), "keep": keep,
                     "drop": drop, "param": param, "page": lit(route_showing(app, e.ident)),
                     "slug": lit(e.slug)}
     return None

@@ -72,11 +72,14 @@ def find_features(toks: list[Tok], mentions: dict[int, str], fields_of: dict[str
         by_open = False   # "by" seen and nothing it names yet
         in_by = False     # "by" seen: what follows names the columns
         missing = None    # a field word after "by" that the record does not have ("sorted by rating")
+        listed = []       # the other records of the list the feature is said of ("search for customers & tickets")
         j = i + 1
         while j < len(toks) and j < i + _WINDOW and toks[j].w not in (".", ";"):
             w = toks[j].w
-            if w in word_set("features.hook_tail") or j in mentions:
+            if w in word_set("features.hook_tail") or j in mentions or w in _LIST_SIGNS and listed_so_far(toks, i, j, mentions):
                 used.append(j)
+                if j in mentions and not in_by and mentions[j] != entity and not cols:
+                    listed.append(mentions[j])
                 if in_by and j in mentions and mentions[j] != entity and kind in ("filter", "sort") \
                         and parents is not None and not _by_parent(entity, mentions[j], parents):
                     missing = j   # "filter orders by customer" while orders belong to something else
@@ -120,8 +123,20 @@ def find_features(toks: list[Tok], mentions: dict[int, str], fields_of: dict[str
             if not toks[k].used:
                 toks[k].used = True
                 toks[k].role = f"feature:{kind}:{entity or ''}"
-        found.append((kind, entity, list(dict.fromkeys(cols)), t.clause))
+        cols = list(dict.fromkeys(cols))
+        found.append((kind, entity, cols, t.clause))
+        for other in dict.fromkeys(listed):   # "filter invoices and payments by date": each by its date
+            if other != entity and all(c in fields_of.get(other, []) for c in cols):
+                found.append((kind, other, cols, t.clause))
     return found
+
+
+_LIST_SIGNS = frozenset({"&", "+", "/"})
+
+
+def listed_so_far(toks: list[Tok], i: int, j: int, mentions: dict[int, str]) -> bool:
+    """ "search for customers & tickets": a list sign right after a record named after the trigger."""
+    return j - 1 > i and j - 1 in mentions
 
 
 def find_workflow_chains(toks: list[Tok], mentions: dict[int, str]) -> list[tuple[str, list[str]]]:

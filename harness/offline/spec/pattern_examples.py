@@ -28,6 +28,7 @@ def example_yield(pattern: dict) -> dict:
     had_cascade = set(p.cascade)
     had_stamps = {name: dict(v) for name, v in p.stamps.items()}
     had_lists = {attr: len(getattr(p, attr)) for attr in pattern["action"].get("append", {})}
+    had_objects = list(p.object_positions)
     acted = run_patterns([pattern], toks, p, state.mentions)
     out: dict = {}
     for t, old in zip(toks, before):
@@ -69,6 +70,8 @@ def example_yield(pattern: dict) -> dict:
         out["left"] = True
     if had_lists:
         out["append"] = {attr: getattr(p, attr)[n:] for attr, n in had_lists.items()}
+    if p.object_positions != had_objects:
+        out["objects"] = [toks[i].w for i in p.object_positions if i not in had_objects]
     if acted and pattern["action"].get("set"):
         out["set"] = {a: getattr(p, a) for a in pattern["action"]["set"]}
     return out

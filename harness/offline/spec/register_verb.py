@@ -33,3 +33,15 @@ def registers_a_record(toks: list[Tok], i: int) -> bool:
             and is_noun(toks, k + 1 + (_word(toks, k + 1) in lx.DETERMINERS)):
         return True   # "register members for classes": enrolling them, a record of its own, not signing up
     return not ({head, lx.singularize(head)} & (lx.AUTH | rl.ACCOUNT_WORDS | rl.ACTOR_WORDS | lx.FIELD_VOCAB))
+
+
+def registration_of_a_record(toks: list[Tok], i: int) -> bool:
+    """ "an appointment registration", "vehicle registrations": the noun before names what is
+    registered (a record), not an account; "user registration", "account registration", "member
+    registration" and "registration" alone ("requires registration") stay the sign-up ask."""
+    if _word(toks, i) not in ("registration", "registrations") or i == 0 or toks[i - 1].clause != toks[i].clause:
+        return False
+    before = _word(toks, i - 1)
+    if not is_noun(toks, i - 1) or before in _REGISTER_SKIP:
+        return False
+    return not ({before, lx.singularize(before)} & (lx.AUTH | rl.ACCOUNT_WORDS | rl.ACTOR_WORDS | lx.FIELD_VOCAB))

@@ -14,6 +14,7 @@ on what earlier passes did or on the parse ("is": "noun", "is": ["mention"]).
     auth_context  the word, said of users, asks for accounts: "user accounts", "users log in", "create
                 a user", "each user's notes" (not "users can add recipes")
     registers_record  "register" whose object is a record ("register each transaction"), not a sign-up
+    registration_of_record  "registration" after the record it registers ("an appointment registration")
     title_word  the token is among the request's first four words (counted from its first word),
                 in its first clause ("A movie watchlist: ...")
     sole_word   the token is the only word of its clause (the only token starting with a letter)
@@ -32,7 +33,7 @@ from harness.offline.spec import lexicon as lx
 from harness.offline.spec import lexicon_roles as rl
 from harness.offline.spec.list_parts import read_range
 from harness.offline.spec.nouns import is_noun, singular_name
-from harness.offline.spec.register_verb import registers_a_record
+from harness.offline.spec.register_verb import registers_a_record, registration_of_a_record
 from harness.offline.spec.tokens import Tok
 from harness.offline.spec.wordsets import word_set
 
@@ -94,6 +95,7 @@ TESTS: dict[str, Callable[[list[Tok], int, dict[int, str], object], bool]] = {
     "title_word": lambda toks, i, mentions, p: _title_word(toks, i),
     "auth_context": lambda toks, i, mentions, p: _auth_context(toks, i),
     "registers_record": lambda toks, i, mentions, p: registers_a_record(toks, i),
+    "registration_of_record": lambda toks, i, mentions, p: registration_of_a_record(toks, i),
 }
 
 

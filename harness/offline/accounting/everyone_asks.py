@@ -1,0 +1,67 @@
+"""A clause that grants every user something over records ("All users can create, edit and view
+customers", "Everyone can see the films") asks, in an app with accounts, that the records are not
+private to their creator (#48, trial 2026-12-07 S2). Before, "all" was a function word and "users"
+framing, so the clause was reported built while a second user listed [] and got 404 on the first
+user's customer.
+
+With login on, the words saying "every user" ("all users", "every member", "everyone", "anybody")
+are realised only when every record the clause names is `shared` — and only for reading and adding:
+a shared record is still changed and deleted by its creator alone, so with a change verb ("edit",
+"update", "delete" …) nothing in the spec realises them. Without login every record is everyone's,
+and the words stay what they were. Reads the clause's words and the spec's words only.
+"""
+
+from __future__ import annotations
+
+from harness.offline.accounting.clause_records import clause_records
+from harness.offline.accounting.elements import SpecWords
+from harness.offline.accounting.lexicon import stem
+
+_EVERYONE = frozenset({"everyone", "everybody", "anyone", "anybody"})
+_ALL = frozenset({"all", "every", "any"})
+# Who "all …" may be: the people words of a request (a role is one ranked account, not everyone).
+_PEOPLE = frozenset(stem(w) for w in ("user", "users", "people", "person", "member", "members", "employee",
+                                      "employees", "colleague", "colleagues", "account", "accounts",
+                                      "visitor", "visitors", "staff", "team"))
+_BETWEEN = frozenset({"the", "of", "our", "my", "signed", "logged", "in", "registered"})
+# Where what every user may do ends ("Everyone can see the films, but only admins edit them").
+_BOUNDARY = frozenset({"but", "while", "whereas", "except", "only", "although", "though"})
+_NOT = frozenset({"not", "no", "never"})
+_CHANGE = frozenset(stem(w) for w in ("edit", "edits", "update", "change", "modify", "delete", "remove",
+                                      "manage", "rename", "archive"))
+
+
+def _everyone_at(low: list[str], k: int) -> list[int]:
+    """The indices of the words at k that say every user ("all users", "all of the members",
+    "everyone"), or []."""
+    if k and low[k - 1] in _NOT:
+        return []
+    if low[k] in _EVERYONE:
+        return [k]
+    if low[k] not in _ALL:
+        return []
+    j = k + 1
+    while j < len(low) and j - k <= 3 and low[j] in _BETWEEN:
+        j += 1
+    return list(range(k, j + 1)) if j < len(low) and stem(low[j]) in _PEOPLE else []
+
+
+def everyone_asks(toks: list[str], labels: list[str | None], sw: SpecWords) -> None:
+    """Relabel in place: with login on, "every user" over records that are not all shared (or with
+    a change verb) is unaccounted; over shared records it is realised by their sharing."""
+    if "auth" not in sw.present:
+        return
+    low = [t.lower() for t in toks]
+    records = clause_records(toks, sw)
+    if not records:
+        return   # "All users must log in": no record is granted to anyone
+    shared = sw.on_records.get("access:shared", frozenset())
+    for k in range(len(low)):
+        said = _everyone_at(low, k)
+        if not said:
+            continue
+        end = next((j for j in range(said[-1] + 1, len(low)) if low[j] in _BOUNDARY), len(low))
+        changes = any(stem(w) in _CHANGE for w in low[said[-1] + 1:end])
+        label = None if changes or not records <= shared else "shared " + ", ".join(sorted(records))
+        for j in said:
+            labels[j] = label
