@@ -219,6 +219,7 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str], s
         if not record:
             _no_record(toks, m, action, p)
             return
+    p.object_positions += [x for x in m.captures.get(action.get("introduce", ""), []) if x not in p.object_positions]
     for mark in action.get("mark", []):
         _mark(toks, m, {**mark, "role": mark["role"].replace("{record}", record).replace("{role}", anchor_role)}, sets)
     if "report" in action:
