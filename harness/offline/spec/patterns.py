@@ -176,14 +176,10 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str], s
         if not named:
             return
         record = named[0]
-        as_field = action["status"].get("field")   # a state column; no states are named
-        for n in named:
-            if as_field:
-                items = p.fields.setdefault(n, [])
-                if not any(it.words == [as_field] for it in items):
-                    items.append(FieldItem(words=[as_field]))
-            elif n not in p.status and n not in p.workflows:
-                p.status.append(n)
+        column = action["status"].get("field")   # a state column: the request names no states
+        for items in (p.fields.setdefault(n, []) for n in named if column):
+            items += [] if any(it.words == [column] for it in items) else [FieldItem(words=[column])]
+        p.status.extend(n for n in named if not column and n not in p.status and n not in p.workflows)
     if "record" in action:
         record = _record(toks, m, action["record"], p, mentions)
         if not record and "feature" not in action:   # a feature's "of" may still name one
