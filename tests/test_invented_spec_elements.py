@@ -98,3 +98,12 @@ def test_a_description_of_a_record_makes_no_record_bug(request_text, records, ab
 def test_the_labelled_record_gets_the_described_fields() -> None:
     spec = parse_request("Room: A bookable space with a name and a location.")
     assert _idents(spec, "room") == ["name", "location"]
+
+
+# I4: the app's kind is no record; what people reserve is.
+def test_a_fleet_app_makes_no_fleet_record_and_keeps_the_reserved_vehicle_bug() -> None:
+    spec = parse_request("A fleet app. Employees can reserve a vehicle.")
+    names = [e.name for e in spec.data_model]
+    assert names == ["vehicle"] and spec.title == "Fleet App", (names, spec.title)
+    clause = spec.clauses[-1]
+    assert clause.status == "not_built" and "reserve" in clause.reason   # the reservation is not built
