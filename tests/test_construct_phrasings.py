@@ -225,24 +225,25 @@ def _check(spec, expect) -> None:
 # the request at all (entity recognition, not the construct's phrasing).
 _NO_RECORD = "the record the construct needs is not recognised in this request"
 TUNED_OPEN = {
-    "view-6": _NO_RECORD + " ('employees write reports')",
-    "shared-7": _NO_RECORD + " ('customers sign in to rent films')",
-    "assigned-12": _NO_RECORD + " ('customers open tickets')",
+    "view-6": _NO_RECORD + " ('report' is never a record type: a word for a summary page)",
     "account-19": "the request names no record, so no spec is built",
-    "summary-21": _NO_RECORD + " ('record each run with a date and a distance')",
+    "summary-21": _NO_RECORD + " ('run' is read as a participle, so 'record each run' names no record)",
     "stamp-22": "'a to-do app' names a todo record, the clause says tasks",
-    "calendar-24": _NO_RECORD + " ('my bookings' in a meeting-room app)",
-    "attachments-28": _NO_RECORD + " ('a plant care app')",
-    "capacity-33": "'each loan records the tool, the member and a date' gives the loan no reference to the tool",
-    "capacity-34": "'volunteers sign up for shifts' makes no volunteer record",
 }
 HELD_OUT_OPEN = {
     "view-1": "held out: 'auditor' is no role noun",
-    "assigned-3": "held out: 'team members' (a two-word role) is not read",
     "summary-7": "held out: 'a shop app that records sales with an amount' makes no sale record",
     "stamp-8": "held out: 'orders move from placed to shipped to delivered' is not read as a workflow",
     "csv_import-10": "held out: 'upload a CSV of members' is not read as an import",
 }
+# shared-7 and assigned-12 pass since the pass "record objects" (people act on records: "customers open
+# tickets", "customers sign in to rent films") and the optional word before a role noun ("support agents");
+# held-out assigned-3 ("team members") passed with them, untuned. calendar-24 passes since an activity
+# before an app head is kept when the request names it as records too ("a booking app ... my bookings"),
+# attachments-28 since "care" is an app head's activity ("a plant care app"), capacity-34 since
+# "each shift can have at most two volunteers" names the volunteers as records (pass "record objects").
+# capacity-33 passes since "the <app-head word>," in a record's list is a record it names ("each loan records
+# the tool, the member and a date": 'tool' no longer ends the list).
 # computed-12 was seen failing (its clause was mapped to a typed-in 'total' field: an over-claim) before
 # the row "X is A times B" and its "replaces_field" were added: no longer held out.
 
@@ -314,3 +315,18 @@ def test_a_value_said_to_be_a_product_of_two_fields_is_computed_not_typed_in_bug
     invoice = _entity(spec, "invoice")
     assert invoice.computed == {"amount": "hours * hourly_rate"}
     assert "amount" not in [f.ident for f in invoice.fields]
+
+
+@pytest.mark.parametrize("limit", ["two", "2", "twelve"])
+def test_a_capacity_limit_the_spec_builds_is_accounted_bug(limit):
+    """'Each session can have at most two volunteers' built capacity with limit 2, yet the word
+    accounting left 'two' (or '2') not understood, so the clause was reported not built and the
+    build failed on an ask the spec does build; only 'one' (a function word) was accounted."""
+    from harness.offline.spec import parse_request
+
+    spec = parse_request("Sessions have a title and a date; volunteers have a name. "
+                         f"Each session can have at most {limit} volunteers.")
+    assert [f.options.get("limit") for f in spec.features if f.kind == "capacity"] == [int(
+        {"two": 2, "twelve": 12}.get(limit, limit))]
+    clause = next(c for c in spec.clauses if "at most" in c.text)
+    assert clause.status == "mapped", (clause.status, clause.reason)

@@ -112,6 +112,13 @@ def spec_words(spec: AppSpec) -> SpecWords:
         sw.owned.setdefault(stem("id"), []).append((f"id {e.name}", "", names))
     for role in spec.roles:
         claim(role, f"account role {role}")
+    for feat in spec.features:   # "at most two volunteers": the capacity's limit, in digits or in words
+        limit = feat.options.get("limit") if feat.kind == "capacity" else None
+        if isinstance(limit, int):
+            label = f"capacity {feat.entity} limit {limit}"
+            sw.numbers.setdefault(str(limit), label)
+            for s in element_words().get(f"number:{limit}", frozenset()):
+                sw.by_stem.setdefault(s, label)
     sw.entity_pages = any(r.capability == "pages" for r in spec.requirements)
     sw.title = frozenset(t.lower() for t in tokens(spec.title or ""))
     present = sw.present = _present(spec)

@@ -47,6 +47,7 @@ class Parsed:
     plurals: dict[str, str] = field(default_factory=dict)
     fields: dict[str, list[FieldItem]] = field(default_factory=dict)
     field_subjects: list[int] = field(default_factory=list)      # token indices of "X with <fields>"
+    object_positions: list[int] = field(default_factory=list)    # token indices a row read as records ("employees write reports")
     listed_children: list[tuple[int, int]] = field(default_factory=list)   # ("Orders have: ..., items"): (X, item)
     field_clauses: dict[str, list[int]] = field(default_factory=dict)
     parents: dict[str, str] = field(default_factory=dict)
@@ -175,7 +176,7 @@ def _fields(p: Parsed, name: str, idents: dict[str, str]) -> list[EntityField]:
             continue   # a status with its values is the record's status column (any move allowed)
         out.append(_field(words, hint, item, ident, name, p.vi))
     listed = bool(out)   # the user's own fields (before the implied ones): the record's label is theirs
-    out += implied_fields(name, out, stated=name in p.status or name in p.workflows)
+    out += implied_fields(name, out, stated=name in p.status or name in p.workflows, listed=listed)
     if len(out) > MAX_FIELDS:
         p.notes.append(f"{name}: {len(out) - MAX_FIELDS} more fields ignored (cap {MAX_FIELDS})")
         out = out[:MAX_FIELDS]

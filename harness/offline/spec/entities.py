@@ -128,6 +128,7 @@ def _records_have_records(toks: list[Tok], i: int) -> bool:
 def _positions(toks: list[Tok], p) -> list[tuple[int, str]]:
     """(token index, rule) of every entity position."""
     out: list[tuple[int, str]] = [(i, "fields") for i in p.field_subjects]
+    out += [(i, "object") for i in p.object_positions]   # a table row's "introduce" (pass "record objects")
     for i, t in enumerate(toks):
         w = t.w
         if not w:
@@ -205,6 +206,9 @@ def _not_a_record(toks: list[Tok], i: int, rule: str, positions: list[tuple[int,
     if rule == "object" and _agent(toks, i):
         return True
     if rule in ("app-head", "tool-head") and toks[i].w.endswith("ing"):
+        plural = lx.pluralize(toks[i].w)   # "a booking app ... my bookings": the activity is records too
+        if any(t.w == plural and t.clause != toks[i].clause and is_noun(toks, k) for k, t in enumerate(toks)):
+            return False
         return any(k != i and toks[k].clause == toks[i].clause and r not in ("app-head", "tool-head")
                    for k, r in positions)
     return False

@@ -319,6 +319,10 @@ def _parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozense
         elif words == ["number", "of"] and t.w in lx.COUNTED_META:
             words.append(t.w)   # "a number of sets": what is counted
             idx.append(j)
+        elif links is not None and not words and t.w in lx.APP_HEADS and _word(toks, j - 1) in lx.DETERMINERS \
+                and _word(toks, j + 1) in lx.SEPARATORS:
+            words.append(t.w)   # "each loan records the tool, the member ...": a record the list names
+            idx.append(j)
         elif (field_word(t.w, stops) or _ing_compound(toks, j, stops) or _modifier(toks, j)) and (
                 not t.brand or t.w in lx.FIELD_VOCAB or words and t.w in _COMPOUND_HEADS) and (
                 len(words) < 3 or len(words) < 8 and all(

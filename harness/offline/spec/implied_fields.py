@@ -4,7 +4,9 @@ a record of money its amount.
 "track baby naps" asks for naps; a nap record that cannot say when it started and ended is not
 what was asked. The two word lists name record nouns that are occurrences: spans get a start and
 an end (datetime), moments get the time they happened. A record that already has a date or time
-field of its own (named in the request) gets nothing. Likewise "keep track of their transactions"
+field of its own (named in the request) gets nothing, and neither does one whose fields the request lists: "Each
+visit has a doctor and a note" says what a visit has, and a required start time nobody asked for
+refused a POST with only the asked fields (trial 2026-12-07, I1). Likewise "keep track of their transactions"
 in a budget app: a transaction, expense or payment without an amount records no money, so it gets
 a required amount unless the request named a money field for it. An attendance record gets its date
 and a yes/no `present` unless the request named them. No other noun gets anything.
@@ -26,9 +28,11 @@ MONEY_RECORDS = word_set("implied_fields.money_records")
 PRESENCE_RECORDS = word_set("implied_fields.presence_records")
 
 
-def implied_fields(entity: str, fields: list[EntityField], stated: bool = False) -> list[EntityField]:
+def implied_fields(entity: str, fields: list[EntityField], stated: bool = False,
+                   listed: bool = False) -> list[EntityField]:
     """The fields `entity` (a singular name) implies: an amount for a money record without a money
-    field, datetimes for an occurrence unless `fields` already say when; for an attendance its date
+    field, datetimes for an occurrence unless `fields` already say when or the request lists its
+    fields (`listed`); for an attendance its date
     and whether the person was present, unless `fields` or its states (`stated`) say so."""
     head = entity.rpartition(" ")[2]
     if head in MONEY_RECORDS and not any(f.kind == "money" for f in fields):
@@ -38,7 +42,7 @@ def implied_fields(entity: str, fields: list[EntityField], stated: bool = False)
         marked = stated or any(f.type == "bool" or f.kind == "enum" for f in fields)
         return ([] if dated else [EntityField(name="date", ident="date", type="date", required=True, kind="date")]) \
             + ([] if marked else [EntityField(name="present", ident="present", type="bool", kind="boolean")])
-    if any(f.kind in _TIMED_KINDS or f.type in ("date", "datetime") for f in fields):
+    if listed or any(f.kind in _TIMED_KINDS or f.type in ("date", "datetime") for f in fields):
         return []
     if head in SPANS:
         return [EntityField(name="start time", ident="start_time", type="datetime", required=True,

@@ -13,6 +13,10 @@ from __future__ import annotations
 
 import re
 
+from harness.offline.spec import lexicon as lx
+from harness.offline.spec.tokens import Tok
+from harness.offline.spec.token_tests import TokenTest
+
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
 _NEGATION = re.compile(r"\b(?:not|no|never|without|don'?t|doesn'?t|mustn'?t|shouldn'?t|cannot|can'?t|won'?t"
                        r"|avoid|exclude|excluding)\b", re.I)
@@ -45,3 +49,13 @@ def negated_clauses(text: str, clauses: list[str]) -> set[int]:
         return set()
     return {k for k, clause in enumerate(clauses)
             if (c := " ".join(clause.split())) and any(c in item for item in items)}
+
+
+def mark_negated_logins(request: str, clauses: list[str], toks: list[Tok]) -> None:
+    """A login word among a negated list's items asks for no login: context (users who only act
+    stay as they are: "- users browse without signing in" names users)."""
+    negated = negated_clauses(request, clauses)
+    asks = TokenTest("auth_context", toks, {})
+    for t in toks:
+        if t.clause in negated and not t.used and t.w in lx.AUTH and (t.w not in ("user", "users") or t in asks):
+            t.used, t.role = True, "context"

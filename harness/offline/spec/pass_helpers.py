@@ -49,16 +49,3 @@ def spared(toks: list[Tok], i: int) -> bool:
     """Word i is what the request says the user need not do ("without having to search")."""
     return spared_at([t.w if t.clause == toks[i].clause else "" for t in toks[max(0, i - 4):i + 1]],
                      min(i, 4))
-
-
-def negation_before(toks: list[Tok], i: int, skip: frozenset[str], reach: int) -> int | None:
-    """The index of a negation ("no", "not", "without", …) before word i in its clause, looking back
-    over at most `reach` words of `skip` ("no clientside", "without registration and login")."""
-    for j in range(i - 1, max(-1, i - 1 - reach), -1):
-        if toks[j].clause != toks[i].clause:
-            return None
-        if toks[j].w in lx.NEGATIONS:
-            return j
-        if toks[j].w not in skip:
-            return None
-    return None

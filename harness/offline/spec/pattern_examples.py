@@ -27,6 +27,8 @@ def example_yield(pattern: dict) -> dict:
     had_workflows = {name: list(states) for name, states in p.workflows.items()}
     had_cascade = set(p.cascade)
     had_stamps = {name: dict(v) for name, v in p.stamps.items()}
+    had_lists = {attr: len(getattr(p, attr)) for attr in pattern["action"].get("append", {})}
+    had_objects = list(p.object_positions)
     acted = run_patterns([pattern], toks, p, state.mentions)
     out: dict = {}
     for t, old in zip(toks, before):
@@ -64,6 +66,12 @@ def example_yield(pattern: dict) -> dict:
         out["cascade"] = sorted(p.cascade - had_cascade)
     if p.links != had_links:
         out["links"] = [list(pair) for pair in p.links if pair not in had_links]
+    if acted and pattern["action"].get("leave"):
+        out["left"] = True
+    if had_lists:
+        out["append"] = {attr: getattr(p, attr)[n:] for attr, n in had_lists.items()}
+    if p.object_positions != had_objects:
+        out["objects"] = [toks[i].w for i in p.object_positions if i not in had_objects]
     if acted and pattern["action"].get("set"):
         out["set"] = {a: getattr(p, a) for a in pattern["action"]["set"]}
     return out

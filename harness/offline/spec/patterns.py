@@ -14,16 +14,10 @@ are documented once, with an example each, in docs/request-parser.md ("Row keys"
 `record` + `fields`/`status`/`access`/`roles`/`workflow`/… act on the record a match is about,
 and the constructs of pattern_constructs.py (`link`, `feature`, `computed`, `capacity`) build one.
 
-`unless` {"capture": c, "role": prefix}: no match when a token of c already has such a role;
-`unless_record` (a record name): no match when the parse has that record type; `unless_entity` (a
-capture): no match when the word of its first token is a record type of the parse;
-`unless_belongs` ([c1, c2]): no match when c1's record is c2's or belongs to it; `belongs`
-([c1, c2]): no match unless c1's record belongs to c2's; `same`
-([[c1, c2], ...]): no match unless each pair of captures names one record (pattern_constructs.py).
-`yields` is what the pattern alone does to its own example sentence after the passes before its
-own (rules.PASSES): {role: "the words it marks"}, "reported": the phrase, "blocked": true,
-"set": {...}, "fields": {record: [labels added]} — the example is the pattern's specification
-(test_pattern_tables).
+The row keys that veto a match (`unless`, `unless_record`, `unless_entity`, `unless_belongs`,
+`belongs`, `same`) are checked in `run_patterns`. `yields` is what the pattern alone does to its
+own example sentence after the passes before its own (rules.PASSES): the example is the
+pattern's specification (pattern_examples.py, test_pattern_tables).
 """
 
 from __future__ import annotations
@@ -182,7 +176,10 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str], s
         if not named:
             return
         record = named[0]
-        p.status.extend(n for n in named if n not in p.status and n not in p.workflows)
+        column = action["status"].get("field")   # a state column: the request names no states
+        for items in (p.fields.setdefault(n, []) for n in named if column):
+            items += [] if any(it.words == [column] for it in items) else [FieldItem(words=[column])]
+        p.status.extend(n for n in named if not column and n not in p.status and n not in p.workflows)
     if "record" in action:
         record = _record(toks, m, action["record"], p, mentions)
         if not record and "feature" not in action:   # a feature's "of" may still name one
@@ -219,6 +216,7 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str], s
         if not record:
             _no_record(toks, m, action, p)
             return
+    p.object_positions += [x for x in m.captures.get(action.get("introduce", ""), []) if x not in p.object_positions]
     for mark in action.get("mark", []):
         _mark(toks, m, {**mark, "role": mark["role"].replace("{record}", record).replace("{role}", anchor_role)}, sets)
     if "report" in action:
@@ -227,6 +225,8 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str], s
         _block(toks, m, action["block"], p)
     for attr, value in action.get("set", {}).items():
         setattr(p, attr, value)
+    for attr, mapping in action.get("append", {}).items():   # the anchor word's value in a lexicon map
+        getattr(p, attr).append(getattr(lx, mapping)[toks[m.anchor].w])
     if "rename" in action:
         toks[m.anchor].w = action["rename"]
 

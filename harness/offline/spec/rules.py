@@ -32,11 +32,9 @@ from harness.offline.spec.entities import find_entities
 from harness.offline.spec.feature_phrases import (find_keyword_search,
                                                   find_newest_first, find_overview_totals,
                                                   find_persistence)
-from harness.offline.spec.feature_words import find_feature_words
 from harness.offline.spec.features import built_features, find_features
 from harness.offline.spec.field_passes import find_column_lists, find_field_bullets, find_filter_fields
 from harness.offline.spec.framing import mark_framing
-from harness.offline.spec.negated_lists import negated_clauses
 from harness.offline.spec.outline_heads import mark_title_line
 from harness.offline.spec.patterns import run_pass
 from harness.offline.spec.tokens import Tok, tokenize_clauses
@@ -115,10 +113,6 @@ def load_passes(path: Path = PASSES_FILE) -> tuple[Pass, ...]:
 
 def app_name(toks: list[Tok], clauses: list[str]) -> str:
     return mark_app_name(toks) or mark_title_line(toks, clauses)
-
-
-def feature_words(request: str, clauses: list[str], toks: list[Tok], p: Parsed) -> None:
-    find_feature_words(toks, p, negated_clauses(request, clauses))
 
 
 def entities(toks: list[Tok], p: Parsed) -> dict[int, str]:

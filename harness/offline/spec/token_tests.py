@@ -11,6 +11,10 @@ on what earlier passes did or on the parse ("is": "noun", "is": ["mention"]).
     range_start  a numeric range starts at the token ("from" or "1" of "from 1 to 5"; list_parts.read_range)
     possessive  the user wrote the word with 's or s' ("shop's", "users'")
     clause_start  the token is the first of its clause
+    auth_context  the word, said of users, asks for accounts: "user accounts", "users log in", "create
+                a user", "each user's notes" (not "users can add recipes")
+    registers_record  "register" whose object is a record ("register each transaction"), not a sign-up
+    registration_of_record  "registration" after the record it registers ("an appointment registration")
     title_word  the token is among the request's first four words (counted from its first word),
                 in its first clause ("A movie watchlist: ...")
     sole_word   the token is the only word of its clause (the only token starting with a letter)
@@ -29,6 +33,7 @@ from harness.offline.spec import lexicon as lx
 from harness.offline.spec import lexicon_roles as rl
 from harness.offline.spec.list_parts import read_range
 from harness.offline.spec.nouns import is_noun, singular_name
+from harness.offline.spec.register_verb import registers_a_record, registration_of_a_record
 from harness.offline.spec.tokens import Tok
 from harness.offline.spec.wordsets import word_set
 
@@ -49,6 +54,16 @@ def _before_sentence(toks: list[Tok], i: int) -> bool:
         return False   # "Products: Name, Price": a list of fields ("Type and save notes" is a sentence)
     return w in word_set("bullet_labels.sentence_starts") or verb or w.endswith("ly") \
         or w.endswith("s") and w[:-1] in lx.VERBS   # "Resets the counter"
+
+
+def _auth_context(toks: list[Tok], i: int) -> bool:
+    def word(j: int) -> str:
+        return toks[j].w if 0 <= j < len(toks) else ""
+    near = {word(j) for j in range(i - 2, i + 4)}
+    before = word(i - 2) if word(i - 1) in ("a", "an", "new") else word(i - 1)
+    return bool(near & (lx.AUTH - {"user", "users"})) or word(i - 1) in ("multiple", "different") \
+        or before in word_set("feature_words.account_verbs") \
+        or toks[i].possessive and (toks[i].w == "users" or word(i - 1) in ("each", "every"))
 
 
 def _title_word(toks: list[Tok], i: int) -> bool:
@@ -78,6 +93,9 @@ TESTS: dict[str, Callable[[list[Tok], int, dict[int, str], object], bool]] = {
     "before_sentence": lambda toks, i, mentions, p: _before_sentence(toks, i),
     "bool_state": lambda toks, i, mentions, p: _bool_state(toks, i, p),
     "title_word": lambda toks, i, mentions, p: _title_word(toks, i),
+    "auth_context": lambda toks, i, mentions, p: _auth_context(toks, i),
+    "registers_record": lambda toks, i, mentions, p: registers_a_record(toks, i),
+    "registration_of_record": lambda toks, i, mentions, p: registration_of_a_record(toks, i),
 }
 
 
