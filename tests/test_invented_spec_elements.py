@@ -107,3 +107,13 @@ def test_a_fleet_app_makes_no_fleet_record_and_keeps_the_reserved_vehicle_bug() 
     assert names == ["vehicle"] and spec.title == "Fleet App", (names, spec.title)
     clause = spec.clauses[-1]
     assert clause.status == "not_built" and "reserve" in clause.reason   # the reservation is not built
+
+
+# R2: "a start and end time" asks for a start time and an end time, not a field "start".
+@pytest.mark.parametrize("request_text,record,fields", [
+    ("Every booking has a title, a start and end time, and a declared attendee count.", "booking",
+     ["title", "start_time", "end_time", "declared_attendee_count"]),
+    ("Each shift has a start and end date.", "shift", ["start_date", "end_date"]),
+])
+def test_a_start_and_end_time_are_two_times_bug(request_text, record, fields):
+    assert _idents(parse_request(request_text), record) == fields

@@ -52,6 +52,8 @@ _CHOICE_UI = word_set("fields.choice_ui")
 
 _BY_PARTICIPLES = word_set("fields.by_participles")
 _MEASURE_PARTICIPLES = word_set("fields.measure_participles")
+# "a start and end time", "pickup and drop-off date": the two bounds share the head noun after them
+_BOUND_WORDS = word_set("fields.bound_words")
 _DATE_HEADS = word_set("fields.date_heads")
 _DETAIL_WORDS = DETAIL_WORDS
 _INTRO = word_set("fields.intro")
@@ -97,6 +99,9 @@ def parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozenset
     A list that calls some of its fields optional ("an amount, a date and an optional note") asks
     for the others: they are required (a yes/no field always has a value: it stays as it is)."""
     items, consumed = _parse_field_list(toks, start, strict, stops, keep_plural, links)
+    for a, b in zip(items, items[1:]):   # "a start and end time": the start time and the end time
+        if len(a.words) == 1 and len(b.words) == 2 and {a.words[0], b.words[0]} <= _BOUND_WORDS:
+            a.words = [a.words[0], b.words[1]]
     if len(items) > 1 and any(it.required is False for it in items):
         for it in items:
             if it.required is None and it.hint != "bool" and it.words[-1:] != ["flag"]:
