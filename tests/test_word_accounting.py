@@ -96,7 +96,8 @@ def test_a_heading_is_context_but_a_short_ask_is_not():
 
 def test_the_word_lists_are_data_files_with_their_rule_written_in_them():
     names = sorted(p.name for p in WORDS_DIR.glob("*.txt"))
-    assert names == ["app_names_en.txt", "asks_en.txt", "background_en.txt", "elements_en.txt", "framing_en.txt", "function_en.txt",
+    assert names == ["app_names_en.txt", "asks_en.txt", "background_en.txt", "elements_en.txt", "framing_en.txt",
+                     "framing_position_en.txt", "function_en.txt",
                      "function_vi.txt", "record_views_en.txt", "same_records_en.txt", "vague_en.txt"]
     for path in WORDS_DIR.glob("*.txt"):
         assert path.read_text(encoding="utf-8").startswith("#"), path   # each says what belongs in it
@@ -111,7 +112,7 @@ def test_the_accounting_reads_no_parser_conclusions():
     import harness.offline.accounting as pkg
 
     for name in ("account.py", "context.py", "elements.py", "lexicon.py", "apply.py", "draft.py", "show.py",
-                 "same_records.py"):
+                 "same_records.py", "framing_position.py"):
         path = Path(pkg.__file__).parent / name
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("harness.offline.spec"):

@@ -16,6 +16,7 @@ from harness.offline.accounting.app_name import app_name_words
 from harness.offline.accounting.clause_records import after_link, clause_records, owner_of, possessed
 from harness.offline.accounting.elements import SpecWords, spec_words
 from harness.offline.accounting.everyone_asks import everyone_asks
+from harness.offline.accounting.framing_position import framing_by_position
 from harness.offline.accounting.record_lists import list_items, per_record_scope
 from harness.offline.accounting.required_asks import required_asks
 from harness.offline.accounting.lexicon import (element_words, example_indices, is_vietnamese, keyed_words, listed_forms,
@@ -241,6 +242,7 @@ def _english(toks: list[str], sw: SpecWords, background: list[str | None], gaps:
             elif ent not in seen_entities:
                 seen_entities.append(ent)
         labels.append(label)
+    framing_by_position(toks, gaps, labels, sw, named)
     required_asks([t.lower() for t in toks], labels, sw)
     list_items(toks, gaps, labels, sw)
     per_record_scope(toks, gaps, labels, sw)
