@@ -80,3 +80,30 @@ def test_a_value_list_naming_no_record_state_stays_not_understood() -> None:
     spec = parse_request("Users manage appointments with a date. Colours can have the values: red, green.")
     assert [f.ident for f in _entity(spec, "appointment").fields] == ["date"]
     assert spec.clauses[-1].status == "not_built"
+
+
+# I2: words describing a record are no records of their own.
+@pytest.mark.parametrize("request_text,records,absent", [
+    ("Rooms have a name. Booking: A reservation tying a user to a room for a specific time window.",
+     ["room"], ["window", "time window"]),
+    ("Room: A bookable space with a name and a location.", ["room"], ["space"]),
+    ("Vehicle: A car with a plate number and a model.", ["vehicle"], ["car"]),
+])
+def test_a_description_of_a_record_makes_no_record_bug(request_text, records, absent):
+    spec = parse_request(request_text)
+    names = [e.name for e in spec.data_model]
+    assert all(r in names for r in records) and not set(absent) & set(names), names
+
+
+def test_the_labelled_record_gets_the_described_fields() -> None:
+    spec = parse_request("Room: A bookable space with a name and a location.")
+    assert _idents(spec, "room") == ["name", "location"]
+
+
+# I4: the app's kind is no record; what people reserve is.
+def test_a_fleet_app_makes_no_fleet_record_and_keeps_the_reserved_vehicle_bug() -> None:
+    spec = parse_request("A fleet app. Employees can reserve a vehicle.")
+    names = [e.name for e in spec.data_model]
+    assert names == ["vehicle"] and spec.title == "Fleet App", (names, spec.title)
+    clause = spec.clauses[-1]
+    assert clause.status == "not_built" and "reserve" in clause.reason   # the reservation is not built

@@ -297,3 +297,9 @@ def _limit(how: dict, p, toks: list[Tok], m: Match, resource: str) -> int | str 
     field = next((it for it in p.fields.get(resource, []) if words & set(it.words)
                   and _item_kind(it, resource) in _LIMIT_KINDS), None)
     return field_ident(field.label) if field else None
+
+
+def renamed_word(toks: list[Tok], captures: dict, rename: str | dict) -> str:
+    """An action's "rename": the word given, or {"capture": c} the singular of c's first word
+    ("Room: A bookable space with a name": the space is the room)."""
+    return rename if isinstance(rename, str) else singular_name(toks[captures[rename["capture"]][0]].w)

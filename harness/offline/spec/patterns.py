@@ -33,7 +33,7 @@ from harness.offline.spec.list_parts import read_range
 from harness.offline.spec.matcher import Match, match_at, token_ok
 from harness.offline.spec.nouns import singular_name
 from harness.offline.spec.pass_helpers import main_record, nearest
-from harness.offline.spec.pattern_constructs import CONSTRUCTS, construct_action, same_records
+from harness.offline.spec.pattern_constructs import CONSTRUCTS, construct_action, renamed_word, same_records
 from harness.offline.spec.token_tests import TokenTest
 from harness.offline.spec.tokens import Tok
 from harness.offline.spec.wordsets import word_set
@@ -227,8 +227,8 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str], s
         setattr(p, attr, value)
     for attr, mapping in action.get("append", {}).items():   # the anchor word's value in a lexicon map
         getattr(p, attr).append(getattr(lx, mapping)[toks[m.anchor].w])
-    if "rename" in action:
-        toks[m.anchor].w = action["rename"]
+    if "rename" in action:   # a word, or {"capture": c}: the singular of c's word
+        toks[m.anchor].w = renamed_word(toks, m.captures, action["rename"])
 
 
 def _no_record(toks: list[Tok], m: Match, action: dict, p) -> None:
