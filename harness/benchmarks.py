@@ -15,7 +15,7 @@ TODO_REQUEST = "Build a Simple Todo App with add/list/complete"
 # Nouns the offline rules understand as records (a request naming one they don't is honestly
 # "not built", which would make the scale run measure a failed build).
 SCALE_NOUNS = ["products", "suppliers", "customers", "orders", "invoices", "shipments", "employees",
-               "departments", "vendors", "contracts", "payments", "categories", "brands", "coupons",
+               "departments", "warehouses", "contracts", "payments", "categories", "brands", "coupons",
                "reviews", "carriers", "regions", "projects", "tasks", "notes"]
 REQUIRED_ARTIFACTS = ("spec", "tasks", "verification", "review")
 # Warm Todo builds `bench --quick` times (the median is compared with the floor's medians): one

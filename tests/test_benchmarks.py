@@ -174,6 +174,23 @@ def test_every_scale_noun_is_a_record_the_offline_rules_build():
     assert [c.status for c in spec.clauses] == ["mapped"]
 
 
+def test_no_two_scale_nouns_may_be_one_record_bug():
+    """Regression: 'suppliers' and 'vendors' are one group of harness/offline/words/same_records_en.txt,
+    so since the accounting names a second noun for one record (#48, D6) the 20-entity scale request
+    ended 'not built: "vendors" (may be the same record as supplier)' and `builder bench --scale
+    ... 20` measured a refused build."""
+    from pathlib import Path
+
+    from harness.benchmarks import SCALE_NOUNS
+
+    words = Path(__file__).parents[1] / "harness" / "offline" / "words" / "same_records_en.txt"
+    groups = [set(line.split()) for line in words.read_text(encoding="utf-8").splitlines()
+              if line.strip() and not line.startswith("#")]
+    singular = {n.removesuffix("ies") + "y" if n.endswith("ies") else n.removesuffix("s") for n in SCALE_NOUNS}
+    clashes = [sorted(g & singular) for g in groups if len(g & singular) > 1]
+    assert clashes == []
+
+
 def test_floor_lines_show_every_floor_sample_and_compare_with_their_medians(todo_run):
     from harness.benchmarks import floor_lines, median_floor
 
