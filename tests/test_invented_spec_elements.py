@@ -117,3 +117,12 @@ def test_a_fleet_app_makes_no_fleet_record_and_keeps_the_reserved_vehicle_bug() 
 ])
 def test_a_start_and_end_time_are_two_times_bug(request_text, record, fields):
     assert _idents(parse_request(request_text), record) == fields
+
+
+# R1 (D1): a framing word heading an item of a list of records is named when nothing builds it,
+# also when a later item carries a prepositional phrase ("registered animals for appointments").
+def test_a_list_item_before_an_item_with_a_preposition_is_named_not_built_bug() -> None:
+    spec = parse_request("The application should keep track of services, registered animals for "
+                         "appointments, and their owners. An animal has a breed. An owner has many animals.")
+    clause = spec.clauses[0]
+    assert clause.status == "not_built" and "services" in clause.unaccounted, (clause.reason, clause.unaccounted)

@@ -104,6 +104,9 @@ def _bare_head(toks: list[str], labels: list[str | None], a: int, b: int, first:
     participles before one word ("their owners", "registered animals"; never a verb such as "view
     customers") — or -1. The first part may open with anything up to a preposition or a verb
     ("keep track of services", "the app tracks services")."""
+    cut = next((k for k in range(a + 1, b) if toks[k].lower() in _PREPOSITIONS), b) if not first else b
+    if cut < b and all(w.lower() in _SKIP or w.lower().endswith("ed") and len(w) > 4 for w in toks[a:cut - 1]):
+        b = cut   # "registered animals for appointments": the head is before the preposition
     j = b - 2
     while j >= a and _modifier(toks[j], labels[j]):
         j -= 1
