@@ -126,3 +126,8 @@ def test_a_list_item_before_an_item_with_a_preposition_is_named_not_built_bug() 
                          "appointments, and their owners. An animal has a breed. An owner has many animals.")
     clause = spec.clauses[0]
     assert clause.status == "not_built" and "services" in clause.unaccounted, (clause.reason, clause.unaccounted)
+
+
+def test_an_annotation_label_renames_nothing() -> None:
+    spec = parse_request("Example: A recipe with a name and steps.")
+    assert [e.name for e in spec.data_model] == ["recipe"] and _idents(spec, "recipe") == ["name", "steps"]
