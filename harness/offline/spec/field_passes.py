@@ -53,6 +53,8 @@ def find_field_lists(toks: list[Tok], p: Parsed) -> None:
             continue
         if t.w == "(" and _word(toks, i + 1) in _COMPARISONS and _word(toks, i + 2) == "than":
             continue   # "young animals (less than 2 years of age)": a condition on the records, not fields
+        if t.w == "(" and _word(toks, i + 1) in _CONDITION_LEADS:
+            continue   # "their exercise (based on when their account was made)": a sentence, not fields
         intro = intro_list(toks, i) if t.w == ":" and _word(toks, i + 1) == "." else None
         if intro:   # "List of the recipes, with some key information:" + "Recipe ID, Brand, ..."
             j, items, consumed, links = intro
@@ -169,6 +171,7 @@ _RECORD_VERBS = word_set("field_passes.record_verbs")
 _RECORDS = word_set("field_passes.records")
 _COMMA_TRIGGERS = word_set("field_passes.comma_triggers")
 _COMPARISONS = word_set("field_passes.comparisons")
+_CONDITION_LEADS = word_set("field_passes.condition_leads")
 
 
 _FRAME_WORDS = word_set("field_passes.frame_words")
