@@ -21,6 +21,8 @@ on what earlier passes did or on the parse ("is": "noun", "is": ["mention"]).
     capitalized  the user wrote the word with a capital letter (or it starts with no letter)
     before_sentence  the token after this one starts a sentence: a capitalised verb, adverb, pronoun
                 or article, and no list of fields ("Plant List: Add plants ...", not "Products: Name, Price")
+    named_plural  the request names the word in the plural elsewhere ("recipe" of "a recipe book app"
+                beside "add recipes"): the records the words after it collect
     bool_state  the token is read as a field (or a feature over one) of a record whose yes/no field
                 the word names ("watched" of a movie with a yes/no field "watched")
 """
@@ -71,6 +73,11 @@ def _title_word(toks: list[Tok], i: int) -> bool:
     return i - start <= 3 and toks[start].clause == toks[i].clause == 0
 
 
+def _named_plural(toks: list[Tok], i: int) -> bool:
+    w = toks[i].w
+    return w.isalpha() and any(t.w != w and lx.singularize(t.w) == w for t in toks)
+
+
 def _bool_state(toks: list[Tok], i: int, p) -> bool:
     t = toks[i]
     record = t.role.rpartition(":")[2] if t.role.startswith(("field:", "feature:")) else ""
@@ -92,6 +99,7 @@ TESTS: dict[str, Callable[[list[Tok], int, dict[int, str], object], bool]] = {
     "capitalized": lambda toks, i, mentions, p: not toks[i].orig[:1].isalpha() or toks[i].orig[:1].isupper(),
     "before_sentence": lambda toks, i, mentions, p: _before_sentence(toks, i),
     "bool_state": lambda toks, i, mentions, p: _bool_state(toks, i, p),
+    "named_plural": lambda toks, i, mentions, p: _named_plural(toks, i),
     "title_word": lambda toks, i, mentions, p: _title_word(toks, i),
     "auth_context": lambda toks, i, mentions, p: _auth_context(toks, i),
     "registers_record": lambda toks, i, mentions, p: registers_a_record(toks, i),
