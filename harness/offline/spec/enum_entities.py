@@ -43,18 +43,24 @@ _BACK_REFERENCES = word_set("enum_entities.back_references")
 def drop_field_head_entities(toks: list[Tok], mentions: dict[int, str], p) -> None:
     """Remove an entity that only refers back to another entity's field: "... exceed the entered
     frequency" after "a plant with a watering frequency". Dropped only when every mention is
-    singular after "the"/"its" (participles between are allowed) and nothing else was said of it."""
+    singular after "the"/"its" (participles between are allowed), or plural in a clause that names the
+    field's record ("add notes to an item" when items list notes), and nothing else was said of it."""
     heads: dict[str, str] = {}
+    whole: set[tuple[str, str]] = set()   # a field whose whole label is the word ("notes", not "average rating")
     for owner, items in p.fields.items():
         for it in items:
             if it.words:
                 heads.setdefault(lx.singularize(it.words[-1]), owner)
+                if len(it.words) == 1:
+                    whole.add((owner, lx.singularize(it.words[0])))
     for name in list(p.entities):
         owner = heads.get(name)
         if owner is None or owner == name or p.fields.get(name) or name in p.parents or name in p.parents.values():
             continue
         spots = [i for i, n in mentions.items() if n == name]
-        if not spots or not all(_refers_back(toks, i) for i in spots):
+        # "add notes to an item" when the item lists notes: the clause names the field's record
+        if not spots or not all(_refers_back(toks, i) or (owner, name) in whole and _beside_owner(toks, mentions, i, owner)
+                                 for i in spots):
             continue
         p.entities.remove(name)
         p.plurals.pop(name, None)
@@ -64,6 +70,12 @@ def drop_field_head_entities(toks: list[Tok], mentions: dict[int, str], p) -> No
         for t in toks:
             if t.role == f"entity:{name}":
                 t.role = f"field:{owner}"
+
+
+def _beside_owner(toks: list[Tok], mentions: dict[int, str], i: int, owner: str) -> bool:
+    """The mention at i is plural and its clause names the record whose field it is."""
+    return lx.singularize(toks[i].w) != toks[i].w and any(
+        n == owner and toks[j].clause == toks[i].clause for j, n in mentions.items())
 
 
 def _refers_back(toks: list[Tok], i: int) -> bool:

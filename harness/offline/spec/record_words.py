@@ -50,28 +50,50 @@ def merge_record_word_entities(toks: list[Tok], mentions: dict[int, str], p) -> 
         owner = owners.pop()
         if owner == name:
             continue
-        at = p.entities.index(name)
-        p.entities.remove(name)
-        if owner not in p.entities:   # "job listings": the record type is the job
-            p.entities.insert(at, owner)
-            p.plurals[owner] = lx.pluralize(owner)
-            if name in p.entity_rules:
-                p.entity_rules[owner] = p.entity_rules[name]
-        p.plurals.pop(name, None)
-        p.entity_rules.pop(name, None)
-        moved = p.fields.pop(name, [])
-        have = {it.label for it in p.fields.get(owner, [])}
-        p.fields.setdefault(owner, []).extend(it for it in moved if it.label not in have)
-        labels = {lx.singularize(it.label) for it in p.fields.get(owner, []) if len(it.words) == 1}
-        clauses = {toks[i].clause for i in spots}
+        _merge_into(toks, mentions, p, name, owner, spots)
         for i in spots:
-            mentions[i] = owner
             toks[i - 1].used, toks[i - 1].role = True, f"entity:{owner}"
-        for t in toks:
-            if t.role == f"entity:{name}":
-                t.role = f"entity:{owner}"
-            elif t.clause in clauses and not t.used and lx.singularize(t.w) in labels:
-                t.used, t.role = True, f"field:{owner}"
+
+
+_COLLECTION_MODIFIERS = word_set("record_words.collection_modifiers")
+
+
+def merge_collection_compounds(toks: list[Tok], mentions: dict[int, str], p) -> None:
+    """ "view their inventory items" beside "add items to their inventory": a compound whose
+    modifier names the app's collection ("inventory", "catalog", "list") and whose head is another
+    record type of the parse is that record type, not a second record with an invented name."""
+    for name in [e for e in p.entities if " " in e]:
+        first, head = name.split()[0], name.split()[-1]
+        if first not in _COLLECTION_MODIFIERS or head == name or head not in p.entities:
+            continue
+        if name in p.parents or name in p.parents.values():
+            continue
+        _merge_into(toks, mentions, p, name, head, [i for i, n in mentions.items() if n == name])
+
+
+def _merge_into(toks: list[Tok], mentions: dict[int, str], p, name: str, owner: str, spots: list[int]) -> None:
+    """The entity `name` becomes `owner`: its mentions, fields and rules move over."""
+    at = p.entities.index(name)
+    p.entities.remove(name)
+    if owner not in p.entities:   # "job listings": the record type is the job
+        p.entities.insert(at, owner)
+        p.plurals[owner] = lx.pluralize(owner)
+        if name in p.entity_rules:
+            p.entity_rules[owner] = p.entity_rules[name]
+    p.plurals.pop(name, None)
+    p.entity_rules.pop(name, None)
+    moved = p.fields.pop(name, [])
+    have = {it.label for it in p.fields.get(owner, [])}
+    p.fields.setdefault(owner, []).extend(it for it in moved if it.label not in have)
+    labels = {lx.singularize(it.label) for it in p.fields.get(owner, []) if len(it.words) == 1}
+    clauses = {toks[i].clause for i in spots}
+    for i in spots:
+        mentions[i] = owner
+    for t in toks:
+        if t.role == f"entity:{name}":
+            t.role = f"entity:{owner}"
+        elif t.clause in clauses and not t.used and lx.singularize(t.w) in labels:
+            t.used, t.role = True, f"field:{owner}"
 
 
 ACTOR_MODIFIERS = word_set("record_words.actor_modifiers")
