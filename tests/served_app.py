@@ -43,3 +43,21 @@ def served(workspace: Path, db: Path):
     finally:
         server.terminate()
         server.wait(10)
+
+
+def spec_from_toml(tmp_path: Path, text: str, name: str = "spec.toml"):
+    """The AppSpec of a spec-language text (written to tmp_path/name, loaded as `--spec` does)."""
+    from harness.offline.spec_file import load_spec_file
+
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return load_spec_file(path)
+
+
+def acceptance_of(tmp_path: Path, spec, files: dict[str, str], name: str = "app") -> dict:
+    """The harness's black-box checks (by name) of the app `files` serve for `spec`."""
+    from harness.acceptance import run_acceptance
+    from helpers import write_files
+
+    with served(write_files(files, tmp_path / name), tmp_path / f"{name}.db") as base:
+        return {c.name: c for c in run_acceptance(base, spec, [], [])}

@@ -15,7 +15,7 @@ from harness.acceptance import run_acceptance
 from harness.offline.generator import generate_files
 from harness.offline.spec_file import load_spec_file
 from helpers import write_files
-from served_app import served
+from served_app import acceptance_of, served, spec_from_toml
 
 pytestmark = pytest.mark.slow
 
@@ -41,3 +41,14 @@ def test_a_bare_filter_of_an_entity_without_choices_is_checked_by_its_first_date
     check = next(c for c in checks if c.name == "filter on expenses")
     assert check.ok and "date_min" in check.detail, check.detail
     assert not [(c.name, c.detail) for c in checks if not c.ok]
+
+
+def test_the_fallback_range_check_fails_an_app_whose_date_filter_does_nothing(tmp_path):
+    """The fallback is a real check: with the date range dropped from the app, it fails."""
+    spec = spec_from_toml(tmp_path, DRAFT)
+    files = generate_files(spec)
+    ranges = "ranges = {'date': (iso(date_min), iso(date_max))"
+    assert ranges in files["src/api_expense.py"]
+    broken = {**files, "src/api_expense.py": files["src/api_expense.py"].replace(ranges, "ranges = {'date': (None, None)")}
+    check = acceptance_of(tmp_path, spec, broken, "broken")["filter on expenses"]
+    assert not check.ok and "?date_min=" in check.detail, check.detail

@@ -21,7 +21,7 @@ from harness.acceptance import run_acceptance
 from harness.offline.generator import generate_files
 from harness.offline.spec_file import SpecFileError, load_spec_file
 from helpers import write_files
-from served_app import served
+from served_app import acceptance_of, served, spec_from_toml
 
 SPEC = '''title = "Rooms"
 auth = true
@@ -49,9 +49,7 @@ HELD_CALL = "row_id, ('confirmed',)):"
 
 
 def _spec(tmp_path: Path, feature: str = HOLDS, name: str = "rooms.toml"):
-    path = tmp_path / name
-    path.write_text(SPEC.replace("FEATURE", feature), encoding="utf-8")
-    return load_spec_file(path)
+    return spec_from_toml(tmp_path, SPEC.replace("FEATURE", feature), name)
 
 
 def _ignoring_while(files: dict[str, str]) -> dict[str, str]:
@@ -108,10 +106,8 @@ def test_a_cancelled_booking_frees_its_slot_bug(tmp_path):
 
 def test_the_acceptance_check_fails_an_app_where_a_cancelled_booking_blocks_its_slot_bug(tmp_path):
     spec = _spec(tmp_path)
-    ws = write_files(_ignoring_while(generate_files(spec)), tmp_path / "broken")
-    with served(ws, tmp_path / "app.db") as base:
-        checks = run_acceptance(base, spec, [], [])
-    failed = [(c.name, c.detail) for c in checks if not c.ok]
+    checks = acceptance_of(tmp_path, spec, _ignoring_while(generate_files(spec)), "broken")
+    failed = [(c.name, c.detail) for c in checks.values() if not c.ok]
     assert [name for name, _ in failed] == [CHECK], failed
     assert "moved to cancelled" in failed[0][1] and "409" in failed[0][1]
 

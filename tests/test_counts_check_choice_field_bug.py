@@ -9,11 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from harness.acceptance import run_acceptance
 from harness.offline.generator import generate_files
-from harness.offline.spec_file import load_spec_file
-from helpers import write_files
-from served_app import served
+from served_app import acceptance_of, spec_from_toml
 
 SPEC = '''title = "Guest list"
 auth = true
@@ -35,27 +32,19 @@ features = ["status_counts"]
 CHECK = "status counts on guests"
 
 
-def _spec(tmp_path: Path):
-    path = tmp_path / "guests.toml"
-    path.write_text(SPEC, encoding="utf-8")
-    return load_spec_file(path)
-
-
-def _check(tmp_path: Path, files: dict[str, str], name: str):
-    spec = _spec(tmp_path)
-    with served(write_files(files, tmp_path / name), tmp_path / f"{name}.db") as base:
-        checks = {c.name: c for c in run_acceptance(base, spec, [], [])}
-    return checks[CHECK]
+def _check(tmp_path: Path, files: dict[str, str] | None = None, name: str = "app"):
+    spec = spec_from_toml(tmp_path, SPEC)
+    return acceptance_of(tmp_path, spec, files or generate_files(spec), name)[CHECK]
 
 
 def test_counts_by_a_choice_field_not_named_status_pass_the_check_bug(tmp_path):
-    check = _check(tmp_path, generate_files(_spec(tmp_path)), "app")
+    check = _check(tmp_path)
     assert check.ok, check.detail
     assert "rsvp" in check.detail
 
 
 def test_the_check_fails_an_app_whose_counts_do_not_follow_the_choice(tmp_path):
-    files = generate_files(_spec(tmp_path))
+    files = generate_files(spec_from_toml(tmp_path, SPEC))
     api = files["src/api_guest.py"]
     assert api.count("'rsvp'") >= 1
     # the bug put in the app: the counts come from a fixed table, whatever is stored
