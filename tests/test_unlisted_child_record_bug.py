@@ -4,7 +4,8 @@ request gives no fields at all but a parent — "Each book has copies" — got a
 nobody asked for. A copy of a book is told apart by its book and its id; it now gets no field of its
 own. A record with no fields and no parent still gets a name or title (nothing else tells it apart).
 The generated app is built and served: a copy is created with its parent key alone, and every
-black-box check of the harness passes."""
+black-box check of the harness passes, the filter by book (its parent key, the copy's only column)
+included."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from harness.offline.generator import generate_files
 from harness.offline.spec import parse_request
 from served_app import served
 
-REQUEST = "Librarians can add books with a title. Each book has copies."
+REQUEST = "Librarians can add books with a title. Each book has copies. Users can view copies by book."
 
 
 def _fields(spec, name):
