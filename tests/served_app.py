@@ -18,9 +18,7 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-@contextmanager
-def served(workspace: Path, db: Path):
-    """The base URL of the workspace's app (src.main:app) until the block ends; the server is stopped."""
+def _start(workspace: Path, db: Path) -> tuple[subprocess.Popen, str]:
     port = _free_port()
     env = {**os.environ, "APP_DB_PATH": str(db), "APP_PASSWORD_HASH_ITERATIONS": "1000",
            "PYTHONDONTWRITEBYTECODE": "1"}
@@ -33,16 +31,51 @@ def served(workspace: Path, db: Path):
             try:
                 with urllib.request.urlopen(base + "/health", timeout=2) as answer:
                     if answer.status == 200:
-                        break
+                        return server, base
             except OSError:
                 pass
             if server.poll() is not None or time.monotonic() > deadline:
                 raise AssertionError(f"uvicorn did not start: {server.stderr.read().decode()[-2000:]}")
             time.sleep(0.05)
-        yield base
+    except BaseException:
+        _stop(server)
+        raise
+
+
+def _stop(server: subprocess.Popen) -> None:
+    server.terminate()
+    server.wait(10)
+
+
+class Served:
+    """The running server of a workspace: `base`, and `restart()` (stop it, start it again on the
+    same database; the new base URL), as the runtime check hands them to the acceptance leg."""
+
+    def __init__(self, workspace: Path, db: Path) -> None:
+        self.workspace, self.db = workspace, db
+        self.server, self.base = _start(workspace, db)
+
+    def restart(self) -> str:
+        _stop(self.server)
+        self.server, self.base = _start(self.workspace, self.db)
+        return self.base
+
+
+@contextmanager
+def served_app(workspace: Path, db: Path):
+    """A `Served` app until the block ends; whichever server runs then is stopped."""
+    app = Served(workspace, db)
+    try:
+        yield app
     finally:
-        server.terminate()
-        server.wait(10)
+        _stop(app.server)
+
+
+@contextmanager
+def served(workspace: Path, db: Path):
+    """The base URL of the workspace's app (src.main:app) until the block ends; the server is stopped."""
+    with served_app(workspace, db) as app:
+        yield app.base
 
 
 def spec_from_toml(tmp_path: Path, text: str, name: str = "spec.toml"):
@@ -61,3 +94,12 @@ def acceptance_of(tmp_path: Path, spec, files: dict[str, str], name: str = "app"
 
     with served(write_files(files, tmp_path / name), tmp_path / f"{name}.db") as base:
         return {c.name: c for c in run_acceptance(base, spec, [], [])}
+
+
+def full_acceptance(workspace: Path, db: Path, spec) -> dict:
+    """Every black-box check of the served workspace as the runtime check runs them: with its
+    database file and one restart (by name)."""
+    from harness.acceptance import run_acceptance
+
+    with served_app(workspace, db) as app:
+        return {c.name: c for c in run_acceptance(app.base, spec, [], [], db=db, restart=app.restart)}

@@ -53,3 +53,28 @@ def test_report_flipping_conftest_does_not_make_a_broken_app_pass(fresh_todo_run
     req = _review(store, run_id)["REQ-003"]
     assert req["status"] == "FAIL"
     assert any("acceptance check failed: complete a todo and read it back" in m for m in req["missing"]), req["missing"]
+
+
+@pytest.mark.slow
+def test_a_logout_that_ends_nothing_behind_hollowed_tests_fails_harness_run_bug(seed_run, capsys, tmp_path):
+    """Hostile trial A1/A9 on a finished offline build with accounts: logout ends no session and the
+    tests that saw it accept a 200 after logout. Before, `pytest --harness-run` said PASS (no
+    black-box check logged out); now the auth requirement FAILs on `log out ends the session`."""
+    import shutil
+
+    from harness.state.store import RunStore
+    from trial_breaks import hollow_logout_asserts, logout_ends_nothing
+
+    store, ctx = seed_run
+    shutil.copytree(store.run_dir(ctx.run_id), tmp_path / "runs" / ctx.run_id)
+    store, run_id = RunStore(tmp_path / "runs"), ctx.run_id
+    ws = store.workspace(run_id)
+    logout_ends_nothing(ws)
+    assert hollow_logout_asserts(ws)
+    proc = harness_run_in_process(run_id, store.base, tmp_path, capsys)
+    assert proc.returncode == 1, proc.stdout[-3000:]
+    assert "HARNESS RUN FAIL" in proc.stdout
+    rid = next(r.id for r in ctx.state.spec.requirements if r.capability == "auth")
+    auth = _review(store, run_id)[rid]
+    assert auth["status"] == "FAIL" and auth["black_box"].startswith("Black-box: NO"), auth
+    assert any("acceptance check failed: log out ends the session" in m for m in auth["missing"]), auth["missing"]

@@ -67,7 +67,7 @@ def test_an_entity_named_sessions_was_served_where_the_checks_did_not_look_bug(t
     spec = load_spec_file(path)
     workspace = write_files(generate_files(spec), tmp_path / "ws")
     result = verify_runtime(workspace, [], startup_timeout_s=60,
-                            acceptance=lambda base, trips: run_acceptance(base, spec, [], trips))
+                            acceptance=lambda base, trips, **_server: run_acceptance(base, spec, [], trips))
     failed = [(c.requirement, c.name, c.detail) for c in result.acceptance if not c.ok]
     assert result.acceptance and failed == []
     assert len(result.acceptance) == len(derive(spec))

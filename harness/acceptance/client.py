@@ -22,7 +22,12 @@ from harness.constructs.collection_url import collection_slug
 from harness.constructs.slot import Slot
 
 TIMEOUT_S = 5.0
-PASSWORD = "Accept-check-9-pass"
+
+
+def run_password() -> str:
+    """The password every account of one run signs up with: random per run (the stored-password
+    scan looks for it in the app's database), mixed case, long enough for any policy."""
+    return f"Acc-{secrets.token_hex(6)}-Pw{secrets.randbelow(90) + 10}"
 
 
 class CheckFailed(Exception):
@@ -57,6 +62,7 @@ class Api:
     base: str
     spec: AppSpec
     token: str = field(default_factory=lambda: "acc" + secrets.token_hex(3))
+    password: str = field(default_factory=run_password)
     seen: list[str] = field(default_factory=list)
     _accounts: dict[str, Account] = field(default_factory=dict)
     _numbers: Any = field(default_factory=lambda: itertools.count(1))
@@ -68,6 +74,12 @@ class Api:
 
     def close(self) -> None:
         self.http.close()
+
+    def moved_to(self, base: str) -> None:
+        """The app answers at `base` now (started again after a restart): a new connection."""
+        self.http.close()
+        self.base = base
+        self.__post_init__()
 
     def number(self) -> int:
         return next(self._numbers)
@@ -108,13 +120,45 @@ class Api:
             self._accounts[label] = self.sign_up(f"{self.token}{label}")
         return self._accounts[label]
 
-    def credentials(self, name: str, password: str = PASSWORD) -> dict[str, str]:
+    def credentials(self, name: str, password: str | None = None) -> dict[str, str]:
         login = f"{name}@example.com" if self.spec.login == "email" else name
-        return {self.spec.login: login, "password": password}
+        return {self.spec.login: login, "password": self.password if password is None else password}
+
+    def form(self, path: str, data: dict[str, str], cookies: dict[str, str] | None = None,
+             method: str = "POST") -> tuple[Answer, dict[str, str]]:
+        """A browser's request to a page or form: form-encoded, the given cookies only (the
+        client keeps none between calls); the answer and the cookies it set."""
+        headers = {"Accept": "text/html"}
+        if cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in cookies.items())
+        try:
+            resp = self.http.request(method, path, data=data if method == "POST" else None, headers=headers)
+        except httpx.HTTPError as exc:
+            line = f"{method} {path} (form) → no response ({type(exc).__name__})"
+            self.seen.append(line)
+            raise CheckFailed(line) from None
+        finally:
+            self.http.cookies.clear()
+        where = f" Location: {resp.headers.get('location')}" if resp.headers.get("location") else ""
+        line = f"{method} {path} (form) → {resp.status_code}{where} {_excerpt(resp.text)}".rstrip()
+        self.seen.append(line)
+        return Answer(resp.status_code, None, resp.text, line), dict(resp.cookies)
 
     def sign_up(self, name: str) -> Account:
         self.expect(self.call("POST", "/api/auth/register", body=self.credentials(name)), 200, 201,
                     what="register an account")
+        return self.log_in(name)
+
+    def sign_in_again(self, who: Account) -> Account:
+        """A new token for an account whose old one stopped working (an app restarted that kept
+        its sessions in memory); every check after this one uses it."""
+        fresh = self.log_in(who.name)
+        for label, known in self._accounts.items():
+            if known is who:
+                self._accounts[label] = fresh
+        return fresh
+
+    def log_in(self, name: str) -> Account:
         got = self.expect(self.call("POST", "/api/auth/login", body=self.credentials(name)), 200,
                           what="log in")
         body = got.body if isinstance(got.body, dict) else {}

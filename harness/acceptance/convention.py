@@ -24,7 +24,11 @@ follow it so every requirement is checked from outside, not only by the plan's p
   workflow does not allow is 409. Counts per status: GET /api/<plural>/counts; totals of amounts:
   GET /api/<plural>/totals; CSV: GET /api/<plural>/export.csv (a header row of field idents, "id" first).
 - Auth: POST /api/auth/register {"username" (or "email"), "password"} → 201; POST /api/auth/login → 200
-  {"token": ...}; GET /api/auth/me → the account; data routes need "Authorization: Bearer <token>"
-  (401 without) and another account's records answer 404. GET /api/dashboard answers JSON counts.
+  {"token": ...}; GET /api/auth/me → the account; POST /api/auth/logout → 204, after which that token
+  is 401 everywhere; data routes need "Authorization: Bearer <token>" (401 without) and another account's
+  records answer 404 (its pages and forms neither show nor change them). Passwords are stored hashed,
+  never as sent. GET /api/dashboard answers JSON counts.
+- Records are kept in the SQLite file APP_DB_PATH names: stopped and started again on it, the app
+  still has every account and record.
 - Pages answer 200 HTML at their routes (with the bearer token when the app has accounts) and show the
   stored records."""

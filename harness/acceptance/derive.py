@@ -6,8 +6,9 @@ unique fields and references to missing records refused; crud → that plus list
 unknown id, an unknown query parameter; list → every created record listed, an unknown query
 parameter refused; relation → a missing parent refused, a parent's records listed exactly, the
 delete rule; complete → the status sticks; workflow → allowed moves stick, skipped ones are 409,
-a stamped date is set on the move into its state; auth → accounts, tokens and a second user's
-isolation; dashboard → a count follows a new record; pages → each page answers and shows a record
+a stamped date is set on the move into its state; auth → accounts, tokens, near-miss passwords
+refused, log out ends the token and the page cookie, and a second user's isolation over the API,
+the pages and the page forms (the stored-password scan and the restart: checks_stored.py, run.py); dashboard → a count follows a new record; pages → each page answers and shows a record
 made through the API; feature → the feature's own behaviour (search/filter exact, sort order,
 totals, counts, CSV, no double booking, newest first, ownership); health → GET /health.
 """
@@ -24,6 +25,8 @@ from harness.acceptance import checks_access as access
 from harness.acceptance import checks_app as app
 from harness.acceptance import checks_data as data
 from harness.acceptance import checks_flow as flow
+from harness.acceptance import checks_pages_private as pages_private
+from harness.acceptance import checks_session as session
 from harness.acceptance.checks_record_tools import TOOL_CHECKS
 from harness.acceptance.checks_computed import computed_values_hold
 from harness.acceptance.checks_features import FEATURE_CHECKS
@@ -87,6 +90,16 @@ def _entity_input(spec: AppSpec, e: DataEntity, rid: str, full: bool) -> list[Ch
                 c.append(Check(rid, f"a {target.name} a {e.name} refers to cannot be deleted",
                                partial(data.delete_rule, entity=e, target=target, ident=f.ident, cascade=False), e.ident))
     return c
+
+
+def _private_pages(spec: AppSpec, e: DataEntity, rid: str) -> list[Check]:
+    """With HTML pages: another account's pages and page forms, as its API, leave the record alone."""
+    if not (spec.pages and spec.html):
+        return []
+    return [Check(rid, f"another account's pages do not show a {e.name}",
+                  partial(pages_private.pages_hide_others_records, spec=spec, entity=e), e.ident),
+            Check(rid, f"another account's page forms cannot change or delete a {e.name}",
+                  partial(pages_private.forms_leave_others_records, spec=spec, entity=e), e.ident)]
 
 
 def _unknown_query(rid: str, e: DataEntity) -> Check:
@@ -178,7 +191,10 @@ def derive(spec: AppSpec) -> list[Check]:
             checks += [Check(rid, f"{e.name} moves through its workflow", partial(flow.workflow_moves, entity=e), e.ident),
                        Check(rid, f"{e.name} refuses a move the workflow does not allow", partial(flow.workflow_refuses_skips, entity=e), e.ident)]
         elif cap == "auth" and spec.auth:
-            checks.append(Check(rid, "register, log in, who am I", app.account_works))
+            checks += [Check(rid, "register, log in, who am I", app.account_works),
+                       Check(rid, "a password near the right one is refused", session.near_passwords_refused)]
+            if session.states_logout(spec, req):
+                checks.append(Check(rid, "log out ends the session", partial(session.logout_ends_session, spec=spec)))
             for x in spec.data_model:
                 checks.append(Check(rid, f"{x.plural} need a token", partial(app.needs_token, entity=x), x.ident))
                 needs = [spec.entity(i) for i in [x.parent, *(f.ref for f in x.fields)] if i]
@@ -187,6 +203,7 @@ def derive(spec: AppSpec) -> list[Check]:
                 if not x.shared and not any(n is not None and n.manage for n in needs):
                     checks.append(Check(rid, f"another account cannot see or change a {x.name}",
                                         partial(app.isolated, entity=x), x.ident))
+                    checks += _private_pages(spec, x, rid)
         elif cap == "computed" and e is not None and e.computed:
             checks.append(Check(rid, f"computed values of a {e.name}", partial(computed_values_hold, entity=e), e.ident))
         elif cap in ("access", "account", "link"):

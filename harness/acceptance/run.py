@@ -14,9 +14,12 @@ recorded as "not applicable" and the requirement's leg is its declared probes al
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from harness.acceptance.client import Api, CheckFailed
+from harness.acceptance.checks_stored import password_not_stored, survives_restart
 from harness.acceptance.derive import Check, derive
 from harness.models.results import AcceptanceCheck, RuntimeCheck
 from harness.models.spec import AppSpec
@@ -25,9 +28,15 @@ SEEN_ON_FAILURE = 4      # the last requests a failed check shows
 
 
 def run_acceptance(base: str, spec: AppSpec, steps: list, round_trips: list[RuntimeCheck],
-                   strict: bool = True) -> list[AcceptanceCheck]:
+                   strict: bool = True, db: Path | None = None,
+                   restart: Callable[[], str | None] | None = None,
+                   only: Callable[[Check], bool] | None = None) -> list[AcceptanceCheck]:
+    """`db`: the app's database file (the runtime check's); `restart()`: stops the app and starts
+    it again on that file, answering its new base URL (None: it did not come up). Without them the
+    stored-password and restart checks (checks_stored.py) are not run. `only`: which derived
+    checks to run (all by default; a test's choice)."""
     spec = workflow_owns_status(spec)
-    checks = sorted(derive(spec), key=lambda c: not c.first)
+    checks = sorted((c for c in derive(spec) if only is None or only(c)), key=lambda c: not c.first)
     api = Api(base, spec)
     out: list[AcceptanceCheck] = []
     try:
@@ -36,6 +45,7 @@ def run_acceptance(base: str, spec: AppSpec, steps: list, round_trips: list[Runt
             if check.requirement in absent:
                 continue
             out.append(_run_one(api, check))
+        out += _after_the_checks(api, spec, absent, out, round_trips, db, restart)
         out += [AcceptanceCheck(requirement=rid, name="spec-derived checks", ok=True, source="n/a", detail=why)
                 for rid, why in absent.items()]
     finally:
@@ -43,6 +53,23 @@ def run_acceptance(base: str, spec: AppSpec, steps: list, round_trips: list[Runt
     order = {r.id: i for i, r in enumerate(spec.requirements)}
     out += probe_results(steps, round_trips)
     return sorted(out, key=lambda c: order.get(c.requirement, len(order)))
+
+
+def _after_the_checks(api: Api, spec: AppSpec, absent: dict, done: list[AcceptanceCheck],
+                      round_trips: list[RuntimeCheck], db: Path | None, restart) -> list[AcceptanceCheck]:
+    """The restart (only when every check so far passed: one restart per runtime check) and then
+    the scan of the database for the run's password (with accounts)."""
+    out: list[AcceptanceCheck] = []
+    mine = spec.model_copy(update={"requirements": [r for r in spec.requirements if r.id not in absent]})
+    if restart is not None and all(c.ok for c in done) and all(c.ok for c in round_trips):
+        began = time.monotonic()
+        out += survives_restart(api, mine, restart)
+        for check in out:
+            check.ms = int((time.monotonic() - began) * 1000 / max(len(out), 1))
+    auth = next((r.id for r in mine.requirements if r.capability == "auth"), None)
+    if db is not None and spec.auth and auth and Path(db).is_file():
+        out.append(password_not_stored(api, auth, Path(db)))
+    return out
 
 
 def workflow_owns_status(spec: AppSpec) -> AppSpec:

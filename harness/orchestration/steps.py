@@ -90,7 +90,8 @@ def acceptance_for(ctx: RunContext, steps: list, source: str):
     spec = ctx.state.spec
     if spec is None:
         return None
-    return lambda base, round_trips: run_acceptance(base, spec, steps, round_trips, strict=source == "generator")
+    return lambda base, round_trips, **server: run_acceptance(base, spec, steps, round_trips,
+                                                              strict=source == "generator", **server)
 
 
 def runtime_step(ctx: RunContext, agent: str = "verifier") -> RuntimeResult:

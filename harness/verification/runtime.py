@@ -26,6 +26,7 @@ from harness.sandbox.runner import SandboxProcess, SpawnError
 from harness.utils import own_tmp
 from harness.utils.workspace_layout import workspace_files
 from harness.verification.http_probe import HttpResponse, request
+from harness.verification.runtime_restart import Held, restart_server
 
 HOST = "127.0.0.1"
 POLL_S = 0.05          # startup/shutdown polling interval
@@ -102,8 +103,10 @@ def verify_runtime(workspace: Path, steps: list | None = None, startup_timeout_s
                    prepared=None, on_launch=None) -> RuntimeResult:
     """Start the app, run the checks and round-trip `steps`, stop it; PASS iff every check is ok.
     `entry` ("module:attr") is the plan's declared entry point, when it declares one.
-    `acceptance(base_url, round_trip_checks)` runs the black-box leg (harness/acceptance) while the
-    app is up; its checks go to the result's `acceptance`, judged per requirement by the review.
+    `acceptance(base_url, round_trip_checks, db=, restart=)` runs the black-box leg (harness/acceptance)
+    while the app is up: `db` its database file, `restart()` stops the app and starts it again on
+    that file once (runtime_restart.py); its checks go to the result's `acceptance`, judged per
+    requirement by the review.
     `prepared`: a server process whose imports are done and which has read nothing of the
     workspace yet (harness/speed/server_prestart.py, handed over by the speed door after its
     validity rule); the check owns it from here: it starts it, or discards it and starts cold.
@@ -132,19 +135,24 @@ def verify_runtime(workspace: Path, steps: list | None = None, startup_timeout_s
         prepared.discard()  # it died before it was needed: start cold
         prepared = None
     tmp = prepared.tmp if prepared is not None else own_tmp.make("runtime")
-    proc: SandboxProcess | None = prepared.proc if prepared is not None else None
+    held = Held(prepared.proc if prepared is not None else None)
     stage = "not started"
     try:
-        if proc is None:
-            proc = _launch(command, workspace, tmp, rec)
-        if proc is not None:
+        if held.proc is None:
+            held.proc = _launch(command, workspace, tmp, rec)
+        if (proc := held.proc) is not None:
             if on_launch is not None:
                 on_launch(proc)
             shown = _display(command).replace(str(workspace), "<workspace>")
             runner = "warm" if prepared is not None else "cold"
             rec.evidence.append(f"launched {shown} (pid {proc.pid}, isolation: {proc.isolation}, runner: {runner})")
-            stage = _exercise(proc, port, list(steps or []), startup_timeout_s, tmp / "app.db", rec, acceptance)
+            held.again = lambda: restart_server(held, entry, workspace, tmp, startup_timeout_s, rec.evidence, on_launch)
+            spare = (lambda: held.preload(workspace, tmp, entry)) if acceptance is not None else None
+            stage = _exercise(proc, port, list(steps or []), startup_timeout_s, tmp / "app.db", rec, acceptance,
+                              held.restart, spare)
     finally:
+        held.drop_spare()
+        proc = held.proc
         exit_code = proc.stop(STOP_GRACE_S) if proc is not None else None
         stdout, stderr = _read(tmp / "stdout.log"), _read(tmp / "stderr.log")
         shutil.rmtree(tmp, ignore_errors=True)
@@ -164,11 +172,11 @@ def _command(entry: tuple[str, str], port: int, workspace: Path) -> list[str]:
             "--host", HOST, "--port", str(port)]
 
 
-def _launch(command: list[str], workspace: Path, tmp: Path, rec: _Record) -> SandboxProcess | None:
+def _launch(command: list[str], workspace: Path, tmp: Path, rec: _Record, mode: str = "wb") -> SandboxProcess | None:
     """Start the server contained; it shares the host network so the harness can probe its port."""
     env = server_env(tmp)
     # Output goes to files, not pipes: a chatty server can never block on a full pipe.
-    with open(tmp / "stdout.log", "wb") as out, open(tmp / "stderr.log", "wb") as err:
+    with open(tmp / "stdout.log", mode) as out, open(tmp / "stderr.log", mode) as err:
         try:
             cwd = workspace if command[0] == "npm" else tmp
             return LocalSandbox(workspace).spawn(command, cwd=cwd, env=env, network=True, writable=[tmp],
@@ -179,7 +187,7 @@ def _launch(command: list[str], workspace: Path, tmp: Path, rec: _Record) -> San
 
 
 def _exercise(proc: SandboxProcess, port: int, steps: list, timeout_s: float, db: Path,
-              rec: _Record, acceptance: Any = None) -> str:
+              rec: _Record, acceptance: Any = None, restart: Any = None, spare: Any = None) -> str:
     """Run all checks against the running server; returns the stage reached: exited|timeout|up."""
     stage, waited_ms = _wait_for_port(proc, port, timeout_s)
     if stage == "exited":
@@ -198,7 +206,10 @@ def _exercise(proc: SandboxProcess, port: int, steps: list, timeout_s: float, db
         _round_trips(base, steps, rec)
         if acceptance is not None:
             began = time.monotonic()
-            rec.acceptance = acceptance(base, list(rec.checks))
+            if spare is not None:   # the restart's server, importing while the checks run
+                spare()
+            # the leg reads the database file and may restart the app on it (checks_stored.py)
+            rec.acceptance = acceptance(base, list(rec.checks), db=db, restart=restart)
             rec.acceptance_ms = int((time.monotonic() - began) * 1000)
     _sqlite(db, rec)
     return stage
