@@ -50,6 +50,13 @@ def test_only_admins_deleting_is_no_managing_role_bug():
     assert only.status == "not_built" and {"Only admins", "delete"} <= set(only.unaccounted), only.unaccounted
 
 
+def test_only_managers_editing_is_no_managing_role_bug():
+    spec = parse_request("Products have a name and a price. Staff log in. Only managers are allowed to edit products.")
+    assert spec.entity("product").manage is None
+    only = _clause(spec, "Only managers")
+    assert only.status == "not_built" and {"Only managers", "edit"} <= set(only.unaccounted), only.unaccounted
+
+
 def test_a_restriction_that_covers_adding_is_still_the_managing_role():
     for request, role in (("Books with a title. Only the librarian can add, edit and delete books.", "librarian"),
                           ("Books with a title. Only the librarian can manage books.", "librarian")):
