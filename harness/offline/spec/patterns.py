@@ -164,7 +164,13 @@ def _report(toks: list[Tok], m: Match, report: dict) -> None:
     toks[head].used, toks[head].role = True, "unexplained"
 
 
-def _block(toks: list[Tok], m: Match, reason: str, p) -> None:
+def _block(toks: list[Tok], m: Match, reason: str, p, listed: dict | None = None) -> None:
+    """Block the anchor's clause; with `listed` {"capture": c, "where": spec, "text": " ({})"} the
+    words of c that satisfy `where`, as the user wrote them, fill "{list}" of the reason (none: "")."""
+    if listed:
+        words = [toks[x].orig or toks[x].w for x in m.captures.get(listed["capture"], [])
+                 if token_ok(toks[x], listed.get("where", {}), pattern_set)]
+        reason = reason.replace("{list}", listed["text"].format(", ".join(words)) if words else "")
     if (toks[m.anchor].clause, reason) not in p.blocked:
         p.blocked.append((toks[m.anchor].clause, reason))
 
@@ -222,7 +228,7 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str], s
     if "report" in action:
         _report(toks, m, action["report"])
     if action.get("block"):
-        _block(toks, m, action["block"], p)
+        _block(toks, m, action["block"], p, action.get("block_list"))
     for attr, value in action.get("set", {}).items():
         setattr(p, attr, value)
     for attr, mapping in action.get("append", {}).items():   # the anchor word's value in a lexicon map
