@@ -114,8 +114,11 @@ def feature_of_text(text: str) -> FeatureKind | None:
 
 
 def _field_kinds(entity: DataEntity) -> set[str]:
+    """The kinds of the entity's columns: its fields, its status (a choice), its parent key (a
+    reference: `?<parent>_id=` filters a child even when it has no field of its own)."""
     kinds = {f.kind or kind_of_type(f.type) for f in entity.fields}
-    return kinds | ({"enum"} if entity.workflow or entity.has_status else set())
+    return kinds | ({"enum"} if entity.workflow or entity.has_status else set()) \
+        | ({"reference"} if entity.parent else set())
 
 
 def can_build(feature: Feature, spec: AppSpec) -> tuple[bool, str]:
