@@ -14,9 +14,10 @@ from typing import Any
 import httpx
 
 from harness.constructs.parent_key import parent_key_of
-from harness.acceptance.samples import kind_of, later, slot_fill, slot_of, valid_value
+from harness.acceptance.samples import kind_of, later, slot_fill, slot_of, roomy_value, valid_value
 from harness.models.spec import AppSpec, DataEntity
 from harness.constructs.capacity import spec_capacity
+from harness.constructs.field_limit import bound_fields
 from harness.constructs.collection_url import collection_slug
 from harness.constructs.slot import Slot
 
@@ -142,6 +143,7 @@ class Api:
                 fresh = key in self._places(entity)
                 body[key] = self.create(parent, who)["id"] if fresh else self.shared(parent, who)
         seen_kinds: dict[str, int] = {}
+        roomy = bound_fields(self.spec, entity.ident)   # bounds of a limit: above any other check's value
         slot = self._slot(entity)
         spans = slot_fill(slot, n, overrides) if slot else {}
         for f in entity.fields:
@@ -157,6 +159,8 @@ class Api:
                 fresh = target is not None and (f.unique or f.ident in self._places(entity))
                 body[f.ident] = (self.create(target, who)["id"] if fresh else
                                  self.shared(target, who) if target is not None else 1)
+            elif f.ident in roomy:
+                body[f.ident] = roomy_value(f, n)
             else:
                 body[f.ident] = later(valid_value(f, n, self.token), kind_of(f), k)
         body.update(overrides)
