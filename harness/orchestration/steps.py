@@ -105,7 +105,7 @@ def runtime_step(ctx: RunContext, agent: str = "verifier") -> RuntimeResult:
     if runtime is None:
         runtime = verify_runtime(ctx.workspace, steps=steps, task_hint=hint, entry=entry,
                                  acceptance=acceptance_for(ctx, steps, source),
-                                 prepared=ctx.speed.prestarted_server(ctx))
+                                 prepared=ctx.speed.prestarted_server(ctx), spare=spare_server())
         ctx.subprocess_ms += runtime.duration_ms  # an adopted check ran within the last task's suite time
     runtime.hint = blocked_entry_hint(ctx, runtime, hint) or runtime.hint
     runtime.evidence.insert(0, f"probes: {len(steps)} from the {source}")
@@ -114,6 +114,13 @@ def runtime_step(ctx: RunContext, agent: str = "verifier") -> RuntimeResult:
     ctx.events.emit("runtime", runtime.status, agent=agent, tool="uvicorn", duration_ms=runtime.duration_ms,
                     error=runtime.hint if runtime.status != "PASS" else "")
     return runtime
+
+
+def spare_server():
+    """The factory of the restart's preloaded server (harness/speed/server_prestart.py)."""
+    from harness.speed import server_prestart
+
+    return server_prestart.spare
 
 
 def blocked_entry_hint(ctx: RunContext, runtime: RuntimeResult, entry_task: str) -> str:

@@ -49,13 +49,14 @@ class RuntimeAhead:
         self._thread.start()
 
     def _run(self) -> None:
+        from harness.speed import server_prestart
         from harness.verification.runtime import verify_runtime
 
         steps, _source, hint, entry = self._inputs
         try:
             self.result = verify_runtime(self.workspace, steps=steps, task_hint=hint, entry=entry,
                                          acceptance=self._acceptance, prepared=self._prepared,
-                                         on_launch=self._launched)
+                                         on_launch=self._launched, spare=server_prestart.spare)
         except BaseException as exc:  # noqa: BLE001 - VERIFY runs the check again
             self.error = exc
         finally:

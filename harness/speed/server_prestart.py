@@ -104,6 +104,29 @@ def prestart(workspace: Path) -> None:
         old.discard()
 
 
+def spare(workspace: Path, tmp: Path) -> PreparedServer | None:
+    """A prestarted server in the runtime check's own directory `tmp` (its database; logs appended):
+    the check's restart (harness/verification/runtime_restart.py) hands it the new port, so the
+    restart costs the app's start-up, not the framework's imports. None when prestarting is off, a
+    workspace module would shadow a package it imports, or it could not be spawned."""
+    from harness.speed.validity import prestart_shadowed
+
+    if not enabled() or prestart_shadowed(Path(workspace)):
+        return None
+    read_fd, write_fd = os.pipe()
+    try:
+        with open(tmp / "stdout.log", "ab") as out, open(tmp / "stderr.log", "ab") as err:
+            proc = LocalSandbox(workspace).spawn([sys.executable, str(SCRIPT), str(read_fd)], cwd=tmp,
+                                                 env=server_env(tmp), network=True, writable=[tmp],
+                                                 stdout=out, stderr=err, pass_fds=[read_fd])
+    except (SpawnError, OSError):
+        os.close(write_fd)
+        return None
+    finally:
+        os.close(read_fd)
+    return PreparedServer(proc, tmp, write_fd)
+
+
 def take(workspace: Path) -> PreparedServer | None:
     """The workspace's prestarted server, if one is alive and may serve this workspace (the caller
     owns it from now on): not when a workspace module would shadow a package it already imported

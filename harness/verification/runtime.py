@@ -100,7 +100,7 @@ def server_env(tmp: Path) -> dict[str, str]:
 
 def verify_runtime(workspace: Path, steps: list | None = None, startup_timeout_s: float = 15.0,
                    task_hint: str = "", entry: str = "", acceptance: Any = None,
-                   prepared=None, on_launch=None) -> RuntimeResult:
+                   prepared=None, on_launch=None, spare=None) -> RuntimeResult:
     """Start the app, run the checks and round-trip `steps`, stop it; PASS iff every check is ok.
     `entry` ("module:attr") is the plan's declared entry point, when it declares one.
     `acceptance(base_url, round_trip_checks, db=, restart=)` runs the black-box leg (harness/acceptance)
@@ -110,7 +110,8 @@ def verify_runtime(workspace: Path, steps: list | None = None, startup_timeout_s
     `prepared`: a server process whose imports are done and which has read nothing of the
     workspace yet (harness/speed/server_prestart.py, handed over by the speed door after its
     validity rule); the check owns it from here: it starts it, or discards it and starts cold.
-    `on_launch(proc)`: told the server process once it runs (so a caller can stop a check early)."""
+    `on_launch(proc)`: told the server process once it runs (so a caller can stop a check early).
+    `spare(workspace, tmp)`: a preloaded server for the acceptance leg's restart (server_prestart.spare)."""
     started = time.monotonic()
     workspace = Path(workspace).resolve()
     rec = _Record()
@@ -146,10 +147,12 @@ def verify_runtime(workspace: Path, steps: list | None = None, startup_timeout_s
             shown = _display(command).replace(str(workspace), "<workspace>")
             runner = "warm" if prepared is not None else "cold"
             rec.evidence.append(f"launched {shown} (pid {proc.pid}, isolation: {proc.isolation}, runner: {runner})")
-            held.again = lambda: restart_server(held, entry, workspace, tmp, startup_timeout_s, rec.evidence, on_launch)
-            spare = (lambda: held.preload(workspace, tmp, entry)) if acceptance is not None else None
+            held.again = lambda: restart_server(held, _relaunch(entry, workspace, tmp),
+                                                lambda p, port: _wait_for_port(p, port, startup_timeout_s),
+                                                STOP_GRACE_S, rec.evidence, on_launch)
+            preload = (lambda: held.preload(workspace, tmp, entry, spare)) if acceptance is not None else None
             stage = _exercise(proc, port, list(steps or []), startup_timeout_s, tmp / "app.db", rec, acceptance,
-                              held.restart, spare)
+                              held.restart, preload)
     finally:
         held.drop_spare()
         proc = held.proc
@@ -161,6 +164,16 @@ def verify_runtime(workspace: Path, steps: list | None = None, startup_timeout_s
     if rec.ok:
         return rec.result(started)
     return _failed(rec, stage, stdout, stderr, exit_code, workspace, task_hint, started)
+
+
+def _relaunch(entry: tuple[str, str], workspace: Path, tmp: Path):
+    """The restart's start (runtime_restart.py): a new port, the same command and directory."""
+    def launch():
+        port = free_port()
+        command = _command(entry, port, workspace)
+        return (f"http://{HOST}:{port}", port, command[3:],
+                lambda: _launch(command, workspace, tmp, _Record(), mode="ab"))
+    return launch
 
 
 def _command(entry: tuple[str, str], port: int, workspace: Path) -> list[str]:

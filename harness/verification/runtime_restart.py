@@ -4,14 +4,11 @@ with the same command and database file, on a new port."""
 
 from __future__ import annotations
 
-import os
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from harness.sandbox.local import LocalSandbox
-from harness.sandbox.runner import SandboxProcess, SpawnError
+from harness.sandbox.runner import SandboxProcess
 from harness.verification.http_probe import request
 
 
@@ -27,25 +24,11 @@ class Held:
         self.restarts = 0
         self.spare: Any = None
 
-    def preload(self, workspace: Path, tmp: Path, entry: tuple[str, str]) -> None:
-        """Spawn the spare (best effort; none when prestarting is off or could not serve the workspace)."""
-        from harness.speed import server_prestart
-        from harness.speed.validity import prestart_shadowed
-
-        if entry[0] != "python" or not server_prestart.enabled() or prestart_shadowed(workspace):
-            return
-        read_fd, write_fd = os.pipe()
-        try:
-            with open(tmp / "stdout.log", "ab") as out, open(tmp / "stderr.log", "ab") as err:
-                proc = LocalSandbox(workspace).spawn([sys.executable, str(server_prestart.SCRIPT), str(read_fd)],
-                                                     cwd=tmp, env=server_prestart.server_env(tmp), network=True,
-                                                     writable=[tmp], stdout=out, stderr=err, pass_fds=[read_fd])
-        except (SpawnError, OSError):
-            os.close(write_fd)
-            return
-        finally:
-            os.close(read_fd)
-        self.spare = server_prestart.PreparedServer(proc, tmp, write_fd)
+    def preload(self, workspace: Path, tmp: Path, entry: tuple[str, str], factory: Any) -> None:
+        """Spawn the spare by `factory(workspace, tmp)` (harness/speed/server_prestart.py `spare`,
+        handed down by the caller; None: prestarting is off or could not serve the workspace)."""
+        if entry[0] == "python" and factory is not None:
+            self.spare = factory(workspace, tmp)
 
     def drop_spare(self) -> None:
         if self.spare is not None:
@@ -61,34 +44,31 @@ class Held:
         return self.again()
 
 
-def restart_server(held: Held, entry: tuple[str, str], workspace: Path, tmp: Path, timeout_s: float,
-                   evidence: list[str], on_launch) -> str | None:
+def restart_server(held: Held, launch: Any, wait: Any, grace_s: float, evidence: list[str],
+                   on_launch) -> str | None:
     """The acceptance leg's restart: the same command and database file, a new port; None when the
-    app does not answer its health check again."""
-    from harness.verification import runtime as rt   # the check that owns the server
-
+    app does not answer again. `launch()` → (base URL, port, uvicorn args for the spare, a cold
+    start); `wait(proc, port)` → (stage, ms) — the runtime check's own (harness/verification/runtime.py)."""
     began = time.monotonic()
     if held.proc is not None:
-        held.proc.stop(rt.STOP_GRACE_S)
+        held.proc.stop(grace_s)
     stopped_ms = int((time.monotonic() - began) * 1000)
-    port = rt.free_port()
-    command = rt._command(entry, port, workspace)
+    base, port, args, cold = launch()
     spare, held.spare = held.spare, None
-    runner = "warm" if spare is not None and spare.start(command[3:]) else "cold"
+    runner = "warm" if spare is not None and spare.start(args) else "cold"
     if runner == "warm":
         held.proc = spare.proc
     else:
         if spare is not None:
             spare.proc.stop(0.5)
-        held.proc = rt._launch(command, workspace, tmp, rt._Record(), mode="ab")
+        held.proc = cold()
     if held.proc is None:
         return None
     if on_launch is not None:
         on_launch(held.proc)
-    stage, waited_ms = rt._wait_for_port(held.proc, port, timeout_s)
-    base = f"http://{rt.HOST}:{port}"
+    stage, waited_ms = wait(held.proc, port)
     up = stage == "up" and 0 < request("GET", base + "/health").status < 500
     evidence.append(f"restarted on the same database (pid {held.proc.pid}, runner: {runner}): "
-                    + (f"stopped in {stopped_ms} ms, {rt.HOST}:{port} after {waited_ms} ms" if up
+                    + (f"stopped in {stopped_ms} ms, port {port} after {waited_ms} ms" if up
                        else f"not answering ({stage})"))
     return base if up else None
