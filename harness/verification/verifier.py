@@ -15,6 +15,7 @@ from harness.models.enums import FailureType
 from harness.models.results import VerificationResult
 from harness.models.tasks import Task
 from harness.sandbox import workspace_guard
+from harness.sandbox.bytecode import BytecodeError, drop_caches
 from harness.sandbox.isolation import isolation_label
 from harness.sandbox.local import DEFAULT_TIMEOUT_S, LocalSandbox
 from harness.sandbox.workspace_guard import WorkspaceGuard
@@ -179,6 +180,10 @@ def _execute(sandbox: LocalSandbox, command: str, evidence_path: Path | None, re
         probe = command_argv(command, None, [], sandbox.root)
     except ValueError as exc:
         return f"invalid command: {exc}", "cold", pipe
+    try:   # the source is what runs: no bytecode cache of the workspace is ever loaded (sandbox/bytecode.py)
+        drop_caches(sandbox.root)
+    except BytecodeError as exc:
+        return str(exc), "cold", pipe
     worker = runner.session(probe, sandbox.root, env) if runner is not None else None
     retry = worker is None or getattr(runner, "retry_cold", True)
     for mode in (("warm", "cold") if retry else ("warm",)) if worker is not None else ("cold",):
