@@ -17,6 +17,7 @@ from harness.offline.accounting.clause_records import after_link, clause_records
 from harness.offline.accounting.elements import SpecWords, spec_words
 from harness.offline.accounting.everyone_asks import everyone_asks
 from harness.offline.accounting.framing_position import framing_by_position
+from harness.offline.accounting.open_lists import OPEN_LIST, open_list_marks
 from harness.offline.accounting.record_lists import list_items, per_record_scope
 from harness.offline.accounting.required_asks import required_asks
 from harness.offline.accounting.lexicon import (element_words, example_indices, is_vietnamese, keyed_words, listed_forms,
@@ -53,7 +54,8 @@ class ClauseWords:
 
     @property
     def realises(self) -> bool:
-        return any(v not in (FUNCTION, FRAMING, SELF_INTRO, HEADING, PURPOSE, ACTOR, NEGATED, EXAMPLE, *bg.KINDS)
+        return any(v not in (FUNCTION, FRAMING, SELF_INTRO, HEADING, PURPOSE, ACTOR, NEGATED, EXAMPLE, OPEN_LIST,
+                             *bg.KINDS)
                    for v in self.words.values())
 
 
@@ -247,6 +249,7 @@ def _english(toks: list[str], sw: SpecWords, background: list[str | None], gaps:
     list_items(toks, gaps, labels, sw)
     per_record_scope(toks, gaps, labels, sw)
     everyone_asks(toks, labels, sw)
+    open_list_marks(toks, labels)
     return labels
 
 

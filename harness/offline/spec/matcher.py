@@ -4,7 +4,8 @@ repeated tokens, captures and clause scope (the shape of spaCy's `Matcher`, over
 A pattern is anchored at one token. `tokens` are matched forward from the anchor (the first of
 them is the anchor), `before` backward from the token before it (written in reading order). Every
 matched token lies in the anchor's clause. `not_before` (token specs) fails the match when they
-match backward from the token before the anchor; `clause_has` / `clause_lacks` (a list of token
+match backward from the token before the anchor, `before_has` (a list of token-spec
+sequences) holds when one of them does; `clause_has` / `clause_lacks` (a list of token
 spec sequences) hold when one of the sequences does (none does) occur in the anchor's clause,
 `clause_has_all` when each of them does; `clause_before_has` when one occurs in the clause before the
 anchor's; `request_has` when one occurs in any clause of the request; `column_of` {"word": c1,
@@ -22,6 +23,7 @@ A token spec is a dict; every key present must hold:
     role / not_role  the token's role starts (does not start) with this prefix (or one of these)
     role_is          the token's role is exactly this (or one of these)
     letters          true: every character of the word is a letter
+    alnum            true: the word starts with a letter or a digit
     any_of           a list of token specs: the token satisfies one of them
     is               a token test of token_tests.py, or a list of them: every one holds ("noun")
     not_is           a token test, or a list of them: none holds
@@ -90,6 +92,8 @@ def token_ok(t: Tok, spec: dict, sets: WordSets) -> bool:
     if "role_is" in spec and t.role not in _names(spec["role_is"]):
         return False
     if "letters" in spec and w.isalpha() != spec["letters"]:
+        return False
+    if "alnum" in spec and w[:1].isalnum() != spec["alnum"]:
         return False
     if "any_of" in spec and not any(token_ok(t, one, sets) for one in spec["any_of"]):
         return False
@@ -210,7 +214,7 @@ def match_at(toks: list[Tok], i: int, pattern: dict, sets: WordSets, caps: dict 
 
 
 def _conditions(toks: list[Tok], i: int, pattern: dict, sets: WordSets, caps: dict[str, list[int]]) -> bool:
-    """The pattern's clause conditions, not_before and column_of hold at anchor i."""
+    """The pattern's clause conditions, before_has, not_before and column_of hold at anchor i."""
     if "clause_before_has" in pattern and not _clause_has(toks, i, pattern["clause_before_has"], sets, back=1):
         return False
     if "column_of" in pattern and not _is_column(toks, caps, pattern["column_of"], sets):
@@ -222,5 +226,8 @@ def _conditions(toks: list[Tok], i: int, pattern: dict, sets: WordSets, caps: di
     if any(not _clause_has(toks, i, [one], sets) for one in pattern.get("clause_has_all", [])):
         return False
     if "request_has" in pattern and not _clause_has(toks, None, pattern["request_has"], sets):
+        return False
+    if "before_has" in pattern and not any(next(_before(toks, i, one, sets, {}), None) is not None
+                                           for one in pattern["before_has"]):
         return False
     return not ("not_before" in pattern and next(_before(toks, i, pattern["not_before"], sets, {}), None) is not None)
