@@ -78,6 +78,10 @@ def command_argv(command: str, evidence_path: Path | None, reqs: list[str], work
         extra = ["-p", "no:cacheprovider", *disable_args(_requirements(workspace))]
         if workspace is not None:
             extra += root_args(workspace, argv[3:] if argv[1:3] == ["-m", "pytest"] else argv[1:])
+            # The harness chooses what runs: the workspace's `addopts` could deselect the tests that
+            # see a bug or load a plugin from a path the snapshot does not hash (hostile trial
+            # 2026-12-07, A16/A17). Its other settings (markers, pythonpath, testpaths) still apply.
+            extra += ["-o", "addopts="]
         if not any(a.startswith("--timeout") for a in argv):
             extra.append(f"--timeout={PER_TEST_TIMEOUT_S}")
         if evidence_path is not None:
