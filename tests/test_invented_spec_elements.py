@@ -131,3 +131,23 @@ def test_a_list_item_before_an_item_with_a_preposition_is_named_not_built_bug() 
 def test_an_annotation_label_renames_nothing() -> None:
     spec = parse_request("Example: A recipe with a name and steps.")
     assert [e.name for e in spec.data_model] == ["recipe"] and _idents(spec, "recipe") == ["name", "steps"]
+
+
+# acct48 D6: a money record whose content the request describes gets no invented required amount;
+# a record described only by a date, a choice or a filter column still gets its amount.
+@pytest.mark.parametrize("request_text,record,fields", [
+    ("Each payment has a payer and a note.", "payment", ["payer", "note"]),
+    ("Users can record expenses with a shop and a comment.", "expense", ["shop", "comment"]),
+])
+def test_a_described_money_record_gets_no_invented_amount_bug(request_text, record, fields):
+    assert _idents(parse_request(request_text), record) == fields
+
+
+@pytest.mark.parametrize("request_text,record", [
+    ("Track my expenses.", "expense"),
+    ("Users can add their daily expenses.", "expense"),
+    ("Track transactions (income/expense).", "transaction"),
+    ("Users can filter expenses by date ranges and categories.", "expense"),
+])
+def test_a_money_record_not_described_still_gets_its_amount(request_text, record):
+    assert "amount" in _idents(parse_request(request_text), record)

@@ -13,6 +13,7 @@ from harness.constructs.parent_key import parent_key_of
 from harness.acceptance.checks_access import period_summary
 from harness.acceptance.checks_booking_users import other_user_clash
 from harness.acceptance.checks_capacity import capacity_holds, state_path
+from harness.acceptance.checks_limit import limit_holds
 from harness.acceptance.checks_data import refuses_unknown_query, unknown_query_name
 from harness.acceptance.checks_flow import allowed
 from harness.acceptance.client import Api, CheckFailed
@@ -298,4 +299,5 @@ FEATURE_CHECKS = {
     "search": search_exact, "filter": filter_exact, "sort": sort_orders, "aggregate": totals_add_up,
     "status_counts": counts_follow, "csv_export": csv_holds_record, "no_double_booking": no_double_booking,
     "newest_first": newest_first, "period_summary": period_summary, "capacity": capacity_holds,
+    "limit": limit_holds,
 }

@@ -47,6 +47,7 @@ _FEATURE_WORDS = {
     "ownership": r"own|only their", "persistence": r"persist|restart|refresh",
     "period_summary": r"weekly|monthly|yearly|per (week|month|year)|summary",
     "capacity": r"capacity|place",
+    "limit": r"at most|exceed|more than",
 }
 
 

@@ -59,6 +59,14 @@ def valid_value(field: EntityField, n: int, token: str) -> Any:
     return f"{token} {field.ident} {n}"
 
 
+def roomy_value(field: EntityField, n: int) -> float:
+    """A value of a number field that bounds another entity's `limit` (a room's occupancy): its
+    `max`, else a million and `n` — above what any other check sends for the limited field."""
+    high = field.max_value
+    value = high if high is not None else 1_000_000 + n
+    return math.floor(value) if kind_of(field) == "integer" else value
+
+
 NUMBER_KINDS = ("integer", "money", "decimal")
 _FLOORS = {"integer": 0, "money": 0}   # the documented floor of a kind without `min`
 

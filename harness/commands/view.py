@@ -84,9 +84,13 @@ def _follow(path, args, seen: int, show=format_event) -> None:
         seen = len(now)
 
 
-def next_step(store, state) -> str:
+def next_step(store, state, shown=None) -> str:
     """The one thing to do next; paths are the store's, so they follow --runs-dir."""
     rid = state.run_id
+    if shown is not None and shown.stored_differs:
+        from harness.trace.shown_verdict import next_step_line
+
+        return next_step_line(rid)
     if state.status == RunStatus.PASS:
         return f"done: the app is in {store.workspace(rid)}; `builder trace {rid}` gates CI on coverage"
     if state.status not in (RunStatus.PASS, RunStatus.FAIL):
@@ -112,6 +116,9 @@ def cmd_status(args) -> int:
     store = store_for(args)
     state = store.checked(args.run_id)
     from harness.offline.accounting.show import clause_lines, run_clauses
+    from harness.trace.shown_verdict import shown_verdict
+
+    shown = shown_verdict(store, state)   # a stored PASS is shown only when judging now confirms it
 
     clauses = run_clauses(store, state)
     if getattr(args, "json", False):
@@ -119,13 +126,15 @@ def cmd_status(args) -> int:
         from harness.utils.events import read_events
 
         who = authorship(read_events(store.run_dir(state.run_id) / "events.log"))
-        doc = views_json.status_document(state, next_step(store, state), who)
+        doc = views_json.status_document(state, next_step(store, state, shown), who, shown)
         doc["clauses"] = [c.model_dump(mode="json") for c in clauses]
         print(views_json.dumps(doc))
         return EXIT_OK
     c = colour_enabled(sys.stdout)
-    print(f"run {state.run_id}  status {paint_status(state.status.value, state.status.value, c)}  "
+    print(f"run {state.run_id}  status {paint_status(shown.status, shown.status, c)}  "
           f"updated {state.updated_at}")
+    if shown.stored_differs:
+        print(f"stored status {state.status.value}; {shown.reason}")
     print(f"request: {state.user_request[:200]}")
     if state.error:
         print(f"error: {state.error}")
@@ -143,9 +152,10 @@ def cmd_status(args) -> int:
             rep = state.repair_attempts.get(t.id, 0)
             print(f"  {t.id} {paint_status(f'{s.value:<9}', s.value, c)} {t.description[:70]}"
                   + (f"  (repairs: {rep})" if rep else ""))
-    if state.review:
+    reqs = shown.requirements or (state.review.requirements if state.review else [])
+    if reqs:
         print("requirements:")
-        for r in state.review.requirements:
+        for r in reqs:
             print(f"  {r.id} {paint_status(f'{r.status:<4}', r.status, c)} {r.text[:60]}"
                   + (f"  missing: {r.missing[0]}" if r.missing else ""))
     if state.runtime:
@@ -157,12 +167,13 @@ def cmd_status(args) -> int:
     if clauses:
         print(f"clauses ({len(clauses)}):")
         print("\n".join(clause_lines(clauses)))
-    print(f"next step: {next_step(store, state)}")
+    print(f"next step: {next_step(store, state, shown)}")
     return EXIT_OK
 
 
 def cmd_runs(args) -> int:
-    runs = store_for(args).list_runs()
+    store = store_for(args)
+    runs = [_judged_row(store, r) for r in store.list_runs()]
     if getattr(args, "json", False):
         print(views_json.dumps(runs))
         return EXIT_OK
@@ -173,6 +184,21 @@ def cmd_runs(args) -> int:
         status = paint_status(f"{r['status']:<11}", r["status"], c)
         print(f"{r['run_id']:<20} {status} {' '.join(r['request'].split())[:70]}")  # one row per run
     return EXIT_OK
+
+
+def _judged_row(store, row: dict) -> dict:
+    """A `builder runs` row whose stored PASS is re-judged: validated like `status` (CORRUPT when the
+    run's files contradict each other) and shown PASS only when judging it now confirms it."""
+    if row["status"] != RunStatus.PASS.value:
+        return row
+    from harness.errors import RunDataError
+    from harness.trace.shown_verdict import shown_verdict
+
+    try:
+        shown = shown_verdict(store, store.checked(row["run_id"]))
+    except RunDataError as exc:
+        return {**row, "status": "CORRUPT", "request": str(exc)}
+    return {**row, "status": shown.status, **({"reason": shown.reason} if shown.reason else {})}
 
 
 def _logs_arguments(p) -> None:

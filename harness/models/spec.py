@@ -27,7 +27,7 @@ def kind_of_type(field_type: FieldType) -> FieldKind:
 FeatureKind = Literal[
     "search", "filter", "sort", "aggregate", "status_counts", "csv_export",
     "no_double_booking", "ownership", "newest_first", "persistence", "period_summary",
-    "capacity",
+    "capacity", "limit",
 ]
 
 # How a request clause is accounted for: implemented by requirements, not built (with the

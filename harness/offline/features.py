@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import get_args
 
 from harness.models.spec import AppSpec, DataEntity, Feature, FeatureKind, FieldKind
+from harness.constructs import field_limit
 from harness.constructs.capacity import CapacityError, of_spec
 from harness.constructs.holding import HoldingError, booking_states, entity_states
 from harness.constructs.parent_key import parent_key_of
@@ -81,6 +82,10 @@ FEATURES: dict[FeatureKind, FeatureEntry] = {entry.kind: entry for entry in (
                  True, False, (), ("src/api_<entity>.py", "src/models.py"),
                  "POST up to the limit -> 201, one more -> 409, free one -> 201", True,
                  options=("limit", "while")),
+    FeatureEntry("limit", "a number field is at most a number field of the record it refers to (a booking's "
+                 "attendee count within its room's occupancy); more is refused with 422", True, False,
+                 field_limit.LIMITED_KINDS, ("src/api_<entity>.py",),
+                 "POST at the referenced record's bound -> 201, one more -> 422", True, options=field_limit.OPTIONS),
     FeatureEntry("ownership", "each user sees and changes only their own records", False, True, (),
                  ("src/auth.py", "src/models.py", "src/api_<entity>.py"),
                  "a second user's GET of the first user's record -> 404", True),
@@ -94,6 +99,7 @@ REQ_TEXTS: dict[str, str] = {
     "csv_export": "Users can export {plural} as CSV",
     "no_double_booking": "A {name} cannot be booked twice for the same slot",
     "capacity": "No more {plural} than a place's capacity hold it at once: one more is refused",
+    "limit": "A {name}'s {field} is at most its {resource}'s {bound}: more is refused",
     "ownership": "Each user only sees their own {plural}",
     "newest_first": "Users see {plural} listed newest first",
     "persistence": "Saved {plural} are kept after a refresh, a new login or a restart",
@@ -114,8 +120,11 @@ def feature_of_text(text: str) -> FeatureKind | None:
 
 
 def _field_kinds(entity: DataEntity) -> set[str]:
+    """The kinds of the entity's columns: its fields, its status (a choice), its parent key (a
+    reference: `?<parent>_id=` filters a child even when it has no field of its own)."""
     kinds = {f.kind or kind_of_type(f.type) for f in entity.fields}
-    return kinds | ({"enum"} if entity.workflow or entity.has_status else set())
+    return kinds | ({"enum"} if entity.workflow or entity.has_status else set()) \
+        | ({"reference"} if entity.parent else set())
 
 
 def can_build(feature: Feature, spec: AppSpec) -> tuple[bool, str]:
@@ -163,7 +172,27 @@ def can_build(feature: Feature, spec: AppSpec) -> tuple[bool, str]:
             of_spec(feature, entity, spec)
         except CapacityError as exc:
             return False, str(exc)
+    if feature.kind == "limit":
+        try:
+            field_limit.of_spec(feature, entity, spec)
+        except field_limit.LimitError as exc:
+            return False, str(exc)
     return True, ""
+
+
+def req_words(feature: Feature, entity: DataEntity, spec: AppSpec) -> dict[str, str]:
+    """The words a feature's requirement text names besides {plural} and {name}: a limit's field,
+    the record it refers to and that record's bound ("A booking's attendee count is at most its
+    room's maximum occupancy")."""
+    if feature.kind != "limit":
+        return {}
+    lim = field_limit.of_spec(feature, entity, spec)
+    resource = spec.entity(lim.resource)
+
+    def label(e: DataEntity, ident: str) -> str:
+        return next((f.name for f in e.fields if f.ident == ident), ident.replace("_", " "))
+
+    return {"field": label(entity, lim.column), "resource": resource.name, "bound": label(resource, lim.bound)}
 
 
 def unfilterable(feature: Feature, entity: DataEntity, spec: AppSpec) -> str:

@@ -35,7 +35,7 @@ from harness.models.spec import (
     AppSpec, Clause, DataEntity, EntityField, Feature, FeatureKind, FieldKind, Page, Requirement,
 )
 from harness.offline import spec_limits as limits
-from harness.offline.features import REQ_TEXTS, can_build
+from harness.offline.features import REQ_TEXTS, can_build, req_words
 from harness.offline.field_kinds import KINDS, NUMBER_KINDS, UNIQUE_KINDS, kind_for_name
 from harness.offline import requirement_words as words
 from harness.offline.generator.naming import field_ident, py_ident, slug
@@ -343,7 +343,7 @@ def with_requirements(spec: AppSpec, dashboard: bool, unbuildable=None, pages: b
                 if unbuildable:
                     unbuildable(i, j, f.kind, reason)
                 continue
-            fallback = REQ_TEXTS[f.kind].format(plural=e.plural, name=e.name)
+            fallback = REQ_TEXTS[f.kind].format(plural=e.plural, name=e.name, **req_words(f, e, spec))
             items.append((*words.feature_item(f, e, fallback), f"{e.name}.features {f.kind}"))
         items += [(*item, item[3]) for item in access_items(e) + link_items(e, spec.data_model)
                   + tool_items(e, spec.html) + computed_items(e) + stamp_items(e)]

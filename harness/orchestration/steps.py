@@ -141,11 +141,24 @@ def blocked_entry_hint(ctx: RunContext, runtime: RuntimeResult, entry_task: str)
 
 
 def runtime_line(runtime: RuntimeResult, duration: bool = False) -> str:
-    """`runtime: PASS (5/5 checks) [812 ms] — hint`: one readable line."""
+    """`runtime: PASS (5/5 checks) [812 ms]; black-box: 8/9 checks passed, failed: <name> — hint`:
+    one readable line. The black-box tally is part of it: a runtime PASS whose acceptance checks
+    failed must not read as a pass (hostile trial A3b)."""
     ok = sum(1 for c in runtime.checks if c.ok)
     took = f" [{runtime.duration_ms} ms]" if duration else ""
-    return (f"runtime: {runtime.status} ({ok}/{len(runtime.checks)} checks){took}"
+    return (f"runtime: {runtime.status} ({ok}/{len(runtime.checks)} checks){took}{_black_box_tally(runtime)}"
             + (f" — {runtime.hint}" if runtime.hint else ""))
+
+
+def _black_box_tally(runtime: RuntimeResult) -> str:
+    checks = [c for c in runtime.acceptance or [] if c.source != "n/a"]
+    if not checks:
+        return ""
+    failed = [c for c in checks if not c.ok]
+    tally = f"; black-box: {len(checks) - len(failed)}/{len(checks)} checks passed"
+    if failed:
+        tally += f", FAILED: {failed[0].requirement} {failed[0].name}" + (f" (+{len(failed) - 1} more)" if len(failed) > 1 else "")
+    return tally
 
 
 def record_task(ctx: RunContext, task: Task, status: TaskStatus, error: str = "", **extra) -> None:

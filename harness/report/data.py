@@ -21,11 +21,15 @@ def collect(store: RunStore, run_id: str) -> dict:
 
     A missing artifact is None (the page says so); a corrupt JSON artifact is a RunDataError.
     """
-    state = store.load(run_id)
+    from harness.trace.shown_verdict import shown_verdict
+
+    state = store.checked(run_id)   # validated as `builder status` does: a contradictory run is exit 3
+    shown = shown_verdict(store, state)   # a stored PASS is shown only when judging now confirms it
     spec = state.spec
     requirements = [{"id": r.id, "text": r.text} for r in (spec.requirements if spec else [])]
     return {
-        "run": {"id": state.run_id, "status": state.status.value, "request": state.user_request,
+        "run": {"id": state.run_id, "status": shown.status, "status_reason": shown.reason,
+                "request": state.user_request,
                 "created": state.created_at, "updated": state.updated_at, "error": state.error,
                 "llm_calls": state.llm_calls, "llm_tokens": state.llm_tokens},
         "clauses": _clauses(spec) or [c.model_dump(mode="json") for c in _stopped_clauses(store, state)],
@@ -34,7 +38,8 @@ def collect(store: RunStore, run_id: str) -> dict:
         "tasks": [{"id": t.id, "description": t.description} for t in (state.plan.tasks if state.plan else [])],
         "statuses": {task: status.value for task, status in state.task_results.items()},
         "repairs": dict(state.repair_attempts),
-        "matrix": store.read_artifact(run_id, "matrix"),
+        "matrix": (shown.matrix.model_dump(mode="json") if shown.matrix is not None
+                   else store.read_artifact(run_id, "matrix")),
         "evidence": store.read_workspace_evidence(run_id),
         "requirement_reports": {r["id"]: store.read_json(store.requirement_report(run_id, r["id"]))
                                 for r in requirements},

@@ -23,6 +23,8 @@ def header(data: Mapping) -> str:
                + "</ul>") if who else ""
     box = failure_box(data)   # a failed run's reasons, its error first, right under the title
     error = f'<p class="bad">error: {esc(run["error"])}</p>' if run["error"] and not box else ""
+    why = run.get("status_reason")
+    box += f'<p class="bad" id="status-reason">{esc(why)}</p>' if why else ""
     return (f'<h1>Run <code id="run-id">{esc(run["id"])}</code> {badge(run["status"])}</h1>{box}'
             f'<p id="request"><strong>Request:</strong> {esc(run["request"])}</p>'
             f'<p class="muted">created {esc(run["created"])} · updated {esc(run["updated"])} · '

@@ -12,6 +12,7 @@ import json
 import re
 
 from harness.models.spec import AppSpec, Clause, DataEntity, EntityField, Feature
+from harness.offline.accounting.open_lists import open_list_phrases
 from harness.offline.accounting.same_records import noted, same_record_notes
 from harness.offline.field_kinds import kind_for_name
 from harness.offline.generator.naming import field_ident, py_ident
@@ -49,10 +50,14 @@ def _clause_lines(c: Clause, notes: dict[str, str]) -> list[str]:
             if noted(w, notes):
                 out.append(f'# "{_comment(w)}"{noted(w, notes)}: the spec has both, with no link; keep one '
                            "(move the fields over, delete the other) or link them")
+        # access asked only by this clause, left out of the spec (offline/spec/unbuilt_access.py)
+        out += [f"# {_comment(part)}" for part in c.reason.split("; ") if part.startswith("left out: ")]
     elif c.status == "not_built" and c.reason:
         out.append(f"# not built: {_comment(c.reason)}")
     elif c.status == "context" and c.reason.startswith("set aside"):
         out.append(f"# {_comment(c.reason)}; if it asks for something, add it below")
+    for marker in dict.fromkeys(open_list_phrases(c.text)):   # "(customer, date, total, etc.)": a cut list
+        out.append(f'# open-ended list ("{_comment(marker)}"): only the items it names are built; add the others')
     return out
 
 

@@ -15,6 +15,7 @@ from harness.offline.features import can_build
 from harness.offline.generator.appmodel import AppModel, Entity, PageRoute
 from harness.constructs.parent_key import parent_key
 from harness.offline.generator.columns import build_columns, find_slot, is_status
+from harness.offline.generator.limit_check import roomy_bounds
 from harness.offline.generator.naming import ascii_fold, display_text, field_ident, py_ident, unique_idents
 
 ENTITY_CAPS = ("create", "list", "complete", "crud", "relation", "other", "feature", "workflow",
@@ -79,6 +80,7 @@ def analyse(spec: AppSpec) -> AppModel:
             assigned=spec.auth and source.assigned, computed=tuple(source.computed.items()), calendar=source.calendar, csv_import=source.csv_import,
             attachment_types=tuple(source.attachment_types), attachment_max_kb=source.attachment_max_kb,
             many=tuple(dict.fromkeys(py_ident(m) for m in source.many if py_ident(m) in raw and py_ident(m) != ident)))
+    entities = roomy_bounds(entities)
     deps = {i: ([parents[i]] if i in parents else []) + sorted(set(refs.get(i, {}).values())) for i in raw}
     for i in raw:   # a linked entity comes first, unless it already depends on this one
         deps[i] += [m for m in entities[i].many if m not in deps[i] and not _reaches(deps, m, i)]

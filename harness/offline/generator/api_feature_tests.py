@@ -11,6 +11,7 @@ from harness.offline.generator.api_features import TEXT_FILTER_MAX, counted_colu
 from harness.offline.generator.period_summary import summary_test
 from harness.offline.generator.capacity_check import capacity_test, state_moves
 from harness.offline.generator.row_check_lock import lock_test
+from harness.offline.generator.limit_check import limit_test
 from harness.offline.generator.booking_clash import clash_states, other_user_lines
 from harness.offline.generator.computed_values import computed_test
 from harness.offline.generator.csv_export_tests import csv_test
@@ -71,7 +72,8 @@ def feature_tests(app: AppModel, e: Entity, fallback: tuple[str, ...]) -> list[s
                 "aggregate": _totals, "status_counts": _counts,
                 "no_double_booking": lambda e, mark: _booking(app, e, mark) + lock_test(app, e, "no_double_booking", mark),
                 "newest_first": _newest, "period_summary": summary_test,
-                "capacity": lambda e, mark: capacity_test(app, e, mark) + lock_test(app, e, "capacity", mark)}
+                "capacity": lambda e, mark: capacity_test(app, e, mark) + lock_test(app, e, "capacity", mark),
+                "limit": lambda e, mark: limit_test(app, e, mark)}
     for kind, _opts in e.features:
         if kind in builders:
             out += builders[kind](e, marks(feature_req_ids(e, kind, fallback)))

@@ -16,6 +16,7 @@ from harness.offline.generator.api_features import feature_chunks, list_params, 
 from harness.offline.generator.appmodel import AppModel, Column, Entity
 from harness.offline.generator.booking_clash import clash_states
 from harness.offline.generator.capacity_check import capacity_lines
+from harness.offline.generator.limit_check import limit_lines
 from harness.offline.generator.computed_values import computed_function, computed_out_lines
 from harness.offline.generator.links import link_routes
 from harness.offline.generator.row_check_lock import lock_lines
@@ -173,6 +174,7 @@ def _row_checks(app: AppModel, e: Entity) -> str:
         lines += [f"start, end = row.get({lit(slot.start)}), row.get({lit(slot.end)})",
                   "if start is not None and end is not None and end <= start:",
                   f"    raise HTTPException(422, {lit(f'{slot.end} must be after {slot.start}')})"]
+    lines += limit_lines(app, e)   # a value within the referenced record's bound (422)
     lines += lock_lines(app, e)   # before the reads of other records below
     if slot and e.has("no_double_booking"):
         same = "{" + ", ".join(f"{lit(k)}: row.get({lit(k)})" for k in slot.same) + "}"

@@ -44,6 +44,7 @@ class Column:
     ref: str | None = None           # kind "reference": ident of the referenced entity
     end: bool = False                # the end of the entity's date/time range (samples come later)
     unique: bool = False             # no two records share a value (409)
+    roomy: bool = False              # bounds another entity's `limit`: samples at the top of its range
 
     @property
     def entry(self) -> KindEntry:

@@ -5,10 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from harness.offline.generator.appmodel import Column, Entity
+from harness.offline.generator.limit_check import roomy_sample
 
 
 def sample(column: Column, variant: int = 0) -> Any:
     """A valid JSON value for `column` (variant 1 differs from variant 0); None for references."""
+    if column.roomy:
+        return roomy_sample(column, variant)
     return column.entry.sample(column.bounds, variant, end=column.end)
 
 

@@ -69,6 +69,8 @@ class Parsed:
     auth: bool = False
     roles: list[tuple[str, str]] = field(default_factory=list)   # (account role, its rank): access.py
     access: dict[str, dict] = field(default_factory=dict)        # record -> {"shared"/"assigned": True, "manage"/"view": role}
+    # (record, access key) -> the clauses that asked it (unbuilt_access.py)
+    asked_in: dict[tuple[str, str], set[int]] = field(default_factory=dict)
     change_password: bool = False
     login_email: bool = False                                    # accounts sign in with an e-mail address
     dashboard: bool = False
@@ -176,7 +178,10 @@ def _fields(p: Parsed, name: str, idents: dict[str, str]) -> list[EntityField]:
             continue   # a status with its values is the record's status column (any move allowed)
         out.append(_field(words, hint, item, ident, name, p.vi))
     listed = bool(out)   # the user's own fields (before the implied ones): the record's label is theirs
-    out += implied_fields(name, out, stated=name in p.status or name in p.workflows, listed=listed)
+    filtered = {field_ident("_".join(it.words)) for it in p.fields.get(name, []) if it.by_filter}
+    described = any(f.ident not in filtered and f.kind not in _NO_CONTENT_KINDS for f in out)
+    out += implied_fields(name, out, stated=name in p.status or name in p.workflows, listed=listed,
+                          described=described)
     if len(out) > MAX_FIELDS:
         p.notes.append(f"{name}: {len(out) - MAX_FIELDS} more fields ignored (cap {MAX_FIELDS})")
         out = out[:MAX_FIELDS]
@@ -195,6 +200,8 @@ def _fields(p: Parsed, name: str, idents: dict[str, str]) -> list[EntityField]:
     return out   # drafts invent nothing: only a record the request gives no fields gets a name or title
 
 
+# A field of these kinds says when or what kind a record is, not what it holds (implied_fields.py).
+_NO_CONTENT_KINDS = ("date", "datetime", "time", "enum", "reference", "boolean")
 _TEXT_KINDS = ("short_text", "long_text", "email", "phone", "url")
 _HINTED = {"int": ("integer", "int"), "float": ("decimal", "float"), "bool": ("boolean", "bool"),
            "date": ("date", "date"), "datetime": ("datetime", "datetime"), "text": ("long_text", "text")}

@@ -32,8 +32,8 @@ def read_enum(toks: list[Tok], j: int, own: bool = True) -> tuple[list[str], int
             if cur:
                 groups.append(cur)
                 cur = []
-        elif w in ("etc", "etcetera") and cur and (close is None or _word(toks, k + 1) == close):
-            pass   # "(meat, chicken, vegetarian etc)": the values named, not a value "etc"
+        elif w in ("etc", "etcetera") and (close is None or _word(toks, k + 1) == close):
+            pass   # "(meat, chicken, vegetarian etc)", "(groceries, bills, etc)": no value "etc"
         elif w and (w[0].isalnum()) and len(cur) < 3 and not toks[k].used:
             cur.append(toks[k])
         else:

@@ -41,6 +41,7 @@ class FieldItem:
     min_value: float | None = None
     max_value: float | None = None
     own: str = ""                                # the user's words when they are no English ("số phòng")
+    by_filter: bool = False                      # named only as what a filter or sort goes by
 
     @property
     def label(self) -> str:

@@ -57,7 +57,7 @@ def find_filter_fields(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> 
                 dropped |= set(words)   # the order records were added in: created_at
                 continue
             if words[-1] not in _SEARCH_WORDS and " ".join(words) not in p.plurals:
-                kept.append(FieldItem(words=words, enum_values=it.enum_values))
+                kept.append(FieldItem(words=words, enum_values=it.enum_values, by_filter=True))
             else:   # "specific keywords" asks for a search: its words stay for the accounting
                 dropped |= set(it.words) | {w + "s" for w in it.words}
         if not kept:

@@ -8,7 +8,11 @@ field of its own (named in the request) gets nothing, and neither does one whose
 visit has a doctor and a note" says what a visit has, and a required start time nobody asked for
 refused a POST with only the asked fields (trial 2026-12-07, I1). Likewise "keep track of their transactions"
 in a budget app: a transaction, expense or payment without an amount records no money, so it gets
-a required amount unless the request named a money field for it. An attendance record gets its date
+a required amount unless the request named a money field for it — or described what it holds:
+"Payments have a date, a payer and a note" is what a payment has, and an invented required amount
+refused the user's own POST (acct48, defect 6). A date ("daily expenses"), a choice ("transactions
+(income/expense)") or a filter column ("filter expenses by category") describes no content: those
+records still get their amount. An attendance record gets its date
 and a yes/no `present` unless the request named them. No other noun gets anything.
 """
 
@@ -29,13 +33,14 @@ PRESENCE_RECORDS = word_set("implied_fields.presence_records")
 
 
 def implied_fields(entity: str, fields: list[EntityField], stated: bool = False,
-                   listed: bool = False) -> list[EntityField]:
+                   listed: bool = False, described: bool = False) -> list[EntityField]:
     """The fields `entity` (a singular name) implies: an amount for a money record without a money
-    field, datetimes for an occurrence unless `fields` already say when or the request lists its
+    field unless the request describes what the record holds (`described`: a field of its own that
+    is no date, choice, reference or filter column), datetimes for an occurrence unless `fields` already say when or the request lists its
     fields (`listed`); for an attendance its date
     and whether the person was present, unless `fields` or its states (`stated`) say so."""
     head = entity.rpartition(" ")[2]
-    if head in MONEY_RECORDS and not any(f.kind == "money" for f in fields):
+    if head in MONEY_RECORDS and not described and not any(f.kind == "money" for f in fields):
         return [EntityField(name="amount", ident="amount", type="float", required=True, kind="money")]
     if head in PRESENCE_RECORDS:   # "take attendance": who was there on which day
         dated = any(f.kind in _TIMED_KINDS or f.type in ("date", "datetime") for f in fields)

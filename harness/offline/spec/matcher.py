@@ -4,7 +4,8 @@ repeated tokens, captures and clause scope (the shape of spaCy's `Matcher`, over
 A pattern is anchored at one token. `tokens` are matched forward from the anchor (the first of
 them is the anchor), `before` backward from the token before it (written in reading order). Every
 matched token lies in the anchor's clause. `not_before` (token specs) fails the match when they
-match backward from the token before the anchor; `clause_has` / `clause_lacks` (a list of token
+match backward from the token before the anchor, `before_has` (a list of token-spec
+sequences) holds when one of them does; `clause_has` / `clause_lacks` (a list of token
 spec sequences) hold when one of the sequences does (none does) occur in the anchor's clause,
 `clause_has_all` when each of them does; `clause_before_has` when one occurs in the clause before the
 anchor's; `request_has` when one occurs in any clause of the request; `column_of` {"word": c1,
@@ -15,6 +16,7 @@ A token spec is a dict; every key present must hold:
 
     w / not_w        the word is (not) this word or one of these words
     set / not_set    the word is (not) in this word set or one of these (wordsets.py)
+    any_number       true: set / not_set test the word and its singular ("reports" of "report")
     unused           true: no earlier pass consumed the token (false: one did)
     alpha            true: the word starts with a letter
     digit            true: the word is a number written in digits
@@ -22,6 +24,7 @@ A token spec is a dict; every key present must hold:
     role / not_role  the token's role starts (does not start) with this prefix (or one of these)
     role_is          the token's role is exactly this (or one of these)
     letters          true: every character of the word is a letter
+    alnum            true: the word starts with a letter or a digit
     any_of           a list of token specs: the token satisfies one of them
     is               a token test of token_tests.py, or a list of them: every one holds ("noun")
     not_is           a token test, or a list of them: none holds
@@ -73,9 +76,10 @@ def token_ok(t: Tok, spec: dict, sets: WordSets) -> bool:
         return False
     if "not_w" in spec and w in _names(spec["not_w"]):
         return False
-    if "set" in spec and not any(w in sets(n) for n in _names(spec["set"])):
+    forms = (w, lx.singularize(w)) if spec.get("any_number") else (w,)
+    if "set" in spec and not any(f in sets(n) for n in _names(spec["set"]) for f in forms):
         return False
-    if "not_set" in spec and any(w in sets(n) for n in _names(spec["not_set"])):
+    if "not_set" in spec and any(f in sets(n) for n in _names(spec["not_set"]) for f in forms):
         return False
     if "unused" in spec and t.used == spec["unused"]:
         return False
@@ -90,6 +94,8 @@ def token_ok(t: Tok, spec: dict, sets: WordSets) -> bool:
     if "role_is" in spec and t.role not in _names(spec["role_is"]):
         return False
     if "letters" in spec and w.isalpha() != spec["letters"]:
+        return False
+    if "alnum" in spec and w[:1].isalnum() != spec["alnum"]:
         return False
     if "any_of" in spec and not any(token_ok(t, one, sets) for one in spec["any_of"]):
         return False
@@ -210,7 +216,7 @@ def match_at(toks: list[Tok], i: int, pattern: dict, sets: WordSets, caps: dict 
 
 
 def _conditions(toks: list[Tok], i: int, pattern: dict, sets: WordSets, caps: dict[str, list[int]]) -> bool:
-    """The pattern's clause conditions, not_before and column_of hold at anchor i."""
+    """The pattern's clause conditions, before_has, not_before and column_of hold at anchor i."""
     if "clause_before_has" in pattern and not _clause_has(toks, i, pattern["clause_before_has"], sets, back=1):
         return False
     if "column_of" in pattern and not _is_column(toks, caps, pattern["column_of"], sets):
@@ -222,5 +228,8 @@ def _conditions(toks: list[Tok], i: int, pattern: dict, sets: WordSets, caps: di
     if any(not _clause_has(toks, i, [one], sets) for one in pattern.get("clause_has_all", [])):
         return False
     if "request_has" in pattern and not _clause_has(toks, None, pattern["request_has"], sets):
+        return False
+    if "before_has" in pattern and not any(next(_before(toks, i, one, sets, {}), None) is not None
+                                           for one in pattern["before_has"]):
         return False
     return not ("not_before" in pattern and next(_before(toks, i, pattern["not_before"], sets, {}), None) is not None)

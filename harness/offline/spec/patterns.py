@@ -23,11 +23,11 @@ pattern's specification (pattern_examples.py, test_pattern_tables).
 from __future__ import annotations
 
 import json
-import re
 from functools import lru_cache
 from pathlib import Path
 
 from harness.offline.spec import lexicon as lx
+from harness.offline.spec.clause_conditions import clause_holds
 from harness.offline.spec.fields import FieldItem, kind_for_name
 from harness.offline.spec.list_parts import read_range
 from harness.offline.spec.matcher import Match, match_at, token_ok
@@ -164,7 +164,13 @@ def _report(toks: list[Tok], m: Match, report: dict) -> None:
     toks[head].used, toks[head].role = True, "unexplained"
 
 
-def _block(toks: list[Tok], m: Match, reason: str, p) -> None:
+def _block(toks: list[Tok], m: Match, reason: str, p, listed: dict | None = None) -> None:
+    """Block the anchor's clause; with `listed` {"capture": c, "where": spec, "text": " ({})"} the
+    words of c that satisfy `where`, as the user wrote them, fill "{list}" of the reason (none: "")."""
+    if listed:
+        words = [toks[x].orig or toks[x].w for x in m.captures.get(listed["capture"], [])
+                 if token_ok(toks[x], listed.get("where", {}), pattern_set)]
+        reason = reason.replace("{list}", listed["text"].format(", ".join(words)) if words else "")
     if (toks[m.anchor].clause, reason) not in p.blocked:
         p.blocked.append((toks[m.anchor].clause, reason))
 
@@ -207,6 +213,7 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str], s
         for key in action.get("access", []):
             name, value = (key, True) if isinstance(key, str) else next((k, _word(toks, m, c)) for k, c in key.items())
             p.access.setdefault(record, {}).setdefault(name, value)
+            p.asked_in.setdefault((record, name), set()).add(toks[m.anchor].clause)
     for role in action.get("roles", []):
         entry = (_word(toks, m, role["capture"]), role["rank"])
         if entry not in p.roles:
@@ -222,7 +229,7 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str], s
     if "report" in action:
         _report(toks, m, action["report"])
     if action.get("block"):
-        _block(toks, m, action["block"], p)
+        _block(toks, m, action["block"], p, action.get("block_list"))
     for attr, value in action.get("set", {}).items():
         setattr(p, attr, value)
     for attr, mapping in action.get("append", {}).items():   # the anchor word's value in a lexicon map
@@ -341,20 +348,6 @@ def _named(toks: list[Tok], m: Match, capture: str, p) -> list[str]:
     return list(dict.fromkeys(n for n in names if n))
 
 
-def _parse_holds(toks: list[Tok], i: int, pattern: dict, p) -> bool:
-    """`if_set`: these flags of the parse are true; `clause_max_words`: the anchor's clause has at
-    most that many words; `clause_re` / `clause_not_re`: each (none) of these regular expressions is
-    found in its text (lower case, spaces collapsed)."""
-    if not all(getattr(p, flag) for flag in pattern.get("if_set", [])):
-        return False
-    if not {"clause_re", "clause_not_re", "clause_max_words"} & set(pattern):
-        return True
-    text = " ".join(p.clauses[toks[i].clause].lower().split())
-    return len(text.split()) <= pattern.get("clause_max_words", len(text.split())) \
-        and all(re.search(x, text) for x in pattern.get("clause_re", [])) \
-        and not any(re.search(x, text) for x in pattern.get("clause_not_re", []))
-
-
 def _anchor_words(pattern: dict) -> frozenset[str] | None:
     """The words the pattern's anchor can be (None: any word), so most tokens skip the matcher."""
     spec = pattern["tokens"][0]
@@ -383,7 +376,7 @@ def run_patterns(patterns: tuple[dict, ...] | list[dict], toks: list[Tok], p,
             if words is not None and toks[i].w not in words:
                 continue
             m = match_at(toks, i, pattern, sets)
-            if m is not None and _parse_holds(toks, i, pattern, p) and not _vetoed(toks, m, pattern.get("unless")) \
+            if m is not None and clause_holds(toks, i, pattern, p) and not _vetoed(toks, m, pattern.get("unless")) \
                     and pattern.get("unless_record") not in p.entities and not _names_entity(toks, m, pattern, p) \
                     and same_records(toks, m, pattern.get("same", []), lambda c: _named(toks, m, c, p)) \
                     and not _belongs(toks, m, pattern.get("unless_belongs"), p) \
