@@ -33,6 +33,8 @@ class SpecWords:
     # stem -> every record element holding it: (label, the record's ident, the stems of its name)
     owned: dict[str, list[tuple[str, str, frozenset[str]]]] = field(default_factory=dict)
     same_as: dict[str, str] = field(default_factory=dict)          # ident -> record it may be (same_records.py)
+    roles: tuple[str, ...] = ()                                     # the account roles, admin first
+    manage_of: dict[str, str] = field(default_factory=dict)        # ident -> its managing role (manage)
 
     def linked(self, a: str, b: str) -> bool:
         return a == b or frozenset((a, b)) in self.links
@@ -130,6 +132,8 @@ def spec_words(spec: AppSpec) -> SpecWords:
     sw.on_records = _per_record(spec)
     sw.page_words = element_words().get("pages", frozenset()) if "pages" in present else frozenset()
     sw.same_as = later_names(spec)
+    sw.roles = tuple(spec.roles)
+    sw.manage_of = {e.ident: e.manage for e in spec.data_model if e.manage}
     return sw
 
 

@@ -23,7 +23,7 @@ from typing import Callable
 from harness.errors import SpecError
 from harness.models.spec import AppSpec
 from harness.offline.spec import lexicon as lx
-from harness.offline.spec.accounting import NEVER_IGNORED, account_clauses
+from harness.offline.spec.accounting import account_clauses
 from harness.offline.spec.app_name import mark_app_name
 from harness.offline.spec.booking import find_availability
 from harness.offline.spec.build import Parsed, build_spec
@@ -34,7 +34,6 @@ from harness.offline.spec.feature_phrases import (find_keyword_search,
                                                   find_persistence)
 from harness.offline.spec.features import built_features, find_features
 from harness.offline.spec.field_passes import find_column_lists, find_field_bullets, find_filter_fields
-from harness.offline.spec.framing import mark_framing
 from harness.offline.spec.outline_heads import mark_title_line
 from harness.offline.spec.patterns import run_pass
 from harness.offline.spec.tokens import Tok, tokenize_clauses
@@ -136,10 +135,6 @@ def features(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None:
         + find_persistence(toks, mentions, p)
 
 
-def framing(toks: list[Tok], clauses: list[str]) -> None:
-    mark_framing(toks, clauses, NEVER_IGNORED)
-
-
 def account(toks: list[Tok], clauses: list[str], p: Parsed) -> None:
     p.accounts = account_clauses(toks, clauses)
     for clause, reason in p.blocked:
@@ -165,8 +160,9 @@ def run_passes(state: ParseState, until: str | None = None) -> None:
         run(state)
 
 
-def rule_based_spec(request: str) -> AppSpec:
-    """The AppSpec the rules infer from `request`; raises SpecError when it names nothing to build."""
+def rule_based_parse(request: str) -> Parsed:
+    """What the rules read in `request`, before the spec is built; raises SpecError when it names
+    nothing to build."""
     state = new_state(request)
     run_passes(state)
     p = state.p
@@ -174,7 +170,12 @@ def rule_based_spec(request: str) -> AppSpec:
         err = SpecError(_nothing_message(p))
         err.clauses = list(p.clauses)   # the draft of a run that stops here still lists them
         raise err
-    return build_spec(p)
+    return p
+
+
+def rule_based_spec(request: str) -> AppSpec:
+    """The AppSpec the rules infer from `request`; raises SpecError when it names nothing to build."""
+    return build_spec(rule_based_parse(request))
 
 
 _PRODUCT_RULES = word_set("rules.product_rules")
