@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 import shutil
 import socket
-import sqlite3
 import sys
 import time
 from pathlib import Path
@@ -27,6 +26,7 @@ from harness.utils import own_tmp
 from harness.utils.workspace_layout import workspace_files
 from harness.verification.http_probe import HttpResponse, request
 from harness.verification.runtime_restart import Held, restart_server
+from harness.verification.sqlite_check import sqlite_opens
 
 HOST = "127.0.0.1"
 POLL_S = 0.05          # startup/shutdown polling interval
@@ -224,7 +224,7 @@ def _exercise(proc: SandboxProcess, port: int, steps: list, timeout_s: float, db
             # the leg reads the database file and may restart the app on it (checks_stored.py)
             rec.acceptance = acceptance(base, list(rec.checks), db=db, restart=restart)
             rec.acceptance_ms = int((time.monotonic() - began) * 1000)
-    _sqlite(db, rec)
+    sqlite_opens(db, rec)
     return stage
 
 
@@ -342,23 +342,6 @@ def _round_trip(base: str, step: Any, values: dict[str, Any], rec: _Record) -> t
 def _same_location(got: str, wanted: str, base: str) -> bool:
     """A Location matches when equal, or equal once this app's own origin is dropped from it."""
     return got == wanted or (wanted.startswith("/") and got.removeprefix(base) == wanted)
-
-
-def _sqlite(db: Path, rec: _Record) -> None:
-    """If the app created its database, it must open and list its tables; no file means no SQLite."""
-    if not db.exists():
-        rec.evidence.append("sqlite: no database file created (not used)")
-        return
-    try:
-        conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-        try:
-            names = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name")]
-        finally:
-            conn.close()
-    except sqlite3.Error as exc:
-        rec.check("sqlite opens", False, f"{type(exc).__name__}: {exc}")
-        return
-    rec.check("sqlite opens", True, f"tables: {', '.join(names) or '(none)'}")
 
 
 def _read(path: Path) -> str:
