@@ -162,6 +162,8 @@ def _present(spec: AppSpec) -> dict[str, str]:
         out["dashboard"] = "dashboard"
     if spec.html and ("pages" in caps or "health" in caps or spec.pages):
         out["pages"] = "pages"
+    if spec.html and "pages" in caps:   # a page per record type: something to navigate between
+        out["pages:navigation"] = "pages"
     crud = [e.plural for e in spec.data_model]
     if caps & {"crud", "create", "list"} and crud:
         out["crud"] = "crud " + ", ".join(crud)
