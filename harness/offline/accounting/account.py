@@ -17,6 +17,8 @@ from harness.offline.accounting.clause_records import after_link, clause_records
 from harness.offline.accounting.elements import SpecWords, spec_words
 from harness.offline.accounting.everyone_asks import everyone_asks
 from harness.offline.accounting.framing_position import framing_by_position
+from harness.offline.accounting.count_asks import count_asks
+from harness.offline.accounting.status_states import status_asks
 from harness.offline.accounting.open_lists import OPEN_LIST, open_list_marks
 from harness.offline.accounting.record_lists import list_items, per_record_scope
 from harness.offline.accounting.required_asks import required_asks
@@ -250,6 +252,8 @@ def _english(toks: list[str], sw: SpecWords, background: list[str | None], gaps:
     per_record_scope(toks, gaps, labels, sw)
     everyone_asks(toks, labels, sw)
     open_list_marks(toks, labels)
+    count_asks(toks, labels, sw)
+    status_asks(toks, labels, sw)
     return labels
 
 
