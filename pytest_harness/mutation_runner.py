@@ -35,11 +35,9 @@ import builtins
 import gc
 import json
 import os
-import secrets
 import select
 import signal
 import time
-from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -49,6 +47,7 @@ from pytest_harness.mutation_child import read_report, run_child
 from pytest_harness.mutation_confirm import MutantRun, needs, to_confirm, verdict, without
 from pytest_harness.mutation_dispatch import order_source, private_fds, receive_plan
 from pytest_harness.mutation_plan import guard_id
+from pytest_harness.mutation_slots import OriginalSlots  # noqa: F401 - where the original runs go; importable from here too
 from pytest_harness.time_box import admit   # the time box (GRACE_FACTOR there), shared with the harness
 
 GUARD = "__harness_mutant__"
@@ -228,38 +227,6 @@ def child_limit(nodeids: list[str], test_s: dict[str, float]) -> float:
     return max(MIN_TIMEOUT_S, TIMEOUT_FACTOR * sum(test_s[n] for n in nodeids))
 
 
-class OriginalSlots:
-    """When the original code runs each test (#47: its place must not tell it apart): before one of
-    the mutant runs that list the test, each of them equally likely — never after the last, the
-    old fixed place. Chosen online, so a time box or a queue can end the runs early: before a run
-    listing a test not yet run on the original, with probability 1/r, r the runs listing it still
-    to come (this one included). A test counting its own runs then finds the original at any of
-    its first m runs, never the (m+1)th. One session uses it over its own order; with lanes on one
-    queue the harness uses it over the whole queue (harness/audit/originals.py), so each test runs
-    on the original once per audit, before any lane's run. Draws from the system's random source
-    (`draw`, a seam for tests), in the process that chooses: written to no file."""
-
-    def __init__(self, order: list, lanes: int = 1, draw=secrets.randbelow):
-        self.left = Counter(n for _, _, tests in order for n in set(tests))
-        self.lanes = max(1, int(lanes or 1))
-        self.draw = draw
-
-    def before(self, tests: list[str], done: set[str]) -> list[str]:
-        """The tests of the mutant run about to start (`tests`) to run on the original code first."""
-        chosen = []
-        for n in dict.fromkeys(tests):
-            runs = max(1, -(-self.left[n] // self.lanes))   # the runs of n still to come
-            self.left[n] = max(0, self.left[n] - self.lanes)
-            if n not in done and self.draw(runs) == 0:
-                chosen.append(n)
-        return sorted(chosen)
-
-    def skip(self, tests: list[str]) -> None:
-        """A run listing `tests` that will not happen (the time box skipped it)."""
-        for n in set(tests):
-            self.left[n] = max(0, self.left[n] - self.lanes)
-
-
 def confirm_after(plan: dict, by_id: dict[str, pytest.Item]) -> dict:
     """The default method (mutation_confirm.py): each test a mutant run lists runs once on the
     original code, in a fork before one of those runs chosen at random (OriginalSlots); anything a
@@ -298,7 +265,7 @@ def confirm_after(plan: dict, by_id: dict[str, pytest.Item]) -> dict:
     slots, timed_out = OriginalSlots(plan["order"]), False
     for rid, mutant_id, tests in source:
         key, nodeids = f"{rid}:{mutant_id}", [n for n in tests if n in by_id]
-        first = slots.before(nodeids, confirmed)
+        first = [n for n in slots.before(nodeids, confirmed) if n in by_id]
         if first:
             t0 = time.monotonic()
             timed_out = on_original(first) == "timeout"

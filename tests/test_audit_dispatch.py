@@ -80,3 +80,24 @@ def test_a_plan_without_pipes_keeps_its_own_order_and_box():
     assert isinstance(source, StaticOrder) and private_fds(plan) == ()
     assert isinstance(order_source({**plan, "dispatch": [5, 6]}, results, admit, 0.0), DispatchedOrder)
     assert private_fds({**plan, "dispatch": [5, 6]}) == (5, 6)
+
+
+def test_the_harness_places_the_original_runs_without_importing_pytest_bug():
+    """The queue's placing of the original runs (harness/audit/originals.py) imported OriginalSlots
+    from pytest_harness.mutation_runner, so the harness's process imported pytest between the
+    audit's plan and its first mutant (0.15-0.45 s on the critical path, measured in #47's pass);
+    it now comes from pytest_harness.mutation_slots. A fresh interpreter imports the audit's
+    modules, starts a queue and hands out a mutant with its original runs: no pytest."""
+    import subprocess
+    import sys
+
+    code = ("import sys\n"
+            "import harness.audit.run, harness.audit.replacements, harness.speed.audit_ahead, harness.speed.lanes_ahead\n"
+            "from harness.audit.dispatch import Dispatcher\n"
+            "from pytest_harness.time_box import GRACE_FACTOR, admit\n"
+            "d = Dispatcher([('R', 1, ['t'])], 10.0, GRACE_FACTOR, admit, draw=lambda runs: 0)\n"
+            "assert d.next_job(0) == {'run': ['R', 1, ['t']], 'original': ['t']}\n"
+            "print(sorted(m for m in sys.modules if m == 'pytest' or m.startswith('_pytest')))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]", out.stdout

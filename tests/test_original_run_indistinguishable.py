@@ -205,27 +205,45 @@ def test_the_days():
 
 def test_the_original_runs_a_test_before_one_of_its_mutant_runs_each_equally_likely():
     """Over 4000 audits whose 4 mutant runs all list test t (and 2 list u), the original runs t
-    before the 1st, 2nd, 3rd or 4th of them equally often (1000 each, ±150 ≈ 5.5 standard
-    deviations) and u before either of its two, never after the last: before (#47), always after
-    every mutant. With 2 lanes on one queue, a lane expects half the runs: t before its 1st or 2nd."""
+    before its 1st, 2nd, 3rd or 4th run equally often (1000 each, ±150 ≈ 5.5 standard deviations)
+    and u before either of its two, never after the last: before (#47), always after every mutant.
+    What a test can see is how many of its own runs came first, so that is what is counted (u's
+    original may share t's fork, before a run that lists only t, and still after u's first run when
+    it comes before u's second). With 2 lanes on one queue, a lane expects half the runs: t before
+    its 1st or 2nd."""
     from pytest_harness.mutation_runner import OriginalSlots
 
     order = [["R", 1, ["t", "u"]], ["R", 2, ["t"]], ["R", 3, ["t", "u"]], ["R", 4, ["t"]]]
     places: dict[str, Counter] = {"t": Counter(), "u": Counter()}
     for _ in range(4000):
-        slots, done = OriginalSlots(order), set()
-        for index, (_r, _m, tests) in enumerate(order):
+        slots, done, seen = OriginalSlots(order), set(), Counter()
+        for _r, _m, tests in order:
             for name in slots.before(tests, done):
-                places[name][index] += 1
+                places[name][seen[name]] += 1
                 done.add(name)
+            seen.update(tests)
         assert done == {"t", "u"}
     assert sorted(places["t"]) == [0, 1, 2, 3] and all(850 <= n <= 1150 for n in places["t"].values()), places
-    assert sorted(places["u"]) == [0, 2] and all(1850 <= n <= 2150 for n in places["u"].values()), places
+    assert sorted(places["u"]) == [0, 1] and all(1850 <= n <= 2150 for n in places["u"].values()), places
     lane = Counter()
     for _ in range(2000):
         slots = OriginalSlots(order, lanes=2)
         lane[next(i for i in range(4) if slots.before(["t"], set()))] += 1
     assert sorted(lane) == [0, 1] and all(850 <= n <= 1150 for n in lane.values()), lane
+
+
+def test_tests_drawn_for_their_next_runs_share_one_fork_on_the_original():
+    """Every test drawn to run on the original before its next run goes into the first such fork:
+    t (runs 1 and 3) and u (runs 2 and 3), both drawn for their first run, run on the original
+    together before run 1 — one fork where each test had its own before (two forks: a fork's
+    first test pays the fixtures and the app's first request again). u still runs there before
+    any run of its own, as it was drawn to."""
+    from pytest_harness.mutation_runner import OriginalSlots
+
+    order = [["R", 1, ["t"]], ["R", 2, ["u"]], ["R", 3, ["t", "u"]]]
+    slots, done = OriginalSlots(order, draw=lambda runs: 0), set()
+    forks = [slots.before(tests, done) for _r, _m, tests in order]
+    assert forks == [["t", "u"], [], []]
 
 
 @pytest.mark.slow

@@ -1,15 +1,17 @@
 """Each test's run on the original code, once per audit over all its lanes (#47, the audit's cost).
 
 A mutant's kill by a test counts only when that test passes on the original code, and that run
-must not be told apart from a mutant's by its place (pytest_harness/mutation_runner.OriginalSlots).
+must not be told apart from a mutant's by its place (pytest_harness/mutation_slots.OriginalSlots).
 When the lanes of an audit take their mutants from one queue (dispatch.py), a lane placing the
 runs itself saw only its share of a test's runs, so every test ran on the original in every lane
-that met it — with two lanes about 30 % of the audit's work. Here the queue places them: with each
-mutant it hands out, each test the mutant lists that has not had its original run yet gets it
-there with probability 1/r, r the runs listing it still in the queue (this one included; a run
-the time box skips counts down without a draw) — each of all the lanes' runs equally likely, never
-after the last. The choice is drawn in the harness's process and sent with the mutant to one
-lane: no file holds it. After the mutants, `follow_ups` hands out what the verdicts still need, as
+that met it — with two lanes about 30 % of the audit's work. Here the queue places them
+(OriginalSlots, over all the lanes' runs): when it hands out a mutant run, whether each of the
+run's tests that has not had its original run goes before its *next* run is drawn with
+probability 1/r, r the runs listing it still in the queue (a run the time box skips is drawn again
+for the next) — each of all the lanes' runs equally likely, never after the last — and when a run
+is about to be handed out that is such a test's next run, every test so drawn runs on the original
+first, in one fork, sent with the mutant to one lane. The choice is drawn in the harness's process:
+no file holds it. After the mutants, `follow_ups` hands out what the verdicts still need, as
 one session does (pytest_harness/mutation_confirm.py): the tests no run placed (the time box
 ended their runs early), then the mutants to judge again without the tests that fail there.
 
@@ -23,7 +25,7 @@ import secrets
 from collections import Counter
 
 from pytest_harness.mutation_confirm import MutantRun, from_record, needs, settle, to_confirm, verdict, without
-from pytest_harness.mutation_runner import OriginalSlots
+from pytest_harness.mutation_slots import OriginalSlots
 
 MAX_ROUNDS = 4   # a mutant is judged again at most this often (a lane lost mid-run must not loop)
 
@@ -51,9 +53,9 @@ class Originals:
 
     def give_back(self, tests: list[str], chosen: list[str]) -> None:
         """A run handed out and lost (its lane's session was retried): it goes back to the queue."""
-        for n in set(tests):
-            self.slots.left[n] += 1
-        self.assigned.difference_update(set(chosen) - self.confirmed)
+        lost = sorted(set(chosen) - self.confirmed)
+        self.slots.give_back(tests, lost)
+        self.assigned.difference_update(lost)
 
     def record(self, found: dict) -> None:
         """What a lane ran for one job (pytest_harness/mutation_lane.py); anything malformed is ignored."""
