@@ -103,12 +103,22 @@ def test_a_heading_naming_what_is_not_built_and_real_asks_stay_not_context():
 
 
 def test_writer_instruction_regex_is_narrow():
-    from harness.offline.spec.framing import is_writer_instruction
+    """The writer-instruction rows of the pass "framing" (patterns/framing.jsonl) take a clause
+    about the spec's own content, never an ask that merely starts the same way."""
+    from harness.offline.spec.patterns import pass_patterns, run_patterns
+    from harness.offline.spec.rules import new_state, run_passes
 
-    assert is_writer_instruction("Don't include implementation details.")
-    assert is_writer_instruction("Keep the spec business-oriented")
-    assert not is_writer_instruction("Do not add tasks without a title")
-    assert not is_writer_instruction("Keep it secure")
+    rows = [row for row in pass_patterns("framing") if row["name"] in ("no technical details", "keep it product-focused")]
+
+    def writer(clause: str) -> bool:
+        state = new_state(clause)
+        run_passes(state, until="framing")
+        return run_patterns(rows, state.toks, state.p) != []
+
+    assert writer("Don't include implementation details.")
+    assert writer("Keep the spec business-oriented")
+    assert not writer("Do not add tasks without a title")
+    assert not writer("Keep it secure")
 
 
 # --- 53 / 48 / 49: asks that are built were reported not built ----------------------------------

@@ -74,7 +74,8 @@ def test_pages_py(app: AppModel, req_ids: tuple[str, ...]) -> str:
                      if any(c.required and c.type != "bool" for c in e.columns)), None)
     if required:
         chunks.append(fill(
-            _REQUIRED, marks=m, action=lit(f"/forms/{required.slug}"),
+            _REQUIRED, marks=m, action=lit(f"/forms/{required.slug}"), page=lit(route_showing(app, required.ident)),
+            field=lit(next(c.ident for c in required.columns if c.required and c.type != "bool")),
             parent_setup=f"parent_id = create_{required.parent}(client, headers)" if required.fk else "",
             data=(f"{{{lit(required.fk)}: str(parent_id)}}" if required.fk else "{}")))
     if escapable:

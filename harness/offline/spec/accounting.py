@@ -24,7 +24,6 @@ _IGNORABLE = (lx.FUNCTION | lx.DETERMINERS | lx.FILLER | lx.MODALS | lx.REL_PRON
               | lx.PRIMARY_KEY_WORDS   # every generated record has its integer id
               | word_set("accounting.ignorable_extra"))
 _NEVER_IGNORED = word_set("accounting.never_ignored")
-NEVER_IGNORED = _NEVER_IGNORED
 _ASKING_MODIFIERS = word_set("accounting.asking_modifiers")
 _ACTIONS = rl.ENTITY_VERBS | word_set("accounting.action_extra")
 

@@ -16,6 +16,7 @@ A token spec is a dict; every key present must hold:
 
     w / not_w        the word is (not) this word or one of these words
     set / not_set    the word is (not) in this word set or one of these (wordsets.py)
+    any_number       true: set / not_set test the word and its singular ("reports" of "report")
     unused           true: no earlier pass consumed the token (false: one did)
     alpha            true: the word starts with a letter
     digit            true: the word is a number written in digits
@@ -75,9 +76,10 @@ def token_ok(t: Tok, spec: dict, sets: WordSets) -> bool:
         return False
     if "not_w" in spec and w in _names(spec["not_w"]):
         return False
-    if "set" in spec and not any(w in sets(n) for n in _names(spec["set"])):
+    forms = (w, lx.singularize(w)) if spec.get("any_number") else (w,)
+    if "set" in spec and not any(f in sets(n) for n in _names(spec["set"]) for f in forms):
         return False
-    if "not_set" in spec and any(w in sets(n) for n in _names(spec["not_set"])):
+    if "not_set" in spec and any(f in sets(n) for n in _names(spec["not_set"]) for f in forms):
         return False
     if "unused" in spec and t.used == spec["unused"]:
         return False

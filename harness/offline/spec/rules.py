@@ -23,7 +23,7 @@ from typing import Callable
 from harness.errors import SpecError
 from harness.models.spec import AppSpec
 from harness.offline.spec import lexicon as lx
-from harness.offline.spec.accounting import NEVER_IGNORED, account_clauses
+from harness.offline.spec.accounting import account_clauses
 from harness.offline.spec.app_name import mark_app_name
 from harness.offline.spec.booking import find_availability
 from harness.offline.spec.build import Parsed, build_spec
@@ -34,7 +34,6 @@ from harness.offline.spec.feature_phrases import (find_keyword_search,
                                                   find_persistence)
 from harness.offline.spec.features import built_features, find_features
 from harness.offline.spec.field_passes import find_column_lists, find_field_bullets, find_filter_fields
-from harness.offline.spec.framing import mark_framing
 from harness.offline.spec.outline_heads import mark_title_line
 from harness.offline.spec.patterns import run_pass
 from harness.offline.spec.tokens import Tok, tokenize_clauses
@@ -134,10 +133,6 @@ def features(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None:
     p.features += find_availability(toks, mentions, p) + find_keyword_search(toks, mentions) \
         + find_overview_totals(toks, mentions, p) + find_newest_first(toks, mentions, p) \
         + find_persistence(toks, mentions, p)
-
-
-def framing(toks: list[Tok], clauses: list[str]) -> None:
-    mark_framing(toks, clauses, NEVER_IGNORED)
 
 
 def account(toks: list[Tok], clauses: list[str], p: Parsed) -> None:

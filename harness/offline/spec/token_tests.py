@@ -10,6 +10,8 @@ on what earlier passes did or on the parse ("is": "noun", "is": ["mention"]).
     compound_actor  a noun that is also a verb, modifying the actor noun after it ("as a book lender")
     range_start  a numeric range starts at the token ("from" or "1" of "from 1 to 5"; list_parts.read_range)
     possessive  the user wrote the word with 's or s' ("shop's", "users'")
+    claims      an earlier pass read the word as an ask: used, with a role other than context or a
+                pending one ending in ":" ("newest:")
     clause_start  the token is the first of its clause
     auth_context  the word, said of users, asks for accounts: "user accounts", "users log in", "create
                 a user", "each user's notes" (not "users can add recipes")
@@ -93,6 +95,8 @@ TESTS: dict[str, Callable[[list[Tok], int, dict[int, str], object], bool]] = {
     "compound_actor": lambda toks, i, mentions, p: _compound_actor(toks, i),
     "range_start": lambda toks, i, mentions, p: read_range(toks, i) is not None,
     "possessive": lambda toks, i, mentions, p: toks[i].possessive,
+    "claims": lambda toks, i, mentions, p: toks[i].used and toks[i].role not in ("", "context")
+    and not toks[i].role.endswith(":"),
     "clause_start": lambda toks, i, mentions, p: i == 0 or toks[i - 1].clause != toks[i].clause,
     "sole_word": lambda toks, i, mentions, p: all(t is toks[i] or t.clause != toks[i].clause or not t.w[:1].isalpha()
                                                   for t in toks),
