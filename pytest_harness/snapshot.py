@@ -14,11 +14,14 @@ SKIP_DIRS = frozenset({
     ".git", ".mypy_cache", ".ruff_cache", ".venv", "venv", "node_modules",
 })
 SKIP_NAMES = frozenset({".report.json"})  # pytest-json-report's default output
-_SKIP_FILE_RE = re.compile(r"\.(pyc|pyo)$|\.(db|sqlite3?)(-journal|-wal|-shm)?$")
+# Bytecode inside __pycache__ (skipped with its directory) is never loaded by the harness
+# (harness/sandbox/bytecode.py removes those caches); a sourceless .pyc elsewhere is importable on
+# its own, so it is hashed like any other file: one no task wrote voids the evidence.
+_SKIP_FILE_RE = re.compile(r"\.(db|sqlite3?)(-journal|-wal|-shm)?$")
 
 
 def is_skipped_file(name: str) -> bool:
-    """True for file names the snapshot ignores (bytecode, SQLite files, debug reports)."""
+    """True for file names the snapshot ignores (SQLite files, debug reports)."""
     return name in SKIP_NAMES or _SKIP_FILE_RE.search(name) is not None
 
 

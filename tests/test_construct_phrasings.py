@@ -111,7 +111,9 @@ TUNED = [
     ("capacity", "Volunteers sign up for shifts. Each shift can have at most two volunteers.",
      [("capacity", "volunteer", "shift")]),
     # second round: variants written after the first rows, each naming its records plainly
-    ("manage", "Products have a name and a price. Staff log in. Only managers are allowed to edit products.",
+    # editing alone is no `manage` (it would stop staff adding): "allowed to edit" alone is not built
+    # (tests/test_access_claims.py, trial 2026-12-07e F3)
+    ("manage", "Products have a name and a price. Staff log in. Only managers are allowed to add and edit products.",
      [("manage", "product", "manager")]),
     ("assigned", "Tasks have a title. Users log in. Users can assign tasks to other users.", [("assigned", "task")]),
     ("many", "Movies have a title. Movies can belong to multiple genres and a genre has many movies.",

@@ -89,6 +89,8 @@ PUBLIC_OPEN = {
     "capacity-6": "'a signup records the shift, ...' makes no signup record; 'a capacity limit' with no number "
                   "is not read",
     "computed-8": "'Services record the vehicle, ...' makes no service record",
+    "manage-3": "'Only managers can update or delete invoices' restricts no adding: `manage` would also stop "
+                "the others adding invoices, so no managing role and the clause is not built (trial 2026-12-07e F3)",
     "manage-10": "'viewer' is no role noun (it is read as a record), so no roles and no managing role",
     "roles-11": "'providers' is no role noun; 'Managers see all the jobs' alone names no ordinary role",
     "assigned-14": "'anybody can be assigned consumables' (the person as the passive's subject) is not read",

@@ -45,7 +45,8 @@ def test_a_warm_session_sees_the_anyio_plugin_registered_and_rewritten_as_a_cold
 
 def _memo_check(tmp_path, mode: str, modules) -> object:
     """Run MEMO_CHECK in a fresh interpreter: a RewriteMemo of `modules`, stepped to the end, then
-    (`mode`) its memoized paths ("memo") or what import_rewritten("anyio.pytest_plugin") kept ("import")."""
+    (`mode`) its memoized paths ("memo") or what import_rewritten("anyio.pytest_plugin") kept ("import";
+    "import-bare": with only anyio imported before it, not the web stack)."""
     import subprocess
 
     script = tmp_path / "memo_check.py"
@@ -62,9 +63,20 @@ def test_the_worker_imports_the_plugin_once_and_only_with_the_memos_code(tmp_pat
     full = list(warm.REWRITE_ONCE)
     partial = [m for m in full if m != "anyio._backends._asyncio"]
     outs = [_memo_check(tmp_path, "import", modules) for modules in (partial, full)]
-    assert outs[0] == {"imported": [], "in_sys_modules": False}
+    assert outs[0] == {"imported": [], "in_sys_modules": False, "one_end_of_stream": True}
     assert "anyio.pytest_plugin" in outs[1]["imported"] and "anyio._backends._asyncio" in outs[1]["imported"]
-    assert outs[1]["in_sys_modules"] is True
+    assert outs[1]["in_sys_modules"] is True and outs[1]["one_end_of_stream"] is True
+
+
+def test_a_rolled_back_plugin_import_leaves_no_attribute_on_the_modules_it_removed_bug(tmp_path):
+    """anyio caches what its __getattr__ imports lazily in its own namespace: a rolled-back import of
+    its plugin (a module it needs not in the memo) left `anyio.EndOfStream` the class of a removed
+    module, so whatever imported anyio next got a second anyio._core._exceptions (seen in #46 with
+    the web stack imported after the plugin: TestClient's lifespan failed with EndOfStream in every
+    warm session). Here only anyio itself is imported before the plugin, and the memo lacks a module."""
+    partial = [m for m in warm.REWRITE_ONCE if m != "anyio._backends._asyncio"]
+    out = _memo_check(tmp_path, "import-bare", partial)
+    assert out["imported"] == [] and out["one_end_of_stream"] is True
 
 
 def test_every_module_named_for_rewriting_once_is_memoized(tmp_path):
@@ -83,7 +95,9 @@ import importlib.util, json, sys
 spec = importlib.util.spec_from_file_location("warm_worker", sys.argv[1])
 ww = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(ww)
-import fastapi  # noqa: F401 - preloaded by the worker, and with it the anyio modules it needs
+import anyio  # noqa: F401
+if sys.argv[2] != "import-bare":
+    import fastapi  # noqa: F401 - preloaded by the worker, and with it the anyio modules it needs
 memo = ww.RewriteMemo(sys.argv[3:])
 while memo.step():
     pass
@@ -91,5 +105,7 @@ if sys.argv[2] == "memo":
     print(json.dumps(sorted(memo.memo)))
 else:
     got = memo.import_rewritten("anyio.pytest_plugin")
-    print(json.dumps({"imported": sorted(got), "in_sys_modules": "anyio.pytest_plugin" in sys.modules}))
+    import anyio._core._exceptions  # after a rollback: imported afresh, as a later import would
+    print(json.dumps({"imported": sorted(got), "in_sys_modules": "anyio.pytest_plugin" in sys.modules,
+                      "one_end_of_stream": anyio.EndOfStream is anyio._core._exceptions.EndOfStream}))
 '''

@@ -64,8 +64,15 @@ def managed(api: Api, spec: AppSpec, entity: DataEntity) -> str:
         return f"new accounts have the {entity.manage} role: nothing to refuse"
     body = api.body_for(entity, admin)
     api.expect(api.call("POST", api.collection(entity), member, body), 403, what=f"a {spec.roles[-1]} adds a {entity.name}")
-    api.expect(api.call("POST", api.collection(entity), admin, body), 201, 200, what=f"the admin adds a {entity.name}")
-    return f"a {spec.roles[-1]} adding a {entity.name} → 403; the admin → 201"
+    rec = api.expect(api.call("POST", api.collection(entity), admin, body), 201, 200,
+                     what=f"the admin adds a {entity.name}").body
+    url = f"{api.collection(entity)}/{rec['id']}"   # nor changes or deletes one (not assigned to them)
+    plain = {f.ident: body[f.ident] for f in entity.fields if not f.ref and not f.unique and f.ident in body}
+    if plain:   # the record's own values, no reference the member could not name anyway
+        api.expect(api.call("PUT", url, member, plain), 403, 404, what=f"a {spec.roles[-1]} changes the admin's {entity.name}")
+    api.expect(api.call("DELETE", url, member), 403, 404, what=f"a {spec.roles[-1]} deletes the admin's {entity.name}")
+    api.expect(api.call("GET", url, admin), 200, what=f"the {entity.name} is still there")
+    return f"a {spec.roles[-1]} adding, changing or deleting a {entity.name} → refused; the admin → 201"
 
 
 def viewed(api: Api, spec: AppSpec, entity: DataEntity) -> str:

@@ -19,7 +19,7 @@ def _compare(entity: DataEntity, sent: dict, got: dict, what: str) -> None:
 
 
 def create_read_back(api: Api, entity: DataEntity) -> str:
-    who = api.account()
+    who = api.writer(entity)
     body = api.body_for(entity, who)
     got = api.expect(api.call("POST", api.collection(entity), who, body), 201, 200, what="create")
     if not isinstance(got.body, dict) or "id" not in got.body:
@@ -31,7 +31,7 @@ def create_read_back(api: Api, entity: DataEntity) -> str:
 
 
 def list_shows_all(api: Api, entity: DataEntity) -> str:
-    who = api.account()
+    who = api.writer(entity)
     made = [api.create(entity, who)["id"] for _ in range(2)]
     ids = [i.get("id") for i in api.listed(api.collection(entity), who, {"limit": 100})]
     missing = [m for m in made if m not in ids]
@@ -49,7 +49,7 @@ def unknown_query_name(entity: DataEntity, wanted: str = "colour") -> str:
 
 def refuses_unknown_query(api: Api, entity: DataEntity, name: str = "") -> str:
     """A list filtered by a parameter it does not take answers 400/422 naming it, not every record."""
-    who = api.account()
+    who = api.writer(entity)
     api.create(entity, who)
     name = name or unknown_query_name(entity)
     got = api.call("GET", api.collection(entity), who, params={name: "red"})
@@ -72,7 +72,7 @@ def update_sticks(api: Api, entity: DataEntity) -> str:
     field = _changeable(entity)
     if field is None:
         return "no plain field to change"
-    who = api.account()
+    who = api.writer(entity)
     rec = api.create(entity, who)
     fresh = api.body_for(entity, who)[field.ident] if not field.ref else rec[field.ident]
     if same(field, rec.get(field.ident), fresh):
@@ -87,7 +87,7 @@ def update_sticks(api: Api, entity: DataEntity) -> str:
 
 
 def delete_removes(api: Api, entity: DataEntity) -> str:
-    who = api.account()
+    who = api.writer(entity)
     rec = api.create(entity, who)
     path = f"{api.collection(entity)}/{rec['id']}"
     api.expect(api.call("DELETE", path, who), 204, 200, what="delete")
@@ -99,13 +99,13 @@ def delete_removes(api: Api, entity: DataEntity) -> str:
 
 
 def unknown_id_404(api: Api, entity: DataEntity) -> str:
-    who = api.account()
+    who = api.writer(entity)
     api.expect(api.call("GET", f"{api.collection(entity)}/{MISSING_ID}", who), 404, what="unknown id")
     return f"GET {api.collection(entity)}/{MISSING_ID} → 404"
 
 
 def refuses_wrong(api: Api, entity: DataEntity, field: EntityField) -> str:
-    who = api.account()
+    who = api.writer(entity)
     base = api.body_for(entity, who)
     tried = []
     for what, value in wrong_values(field):
@@ -122,7 +122,7 @@ def refuses_wrong(api: Api, entity: DataEntity, field: EntityField) -> str:
 
 
 def refuses_missing(api: Api, entity: DataEntity, ident: str) -> str:
-    who = api.account()
+    who = api.writer(entity)
     body = api.body_for(entity, who)
     body.pop(ident, None)
     got = api.call("POST", api.collection(entity), who, body)
@@ -132,7 +132,7 @@ def refuses_missing(api: Api, entity: DataEntity, ident: str) -> str:
 
 
 def refuses_duplicate(api: Api, entity: DataEntity, field: EntityField) -> str:
-    who = api.account()
+    who = api.writer(entity)
     first = api.create(entity, who)
     got = api.call("POST", api.collection(entity), who, api.body_for(entity, who, **{field.ident: first[field.ident]}))
     if got.status not in (400, 409, 422):
@@ -141,7 +141,7 @@ def refuses_duplicate(api: Api, entity: DataEntity, field: EntityField) -> str:
 
 
 def refuses_missing_reference(api: Api, entity: DataEntity, ident: str) -> str:
-    who = api.account()
+    who = api.writer(entity)
     got = api.call("POST", api.collection(entity), who, api.body_for(entity, who, **{ident: MISSING_ID}))
     if got.status not in REFUSED:
         raise CheckFailed(f"{ident} = {MISSING_ID} (no such record) was not refused: {got.line}")
@@ -150,7 +150,7 @@ def refuses_missing_reference(api: Api, entity: DataEntity, ident: str) -> str:
 
 def delete_rule(api: Api, entity: DataEntity, target: DataEntity, ident: str, cascade: bool) -> str:
     """Deleting the record `ident` points at: refused while referred to (409), or cascades."""
-    who = api.account()
+    who = api.writer(entity)
     child = api.create(entity, who, **{ident: api.create(target, who)["id"]})   # its own, not the shared one
     target_path = f"{api.collection(target)}/{child[ident]}"
     child_path = f"{api.collection(entity)}/{child['id']}"
@@ -168,7 +168,7 @@ def delete_rule(api: Api, entity: DataEntity, target: DataEntity, ident: str, ca
 
 
 def children_listed_exactly(api: Api, entity: DataEntity, parent: DataEntity) -> str:
-    who = api.account()
+    who = api.writer(entity)
     key = parent_key_of(api.spec, entity)
     one, two = api.create(parent, who), api.create(parent, who)
     mine = {api.create(entity, who, **{key: one["id"]})["id"] for _ in range(2)}

@@ -104,9 +104,21 @@ class Api:
         """A registered, logged-in account (None when the app has no auth); one per label."""
         if not self.spec.auth:
             return None
+        if label != "first" and self.spec.roles and "first" not in self._accounts:
+            self.account("first")   # the first account ever registered is the admin: "first" is it
         if label not in self._accounts:
             self._accounts[label] = self.sign_up(f"{self.token}{label}")
         return self._accounts[label]
+
+    def writer(self, entity: DataEntity) -> Account | None:
+        """The account a data check of `entity` works as: an ordinary one (registered after the
+        admin, with a new account's role) wherever the spec gives ordinary accounts the right —
+        no `manage` on the entity or on a record it needs (its parent, its references) — so an
+        app that refuses them fails (trial 2026-12-07e, F3: "Users can add recipes" was checked as
+        the admin); else the first account, the admin."""
+        if not self.spec.roles or _managed(self.spec, entity, set()):
+            return self.account("first")
+        return self.account("member")
 
     def credentials(self, name: str, password: str = PASSWORD) -> dict[str, str]:
         login = f"{name}@example.com" if self.spec.login == "email" else name
@@ -208,3 +220,13 @@ def _excerpt(text: str, limit: int = 160) -> str:
     if flat.lstrip().startswith("<"):
         return f"HTML ({len(text)} chars)"
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def _managed(spec: AppSpec, entity: DataEntity, seen: set[str]) -> bool:
+    """Whether `entity`, or a record it needs (parent, references, theirs), has a managing role."""
+    if entity.name in seen:
+        return False
+    seen.add(entity.name)
+    needed = [entity.parent] + [f.ref for f in entity.fields if f.ref]
+    return bool(entity.manage) or any(_managed(spec, spec.entity(n), seen) for n in needed
+                                      if n and spec.entity(n) is not None)

@@ -119,7 +119,10 @@ def access_items(e: DataEntity) -> list[tuple[str, str | None, str, str]]:
     if e.shared:
         items.append(("access", e.ident, f"Every signed-in user sees all {e.plural}; only the one "
                       "who added a record (or a manager) changes it", f"{e.name}.shared"))
-    if e.manage:
+    if e.manage and e.assigned:   # the assignee updates a record too (docs/spec-language.md, assignment)
+        items.append(("access", e.ident, f"Only the {e.manage} role adds and deletes {e.plural}; the "
+                      f"{e.manage} role and the assignee change one", f"{e.name}.manage"))
+    elif e.manage:
         items.append(("access", e.ident, f"Only the {e.manage} role adds, changes and deletes {e.plural}",
                       f"{e.name}.manage"))
     if e.view:

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from harness.sandbox import procs
+from harness.sandbox.bytecode import BytecodeError, drop_caches
 from harness.sandbox.env import child_env
 from harness.sandbox.isolation import BWRAP, ENV_SHARED, NONE, bwrap_argv, bwrap_path, shared_dir
 from harness.utils import own_tmp
@@ -203,6 +204,10 @@ def spawn(argv: list[str], *, workspace: Path, cwd: Path | None = None, env: Map
         full_env = child_env({**(env or {}), procs.ENV_SPAWN: spawn_id, procs.ENV_SCOPE: procs.scope_of(workspace),
                               "HARNESS_ISOLATION": BWRAP if bwrap else NONE, **shared},
                              home=str(scratch / "home"), tmpdir="/tmp" if bwrap else str(scratch / "tmp"))
+        try:   # the source is what runs: no bytecode cache of the workspace is ever loaded (bytecode.py)
+            drop_caches(workspace)
+        except BytecodeError as exc:
+            raise SpawnError(126, str(exc)) from None
         program = resolve_program(argv[0], workdir, full_env["PATH"])
         command = [program, *argv[1:]]
         if bwrap:

@@ -15,6 +15,7 @@ from harness.models.enums import FailureType
 from harness.models.results import VerificationResult
 from harness.models.tasks import Task
 from harness.sandbox import workspace_guard
+from harness.sandbox.bytecode import BytecodeError, drop_caches
 from harness.sandbox.isolation import isolation_label
 from harness.sandbox.local import DEFAULT_TIMEOUT_S, LocalSandbox
 from harness.sandbox.workspace_guard import WorkspaceGuard
@@ -77,6 +78,10 @@ def command_argv(command: str, evidence_path: Path | None, reqs: list[str], work
         extra = ["-p", "no:cacheprovider", *disable_args(_requirements(workspace))]
         if workspace is not None:
             extra += root_args(workspace, argv[3:] if argv[1:3] == ["-m", "pytest"] else argv[1:])
+            # The harness chooses what runs: the workspace's `addopts` could deselect the tests that
+            # see a bug or load a plugin from a path the snapshot does not hash (hostile trial
+            # 2026-12-07, A16/A17). Its other settings (markers, pythonpath, testpaths) still apply.
+            extra += ["-o", "addopts="]
         if not any(a.startswith("--timeout") for a in argv):
             extra.append(f"--timeout={PER_TEST_TIMEOUT_S}")
         if evidence_path is not None:
@@ -179,6 +184,10 @@ def _execute(sandbox: LocalSandbox, command: str, evidence_path: Path | None, re
         probe = command_argv(command, None, [], sandbox.root)
     except ValueError as exc:
         return f"invalid command: {exc}", "cold", pipe
+    try:   # the source is what runs: no bytecode cache of the workspace is ever loaded (sandbox/bytecode.py)
+        drop_caches(sandbox.root)
+    except BytecodeError as exc:
+        return str(exc), "cold", pipe
     worker = runner.session(probe, sandbox.root, env) if runner is not None else None
     retry = worker is None or getattr(runner, "retry_cold", True)
     for mode in (("warm", "cold") if retry else ("warm",)) if worker is not None else ("cold",):

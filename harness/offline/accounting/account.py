@@ -18,14 +18,13 @@ from harness.offline.accounting.elements import SpecWords, spec_words
 from harness.offline.accounting.everyone_asks import everyone_asks
 from harness.offline.accounting.framing_position import framing_by_position
 from harness.offline.accounting.count_asks import count_asks
-from harness.offline.accounting.manage_asks import manage_asks
-from harness.offline.accounting.ownership_asks import ownership_asks
 from harness.offline.accounting.status_states import status_asks
 from harness.offline.accounting.open_lists import OPEN_LIST, open_list_marks
 from harness.offline.accounting.record_lists import list_items, per_record_scope
 from harness.offline.accounting.required_asks import required_asks
+from harness.offline.accounting.role_rights import role_rights
 from harness.offline.accounting.lexicon import (element_words, example_indices, is_vietnamese, keyed_words, listed_forms,
-                                                same_listed_word, stem,
+                                                same_form, same_listed_word, stem,
                                                 token_gaps, tokens, vi_norm, vi_phrases, word_list)
 from harness.models.spec import AppSpec
 from harness.utils.spared_actions import spared_at
@@ -252,8 +251,9 @@ def _english(toks: list[str], sw: SpecWords, background: list[str | None], gaps:
     list_items(toks, gaps, labels, sw)
     per_record_scope(toks, gaps, labels, sw)
     everyone_asks(toks, labels, sw)
+    role_rights(toks, labels, sw)
     open_list_marks(toks, labels)
-    for ask in (count_asks, status_asks, ownership_asks, manage_asks):   # words one kind of element realises
+    for ask in (count_asks, status_asks):   # words one kind of element realises
         ask(toks, labels, sw)
     return labels
 
@@ -316,7 +316,7 @@ def _english_word(low: str, sw: SpecWords, before: str, about: frozenset[str] = 
         return own
     if s in sw.keyed and _listed(low, s, "elements_en.txt"):
         return sw.keyed[s]
-    if low in word_list("function_en.txt") or s in word_list("function_en.txt") and _listed(low, s, "function_en.txt"):
+    if low in word_list("function_en.txt") or same_form(low, listed_forms("function_en.txt").get(s, frozenset())):
         return FUNCTION
     if s in word_list("framing_en.txt") and _listed(low, s, "framing_en.txt"):
         return FRAMING

@@ -50,6 +50,8 @@ def _clause_lines(c: Clause, notes: dict[str, str]) -> list[str]:
             if noted(w, notes):
                 out.append(f'# "{_comment(w)}"{noted(w, notes)}: the spec has both, with no link; keep one '
                            "(move the fields over, delete the other) or link them")
+        # access asked only by this clause, left out of the spec (offline/spec/unbuilt_access.py)
+        out += [f"# {_comment(part)}" for part in c.reason.split("; ") if part.startswith("left out: ")]
     elif c.status == "not_built" and c.reason:
         out.append(f"# not built: {_comment(c.reason)}")
     elif c.status == "context" and c.reason.startswith("set aside"):

@@ -33,9 +33,10 @@ class SpecWords:
     required: set[str] = field(default_factory=set)                # labels of the required fields
     # stem -> every record element holding it: (label, the record's ident, the stems of its name)
     owned: dict[str, list[tuple[str, str, frozenset[str]]]] = field(default_factory=dict)
-    managed: dict[str, tuple[str, bool]] = field(default_factory=dict)   # name -> (manage role, shared)
     guessed_status: bool = False                                   # open/done, no state said (status_states.py)
     same_as: dict[str, str] = field(default_factory=dict)          # ident -> record it may be (same_records.py)
+    roles: tuple[str, ...] = ()                                     # the account roles, admin first
+    manage_of: dict[str, str] = field(default_factory=dict)        # ident -> its managing role (manage)
 
     def linked(self, a: str, b: str) -> bool:
         return a == b or frozenset((a, b)) in self.links
@@ -134,7 +135,8 @@ def spec_words(spec: AppSpec) -> SpecWords:
     sw.page_words = element_words().get("pages", frozenset()) if "pages" in present else frozenset()
     sw.same_as = later_names(spec)
     sw.guessed_status = guessed_status(spec)
-    sw.managed = {e.name: (e.manage, bool(e.shared)) for e in spec.data_model if e.manage}
+    sw.roles = tuple(spec.roles)
+    sw.manage_of = {e.ident: e.manage for e in spec.data_model if e.manage}
     return sw
 
 

@@ -14,6 +14,12 @@ lists gave:
   "write my own recipes" asks for the recipe's text and frames nothing (req2 r4: reported built
   over a recipe with no title, ingredients or instructions).
 
+A third rule ties records to people: a `stored_nouns` word after an `owner_verbs` or `assign_verbs`
+verb and "by"/"to" ("Item can be owned by a user", "assigned to someone") asks for accounts that own
+the records (the login: each record private to the account that added it) or for assignment
+(`assigned_to`); the verb and the noun are realised by that element and unaccounted without it
+(trial 2026-12-07e F1: reported built with no accounts).
+
 Reads the clause's words, their labels and the spec's words (SpecWords) only.
 """
 
@@ -72,3 +78,21 @@ def framing_by_position(toks: list[str], gaps: list[str], labels: list[str | Non
             continue   # "build a game tracker": a framing word heads the object, the app is meant
         if any(sw.entity_of.get(stem(low[k])) for k in obj):
             labels[v] = sw.present.get("crud", FRAMING) if _is(word, "record_verbs") else None
+    _owned_by(low, labels, sw)
+
+
+def _owned_by(low: list[str], labels: list[str | None], sw: SpecWords) -> None:
+    """ "owned by a user", "belongs to a user", "assigned to someone": realised by the login (or by
+    assignment), else unaccounted — never framing."""
+    for v, word in enumerate(low):
+        assign = _is(word, "assign_verbs")
+        if not (assign or _is(word, "owner_verbs")) or v + 1 >= len(low) or low[v + 1] not in ("by", "to"):
+            continue
+        k = v + 2
+        while k < len(low) and _is(low[k], "object_openers"):
+            k += 1
+        if k >= len(low) or not _is(low[k], "stored_nouns") or sw.entity_of.get(stem(low[k])):
+            continue   # "belongs to a project": a record's link, the relation's words
+        label = sw.present.get("access:assigned") if assign else sw.present.get("auth")
+        for i in (v, k):
+            labels[i] = label

@@ -67,6 +67,14 @@ def same_listed_word(word: str, forms: frozenset[tuple[str, bool | None]]) -> bo
     return any(cut or other_cut or light == other for other, other_cut in forms)
 
 
+def same_form(word: str, forms: frozenset[tuple[str, bool | None]]) -> bool:
+    """Whether `word` is one of a closed list's words as written there (a plural "s" aside): a
+    function word is never inflected, so "owned" is not the "own" of "my own" (trial 2026-12-07e
+    F1: "Item can be owned by a user" was reported built, "owned" accounted as a function word)."""
+    light, cut = _stem_parts(word)
+    return any(light == other and bool(cut) == bool(other_cut) for other, other_cut in forms)
+
+
 @lru_cache(maxsize=None)
 def listed_forms(name: str) -> dict[str, frozenset[tuple[str, bool | None]]]:
     """stem -> the words of an English list file (plain or "key: words") that have it, as

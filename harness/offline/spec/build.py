@@ -69,6 +69,8 @@ class Parsed:
     auth: bool = False
     roles: list[tuple[str, str]] = field(default_factory=list)   # (account role, its rank): access.py
     access: dict[str, dict] = field(default_factory=dict)        # record -> {"shared"/"assigned": True, "manage"/"view": role}
+    # (record, access key) -> the clauses that asked it (unbuilt_access.py)
+    asked_in: dict[tuple[str, str], set[int]] = field(default_factory=dict)
     change_password: bool = False
     login_email: bool = False                                    # accounts sign in with an e-mail address
     dashboard: bool = False

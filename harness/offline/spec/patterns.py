@@ -213,6 +213,7 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str], s
         for key in action.get("access", []):
             name, value = (key, True) if isinstance(key, str) else next((k, _word(toks, m, c)) for k, c in key.items())
             p.access.setdefault(record, {}).setdefault(name, value)
+            p.asked_in.setdefault((record, name), set()).add(toks[m.anchor].clause)
     for role in action.get("roles", []):
         entry = (_word(toks, m, role["capture"]), role["rank"])
         if entry not in p.roles:

@@ -160,8 +160,9 @@ def run_passes(state: ParseState, until: str | None = None) -> None:
         run(state)
 
 
-def rule_based_spec(request: str) -> AppSpec:
-    """The AppSpec the rules infer from `request`; raises SpecError when it names nothing to build."""
+def rule_based_parse(request: str) -> Parsed:
+    """What the rules read in `request`, before the spec is built; raises SpecError when it names
+    nothing to build."""
     state = new_state(request)
     run_passes(state)
     p = state.p
@@ -169,7 +170,12 @@ def rule_based_spec(request: str) -> AppSpec:
         err = SpecError(_nothing_message(p))
         err.clauses = list(p.clauses)   # the draft of a run that stops here still lists them
         raise err
-    return build_spec(p)
+    return p
+
+
+def rule_based_spec(request: str) -> AppSpec:
+    """The AppSpec the rules infer from `request`; raises SpecError when it names nothing to build."""
+    return build_spec(rule_based_parse(request))
 
 
 _PRODUCT_RULES = word_set("rules.product_rules")

@@ -222,6 +222,12 @@ class RewriteMemo:
         import warnings
 
         before = set(sys.modules)
+        packages = {_package_of(path) for path in self.memo} - {""}
+        # The memoized packages' modules imported before (anyio itself): a package that caches its
+        # lazily imported attributes (anyio >= 4.x's __getattr__) must not keep, after a rollback,
+        # classes of the modules rolled back (two EndOfStream classes: TestClient's lifespan failed).
+        kept = {m: dict(vars(mod)) for m, mod in list(sys.modules.items())
+                if _package_of(vars(mod).get("__file__") or "") in packages}
         finder = _MemoFinder(self.memo)
         sys.meta_path.insert(0, finder)
         try:
@@ -234,13 +240,15 @@ class RewriteMemo:
         finally:
             sys.meta_path.remove(finder)
         new = [m for m in list(sys.modules) if m not in before]
-        packages = {_package_of(path) for path in self.memo} - {""}
         unrewritten = [m for m in new if m not in finder.served
                        and _package_of(getattr(sys.modules[m], "__file__", None) or "") in packages]
         if ok and not unrewritten and name in finder.served:
             return new
         for m in new:
             sys.modules.pop(m, None)
+        for m, namespace in kept.items():
+            vars(sys.modules[m]).clear()
+            vars(sys.modules[m]).update(namespace)
         return []
 
 
