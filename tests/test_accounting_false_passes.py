@@ -87,7 +87,10 @@ def test_everyone_reading_shared_records_is_built_and_changing_them_is_not():
 def test_a_feature_said_of_a_list_of_records_is_built_for_every_record_bug():
     spec = parse_request(S3)
     assert sorted((f.kind, f.entity) for f in spec.features) == [("search", "customer"), ("search", "ticket")]
-    assert all(c.status == "mapped" for c in spec.clauses), [(c.id, c.reason) for c in spec.clauses]
+    # the search is built for both; "navigation" needs a page per record type, which this spec has not
+    # (pages = false: acct48 D5, tests/test_navigation_needs_pages_bug.py)
+    assert [(c.status, c.unaccounted) for c in spec.clauses] == [("not_built", ["navigation"]), ("mapped", []),
+                                                                 ("mapped", [])], [(c.id, c.reason) for c in spec.clauses]
 
 
 def test_a_feature_with_columns_said_of_a_list_gets_them_on_every_record_bug():
@@ -122,14 +125,16 @@ def test_an_appointment_registration_is_no_sign_up_bug():
 
 @pytest.mark.slow
 def test_a_search_asked_for_two_records_searches_both_over_http_bug(tmp_path):
-    """The real build of S3 ends BUILD COMPLETE and searches tickets (before: 422 on ?q=)."""
+    """The real build of S3 (without its "navigation", which needs record pages: acct48 D5) ends BUILD
+    COMPLETE and searches tickets (before: 422 on ?q=)."""
     import httpx
 
     from served_app import served
 
     env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI")}
     env["HARNESS_RUNS_DIR"] = str(tmp_path / "runs")
-    done = subprocess.run([sys.executable, "-m", "harness.cli", "new", S3, "--run-id", "run", "--no-audit"],
+    request = S3.replace("easy navigation & search", "easy search")
+    done = subprocess.run([sys.executable, "-m", "harness.cli", "new", request, "--run-id", "run", "--no-audit"],
                           capture_output=True, text=True, timeout=900, cwd=tmp_path, env=env)
     assert done.returncode == 0 and "BUILD COMPLETE" in done.stdout, done.stdout[-3000:]
     ws = tmp_path / "runs" / "run" / "workspace"

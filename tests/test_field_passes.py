@@ -60,7 +60,9 @@ def test_filter_criteria_such_as_give_columns_but_keywords_ask_for_search_not_a_
 def test_a_status_for_several_records_gives_each_of_them_a_status():
     spec = parse_request("An app to manage orders and invoices. Keep a status for each order and invoice.")
     assert [(e.name, e.has_status) for e in spec.data_model] == [("order", True), ("invoice", True)]
-    assert statuses(spec) == ["mapped", "mapped"]
+    # no state is named: the generated open/done is a guess, so the clause is not built and names
+    # "status" for the user to give its states (acct48 D2, tests/test_status_without_states_bug.py)
+    assert statuses(spec) == ["mapped", "not_built"] and spec.clauses[1].unaccounted == ["status"]
 
 
 def test_a_field_bullet_naming_a_second_record_is_a_reference_to_it():

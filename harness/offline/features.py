@@ -94,8 +94,8 @@ FEATURES: dict[FeatureKind, FeatureEntry] = {entry.kind: entry for entry in (
 
 REQ_TEXTS: dict[str, str] = {
     "search": "Users can search {plural}", "filter": "Users can filter {plural}",
-    "sort": "Users can sort {plural}", "aggregate": "The dashboard shows totals of {plural}",
-    "status_counts": "The dashboard counts {plural} per status",
+    "sort": "Users can sort {plural}", "aggregate": "Users see totals of {plural}",
+    "status_counts": "Users see how many {plural} there are per status",
     "csv_export": "Users can export {plural} as CSV",
     "no_double_booking": "A {name} cannot be booked twice for the same slot",
     "capacity": "No more {plural} than a place's capacity hold it at once: one more is refused",

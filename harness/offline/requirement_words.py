@@ -23,8 +23,11 @@ FEATURE_TEXT = {
     "search": ("Users can search {plural}{by}", "GET /api/{seg}?q=<text> returns only the matching {plural}"),
     "filter": ("Users can filter {plural}{by}", "GET /api/{seg}?<field>=<value> returns only the matching {plural}"),
     "sort": ("Users can sort {plural}{by}", "GET /api/{seg}?sort=<field>&order=asc|desc returns {plural} in that order"),
-    "aggregate": ("The dashboard shows totals of {plural}{by}", "GET /api/dashboard returns the sums for {plural}"),
-    "status_counts": ("The dashboard counts {plural} per status", "GET /api/dashboard returns {plural} counts per status"),
+    # what is built, dashboard or not (acct48 D4): the feature's own route; a dashboard, when the spec
+    # has one, is a requirement of its own
+    "aggregate": ("Users see totals of {plural}{by}", "GET /api/{seg}/totals returns the sums for {plural}"),
+    "status_counts": ("Users see how many {plural} there are per status",
+                      "GET /api/{seg}/counts returns {plural} counts per status"),
     "csv_export": ("Users can export {plural} as CSV", "GET /api/{seg}/export.csv returns every {name} as a CSV row"),
     "no_double_booking": ("A {name} cannot be booked twice for the same slot",
                           "creating an overlapping {name} returns 409"),

@@ -17,6 +17,8 @@ from harness.offline.accounting.clause_records import after_link, clause_records
 from harness.offline.accounting.elements import SpecWords, spec_words
 from harness.offline.accounting.everyone_asks import everyone_asks
 from harness.offline.accounting.framing_position import framing_by_position
+from harness.offline.accounting.count_asks import count_asks
+from harness.offline.accounting.status_states import status_asks
 from harness.offline.accounting.open_lists import OPEN_LIST, open_list_marks
 from harness.offline.accounting.record_lists import list_items, per_record_scope
 from harness.offline.accounting.required_asks import required_asks
@@ -55,8 +57,7 @@ class ClauseWords:
 
     @property
     def realises(self) -> bool:
-        return any(v not in (FUNCTION, FRAMING, SELF_INTRO, HEADING, PURPOSE, ACTOR, NEGATED, EXAMPLE, OPEN_LIST,
-                             *bg.KINDS)
+        return any(v not in (FUNCTION, FRAMING, SELF_INTRO, HEADING, PURPOSE, ACTOR, NEGATED, EXAMPLE, OPEN_LIST, *bg.KINDS)
                    for v in self.words.values())
 
 
@@ -252,6 +253,8 @@ def _english(toks: list[str], sw: SpecWords, background: list[str | None], gaps:
     everyone_asks(toks, labels, sw)
     role_rights(toks, labels, sw)
     open_list_marks(toks, labels)
+    for ask in (count_asks, status_asks):   # words one kind of element realises
+        ask(toks, labels, sw)
     return labels
 
 

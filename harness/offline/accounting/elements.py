@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from harness.offline.accounting.lexicon import element_words, keyed_words, stem, tokens, vi_norm
 from harness.offline.accounting.same_records import later_names
+from harness.offline.accounting.status_states import guessed_status
 from harness.models.spec import AppSpec
 
 
@@ -32,6 +33,7 @@ class SpecWords:
     required: set[str] = field(default_factory=set)                # labels of the required fields
     # stem -> every record element holding it: (label, the record's ident, the stems of its name)
     owned: dict[str, list[tuple[str, str, frozenset[str]]]] = field(default_factory=dict)
+    guessed_status: bool = False                                   # open/done, no state said (status_states.py)
     same_as: dict[str, str] = field(default_factory=dict)          # ident -> record it may be (same_records.py)
     roles: tuple[str, ...] = ()                                     # the account roles, admin first
     manage_of: dict[str, str] = field(default_factory=dict)        # ident -> its managing role (manage)
@@ -132,6 +134,7 @@ def spec_words(spec: AppSpec) -> SpecWords:
     sw.on_records = _per_record(spec)
     sw.page_words = element_words().get("pages", frozenset()) if "pages" in present else frozenset()
     sw.same_as = later_names(spec)
+    sw.guessed_status = guessed_status(spec)
     sw.roles = tuple(spec.roles)
     sw.manage_of = {e.ident: e.manage for e in spec.data_model if e.manage}
     return sw
@@ -166,6 +169,8 @@ def _present(spec: AppSpec) -> dict[str, str]:
         out["dashboard"] = "dashboard"
     if spec.html and ("pages" in caps or "health" in caps or spec.pages):
         out["pages"] = "pages"
+    if spec.html and "pages" in caps:   # a page per record type: something to navigate between
+        out["pages:navigation"] = "pages"
     crud = [e.plural for e in spec.data_model]
     if caps & {"crud", "create", "list"} and crud:
         out["crud"] = "crud " + ", ".join(crud)
