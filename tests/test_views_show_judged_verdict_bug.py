@@ -119,3 +119,18 @@ def test_runtime_line_names_a_failed_black_box_check_bug():
     assert "black-box: 1/2 checks passed, FAILED: REQ-003 complete a todo and read it back" in line
     line = runtime_line(RuntimeResult(status="PASS", checks=checks, acceptance=[good]))
     assert line.endswith("black-box: 1/1 checks passed") and "FAILED" not in line
+
+
+def test_malformed_evidence_is_shown_fail_not_a_traceback_bug(fresh_todo_run, capsys):
+    """The full run found `builder report` crashing (TypeError) on a hostile run's evidence once
+    the report re-judged it: evidence the judge cannot read confirms nothing."""
+    store, run_id = fresh_todo_run
+    ev = store.workspace_evidence(run_id)
+    doc = json.loads(ev.read_text())
+    doc["forgery"] = ["not an entry"]
+    ev.write_text(json.dumps(doc))
+    for view in ("status", "report"):
+        code, out, _ = cli(capsys, view, run_id, "--runs-dir", str(store.base))
+        assert code == 0
+    code, out, _ = cli(capsys, "status", run_id, "--runs-dir", str(store.base))
+    assert "status FAIL" in _status_line(out), out

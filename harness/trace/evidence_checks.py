@@ -41,7 +41,8 @@ def document_problems(evidence: dict | None, results: list, evidence_rel: str) -
         elif actual != sent:
             problems.append(f"evidence rejected: {evidence_rel} changed after the pytest session ended")
     for f in evidence.get("forgery", []):
-        problems.append(f"evidence untrusted: {f['file']}:{f['line']} {f['what']}")
+        problems.append(f"evidence untrusted: {f.get('file')}:{f.get('line')} {f.get('what')}" if isinstance(f, dict)
+                        else f"evidence untrusted: a malformed forgery entry {str(f)[:80]!r}")
     return problems
 
 

@@ -38,7 +38,13 @@ def shown_verdict(store, state) -> ShownVerdict:
         return ShownVerdict("FAIL", "state.json says PASS but the run has no spec")
     from harness.trace.review_stage import judge
 
-    matrix, report = judge(store, state)
+    try:
+        matrix, report = judge(store, state)
+    except (TypeError, AttributeError, KeyError, ValueError, IndexError) as exc:
+        # evidence whose shape the judge cannot read can never confirm a PASS (a hand-edited or
+        # hostile document: tests/test_report_hostile.py); the view says so instead of crashing
+        return ShownVerdict("FAIL", f"stored PASS not confirmed now: the run's evidence is malformed "
+                                    f"({type(exc).__name__}: {str(exc)[:80]})")
     if report.overall_status == "PASS":
         return ShownVerdict("PASS", requirements=report.requirements, matrix=matrix)
     return ShownVerdict("FAIL", "stored PASS not confirmed now: " + first_reason(report), report.requirements, matrix)
