@@ -83,6 +83,16 @@ def row(matrix, req_id: str):
     return typed.row(req_id)
 
 
+def source_files(ws: Path) -> dict[str, str]:
+    """{relpath: sha256} of every workspace file but bytecode caches: a `__pycache__` another test's
+    in-process import left in the shared run is removed before any contained process starts
+    (harness/sandbox/bytecode.py), and a cache is no file a repair touched."""
+    from harness.utils.fileio import sha256_file
+
+    return {p.relative_to(ws).as_posix(): sha256_file(p) for p in ws.rglob("*")
+            if p.is_file() and "__pycache__" not in p.relative_to(ws).parts}
+
+
 def injected_copy(todo_run, base: Path, *inject_args: str):
     """A private copy of the shared Todo run (conftest.todo_run) under `base` after a real in-process
     `builder inject <run> INJECT_ARGS --runs-dir base`, for tests that read what the inject left
@@ -94,13 +104,12 @@ def injected_copy(todo_run, base: Path, *inject_args: str):
     from types import SimpleNamespace
 
     from harness.cli import main
-    from harness.utils.fileio import sha256_file
 
     src_store, ctx = todo_run
     store = copy_run(src_store, ctx.run_id, base)
     ws = store.workspace(ctx.run_id)
     before = workspace_hashes(ws)
-    before_files = {p.relative_to(ws).as_posix(): sha256_file(p) for p in ws.rglob("*") if p.is_file()}
+    before_files = source_files(ws)
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = main(["inject", ctx.run_id, *inject_args, "--runs-dir", str(base)])

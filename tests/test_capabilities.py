@@ -9,6 +9,7 @@ from harness.utils.events import read_events
 from harness.utils.fileio import sha256_file
 from harness.validation.plan_validator import validate_plan
 from harness.validation.spec_validator import validate_spec
+from run_copies import source_files
 
 
 def test_valid_spec_and_valid_dag(todo_run):
@@ -83,7 +84,7 @@ def test_failures_localized_classified_repaired_and_bounded(repaired_inject_run)
     assert failing[0].diagnostics.get("file") == "src/main.py"
     assert state.task_results[owner.id] == TaskStatus.COMPLETED
     assert 1 <= state.repair_attempts[owner.id] <= 3
-    after = {p.relative_to(ws).as_posix(): sha256_file(p) for p in ws.rglob("*") if p.is_file()}
+    after = source_files(ws)
     assert after == injected.before_files  # repaired back to the generated file, nothing else touched
     assert state.review.overall_status == "PASS"
 
