@@ -22,7 +22,7 @@ from harness.offline.accounting.status_states import status_asks
 from harness.offline.accounting.open_lists import OPEN_LIST, open_list_marks
 from harness.offline.accounting.record_lists import list_items, per_record_scope
 from harness.offline.accounting.required_asks import required_asks
-from harness.offline.accounting.role_rights import role_rights
+from harness.offline.accounting.role_rights import role_rights, subject_spans
 from harness.offline.accounting.lexicon import (element_words, example_indices, is_vietnamese, keyed_words, listed_forms,
                                                 same_form, same_listed_word, stem,
                                                 token_gaps, tokens, vi_norm, vi_phrases, word_list)
@@ -114,8 +114,6 @@ def _story_parts(toks: list[str]) -> dict[int, str]:
     return out
 
 
-_MODAL = frozenset({"can", "could", "should", "will", "may", "must", "shall"})
-_LETS = frozenset({"allow", "allows", "let", "lets", "enable", "enables"})
 _DETS = frozenset({"the", "a", "an", "our", "my", "their", "each", "every"})
 
 
@@ -145,25 +143,7 @@ def _actors(low: list[str], out: dict[int, str]) -> None:
     """Who does it: the subject before a modal at the clause start ("The gym can register
     members") or the object of "allow … to" ("allow the gym to create members"). A role word
     (asks_en.txt: admin, manager …) is never only an actor."""
-    spans = []
-    k = 0
-    while k < len(low) and low[k] in _DETS:
-        k += 1
-    end = k
-    while end < len(low) and end - k < 3 and low[end] not in _MODAL:
-        end += 1
-    if end < len(low) and low[end] in _MODAL and end > k:
-        spans.append(range(k, end))
-    for j, w in enumerate(low):
-        if w in _LETS:
-            s = j + 1
-            while s < len(low) and low[s] in _DETS:
-                s += 1
-            e = s
-            while e < len(low) and e - s < 3 and low[e] != "to":
-                e += 1
-            if e < len(low) and low[e] == "to" and e > s:
-                spans.append(range(s, e))
+    spans = [span for span, _start in subject_spans(low, _DETS)]
     for span in spans:
         if not any(stem(low[i]) in word_list("asks_en.txt") for i in span):
             out.update({i: ACTOR for i in span})

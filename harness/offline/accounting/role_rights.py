@@ -103,25 +103,34 @@ def _restriction(low: list[str], k: int, labels: list[str | None], sw: SpecWords
 def _subject(low: list[str]) -> tuple[range, int] | None:
     """The subject before a modal at the clause start, or after "allow … to": its span and where
     what it may do starts."""
+    spans = subject_spans(low, _DETS)
+    return spans[0] if spans else None
+
+
+def subject_spans(low: list[str], dets: frozenset[str]) -> list[tuple[range, int]]:
+    """Who may do something, in order: the subject before a modal at the clause start ("The gym
+    can …"), then the object of each "allow/let/enable … to"; each span with the index where what
+    it may do starts. `dets`: the determiners skipped before a subject."""
+    spans = []
     k = 0
-    while k < len(low) and low[k] in _DETS:
+    while k < len(low) and low[k] in dets:
         k += 1
     end = k
     while end < len(low) and end - k < 3 and low[end] not in _MODAL:
         end += 1
     if end < len(low) and low[end] in _MODAL and end > k:
-        return range(k, end), end + 1
+        spans.append((range(k, end), end + 1))
     for j, w in enumerate(low):
         if w in _LETS:
             s = j + 1
-            while s < len(low) and low[s] in _DETS:
+            while s < len(low) and low[s] in dets:
                 s += 1
             e = s
             while e < len(low) and e - s < 3 and low[e] != "to":
                 e += 1
             if e < len(low) and low[e] == "to" and e > s:
-                return range(s, e), e + 1
-    return None
+                spans.append((range(s, e), e + 1))
+    return spans
 
 
 def _ordinary_subject(low: list[str], labels: list[str | None], sw: SpecWords, records: frozenset[str]) -> None:
