@@ -85,21 +85,13 @@ def prestart(workspace: Path) -> None:
         return
     workspace = Path(workspace)
     tmp = own_tmp.make("runtime")
-    read_fd, write_fd = os.pipe()
-    try:
-        with open(tmp / "stdout.log", "wb") as out, open(tmp / "stderr.log", "wb") as err:
-            proc = LocalSandbox(workspace).spawn([sys.executable, str(SCRIPT), str(read_fd)], cwd=tmp,
-                                                 env=server_env(tmp), network=True, writable=[tmp],
-                                                 stdout=out, stderr=err, pass_fds=[read_fd])
-    except (SpawnError, OSError):
-        os.close(write_fd)
+    server = _spawn(workspace, tmp, "wb")
+    if server is None:
         shutil.rmtree(tmp, ignore_errors=True)
         return
-    finally:
-        os.close(read_fd)
     with _LOCK:
         old = _PREPARED.pop(_key(workspace), None)
-        _PREPARED[_key(workspace)] = PreparedServer(proc, tmp, write_fd)
+        _PREPARED[_key(workspace)] = server
     if old is not None:
         old.discard()
 
@@ -113,9 +105,15 @@ def spare(workspace: Path, tmp: Path) -> PreparedServer | None:
 
     if not enabled() or prestart_shadowed(Path(workspace)):
         return None
+    return _spawn(workspace, tmp, "ab")
+
+
+def _spawn(workspace: Path, tmp: Path, log_mode: str) -> PreparedServer | None:
+    """The server script spawned contained in `tmp` (its database, its logs opened with
+    `log_mode`), waiting on a pipe for its port; None when it could not be spawned."""
     read_fd, write_fd = os.pipe()
     try:
-        with open(tmp / "stdout.log", "ab") as out, open(tmp / "stderr.log", "ab") as err:
+        with open(tmp / "stdout.log", log_mode) as out, open(tmp / "stderr.log", log_mode) as err:
             proc = LocalSandbox(workspace).spawn([sys.executable, str(SCRIPT), str(read_fd)], cwd=tmp,
                                                  env=server_env(tmp), network=True, writable=[tmp],
                                                  stdout=out, stderr=err, pass_fds=[read_fd])
