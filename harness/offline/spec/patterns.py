@@ -32,8 +32,8 @@ from harness.offline.spec.fields import FieldItem, kind_for_name
 from harness.offline.spec.list_parts import read_range
 from harness.offline.spec.matcher import Match, match_at, token_ok
 from harness.offline.spec.nouns import singular_name
-from harness.offline.spec.pass_helpers import main_record, nearest
 from harness.offline.spec.pattern_constructs import CONSTRUCTS, construct_action, renamed_word, same_records
+from harness.offline.spec.record_choice import choose_record
 from harness.offline.spec.token_tests import TokenTest
 from harness.offline.spec.tokens import Tok
 from harness.offline.spec.wordsets import word_set
@@ -187,13 +187,13 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str], s
             items += [] if any(it.words == [column] for it in items) else [FieldItem(words=[column])]
         p.status.extend(n for n in named if not column and n not in p.status and n not in p.workflows)
     if "record" in action:
-        record = _record(toks, m, action["record"], p, mentions)
+        record = choose_record(toks, m, action["record"], p, mentions, lambda c: _named(toks, m, c, p), pattern_set)
         if not record and "feature" not in action:   # a feature's "of" may still name one
             _no_record(toks, m, action, p)
             return
         if record in p.workflows and "with_workflow" in action:
             action = {**action, **action["with_workflow"]}
-    if record:
+    if record and not action.get("feature_only"):   # feature_only: the record gets no fields entry
         items = p.fields.setdefault(record, [])
         for label in action.get("fields", []):
             item = _field_item(toks, m, label)
@@ -245,44 +245,6 @@ def _no_record(toks: list[Tok], m: Match, action: dict, p) -> None:
     if action.get("no_record"):   # a recognised ask with nothing to act on is not built
         _mark(toks, m, {"role": "context", "force": True})
         _block(toks, m, action["no_record"], p)
-
-
-def _record(toks: list[Tok], m: Match, how: dict, p, mentions: dict[int, str]) -> str:
-    """The record a match is about (action "record"), or "" when there is none."""
-    if "capture" in how:
-        return next(iter(_named(toks, m, how["capture"], p)), "")
-    if "field_of" in how:
-        return _field_owner(toks, m, how, p, mentions)
-    if "field_in" in how:   # the one record with a field one of whose words is in the set
-        owners = [e for e in p.entities if any(set(it.words) & pattern_set(how["field_in"]) for it in p.fields.get(e, []))]
-        return owners[0] if len(owners) == 1 else ""
-    found = nearest(toks, m.anchor, mentions, how["reach"]) \
-        or (how.get("back") and _antecedent(toks, m.anchor, mentions))
-    if found or how.get("main"):   # the request's main record, when the clause names none
-        clause = toks[m.anchor].clause
-        return found or ("" if any(toks[k].clause == clause for k in mentions) else main_record(mentions) or "")
-    if "or_first_in" in how:   # the first record whose last word is in the set ("task", "ticket")
-        first = next((e for e in p.entities if e.rpartition(" ")[2] in pattern_set(how["or_first_in"])), "")
-        if first:
-            return first
-    return p.entities[0] if len(p.entities) == 1 and not how.get("named") else ""
-
-
-def _field_owner(toks: list[Tok], m: Match, how: dict, p, mentions: dict[int, str]) -> str:
-    """Record "field_of": the one record with a field (of kind "hint") labelled as the word of that
-    capture, of the record named last in capture "among" when one is named there; none or several: ""."""
-    w = toks[m.captures[how["field_of"]][0]].w
-    named = [mentions[k] for k in m.captures.get(how.get("among", ""), []) if k in mentions][-1:]
-    owners = [e for e, items in p.fields.items() if (not named or e in named)
-              and any(it.label == w and it.hint == how.get("hint", it.hint) for it in items)]
-    return owners[0] if len(owners) == 1 else ""
-
-
-def _antecedent(toks: list[Tok], i: int, mentions: dict[int, str]) -> str:
-    """The record named last before token i, in its clause or the one before ("..., delete tools;
-    members can only see them")."""
-    before = [j for j in mentions if j < i and toks[j].clause >= toks[i].clause - 1]
-    return mentions[max(before)] if before else ""
 
 
 def _word(toks: list[Tok], m: Match, capture: str) -> str:
