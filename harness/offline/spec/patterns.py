@@ -186,6 +186,10 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str], s
         for items in (p.fields.setdefault(n, []) for n in named if column):
             items += [] if any(it.words == [column] for it in items) else [FieldItem(words=[column])]
         p.status.extend(n for n in named if not column and n not in p.status and n not in p.workflows)
+    if isinstance(action.get("cascade"), dict):   # "use cascading deletes": the parse's child records
+        record = _cascade_children(toks, m, action["cascade"], p, mentions)
+        if not record:
+            return
     if "record" in action:
         record = choose_record(toks, m, action["record"], p, mentions, lambda c: _named(toks, m, c, p), pattern_set)
         if not record and "feature" not in action:   # a feature's "of" may still name one
@@ -193,7 +197,7 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str], s
             return
         if record in p.workflows and "with_workflow" in action:
             action = {**action, **action["with_workflow"]}
-    if record and not action.get("feature_only"):   # feature_only: the record gets no fields entry
+    if record and not action.get("no_fields_entry"):   # a row that only marks or adds a feature makes none
         items = p.fields.setdefault(record, [])
         for label in action.get("fields", []):
             item = _field_item(toks, m, label)
@@ -206,7 +210,7 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str], s
             p.tools[record].append(tool)
         if action.get("record_status") and record not in p.status and record not in p.workflows:
             p.status.append(record)
-        if action.get("cascade"):   # deleting the record's parent removes it (on_parent_delete)
+        if action.get("cascade") is True:   # deleting the record's parent removes it (on_parent_delete)
             p.cascade.add(record)
         if "workflow" in action and record not in p.workflows and record not in p.status:
             p.workflows[record] = list(action["workflow"])
@@ -232,10 +236,14 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str], s
         _block(toks, m, action["block"], p, action.get("block_list"))
     for attr, value in action.get("set", {}).items():
         setattr(p, attr, value)
+    for attr, capture in action.get("set_words", {}).items():   # the words of a capture, as written
+        setattr(p, attr, " ".join(toks[x].orig for x in m.captures.get(capture, [])))
     for attr, mapping in action.get("append", {}).items():   # the anchor word's value in a lexicon map
         getattr(p, attr).append(getattr(lx, mapping)[toks[m.anchor].w])
     if "rename" in action:   # a word, or {"capture": c}: the singular of c's word
         toks[m.anchor].w = renamed_word(toks, m.captures, action["rename"])
+    for x in m.captures.get(action.get("erase", ""), []):   # words set aside, as the lexicon's ignored ones
+        toks[x].w = ""
 
 
 def _no_record(toks: list[Tok], m: Match, action: dict, p) -> None:
@@ -245,6 +253,18 @@ def _no_record(toks: list[Tok], m: Match, action: dict, p) -> None:
     if action.get("no_record"):   # a recognised ask with nothing to act on is not built
         _mark(toks, m, {"role": "context", "force": True})
         _block(toks, m, action["no_record"], p)
+
+
+def _cascade_children(toks: list[Tok], m: Match, how: dict, p, mentions: dict[int, str]) -> str:
+    """`cascade` {"children": "all" | "named", "or_all": true}: every record with a parent, or those
+    the anchor's clause names (none: with "or_all", every one) are removed with their parent; the
+    first of them by name is the row's record ("" when there is none)."""
+    children = {child for child, parent in p.parents.items() if parent}
+    chosen = children if how["children"] == "all" else children & {
+        name for k, name in mentions.items() if toks[k].clause == toks[m.anchor].clause}
+    chosen = chosen or (children if how.get("or_all") else set())
+    p.cascade.update(chosen)
+    return min(chosen) if chosen else ""
 
 
 def _word(toks: list[Tok], m: Match, capture: str) -> str:

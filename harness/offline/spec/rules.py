@@ -24,7 +24,6 @@ from harness.errors import SpecError
 from harness.models.spec import AppSpec
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec.accounting import account_clauses
-from harness.offline.spec.app_name import mark_app_name
 from harness.offline.spec.booking import find_availability
 from harness.offline.spec.build import Parsed, build_spec
 from harness.offline.spec.clauses import split_clauses
@@ -107,8 +106,9 @@ def load_passes(path: Path = PASSES_FILE) -> tuple[Pass, ...]:
 
 # --- code passes that join two parts of the parser (named in passes.jsonl as "rules.<name>") ----
 
-def app_name(toks: list[Tok], clauses: list[str]) -> str:
-    return mark_app_name(toks) or mark_title_line(toks, clauses)
+def title_line(toks: list[Tok], clauses: list[str], app_name: str) -> str:
+    """The app's name the rows of "app name called" / "app name is a" read, else an outline's title line."""
+    return app_name or mark_title_line(toks, clauses)
 
 
 def entities(toks: list[Tok], p: Parsed) -> dict[int, str]:
