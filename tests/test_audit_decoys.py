@@ -245,3 +245,16 @@ def test_honest_tests_kill_no_decoy(tmp_path):
         assert entry["detectors"] == {} and entry["void"] == 0
     assert document["requirements"]["REQ-001"]["status"] == "verified", done.stdout[-3000:]
     assert "failed on decoy" not in done.stdout
+
+
+def test_the_queue_never_drops_a_decoy_for_the_time_box():
+    """Past the box (here at once) the queue stops handing out mutants, never decoys: a detector that
+    burns the box cannot get its requirement's decoys skipped. Its results never count as mutants'."""
+    from harness.audit.dispatch import Dispatcher
+    from pytest_harness.time_box import admit
+
+    order = [("REQ-1", 11, ["t::a"]), ("REQ-1", 22, ["t::a"]), ("REQ-1", 33, ["t::a"])]
+    queue = Dispatcher(order, 0.0, 2.0, admit, draw=lambda n: 1, decoys={22})
+    first = queue.next_entry(0)
+    assert first == ("REQ-1", 22, ["t::a"]) and queue.next_entry(1) is None
+    assert queue.planned["REQ-1"] == 2
