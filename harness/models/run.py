@@ -35,6 +35,7 @@ class RunState(BaseModel):
     checkpoints: list[str] = Field(default_factory=list)
     repair_attempts: dict[str, int] = Field(default_factory=dict)
     file_hashes: dict[str, dict[str, str]] = Field(default_factory=dict)  # task -> {path: sha256}
+    adopted_files: list[str] = Field(default_factory=list)  # workspace files the user made part of the build (`builder adopt`)
     llm_calls: int = 0                    # model calls used so far (budgets continue on resume)
     llm_tokens: int = 0                   # tokens the server reported so far
     options: RunOptions = Field(default_factory=RunOptions)

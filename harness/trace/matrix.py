@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 from harness.models.enums import TaskStatus
@@ -128,8 +129,10 @@ def _evidence_missing(rid: str, ev_req: dict, evidence: dict | None, tests: list
 
 def build_matrix(spec: AppSpec, tasks: list[Task], statuses: dict, results: list[VerificationResult],
                  evidence: dict | None, workspace: Path, runtime: RuntimeResult | None = None,
-                 audit: dict | None = None) -> TraceMatrix:
-    """The whole matrix (rows, coverage, problems) from the plan, the statuses and the evidence."""
+                 audit: dict | None = None, adopted: Iterable[str] = ()) -> TraceMatrix:
+    """The whole matrix (rows, coverage, problems) from the plan, the statuses and the evidence.
+    `adopted`: files the user made part of the build (`builder adopt`); they are not "unowned", but a
+    change to one after verification still voids every requirement (no task says which it affects)."""
     from pytest_harness.snapshot import snapshot_files
 
     from harness.state.layout import WORKSPACE_EVIDENCE
@@ -137,9 +140,10 @@ def build_matrix(spec: AppSpec, tasks: list[Task], statuses: dict, results: list
     stale = stale_files(evidence, workspace)
     latest = _latest_results(results)
     owned = {f for t in tasks for f in t.files_touched}
-    unowned = evidence_checks.unowned_files(snapshot_files(workspace)["files"], owned) if tasks else []
+    unowned = evidence_checks.unowned_files(snapshot_files(workspace)["files"], owned | set(adopted)) if tasks else []
     voided = evidence_checks.document_problems(evidence, results, WORKSPACE_EVIDENCE)
-    voided += [f"evidence stale: {f} is not part of the build (no task owns it)" for f in unowned if f not in stale]
+    voided += [f"evidence stale: {f} is not part of the build (no task owns it; if you added it: "
+               f"`builder adopt <run> {f}`, then re-verify)" for f in unowned if f not in stale]
     rows = [requirement_row(r, tasks, statuses, latest, evidence, stale, workspace, runtime, voided, owned, audit)
             for r in spec.requirements]
     passed = sum(1 for r in rows if r.status == "PASS")

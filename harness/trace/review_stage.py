@@ -31,7 +31,7 @@ def compute_matrix(store: RunStore, state: RunState) -> TraceMatrix:
     audit = current_audit(store, state.run_id, evidence)
     matrix = build_matrix(state.spec, state.plan.tasks if state.plan else [], state.task_results,
                           state.verification_results, evidence, store.workspace(state.run_id), state.runtime,
-                          audit=audit)
+                          audit=audit, adopted=state.adopted_files)
     if audit_unfinished(state, evidence, store.read_audit(state.run_id)):
         matrix.problems.append(f"the mutation audit did not finish: `builder resume {state.run_id}` "
                                f"or `builder audit {state.run_id}` completes it")
