@@ -21,7 +21,11 @@ import pytest
 # (tests/test_verifier.py, tests/test_runtime.py check it).
 sys.dont_write_bytecode = False
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-from fake_openai_server import fake_openai_server  # noqa: F401  (fixture; tests/ is on pythonpath)
+# tests/ is on pyproject's pythonpath, which pytest drops when it takes its rootdir from a path
+# argument (`pytest --harness-run ID --harness-runs-dir /elsewhere` run here): put it there anyway.
+if str(Path(__file__).resolve().parent / "tests") not in sys.path:
+    sys.path.insert(0, str(Path(__file__).resolve().parent / "tests"))
+from fake_openai_server import fake_openai_server  # noqa: E402,F401  (fixture)
 
 # pytester's in-process runs drop modules first imported inside them; coverage's C tracer cannot be
 # imported twice in one process, so it is loaded once here, outside every in-process run.
