@@ -26,6 +26,7 @@ from harness.acceptance import checks_app as app
 from harness.acceptance import checks_data as data
 from harness.acceptance import checks_flow as flow
 from harness.acceptance import checks_pages_private as pages_private
+from harness.acceptance import checks_page_forms as page_forms
 from harness.acceptance import checks_session as session
 from harness.acceptance.checks_record_tools import TOOL_CHECKS
 from harness.acceptance.checks_computed import computed_values_hold
@@ -102,6 +103,14 @@ def _private_pages(spec: AppSpec, e: DataEntity, rid: str) -> list[Check]:
                   partial(pages_private.forms_leave_others_records, spec=spec, entity=e), e.ident)]
 
 
+def _page_form(spec: AppSpec, e: DataEntity, rid: str, verb: str) -> list[Check]:
+    """With HTML pages: the `verb` form a page shows for the owner's record does it."""
+    if not (spec.pages and spec.html):
+        return []
+    return [Check(rid, f"a page's {verb} form {'completes' if verb == 'complete' else 'deletes'} a {e.name}",
+                  partial(page_forms.form_acts, spec=spec, entity=e, verb=verb), e.ident)]
+
+
 def _unknown_query(rid: str, e: DataEntity) -> Check:
     return Check(rid, f"the {e.plural} list refuses an unknown query parameter",
                  partial(data.refuses_unknown_query, entity=e), e.ident)
@@ -172,6 +181,7 @@ def derive(spec: AppSpec) -> list[Check]:
                            for p in spec.pages if p.route == "/"]
         elif cap in ("create", "crud") and e is not None:
             checks += _entity_input(spec, e, rid, full=cap == "crud")
+            checks += _page_form(spec, e, rid, "delete") if cap == "crud" else []
         elif cap == "list" and e is not None:
             checks += [Check(rid, f"list shows every created {e.name}", partial(data.list_shows_all, entity=e), e.ident),
                        _unknown_query(rid, e)]
@@ -182,6 +192,7 @@ def derive(spec: AppSpec) -> list[Check]:
         elif cap == "complete" and e is not None:
             checks += [Check(rid, f"complete a {e.name} and read it back", partial(flow.complete_sticks, entity=e), e.ident),
                        Check(rid, f"complete an unknown {e.name} → 404", partial(flow.complete_unknown_404, entity=e), e.ident)]
+            checks += _page_form(spec, e, rid, "complete")
         elif cap == "workflow" and e is not None and ".stamp " in req.acceptance:
             ident = req.acceptance.rsplit(" ", 1)[-1]
             if ident in e.stamps:
