@@ -34,7 +34,8 @@ def test_todo_spec_derives_a_check_per_requirement_and_complete_reads_back():
     names = _names(spec)
     assert names["REQ-001"] == ["create a todo with every field and read it back", "todo.title refuses a wrong value",
                                 "a todo without title is refused"]
-    assert names["REQ-003"] == ["complete a todo and read it back", "complete an unknown todo → 404"]
+    assert names["REQ-003"] == ["complete a todo and read it back", "complete an unknown todo → 404",
+                                "a page's complete form completes a todo"]
     assert "GET /health answers ok" in names["REQ-004"]
 
 
