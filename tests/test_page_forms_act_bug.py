@@ -81,10 +81,12 @@ def test_a_delete_form_that_deletes_nothing_fails_the_page_form_check_bug(notes,
 @pytest.mark.parametrize("html, found", [
     ('<form method="post" action="/forms/todos/7/complete"><input type="hidden" name="next" value="/"></form>',
      {"action": "/forms/todos/7/complete", "method": "post", "data": {"next": "/"}}),
-    ('<FORM METHOD=POST ACTION="http://x/t/7/complete/"></FORM>', {"action": "http://x/t/7/complete/", "method": "post", "data": {}}),
+    ('<FORM METHOD=POST ACTION="http://x/todos/7/complete/"></FORM>',
+     {"action": "http://x/todos/7/complete/", "method": "post", "data": {}}),
+    ('<form method="post" action="/forms/tools/7/complete"></form>', None),     # another entity's record 7
     ('<form action="/forms/todos/7/complete"></form>', None),             # a GET form is a link, not a post
     ('<form method="post" action="/forms/todos/17/complete"></form>', None),   # another record's form
     ('<form method="post" action="/forms/todos/7/delete"></form>', None),
 ])
 def test_record_form_finds_the_records_post_form(html, found):
-    assert record_form(html, 7, "complete") == found
+    assert record_form(html, "todos", 7, "complete") == found

@@ -5,8 +5,9 @@ Hostile trial g (A7): the page's "Done" form stored nothing while the API's comp
 and the app's own page test was weakened; every check passed, because the page checks looked only
 at what pages show and at another account's forms. The forms are found in the page's HTML as a
 browser finds them (a `<form method="post">` whose action ends with `/<id>/complete` or
-`/<id>/delete`, its hidden inputs sent along), so the check needs no route convention; an app that
-shows no such form for the record is not judged by it (the line says so)."""
+`/<id>/delete` right after the entity's collection name — `/forms/tools/10/delete` is tool 10's,
+never loan 10's — its hidden inputs sent along); an app that shows no such form for the record is
+not judged by it (the line says so)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from urllib.parse import urlsplit
 from harness.acceptance.checks_flow import DONE_WORDS
 from harness.acceptance.checks_pages_private import page_routes
 from harness.acceptance.client import Api, CheckFailed
+from harness.constructs.collection_url import collection_slug
 from harness.models.spec import AppSpec, DataEntity
 
 
@@ -40,12 +42,12 @@ class _Forms(HTMLParser):
             self._open = None
 
 
-def record_form(html: str, record_id: object, verb: str) -> dict | None:
-    """The page's first post form whose action's path ends with /<record_id>/<verb>, else None."""
+def record_form(html: str, slug: str, record_id: object, verb: str) -> dict | None:
+    """The page's first post form whose action's path ends with /<slug>/<record_id>/<verb>, else None."""
     parser = _Forms()
     parser.feed(html)
     for form in parser.forms:
-        if form["method"] == "post" and urlsplit(form["action"]).path.rstrip("/").endswith(f"/{record_id}/{verb}"):
+        if form["method"] == "post" and urlsplit(form["action"]).path.rstrip("/").endswith(f"/{slug}/{record_id}/{verb}"):
             return form
     return None
 
@@ -59,7 +61,7 @@ def form_acts(api: Api, spec: AppSpec, entity: DataEntity, verb: str) -> str:
     url = f"{api.collection(entity)}/{rec['id']}"
     for route in page_routes(spec, entity):
         page = api.call("GET", route, owner, accept="text/html")
-        form = record_form(page.text, rec["id"], verb) if page.ok() else None
+        form = record_form(page.text, collection_slug(entity.plural), rec["id"], verb) if page.ok() else None
         if form is None:
             continue
         action = urlsplit(form["action"]).path
