@@ -196,8 +196,11 @@ def _only(low: list[str], gaps: list[str], k: int, labels: list[str | None], sw:
     if not restricts:
         return
     label = _ownership(low, owners[-1], sw, records) if owners else None
-    if label is None and not owners:
-        enforced = [labels[i] for i in range(k + 1, end) if (labels[i] or "").startswith(_ENFORCING)]
+    if label is None and not owners:   # "members can only see them" of a shared record a role manages
+        keys = [f"access:{key}" for key in ("shared", "manage", "view")]
+        ruled = all(any(r in sw.on_records.get(key, ()) for key in keys) for r in records) if records \
+            else any(key in sw.present for key in keys)   # "… can only see them": the records said before
+        enforced = [labels[i] for i in range(k if ruled else k + 1, end) if (labels[i] or "").startswith(_ENFORCING)]
         label = enforced[0] if enforced else None
     labels[k] = label
     for i in owners:
@@ -256,7 +259,7 @@ def _negation(low: list[str], span: range, labels: list[str | None], sw: SpecWor
     for i in owners:
         labels[i] = label
     if label is None:
-        enforced = [labels[i] for i in span if i > j and (labels[i] or "").startswith(_ENFORCING)]
+        enforced = [labels[i] for i in span if (labels[i] or "").startswith(_ENFORCING)]
         label = enforced[0] if enforced else None
     labels[k] = label
     if j < len(low):
