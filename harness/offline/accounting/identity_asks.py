@@ -64,7 +64,7 @@ def identity_asks(toks: list[str], gaps: list[str], labels: list[str | None], sw
     negated = _negated_spans(low, gaps)
     login = [k for k in range(len(low)) if _login_at(low, k)]
     for k in login:
-        _login_words(low, k, labels, sw, any(k in span for span in negated))
+        _login_words(low, k, labels, sw, _login_negated(low, gaps, k))
     for k, w in enumerate(low):
         if stem(w) in _words("anonymous"):
             labels[k] = bg.scope_element("login", sw) or None
@@ -98,6 +98,20 @@ def _people(word: str) -> bool:
 
 _PEOPLE = frozenset(stem(w) for w in ("user", "member", "customer", "client", "student", "teacher",
                                       "employee", "patient", "owner", "account", "person"))
+
+
+def _login_negated(low: list[str], gaps: list[str], k: int) -> bool:
+    """ "without logging in", "users who are not signed in": a login said not to be needed. Not in a
+    condition ("If the user is not logged in, they can't access …"): there the login refuses them."""
+    j = k - 1
+    while j >= 0 and low[j] in _exact("between") | {"being", "yet", "is", "are"}:
+        j -= 1
+    if j < 0 or not (low[j] == "without" or low[j] in _exact("negations")):
+        return False
+    start = j
+    while start > 0 and not any(ch in _PARTS for ch in gaps[start]):
+        start -= 1
+    return not keyed_forms("background_en.txt").get("conditions", frozenset()) & set(low[start:j])
 
 
 def _login_words(low: list[str], k: int, labels: list[str | None], sw: SpecWords, negated: bool) -> None:
