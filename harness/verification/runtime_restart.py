@@ -14,7 +14,7 @@ from harness.verification.http_probe import request
 
 class Held:
     """The server process the check runs now (a restart replaces it; `finally` stops this one), and
-    the spare that takes over at the restart: a server_preload.py process (imports done, nothing of
+    the spare that takes over at the restart: an app_start.py process (imports done, nothing of
     the workspace read) spawned when the acceptance leg starts, so the restart costs the app's own
     start-up, not the framework's imports again."""
 
@@ -24,15 +24,15 @@ class Held:
         self.restarts = 0
         self.spare: Any = None
 
-    def preload(self, workspace: Path, tmp: Path, entry: tuple[str, str], factory: Any) -> None:
-        """Spawn the spare by `factory(workspace, tmp)` (harness/speed/server_prestart.py `spare`,
+    def preload(self, workspace: Path, tmp: Path, data: Path, entry: tuple[str, str], factory: Any) -> None:
+        """Spawn the spare by `factory(workspace, tmp, data)` (harness/speed/server_prestart.py `spare`,
         handed down by the caller; None: prestarting is off or could not serve the workspace)."""
         if entry[0] == "python" and factory is not None:
-            self.spare = factory(workspace, tmp)
+            self.spare = factory(workspace, tmp, data)
 
     def drop_spare(self) -> None:
         if self.spare is not None:
-            self.spare._close_pipe()
+            self.spare.close_pipe()
             self.spare.proc.stop(0.5)
             self.spare = None
 
