@@ -85,6 +85,7 @@ class Waiting:
     go_fd: int                # the write end of its standard input
     tmp: Path | None = None   # the runtime check's own directory (logs), when the check made it
     threads: list[threading.Thread] = field(default_factory=list)
+    spare: Waiting | None = None   # the restart's process, spawned with this one (server_prestart.prestart)
 
     def start(self, uvicorn_args: list[str]) -> bool:
         """Send the arguments (the process becomes `python -m uvicorn ARGS`); False if it is gone."""
@@ -98,12 +99,24 @@ class Waiting:
         finally:
             self.close_pipe()
 
-    def discard(self) -> None:
-        """Stop the process and remove the check's directories (it never served: nothing to keep)."""
-        from harness.utils import own_tmp
+    def take_spare(self) -> Waiting | None:
+        """The spare spawned with this process (the caller owns it from now on), or None."""
+        spare, self.spare = self.spare, None
+        return spare
 
+    def drop(self) -> None:
+        """Stop the process, unused; its directories stay (a spare's are the check's)."""
         self.close_pipe()
         self.proc.stop(0.5)
+
+    def discard(self) -> None:
+        """Stop the process and its spare, remove the check's directories (they never served:
+        nothing to keep)."""
+        from harness.utils import own_tmp
+
+        if (spare := self.take_spare()) is not None:
+            spare.drop()
+        self.drop()
         if self.tmp is not None:
             own_tmp.remove(self.tmp)
 

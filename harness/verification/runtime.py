@@ -109,7 +109,8 @@ def verify_runtime(workspace: Path, steps: list | None = None, startup_timeout_s
     workspace yet (harness/speed/server_prestart.py, handed over by the speed door after its
     validity rule); the check owns it from here: it starts it, or discards it and starts cold.
     `on_launch(proc)`: told the server process once it runs (so a caller can stop a check early).
-    `spare(workspace, tmp, data)`: a preloaded server for the acceptance leg's restart (server_prestart.spare)."""
+    `spare(workspace, tmp, data)`: a preloaded server for the acceptance leg's restart (server_prestart.spare),
+    spawned when the leg starts unless `prepared` came with one (its `take_spare()`)."""
     started = time.monotonic()
     workspace = Path(workspace).resolve()
     rec = _Record()
@@ -135,7 +136,7 @@ def verify_runtime(workspace: Path, steps: list | None = None, startup_timeout_s
         prepared = None
     tmp = prepared.tmp if prepared is not None else own_tmp.make("runtime")   # the check's: logs
     data = prepared.data if prepared is not None else own_tmp.make_beside(tmp)  # the app's: app.db
-    held = Held(prepared.proc if prepared is not None else None)
+    held = Held(prepared.proc, prepared.take_spare()) if prepared is not None else Held(None)
     stage = "not started"
     try:
         if held.proc is None:
