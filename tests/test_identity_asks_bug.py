@@ -23,29 +23,31 @@ def _clause(request: str, start: str):
     return spec, next(c for c in spec.clauses if c.text.startswith(start))
 
 
-@pytest.mark.parametrize("request_text, start, named", [
-    # the trial's five false passes and two over-claims, and held-out phrasings of each
-    ("Each student can only see their own grades. Teachers can enter grades for any student.",
-     "Each student", ["own"]),
-    ("Anyone can see all events without logging in. Signed in users can create events and update or "
-     "delete their own events.", "Signed in", ["Signed in", "own"]),
-    ("Logged in users can post recipes, and only the author of a recipe can edit or delete it.",
-     "Logged in", ["Logged in", "only", "author"]),
-    ("As a signed up user I want to create new recipes and edit or delete my own recipes.",
-     "As a signed", ["signed up", "own"]),
-    ("Clients can add reservations and see only their own reservations.", "Clients", ["only", "own"]),
-    ("Comments have a text. Users can only delete their own comments.", "Users can only", ["only", "own"]),
-    ("Members who are logged-in can add photos and remove their own photos.", "Members", ["logged-in", "own"]),
-    ("Notes have a title. Registered users can add notes.", "Registered", ["Registered users"]),
-    ("Posts have a title. A post can only be edited by its author.", "A post can", ["only", "author"]),
+@pytest.mark.parametrize("records, text, named", [
+    # the trial's five false passes and two over-claims, and held-out phrasings of each, read against
+    # a spec without accounts (the parser now turns the login on for most of them:
+    # tests/test_login_phrases_turn_on_accounts_bug.py; the accounting must not rely on that)
+    ("Students have a name. Grades have a value.", "Each student can only see their own grades.", ["own"]),
+    ("Events have a title.", "Signed in users can create events and update or delete their own events.",
+     ["Signed in", "own"]),
+    ("Recipes have a title.", "Logged in users can post recipes, and only the author of a recipe can edit or "
+     "delete it.", ["Logged in", "only", "author"]),
+    ("Recipes have a title.", "As a signed up user I want to create new recipes and edit or delete my own "
+     "recipes.", ["signed up", "own"]),
+    ("Reservations have a date.", "Clients can add reservations and see only their own reservations.",
+     ["only", "own"]),
+    ("Comments have a text.", "Users can only delete their own comments.", ["only", "own"]),
+    ("Photos have a caption.", "Members who are logged-in can add photos and remove their own photos.",
+     ["logged-in", "own"]),
+    ("Notes have a title.", "Registered users can add notes.", ["Registered users"]),
+    ("Posts have a title.", "A post can only be edited by its author.", ["only", "author"]),
 ])
-def test_identity_words_without_accounts_reported_built_bug(request_text, start, named):
-    spec, clause = _clause(request_text, start)
+def test_identity_words_without_accounts_reported_built_bug(records, text, named):
+    spec = parse_request(records)
     assert not spec.auth
-    assert clause.status == "not_built", (clause.words, clause.unaccounted)
-    said = " ".join(clause.unaccounted)
+    said = " ".join(account_text(text, spec).unaccounted)
     for word in named:
-        assert word in said, (word, clause.unaccounted)
+        assert word in said, (word, said)
 
 
 @pytest.mark.parametrize("request_text, start", [
