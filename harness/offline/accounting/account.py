@@ -21,6 +21,7 @@ from harness.offline.accounting.count_asks import count_asks
 from harness.offline.accounting.status_states import status_asks
 from harness.offline.accounting.open_lists import OPEN_LIST, open_list_marks
 from harness.offline.accounting.record_lists import list_items, per_record_scope
+from harness.offline.accounting.relation_asks import relation_asks
 from harness.offline.accounting.required_asks import required_asks
 from harness.offline.accounting.role_rights import role_rights, subject_spans
 from harness.offline.accounting.lexicon import (element_words, example_indices, is_vietnamese, keyed_words, listed_forms,
@@ -232,6 +233,7 @@ def _english(toks: list[str], sw: SpecWords, background: list[str | None], gaps:
     per_record_scope(toks, gaps, labels, sw)
     everyone_asks(toks, labels, sw)
     role_rights(toks, labels, sw)
+    relation_asks(toks, labels, sw)
     open_list_marks(toks, labels)
     for ask in (count_asks, status_asks):   # words one kind of element realises
         ask(toks, labels, sw)
