@@ -233,7 +233,7 @@ def _english(toks: list[str], sw: SpecWords, background: list[str | None], gaps:
     per_record_scope(toks, gaps, labels, sw)
     everyone_asks(toks, labels, sw)
     role_rights(toks, labels, sw)
-    relation_asks(toks, labels, sw)
+    relation_asks(toks, gaps, labels, sw)
     open_list_marks(toks, labels)
     for ask in (count_asks, status_asks):   # words one kind of element realises
         ask(toks, labels, sw)
