@@ -11,7 +11,7 @@ from harness.offline.spec.wordsets import set_names, word_set
 
 PATTERNS = all_patterns()
 KEYS = {"name", "pass", "example", "yields", "before", "not_before", "clause_has", "clause_lacks", "clause_has_all", "request_has", "clause_before_has", "before_has", "next_clause_not_re", "re_cased", "column_of", "tokens", "unless",
-        "if_set", "clause_re", "clause_not_re", "clause_max_words", "cross_clauses",
+        "if_set", "unless_set", "clause_re", "clause_not_re", "clause_max_words", "cross_clauses",
         "unless_record", "unless_entity", "unless_belongs", "belongs", "followed_by", "same", "action", "table"}
 
 
@@ -100,7 +100,7 @@ def test_a_code_pass_reads_the_parts_of_the_state_its_row_names():
     state = new_state("An app to manage books. Each book has a title and an author.")
     run_passes(state, until="column lists, field bullets, filter fields")
     assert set(state.mentions.values()) == {"book"}       # "entities" kept its result in mentions
-    assert [n for n, _r, _w in PASSES][:2] == ["app name", "brands"]
+    assert [n for n, _r, _w in PASSES][:4] == ["app name called", "app name is a", "title line", "brands"]
 
 
 def test_a_token_test_reads_the_place_of_the_token_and_an_unknown_one_is_an_error_naming_it():

@@ -128,3 +128,39 @@ def test_a_prestarted_server_is_not_used_when_a_workspace_module_would_shadow_wh
         (ws / shadow / "__init__.py").write_text("")
     assert server_prestart.take(ws) is None
     assert not prepared.proc.alive() and not prepared.tmp.exists()
+
+
+@pytest.mark.slow
+def test_the_restart_runs_on_the_spare_spawned_with_the_prestarted_server(tmp_path):
+    """#46: the acceptance leg's restart is served by the spare `prestart` spawned beside the first
+    server (same directory, imports done long before), not one spawned when the leg starts; it
+    gets its port only at the restart, after the first server stopped."""
+    ws = make_app(tmp_path / "ws")
+    server_prestart.prestart(ws)
+    prepared = server_prestart._PREPARED[os.path.realpath(ws)]
+    spare = prepared.spare
+    assert spare is not None and spare.data == prepared.data and spare.proc.alive()
+    seen: dict = {}
+
+    def leg(base, round_trips, db, restart):
+        seen["first"] = prepared.proc.pid
+        seen["again"] = restart()
+        seen["first_alive"] = prepared.proc.alive()
+        return []
+
+    result = verify_runtime(ws, steps=ROUND_TRIP, prepared=server_prestart.take(ws), acceptance=leg,
+                            spare=lambda *_: pytest.fail("a spare was spawned at the leg's start"))
+    assert result.status == "PASS", result.checks
+    assert seen["again"] and not seen["first_alive"]
+    assert any(line.startswith(f"restarted on the same database (pid {spare.proc.pid}, runner: warm)")
+               for line in result.evidence), result.evidence
+    assert not spare.proc.alive() and not prepared.tmp.exists()
+
+
+def test_an_unused_prestarted_server_stops_its_spare_too(tmp_path):
+    ws = make_app(tmp_path / "ws")
+    server_prestart.prestart(ws)
+    spare = server_prestart._PREPARED[os.path.realpath(ws)].spare
+    assert spare is not None and spare.proc.alive()
+    server_prestart.stop(ws)
+    assert not spare.proc.alive()

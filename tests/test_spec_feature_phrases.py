@@ -1,5 +1,5 @@
-"""Feature asks in other words than the registry's triggers, and the booking words (harness/offline/spec
-feature_phrases.py, booking.py, the "its" relation): each is built when the generator builds it, and
+"""Feature asks in other words than the registry's triggers, and the booking words (the passes "keyword
+search", "overview totals", "newest first", "persistence" of spec/patterns/features.jsonl, booking.py, the "its" relation): each is built when the generator builds it, and
 its clause is marked not built (with the reason) when it does not."""
 
 from __future__ import annotations
@@ -114,7 +114,7 @@ def test_basic_styling_maps_to_the_pages_requirement():
 ])
 def test_newest_first_and_persistence_phrases_are_the_feature_and_their_clause_is_built(request_text, kind, entity):
     """Pennywise's "newest first" and "persist after refresh and login", in other words too
-    (spec/feature_phrases.py); "newest" and "persist" were read as record types before."""
+    (passes "newest first", "persistence" of spec/patterns/features.jsonl); "newest" and "persist" were read as record types before."""
     spec = rule_based_spec(request_text)
     assert (kind, spec.entity(entity).ident) in _features(spec)
     req = next(r for r in spec.requirements if r.capability == "feature" and feature_of_text(r.text) == kind)

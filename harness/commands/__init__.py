@@ -4,11 +4,11 @@ module (or function) plus one entry here."""
 
 from __future__ import annotations
 
-from harness.commands import adopt, audit, bench, build, judge, report, spec_draft, view
+from harness.commands import adopt, audit, bench, build, judge, report, serve, spec_draft, view
 from harness.commands.base import Command
 
 COMMANDS: tuple[Command, ...] = (
     build.NEW, spec_draft.SPEC, build.RESUME, view.LOGS, view.STATUS, view.RUNS, judge.TRACE, judge.REVIEW, audit.AUDIT,
-    report.REPORT, adopt.ADOPT,
+    report.REPORT, serve.SERVE, adopt.ADOPT,
     build.INJECT, bench.BENCH,
 )

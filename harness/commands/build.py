@@ -31,6 +31,8 @@ def finish(args, ctx) -> int:
     elif args.quiet:
         print(line)
     else:
+        if ok:
+            say(f"run it: `builder serve {state.run_id}` serves the app exactly as it was judged")
         say("")
         say(line)
         if not ok:

@@ -65,8 +65,12 @@ def entity_items(e: DataEntity, by_ident: dict[str, DataEntity], auth: bool = Fa
     display = next((f.ident for f in e.fields if f.type == "str" and f.required),
                    next((f.ident for f in e.fields if f.required), None))   # a required JSON key
     missing = f" and a missing {display} returns 422" if display else ""   # none required: no such claim
-    out: list[Item] = [("crud", e.ident, f"Users can create, list, view, update and delete {e.plural}",
-                        f"POST /api/{seg} returns 201; GET /api/{seg} lists the created {e.plural}; GET, PUT "
+    # who may: a record a role manages is added, changed and deleted by that role (and the admin
+    # role) alone, so "Users can create …" said what the app refuses (trial 2026-12-07e, acct48b)
+    who = f"The {e.manage} role" if e.manage else "Users"
+    as_who = f"As the {e.manage} role, " if e.manage else ""
+    out: list[Item] = [("crud", e.ident, f"{who} can create, list, view, update and delete {e.plural}",
+                        f"{as_who}POST /api/{seg} returns 201; GET /api/{seg} lists the created {e.plural}; GET, PUT "
                         f"and DELETE /api/{seg}/{{id}} return 200, 200 and 204; an unknown id returns 404"
                         f"{missing}")]
     if e.parent and e.parent in by_ident:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from collections.abc import Mapping
 
 PASSED = frozenset({"PATH", "LANG", "LANGUAGE", "TZ", "TERM"})
@@ -34,4 +35,18 @@ def child_env(extra: Mapping[str, str] | None = None, *, home: str, tmpdir: str,
         if not _EXTRA_ALLOWED.match(name) or is_secret_name(name):
             raise ValueError(f"environment variable {name!r} is not allowed for sandboxed commands")
         env[name] = str(value)
+    return env
+
+
+def served_env(extra: Mapping[str, str] | None = None, *, home: str, tmpdir: str,
+               base: Mapping[str, str] | None = None) -> dict[str, str]:
+    """A served app's environment (harness/verification/app_server.py): `child_env` with nothing that
+    says who started it. Locale and time zone pass from the caller (they are the user's); PATH is
+    fixed (the interpreter's directory, then DEFAULT_PATH) and TERM is left out, so a CI judge and a
+    user's terminal give the same; a HARNESS_* name in `extra` raises ValueError."""
+    if any(name.startswith("HARNESS_") for name in extra or {}):
+        raise ValueError("a served app gets no HARNESS_* variable")
+    env = child_env(extra, home=home, tmpdir=tmpdir, base=base)
+    env.pop("TERM", None)
+    env["PATH"] = f"{os.path.dirname(sys.executable)}:{DEFAULT_PATH}"
     return env

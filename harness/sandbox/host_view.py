@@ -57,7 +57,8 @@ def etc_dir() -> str:
     sweep): copies of the allowlisted entries (symlinks kept as symlinks) and a passwd and group
     naming only the sandbox's user. One bind instead of one per entry: each bind is a mount, and
     two dozen of them added ~25 ms to every sandboxed command's start."""
-    path = own_tmp.make("etc")
+    owner = own_tmp.make("etc")        # swept by name if this process is killed; the copy goes with it
+    path = own_tmp.make_beside(owner)  # a neutral name: a sandbox sees it (/proc/self/mountinfo)
     for source in etc_entries():
         target = path / source[len("/etc/"):]
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -79,7 +80,7 @@ def etc_dir() -> str:
             if not os.path.islink(full):
                 os.chmod(full, 0o755 if os.path.isdir(full) else 0o644)
     os.chmod(path, 0o755)
-    atexit.register(shutil.rmtree, path, True)
+    atexit.register(own_tmp.remove, owner)
     return str(path)
 
 
@@ -90,8 +91,9 @@ def bound_dirs(etc: str = "/etc") -> list[str]:
             if os.path.isdir(f"{etc}/{name}") and not os.path.islink(f"{etc}/{name}")]
 
 
-def system_args(userns: bool) -> list[str]:
-    """bwrap arguments: /usr and its links, the /etc allowlist, the sandbox identity."""
+def system_args(userns: bool, identity: tuple[int, int] | None = None) -> list[str]:
+    """bwrap arguments: /usr and its links, the /etc allowlist, the sandbox identity (uid/gid
+    65534, or `identity`: a served app runs as the user who serves it, judged or not)."""
     args: list[str] = []
     for d in SYSTEM_DIRS:
         if os.path.isdir(d):
@@ -105,5 +107,6 @@ def system_args(userns: bool) -> list[str]:
     for source in bound_dirs():
         args += ["--ro-bind", source, source]
     if userns:
-        args += ["--unshare-user", "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_GID)]
+        uid, gid = identity or (SANDBOX_UID, SANDBOX_GID)
+        args += ["--unshare-user", "--uid", str(uid), "--gid", str(gid)]
     return args

@@ -115,12 +115,15 @@ def _python_view() -> list[str]:
     return args
 
 
-def bwrap_argv(bwrap: str, argv: list[str], *, workspace: Path, cwd: Path, writable: Iterable[Path],
-               network: bool, readonly: Iterable[Path] = ()) -> list[str]:
+def bwrap_argv(bwrap: str, argv: list[str], *, workspace: Path, cwd: Path | str, writable: Iterable[Path],
+               network: bool, readonly: Iterable[Path] = (), mounts: Iterable[tuple[Path, str]] = (),
+               unset: Iterable[str] = (), identity: tuple[int, int] | None = None) -> list[str]:
     """The bwrap command line that runs `argv` contained (see the module docstring): the workspace
-    and `readonly` bound read-only, `writable` (scratch outside the workspace) read-write."""
+    and `readonly` bound read-only, `writable` (scratch outside the workspace) read-write at their
+    own paths, `mounts` (host directory, path inside) read-write at fixed paths; `unset` names
+    variables bwrap itself carries but `argv` must not see; `identity` the uid/gid shown inside."""
     args = [bwrap, "--die-with-parent", "--new-session", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
-            "--unshare-cgroup-try", "--cap-drop", "ALL", *system_args(userns_works(bwrap)),
+            "--unshare-cgroup-try", "--cap-drop", "ALL", *system_args(userns_works(bwrap), identity),
             "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", *_python_view()]
     if not network:
         args.append("--unshare-net")
@@ -128,5 +131,9 @@ def bwrap_argv(bwrap: str, argv: list[str], *, workspace: Path, cwd: Path, writa
         args += ["--ro-bind", str(path), str(path)]
     for path in (*writable, *filter(None, [shared_dir()])):
         args += ["--bind", str(path), str(path)]
+    for host, inside in mounts:
+        args += ["--bind", str(host), inside]
+    for name in unset:
+        args += ["--unsetenv", name]
     args += ["--remount-ro", "/", "--chdir", str(cwd), "--", *argv]
     return args

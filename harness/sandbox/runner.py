@@ -25,7 +25,7 @@ from typing import IO, Any
 
 from harness.sandbox import procs
 from harness.sandbox.bytecode import BytecodeError, drop_caches
-from harness.sandbox.env import child_env
+from harness.sandbox.env import child_env, served_env
 from harness.sandbox.isolation import BWRAP, ENV_SHARED, NONE, bwrap_argv, bwrap_path, shared_dir
 from harness.utils import own_tmp
 
@@ -88,6 +88,7 @@ class SandboxProcess:
         self.isolation = isolation
         self.started_ticks = procs.start_ticks(popen.pid)
         self.returncode: int | None = None
+        self.after_stop: list = []   # called once it is stopped (e.g. joining the threads reading its output)
         self._stopped = False
         _LIVE.add(self.pid)
 
@@ -135,13 +136,15 @@ class SandboxProcess:
         _LIVE.discard(self.pid)
         procs.kill_all(functools.partial(procs.find_leftovers, spawn_id=self.spawn_id,
                                          orphans_since=self.started_ticks, exclude=frozenset(_LIVE)))
-        shutil.rmtree(self.scratch, ignore_errors=True)
+        own_tmp.remove(self.scratch)
+        for done in self.after_stop:
+            done()
         return self.returncode
 
     def _terminate(self) -> None:
         """SIGTERM what runs the workspace code. bwrap forwards no signal, and SIGTERM would kill it
         (and, through --die-with-parent, everything inside) at once: signal the processes inside."""
-        inside = procs.find_leftovers(spawn_id=self.spawn_id) - {self.pid}
+        inside = procs.find_leftovers(spawn_id=self.spawn_id, roots=(self.pid,)) - {self.pid}
         for pid in inside:
             try:
                 os.kill(pid, signal.SIGTERM)
@@ -179,10 +182,14 @@ def resolve_program(name: str, cwd: Path, path_var: str) -> str:
     return os.path.abspath(found)
 
 
+SERVED_HOME = "/home/app"   # a served app's HOME under bwrap (app_server.py), judged or not
+
+
 def spawn(argv: list[str], *, workspace: Path, cwd: Path | None = None, env: Mapping[str, str] | None = None,
           network: bool = False, writable: Iterable[Path] = (), stdout: IO[bytes] | int = subprocess.DEVNULL,
           stderr: IO[bytes] | int = subprocess.DEVNULL, pass_fds: Iterable[int] = (),
-          readonly: Iterable[Path] = ()) -> SandboxProcess:
+          readonly: Iterable[Path] = (), served: Mapping[str, Path] | None = None,
+          stdin: int = subprocess.DEVNULL) -> SandboxProcess:
     """Start `argv` contained: bwrap when available, else the env/subreaper/death-signal fallback.
 
     Under bwrap `writable` (scratch outside the workspace) and its private HOME and /tmp are the only
@@ -190,6 +197,13 @@ def spawn(argv: list[str], *, workspace: Path, cwd: Path | None = None, env: Map
     the host network (servers the harness probes), otherwise it has none under bwrap. Without bwrap
     a harness running as root starts it without capabilities (procs.drop_capabilities). Raises
     SpawnError when the program cannot be started.
+
+    `served` (path inside -> host directory): a built app served by harness/verification/app_server.py,
+    for the runtime check and for `builder serve` alike. Nothing it can observe may come from the
+    harness: its environment holds none of the bookkeeping variables (bwrap carries them and unsets
+    them for the app; without bwrap they are left out and its processes are found as descendants),
+    and under bwrap it runs as the user's own uid/gid with HOME at SERVED_HOME and each directory
+    bound at its fixed path inside — never a harness temp-directory name.
     """
     _subreaper()
     workspace = Path(os.path.realpath(workspace))
@@ -201,28 +215,40 @@ def spawn(argv: list[str], *, workspace: Path, cwd: Path | None = None, env: Map
     (scratch / "tmp").mkdir()
     try:
         shared = {ENV_SHARED: shared_dir()} if shared_dir() else {}
-        full_env = child_env({**(env or {}), procs.ENV_SPAWN: spawn_id, procs.ENV_SCOPE: procs.scope_of(workspace),
-                              "HARNESS_ISOLATION": BWRAP if bwrap else NONE, **shared},
-                             home=str(scratch / "home"), tmpdir="/tmp" if bwrap else str(scratch / "tmp"))
+        marks = {procs.ENV_SPAWN: spawn_id, procs.ENV_SCOPE: procs.scope_of(workspace),
+                 "HARNESS_ISOLATION": BWRAP if bwrap else NONE}
+        tmpdir = "/tmp" if bwrap else str(scratch / "tmp")
+        if served is None:
+            full_env = child_env({**(env or {}), **marks, **shared}, home=str(scratch / "home"), tmpdir=tmpdir)
+        else:   # (the shared directory is a hook of the harness's own tests, whoever serves: never set for a build)
+            full_env = {**served_env(env, home=SERVED_HOME if bwrap else str(scratch / "home"), tmpdir=tmpdir),
+                        **shared, **(marks if bwrap else {})}   # bwrap's own environment: the sweeps find it
         try:   # the source is what runs: no bytecode cache of the workspace is ever loaded (bytecode.py)
             drop_caches(workspace)
         except BytecodeError as exc:
             raise SpawnError(126, str(exc)) from None
         program = resolve_program(argv[0], workdir, full_env["PATH"])
         command = [program, *argv[1:]]
-        if bwrap:
+        if bwrap and served is None:
             command = bwrap_argv(bwrap, command, workspace=workspace, cwd=workdir,
                                  writable=[scratch, *map(Path, writable)], network=network,
                                  readonly=[Path(os.path.realpath(p)) for p in readonly])
-        popen = subprocess.Popen(command, shell=False, cwd=workdir, env=full_env, stdin=subprocess.DEVNULL,
+        elif bwrap:
+            home = own_tmp.make_beside(scratch)   # a neutral name: the app sees it in /proc/self/mountinfo
+            mounts = [(home, SERVED_HOME), *((Path(host), at) for at, host in served.items())]
+            inside = next((at for at, host in served.items() if os.path.realpath(host) == str(workdir)), workdir)
+            command = bwrap_argv(bwrap, command, workspace=workspace, cwd=inside, writable=map(Path, writable),
+                                 network=network, readonly=[Path(os.path.realpath(p)) for p in readonly],
+                                 mounts=mounts, unset=list(marks), identity=(os.getuid(), os.getgid()))
+        popen = subprocess.Popen(command, shell=False, cwd=workdir, env=full_env, stdin=stdin,
                                  stdout=stdout, stderr=stderr, start_new_session=True, pass_fds=tuple(pass_fds),
                                  preexec_fn=functools.partial(procs.die_with_parent, os.getpid(),
                                                               drop_caps=bwrap is None))
     except SpawnError:
-        shutil.rmtree(scratch, ignore_errors=True)
+        own_tmp.remove(scratch)
         raise
     except OSError as exc:
-        shutil.rmtree(scratch, ignore_errors=True)
+        own_tmp.remove(scratch)
         raise SpawnError(126, f"cannot execute {argv[0]}: {exc.strerror or exc}") from None
     return SandboxProcess(popen, spawn_id=spawn_id, scratch=scratch, isolation=BWRAP if bwrap else NONE)
 

@@ -1,68 +1,38 @@
 """The runtime check's server, started before the check: its imports done, the app not yet read.
 
-A cold `python -m uvicorn src.main:app ...` spends most of its start importing uvicorn, FastAPI
-and pydantic before it reads the app (~0.3 s of ~0.4 s to the first /health on a quiet machine,
-1-1.5 s of 1.2-1.8 s beside a busy suite), and the runtime check waits for all of it at the end
-of the build. `prestart(workspace)` spawns, exactly as the check spawns its server (contained,
-sharing the host network, its database and logs in a private temporary directory, the same
-environment), `python server_preload.py FD`: it imports those packages — never a workspace
-module — and blocks on a pipe. `take(workspace)` hands it to the check, which writes the
-uvicorn arguments to the pipe; the process then runs `python -m uvicorn` with them
-(server_preload.py), reading the app's files as they are at that moment. No prestarted server,
-or one that died, and the check launches cold as before; its evidence says which
-(`runner: warm` or `runner: cold`, the command shown is the real one either way).
+A cold start spends most of its time importing uvicorn, FastAPI and pydantic before it reads the
+app (~0.3 s of ~0.4 s to the first /health on a quiet machine, 1-1.5 s of 1.2-1.8 s beside a busy
+suite), and the runtime check waits for all of it at the end of the build. Every served app starts
+as `python app_start.py`, which imports those packages — never a workspace module — and waits on
+its standard input for the uvicorn arguments (harness/verification/app_server.py, the one launcher
+of the check and of `builder serve`). `prestart(workspace)` only spawns that process earlier, in
+the check's own private directories; `take(workspace)` hands it to the check, which sends the
+arguments; the process then runs `python -m uvicorn` with them, reading the app's files as they
+are at that moment. What the app sees is the same as in a cold start (the same call, the same
+process); only the moment it was spawned differs. No prestarted server, or one that died, and the
+check launches cold; its evidence says which (`runner: warm` or `runner: cold`).
 A server nobody took is stopped with the run (`stop`), or by a later `prestart` for the same
 workspace. HARNESS_WARM=0 or HARNESS_SPEED=0 turns this off with the warm verification worker.
+
+`prestart` spawns a second such process in the same directories, the *spare*: the acceptance
+leg's restart (harness/verification/runtime_restart.py) hands it the new port once the first
+server has stopped, so it reads the app and its database only after the records it reads back
+were written. Spawned with the first, its imports are done long before the restart instead of
+racing the checks that precede it (they were 1.3-2.4 s of the restart at load 14-17; 0.3-0.4 s
+with it). A check without a prestarted server spawns its spare when the leg starts (`spare`).
 """
 
 from __future__ import annotations
 
-import json
 import os
-import shutil
-import sys
 import threading
-from dataclasses import dataclass
 from pathlib import Path
 
-from harness.sandbox.local import LocalSandbox
-from harness.sandbox.runner import SandboxProcess, SpawnError
+from harness.sandbox.runner import SpawnError
 from harness.utils import own_tmp
-from harness.verification.runtime import server_env
+from harness.verification.app_server import Waiting, spawn_waiting
 
-SCRIPT = Path(__file__).with_name("server_preload.py")
-
-
-@dataclass
-class PreparedServer:
-    """A contained process with the server's imports done, waiting for its uvicorn arguments."""
-
-    proc: SandboxProcess
-    tmp: Path          # the server's private directory: app.db, stdout.log, stderr.log
-    go_fd: int         # the write end of the pipe the process reads its arguments from
-
-    def start(self, uvicorn_args: list[str]) -> bool:
-        """Send the arguments (the process becomes `python -m uvicorn ARGS`); False if it is gone."""
-        try:
-            if not self.proc.alive():
-                return False
-            os.write(self.go_fd, (json.dumps(uvicorn_args) + "\n").encode())
-            return True
-        except OSError:
-            return False
-        finally:
-            self._close_pipe()
-
-    def discard(self) -> None:
-        """Stop the process and remove its directory (it never served: nothing to keep)."""
-        self._close_pipe()
-        self.proc.stop(0.5)
-        shutil.rmtree(self.tmp, ignore_errors=True)
-
-    def _close_pipe(self) -> None:
-        if self.go_fd >= 0:
-            os.close(self.go_fd)
-            self.go_fd = -1
+PreparedServer = Waiting   # a contained process with the server's imports done, waiting for its arguments
 
 
 _LOCK = threading.Lock()
@@ -80,15 +50,19 @@ def _key(workspace: Path) -> str:
 
 
 def prestart(workspace: Path) -> None:
-    """Spawn the workspace's server process now (best effort: a failure leaves the check cold)."""
+    """Spawn the workspace's server process and its spare now (best effort: a failure leaves the
+    check cold, or its restart to a spare spawned when the leg starts)."""
     if not enabled():
         return
     workspace = Path(workspace)
     tmp = own_tmp.make("runtime")
-    server = _spawn(workspace, tmp, "wb")
+    server = _spawn(workspace, tmp, own_tmp.make_beside(tmp), "wb")
     if server is None:
-        shutil.rmtree(tmp, ignore_errors=True)
+        own_tmp.remove(tmp)
         return
+    server.spare = _spawn(workspace, tmp, server.data, "ab")   # after the first: it truncates the logs
+    if server.spare is not None:
+        server.spare.tmp = None   # the check's directories: the server's owner removes them
     with _LOCK:
         old = _PREPARED.pop(_key(workspace), None)
         _PREPARED[_key(workspace)] = server
@@ -96,8 +70,9 @@ def prestart(workspace: Path) -> None:
         old.discard()
 
 
-def spare(workspace: Path, tmp: Path) -> PreparedServer | None:
-    """A prestarted server in the runtime check's own directory `tmp` (its database; logs appended):
+def spare(workspace: Path, tmp: Path, data: Path) -> PreparedServer | None:
+    """For a check that had no prestarted server (and so no spare of one): a prestarted server in
+    the runtime check's own directories (`data`: its database; `tmp`: its logs, appended):
     the check's restart (harness/verification/runtime_restart.py) hands it the new port, so the
     restart costs the app's start-up, not the framework's imports. None when prestarting is off, a
     workspace module would shadow a package it imports, or it could not be spawned."""
@@ -105,24 +80,19 @@ def spare(workspace: Path, tmp: Path) -> PreparedServer | None:
 
     if not enabled() or prestart_shadowed(Path(workspace)):
         return None
-    return _spawn(workspace, tmp, "ab")
+    server = _spawn(workspace, tmp, data, "ab")
+    if server is not None:
+        server.tmp = None   # the check's directories: the check removes them
+    return server
 
 
-def _spawn(workspace: Path, tmp: Path, log_mode: str) -> PreparedServer | None:
-    """The server script spawned contained in `tmp` (its database, its logs opened with
-    `log_mode`), waiting on a pipe for its port; None when it could not be spawned."""
-    read_fd, write_fd = os.pipe()
+def _spawn(workspace: Path, tmp: Path, data: Path, log_mode: str) -> PreparedServer | None:
+    """The served app's process (app_server.spawn_waiting) with its database in `data` and its logs
+    in `tmp`, opened with `log_mode`; None when it could not be spawned."""
     try:
-        with open(tmp / "stdout.log", log_mode) as out, open(tmp / "stderr.log", log_mode) as err:
-            proc = LocalSandbox(workspace).spawn([sys.executable, str(SCRIPT), str(read_fd)], cwd=tmp,
-                                                 env=server_env(tmp), network=True, writable=[tmp],
-                                                 stdout=out, stderr=err, pass_fds=[read_fd])
+        return spawn_waiting(workspace, data, (tmp / "stdout.log", log_mode), (tmp / "stderr.log", log_mode), tmp)
     except (SpawnError, OSError):
-        os.close(write_fd)
         return None
-    finally:
-        os.close(read_fd)
-    return PreparedServer(proc, tmp, write_fd)
 
 
 def take(workspace: Path) -> PreparedServer | None:

@@ -31,10 +31,6 @@ import hashlib
 import os
 from pathlib import Path
 
-# What a prestarted server imported before it read the app (harness/speed/server_preload.py).
-PRESTART_TOP_LEVEL = frozenset({"uvicorn", "fastapi", "starlette", "pydantic", "sqlite3", "pydantic_core",
-                                "anyio", "h11", "httptools", "click", "typing_extensions", "annotated_types",
-                                "sniffio", "idna", "websockets", "uvloop", "watchfiles", "dotenv", "yaml"})
 
 
 def workspace_digest(workspace: Path) -> str | None:
@@ -80,14 +76,8 @@ def lanes_hold_evidenced_bytes(copied: str | None, now: str | None, copied_snaps
 
 def prestart_shadowed(workspace: Path) -> list[str]:
     """Top-level names in the workspace that a cold server start would import from the workspace
-    instead of the installed package a prestarted server already holds; empty when none."""
-    try:
-        names = os.listdir(workspace)
-    except OSError:
-        return ["<unreadable workspace>"]
-    found = set()
-    for name in names:
-        stem = name[:-3] if name.endswith(".py") else name.split(".")[0] if name.endswith((".so", ".pyc")) else name
-        if stem in PRESTART_TOP_LEVEL and (name.endswith((".py", ".so", ".pyc")) or os.path.isdir(os.path.join(workspace, name))):
-            found.add(name)
-    return sorted(found)
+    instead of the installed package a prestarted server already holds; empty when none (such a
+    workspace is served `--bare`: harness/verification/app_server.py)."""
+    from harness.verification.app_server import shadowed
+
+    return shadowed(workspace)

@@ -37,6 +37,34 @@ def make(kind: str) -> Path:
     return Path(tempfile.mkdtemp(prefix=f"harness-{kind}-{os.getpid()}-"))
 
 
+BESIDE = ".beside"   # in an own directory: the name of a neutral directory that goes with it
+_BESIDE_NAME = re.compile(r"app-[A-Za-z0-9_]+")
+
+
+def make_beside(owner: Path) -> Path:
+    """A new directory `app-…` in the temp directory whose name says nothing of the harness (a served
+    app's data directory, which the app sees: harness/verification/app_server.py), removed with
+    `owner` (one of this process's `make` directories) by whoever removes that: the owner names it."""
+    path = Path(tempfile.mkdtemp(prefix="app-"))
+    (Path(owner) / BESIDE).write_text(path.name)
+    return path
+
+
+def remove(owner: Path) -> None:
+    """Remove an own directory and the neutral one `make_beside` made with it."""
+    _remove_beside(Path(owner))
+    shutil.rmtree(owner, ignore_errors=True)
+
+
+def _remove_beside(owner: Path) -> None:
+    try:
+        name = (owner / BESIDE).read_text().strip()
+    except OSError:
+        return
+    if _BESIDE_NAME.fullmatch(name):
+        shutil.rmtree(owner.parent / name, ignore_errors=True)
+
+
 def _alive(pid: int) -> bool:
     """True while `pid` runs; a zombie (killed, not yet reaped by its parent) is dead: it makes
     and removes nothing any more."""
@@ -70,6 +98,6 @@ def sweep_stale(root: str | os.PathLike[str] | None = None) -> list[Path]:
                 continue
         except OSError:
             continue
-        shutil.rmtree(entry.path, ignore_errors=True)
+        remove(Path(entry.path))
         removed.append(Path(entry.path))
     return removed

@@ -1,8 +1,10 @@
 """Runtime verification (SPEC M10): start the generated app on a free port and speak HTTP to it.
 
-`verify_runtime` never raises for a broken app: every outcome is a `RuntimeResult`. The server
-runs in its own process group and is always stopped in `finally`; its SQLite file lives in a temp
-directory outside the workspace, so verification leaves the workspace untouched.
+`verify_runtime` never raises for a broken app: every outcome is a `RuntimeResult`. The server is
+started by app_server.py, the launcher `builder serve` uses for the app's user too (the same
+sandbox, identity, environment and working directory: only the port and the host directory of its
+data differ), and is always stopped in `finally`; its SQLite file lives in a temp directory outside
+the workspace, so verification leaves the workspace untouched.
 """
 
 from __future__ import annotations
@@ -24,11 +26,12 @@ from harness.sandbox.workspace_guard import WorkspaceGuard
 from harness.sandbox.runner import SandboxProcess, SpawnError
 from harness.utils import own_tmp
 from harness.utils.workspace_layout import workspace_files
+from harness.verification import app_server
 from harness.verification.http_probe import HttpResponse, request
 from harness.verification.runtime_restart import Held, restart_server
 from harness.verification.sqlite_check import sqlite_opens
 
-HOST = "127.0.0.1"
+HOST = app_server.HOST
 POLL_S = 0.05          # startup/shutdown polling interval
 STOP_GRACE_S = 3.0     # SIGTERM → SIGKILL grace period
 LOG_TAIL_CHARS = 1500
@@ -93,11 +96,6 @@ def declared_entry(workspace: Path, entry: str) -> tuple[str, str] | None:
     return ("python", entry) if base.with_suffix(".py").is_file() or (base / "__init__.py").is_file() else None
 
 
-def server_env(tmp: Path) -> dict[str, str]:
-    """The environment the runtime check gives the app's server (cold or prestarted alike)."""
-    return {"APP_DB_PATH": str(tmp / "app.db"), "PYTHONDONTWRITEBYTECODE": "1"}
-
-
 def verify_runtime(workspace: Path, steps: list | None = None, startup_timeout_s: float = 15.0,
                    task_hint: str = "", entry: str = "", acceptance: Any = None,
                    prepared=None, on_launch=None, spare=None) -> RuntimeResult:
@@ -111,7 +109,8 @@ def verify_runtime(workspace: Path, steps: list | None = None, startup_timeout_s
     workspace yet (harness/speed/server_prestart.py, handed over by the speed door after its
     validity rule); the check owns it from here: it starts it, or discards it and starts cold.
     `on_launch(proc)`: told the server process once it runs (so a caller can stop a check early).
-    `spare(workspace, tmp)`: a preloaded server for the acceptance leg's restart (server_prestart.spare)."""
+    `spare(workspace, tmp, data)`: a preloaded server for the acceptance leg's restart (server_prestart.spare),
+    spawned when the leg starts unless `prepared` came with one (its `take_spare()`)."""
     started = time.monotonic()
     workspace = Path(workspace).resolve()
     rec = _Record()
@@ -135,30 +134,31 @@ def verify_runtime(workspace: Path, steps: list | None = None, startup_timeout_s
     if prepared is not None and not prepared.start(command[3:]):
         prepared.discard()  # it died before it was needed: start cold
         prepared = None
-    tmp = prepared.tmp if prepared is not None else own_tmp.make("runtime")
-    held = Held(prepared.proc if prepared is not None else None)
+    tmp = prepared.tmp if prepared is not None else own_tmp.make("runtime")   # the check's: logs
+    data = prepared.data if prepared is not None else own_tmp.make_beside(tmp)  # the app's: app.db
+    held = Held(prepared.proc, prepared.take_spare()) if prepared is not None else Held(None)
     stage = "not started"
     try:
         if held.proc is None:
-            held.proc = _launch(command, workspace, tmp, rec)
+            held.proc = _launch(entry, port, workspace, tmp, data, rec)
         if (proc := held.proc) is not None:
             if on_launch is not None:
                 on_launch(proc)
             shown = _display(command).replace(str(workspace), "<workspace>")
             runner = "warm" if prepared is not None else "cold"
             rec.evidence.append(f"launched {shown} (pid {proc.pid}, isolation: {proc.isolation}, runner: {runner})")
-            held.again = lambda: restart_server(held, _relaunch(entry, workspace, tmp),
+            held.again = lambda: restart_server(held, _relaunch(entry, workspace, tmp, data),
                                                 lambda p, port: _wait_for_port(p, port, startup_timeout_s),
                                                 STOP_GRACE_S, rec.evidence, on_launch)
-            preload = (lambda: held.preload(workspace, tmp, entry, spare)) if acceptance is not None else None
-            stage = _exercise(proc, port, list(steps or []), startup_timeout_s, tmp / "app.db", rec, acceptance,
+            preload = (lambda: held.preload(workspace, tmp, data, entry, spare)) if acceptance is not None else None
+            stage = _exercise(proc, port, list(steps or []), startup_timeout_s, data / "app.db", rec, acceptance,
                               held.restart, preload)
     finally:
         held.drop_spare()
         proc = held.proc
         exit_code = proc.stop(STOP_GRACE_S) if proc is not None else None
         stdout, stderr = _read(tmp / "stdout.log"), _read(tmp / "stderr.log")
-        shutil.rmtree(tmp, ignore_errors=True)
+        own_tmp.remove(tmp)
     if void := guard.violation():  # without bubblewrap: an app that wrote its workspace proves nothing
         rec.check("workspace unchanged", False, void)
     if rec.ok:
@@ -166,37 +166,31 @@ def verify_runtime(workspace: Path, steps: list | None = None, startup_timeout_s
     return _failed(rec, stage, stdout, stderr, exit_code, workspace, task_hint, started)
 
 
-def _relaunch(entry: tuple[str, str], workspace: Path, tmp: Path):
-    """The restart's start (runtime_restart.py): a new port, the same command and directory."""
+def _relaunch(entry: tuple[str, str], workspace: Path, tmp: Path, data: Path):
+    """The restart's start (runtime_restart.py): a new port, the same command and directories."""
     def launch():
         port = free_port()
         command = _command(entry, port, workspace)
         return (f"http://{HOST}:{port}", port, command[3:],
-                lambda: _launch(command, workspace, tmp, _Record(), mode="ab"))
+                lambda: _launch(entry, port, workspace, tmp, data, _Record(), mode="ab"))
     return launch
 
 
 def _command(entry: tuple[str, str], port: int, workspace: Path) -> list[str]:
-    if entry[0] == "node":
-        return ["npm", "run", "dev", "--", "--port", str(port)]
-    # --app-dir: the app imports from the workspace while its working directory is the temp
+    # --app-dir: the app imports from the workspace while its working directory is its data
     # directory, so even a database path the app hard-codes never lands in the workspace.
-    return [sys.executable, "-m", "uvicorn", entry[1], "--app-dir", str(workspace),
-            "--host", HOST, "--port", str(port)]
+    return app_server.command(entry, port, workspace)
 
 
-def _launch(command: list[str], workspace: Path, tmp: Path, rec: _Record, mode: str = "wb") -> SandboxProcess | None:
-    """Start the server contained; it shares the host network so the harness can probe its port."""
-    env = server_env(tmp)
-    # Output goes to files, not pipes: a chatty server can never block on a full pipe.
-    with open(tmp / "stdout.log", mode) as out, open(tmp / "stderr.log", mode) as err:
-        try:
-            cwd = workspace if command[0] == "npm" else tmp
-            return LocalSandbox(workspace).spawn(command, cwd=cwd, env=env, network=True, writable=[tmp],
-                                                 stdout=out, stderr=err)
-        except SpawnError as exc:
-            rec.check("process alive", False, f"could not start {command[0]}: {exc.message}")
-            return None
+def _launch(entry: tuple[str, str], port: int, workspace: Path, tmp: Path, data: Path, rec: _Record,
+            mode: str = "wb") -> SandboxProcess | None:
+    """Serve the app as `builder serve` would (app_server.launch); its output goes to the check's logs.
+    It shares the host network so the harness can probe its port."""
+    try:
+        return app_server.launch(workspace, entry, port, data, (tmp / "stdout.log", mode), (tmp / "stderr.log", mode))
+    except (SpawnError, OSError) as exc:
+        rec.check("process alive", False, f"could not start {entry[0]}: {getattr(exc, 'message', exc)}")
+        return None
 
 
 def _exercise(proc: SandboxProcess, port: int, steps: list, timeout_s: float, db: Path,

@@ -17,9 +17,11 @@ from harness.offline.accounting.clause_records import after_link, clause_records
 from harness.offline.accounting.elements import SpecWords, spec_words
 from harness.offline.accounting.everyone_asks import everyone_asks
 from harness.offline.accounting.framing_position import framing_by_position
+from harness.offline.accounting.introduced import problem_framing, reject_invented
 from harness.offline.accounting.count_asks import count_asks
 from harness.offline.accounting.status_states import status_asks
 from harness.offline.accounting.open_lists import OPEN_LIST, open_list_marks
+from harness.offline.accounting.record_sets import record_sets
 from harness.offline.accounting.record_lists import list_items, per_record_scope
 from harness.offline.accounting.relation_asks import relation_asks
 from harness.offline.accounting.required_asks import required_asks
@@ -66,17 +68,7 @@ def account_text(text: str, spec: AppSpec, sw: SpecWords | None = None) -> Claus
     """The accounting of one clause against the finished spec."""
     sw = sw or spec_words(spec)
     toks = tokens(text)
-    whole = ""
-    if is_vietnamese(text):
-        labels = _vietnamese(toks, sw)
-    else:
-        parts, whole = bg.background(text, sw)
-        labels = _english(toks, sw, parts, token_gaps(text))
-        for k in example_indices(text):
-            labels[k] = labels[k] or EXAMPLE   # "(ex. hours of sleep)": an example asks for nothing
-    label_words = _inline_label(text)
-    for k in range(min(label_words, len(labels))):
-        labels[k] = labels[k] or HEADING
+    labels, whole = _labels(text, toks, sw)
     out = ClauseWords()
     run: list[str] = []
     for tok, label in zip(toks, labels):
@@ -92,6 +84,25 @@ def account_text(text: str, spec: AppSpec, sw: SpecWords | None = None) -> Claus
     out.unaccounted = list(dict.fromkeys(out.unaccounted))
     out.context = whole if whole and not out.unaccounted else ""
     return out
+
+
+def clause_labels(text: str, spec: AppSpec, sw: SpecWords) -> list[str | None]:
+    """What realises each word of `tokens(text)` (None: nothing)."""
+    return _labels(text, tokens(text), sw)[0]
+
+
+def _labels(text: str, toks: list[str], sw: SpecWords) -> tuple[list[str | None], str]:
+    whole = ""
+    if is_vietnamese(text):
+        labels = _vietnamese(toks, sw)
+    else:
+        parts, whole = bg.background(text, sw)
+        labels = _english(toks, sw, parts, token_gaps(text))
+        for k in example_indices(text):
+            labels[k] = labels[k] or EXAMPLE   # "(ex. hours of sleep)": an example asks for nothing
+    for k in range(min(_inline_label(text), len(labels))):
+        labels[k] = labels[k] or HEADING
+    return labels, whole or ""
 
 
 def _story_parts(toks: list[str]) -> dict[int, str]:
@@ -237,6 +248,9 @@ def _english(toks: list[str], sw: SpecWords, background: list[str | None], gaps:
     open_list_marks(toks, labels)
     for ask in (count_asks, status_asks):   # words one kind of element realises
         ask(toks, labels, sw)
+    problem_framing(toks, labels, FRAMING)   # "… have a difficult time …" (introduced.py)
+    record_sets(toks, gaps, labels, sw)   # "from my collection", "Create, Read, …", "currently available"
+    reject_invented(toks, labels, sw.invented)
     return labels
 
 
@@ -368,10 +382,12 @@ def is_heading(text: str) -> bool:
     return text.rstrip().endswith(":") or 0 < len(words) <= 2
 
 
-def account_spec(spec: AppSpec) -> dict[str, ClauseWords]:
+def account_spec(spec: AppSpec, invented: dict[str, str] | None = None) -> dict[str, ClauseWords]:
     """clause id -> its accounting, for every clause of the spec. A clause the spec calls
-    context that is a heading accounts its words as the heading's."""
+    context that is a heading accounts its words as the heading's. `invented`: the stems of records
+    no word of the request introduces (introduced.py), realised by nothing."""
     sw = spec_words(spec)
+    sw.invented = invented or {}
     out = {}
     for c in spec.clauses:
         acc = account_text(c.text, spec, sw)

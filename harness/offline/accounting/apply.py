@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 
 from harness.offline.accounting.account import account_spec
+from harness.offline.accounting.introduced import invented_stems
+from harness.offline.accounting.record_introductions import records_not_introduced
 from harness.offline.accounting.same_records import noted, same_record_notes
 from harness.models.spec import AppSpec, Clause, Requirement
 
@@ -22,8 +24,9 @@ def not_built_text(words: list[str], notes: dict[str, str] | None = None) -> str
 
 def apply_accounting(spec: AppSpec) -> AppSpec:
     """`spec` with every clause's words accounted; clauses with unaccounted words are not built."""
-    accounts = account_spec(spec)
-    notes = same_record_notes(spec)
+    invented = invented_stems(spec, records_not_introduced(spec))   # records no word introduces
+    accounts = account_spec(spec, invented)
+    notes = {**same_record_notes(spec), **invented}
     for clause in spec.clauses:
         acc = accounts[clause.id]
         clause.words, clause.unaccounted = acc.words, acc.unaccounted

@@ -40,6 +40,7 @@ class SpecWords:
     same_as: dict[str, str] = field(default_factory=dict)          # ident -> record it may be (same_records.py)
     roles: tuple[str, ...] = ()                                     # the account roles, admin first
     manage_of: dict[str, str] = field(default_factory=dict)        # ident -> its managing role (manage)
+    invented: dict[str, str] = field(default_factory=dict)         # stem of a record no word introduces -> note
 
     def linked(self, a: str, b: str) -> bool:
         return a == b or frozenset((a, b)) in self.links

@@ -62,7 +62,7 @@ def _object(low: list[str], gaps: list[str], v: int, verbs_end: bool = True) -> 
 def framing_by_position(toks: list[str], gaps: list[str], labels: list[str | None], sw: SpecWords,
                         title_words: set[int]) -> None:
     """Relabel in place the framing words that stand in the object of a verb (module docstring).
-    `title_words`: the indices of the words naming the app (app_name.py)."""
+    `title_words`: the indices of the words naming the app (the passes "app name called", "app name is a")."""
     low = [t.lower().replace("’", "'") for t in toks]
     heads = keyed_words("app_names_en.txt")["heads"]
     for v, word in enumerate(low):

@@ -82,7 +82,7 @@ def account_clauses(toks: list[Tok], clauses: list[str]) -> list[ClauseAccount]:
 
 
 _LIST_INTROS = word_set("accounting.list_intros")
-_EXAMPLE_OPENERS = frozenset({"e.g", "eg", "ex", "example", "instance"})
+_EXAMPLE_OPENERS = word_set("accounting.example_openers")
 
 
 def example_tokens(toks: list[Tok]) -> set[int]:

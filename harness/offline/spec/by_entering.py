@@ -80,7 +80,7 @@ _EACH = word_set("by_entering.each")
 def fields_for_each(toks: list[Tok], i: int, parse) -> tuple[int, list, list[int]] | None:
     """ "Input fields for title, amount, and date for each entry": (the record's index, the field
     items, consumed indices) when the fields come before the record they belong to."""
-    if toks[i].used or toks[i].w not in ("fields", "inputs") or _at(toks, i + 1) != "for":
+    if toks[i].used or toks[i].w not in word_set("by_entering.field_inputs") or _at(toks, i + 1) != "for":
         return None
     items, consumed = parse(i + 2)
     if len(items) < 2:

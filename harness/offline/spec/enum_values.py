@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from harness.offline.field_kinds import kind_for_name
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec.tokens import Tok
 from harness.offline.spec.wordsets import word_set
@@ -92,3 +93,19 @@ def value_run(toks: list[Tok], j: int) -> tuple[list[str], int] | None:
             or _word(toks, k - 2) not in ("or", "/"):
         return None   # the last value follows "or" or "/": "low, medium or high"
     return list(dict.fromkeys(values)), k
+
+
+_COLUMN_HEADS = word_set("history_records.column_heads")
+_NOT_COLUMN_KINDS = word_set("history_records.not_column_kinds")
+
+
+def names_columns(values: list[str]) -> bool:
+    """Whether a parenthesised list names columns ("vaccine type, date given, next due date"), not
+    the values of one ("low, medium, high", "cash, card"): at least two of its items, and at least
+    half, end on a column word or are names of two or more words with a kind of their own ("date
+    given": a date)."""
+    def column(value: str) -> bool:   # one word only by its head: "income, expense" are values
+        words = value.split()
+        return lx.singularize(words[-1]) in _COLUMN_HEADS or len(words) > 1 and kind_for_name(value) not in _NOT_COLUMN_KINDS
+    hits = sum(column(v) for v in values)
+    return hits >= 2 and 2 * hits >= len(values)

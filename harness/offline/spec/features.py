@@ -131,7 +131,7 @@ def find_features(toks: list[Tok], mentions: dict[int, str], fields_of: dict[str
     return found
 
 
-_LIST_SIGNS = frozenset({"&", "+", "/"})
+_LIST_SIGNS = word_set("features.list_signs")
 
 
 def listed_so_far(toks: list[Tok], i: int, j: int, mentions: dict[int, str]) -> bool:

@@ -12,8 +12,7 @@ from dataclasses import dataclass, field
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec.name_kinds import kind_for_name
 from harness.offline.spec.enum_values import ENUM_HEADS as _ENUM_HEADS
-from harness.offline.spec.enum_values import read_enum  # also read by rules, field_passes
-from harness.offline.spec.history_records import names_columns
+from harness.offline.spec.enum_values import names_columns, read_enum  # read_enum: also by rules, field_passes
 from harness.offline.spec.enum_values import YES_NO as _YES_NO
 from harness.offline.spec.enum_values import own_words as _own_words
 from harness.offline.spec.enum_values import value_run as _value_run

@@ -326,5 +326,9 @@ def _limit(how: dict, p, toks: list[Tok], m: Match, resource: str) -> int | str 
 
 def renamed_word(toks: list[Tok], captures: dict, rename: str | dict) -> str:
     """An action's "rename": the word given, or {"capture": c} the singular of c's first word
-    ("Room: A bookable space with a name": the space is the room)."""
-    return rename if isinstance(rename, str) else singular_name(toks[captures[rename["capture"]][0]].w)
+    ("Room: A bookable space with a name": the space is the room; with "plural": true the plural of
+    its singular: "vaccine history (...)" read as "vaccines (...)")."""
+    if isinstance(rename, str):
+        return rename
+    w = toks[captures[rename["capture"]][0]].w
+    return lx.pluralize(lx.singularize(w)) if rename.get("plural") else singular_name(w)

@@ -76,6 +76,6 @@ def example_yield(pattern: dict) -> dict:
         out["append"] = {attr: getattr(p, attr)[n:] for attr, n in had_lists.items()}
     if p.object_positions != had_objects:
         out["objects"] = [toks[i].w for i in p.object_positions if i not in had_objects]
-    if acted and pattern["action"].get("set"):
-        out["set"] = {a: getattr(p, a) for a in pattern["action"]["set"]}
+    if acted and (pattern["action"].get("set") or pattern["action"].get("set_words")):
+        out["set"] = {a: getattr(p, a) for a in {**pattern["action"].get("set", {}), **pattern["action"].get("set_words", {})}}
     return out

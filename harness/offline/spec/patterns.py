@@ -32,8 +32,8 @@ from harness.offline.spec.fields import FieldItem, kind_for_name
 from harness.offline.spec.list_parts import read_range
 from harness.offline.spec.matcher import Match, match_at, token_ok
 from harness.offline.spec.nouns import singular_name
-from harness.offline.spec.pass_helpers import main_record, nearest
 from harness.offline.spec.pattern_constructs import CONSTRUCTS, construct_action, renamed_word, same_records
+from harness.offline.spec.record_choice import choose_record
 from harness.offline.spec.token_tests import TokenTest
 from harness.offline.spec.tokens import Tok
 from harness.offline.spec.wordsets import word_set
@@ -186,14 +186,18 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str], s
         for items in (p.fields.setdefault(n, []) for n in named if column):
             items += [] if any(it.words == [column] for it in items) else [FieldItem(words=[column])]
         p.status.extend(n for n in named if not column and n not in p.status and n not in p.workflows)
+    if isinstance(action.get("cascade"), dict):   # "use cascading deletes": the parse's child records
+        record = _cascade_children(toks, m, action["cascade"], p, mentions)
+        if not record:
+            return
     if "record" in action:
-        record = _record(toks, m, action["record"], p, mentions)
+        record = choose_record(toks, m, action["record"], p, mentions, lambda c: _named(toks, m, c, p), pattern_set)
         if not record and "feature" not in action:   # a feature's "of" may still name one
             _no_record(toks, m, action, p)
             return
         if record in p.workflows and "with_workflow" in action:
             action = {**action, **action["with_workflow"]}
-    if record:
+    if record and not action.get("no_fields_entry"):   # a row that only marks or adds a feature makes none
         items = p.fields.setdefault(record, [])
         for label in action.get("fields", []):
             item = _field_item(toks, m, label)
@@ -206,7 +210,7 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str], s
             p.tools[record].append(tool)
         if action.get("record_status") and record not in p.status and record not in p.workflows:
             p.status.append(record)
-        if action.get("cascade"):   # deleting the record's parent removes it (on_parent_delete)
+        if action.get("cascade") is True:   # deleting the record's parent removes it (on_parent_delete)
             p.cascade.add(record)
         if "workflow" in action and record not in p.workflows and record not in p.status:
             p.workflows[record] = list(action["workflow"])
@@ -232,10 +236,14 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str], s
         _block(toks, m, action["block"], p, action.get("block_list"))
     for attr, value in action.get("set", {}).items():
         setattr(p, attr, value)
+    for attr, capture in action.get("set_words", {}).items():   # the words of a capture, as written
+        setattr(p, attr, " ".join(toks[x].orig for x in m.captures.get(capture, [])))
     for attr, mapping in action.get("append", {}).items():   # the anchor word's value in a lexicon map
         getattr(p, attr).append(getattr(lx, mapping)[toks[m.anchor].w])
     if "rename" in action:   # a word, or {"capture": c}: the singular of c's word
         toks[m.anchor].w = renamed_word(toks, m.captures, action["rename"])
+    for x in m.captures.get(action.get("erase", ""), []):   # words set aside, as the lexicon's ignored ones
+        toks[x].w = ""
 
 
 def _no_record(toks: list[Tok], m: Match, action: dict, p) -> None:
@@ -247,42 +255,16 @@ def _no_record(toks: list[Tok], m: Match, action: dict, p) -> None:
         _block(toks, m, action["no_record"], p)
 
 
-def _record(toks: list[Tok], m: Match, how: dict, p, mentions: dict[int, str]) -> str:
-    """The record a match is about (action "record"), or "" when there is none."""
-    if "capture" in how:
-        return next(iter(_named(toks, m, how["capture"], p)), "")
-    if "field_of" in how:
-        return _field_owner(toks, m, how, p, mentions)
-    if "field_in" in how:   # the one record with a field one of whose words is in the set
-        owners = [e for e in p.entities if any(set(it.words) & pattern_set(how["field_in"]) for it in p.fields.get(e, []))]
-        return owners[0] if len(owners) == 1 else ""
-    found = nearest(toks, m.anchor, mentions, how["reach"]) \
-        or (how.get("back") and _antecedent(toks, m.anchor, mentions))
-    if found or how.get("main"):   # the request's main record, when the clause names none
-        clause = toks[m.anchor].clause
-        return found or ("" if any(toks[k].clause == clause for k in mentions) else main_record(mentions) or "")
-    if "or_first_in" in how:   # the first record whose last word is in the set ("task", "ticket")
-        first = next((e for e in p.entities if e.rpartition(" ")[2] in pattern_set(how["or_first_in"])), "")
-        if first:
-            return first
-    return p.entities[0] if len(p.entities) == 1 and not how.get("named") else ""
-
-
-def _field_owner(toks: list[Tok], m: Match, how: dict, p, mentions: dict[int, str]) -> str:
-    """Record "field_of": the one record with a field (of kind "hint") labelled as the word of that
-    capture, of the record named last in capture "among" when one is named there; none or several: ""."""
-    w = toks[m.captures[how["field_of"]][0]].w
-    named = [mentions[k] for k in m.captures.get(how.get("among", ""), []) if k in mentions][-1:]
-    owners = [e for e, items in p.fields.items() if (not named or e in named)
-              and any(it.label == w and it.hint == how.get("hint", it.hint) for it in items)]
-    return owners[0] if len(owners) == 1 else ""
-
-
-def _antecedent(toks: list[Tok], i: int, mentions: dict[int, str]) -> str:
-    """The record named last before token i, in its clause or the one before ("..., delete tools;
-    members can only see them")."""
-    before = [j for j in mentions if j < i and toks[j].clause >= toks[i].clause - 1]
-    return mentions[max(before)] if before else ""
+def _cascade_children(toks: list[Tok], m: Match, how: dict, p, mentions: dict[int, str]) -> str:
+    """`cascade` {"children": "all" | "named", "or_all": true}: every record with a parent, or those
+    the anchor's clause names (none: with "or_all", every one) are removed with their parent; the
+    first of them by name is the row's record ("" when there is none)."""
+    children = {child for child, parent in p.parents.items() if parent}
+    chosen = children if how["children"] == "all" else children & {
+        name for k, name in mentions.items() if toks[k].clause == toks[m.anchor].clause}
+    chosen = chosen or (children if how.get("or_all") else set())
+    p.cascade.update(chosen)
+    return min(chosen) if chosen else ""
 
 
 def _word(toks: list[Tok], m: Match, capture: str) -> str:

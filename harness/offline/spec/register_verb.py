@@ -39,7 +39,7 @@ def registration_of_a_record(toks: list[Tok], i: int) -> bool:
     """ "an appointment registration", "vehicle registrations": the noun before names what is
     registered (a record), not an account; "user registration", "account registration", "member
     registration" and "registration" alone ("requires registration") stay the sign-up ask."""
-    if _word(toks, i) not in ("registration", "registrations") or i == 0 or toks[i - 1].clause != toks[i].clause:
+    if _word(toks, i) not in word_set("register_verb.registrations") or i == 0 or toks[i - 1].clause != toks[i].clause:
         return False
     before = _word(toks, i - 1)
     if not is_noun(toks, i - 1) or before in _REGISTER_SKIP:

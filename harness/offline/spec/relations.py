@@ -42,7 +42,7 @@ def find_relations(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None
         if w1 in _WITH_OWN and w2 in _OWNERS:
             found.append((mentions.get(i + 3), name, [i + 1, i + 2]))
         if w1 in _INSIDE or (
-                w1 in _FOR_OF and w2 in lx.DETERMINERS | _EVERY):
+                w1 in _FOR_OF and w2 in lx.DETERMINERS | _EVERY and w2 not in _BACK_POSSESSIVES):
             found.append((name, _mention_after(toks, i + 2, mentions), [i + 1, i + 2]))
         j = i + 1
         while _word(toks, j) in lx.FILLER:
@@ -123,6 +123,7 @@ _OWNERS = word_set("relations.owners")
 _INSIDE = word_set("relations.inside")
 _FOR_OF = word_set("relations.for_of")
 _EVERY = word_set("relations.every")
+_BACK_POSSESSIVES = word_set("relations.back_possessives")
 _BELONG_PREPS = word_set("relations.belong_preps")
 _FEEDBACK_PREPS = word_set("relations.feedback_preps")
 _ASSIGN = word_set("relations.assign")

@@ -24,14 +24,10 @@ from harness.errors import SpecError
 from harness.models.spec import AppSpec
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec.accounting import account_clauses
-from harness.offline.spec.app_name import mark_app_name
 from harness.offline.spec.booking import find_availability
 from harness.offline.spec.build import Parsed, build_spec
 from harness.offline.spec.clauses import split_clauses
 from harness.offline.spec.entities import find_entities
-from harness.offline.spec.feature_phrases import (find_keyword_search,
-                                                  find_newest_first, find_overview_totals,
-                                                  find_persistence)
 from harness.offline.spec.features import built_features, find_features
 from harness.offline.spec.field_passes import find_column_lists, find_field_bullets, find_filter_fields
 from harness.offline.spec.outline_heads import mark_title_line
@@ -110,8 +106,9 @@ def load_passes(path: Path = PASSES_FILE) -> tuple[Pass, ...]:
 
 # --- code passes that join two parts of the parser (named in passes.jsonl as "rules.<name>") ----
 
-def app_name(toks: list[Tok], clauses: list[str]) -> str:
-    return mark_app_name(toks) or mark_title_line(toks, clauses)
+def title_line(toks: list[Tok], clauses: list[str], app_name: str) -> str:
+    """The app's name the rows of "app name called" / "app name is a" read, else an outline's title line."""
+    return app_name or mark_title_line(toks, clauses)
 
 
 def entities(toks: list[Tok], p: Parsed) -> dict[int, str]:
@@ -130,9 +127,7 @@ def features(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None:
     fields_of = {e: [it.words[-1] for it in p.fields.get(e, [])] + ["name", "title"] for e in p.entities}
     field_words = {e: {w for it in p.fields.get(e, []) for w in it.words} for e in p.entities}
     p.features = find_features(toks, mentions, fields_of, built_features(), field_words, p.parents)
-    p.features += find_availability(toks, mentions, p) + find_keyword_search(toks, mentions) \
-        + find_overview_totals(toks, mentions, p) + find_newest_first(toks, mentions, p) \
-        + find_persistence(toks, mentions, p)
+    p.features += find_availability(toks, mentions, p)   # then the table passes after it (passes.jsonl)
 
 
 def account(toks: list[Tok], clauses: list[str], p: Parsed) -> None:

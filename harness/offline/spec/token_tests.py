@@ -20,11 +20,14 @@ on what earlier passes did or on the parse ("is": "noun", "is": ["mention"]).
     title_word  the token is among the request's first four words (counted from its first word),
                 in its first clause ("A movie watchlist: ...")
     sole_word   the token is the only word of its clause (the only token starting with a letter)
+    capital_word  the user wrote the word starting with a capital letter ("Pennywise", not "3D" or "(")
     capitalized  the user wrote the word with a capital letter (or it starts with no letter)
     before_sentence  the token after this one starts a sentence: a capitalised verb, adverb, pronoun
                 or article, and no list of fields ("Plant List: Add plants ...", not "Products: Name, Price")
     named_plural  the request names the word in the plural elsewhere ("recipe" of "a recipe book app"
                 beside "add recipes"): the records the words after it collect
+    column_list  the token opens a parenthesised list naming columns, not values ("(vaccine type, date
+                given)"; enum_values.names_columns)
     bool_state  the token is read as a field (or a feature over one) of a record whose yes/no field
                 the word names ("watched" of a movie with a yes/no field "watched")
 """
@@ -35,6 +38,7 @@ from typing import Callable
 
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec import lexicon_roles as rl
+from harness.offline.spec.enum_values import names_columns, read_enum
 from harness.offline.spec.list_parts import read_range
 from harness.offline.spec.nouns import is_noun, singular_name
 from harness.offline.spec.register_verb import registers_a_record, registration_of_a_record
@@ -100,9 +104,11 @@ TESTS: dict[str, Callable[[list[Tok], int, dict[int, str], object], bool]] = {
     "clause_start": lambda toks, i, mentions, p: i == 0 or toks[i - 1].clause != toks[i].clause,
     "sole_word": lambda toks, i, mentions, p: all(t is toks[i] or t.clause != toks[i].clause or not t.w[:1].isalpha()
                                                   for t in toks),
+    "capital_word": lambda toks, i, mentions, p: toks[i].orig[:1].isupper() and toks[i].orig[:1].isalpha(),
     "capitalized": lambda toks, i, mentions, p: not toks[i].orig[:1].isalpha() or toks[i].orig[:1].isupper(),
     "before_sentence": lambda toks, i, mentions, p: _before_sentence(toks, i),
     "bool_state": lambda toks, i, mentions, p: _bool_state(toks, i, p),
+    "column_list": lambda toks, i, mentions, p: toks[i].w == "(" and names_columns(read_enum(toks, i, own=False)[0]),
     "named_plural": lambda toks, i, mentions, p: _named_plural(toks, i),
     "title_word": lambda toks, i, mentions, p: _title_word(toks, i),
     "auth_context": lambda toks, i, mentions, p: _auth_context(toks, i),

@@ -1,14 +1,17 @@
-"""The runtime check's server, imports first: run as a script inside the sandbox, stdlib only.
+"""How every built app is served (harness/verification/app_server.py): run as a script inside the
+sandbox, stdlib only — by the runtime check (cold, prestarted or restarted) and by `builder serve`
+alike, so the process the app runs in is the same whoever started it.
 
-Usage: python server_preload.py GO_FD
+Usage: python app_start.py [--bare]
 
-It imports uvicorn and the web stack the generated app is built on (never a workspace module),
-then blocks reading GO_FD. The harness writes one line there, the JSON list of arguments it would
+It imports uvicorn and the web stack the generated app is built on (never a workspace module;
+`--bare`: nothing, when a workspace module would shadow one of them), then blocks reading its
+standard input, a pipe. The harness writes one line there, the JSON list of arguments it would
 give `python -m uvicorn` (`["src.main:app", "--app-dir", WS, "--host", H, "--port", P]`); the
-script then becomes that command: sys.path[0] is the working directory and uvicorn's `__main__`
-runs through runpy with those arguments, as `-m` does. End of file without a line: exit 0 (the
-harness let the server go unused). A package that fails to import is left to uvicorn, which then
-fails, or not, as a cold start would.
+script puts /dev/null on its standard input and becomes that command: sys.path[0] is the working
+directory and uvicorn's `__main__` runs through runpy with those arguments, as `-m` does. End of
+file without a line: exit 0 (the harness let the server go unused). A package that fails to
+import is left to uvicorn, which then fails, or not, as a cold start would.
 """
 
 import os
@@ -38,20 +41,23 @@ def preload(modules) -> None:
 
 
 def read_line(fd: int) -> bytes:
+    """One line from `fd`, which then becomes /dev/null (the app's standard input, as for any server)."""
     data = b""
     while not data.endswith(b"\n"):
         chunk = os.read(fd, 65536)
         if not chunk:
             break
         data += chunk
-    os.close(fd)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, fd)
+    os.close(null)
     return data
 
 
 def main() -> int:
-    fd = int(sys.argv[1])
-    preload(PRELOAD)
-    line = read_line(fd)
+    if sys.argv[1:] != ["--bare"]:
+        preload(PRELOAD)
+    line = read_line(0)
     if not line.strip():
         return 0
     args = json.loads(line)
