@@ -27,6 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from pytest_harness.decoy_verdict import decoy_lines
 from pytest_harness.mutation_verdict import bar_lines, judged, shared_summary, summarize, survivor_lines, under_the_bar
 from pytest_harness.time_box import GRACE_FACTOR, KILL_RATIO
 
@@ -155,7 +156,7 @@ def summary_lines(document: dict) -> list[str]:
                      if entry.get("elsewhere") else "")
         lines.append(f"harness mutation: {rid} {entry['killed']}/{total} killed ({ratio}{extra}){elsewhere}; "
                      f"bar {KILL_RATIO:.0%}: {verdict}")
-        lines += [f"harness mutation:   {line}" for line in survivor_lines(entry)]
+        lines += [f"harness mutation:   {line}" for line in decoy_lines(entry) + survivor_lines(entry)]
     common = block.get("shared") or {}
     if common.get("mutants"):
         lines.append(f"harness mutation: shared lines: {common['mutants']} mutants judged by the whole suite, "

@@ -19,6 +19,7 @@ from pathlib import Path
 from pytest_harness.mutant_diff import line_diff
 from pytest_harness.mutation_attribution import shared_lines, split_own
 from pytest_harness.mutator import KIND_RANK, Mutant, candidates, described
+from pytest_harness.time_box import FORK_S
 
 DEFAULT_SEED = 15
 # Guard ids (#47): every mutant's id, and the id the guard holds while the original code runs
@@ -66,19 +67,30 @@ class AuditPlan:
     chosen: dict[int, Chosen] = field(default_factory=dict)
     skipped: dict[str, str] = field(default_factory=dict)   # requirement -> why it has no mutants
     shared: set[int] = field(default_factory=set)   # the mutants on shared lines (mutation_attribution.py)
+    decoys: dict[int, Chosen] = field(default_factory=dict)   # mutants that change no behaviour (decoys.py)
+    sequence: dict[str, list[int]] = field(default_factory=dict)   # per requirement: mutants and decoys, in order
+
+    def run_ids(self, rid: str) -> list[int]:
+        """`rid`'s runs in order: its mutants with its decoys among them (decoy_plan.interleave)."""
+        return self.sequence.get(rid) or self.mutants.get(rid) or []
+
+    def decoys_of(self, rid: str) -> list[int]:
+        return [mid for mid in self.run_ids(rid) if mid in self.decoys]
 
     def order(self) -> list[tuple[str, int, list[str]]]:
-        """(requirement, mutant id, tests to run) in execution order, round-robin over requirements."""
-        out, depth = [], max((len(v) for v in self.mutants.values()), default=0)
+        """(requirement, mutant id, tests to run) in execution order, round-robin over requirements;
+        a decoy is an entry like any other (nothing in it says what it is)."""
+        runs = {rid: self.run_ids(rid) for rid in self.mutants}
+        out, depth = [], max((len(v) for v in runs.values()), default=0)
         for i in range(depth):
-            out += [(rid, ids[i], self.runs[(rid, ids[i])]) for rid, ids in sorted(self.mutants.items())
+            out += [(rid, ids[i], self.runs[(rid, ids[i])]) for rid, ids in sorted(runs.items())
                     if i < len(ids)]
         return out
 
     def by_file(self) -> dict[str, dict[str, int]]:
-        """{file: {mutant key: id}}: what to compile into each file of the scratch copy."""
+        """{file: {mutant key: id}}: what to compile into each file of the scratch copy (decoys too)."""
         out: dict[str, dict[str, int]] = {}
-        for c in self.chosen.values():
+        for c in (*self.chosen.values(), *self.decoys.values()):
             out.setdefault(c.file, {})[c.mutant.key] = c.id
         return out
 
@@ -160,7 +172,8 @@ def pick(own: dict[str, list[Mutant]], common: dict[str, list[Mutant]], limit: i
 
 def make_plan(evidence: dict, workspace: Path, max_mutants: int, seed: int = DEFAULT_SEED,
               ids: dict[tuple[str, str], int] | None = None, id_rng: random.Random | None = None,
-              instead: dict[str, tuple[set[tuple[str, str]], int]] | None = None) -> AuditPlan:
+              instead: dict[str, tuple[set[tuple[str, str]], int]] | None = None,
+              decoys: int | None = None, decoy_rng: random.Random | None = None) -> AuditPlan:
     """The audit plan of every verified requirement of the evidence document (`pick`: which mutants;
     a mutant on a shared line runs the requirement's tests, then every other passing test that ran
     the line: mutation_attribution.py). `ids`: the guard id of every (file, mutant key) a copy holds
@@ -169,10 +182,16 @@ def make_plan(evidence: dict, workspace: Path, max_mutants: int, seed: int = DEF
     choice itself never depends on the ids. `instead`: {requirement: ((file, mutant key) of every
     mutant planned for it already, how many of them came out invalid)} — the plan then holds only
     that many replacements for each: of its picks with no budget, those not planned already,
-    behaviour-changing kinds first (an invalid mutant judged nothing: mutation_replacements.py)."""
+    behaviour-changing kinds first (an invalid mutant judged nothing: mutation_replacements.py).
+    `decoys`: how many decoys each requirement gets (decoy_plan.py; DECOYS by default, none for
+    replacements), drawn with `decoy_rng` (the system's random source unless a test gives one)."""
+    from pytest_harness.decoy_plan import DECOYS, interleave, pick_decoys
+
+    decoys = (0 if instead is not None else DECOYS) if decoys is None else decoys
     plan = AuditPlan()
     keys: dict[tuple[str, str], int] = {}   # every distinct (file, mutant key) picked: its draw's index
     picks: dict[str, list[tuple[str, Mutant]]] = {}
+    decoy_picks: dict[str, list[tuple[str, Mutant]]] = {}
     requirements = evidence.get("requirements") or {}
     verified = {rid: executed_lines(evidence, rid) for rid, req in requirements.items()
                 if req.get("status") == "verified"}
@@ -208,6 +227,13 @@ def make_plan(evidence: dict, workspace: Path, max_mutants: int, seed: int = DEF
         picks[rid] = picked
         for rel, m in picked:
             keys.setdefault((rel, m.key), len(keys))
+        if decoys:
+            decoy_picks[rid] = pick_decoys(_decoy_sites(workspace, own) or _decoy_sites(workspace, common),
+                                           lambda rel, line: _tests_of_line(evidence, tests, rel, line), decoys,
+                                           [_tests_of_line(evidence, tests, rel, m.line) for rel, m in picked],
+                                           decoy_rng, lambda names: _run_cost(evidence, names))
+            for rel, m, _listed in decoy_picks[rid]:
+                keys.setdefault((rel, m.key), len(keys))
     if ids is None:   # one draw per distinct mutant
         drawn = guard_ids(len(keys), id_rng)
         ids = {pair: drawn[n] for pair, n in keys.items()}
@@ -223,8 +249,37 @@ def make_plan(evidence: dict, workspace: Path, max_mutants: int, seed: int = DEF
                 plan.shared.add(mid)
                 plan.runs[(rid, mid)] += _tests_of_line(evidence, [n for n in passing if n not in plan.tests[rid]],
                                                         rel, m.line)
+        placed = []
+        for rel, m, listed in decoy_picks.get(rid, ()):   # as a mutant run on its line starts: the first
+            did = ids[(rel, m.key)]   # of the requirement's tests that ran it (decoy_plan.pick_decoys)
+            plan.decoys[did] = Chosen(id=did, file=rel, mutant=m)
+            plan.runs[(rid, did)] = _tests_of_line(evidence, plan.tests[rid], rel, m.line)[:listed]
+            placed.append(did)
+        if placed:
+            plan.sequence[rid] = interleave(plan.mutants[rid], placed, decoy_rng)
     _describe_chosen(plan, workspace)
     return plan
+
+
+def _run_cost(evidence: dict, tests: list[str]) -> float:
+    """What a run of `tests` that all pass costs, in the evidence's seconds (a fork's own beside)."""
+    entries = evidence.get("tests") or {}
+    return FORK_S + sum(float((entries.get(n) or {}).get("duration_s") or 0.0) for n in tests)
+
+
+def _decoy_sites(workspace: Path, lines: dict[str, set[int]]) -> dict[str, list[Mutant]]:
+    """{file: its decoy sites on `lines`} (decoy_plan.file_decoys), files with none left out."""
+    from pytest_harness.decoy_plan import file_decoys
+
+    out = {}
+    for rel, ran in sorted(lines.items()):
+        try:
+            found = [m for m in file_decoys((workspace / rel).read_text(encoding="utf-8")) if m.line in ran]
+        except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+            continue
+        if found:
+            out[rel] = found
+    return out
 
 
 def _passing(evidence: dict) -> list[str]:

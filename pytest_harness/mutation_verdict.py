@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from pytest_harness.decoy_verdict import decoy_details, decoy_lines, detectors, unchecked, void
 from pytest_harness.mutation_attribution import verdict_of
 from pytest_harness.time_box import INVALID, KILL_RATIO, KILLED, meets, open_verdict
 
@@ -24,14 +25,28 @@ def _entry(plan: AuditPlan, rid: str, results: dict[str, str], killers: dict[str
     entry = {"mutants": 0, "killed": 0, "survived": [], "elsewhere": 0, "invalid": 0, "not_run": 0, "time_box": 0,
              "skipped": None, "details": []}
     own = set(plan.tests.get(rid) or ())
+    decoys = decoy_details(plan, rid, results, killers)
+    found = detectors(decoys)
+    hung = any(d["result"] == "timeout" for d in decoys)
+    if decoys:
+        entry.update({"decoys": decoys, "detectors": found, "void": 0})
     for mid in plan.mutants[rid]:
         chosen, key = plan.chosen[mid], f"{rid}:{mid}"
         result = verdict_of(results.get(key, "not_run"), killers.get(key), own)
+        why_void = void(result, killers.get(key), found, hung)
         entry["details"].append({"id": mid, "file": chosen.file, "line": chosen.mutant.line,
                                  "kind": chosen.mutant.kind, "description": chosen.mutant.description,
                                  "diff": chosen.diff, "result": result, "shared": mid in plan.shared,
-                                 **({"killed_by": killers[key]} if result == "elsewhere" else {})})
-        if result in KILLED:
+                                 **({"killed_by": killers[key]} if result == "elsewhere" or why_void else {}),
+                                 **({"void": why_void} if why_void else {})})
+        if why_void:   # a kill the decoys show was not caused by behaviour (decoy_verdict.py)
+            entry["void"] += 1
+            if why_void == "detector":
+                entry["mutants"] += 1
+                entry["survived"].append(f"{chosen.file}:{chosen.mutant.description}")
+            else:
+                entry["invalid"] += 1
+        elif result in KILLED:
             entry["mutants"] += 1
             entry["killed"] += 1
         elif result == "passed":
@@ -99,6 +114,8 @@ def under_the_bar(entry: dict | None) -> bool:
     #47). One with no mutant judged, invalid or left unrun was not audited."""
     if not entry:
         return False
+    if entry.get("detectors") or unchecked(entry):   # kills not caused by behaviour, or not shown to be
+        return True
     rest = int(entry.get("time_box") or 0)
     if open_verdict(entry.get("killed", 0), judged(entry), rest):
         return True
@@ -112,6 +129,14 @@ def bar_lines(entry: dict | None) -> list[str]:
     when it meets it or was not audited."""
     if not under_the_bar(entry):
         return []
+    first = decoy_lines(entry)
+    if first and meets(entry.get("killed", 0), judged(entry)):
+        return first + survivor_lines(entry)
+    return first + [line for line in _figure_lines(entry) if not (first and line.startswith("mutation audit incomplete"))]
+
+
+def _figure_lines(entry: dict) -> list[str]:
+    """The figures' side of bar_lines (an open verdict, or under the bar and its survivors)."""
     killed, total, invalid = entry.get("killed", 0), entry.get("mutants", 0), int(entry.get("invalid") or 0)
     rest = int(entry.get("time_box") or 0)
     if open_verdict(killed, judged(entry), rest):

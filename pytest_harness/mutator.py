@@ -28,6 +28,8 @@ import io
 from bisect import bisect_left
 from dataclasses import dataclass, field, replace
 
+from pytest_harness import decoys
+
 GUARD = "__harness_mutant__"
 
 # Which mutant the audit prefers (pytest_harness/mutation_plan.py: on a line, and for a requirement's first
@@ -211,6 +213,22 @@ def candidates(source: str, lines: set[int] | None = None, *, describe: bool = T
     return sorted(found, key=lambda m: (m.line, m.key))
 
 
+def decoy_candidates(source: str, lines: set[int] | None = None, *, tree: ast.AST | None = None) -> list[Mutant]:
+    """Every decoy (pytest_harness/decoys.py) of `source` whose node starts on one of `lines`, in
+    order, described: the same walk, skips and keys as `candidates`."""
+    tree = ast.parse(source) if tree is None else tree
+    nodes = list(ast.walk(tree))
+    skip = _annotation_ids(tree, nodes) | _docstring_ids(tree, nodes)
+    found = []
+    for node in nodes:
+        if id(node) in skip or not hasattr(node, "lineno") or (lines is not None and node.lineno not in lines):
+            continue
+        for kind, index, text in decoys.sites(node, _short):
+            found.append(Mutant(kind=kind, line=node.lineno, key=_key(kind, node, index),
+                                description=f"line {node.lineno}: {text}"))
+    return sorted(found, key=lambda m: (m.line, m.key))
+
+
 def described(mutants: list[Mutant]) -> list[Mutant]:
     """`mutants` from `candidates(..., describe=False)` with their descriptions, as `candidates`
     gives them (each keeps its node until then, not after)."""
@@ -259,6 +277,11 @@ class _Apply(ast.NodeTransformer):
             mutant_id = self.chosen.get(_key(kind, original, index))
             if mutant_id is not None:
                 result = self._mutate(original, result, kind, index, mutant_id)
+        for kind, index, _ in decoys.sites(original):   # after the real ones: a decoy's guard is outermost
+            mutant_id = self.chosen.get(_key(kind, original, index))
+            if mutant_id is not None:
+                result = decoys.render(original, result, kind, index, lambda new, old: self._either(mutant_id, new, old),
+                                       _guard(mutant_id))
         return result
 
     def _spans_a_site(self, node: ast.AST) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from html import escape
 
+from pytest_harness.decoy_verdict import decoy_lines
 from pytest_harness.mutation_verdict import judged, under_the_bar
 
 CSS = """.mutation{border:1px solid #ddd;border-radius:6px;margin:.6em 0;background:#fff}
@@ -76,5 +77,6 @@ def requirement_section(document: Mapping, rid: str) -> tuple[str, str]:
         items.append(f'<li class="survivor"><span class="path">{escape(where)}</span> <em>{escape(str(d.get("kind")))}'
                      f"</em> {escape(str(d.get('description') or ''))}{diff}</li>")
     listed = f"<ul>{''.join(items)}</ul>" if items else ""
+    decoyed = "".join(f'<p class="under">{escape(line)}</p>' for line in decoy_lines(entry))
     searched = " ".join([text, *(f"{d.get('file')}:{d.get('line')} {d.get('description')}" for d in survivors(entry))])
-    return f'<h3>Mutation audit</h3><p class="{css}">{escape(text)}</p>{listed}', searched
+    return f'<h3>Mutation audit</h3><p class="{css}">{escape(text)}</p>{decoyed}{listed}', searched

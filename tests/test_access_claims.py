@@ -105,7 +105,9 @@ def test_an_inflected_function_word_is_no_function_word_bug(tmp_path):
     """ "owned" is not the "own" of "my own"; the listed forms still are ("needed", "others")."""
     spec = spec_from_toml(tmp_path, 'title = "Items"\n[[entities]]\nname = "item"\nfields = ["name"]\n')
     assert "owned" in account_text("Items owned.", spec).unaccounted
-    assert account_text("I want my own items; others needed them.", spec).unaccounted == []
+    # ... and "my own" asks for records private to an account: without a login it is named (trial
+    # 2026-12-07f, tests/test_identity_asks_bug.py); "others", "needed" stay function words
+    assert account_text("I want my own items; others needed them.", spec).unaccounted == ["own"]
 
 
 def test_sharing_read_from_a_not_built_clause_is_left_out_bug():

@@ -34,11 +34,11 @@ def test_a_plan_from_precomputed_sites_is_the_plan_computed_fresh(tmp_path):
     (tmp_path / "tests").mkdir()
     (tmp_path / "src" / "m.py").write_text(SOURCE)
     (tmp_path / "tests" / "test_m.py").write_text("def test_m():\n    assert 1\n")
-    fresh = make_plan(_evidence([5, 7], [16]), tmp_path, max_mutants=10)
+    fresh = make_plan(_evidence([5, 7], [16]), tmp_path, max_mutants=10, decoys=0)   # decoys: random draws
     plan_mod._CANDIDATES.clear()
     assert precompute(tmp_path) == 1  # src/m.py only: test modules are never mutated
     assert precompute(tmp_path) == 0
-    cached = make_plan(_evidence([5, 7], [16]), tmp_path, max_mutants=10)
+    cached = make_plan(_evidence([5, 7], [16]), tmp_path, max_mutants=10, decoys=0)
     site = lambda plan: [(rid, plan.chosen[i].file, plan.chosen[i].mutant, tests)  # noqa: E731 - ids: random draws
                          for rid, i, tests in plan.order()]
     assert site(cached) == site(fresh)

@@ -32,15 +32,17 @@ def _evidence(tmp_path):
 
 def test_a_plan_takes_the_ids_of_the_copy_and_chooses_the_same_mutants(tmp_path):
     ws, evidence = _evidence(tmp_path)
-    plain = make_plan(evidence, ws, 4)
+    plain = make_plan(evidence, ws, 4, decoys=0)   # decoys are random draws (decoy_plan.py): below
     ids = {(c.file, c.mutant.key): 100 + n for n, c in enumerate(plain.chosen.values())}
-    mapped = make_plan(evidence, ws, 4, ids=ids)
+    mapped = make_plan(evidence, ws, 4, ids=ids, decoys=0)
     assert sorted(mapped.chosen) == sorted(ids.values())
     sites = lambda plan: [(rid, plan.chosen[i].file, plan.chosen[i].mutant.key, tests)  # noqa: E731 - in run order
                           for rid, i, tests in plan.order()]
     assert sites(mapped) == sites(plain)   # the plain plan's ids are random draws (#47): compared by site
     with pytest.raises(KeyError):  # a copy without one of the chosen mutants cannot serve the plan
-        make_plan(evidence, ws, 4, ids=dict(list(ids.items())[1:]))
+        make_plan(evidence, ws, 4, ids=dict(list(ids.items())[1:]), decoys=0)
+    with pytest.raises(KeyError):  # nor one without the decoys the plan draws
+        make_plan(evidence, ws, 4, ids=ids)
 
 
 @pytest.mark.slow

@@ -204,12 +204,12 @@ def _evidence(lines_a, lines_b):
 def test_plan_uses_only_lines_the_requirements_passing_tests_ran(tmp_path):
     (tmp_path / "src").mkdir()
     (tmp_path / "src" / "m.py").write_text(SOURCE)
-    plan = make_plan(_evidence([5, 7], [16]), tmp_path, max_mutants=10)
+    plan = make_plan(_evidence([5, 7], [16]), tmp_path, max_mutants=10, decoys=0)   # decoys: random (decoy_plan.py)
     assert sorted(plan.mutants) == ["REQ-001"] and "not verified (weak)" in plan.skipped["REQ-002"]
     assert {plan.chosen[i].mutant.line for i in plan.mutants["REQ-001"]} == {5, 7, 16}
     by_line = {plan.chosen[i].mutant.line: plan.runs[("REQ-001", i)] for i in plan.mutants["REQ-001"]}
     assert by_line[5] == ["t.py::a"] and by_line[16] == ["t.py::b"]  # only tests that ran the line
-    again = make_plan(_evidence([5, 7], [16]), tmp_path, 10)
+    again = make_plan(_evidence([5, 7], [16]), tmp_path, 10, decoys=0)
     assert _choice(again) == _choice(plan)   # the same choice; the guard ids are fresh draws (#47)
     assert set(again.chosen).isdisjoint(plan.chosen)
 

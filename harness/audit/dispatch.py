@@ -34,15 +34,17 @@ class Dispatcher:
     """The pending mutants of one audit and what the lanes told of them."""
 
     def __init__(self, order: list[Entry], seconds: float, grace_factor: float,
-                 admit: Callable[[float, float, dict[str, str], str, int], str], draw=None):
+                 admit: Callable[[float, float, dict[str, str], str, int], str], draw=None,
+                 decoys: frozenset[int] | set[int] = frozenset()):
         from harness.audit.originals import Originals
 
+        self.decoys = frozenset(decoys)   # entries that are decoys (pytest_harness/decoys.py): known here only
         self.pending: list[Entry] = list(order)
         self.originals = Originals(order, **({"draw": draw} if draw is not None else {}))
         self.first: dict[int, list[str]] = {}   # per lane: the tests its mutant in flight runs on the original first
         self.following: dict[int, dict] = {}    # per lane: the follow-up it runs (originals.py)
         self.jobs: list[dict] = []              # follow-ups not handed out yet
-        self.planned = Counter(entry[0] for entry in order)   # mutants per requirement
+        self.planned = Counter(entry[0] for entry in order if entry[1] not in self.decoys)   # mutants per requirement
         self.seconds, self.grace, self.admit = seconds, grace_factor * seconds, admit
         self.results: dict[str, str] = {}
         self.in_flight: dict[int, Entry] = {}
@@ -88,10 +90,12 @@ class Dispatcher:
             while self.pending:
                 rid = self.pending[0][0]
                 elapsed = time.monotonic() - self.started
-                decision = self.admit(elapsed, self.seconds, self.results, rid, self.planned[rid])
+                mutants = {k: v for k, v in self.results.items() if int(k.rsplit(":", 1)[1]) not in self.decoys}
+                decision = ("run" if self.pending[0][1] in self.decoys   # a decoy always runs: the box
+                            else self.admit(elapsed, self.seconds, mutants, rid, self.planned[rid]))  # judges mutants
                 if decision == "stop":
-                    self.pending.clear()
-                    break
+                    self.pending = [entry for entry in self.pending if entry[1] in self.decoys]
+                    continue
                 if decision == "skip" and any(e[0] == rid for e in self.in_flight.values()):
                     self._cond.wait(timeout=max(0.0, self.grace - elapsed))   # its verdict decides
                     continue

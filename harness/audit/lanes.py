@@ -17,7 +17,7 @@ _WORST = ("timeout", "error", "invalid", "failed", "passed")  # a merged baselin
 
 
 def requirement_cost(plan: AuditPlan, rid: str, test_s: dict[str, float]) -> float:
-    return sum(FORK_S + sum(test_s.get(n, 0.0) for n in plan.runs[(rid, mid)]) for mid in plan.mutants[rid])
+    return sum(FORK_S + sum(test_s.get(n, 0.0) for n in plan.runs[(rid, mid)]) for mid in plan.run_ids(rid))
 
 
 def split(plan: AuditPlan, test_s: dict[str, float], lanes: int) -> list[list[tuple[str, int, list[str]]]]:

@@ -114,7 +114,7 @@ def _run_mutants(store: RunStore, state: RunState, plan: AuditPlan, budget: Audi
     if len(orders) > 1 and budget.method == METHODS[0]:   # one queue for all lanes (dispatch.py)
         from harness.audit.dispatch import Dispatcher
 
-        dispatcher = Dispatcher(plan.order(), budget.seconds, GRACE_FACTOR, admit)
+        dispatcher = Dispatcher(plan.order(), budget.seconds, GRACE_FACTOR, admit, decoys=set(plan.decoys))
         everything = plan.order()   # every lane holds every mutant and takes them from the queue
         orders = [everything] * len(orders)
     if ahead is not None:
@@ -137,7 +137,7 @@ def _run_mutants(store: RunStore, state: RunState, plan: AuditPlan, budget: Audi
             return ({**merged.get("results", {}), "baseline": merged.get("baseline", {}),
                      "durations": merged.get("durations", {}), "killers": merged.get("killers", {}), "ahead": True, "box_s": budget.seconds},
                     outcomes[0][1], len(outcomes))
-        dispatcher = Dispatcher(plan.order(), budget.seconds, GRACE_FACTOR, admit) if dispatcher else None
+        dispatcher = Dispatcher(plan.order(), budget.seconds, GRACE_FACTOR, admit, decoys=set(plan.decoys)) if dispatcher else None
     dirs = scratch_mod.take_prepared(store, run_id, len(orders))
     if dirs is None:
         clear_stale_scratch(store, run_id, runner)
@@ -283,6 +283,16 @@ def _plan(store: RunStore, run_id: str, evidence: dict, workspace: Path, digest:
     return make_plan(evidence, workspace, budget.max_mutants, budget.seed), None
 
 
+def _decoy_note(entry: dict) -> str:
+    """What the requirement's decoys showed, for its audit line (pytest_harness/decoy_verdict.py)."""
+    decoys = entry.get("decoys") or []
+    found = entry.get("detectors") or {}
+    if found:
+        return (f"; {len(found)} test{'s' if len(found) != 1 else ''} failed on a decoy (no behaviour change: "
+                f"a mutant detector): {', '.join(sorted(found))}; {entry.get('void', 0)} kills void")
+    return f"; {sum(d['result'] == 'passed' for d in decoys)}/{len(decoys)} decoys passed" if decoys else ""
+
+
 def audit_run(store: RunStore, state: RunState, budget: AuditBudget = AuditBudget(),
               say: Callable[[str], None] = print, runner=None, lanes_ahead=None) -> dict:
     """Audit the run's latest whole-suite evidence; write and return audit.json. `runner`: how the
@@ -338,7 +348,8 @@ def audit_run(store: RunStore, state: RunState, budget: AuditBudget = AuditBudge
                                   + (f" (+{r['elsewhere']} killed only by other requirements' tests: not counted)"
                                      if r.get("elsewhere") else "")
                                   + (f", {r['invalid']} invalid (not a kill)" if r["invalid"] else "")
-                                  + (f", {r['not_run']} not run (time box)" if r["not_run"] else "")))
+                                  + (f", {r['not_run']} not run (time box)" if r["not_run"] else "")
+                                  + _decoy_note(r)))
     if common["mutants"]:
         say(f"  audit shared lines: {common['mutants']} mutants judged by the whole suite — {common['killed']} killed "
             f"by the requirement's own tests, {common['elsewhere']} by another's, {common['survived']} by none")

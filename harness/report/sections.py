@@ -192,6 +192,10 @@ def _survivors(rep: Mapping) -> str:
     if isinstance(invalid, int) and invalid:
         out += (f'<p class="warn">{invalid} mutant(s) invalid: a fixture, import or crash error ended the test '
                 f"(not counted as killed)</p>")
+    found = mutation.get("detectors") if isinstance(mutation.get("detectors"), Mapping) else {}
+    if found:   # tests that failed on a decoy: no behaviour changed (pytest_harness/decoy_verdict.py)
+        out += ('<p class="warn">failed on a decoy (a mutant that changes no behaviour: a mutant detector), '
+                f"its kills void: {esc('; '.join(f'{t} on {w}' for t, w in sorted(found.items())))}</p>")
     return out
 
 

@@ -5,8 +5,8 @@ pytest's start and Config, collection of the mutated copy) — on the audit's cr
 the evidence it audits exists. None of that needs the plan: the plan only picks which mutants run
 with which tests. So while the last task's session runs (its files are written: the workspace is
 final unless a repair rewrites it), each lane is filled with a copy holding *every* candidate
-mutant of every app module behind its guard (`__harness_mutant__ == id`, 0 = the original code;
-see mutator.py), and its session is started with a deferred plan: it collects, then waits on its
+mutant and every decoy (pytest_harness/decoys.py) of every app module behind its guard
+(`__harness_mutant__ == id`, 0 = the original code; see mutator.py), and its session is started with a deferred plan: it collects, then waits on its
 queue pipe (pytest_harness/mutation_dispatch.receive_plan). The audit then makes its plan from the
 final evidence exactly as before (`make_plan(..., ids=...)`: the same choice, the copy's ids) and
 sends it; the lanes go on as any lane does.
@@ -100,6 +100,7 @@ class LanesAhead:
         """Copy and start (call it where nothing else uses ast: see runtime_ahead.audit_candidates_beside)."""
         from harness.audit.mutator import apply
         from harness.audit.plan import app_modules, file_candidates
+        from pytest_harness.decoy_plan import file_decoys
         from pytest_harness.mutation_plan import guard_ids
         from pytest_harness.snapshot import snapshot_files
 
@@ -114,7 +115,8 @@ class LanesAhead:
             try:
                 source = path.read_text(encoding="utf-8")
                 lines = ran.get(rel.as_posix(), set())
-                sites[rel.as_posix()] = (source, [m for m in file_candidates(source) if m.line in lines])
+                sites[rel.as_posix()] = (source, [m for m in (*file_candidates(source), *file_decoys(source))
+                                                  if m.line in lines])
             except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
                 continue   # a plan that chooses from this file finds no id for it: the audit runs as before
         drawn = iter(guard_ids(sum(len(found) for _source, found in sites.values())))  # as make_plan's (#47)

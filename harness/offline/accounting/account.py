@@ -17,6 +17,7 @@ from harness.offline.accounting.clause_records import after_link, clause_records
 from harness.offline.accounting.elements import SpecWords, spec_words
 from harness.offline.accounting.everyone_asks import everyone_asks
 from harness.offline.accounting.framing_position import framing_by_position
+from harness.offline.accounting.identity_asks import identity_asks
 from harness.offline.accounting.introduced import problem_framing, reject_invented
 from harness.offline.accounting.count_asks import count_asks
 from harness.offline.accounting.status_states import status_asks
@@ -243,6 +244,7 @@ def _english(toks: list[str], sw: SpecWords, background: list[str | None], gaps:
     per_record_scope(toks, gaps, labels, sw)
     everyone_asks(toks, labels, sw)
     role_rights(toks, labels, sw)
+    identity_asks(toks, gaps, labels, sw)
     open_list_marks(toks, labels)
     for ask in (count_asks, status_asks):   # words one kind of element realises
         ask(toks, labels, sw)

@@ -42,6 +42,17 @@ def keyed_words(name: str) -> dict[str, frozenset[str]]:
 
 
 @lru_cache(maxsize=None)
+def keyed_forms(name: str) -> dict[str, frozenset[str]]:
+    """key -> its words exactly as written (lower case), from a "key: words" list file: for closed
+    words a crude stem would confuse ("notes" and "not" share one)."""
+    out: dict[str, frozenset[str]] = {}
+    for line in _lines(name):
+        key, _, words = line.rpartition(":")
+        out[key.strip()] = out.get(key.strip(), frozenset()) | frozenset(w.lower() for w in words.split())
+    return out
+
+
+@lru_cache(maxsize=None)
 def word_groups(name: str) -> tuple[frozenset[str], ...]:
     """The stems of each line of a list file, one group a line (same_records_en.txt)."""
     return tuple(frozenset(stem(w.lower()) for w in line.split()) for line in _lines(name))

@@ -33,7 +33,7 @@ def read_enum(toks: list[Tok], j: int, own: bool = True) -> tuple[list[str], int
             if cur:
                 groups.append(cur)
                 cur = []
-        elif w in ("etc", "etcetera") and (close is None or _word(toks, k + 1) == close):
+        elif w in word_set("enum_values.etc") and (close is None or _word(toks, k + 1) == close):
             pass   # "(meat, chicken, vegetarian etc)", "(groceries, bills, etc)": no value "etc"
         elif w and (w[0].isalnum()) and len(cur) < 3 and not toks[k].used:
             cur.append(toks[k])

@@ -37,7 +37,7 @@ def find_filter_fields(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> 
         if entity is None and _word(toks, i - 1) in _PASSIVE:
             # "the workout log can be sorted by time or rating": the record named before the verb
             m, entity = i, _mention_before(toks, i, mentions)
-        if entity is None or _word(toks, m + 1) not in ("by", "based"):
+        if entity is None or _word(toks, m + 1) not in word_set("filter_fields.by_leads"):
             continue
         if t.w in _NEW_SORTS and past_determiners(toks, m + 2) in mentions:
             continue   # "events organized by (the) clubs": who organizes them, not an order

@@ -20,6 +20,8 @@ from harness.offline.spec.wordsets import word_set
 _ONE = word_set("genitive_fields.one")
 _MEDIA = word_set("media_fields.media")
 _AMOUNTS = word_set("genitive_fields.amounts")
+_WHO = word_set("genitive_fields.who_words")
+_WHO_BEFORE = word_set("genitive_fields.who_before")
 
 
 def find_genitive_fields(toks: list[Tok], p: Parsed) -> None:
@@ -34,7 +36,7 @@ def find_genitive_fields(toks: list[Tok], p: Parsed) -> None:
                 or lx.singularize(toks[k].w) != toks[k].w or toks[k].w in lx.FIELD_VOCAB:
             continue
         found = _list_before(toks, i)
-        if found is None:
+        if found is None or _who(toks, i):
             continue
         items, consumed = found
         if all(it.words[-1] in _MEDIA for it in items):
@@ -45,6 +47,17 @@ def find_genitive_fields(toks: list[Tok], p: Parsed) -> None:
         p.field_subjects.append(k)
         for m in [*consumed, i, *range(i + 1, k)]:
             use(toks[m], f"field:{name}")
+
+
+def _who(toks: list[Tok], i: int) -> bool:
+    """ "only the author of a recipe": who may act on the record, not a column of it."""
+    k = i - 1
+    if word(toks, k) not in _WHO:
+        return False
+    k -= 1
+    while word(toks, k) in _ONE:
+        k -= 1
+    return word(toks, k) in _WHO_BEFORE
 
 
 def _list_before(toks: list[Tok], i: int) -> tuple[list, list[int]] | None:

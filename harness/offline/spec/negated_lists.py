@@ -16,6 +16,7 @@ import re
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec.tokens import Tok
 from harness.offline.spec.token_tests import TokenTest
+from harness.offline.spec.wordsets import word_set
 
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
 _NEGATION = re.compile(r"\b(?:not|no|never|without|don'?t|doesn'?t|mustn'?t|shouldn'?t|cannot|can'?t|won'?t"
@@ -57,5 +58,5 @@ def mark_negated_logins(request: str, clauses: list[str], toks: list[Tok]) -> No
     negated = negated_clauses(request, clauses)
     asks = TokenTest("auth_context", toks, {})
     for t in toks:
-        if t.clause in negated and not t.used and t.w in lx.AUTH and (t.w not in ("user", "users") or t in asks):
+        if t.clause in negated and not t.used and t.w in lx.AUTH and (t.w not in word_set("feature_words.user_words") or t in asks):
             t.used, t.role = True, "context"

@@ -68,10 +68,10 @@ def _auth_context(toks: list[Tok], i: int) -> bool:
     def word(j: int) -> str:
         return toks[j].w if 0 <= j < len(toks) else ""
     near = {word(j) for j in range(i - 2, i + 4)}
-    before = word(i - 2) if word(i - 1) in ("a", "an", "new") else word(i - 1)
-    return bool(near & (lx.AUTH - {"user", "users"})) or word(i - 1) in ("multiple", "different") \
+    before = word(i - 2) if word(i - 1) in word_set("feature_words.account_article_skip") else word(i - 1)
+    return bool(near & (lx.AUTH - word_set("feature_words.user_words"))) or word(i - 1) in word_set("feature_words.many_users") \
         or before in word_set("feature_words.account_verbs") \
-        or toks[i].possessive and (toks[i].w == "users" or word(i - 1) in ("each", "every"))
+        or toks[i].possessive and (toks[i].w == "users" or word(i - 1) in word_set("feature_words.each_user"))
 
 
 def _title_word(toks: list[Tok], i: int) -> bool:

@@ -131,7 +131,7 @@ def _merge_phrases(toks: list[Tok]) -> list[Tok]:
         if pair in lx.PHRASES:
             out.append(Tok(lx.PHRASES[pair], f"{toks[i].orig} {toks[i + 1].orig}".strip()))
             i += 2
-        elif pair and pair[0] in _JOURNALS and pair[1] in ("entry", "entries"):
+        elif pair and pair[0] in _JOURNALS and pair[1] in word_set("tokens.entry_heads"):
             out.append(Tok(" ".join(pair), f"{toks[i].orig} {toks[i + 1].orig}"))   # "journal entries"
             i += 2
         elif pair and _entry_of(*pair):   # "a plant entry", "book entries": plants, books
@@ -150,7 +150,7 @@ _ENTRY_CONTAINERS = word_set("tokens.entry_containers")
 
 def _entry_of(word: str, head: str) -> bool:
     """Whether "<word> entry" names a record of `word` ("plant entry" -> a plant)."""
-    return head in ("entry", "entries") and word.isalpha() and word.isascii() and len(word) > 2 \
+    return head in word_set("tokens.entry_heads") and word.isalpha() and word.isascii() and len(word) > 2 \
         and lx.singularize(word) == word and word not in _ENTRY_CONTAINERS and word not in lx.FUNCTION \
         and word not in lx.META and word not in lx.ADJECTIVES and word not in lx.DETERMINERS \
         and word not in lx.QUANTIFIERS and not word.endswith(("ing", "ed", "ly"))
