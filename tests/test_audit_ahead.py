@@ -7,7 +7,7 @@ from types import SimpleNamespace
 import pytest
 
 from harness.speed import audit_ahead as ahead
-from harness.audit.run import AuditBudget
+from harness.audit.run import AuditBudget, _decoy_note
 from harness.errors import RunDataError
 from harness.orchestration.audit_stage import _taken
 
@@ -33,7 +33,7 @@ def test_the_audit_stage_takes_the_audit_started_ahead_only_for_the_latest_evide
     assert doc == json.loads(store.artifact_path(run_id, "audit").read_text())
     assert doc["method"] == "confirm" and all(r["killed"] >= 1 for r in doc["requirements"].values())
     assert [line for line in said if line.startswith("  audit REQ-")] == [
-        f"  audit {rid}: {r['killed']}/{r['mutants']} mutants killed" for rid, r in doc["requirements"].items()]
+        f"  audit {rid}: {r['killed']}/{r['mutants']} mutants killed{_decoy_note(r)}" for rid, r in doc["requirements"].items()]
     assert ahead.take(run_id) is None                  # taken once
 
     ahead.start(store, store.load(run_id), ONE_MUTANT)

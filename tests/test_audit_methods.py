@@ -6,6 +6,7 @@ Todo runs with planted weak tests, and still catches a scratch setup the tests f
 
 import ast
 import json
+import re
 
 import pytest
 
@@ -40,14 +41,15 @@ def _audit(capsys, store, run_id, method, *extra):
 def _verdicts(doc) -> dict:
     """audit.json's per-requirement results and per-mutant verdicts (not its timings, nor the guard
     ids: fresh random draws in every audit, #47)."""
-    return {rid: {**{k: v for k, v in r.items() if k != "details"},
+    return {rid: {**{k: v for k, v in r.items() if k not in ("details", "decoys")},   # decoys: random draws
                   "details": [{k: d[k] for k in ("file", "line", "kind", "description", "diff", "result")}
                               for d in r["details"]]}
             for rid, r in doc["requirements"].items()}
 
 
 def _strip_timing(said: dict) -> dict:
-    return {**said, "lines": [line.split("  (")[0] for line in said["lines"]]}
+    """The lines without timings, nor how many decoys passed (random draws, pytest_harness/decoy_plan.py)."""
+    return {**said, "lines": [re.sub(r"; \d+/\d+ decoys passed", "", line.split("  (")[0]) for line in said["lines"]]}
 
 
 @pytest.mark.slow

@@ -132,12 +132,13 @@ def test_a_prestarted_server_is_not_used_when_a_workspace_module_would_shadow_wh
 
 @pytest.mark.slow
 def test_the_restart_runs_on_the_spare_spawned_with_the_prestarted_server(tmp_path):
-    """#46: the acceptance leg's restart is served by the spare `prestart` spawned beside the first
-    server (same directory, imports done long before), not one spawned when the leg starts; it
-    gets its port only at the restart, after the first server stopped."""
+    """#46: the acceptance leg's restart is served by the spare `take` spawned as it handed the
+    prestarted server to the check (same directories, imports done by the restart), not one spawned
+    when the leg starts; it gets its port only at the restart, after the first server stopped."""
     ws = make_app(tmp_path / "ws")
     server_prestart.prestart(ws)
-    prepared = server_prestart._PREPARED[os.path.realpath(ws)]
+    assert server_prestart._PREPARED[os.path.realpath(ws)].spare is None   # not during the tasks
+    prepared = server_prestart.take(ws)
     spare = prepared.spare
     assert spare is not None and spare.data == prepared.data and spare.proc.alive()
     seen: dict = {}
@@ -148,7 +149,7 @@ def test_the_restart_runs_on_the_spare_spawned_with_the_prestarted_server(tmp_pa
         seen["first_alive"] = prepared.proc.alive()
         return []
 
-    result = verify_runtime(ws, steps=ROUND_TRIP, prepared=server_prestart.take(ws), acceptance=leg,
+    result = verify_runtime(ws, steps=ROUND_TRIP, prepared=prepared, acceptance=leg,
                             spare=lambda *_: pytest.fail("a spare was spawned at the leg's start"))
     assert result.status == "PASS", result.checks
     assert seen["again"] and not seen["first_alive"]
@@ -157,10 +158,11 @@ def test_the_restart_runs_on_the_spare_spawned_with_the_prestarted_server(tmp_pa
     assert not spare.proc.alive() and not prepared.tmp.exists()
 
 
-def test_an_unused_prestarted_server_stops_its_spare_too(tmp_path):
+def test_a_taken_server_that_is_discarded_stops_its_spare_too(tmp_path):
     ws = make_app(tmp_path / "ws")
     server_prestart.prestart(ws)
-    spare = server_prestart._PREPARED[os.path.realpath(ws)].spare
+    prepared = server_prestart.take(ws)
+    spare = prepared.spare
     assert spare is not None and spare.proc.alive()
-    server_prestart.stop(ws)
-    assert not spare.proc.alive()
+    prepared.discard()
+    assert not spare.proc.alive() and not prepared.proc.alive()

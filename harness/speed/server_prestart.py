@@ -14,12 +14,14 @@ check launches cold; its evidence says which (`runner: warm` or `runner: cold`).
 A server nobody took is stopped with the run (`stop`), or by a later `prestart` for the same
 workspace. HARNESS_WARM=0 or HARNESS_SPEED=0 turns this off with the warm verification worker.
 
-`prestart` spawns a second such process in the same directories, the *spare*: the acceptance
-leg's restart (harness/verification/runtime_restart.py) hands it the new port once the first
-server has stopped, so it reads the app and its database only after the records it reads back
-were written. Spawned with the first, its imports are done long before the restart instead of
-racing the checks that precede it (they were 1.3-2.4 s of the restart at load 14-17; 0.3-0.4 s
-with it). A check without a prestarted server spawns its spare when the leg starts (`spare`).
+`take` spawns a second such process in the same directories, the *spare*, as it hands the server
+to the check: the acceptance leg's restart (harness/verification/runtime_restart.py) hands it the
+new port once the first server has stopped, so it reads the app and its database only after the
+records it reads back were written. Spawned as the check starts (not when the leg starts, ~0.6 s
+before the restart), its imports are done by the restart instead of being the restart's wait;
+not with the prestarted server either, whose start overlaps the earlier tasks' sessions, where the
+spare's ~0.5 s of CPU slowed them as much as it saved (docs/speed.md). A check without a
+prestarted server spawns its spare when the leg starts (`spare`).
 """
 
 from __future__ import annotations
@@ -50,8 +52,7 @@ def _key(workspace: Path) -> str:
 
 
 def prestart(workspace: Path) -> None:
-    """Spawn the workspace's server process and its spare now (best effort: a failure leaves the
-    check cold, or its restart to a spare spawned when the leg starts)."""
+    """Spawn the workspace's server process now (best effort: a failure leaves the check cold)."""
     if not enabled():
         return
     workspace = Path(workspace)
@@ -60,9 +61,6 @@ def prestart(workspace: Path) -> None:
     if server is None:
         own_tmp.remove(tmp)
         return
-    server.spare = _spawn(workspace, tmp, server.data, "ab")   # after the first: it truncates the logs
-    if server.spare is not None:
-        server.spare.tmp = None   # the check's directories: the server's owner removes them
     with _LOCK:
         old = _PREPARED.pop(_key(workspace), None)
         _PREPARED[_key(workspace)] = server
@@ -97,8 +95,9 @@ def _spawn(workspace: Path, tmp: Path, data: Path, log_mode: str) -> PreparedSer
 
 def take(workspace: Path) -> PreparedServer | None:
     """The workspace's prestarted server, if one is alive and may serve this workspace (the caller
-    owns it from now on): not when a workspace module would shadow a package it already imported
-    (harness/speed/validity.py, `prestart_shadowed`) — a cold start would import the workspace's."""
+    owns it from now on), with its spare for the restart spawned now: not when a workspace module
+    would shadow a package it already imported (harness/speed/validity.py, `prestart_shadowed`) — a
+    cold start would import the workspace's."""
     from harness.speed.validity import prestart_shadowed
 
     with _LOCK:
@@ -106,6 +105,10 @@ def take(workspace: Path) -> PreparedServer | None:
     if prepared is not None and (not prepared.proc.alive() or prestart_shadowed(Path(workspace))):
         prepared.discard()
         return None
+    if prepared is not None:
+        prepared.spare = _spawn(workspace, prepared.tmp, prepared.data, "ab")
+        if prepared.spare is not None:
+            prepared.spare.tmp = None   # the check's directories: the server's owner removes them
     return prepared
 
 

@@ -24,6 +24,7 @@ from harness.offline.accounting.status_states import status_asks
 from harness.offline.accounting.open_lists import OPEN_LIST, open_list_marks
 from harness.offline.accounting.record_sets import record_sets
 from harness.offline.accounting.record_lists import list_items, per_record_scope
+from harness.offline.accounting.relation_asks import relation_asks
 from harness.offline.accounting.required_asks import required_asks
 from harness.offline.accounting.role_rights import role_rights, subject_spans
 from harness.offline.accounting.lexicon import (element_words, example_indices, is_vietnamese, keyed_words, listed_forms,
@@ -245,6 +246,7 @@ def _english(toks: list[str], sw: SpecWords, background: list[str | None], gaps:
     everyone_asks(toks, labels, sw)
     role_rights(toks, labels, sw)
     identity_asks(toks, gaps, labels, sw)
+    relation_asks(toks, gaps, labels, sw)
     open_list_marks(toks, labels)
     for ask in (count_asks, status_asks):   # words one kind of element realises
         ask(toks, labels, sw)

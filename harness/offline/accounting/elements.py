@@ -26,6 +26,9 @@ class SpecWords:
     on_records: dict[str, frozenset[str]] = field(default_factory=dict)
     vi_names: dict[tuple[str, ...], str] = field(default_factory=dict)   # syllables -> label
     links: set[frozenset[str]] = field(default_factory=set)        # linked entity idents
+    # (a, b): a record a refers to a record b (a's parent or reference field); a many-to-many link
+    # both ways (relation_asks.py: "a hairstylist for each appointment" is appointment -> hairstylist)
+    refs: set[tuple[str, str]] = field(default_factory=set)
     page_words: frozenset[str] = frozenset()
     title: frozenset[str] = frozenset()                            # the app's name, lower case
     present: dict[str, str] = field(default_factory=dict)          # elements_en.txt key -> label
@@ -41,6 +44,11 @@ class SpecWords:
 
     def linked(self, a: str, b: str) -> bool:
         return a == b or frozenset((a, b)) in self.links
+
+    def refers(self, a: str, b: str) -> bool:
+        """Whether a record `a` holds a reference to a record `b` (each a names one b, or several b
+        through a many-to-many link)."""
+        return (a, b) in self.refs
 
     def label_for(self, s: str, about: frozenset[str], owner: str | None = None, before: str = "") -> str | None:
         """The element a word of stem `s` names in a clause about the records `about`: an element of
@@ -94,6 +102,7 @@ def spec_words(spec: AppSpec) -> SpecWords:
     for e in spec.data_model:
         if e.parent:
             sw.links.add(frozenset((e.ident, e.parent)))
+            sw.refs.add((e.ident, e.parent))
         for f in e.fields:
             if f.required:
                 sw.required.add(f"field {e.name}.{f.name}")
@@ -103,6 +112,7 @@ def spec_words(spec: AppSpec) -> SpecWords:
                 claim(v, f"enum {e.name}.{f.name} = {v}", owner=e.ident)
             if f.ref:
                 sw.links.add(frozenset((e.ident, f.ref)))
+                sw.refs.add((e.ident, f.ref))
             bounds = [b for b in (_num(f.min_value), _num(f.max_value)) if b is not None]
             for b in bounds:
                 sw.numbers.setdefault(b, f"bound {e.name}.{f.name} {'..'.join(bounds)}")
@@ -110,6 +120,7 @@ def spec_words(spec: AppSpec) -> SpecWords:
             claim(state, f"workflow {e.name}: {state}", owner=e.ident)
         for other in e.many:
             sw.links.add(frozenset((e.ident, other)))
+            sw.refs |= {(e.ident, other), (other, e.ident)}
         for name in e.computed:
             claim(name, f"computed {e.name}.{name}", owner=e.ident)
     for e in spec.data_model:   # every record has its id: "a donor id" said with the record's name

@@ -162,6 +162,8 @@ def _link(how: dict, p, named, toks: list[Tok], m: Match) -> str:
         return ""
     if how.get("only_linked"):   # "filter notes by tag": the link's own filter, when they are linked
         return next((x for x, y in p.links if {x, y} == {a, b}), "")
+    if how.get("refers"):
+        return _refer(p, a, b, how.get("as_parent", False))
     if (a, b) not in p.links and (b, a) not in p.links:
         p.links.append((a, b))
     for child, parent in ((a, b), (b, a)):
@@ -170,6 +172,29 @@ def _link(how: dict, p, named, toks: list[Tok], m: Match) -> str:
             p.relation_clauses.pop(child, None)
         # neither record is a field of the other, nor of itself ("a title and body, and notes can ...")
         p.fields[child] = [it for it in p.fields.get(child, []) if singular_name(it.label) not in (a, b)]
+    return a
+
+
+def _refer(p, a: str, b: str, as_parent: bool) -> str:
+    """Record `a` refers to record `b` ("a hairstylist for each appointment": the appointment refers
+    to a hairstylist): its parent when `as_parent` and it has none (and no cycle), else a reference
+    field named after b. The relation read backwards (b belonging to a) is dropped; a pair the
+    request links many-to-many is left as it is."""
+    if (a, b) in p.links or (b, a) in p.links:
+        return ""
+    if p.parents.get(b) == a:
+        del p.parents[b]
+        p.relation_clauses.pop(b, None)
+    if _refers(p, a, b):
+        return a
+    up, seen = b, set()
+    while up in p.parents and up not in seen:   # b, or one of its parents, belongs to a: no cycle
+        seen.add(up)
+        up = p.parents[up]
+    if as_parent and a not in p.parents and up != a:
+        p.parents[a] = b
+    else:
+        p.fields.setdefault(a, []).append(FieldItem(words=b.split()))
     return a
 
 

@@ -22,6 +22,7 @@ def example_yield(pattern: dict) -> dict:
     had_status = list(p.status)
     had_roles, had_access = list(p.roles), {name: dict(a) for name, a in p.access.items()}
     had_links = list(p.links)
+    had_parents = dict(p.parents)
     had_computed = {name: dict(v) for name, v in p.computed.items()}
     had_features = list(p.features)
     had_workflows = {name: list(states) for name, states in p.workflows.items()}
@@ -64,6 +65,9 @@ def example_yield(pattern: dict) -> dict:
         out["stamps"] = {name: v for name, v in p.stamps.items() if had_stamps.get(name) != v}
     if p.cascade != had_cascade:
         out["cascade"] = sorted(p.cascade - had_cascade)
+    if p.parents != had_parents:
+        out["parents"] = {c: p.parents.get(c) for c in sorted(set(p.parents) | set(had_parents))
+                          if p.parents.get(c) != had_parents.get(c)}
     if p.links != had_links:
         out["links"] = [list(pair) for pair in p.links if pair not in had_links]
     if acted and pattern["action"].get("leave"):
