@@ -24,18 +24,12 @@ COMPLETE = "a page's complete form completes a todo"
 DELETE = "a page's delete form deletes a note"
 
 
-def _swap(path: Path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert old in text, f"{path.name} no longer holds {old!r}: update this break"
-    path.write_text(text.replace(old, new), encoding="utf-8")
-
-
 def complete_form_stores_nothing(ws: Path) -> None:
-    _swap(ws / "src" / "pages.py", '    TABLES[key].set_status(db, item_id, "done", owner_id)\n', "")
+    breaks.swap(ws / "src" / "pages.py", '    TABLES[key].set_status(db, item_id, "done", owner_id)\n', "")
 
 
 def delete_form_deletes_nothing(ws: Path) -> None:
-    _swap(ws / "src" / "pages.py", "        call(SECTIONS[key].api.delete_item, item_id, db, user=user)\n", "        pass\n")
+    breaks.swap(ws / "src" / "pages.py", "        call(SECTIONS[key].api.delete_item, item_id, db, user=user)\n", "        pass\n")
 
 
 def _check(spec, generated: Path, tmp_path: Path, name: str, brk=None):

@@ -18,7 +18,7 @@ fields = [{ name = "title", required = true }, { name = "tags" }]
 """
 
 
-def _swap(path: Path, old: str, new: str) -> None:
+def swap(path: Path, old: str, new: str) -> None:
     text = path.read_text(encoding="utf-8")
     assert old in text, f"{path.name} no longer holds {old!r}: update this break"
     path.write_text(text.replace(old, new), encoding="utf-8")
@@ -26,12 +26,12 @@ def _swap(path: Path, old: str, new: str) -> None:
 
 def logout_ends_nothing(ws: Path) -> None:
     """A1/A9: POST /api/auth/logout answers 204 and ends no session."""
-    _swap(ws / "src" / "auth.py", "    end_session(db, credentials.credentials)", "    return None")
+    swap(ws / "src" / "auth.py", "    end_session(db, credentials.credentials)", "    return None")
 
 
 def page_logout_ends_nothing(ws: Path) -> None:
     """The page form's POST /logout drops the cookie in the browser but keeps the session."""
-    _swap(ws / "src" / "pages.py", "    if token:\n        end_session(db, token)\n", "")
+    swap(ws / "src" / "pages.py", "    if token:\n        end_session(db, token)\n", "")
 
 
 def plain_text_passwords(ws: Path) -> None:
@@ -60,13 +60,13 @@ def password_prefix_casefolded(ws: Path) -> None:
 
 def pages_show_every_users_records(ws: Path) -> None:
     """A2: the signed-in pages list every account's rows."""
-    _swap(ws / "src" / "pages.py", "else table.rows(db, owner_id, 500, 0))",
+    swap(ws / "src" / "pages.py", "else table.rows(db, owner_id, 500, 0))",
           'else [dict(r) for r in db.execute(table.select_sql + " LIMIT 500")])')
 
 
 def form_delete_by_id_only(ws: Path) -> None:
     """A20: the page form deletes by id, whoever's record it is."""
-    _swap(ws / "src" / "pages.py", "        call(SECTIONS[key].api.delete_item, item_id, db, user=user)\n",
+    swap(ws / "src" / "pages.py", "        call(SECTIONS[key].api.delete_item, item_id, db, user=user)\n",
           "        with db:\n"
           "            gone = db.execute(f'DELETE FROM {TABLES[key].table_sql} WHERE \"id\" = ?', (item_id,)).rowcount\n"
           "        if not gone:\n"
@@ -75,7 +75,7 @@ def form_delete_by_id_only(ws: Path) -> None:
 
 def restart_wipes_the_database(ws: Path) -> None:
     """A7: every start drops every table before creating them again."""
-    _swap(ws / "src" / "models.py", '        conn.execute("BEGIN")\n',
+    swap(ws / "src" / "models.py", '        conn.execute("BEGIN")\n',
           '        conn.execute("BEGIN")\n'
           "        for (name,) in conn.execute(\"SELECT name FROM sqlite_master WHERE type = 'table' "
           "AND name NOT LIKE 'sqlite_%'\").fetchall():\n"
