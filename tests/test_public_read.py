@@ -117,8 +117,7 @@ def test_the_black_box_checks_read_as_a_visitor_instead_of_needing_a_token():
 ])
 def test_the_parser_reads_public_read_and_accounts_for_its_words(request_text):
     spec = parse_request(request_text)
-    assert spec.auth and [e.read for e in spec.data_model] == ["public"]
-    assert not any(e.shared for e in spec.data_model)
+    assert spec.auth and [(e.read, e.shared) for e in spec.data_model] == [("public", True)]
     asked = spec.clauses[1]
     assert asked.status == "mapped" and asked.unaccounted == [], asked
 
@@ -127,9 +126,12 @@ def test_without_logging_in_is_credited_only_when_the_spec_realises_public_read(
     spec = parse_request("A recipe site with login. Anyone can browse the recipes without logging in. "
                          "A recipe has a title.")
     assert spec.clauses[1].words["logging"] == "public read of recipes"
-    spec.data_model[0].read = None   # the same clauses over a spec whose recipes are private
+    spec.data_model[0].read = None   # the same clauses over recipes shared among accounts only
     again = apply_accounting(spec)
     assert again.clauses[1].status == "not_built"
+    assert again.clauses[1].unaccounted == ["logging in"], again.clauses[1]
+    spec.data_model[0].shared = False   # and over private recipes
+    again = apply_accounting(spec)
     assert again.clauses[1].unaccounted == ["Anyone", "logging in"], again.clauses[1]
 
 

@@ -68,7 +68,9 @@ def read_entity_access(reader: Any, raw: dict, i: int, where: str) -> dict[str, 
     if assigned is not None and assigned != "user":
         reader.fail(f"{where}.assigned_to", 'must be "user" (a record is assigned to an account)',
                     "assigned_to", i, assigned)
-    return {"shared": shared, "manage": manage, "view": view, "assigned": assigned == "user", "read": read}
+    # public records are shared ones a visitor reads too: every rule about shared records holds for them
+    return {"shared": shared or read == "public", "manage": manage, "view": view, "assigned": assigned == "user",
+            "read": read}
 
 
 def check_access(reader: Any, entities: list[DataEntity], auth: dict[str, Any]) -> None:

@@ -165,7 +165,7 @@ def _per_record(spec: AppSpec) -> dict[str, frozenset[str]]:
         add(f"feature:{f.kind}", frozenset({f.entity}) if f.entity else every)
     for key, has in (("tool:calendar", lambda e: e.calendar), ("tool:csv_import", lambda e: e.csv_import),
                      ("tool:attachments", lambda e: e.attachment_types),
-                     ("access:shared", lambda e: e.shared or e.read == "public"),
+                     ("access:shared", lambda e: e.shared),
                      ("access:public", lambda e: e.read == "public"),
                      ("access:manage", lambda e: e.manage), ("access:view", lambda e: e.view),
                      ("access:assigned", lambda e: e.assigned), ("status", lambda e: e.has_status or e.workflow)):
@@ -222,7 +222,7 @@ def _present(spec: AppSpec) -> dict[str, str]:
         out["roles"] = "account roles " + ", ".join(spec.roles)
     if spec.change_password:
         out["account:password"] = "password change"
-    for key, has in (("shared", lambda e: e.shared or e.read == "public"), ("manage", lambda e: e.manage),
+    for key, has in (("shared", lambda e: e.shared), ("manage", lambda e: e.manage),
                      ("view", lambda e: e.view), ("assigned", lambda e: e.assigned)):
         with_key = [e.plural for e in spec.data_model if has(e)]
         if with_key:

@@ -57,7 +57,7 @@ def with_access(e: DataEntity, p, roles: list[str], auth: bool) -> DataEntity:
     view = asked.get("view")   # a reading role: one between the admin role and a new account's
     public = bool(asked.get("public"))   # anyone reads them, without an account
     view = view if view in roles[1:-1] and view != manage and not asked.get("shared") and not public else None
-    return e.model_copy(update={"shared": bool(asked.get("shared")) and not public, "manage": manage, "view": view,
+    return e.model_copy(update={"shared": bool(asked.get("shared")) or public, "manage": manage, "view": view,
                                 "assigned": bool(asked.get("assigned")), "read": "public" if public else None})
 
 
