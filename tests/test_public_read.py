@@ -40,6 +40,8 @@ def _load(tmp_path: Path, text: str):
     ("", 'read = "public"', "entities[1].read: needs accounts: without auth = true every record is open to anyone"),
     ('[auth]\nroles = ["admin", "editor", "member"]\n', 'read = "public"\nview = "editor"',
      'entities[1].view: every visitor reads every recipe already (read = "public"); drop view'),
+    ("auth = true\n", 'read = "public"\nfeatures = ["ownership"]',
+     'entities[1].features: ownership (each user sees only their own recipes) contradicts read = "public"'),
 ])
 def test_a_read_that_cannot_be_built_is_one_line(tmp_path, head, key, message):
     text = head + ENTITY + key + "\n"

@@ -119,6 +119,15 @@ def _check_public(reader: Any, e: DataEntity, i: int, where: str, auth: dict[str
                     "drop view", "view", i, e.view)
 
 
+def check_public_features(reader: Any, entities: list[tuple[DataEntity, list]]) -> None:
+    """An `ownership` feature (each user sees only their own) cannot stand beside `read = "public"`."""
+    for i, (e, features) in enumerate(entities):
+        if e.read == "public" and any(f.kind == "ownership" for f in features):
+            reader.fail(f"entities[{i + 1}].features", f"ownership (each user sees only their own {e.plural}) "
+                        f"contradicts read = \"public\" (anyone reads every {e.name}): drop one", "features", i,
+                        "ownership")
+
+
 # The login's requirement when records are shared, managed by a role or assigned (not every record
 # is private to its owner): (capability, entity, text, source).
 ACCESS_AUTH_ITEM = ("auth", None, "Users register and log in; a record is private to its owner unless shared or assigned",
