@@ -56,7 +56,7 @@ def form_acts(api: Api, spec: AppSpec, entity: DataEntity, verb: str) -> str:
     """The owner posts the `verb` form a page shows for its new record; the API then reads it
     completed (complete) or gone (delete)."""
     owner = api.writer(entity)
-    headers = {"Accept": "text/html", **(owner.headers if owner else {})}
+    headers = api.headers("text/html", owner, form=True)
     rec = api.create(entity, owner)
     url = f"{api.collection(entity)}/{rec['id']}"
     for route in page_routes(spec, entity):

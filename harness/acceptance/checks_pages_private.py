@@ -62,7 +62,7 @@ def forms_leave_others_records(api: Api, spec: AppSpec, entity: DataEntity) -> s
     # a bearer token signs a page request in like the session cookie does (the convention)
     for action, body in (("edit", changed), ("complete", {}), ("delete", {})):
         got = api.http.request("POST", f"{base}/{action}", data=body,
-                               headers={"Accept": "text/html", **second.headers})
+                               headers=api.headers("text/html", second, form=True))
         api.http.cookies.clear()
         api.seen.append(f"POST {base}/{action} (form, another account) → {got.status_code}")
     after = api.call("GET", url, first)

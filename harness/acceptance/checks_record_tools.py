@@ -66,7 +66,7 @@ def calendar_by_day(api: Api, spec: AppSpec, entity: DataEntity) -> str:
 def send_raw(api: Api, method: str, path: str, who: Account | None, content: bytes, content_type: str,
              params: dict | None = None) -> Answer:
     """A request with a raw body (CSV text, a file), recorded like Api.call's."""
-    headers = {"Content-Type": content_type, "Accept": "application/json", **(who.headers if who else {})}
+    headers = {"Content-Type": content_type, **api.headers("application/json", who)}
     try:
         resp = api.http.request(method, path, content=content, params=params, headers=headers)
     except httpx.HTTPError as exc:
@@ -171,7 +171,7 @@ def attachments_kept_and_guarded(api: Api, spec: AppSpec, entity: DataEntity) ->
     if made.get("id") not in [i.get("id") for i in api.listed(files, who)]:
         raise CheckFailed(f"the uploaded file is not listed at {files}")
     try:
-        got = api.http.get(f"{files}/{made['id']}", headers=who.headers if who else {})
+        got = api.http.get(f"{files}/{made['id']}", headers=api.headers("*/*", who))
     except httpx.HTTPError as exc:
         raise CheckFailed(f"download: no response ({type(exc).__name__})") from None
     api.seen.append(f"GET {files}/{made['id']} → {got.status_code} ({len(got.content)} bytes)")

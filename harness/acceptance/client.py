@@ -13,6 +13,7 @@ from typing import Any
 
 import httpx
 
+from harness.utils.browser_headers import EVERY_REQUEST, headers_for
 from harness.constructs.parent_key import parent_key_of
 from harness.acceptance.samples import kind_of, later, slot_fill, slot_of, roomy_value, valid_value
 from harness.models.spec import AppSpec, DataEntity
@@ -70,7 +71,7 @@ class Api:
 
     def __post_init__(self) -> None:
         self.http = httpx.Client(base_url=self.base, timeout=TIMEOUT_S, trust_env=False,
-                                 follow_redirects=False)
+                                 follow_redirects=False, headers=EVERY_REQUEST)
 
     def close(self) -> None:
         self.http.close()
@@ -86,9 +87,13 @@ class Api:
 
     # ---- requests -------------------------------------------------------------------------------
 
+    def headers(self, accept: str, who: Account | None = None, form: bool = False) -> dict[str, str]:
+        """A browser's headers for this kind of request (utils/browser_headers.py) and the token."""
+        return {**headers_for(accept, self.base, form), **(who.headers if who else {})}
+
     def call(self, method: str, path: str, who: Account | None = None, body: Any = None,
              params: dict | None = None, accept: str = "application/json") -> Answer:
-        headers = {"Accept": accept, **(who.headers if who else {})}
+        headers = self.headers(accept, who)
         try:
             resp = self.http.request(method, path, json=body, params=params, headers=headers)
         except httpx.HTTPError as exc:
@@ -140,7 +145,7 @@ class Api:
              method: str = "POST") -> tuple[Answer, dict[str, str]]:
         """A browser's request to a page or form: form-encoded, the given cookies only (the
         client keeps none between calls); the answer and the cookies it set."""
-        headers = {"Accept": "text/html"}
+        headers = self.headers("text/html", form=method == "POST")
         if cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in cookies.items())
         try:
