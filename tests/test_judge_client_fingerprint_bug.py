@@ -1,7 +1,7 @@
 """Hostile trial A2: the judge's HTTP clients had a fixed fingerprint — `python-httpx/x.y` (the
 acceptance checks) or `Python-urllib/x.y` (the probes) as User-Agent and no Accept-Language — so
 an app could serve the judge correctly and its users' browsers wrongly. Both clients now send a
-desktop browser's headers (harness/verification/browser_headers.py): a generated Todo app that fakes
+desktop browser's headers (harness/utils/browser_headers.py): a generated Todo app that fakes
 "complete" for browsers only (anything not naming a Python client, or sending Accept-Language)
 fails the check, as its user would see it. Real uvicorn, the generated app."""
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 
-from harness.verification.browser_headers import EVERY_REQUEST, headers_for
+from harness.utils.browser_headers import EVERY_REQUEST, headers_for
 from harness.constructs.parent_key import parent_key_of
 from harness.acceptance.samples import kind_of, later, slot_fill, slot_of, roomy_value, valid_value
 from harness.models.spec import AppSpec, DataEntity
@@ -89,7 +89,7 @@ class Api:
     # ---- requests -------------------------------------------------------------------------------
 
     def headers(self, accept: str, who: Account | None = None, form: bool = False) -> dict[str, str]:
-        """A browser's headers for this kind of request (verification/browser_headers.py) and the token."""
+        """A browser's headers for this kind of request (utils/browser_headers.py) and the token."""
         return {**headers_for(accept, self.base, form), **(who.headers if who else {})}
 
     def call(self, method: str, path: str, who: Account | None = None, body: Any = None,

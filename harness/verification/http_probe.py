@@ -20,7 +20,7 @@ import urllib.request
 from dataclasses import dataclass
 from typing import Any
 
-from harness.verification.browser_headers import EVERY_REQUEST, headers_for
+from harness.utils.browser_headers import EVERY_REQUEST, headers_for
 
 _TITLE = re.compile(r"<title[^>]*>(.*?)</title>", re.I | re.S)
 
