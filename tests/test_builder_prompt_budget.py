@@ -41,6 +41,7 @@ def rich_spec() -> AppSpec:
         DataEntity(name="shift", plural="shifts", ident="shift", shared=True, manage="admin", assigned=True,
                    many=["note", "customer"]),
         DataEntity(name="visit", plural="visits", ident="visit", calendar="visit_on", csv_import=500,
+                   shared=True, read="public",
                    attachment_types=["image/png", "application/pdf"], attachment_max_kb=2048,
                    computed={"days_left": "visit_on - today"}, fields=[
             EntityField(name="visit on", ident="visit_on", type="date", kind="date", required=True)]),
@@ -58,7 +59,7 @@ def parse_line(line: str) -> dict:
               "fields": [], "parent": None, "has_status": False, "workflow": [], "transitions": {},
               "on_parent_delete": "restrict", "shared": False, "manage": None, "assigned": False, "many": [],
               "calendar": None, "csv_import": 0, "attachment_types": [], "attachment_max_kb": 0, "computed": {},
-              "view": None, "stamps": {}}
+              "view": None, "stamps": {}, "read": None}
     fields, *extras = rest.split("; ")
     for text in ([] if fields == "none" else fields.split(", ")):
         m = re.fullmatch(r"(\w+)(?: \(name (.*?)\))? (\w+)/([\w-]+)(.*)", text)
@@ -78,6 +79,8 @@ def parse_line(line: str) -> dict:
             entity["has_status"] = True
         elif extra == "shared":
             entity["shared"] = True
+        elif extra == "read public":
+            entity["shared"], entity["read"] = True, "public"
         elif extra.startswith("manage "):
             entity["manage"] = extra.split(" ", 1)[1]
         elif extra.startswith("view "):

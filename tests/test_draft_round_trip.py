@@ -180,7 +180,7 @@ _DRAFTED = {
                 "clauses"},       # as comments
     "DataEntity": {"name", "plural", "ident", "fields", "parent", "on_parent_delete", "has_status", "workflow",
                    "transitions", "shared", "manage", "assigned", "many", "calendar", "csv_import",
-                   "attachment_types", "attachment_max_kb", "computed", "view", "stamps"},
+                   "attachment_types", "attachment_max_kb", "computed", "view", "stamps", "read"},
     "EntityField": {"name", "ident", "kind", "type", "required", "unique", "enum_values", "min_value",
                     "max_value", "ref"},
     "Feature": {"kind", "entity", "fields", "options"},

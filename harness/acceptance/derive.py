@@ -26,6 +26,7 @@ from harness.acceptance import checks_app as app
 from harness.acceptance import checks_data as data
 from harness.acceptance import checks_flow as flow
 from harness.acceptance import checks_pages_private as pages_private
+from harness.acceptance import checks_public as public
 from harness.acceptance import checks_page_forms as page_forms
 from harness.acceptance import checks_session as session
 from harness.acceptance.checks_record_tools import TOOL_CHECKS
@@ -144,7 +145,7 @@ def _feature(spec: AppSpec, e: DataEntity | None, req: Requirement) -> list[Chec
 
 
 def _access(spec: AppSpec, e: DataEntity | None, req: Requirement) -> list[Check]:
-    """roles, change_password, shared, manage, view, assigned_to and many (by the requirement's source)."""
+    """roles, change_password, read, shared, manage, view, assigned_to and many (by the requirement's source)."""
     rid, source = req.id, req.acceptance
     if source == "auth.roles" and spec.roles:
         return [Check(rid, "the first account registered is admin and can make others admin",
@@ -154,6 +155,9 @@ def _access(spec: AppSpec, e: DataEntity | None, req: Requirement) -> list[Check
         return [Check(rid, "change my password", partial(access.password_changes, spec=spec))]
     if e is None:
         return []
+    if source.endswith(".read") and e.read == "public":
+        return [Check(rid, f"anyone reads a {e.name}; only its author changes it",
+                      partial(public.public_read, spec=spec, entity=e), e.ident)]
     if source.endswith(".shared") and e.shared:
         return [Check(rid, f"another account sees a shared {e.name}", partial(access.shared_seen, spec=spec, entity=e), e.ident)]
     if source.endswith(".manage") and e.manage:
@@ -207,6 +211,8 @@ def derive(spec: AppSpec) -> list[Check]:
             if session.states_logout(spec, req):
                 checks.append(Check(rid, "log out ends the session", partial(session.logout_ends_session, spec=spec)))
             for x in spec.data_model:
+                if x.read == "public":   # anyone reads them: the public-read check below
+                    continue
                 checks.append(Check(rid, f"{x.plural} need a token", partial(app.needs_token, entity=x), x.ident))
                 needs = [spec.entity(i) for i in [x.parent, *(f.ref for f in x.fields)] if i]
                 # shared records are seen by everyone, and a second account cannot make the managed

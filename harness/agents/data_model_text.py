@@ -16,7 +16,9 @@ FORMAT = ("one entity a line: `ident (name N if not the ident, plural P): fields
 
 
 # Only shown when an entity uses them (the 20-entity prompts have no room to spare).
-ACCESS_FORMAT = (" Access and links, when set: `; shared` (every signed-in user sees every record), `; manage R` "
+ACCESS_FORMAT = (" Access and links, when set: `; shared` (every signed-in user sees every record), `; read public` "
+                 "(anyone reads the records without a token: list, read, search, its page; writes need one, "
+                 "changes and deletes are the author's: 403 for others), `; manage R` "
                  "(only role R and the admin role write), `; view R` (role R also reads every record, changes "
                  "only its own: 403), `; many a|b` (linked many-to-many with a and b), "
                  "`; assigned_to user` (an `assigned_to` account sees and updates the record).")
@@ -59,7 +61,7 @@ def entity_line(e: DataEntity) -> str:
         line += f"; workflow {' > '.join(e.workflow)} (moves {moves or 'each state to the next'})"
     if e.stamps:
         line += "; stamp " + ", ".join(f"{f}={s}" for f, s in e.stamps.items())
-    line += "; shared" if e.shared else ""
+    line += "; read public" if e.read == "public" else "; shared" if e.shared else ""
     line += f"; manage {e.manage}" if e.manage else ""
     line += f"; view {e.view}" if e.view else ""
     line += f"; many {'|'.join(e.many)}" if e.many else ""

@@ -86,6 +86,7 @@ class DataEntity(BaseModel):
     manage: str | None = None      # only this role (and the admin role) creates, changes, deletes
     view: str | None = None        # this role also reads every record (and changes only its own)
     assigned: bool = False         # `assigned_to`: a user who then sees and updates the record
+    read: Literal["public"] | None = None   # "public": anyone reads, without an account (shared too)
     many: list[str] = Field(default_factory=list)   # idents of entities linked many-to-many
     # Record tools (harness/offline/spec_record_tools.py): an agenda by a date field, CSV import,
     # files attached to a record

@@ -44,7 +44,8 @@ from harness.offline.spec_record_tools import TOOL_KEYS, read_record_tools, tool
 from harness.offline.spec_stamp import STAMP_KEY, read_stamps, stamp_items
 from harness.constructs.spec_computed import computed_items, read_computed
 from harness.offline.spec_access import (
-    ACCESS_AUTH_ITEM, ENTITY_KEYS, access_items, account_items, check_access, read_auth, read_entity_access,
+    ACCESS_AUTH_ITEM, ENTITY_KEYS, access_items, account_items, check_access, check_public_features, read_auth,
+    read_entity_access,
 )
 from harness.validation.spec_validator import validate_spec
 
@@ -137,6 +138,7 @@ def load_spec_file(path: str | Path) -> AppSpec:
     check_many(reader, [e for e, _ in entities])
     access = read_auth(reader, data)
     check_access(reader, [e for e, _ in entities], access)
+    check_public_features(reader, entities)
     spec = AppSpec(title=reader.typed(data, "title", str, "", None) or "Generated app",
                    auth=access["auth"], login=access["login"], roles=access["roles"],
                    change_password=access["change_password"],

@@ -126,7 +126,7 @@ def _entity_lines(e: DataEntity, features: list[Feature], names: dict[str, str])
             out.append(f"on_parent_delete = {_s(e.on_parent_delete)}")
     if e.has_status and not e.workflow:
         out.append("has_status = true")
-    out += [f"{key} = {_value(v)}" for key, v in (("shared", e.shared), ("manage", e.manage), ("view", e.view),
+    out += [f"{key} = {_value(v)}" for key, v in (("read", e.read), ("shared", e.shared and not e.read), ("manage", e.manage), ("view", e.view),
                                                   ("assigned_to", "user" if e.assigned else None),
                                                   ("many", [names.get(m, m) for m in e.many])) if v]
     out += _tool_lines(e)

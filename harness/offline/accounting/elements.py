@@ -164,7 +164,9 @@ def _per_record(spec: AppSpec) -> dict[str, frozenset[str]]:
     for f in spec.features:
         add(f"feature:{f.kind}", frozenset({f.entity}) if f.entity else every)
     for key, has in (("tool:calendar", lambda e: e.calendar), ("tool:csv_import", lambda e: e.csv_import),
-                     ("tool:attachments", lambda e: e.attachment_types), ("access:shared", lambda e: e.shared),
+                     ("tool:attachments", lambda e: e.attachment_types),
+                     ("access:shared", lambda e: e.shared),
+                     ("access:public", lambda e: e.read == "public"),
                      ("access:manage", lambda e: e.manage), ("access:view", lambda e: e.view),
                      ("access:assigned", lambda e: e.assigned), ("status", lambda e: e.has_status or e.workflow)):
         add(key, frozenset(e.ident for e in spec.data_model if has(e)))
@@ -220,10 +222,14 @@ def _present(spec: AppSpec) -> dict[str, str]:
         out["roles"] = "account roles " + ", ".join(spec.roles)
     if spec.change_password:
         out["account:password"] = "password change"
-    for key, has in (("shared", lambda e: e.shared), ("manage", lambda e: e.manage), ("view", lambda e: e.view), ("assigned", lambda e: e.assigned)):
+    for key, has in (("shared", lambda e: e.shared), ("manage", lambda e: e.manage),
+                     ("view", lambda e: e.view), ("assigned", lambda e: e.assigned)):
         with_key = [e.plural for e in spec.data_model if has(e)]
         if with_key:
             out[f"access:{key}"] = f"{key} " + ", ".join(with_key)
+    public = [e.plural for e in spec.data_model if e.read == "public"]
+    if public:   # anyone reads them without an account
+        out["access:public"] = "public read of " + ", ".join(public)
     idents = {e.ident: e.plural for e in spec.data_model}
     for f in spec.features:
         key = f"feature:{f.kind}"

@@ -10,8 +10,9 @@ only mark it as deleted, not remove it from the database" over a hard DELETE. No
 
 - **a login phrase** ("signed in", "logged-in", "log in", "signed up", "registered users") is
   realised by the login (auth) and is unaccounted without one; negated ("without logging in", "not
-  logged in") it is realised only by a spec *without* a login, like "No login required". The person
-  without an account ("unregistered", "anonymous") likewise. The subject of a log-in clause
+  logged in") it is realised only by a spec *without* a login, like "No login required", or by one
+  whose records the clause names anyone reads (`read = "public"`: "anyone can browse the recipes
+  without logging in"). The person without an account ("unregistered", "anonymous") likewise. The subject of a log-in clause
   ("Students log in, …") is realised by the account, as the actor before a modal is;
 - **"own" after a possessive** ("their own", "my own"), **"only (the) author/creator"**, and
   **someone else's records** after a negation ("cannot see other users' tasks") are realised by
@@ -64,10 +65,12 @@ def identity_asks(toks: list[str], gaps: list[str], labels: list[str | None], sw
     negated = _negated_spans(low, gaps)
     login = [k for k in range(len(low)) if _login_at(low, k)]
     for k in login:
-        _login_words(low, k, labels, sw, _login_negated(low, gaps, k))
+        _login_words(low, k, labels, sw, _login_negated(low, gaps, k), records)
+    for k in _without_an_account(low):   # "read the posts without an account"
+        labels[k] = public_read(sw, records) or labels[k]
     for k, w in enumerate(low):
         if stem(w) in _words("anonymous"):
-            labels[k] = bg.scope_element("login", sw) or None
+            labels[k] = public_read(sw, records) or bg.scope_element("login", sw) or None
     for k in login:
         _login_subject(low, k, labels, sw)
     for k, w in enumerate(low):
@@ -114,11 +117,32 @@ def _login_negated(low: list[str], gaps: list[str], k: int) -> bool:
     return not keyed_forms("background_en.txt").get("conditions", frozenset()) & set(low[start:j])
 
 
-def _login_words(low: list[str], k: int, labels: list[str | None], sw: SpecWords, negated: bool) -> None:
-    """The words of the login phrase at k: the login, or, negated, the spec without one."""
+def _without_an_account(low: list[str]) -> list[int]:
+    """The account word of "without an account", "without any registration" (a login phrase such
+    as "without logging in" is the login's, above)."""
+    out = []
+    for k, w in enumerate(low):
+        j = k - 1 - (k > 1 and low[k - 1] in ("a", "an", "any"))
+        if stem(w) in _words("account_nouns") and j >= 0 and low[j] == "without":
+            out.append(k)
+    return out
+
+
+def public_read(sw: SpecWords, records: frozenset[str]) -> str | None:
+    """ "without logging in", "anonymous visitors": with a login, realised by records anyone reads
+    (`read = "public"`) — of the records the clause names, or any when it names none."""
+    label = sw.present.get("access:public")
+    public = sw.on_records.get("access:public", frozenset())
+    return label if label and (not records or records & public) else None
+
+
+def _login_words(low: list[str], k: int, labels: list[str | None], sw: SpecWords, negated: bool,
+                 records: frozenset[str]) -> None:
+    """The words of the login phrase at k: the login, or, negated, the spec without one (or with
+    records anyone reads without one)."""
     span = [k] if "-" in low[k] else [k, k + 1]   # "registered users": the users are the accounts
     if negated:
-        label = bg.scope_element("login", sw) or None
+        label = public_read(sw, records) or bg.scope_element("login", sw) or None
     else:
         label = sw.present.get("auth")
     for j in span:
@@ -145,7 +169,7 @@ def _ownership(low: list[str], k: int, sw: SpecWords, records: frozenset[str]) -
     no role managing them, not shared when the clause restricts reading)."""
     if "auth" not in sw.present or any(r in sw.manage_of for r in records):
         return None
-    shared = sw.on_records.get("access:shared", frozenset())
+    shared = sw.on_records.get("access:shared", frozenset())   # public records are shared too
     if records & shared and _reads(low, k):
         return None
     return OWNED

@@ -66,7 +66,7 @@ def access_body(app: AppModel, req: Requirement) -> str | None:
     e = app.entity(req.entity)
     kind = source.rsplit(".", 1)[-1]
     wanted = {"shared": "every_user_sees_shared", "manage": "manages", "view": "_role_sees_every_",
-              "assigned_to": "assigned_to_a_user"}.get(kind)
+              "assigned_to": "assigned_to_a_user", "read": "anyone_reads_"}.get(kind)
     for test in access_tests(app, e, (req.id,)):
         name = next(line for line in test.split("\n") if line.startswith("def "))
         if wanted and wanted in name:

@@ -82,8 +82,8 @@ def _create(app: AppModel, e: Entity) -> str:
         assert response.status_code == 201, response.text
         created = response.json()
         assert {key: created[key] for key in body} == body
-        assert client.get(f"@@url_raw@@/{created['id']}", headers=headers).json() == created
-        listed = client.get(@@url@@, headers=headers).json()
+        assert read(client.get(f"@@url_raw@@/{created['id']}", headers=headers)) == created
+        listed = read(client.get(@@url@@, headers=headers))
         assert created["id"] in [item["id"] for item in listed]
         ''', full=_full(e), url=lit(collection_url(e)), url_raw=collection_url(e))
 
@@ -93,7 +93,7 @@ def _workflow(app: AppModel, e: Entity) -> str:
     url = collection_url(e)
     return fill('''
         item_id = create_@@ident@@(client, headers)
-        assert client.get(f"@@url@@/{item_id}", headers=headers).json()["status"] == @@first@@
+        assert read(client.get(f"@@url@@/{item_id}", headers=headers))["status"] == @@first@@
         for state in @@path@@:
             moved = client.put(f"@@url@@/{item_id}", json={"status": state}, headers=headers)
             assert moved.status_code == 200 and moved.json()["status"] == state
@@ -114,10 +114,10 @@ def _list(app: AppModel, e: Entity) -> str:
 def _complete(app: AppModel, e: Entity) -> str:
     return fill('''
         item_id = create_@@ident@@(client, headers)
-        assert client.get(f"@@url@@/{item_id}", headers=headers).json()["status"] == "open"
+        assert read(client.get(f"@@url@@/{item_id}", headers=headers))["status"] == "open"
         response = client.post(f"@@url@@/{item_id}/complete", headers=headers)
         assert response.status_code == 200 and response.json()["status"] == "done"
-        assert client.get(f"@@url@@/{item_id}", headers=headers).json()["status"] == "done"
+        assert read(client.get(f"@@url@@/{item_id}", headers=headers))["status"] == "done"
         assert client.post(f"@@url@@/{MISSING}/complete", headers=headers).status_code == 404
         ''', ident=e.ident, url=collection_url(e))
 
@@ -148,7 +148,7 @@ def _relation(app: AppModel, e: Entity) -> str:
         child = client.post(@@url@@, json={**minimal, @@fk@@: parent_id}, headers=headers)
         assert child.status_code == 201 and child.json()[@@fk@@] == parent_id
         listing = client.get(@@children@@.format(parent_id=parent_id), headers=headers)
-        assert [item["id"] for item in listing.json()] == [child.json()["id"]]
+        assert [item["id"] for item in read(listing)] == [child.json()["id"]]
         missing = client.post(@@url@@, json={**minimal, @@fk@@: MISSING}, headers=headers)
         assert missing.status_code == 404
         assert client.post(@@url@@, json=minimal, headers=headers).status_code == 422
@@ -176,9 +176,9 @@ def _auth(app: AppModel) -> str:
         assert client.post("/api/auth/register", json=credentials).status_code == 409
         wrong = client.post("/api/auth/login", json={**credentials, "password": "wrong-password"})
         assert wrong.status_code == 401
-        token = client.post("/api/auth/login", json=credentials).json()["token"]
+        token = read(client.post("/api/auth/login", json=credentials))["token"]
         headers = {"Authorization": f"Bearer {token}"}
-        assert client.get("/api/auth/me", headers=headers).json()["username"] == "alice"
+        assert read(client.get("/api/auth/me", headers=headers))["username"] == "alice"
         ''', password=lit(TEST_PASSWORD))
     e = next((x for x in app.entities if not x.shared), None)
     if e is not None:
@@ -187,7 +187,7 @@ def _auth(app: AppModel) -> str:
             item_id = create_@@ident@@(client, headers)
             bob = login(client, "bobby")
             assert client.get(f"@@url_raw@@/{item_id}", headers=bob).status_code == 404
-            assert client.get(@@url@@, headers=bob).json() == []
+            assert read(client.get(@@url@@, headers=bob)) == []
             ''', url=lit(collection_url(e)), url_raw=collection_url(e), ident=e.ident)
     return text + fill('''
         assert client.post("/api/auth/logout", headers=headers).status_code == 204

@@ -55,7 +55,8 @@ def access_doc(app: AppModel, e: Entity) -> str:
     """The module docstring's sentence on who sees and changes the records."""
     if not app.access:
         return ""
-    who = ("Every signed-in user sees every record; " if e.shared else
+    who = ("Anyone reads the records, without an account (list, read, search); a signed-in user adds one; "
+           if e.public else "Every signed-in user sees every record; " if e.shared else
            "A user sees their own records" + (" and those assigned to them; " if e.assigned else "; "))
     write = (f"only the {e.manage} role (and the admin role) adds, changes and deletes them"
              if e.manage else "the one who added a record changes and deletes it")

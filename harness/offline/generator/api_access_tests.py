@@ -1,4 +1,4 @@
-"""The access tests of tests/test_api_<entity>.py: shared records, the managing role, the role
+"""The access tests of tests/test_api_<entity>.py: public and shared records, the managing role, the role
 that sees every record, assignment and the admin role, each through the entity's real router and the people router."""
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ _MANAGE = template("api_access_tests/manage.tmpl")
 _ASSIGNED = template("api_access_tests/assigned.tmpl")
 _ADMIN = template("api_access_tests/admin.tmpl")
 _VIEW = template("api_access_tests/view.tmpl")
+_PUBLIC = template("api_access_tests/public.tmpl")
 
 # A `view` role changes its own records: it adds one and updates it (when it may add them at all).
 _VIEWER_OWN = """
@@ -31,7 +32,9 @@ def access_tests(app: AppModel, e: Entity, fallback: tuple[str, ...]) -> list[st
         return []
     req = marks(e.req_ids("access") or fallback)
     out = []
-    if e.shared:
+    if e.public:
+        out.append(fill(_PUBLIC, marks=req, ident=e.ident))
+    elif e.shared:
         out.append(fill(_SHARED, marks=req, ident=e.ident))
     if e.manage:
         out.append(fill(_MANAGE, marks=req, ident=e.ident, role=lit(e.manage), role_ident=py_ident(e.manage)))

@@ -11,6 +11,7 @@ from harness.offline.generator.api_access import owner_expr
 from harness.offline.generator.appmodel import AppModel, Column, Entity, Slot
 from harness.offline.generator.links import link_params
 from harness.offline.generator.period_summary import summary_route
+from harness.offline.generator.public_read import reader_param
 from harness.offline.generator.codegen import fill, lit
 from harness.offline.generator.templates_dir import template
 
@@ -90,7 +91,7 @@ def sort_keys(e: Entity) -> list[str]:
 
 def list_params(app: AppModel, e: Entity) -> tuple[str, str]:
     """(parameters, body) of list_items."""
-    params = ["db: Db"] + (["user: CurrentUser"] if app.auth else []) + [
+    params = ["db: Db"] + ([reader_param(app, e)[2:]] if app.auth else []) + [
         "limit: Limit = 100", "offset: Offset = 0"]
     owner = owner_expr(app)
     if not (e.has("search") or e.has("filter") or e.has("sort") or e.many):
@@ -167,8 +168,7 @@ def counted_column(e: Entity) -> Column | None:
 def feature_chunks(app: AppModel, e: Entity) -> str:
     """Routes of the entity's features; they go before /{item_id} so their paths win."""
     url = f"/api/{e.slug}"
-    common = {"user": ", user: CurrentUser" if app.auth else "",
-              "owner": owner_expr(app)}
+    common = {"reader": reader_param(app, e), "owner": owner_expr(app)}
     chunks = []
     if e.has("csv_export"):
         chunks.append(f"CSV_COLUMNS = {lit(tuple(sort_keys(e)))}")
@@ -181,7 +181,7 @@ def feature_chunks(app: AppModel, e: Entity) -> str:
                            group_doc=f', "groups": {{{group} value: the same}}' if group else "",
                            **common))
     if e.has("period_summary"):
-        chunks.append(summary_route(e, url, common["user"], common["owner"]))
+        chunks.append(summary_route(e, url, common["reader"], common["owner"]))
     if e.has("status_counts"):
         column = "status" if e.has_status else counted_column(e).ident
         values = e.states if e.has_status else counted_column(e).values

@@ -19,6 +19,7 @@ from harness.offline.generator.capacity_check import capacity_lines
 from harness.offline.generator.limit_check import limit_lines
 from harness.offline.generator.computed_values import computed_function, computed_out_lines
 from harness.offline.generator.links import link_routes
+from harness.offline.generator.public_read import reader_chunk, reader_import, reader_param
 from harness.offline.generator.row_check_lock import lock_lines
 from harness.offline.generator.codegen import doc, fill, lit, module
 from harness.offline.generator.skeleton_files import skeleton
@@ -64,7 +65,7 @@ def _common(app: AppModel, e: Entity) -> dict[str, str]:
     url = collection_url(e)
     return {
         "url": lit(url), "item_url": lit(url + "/{item_id}"), "camel": e.camel,
-        "user": ", user: CurrentUser" if app.auth else "",
+        "user": ", user: CurrentUser" if app.auth else "", "reader": reader_param(app, e),
         "owner": owner_expr(app),
         "not_found": lit(f"{e.name} not found"),
     }
@@ -102,7 +103,7 @@ def api_py(app: AppModel, e: Entity) -> str:
         conflict_doc="".join([", an overlapping booking" if e.has("no_double_booking") else "",
                               ", a place already full" if e.has("capacity") else ""]),
         auth_import="\n".join(filter(None, ["from src.auth import CurrentUser" if app.auth else "",
-                                             access_import(app, e)])),
+                                             reader_import(e), access_import(app, e)])),
         parent_table=f"PARENT = TABLES[{lit(e.parent)}]" if e.parent else "", tag=lit(e.plural),
         references=lit(refs), states=_states(e), auth=lit(app.auth),
         std_imports="@@std_imports@@", csv_import="@@csv_import@@", fieldtypes="@@fieldtypes@@")
@@ -138,7 +139,7 @@ def api_py(app: AppModel, e: Entity) -> str:
                       f"{common['owner']})") if e.fk else "",
         check_status=fill(_CHECK_STATUS) + _stamp_lines(e) if e.has_status else "", **handler_checks(app, e),
         **common)
-    chunks = [_models(e), *filter(None, [computed_function(e)]), handlers]
+    chunks = [*filter(None, [reader_chunk(e)]), _models(e), *filter(None, [computed_function(e)]), handlers]
     if e.has_status and not e.workflow:
         chunks.append(fill(_COMPLETE, complete_url=lit(collection_url(e) + "/{item_id}/complete"),
                            complete_check=handler_checks(app, e)["complete_check"], **common))

@@ -89,6 +89,7 @@ class Entity:
     features: tuple[tuple[str, dict[str, Any]], ...] = ()  # (feature kind, options) built here
     slot: Slot | None = None                              # its date/time range, when it has one
     shared: bool = False                                  # every signed-in user sees every record
+    public: bool = False                                  # anyone reads, without an account (shared too)
     manage: str | None = None                             # only this role (and admin) writes
     view: str | None = None                               # this role reads every row too
     stamps: tuple[tuple[str, str], ...] = ()              # (date column, state whose arrival sets it)

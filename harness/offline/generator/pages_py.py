@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from harness.offline.generator.api_access import owner_expr
 from harness.offline.generator.api_features import filters
+from harness.offline.generator.public_read import page_user_lines, public_pages_doc, visitor_page_chunk
 from harness.offline.generator.record_tool_files import tool_nav
 from harness.offline.generator.appmodel import AppModel, Column, Entity
 from harness.offline.generator.codegen import doc, fill, lit, module
@@ -43,7 +44,7 @@ def pages_py(app: AppModel) -> str:
     nav += tool_nav(app)
     auth_doc = ("GET/POST /login, GET/POST /register, POST /logout: accounts; pages need the `session`\n"
                 "cookie that /login sets (others are sent to /login; / shows a login form)."
-                if auth else "")
+                + public_pages_doc(app) if auth else "")
     header = fill(
         _HEADER, title_doc=doc(app.title),
         page_doc=", ".join(p.route for p in app.pages) or "(none besides /)", auth_doc=auth_doc,
@@ -55,10 +56,11 @@ def pages_py(app: AppModel) -> str:
     index_user = ("user = page_user(request, db)\nif user is None:\n"
                   "    return page(APP_TITLE, LOGIN_FORM)") if auth else ""
     routes = fill(_ROUTES, page_user=page_user, index_user=index_user,
+                  show_user=page_user_lines(app) if auth else "",
                   user="user" if auth else "None", owner=owner_expr(app))
     body = _BODY.replace('owner_id = user["id"] if user else None',
                          'owner_id = as_viewer(db, user) if user else None') if app.access else _BODY
-    return module(header, body, fill(_AUTH) if auth else _NO_AUTH, routes)
+    return module(header, body, visitor_page_chunk(app), fill(_AUTH) if auth else _NO_AUTH, routes)
 
 
 def _shown(app: AppModel, entity: str | None) -> tuple[str, ...]:

@@ -10,6 +10,7 @@ from harness.offline.generator.codegen import fill, lit, marks, module
 from harness.offline.generator.pages_py import page_routes, route_showing
 from harness.offline.generator.setup_files import TEST_PASSWORD
 from harness.offline.generator.testkit import api_makers, router_imports, routers
+from harness.offline.generator.public_read import visitor_page_checks
 from harness.offline.generator.templates_dir import template
 
 _HEADER = template("pages_tests/header.tmpl")
@@ -94,6 +95,7 @@ def test_pages_py(app: AppModel, req_ids: tuple[str, ...]) -> str:
         secret = (f'create_{hidden.ident}(client, headers, **{{{lit(hidden.text_column.ident)}: '
                   '"alice-secret"})') if hidden else ""
         chunks.append(fill(_AUTH, marks=m, password=lit(TEST_PASSWORD), secret_setup=secret,
+                           **visitor_page_checks(app),
                            home=lit("/dashboard" if app.has_dashboard else "/")))
     return module(*chunks)
 

@@ -11,7 +11,9 @@ the ordinary accounts' role ("members can only see them", "staff see their own";
 last, a `member` when the request names none. A member role alone ("members can see the film list")
 makes no roles. Roles, a managing role, assignment or a password change need accounts, so they
 turn login on; a shared record ("everyone can see the film list") is only a rule between accounts,
-so without login it is every record's rule already and changes nothing.
+so without login it is every record's rule already and changes nothing — and so is a public one
+("anyone can browse the recipes without logging in", "visitors can see the listings": `read =
+"public"`, which with login lets visitors read while adding and changing need an account).
 """
 
 from __future__ import annotations
@@ -53,9 +55,10 @@ def with_access(e: DataEntity, p, roles: list[str], auth: bool) -> DataEntity:
         return e
     manage = asked.get("manage") if asked.get("manage") in roles else None
     view = asked.get("view")   # a reading role: one between the admin role and a new account's
-    view = view if view in roles[1:-1] and view != manage and not asked.get("shared") else None
-    return e.model_copy(update={"shared": bool(asked.get("shared")), "manage": manage, "view": view,
-                                "assigned": bool(asked.get("assigned"))})
+    public = bool(asked.get("public"))   # anyone reads them, without an account
+    view = view if view in roles[1:-1] and view != manage and not asked.get("shared") and not public else None
+    return e.model_copy(update={"shared": bool(asked.get("shared")) or public, "manage": manage, "view": view,
+                                "assigned": bool(asked.get("assigned")), "read": "public" if public else None})
 
 
 def drop_role_entities(toks, mentions: dict[int, str], p) -> None:

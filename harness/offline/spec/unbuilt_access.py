@@ -18,7 +18,9 @@ import copy
 
 from harness.models.spec import AppSpec
 
-WIDENING = ("shared",)   # access that lets more accounts see records than their creator
+WIDENING = ("shared", "public")   # access that lets more people see records than their creator
+_WRITTEN = {"shared": ("shared = true", "every account would see every one"),
+            "public": ('read = "public"', "anyone would read them without an account")}
 LEFT_OUT = "left out: "
 
 
@@ -45,7 +47,8 @@ def note_left_out(p, spec: AppSpec, asks: list[tuple[str, str]]) -> AppSpec:
         for n in sorted(p.asked_in.get((record, key), ())):
             if n < len(spec.clauses):
                 c = spec.clauses[n]
-                c.reason = "; ".join(x for x in (c.reason, f"{LEFT_OUT}{key} = true on {plural.get(record, record)} "
-                                                 "(every account would see every one), asked only by this clause")
+                written, meaning = _WRITTEN[key]
+                c.reason = "; ".join(x for x in (c.reason, f"{LEFT_OUT}{written} on {plural.get(record, record)} "
+                                                 f"({meaning}), asked only by this clause")
                                      if x)
     return spec
