@@ -34,20 +34,27 @@ def page_logout_ends_nothing(ws: Path) -> None:
     swap(ws / "src" / "pages.py", "    if token:\n        end_session(db, token)\n", "")
 
 
-def plain_text_passwords(ws: Path) -> None:
-    """A1: the password stored as `plain$<password>`, compared as text."""
+def passwords_kept_as(ws: Path, kept: str, imports: str = "", same: str = "stored == hash_password(password)") -> None:
+    """The password stored as the expression `kept` of `password`, checked by the expression `same`
+    (of `password` and `stored`; by default kept again and compared); `imports`: what they need."""
     auth = ws / "src" / "auth.py"
     text = auth.read_text(encoding="utf-8")
     assert "def hash_password(password: str) -> str:" in text and "def verify_password(" in text
-    auth.write_text(text + '''
+    auth.write_text(text + f'''
+{imports}
 
 def hash_password(password: str) -> str:
-    return "plain$" + password
+    return {kept}
 
 
 def verify_password(password: str, stored: str) -> bool:
-    return stored == "plain$" + password
+    return {same}
 ''', encoding="utf-8")
+
+
+def plain_text_passwords(ws: Path) -> None:
+    """A1: the password stored as `plain$<password>`, compared as text."""
+    passwords_kept_as(ws, '"plain$" + password')
 
 
 def password_prefix_casefolded(ws: Path) -> None:

@@ -1,28 +1,22 @@
 """Black-box checks that look past one running server: records survive a restart on the same
-database, and no password lies in the database as plain text.
+database (how passwords are kept: checks_password_store.py).
 
 The runtime check owns the server and its database (a temp directory of the harness's, outside
 the sandbox): it hands `run_acceptance` a `restart()` that stops the app and starts it again on the
 same database file (returning its new base URL, or None when it did not come up), and the file's
 path. Both run after every other check, the restart only when those all passed (one restart per
 runtime check). An app that drops its tables at start-up, or keeps its records in memory, passed
-every check of one server's life (issue #47, hostile trial A7); one that stored `plain$<password>`
-passed every check that only logs in (A1).
+every check of one server's life (issue #47, hostile trial A7).
 """
 
 from __future__ import annotations
 
-import base64
-import sqlite3
 from collections.abc import Callable
-from pathlib import Path
 
 from harness.acceptance.client import Api, CheckFailed
 from harness.acceptance.derive import feature_of
 from harness.models.results import AcceptanceCheck
 from harness.models.spec import AppSpec
-
-STORED_PASSWORD = "a password is not stored in plain text"
 
 
 def restart_owners(spec: AppSpec) -> list[tuple[str, str]]:
@@ -89,36 +83,3 @@ def _read_back(api: Api, entity, rec: dict) -> str:
     if lost:
         raise CheckFailed("after a restart the record reads " + ", ".join(f"{k} {b!r} (was {a!r})" for k, (a, b) in lost.items()))
     return f"{entity.name} {rec['id']} read back equal after the app was stopped and started on its database"
-
-
-def password_not_stored(api: Api, rid: str, db: Path) -> AcceptanceCheck:
-    """Every text (and blob) value of every table of the app's database, read by the harness after
-    the checks: none holds the run's password as it was sent, base64 or hex."""
-    secret = api.password
-    forms = {secret, base64.b64encode(secret.encode()).decode(), secret.encode().hex()}
-    found: list[str] = []
-    tables = 0
-    try:
-        conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-        try:
-            names = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-            for table in names:
-                tables += 1
-                cur = conn.execute(f'SELECT * FROM "{table.replace(chr(34), chr(34) * 2)}"')
-                cols = [d[0] for d in cur.description]
-                for row in cur:
-                    for col, value in zip(cols, row):
-                        text = value.decode("utf-8", "replace") if isinstance(value, bytes) else value
-                        if isinstance(text, str) and any(f in text for f in forms):
-                            found.append(f"{table}.{col}")
-        finally:
-            conn.close()
-    except sqlite3.Error as exc:
-        return AcceptanceCheck(requirement=rid, name=STORED_PASSWORD, ok=False, source="spec",
-                               detail=f"the app's database {db.name} could not be read: {type(exc).__name__}: {exc}")
-    if found:
-        where = ", ".join(sorted(set(found)))
-        return AcceptanceCheck(requirement=rid, name=STORED_PASSWORD, ok=False, source="spec",
-                               detail=f"the password an account registered with is stored as it was sent in {where}")
-    return AcceptanceCheck(requirement=rid, name=STORED_PASSWORD, ok=True, source="spec",
-                           detail=f"no text value of the {tables} tables holds the registered password")

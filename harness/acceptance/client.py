@@ -68,6 +68,7 @@ class Api:
     _accounts: dict[str, Account] = field(default_factory=dict)
     _numbers: Any = field(default_factory=lambda: itertools.count(1))
     _pool: dict[tuple[str, str], int] = field(default_factory=dict)
+    _registered: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.http = httpx.Client(base_url=self.base, timeout=TIMEOUT_S, trust_env=False,
@@ -164,7 +165,12 @@ class Api:
     def sign_up(self, name: str) -> Account:
         self.expect(self.call("POST", "/api/auth/register", body=self.credentials(name)), 200, 201,
                     what="register an account")
+        self._registered.append(name)
         return self.log_in(name)
+
+    def registered_names(self) -> list[str]:
+        """The accounts the checks registered with the run's password, in order."""
+        return list(self._registered)
 
     def sign_in_again(self, who: Account) -> Account:
         """A new token for an account whose old one stopped working (an app restarted that kept

@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from harness.acceptance.client import Api, CheckFailed
-from harness.acceptance.checks_stored import password_not_stored, survives_restart
+from harness.acceptance.checks_password_store import password_not_stored, password_salted
+from harness.acceptance.checks_stored import survives_restart
 from harness.acceptance.derive import Check, derive
 from harness.models.results import AcceptanceCheck, RuntimeCheck
 from harness.models.spec import AppSpec
@@ -33,7 +34,7 @@ def run_acceptance(base: str, spec: AppSpec, steps: list, round_trips: list[Runt
                    only: Callable[[Check], bool] | None = None) -> list[AcceptanceCheck]:
     """`db`: the app's database file (the runtime check's); `restart()`: stops the app and starts
     it again on that file, answering its new base URL (None: it did not come up). Without them the
-    stored-password and restart checks (checks_stored.py) are not run. `only`: which derived
+    stored-password and restart checks (checks_password_store.py, checks_stored.py) are not run. `only`: which derived
     checks to run (all by default; a test's choice)."""
     spec = workflow_owns_status(spec)
     checks = sorted((c for c in derive(spec) if only is None or only(c)), key=lambda c: not c.first)
@@ -57,8 +58,8 @@ def run_acceptance(base: str, spec: AppSpec, steps: list, round_trips: list[Runt
 
 def _after_the_checks(api: Api, spec: AppSpec, absent: dict, done: list[AcceptanceCheck],
                       round_trips: list[RuntimeCheck], db: Path | None, restart) -> list[AcceptanceCheck]:
-    """The restart (only when every check so far passed: one restart per runtime check) and then
-    the scan of the database for the run's password (with accounts)."""
+    """The restart (only when every check so far passed: one restart per runtime check) and then,
+    with accounts, the database read for how the app keeps passwords (salted, none in plain)."""
     out: list[AcceptanceCheck] = []
     mine = spec.model_copy(update={"requirements": [r for r in spec.requirements if r.id not in absent]})
     if restart is not None and all(c.ok for c in done) and all(c.ok for c in round_trips):
@@ -68,7 +69,10 @@ def _after_the_checks(api: Api, spec: AppSpec, absent: dict, done: list[Acceptan
             check.ms = int((time.monotonic() - began) * 1000 / max(len(out), 1))
     auth = next((r.id for r in mine.requirements if r.capability == "auth"), None)
     if db is not None and spec.auth and auth and Path(db).is_file():
-        out.append(password_not_stored(api, auth, Path(db)))
+        for scan in (password_salted, password_not_stored):    # the first registers two more accounts
+            began = time.monotonic()
+            out.append(scan(api, auth, Path(db)))
+            out[-1].ms = int((time.monotonic() - began) * 1000)
     return out
 
 
