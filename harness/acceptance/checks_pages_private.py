@@ -43,8 +43,8 @@ def pages_hide_others_records(api: Api, spec: AppSpec, entity: DataEntity) -> st
         for route in [*page_routes(spec, entity), detail]:
             got = api.call("GET", route, other, accept="text/html")
             if escape(text) in got.text or text in got.text:
-                raise CheckFailed(f"another account's page {route} (account {n} of {api.accounts_made()}) shows the "
-                                  f"first account's {entity.name} ({text!r}): {got.line}")
+                raise CheckFailed(f"another account's page {route} shows the first account's {entity.name} ({text!r}; "
+                                  f"account {n} of {api.accounts_made()} the checks registered): {got.line}")
             if route not in seen:
                 seen.append(route)
     owner_view = api.call("GET", "/", first, accept="text/html")
