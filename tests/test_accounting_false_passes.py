@@ -72,14 +72,16 @@ def test_all_users_over_records_private_to_their_creator_is_not_built_bug():
 
 
 def test_everyone_reading_shared_records_is_built_and_changing_them_is_not():
-    spec = parse_request("Users log in with a username and password. Everyone can see the films. "
+    spec = parse_request("Users log in with a username and password. All users can see the films. "
                          "Films have a title.")
     assert [e.shared for e in spec.data_model] == [True]
-    assert _clause(spec, "Everyone").status == "mapped"
-    assert account_text("Everyone can see the films", spec).words["everyone"] == "shared film"
+    assert _clause(spec, "All users").status == "mapped"
+    assert account_text("All users can see the films", spec).words["all"] == "shared film"
+    # "everyone" reads without an account too: only public read realises it (trial h c3)
+    assert account_text("Everyone can see the films", spec).unaccounted == ["Everyone"]
     assert account_text("Everyone can edit the films", spec).unaccounted == ["Everyone"]
     # what every user may do ends at "but": the change verb after it is someone else's
-    assert account_text("Everyone can see the films, but only admins edit them", spec).words["everyone"] == "shared film"
+    assert account_text("All users can see the films, but only admins edit them", spec).words["users"] == "shared film"
     open_app = parse_request("Everyone can see the films. Films have a title.")   # no login: every record is everyone's
     assert not open_app.auth and _clause(open_app, "Everyone").status == "mapped"
 

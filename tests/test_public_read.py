@@ -163,13 +163,20 @@ def test_without_logging_in_is_credited_only_when_the_spec_realises_public_read(
     assert spec.clauses[1].words["logging"] == "public read of recipes"
     spec.data_model[0].read = None   # the same clauses over recipes shared among accounts only
     again = apply_accounting(spec)
-    assert again.clauses[1].status == "not_built"
-    assert again.clauses[1].unaccounted == ["logging in"], again.clauses[1]
+    assert again.clauses[1].status == "not_built"   # "Anyone" reads without an account: public read only
+    assert again.clauses[1].unaccounted == ["Anyone", "logging in"], again.clauses[1]
     spec.data_model[0].shared = False   # and over private recipes
     again = apply_accounting(spec)
     assert again.clauses[1].unaccounted == ["Anyone", "logging in"], again.clauses[1]
 
 
 def test_shared_wording_without_visitors_stays_shared():
-    spec = parse_request("A film club with login. Everyone can see the films. A film has a title.")
+    spec = parse_request("A film app with login. All users can see the films. A film has a title.")
     assert [(e.shared, e.read) for e in spec.data_model] == [(True, None)]
+
+
+def test_everyone_over_shared_records_is_not_built():
+    """ "Everyone" reads without an account too: over records shared among accounts only, the clause is
+    not built naming it (stranger trial 2026-12-07h c3; tests/test_everyone_reads_without_public_read_bug.py)."""
+    spec = parse_request("A film club with login. Everyone can see the films. A film has a title.")
+    assert spec.clauses[1].status == "not_built" and spec.clauses[1].unaccounted == ["Everyone"]

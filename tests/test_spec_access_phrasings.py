@@ -60,7 +60,7 @@ def test_tool_library_names_tools_not_books_and_builds_its_roles_clause():
     ("A book app with login. Books have a title. Only the librarian can add, edit and delete books.",
      ["librarian", "member"], {"book": {"shared": False, "manage": "librarian", "assigned": False}}),
     ("Tasks with a title. Managers see everything, staff see their own.", ["manager", "staff"], {}),
-    ("Films with a title and login. Everyone can see the films.", [],
+    ("Films with a title and login. All users can see the films.", [],
      {"film": {"shared": True, "manage": None, "assigned": False}}),
     ("Recipes with a name and login; a public list of recipes.", [],
      {"recipe": {"shared": True, "manage": None, "assigned": False}}),

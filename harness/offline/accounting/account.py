@@ -26,6 +26,7 @@ from harness.offline.accounting.record_sets import record_sets
 from harness.offline.accounting.record_lists import list_items, per_record_scope
 from harness.offline.accounting.relation_asks import relation_asks
 from harness.offline.accounting.required_asks import required_asks
+from harness.offline.accounting.rule_asks import rule_asks
 from harness.offline.accounting.role_rights import role_rights, subject_spans
 from harness.offline.accounting.lexicon import (element_words, example_indices, is_vietnamese, keyed_words, listed_forms,
                                                 same_form, same_listed_word, stem,
@@ -241,6 +242,7 @@ def _english(toks: list[str], sw: SpecWords, background: list[str | None], gaps:
         labels.append(label)
     framing_by_position(toks, gaps, labels, sw, named)
     required_asks([t.lower() for t in toks], labels, sw)
+    rule_asks(toks, labels, sw)   # unique, at most N, a listed verb, a login word listed as a field
     list_items(toks, gaps, labels, sw)
     per_record_scope(toks, gaps, labels, sw)
     everyone_asks(toks, labels, sw)

@@ -34,6 +34,7 @@ class SpecWords:
     present: dict[str, str] = field(default_factory=dict)          # elements_en.txt key -> label
     entity_pages: bool = False                                     # an HTML page per record type
     required: set[str] = field(default_factory=set)                # labels of the required fields
+    unique: set[str] = field(default_factory=set)                  # labels of the unique fields
     # stem -> every record element holding it: (label, the record's ident, the stems of its name)
     owned: dict[str, list[tuple[str, str, frozenset[str]]]] = field(default_factory=dict)
     guessed_status: bool = False                                   # open/done, no state said (status_states.py)
@@ -106,6 +107,8 @@ def spec_words(spec: AppSpec) -> SpecWords:
         for f in e.fields:
             if f.required:
                 sw.required.add(f"field {e.name}.{f.name}")
+            if f.unique:
+                sw.unique.add(f"field {e.name}.{f.name}")
             claim(f.name, f"field {e.name}.{f.name}", owner=e.ident)
             claim(f.ident, f"field {e.name}.{f.name}", owner=e.ident)
             for v in f.enum_values:

@@ -4,8 +4,11 @@ private to their creator (#48, trial 2026-12-07 S2). Before, "all" was a functio
 framing, so the clause was reported built while a second user listed [] and got 404 on the first
 user's customer.
 
-With login on, the words saying "every user" ("all users", "every member", "everyone", "anybody")
-are realised only when every record the clause names is `shared` — and only for reading and adding:
+With login on, the words saying "every user" ("all users", "every member") are realised only when
+every record the clause names is `shared`, and "everyone", "anybody" (visitors without an account
+too) only when every record it names has public read (`read = "public"`; before, "All posts are
+visible to everyone" was credited to shared posts and a visitor got 401, stranger trial h c3) —
+and only for reading and adding:
 a shared record is still changed and deleted by its creator alone, so with a change verb ("edit",
 "update", "delete" …) nothing in the spec realises them. Without login every record is everyone's,
 and the words stay what they were. Reads the clause's words and the spec's words only.
@@ -56,12 +59,16 @@ def everyone_asks(toks: list[str], labels: list[str | None], sw: SpecWords) -> N
     if not records:
         return   # "All users must log in": no record is granted to anyone
     shared = sw.on_records.get("access:shared", frozenset())
+    public = sw.on_records.get("access:public", frozenset())
     for k in range(len(low)):
         said = _everyone_at(low, k)
         if not said:
             continue
         end = next((j for j in range(said[-1] + 1, len(low)) if low[j] in _BOUNDARY), len(low))
         changes = any(stem(w) in _CHANGE for w in low[said[-1] + 1:end])
-        label = None if changes or not records <= shared else "shared " + ", ".join(sorted(records))
+        if low[said[0]] in _EVERYONE:   # "visible to everyone": visitors too, so public read (trial h c3)
+            label = None if changes or not records <= public else "public read of " + ", ".join(sorted(records))
+        else:
+            label = None if changes or not records <= shared else "shared " + ", ".join(sorted(records))
         for j in said:
             labels[j] = label

@@ -11,6 +11,11 @@ from harness.offline.accounting.elements import SpecWords
 REQUIRED_WORDS = frozenset({"required", "mandatory", "compulsory", "obligatory"})
 _MUST = frozenset({"must", "need", "needs", "have", "has"})
 _GIVE = frozenset({"provide", "enter", "give", "specify", "supply", "fill", "set"})
+# "Every product must have a price", "must include a date": a record's value that must be there.
+_HOLD = frozenset({"have", "has", "include", "contain", "carry"})
+# "The title cannot be empty", "must not be blank": the value must be given.
+EMPTY_WORDS = frozenset({"empty", "blank", "missing", "left"})
+_CANNOT = frozenset({"cannot", "can't", "mustn't", "never"})
 _SKIP = frozenset({"to", "always", "also", "first"})
 # A segment ends where an optional part may start ("..., description can be added later").
 _BOUNDARY = frozenset({"optional", "optionally", "but", "may", "can", "could", "while", "whereas", "otherwise"})
@@ -29,11 +34,10 @@ def required_asks(low: list[str], labels: list[str | None], sw: SpecWords) -> No
         for k in range(start, end):
             if labels[k] in optional:
                 labels[k] = None
-        if fields and not optional:
-            said = "required " + ", ".join(sorted(f[len("field "):] for f in fields))
-            for k in markers:
-                if low[k] in REQUIRED_WORDS:
-                    labels[k] = said
+        said = "required " + ", ".join(sorted(f[len("field "):] for f in fields))
+        for k in markers if fields else []:   # "No login required" names no field
+            if low[k] in REQUIRED_WORDS | EMPTY_WORDS:
+                labels[k] = said if fields and not optional else None
 
 
 def _segments(low: list[str]) -> list[tuple[int, int]]:
@@ -50,6 +54,11 @@ def _marks_required(low: list[str], k: int) -> bool:
     """ "required"/"mandatory" (not "not required"), or "must/need to/has to provide|enter|give …"."""
     if low[k] in REQUIRED_WORDS:
         return not (k and low[k - 1] in _NEGATION)
+    if low[k] in EMPTY_WORDS:   # "cannot be empty", "must not be left blank"
+        before = low[max(0, k - 4):k]
+        return bool(_CANNOT & set(before)) or ("must" in before and "not" in before)
+    if low[k] == "must" and k + 1 < len(low) and low[k + 1] in _HOLD:
+        return True
     if low[k] not in _MUST:
         return False
     j = k + 1
