@@ -31,3 +31,37 @@ def test_the_login_words_outside_a_field_list_stay_the_logins():
     spec = parse_request("Users register with a username and a password. Users add notes with a title.")
     acc = account_text(spec.clauses[0].text, spec)
     assert acc.unaccounted == [], acc.unaccounted
+
+
+@pytest.mark.parametrize("request_text, word", [
+    ("Users add members with a name and a username.", "username"),
+    ("Users add networks with a name and a password.", "password"),
+])
+def test_the_parser_keeps_a_listed_login_value_as_a_plain_field_bug(request_text, word):
+    """A record's password is the record's value: it does not turn the login on."""
+    spec = parse_request(request_text)
+    assert not spec.auth
+    assert [f.name for f in spec.data_model[0].fields] == ["name", word]
+    assert [c.status for c in spec.clauses] == ["mapped"]
+
+
+@pytest.mark.slow
+def test_a_member_with_a_username_is_stored_over_http(tmp_path):
+    """Real uvicorn: the trial's c23 answered 422 "username: Extra inputs are not permitted"."""
+    import json
+    import urllib.request
+
+    from helpers import write_files
+    from served_app import served
+
+    from harness.agents.spec_agent import postprocess
+    from harness.offline.generator import generate_files
+
+    spec = postprocess(parse_request("Users add members with a name and a username."))
+    ws = write_files(generate_files(spec), tmp_path / "ws")
+    with served(ws, tmp_path / "app.db") as base:
+        req = urllib.request.Request(base + "/api/members", method="POST",
+                                     data=json.dumps({"name": "Ann", "username": "ann99"}).encode(),
+                                     headers={"content-type": "application/json"})
+        with urllib.request.urlopen(req, timeout=10) as answer:
+            assert answer.status == 201 and json.loads(answer.read())["username"] == "ann99"

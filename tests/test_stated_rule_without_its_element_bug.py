@@ -98,3 +98,44 @@ def test_a_number_that_counts_no_records_or_is_a_bound_stays_realised(text):
     clause = next(c for c in spec.clauses if c.text == text)
     acc = account_text(clause.text, spec)
     assert not any("one" in u or "5" in u for u in acc.unaccounted), acc.unaccounted
+
+
+@pytest.mark.parametrize("request_text, field", [
+    ("Users add products with a name and a price. Every product must have a price.", "price"),
+    ("Users add notes with a title and a body. The body cannot be empty.", "body"),
+])
+def test_the_parser_makes_a_field_a_record_must_have_required(request_text, field):
+    spec = parse_request(request_text)
+    assert _field(spec, spec.data_model[0].name, field).required
+    assert [c.status for c in spec.clauses] == ["mapped", "mapped"]
+
+
+@pytest.mark.slow
+def test_a_product_without_the_price_it_must_have_is_refused_over_http(tmp_path):
+    """Real uvicorn: the trial's c22 answered 201 with "price": null under BUILD COMPLETE."""
+    import json
+    import urllib.error
+    import urllib.request
+
+    from helpers import write_files
+    from served_app import served
+
+    from harness.agents.spec_agent import postprocess
+    from harness.offline.generator import generate_files
+
+    spec = postprocess(parse_request("Users add products with a name and a price. Every product must have a price."))
+    assert [c.status for c in spec.clauses] == ["mapped", "mapped"]
+    ws = write_files(generate_files(spec), tmp_path / "ws")
+
+    def post(base: str, body: dict) -> int:
+        req = urllib.request.Request(base + "/api/products", data=json.dumps(body).encode(), method="POST",
+                                     headers={"content-type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=10) as answer:
+                return answer.status
+        except urllib.error.HTTPError as err:
+            return err.code
+
+    with served(ws, tmp_path / "app.db") as base:
+        assert post(base, {"name": "Widget"}) == 422
+        assert post(base, {"name": "Widget", "price": 9.5}) == 201

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec.tokens import Tok
+from harness.offline.spec.wordsets import word_set
 from harness.utils.spared_actions import spared_at
 
-# Words that end a field list: function words, verbs, feature and UI words.
-STOPS = (lx.FUNCTION | lx.VERBS | lx.ADJECTIVES | lx.AUTH | lx.DASHBOARD | lx.COMPLETE | lx.APP_HEADS
-         | lx.PAGE_WORDS | lx.API_WORDS)
+# Words that end a field list: function words, verbs, feature and UI words (a username or password
+# listed is a field of the record: lexicon.login_values).
+STOPS = (lx.FUNCTION | lx.VERBS | lx.ADJECTIVES | (lx.AUTH - word_set("lexicon.login_values")) | lx.DASHBOARD
+         | lx.COMPLETE | lx.APP_HEADS | lx.PAGE_WORDS | lx.API_WORDS)
 
 
 def word(toks: list[Tok], i: int) -> str:

@@ -25,14 +25,22 @@ _PATTERNS = (
     re.compile(r"^(?:i|we|you|users?|the\s+\w+)\s+(?:must|need\s+to|needs\s+to|have\s+to|has\s+to)\s+"
                r"(?:provide|enter|give|specify|supply)\s+(?P<list>[\w\s,'-]+?)\s*(?:\bfor\b.*|\(.*|[.!]?)$", re.I),
 )
+# Fields read elsewhere that a clause says a record must hold ("Every product must have a price", "The
+# title cannot be empty", stranger trial 2026-12-07h c22): only fields a record already has are marked.
+_HELD = (
+    re.compile(r"^(?:every|each|all|any|a|an|the)\s+[\w-]+\s+(?:must|should|shall|has\s+to|have\s+to|needs?\s+to)\s+"
+               r"(?:always\s+)?(?:have|has|include|contain)\s+(?P<list>[\w\s,'-]+?)\s*[.!]?$", re.I),
+    re.compile(r"^(?:the\s+|a\s+|an\s+)?(?P<list>[\w\s,'-]+?)\s+(?:cannot|can't|can\s+not|must\s+not|may\s+not|should\s+not)\s+"
+               r"be\s+(?:left\s+)?(?:empty|blank|missing)\s*[.!]?$", re.I),
+)
 _SPLIT = re.compile(r"\s*(?:,|\band\b|\bor\b|&)\s*", re.I)
 _LEADING = re.compile(r"^(?:a|an|the|its|their|his|her|one)\s+", re.I)
 
 
-def required_labels(clause: str) -> list[str]:
+def required_labels(clause: str, patterns=_PATTERNS) -> list[str]:
     """The field labels a "... should be mandatory" / "have at least ..." clause names ([] if none)."""
     text = " ".join(clause.split()).rstrip(".!")
-    for pattern in _PATTERNS:
+    for pattern in patterns:
         found = pattern.search(text)
         if found:
             parts = [_LEADING.sub("", part.strip()).lower() for part in _SPLIT.split(found.group("list"))]
@@ -67,10 +75,13 @@ def _same(label: str, field_label: str) -> bool:
 def mark_required_statements(toks: list[Tok], clauses: list[str], p) -> None:
     """Set the named fields required on their record type and mark the clause's words as its."""
     for k, clause in enumerate(clauses):
-        labels = required_labels(clause)
+        labels, held = required_labels(clause), required_labels(clause, _HELD)
+        if held and not labels:   # "must have a price": a field the record already has, never a new one
+            labels = held
         if not labels or any(len(label.split()) > 3 for label in labels):
             continue
-        owner = _owner(labels, p.fields) or _named_owner(labels, [t.w for t in toks if t.clause == k], p)
+        owner = _owner(labels, p.fields) or (None if labels is held else _named_owner(
+            labels, [t.w for t in toks if t.clause == k], p))
         if owner is None:
             continue
         for item in p.fields[owner]:
