@@ -35,6 +35,7 @@ class FieldItem:
 
     words: list[str]
     required: bool | None = None
+    unique: bool = False                         # "no two contacts can have the same email" (required_fields.py)
     hint: str | None = None                      # storage type from a unit ("in minutes" -> int)
     enum_values: list[str] = field(default_factory=list)
     min_value: float | None = None

@@ -1,6 +1,7 @@
 """Which of a record's fields must be filled, said in a clause of its own: "Title and author should be
 mandatory", "I want all book listings to have at least a title and an author", "The amount is
-required". The fields were read elsewhere ("a book listing with a title, author, genre and ISBN");
+required", "Every product must have a price" — or unique: "No two contacts can have the same email",
+"Each email must be unique". The fields were read elsewhere ("a book listing with a title, author, genre and ISBN");
 this clause makes them required (the app answers 422 without them) instead of being reported as
 words no rule understood. Only fields one record type has are marked; a list naming a field no
 record has is left to the other rules.
@@ -32,6 +33,15 @@ _HELD = (
                r"(?:always\s+)?(?:have|has|include|contain)\s+(?P<list>[\w\s,'-]+?)\s*[.!]?$", re.I),
     re.compile(r"^(?:the\s+|a\s+|an\s+)?(?P<list>[\w\s,'-]+?)\s+(?:cannot|can't|can\s+not|must\s+not|may\s+not|should\s+not)\s+"
                r"be\s+(?:left\s+)?(?:empty|blank|missing)\s*[.!]?$", re.I),
+)
+# Fields read elsewhere that a clause says no two records share ("No two contacts can have the same email",
+# "Each email must be unique", stranger trial 2026-12-07h c20): only fields a record already has, of a
+# kind the generated app keeps unique (409 for a second record with the value).
+_UNIQUE = (
+    re.compile(r"^no\s+two\s+[\w-]+\s+(?:can|may|should|must|will|could)\s+(?:have|share|use)\s+the\s+same\s+"
+               r"(?P<list>[\w\s,'-]+?)\s*[.!]?$", re.I),
+    re.compile(r"^(?:the\s+|each\s+|every\s+|a\s+|an\s+)?(?P<list>[\w\s,'-]+?)\s+(?:(?:must|should|shall|has\s+to|have\s+to|"
+               r"needs?\s+to|will)\s+be|is|are)\s+unique\s*[.!]?$", re.I),
 )
 _SPLIT = re.compile(r"\s*(?:,|\band\b|\bor\b|&)\s*", re.I)
 _LEADING = re.compile(r"^(?:a|an|the|its|their|his|her|one)\s+", re.I)
@@ -73,8 +83,15 @@ def _same(label: str, field_label: str) -> bool:
 
 
 def mark_required_statements(toks: list[Tok], clauses: list[str], p) -> None:
-    """Set the named fields required on their record type and mark the clause's words as its."""
+    """Set the named fields required (or unique) on their record type and mark the clause's words as its."""
     for k, clause in enumerate(clauses):
+        unique = required_labels(clause, _UNIQUE)
+        owner = _owner(unique, p.fields) if unique and all(len(label.split()) <= 3 for label in unique) else None
+        if owner is not None:   # "No two contacts can have the same email": a field the record has
+            for item in p.fields[owner]:
+                item.unique = item.unique or any(_same(label, item.label) for label in unique)
+            _mark(toks, k, owner)
+            continue
         labels, held = required_labels(clause), required_labels(clause, _HELD)
         if held and not labels:   # "must have a price": a field the record already has, never a new one
             labels = held
@@ -87,6 +104,10 @@ def mark_required_statements(toks: list[Tok], clauses: list[str], p) -> None:
         for item in p.fields[owner]:
             if any(_same(label, item.label) for label in labels):
                 item.required = True
-        for t in toks:
-            if t.clause == k and t.w and (not t.used or t.role in ("", "context", "unexplained")):
-                t.used, t.role = True, f"field:{owner}"
+        _mark(toks, k, owner)
+
+
+def _mark(toks: list[Tok], k: int, owner: str) -> None:
+    for t in toks:
+        if t.clause == k and t.w and (not t.used or t.role in ("", "context", "unexplained")):
+            t.used, t.role = True, f"field:{owner}"
