@@ -242,7 +242,6 @@ def _english(toks: list[str], sw: SpecWords, background: list[str | None], gaps:
         labels.append(label)
     framing_by_position(toks, gaps, labels, sw, named)
     required_asks([t.lower() for t in toks], labels, sw)
-    rule_asks(toks, labels, sw)   # unique, at most N, a listed verb, a login word listed as a field
     list_items(toks, gaps, labels, sw)
     per_record_scope(toks, gaps, labels, sw)
     everyone_asks(toks, labels, sw)
@@ -250,7 +249,7 @@ def _english(toks: list[str], sw: SpecWords, background: list[str | None], gaps:
     identity_asks(toks, gaps, labels, sw)
     relation_asks(toks, gaps, labels, sw)
     open_list_marks(toks, labels)
-    for ask in (count_asks, status_asks):   # words one kind of element realises
+    for ask in (count_asks, status_asks, rule_asks):   # words one kind of element realises (a rule: rule_asks)
         ask(toks, labels, sw)
     problem_framing(toks, labels, FRAMING)   # "… have a difficult time …" (introduced.py)
     record_sets(toks, gaps, labels, sw)   # "from my collection", "Create, Read, …", "currently available"

@@ -19,7 +19,6 @@ from harness.offline.spec.coverage import (clause_records, drop_unbuildable_feat
                                            computed_reqs, feature_models, link_reqs, not_built_reqs)
 from harness.offline.requirement_words import HEALTH, HEALTH_API, auth_item, dashboard_item, entity_items, join_words
 from harness.offline.spec.fields import FieldItem
-from harness.offline.field_kinds import UNIQUE_KINDS
 from harness.offline.spec.record_fields import kind_in_record, referenced_record
 from harness.offline.spec.entity_tools import with_tools
 from harness.offline.spec.access import account_roles, needs_accounts, with_access
@@ -225,7 +224,7 @@ def _field(words: list[str], hint: str | None, item: FieldItem, ident: str, reco
         kind, ftype = "rating", "int"
     required = item.required is True or (item.required is None and ident in ("title", "name") and ftype == "str")
     return EntityField(name=item.own if vi and item.own else " ".join(words), ident=ident, type=ftype,
-                       required=required, kind=kind, unique=item.unique and kind in UNIQUE_KINDS,
+                       required=required, kind=kind, unique=item.unique_for(kind),
                        enum_values=item.enum_values, min_value=item.min_value, max_value=item.max_value)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from harness.offline.field_kinds import UNIQUE_KINDS
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec.name_kinds import kind_for_name
 from harness.offline.spec.enum_values import ENUM_HEADS as _ENUM_HEADS
@@ -46,6 +47,10 @@ class FieldItem:
     @property
     def label(self) -> str:
         return " ".join(self.words)
+
+    def unique_for(self, kind: str) -> bool:
+        """Unique when asked and of a kind the generated app keeps unique (409 for a second record)."""
+        return self.unique and kind in UNIQUE_KINDS
 
 
 _CHOICE_UI = word_set("fields.choice_ui")
