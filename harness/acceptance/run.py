@@ -20,6 +20,7 @@ from typing import Any
 
 from harness.acceptance.client import Api, CheckFailed
 from harness.acceptance.checks_password_store import password_not_stored, password_salted
+from harness.acceptance.checks_soft_delete import kept_rows
 from harness.acceptance.checks_stored import survives_restart
 from harness.acceptance.derive import Check, derive
 from harness.models.results import AcceptanceCheck, RuntimeCheck
@@ -59,7 +60,8 @@ def run_acceptance(base: str, spec: AppSpec, steps: list, round_trips: list[Runt
 def _after_the_checks(api: Api, spec: AppSpec, absent: dict, done: list[AcceptanceCheck],
                       round_trips: list[RuntimeCheck], db: Path | None, restart) -> list[AcceptanceCheck]:
     """The restart (only when every check so far passed: one restart per runtime check) and then,
-    with accounts, the database read for how the app keeps passwords (salted, none in plain)."""
+    the database read for soft-deleted records still being rows (checks_soft_delete.py) and, with
+    accounts, for how the app keeps passwords (salted, none in plain)."""
     out: list[AcceptanceCheck] = []
     mine = spec.model_copy(update={"requirements": [r for r in spec.requirements if r.id not in absent]})
     if restart is not None and all(c.ok for c in done) and all(c.ok for c in round_trips):
@@ -67,6 +69,12 @@ def _after_the_checks(api: Api, spec: AppSpec, absent: dict, done: list[Acceptan
         out += survives_restart(api, mine, restart)
         for check in out:
             check.ms = int((time.monotonic() - began) * 1000 / max(len(out), 1))
+    if db is not None and Path(db).is_file():   # a soft-deleted record is still a row of the file
+        began = time.monotonic()
+        kept = kept_rows(api, mine, Path(db))
+        for check in kept:
+            check.ms = int((time.monotonic() - began) * 1000 / max(len(kept), 1))
+        out += kept
     auth = next((r.id for r in mine.requirements if r.capability == "auth"), None)
     if db is not None and spec.auth and auth and Path(db).is_file():
         for scan in (password_salted, password_not_stored):    # the first registers two more accounts

@@ -22,7 +22,7 @@ from typing import Any
 
 from harness.models.spec import DataEntity, EntityField
 from harness.offline.field_kinds import kind_of_type
-from harness.offline.generator.naming import field_ident
+from harness.offline.generator.naming import field_ident, py_ident
 from harness.offline.requirement_words import with_article
 
 TOOL_KEYS = {"calendar", "csv_import", "attachments", "delete"}
@@ -105,6 +105,20 @@ def read_record_tools(reader: Any, raw: dict, i: int, where: str, fields: list[E
     if deleting == "soft":
         out["soft_delete"] = True
     return out
+
+
+def check_soft_delete(reader: Any, entities: list[DataEntity]) -> None:
+    """A record whose parent is soft-deleted cannot go with it: `on_parent_delete = "cascade"` under
+    a parent with `delete = "soft"` is refused (its children would be gone for good while the
+    parent can come back); the default, restrict, keeps the parent while it has records (409)."""
+    soft = {e.ident: e for e in entities if e.soft_delete}
+    for i, e in enumerate(entities):
+        parent = soft.get(py_ident(e.parent)) if e.parent else None
+        if parent is not None and e.on_parent_delete == "cascade":
+            reader.fail(f"entities[{i + 1}].on_parent_delete", f"a deleted {parent.name} is only marked deleted "
+                        f"(delete = \"soft\") and can be restored, so its {e.plural} cannot be removed with it; "
+                        "leave out on_parent_delete (a "
+                        f"{parent.name} with {e.plural} is then kept until they are deleted)", "on_parent_delete", i, "cascade")
 
 
 def tool_items(e: DataEntity, html: bool = True) -> list[tuple[str, str | None, str, str]]:
