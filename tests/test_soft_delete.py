@@ -112,6 +112,8 @@ def test_the_parser_reads_soft_delete_and_accounts_for_its_words(request_text, r
 
 @pytest.mark.parametrize("request_text, named", [
     ("Jobs with a title. When I delete a job, only mark it as deleted, not remove it.", ["only mark", "not remove"]),
+    ("Track expenses with an amount. Deleting an expense should only mark it as deleted, not remove it from the "
+     "database.", ["only mark", "not remove"]),
     ("Tasks with a title. Deleted tasks move to the trash and can be restored.", ["move", "trash", "restored"]),
     ("Projects with a name. Users archive projects instead of deleting them.", ["archive", "instead"]),
 ])

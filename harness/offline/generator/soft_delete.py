@@ -42,7 +42,7 @@ def _role_check(app: AppModel, e: Entity, user: str) -> str:
 
 def trash_py(app: AppModel) -> str:
     entities = soft_entities(app)
-    trashes = {e.ident: (e.slug, e.display.ident if e.display else "id", e.plural.capitalize()) for e in entities}
+    trashes = {e.ident: (e.slug, e.display.ident if e.display else "id", e.plural.capitalize(), e.name) for e in entities}
     routes = [fill(with_pages(_ROUTE, app), api_url=lit(api_url(e)), restore_url=lit(restore_url(e)),
                    page_url=lit(page_url(e)), page_restore_url=lit(f"/{e.slug}/{{item_id}}/restore"),
                    ident=e.ident, key=lit(e.ident), plural_doc=doc(e.plural), name_doc=doc(e.name),
