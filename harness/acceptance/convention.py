@@ -28,9 +28,6 @@ follow it so every requirement is checked from outside, not only by the plan's p
   is 401 everywhere; data routes need "Authorization: Bearer <token>" (401 without) and another account's
   records answer 404 (its pages and forms neither show nor change them). Passwords are stored hashed,
   never as sent. GET /api/dashboard answers JSON counts.
-- An entity with soft delete: DELETE only marks a record deleted (gone from every list and read: 404);
-  GET /api/<plural>/deleted lists the deleted records the user may restore (each with "deleted_at"),
-  POST /api/<plural>/{id}/restore brings one back (200, the record unchanged); its row stays in the file.
 - Records are kept in the SQLite file APP_DB_PATH names: stopped and started again on it, the app
   still has every account and record.
 - Pages answer 200 HTML at their routes (with the bearer token when the app has accounts) and show the
