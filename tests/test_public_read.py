@@ -26,6 +26,27 @@ from helpers import run_builder, write_files
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "public_recipes.toml"
 ENTITY = '[[entities]]\nname = "recipe"\nfields = ["name"]\n'
+# A JSON-only board: public categories the admin runs, public listings under them with every read feature.
+BOARD = """
+title = "Board"
+html = false
+[auth]
+roles = ["admin", "member"]
+
+[[entities]]
+name = "category"
+fields = [{ name = "name", required = true }]
+read = "public"
+manage = "admin"
+
+[[entities]]
+name = "listing"
+parent = "category"
+read = "public"
+fields = [{ name = "title", required = true }, { name = "price", kind = "money" },
+          { name = "condition", values = ["new", "used"] }, { name = "listed on", kind = "date" }]
+features = ["search", "filter", "sort", "csv_export", "aggregate", "status_counts", { kind = "period_summary" }]
+"""
 
 
 def _load(tmp_path: Path, text: str):
@@ -93,12 +114,24 @@ def test_an_app_without_public_read_is_generated_as_before():
     assert "    for route in PAGE_ROUTES[1:]:\n" in files["tests/test_pages.py"]
 
 
+def test_every_read_feature_of_a_public_entity_answers_a_visitor(tmp_path):
+    api = generate_files(_load(tmp_path, BOARD))["src/api_listing.py"]
+    for route in ("export_csv(db: Db, user: PublicReader)", "totals(db: Db, user: PublicReader)",
+                  "counts(db: Db, user: PublicReader)", "summary(db: Db, user: PublicReader",
+                  "list_for_parent(parent_id: RowId, db: Db, user: PublicReader,"):
+        assert route in api, route
+
+
 @pytest.mark.slow
-def test_the_generated_apps_own_tests_pass(tmp_path):
-    ws = write_files(generate_files(load_spec_file(EXAMPLE)), tmp_path / "ws")
+@pytest.mark.parametrize("spec_text, suites", [
+    (None, ["tests/test_api_recipe.py", "tests/test_pages.py", "tests/test_acceptance.py"]),
+    (BOARD, ["tests/test_api_category.py", "tests/test_api_listing.py", "tests/test_acceptance.py"]),
+])
+def test_the_generated_apps_own_tests_pass(tmp_path, spec_text, suites):
+    spec = load_spec_file(EXAMPLE) if spec_text is None else _load(tmp_path, spec_text)
+    ws = write_files(generate_files(spec), tmp_path / "ws")
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "-p", "no:cacheprovider",
-                           "tests/test_api_recipe.py", "tests/test_pages.py", "tests/test_acceptance.py"],
-                          cwd=ws, capture_output=True, text=True, timeout=600)
+                           *suites], cwd=ws, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     assert " passed" in done.stdout
 

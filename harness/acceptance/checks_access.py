@@ -22,7 +22,7 @@ def _admin(api: Api, spec: AppSpec) -> Account:
 
 
 def roles_work(api: Api, spec: AppSpec) -> str:
-    first, fresh = _admin(api, spec), api.sign_up(f"{api.token}roles")
+    first, fresh = _admin(api, spec), api.sign_up(api.new_name())
     mine = _me(api, fresh)
     if mine.get("role") != spec.roles[-1]:
         raise CheckFailed(f"a new account's role is {mine.get('role')!r}, not {spec.roles[-1]!r}")
@@ -36,7 +36,7 @@ def roles_work(api: Api, spec: AppSpec) -> str:
 
 
 def password_changes(api: Api, spec: AppSpec) -> str:
-    name = f"{api.token}pw"
+    name = api.new_name()
     who = api.sign_up(name)
     new = "A-changed-passphrase-9"
     api.expect(api.call("POST", "/api/auth/password", who, {"current_password": "Wrong-password-1",
@@ -50,7 +50,7 @@ def password_changes(api: Api, spec: AppSpec) -> str:
 
 
 def shared_seen(api: Api, spec: AppSpec, entity: DataEntity) -> str:
-    owner, other = _admin(api, spec), api.sign_up(f"{api.token}shared{entity.ident}")
+    owner, other = _admin(api, spec), api.sign_up(api.new_name())
     rec = api.create(entity, owner)
     if rec["id"] not in [i.get("id") for i in api.listed(api.collection(entity), other)]:
         raise CheckFailed(f"another account does not list the shared {entity.name} {rec['id']}")
@@ -59,7 +59,7 @@ def shared_seen(api: Api, spec: AppSpec, entity: DataEntity) -> str:
 
 
 def managed(api: Api, spec: AppSpec, entity: DataEntity) -> str:
-    admin, member = _admin(api, spec), api.sign_up(f"{api.token}member{entity.ident}")
+    admin, member = _admin(api, spec), api.sign_up(api.new_name())
     if _me(api, member).get("role") == entity.manage:
         return f"new accounts have the {entity.manage} role: nothing to refuse"
     body = api.body_for(entity, admin)
@@ -77,7 +77,7 @@ def managed(api: Api, spec: AppSpec, entity: DataEntity) -> str:
 
 def viewed(api: Api, spec: AppSpec, entity: DataEntity) -> str:
     """The `view` role reads every record of the entity, another role does not; it changes none."""
-    admin, viewer = _admin(api, spec), api.sign_up(f"{api.token}viewer{entity.ident}")
+    admin, viewer = _admin(api, spec), api.sign_up(api.new_name())
     rec = api.create(entity, admin)
     url = f"{api.collection(entity)}/{rec['id']}"
     me = _me(api, viewer)
@@ -94,7 +94,7 @@ def viewed(api: Api, spec: AppSpec, entity: DataEntity) -> str:
 
 
 def assigned_seen(api: Api, spec: AppSpec, entity: DataEntity) -> str:
-    owner, assignee = _admin(api, spec), api.sign_up(f"{api.token}assignee{entity.ident}")
+    owner, assignee = _admin(api, spec), api.sign_up(api.new_name())
     assignee_id = api.expect(api.call("GET", "/api/auth/me", assignee), 200, what="who am I").body.get("id")
     rec = api.create(entity, owner, assigned_to=assignee_id)
     got = api.expect(api.call("GET", f"{api.collection(entity)}/{rec['id']}", assignee), 200, what="the assignee reads it")

@@ -37,22 +37,32 @@ def needs_token(api: Api, entity: DataEntity) -> str:
 
 
 def isolated(api: Api, entity: DataEntity) -> str:
-    """A second account neither lists, reads, changes nor deletes the first account's record."""
-    first, second = api.account("first"), api.account("second")
+    """Other accounts — the second one and one registered after a number of others drawn per run
+    (Api.late_account) — neither list, read, change nor delete the first account's record."""
+    first = api.account("first")
     rec = api.create(entity, first)
     path = f"{api.collection(entity)}/{rec['id']}"
-    if rec["id"] in [i.get("id") for i in api.listed(api.collection(entity), second)]:
-        raise CheckFailed(f"the second account lists the first account's {entity.name} {rec['id']}")
-    api.expect(api.call("GET", path, second), 404, what="another account's record")
-    changed = api.body_for(entity, second)
-    api.expect(api.call("PUT", path, second, {k: v for k, v in changed.items() if not k.endswith("_id")}),
-               404, 403, what="change another account's record")
-    api.expect(api.call("DELETE", path, second), 404, 403, what="delete another account's record")
-    still = api.expect(api.call("GET", path, first), 200, what="the owner reads it after")
-    for key, value in rec.items():
-        if key in changed and key != "id" and isinstance(still.body, dict) and still.body.get(key) != value:
-            raise CheckFailed(f"another account changed {key}: {value!r} → {still.body.get(key)!r}")
-    return f"a second account gets 404 for the first one's {entity.name} (list, read, change, delete)"
+    others = api.others()
+    for n, other in others:
+        who = f"the {_nth(n)} account"
+        if rec["id"] in [i.get("id") for i in api.listed(api.collection(entity), other)]:
+            raise CheckFailed(f"{who} (of {api.accounts_made()} the checks registered) lists the first account's {entity.name} {rec['id']}")
+        api.expect(api.call("GET", path, other), 404, what=f"{who} reads another account's record")
+        changed = api.body_for(entity, other)
+        api.expect(api.call("PUT", path, other, {k: v for k, v in changed.items() if not k.endswith("_id")}),
+                   404, 403, what=f"{who} changes another account's record")
+        api.expect(api.call("DELETE", path, other), 404, 403, what=f"{who} deletes another account's record")
+        still = api.expect(api.call("GET", path, first), 200, what="the owner reads it after")
+        for key, value in rec.items():
+            if key in changed and key != "id" and isinstance(still.body, dict) and still.body.get(key) != value:
+                raise CheckFailed(f"{who} changed {key}: {value!r} → {still.body.get(key)!r}")
+    named = " and ".join(_nth(n) for n, _ in others)
+    return (f"the {named} of the {api.accounts_made()} accounts the checks registered get 404 for the first "
+            f"one's {entity.name} (list, read, change, delete)")
+
+
+def _nth(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 < 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 def dashboard_counts(api: Api, entity: DataEntity | None) -> str:

@@ -111,12 +111,12 @@ def password_salted(api: Api, rid: str, db: Path) -> AcceptanceCheck:
 
 def _register_three(api: Api) -> list[str]:
     """The logins of A (an account the checks made, else a new one), C and D, registered in order."""
-    a = next(iter(api.registered_names()), None) or api.sign_up(f"{api.token}samepw").name
-    other = run_password()
-    for name, password in ((f"{api.token}otherpw", other), (f"{api.token}samepw2", api.password)):
+    a = next(iter(api.registered_names()), None) or api.sign_up(api.new_name()).name
+    c, d = api.new_name(), api.new_name()
+    for name, password in ((c, run_password()), (d, api.password)):
         api.expect(api.call("POST", "/api/auth/register", body=api.credentials(name, password)), 200, 201,
                    what="register an account")
-    return [api.credentials(n)[api.spec.login] for n in (a, f"{api.token}otherpw", f"{api.token}samepw2")]
+    return [api.credentials(n)[api.spec.login] for n in (a, c, d)]
 
 
 def _row_naming(cols: list[str], rows: list[tuple], login: str) -> tuple | None:

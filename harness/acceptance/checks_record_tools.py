@@ -145,7 +145,7 @@ def csv_import_all_or_none(api: Api, spec: AppSpec, entity: DataEntity) -> str:
             raise CheckFailed("an import refused at its second row kept its first (not all or nothing)")
         detail += f"; a second row naming a missing {key} → refused, the first not kept"
     if spec.auth and not entity.shared and not (spec.roles and entity.manage):
-        other = api.sign_up(f"{api.token}import{entity.ident}")
+        other = api.sign_up(api.new_name())
         if set(ids) & {i.get("id") for i in api.listed(url, other)}:
             raise CheckFailed("another account lists the imported records: they are not the importer's")
         detail += "; they are the importer's own"
@@ -184,7 +184,7 @@ def attachments_kept_and_guarded(api: Api, spec: AppSpec, entity: DataEntity) ->
     api.expect(send_raw(api, "POST", files, who, b"MZ\x90\x00", odd), 415, what=f"a {odd} file")
     detail = "upload → list → download equal bytes; too large → 413; another type → 415"
     if spec.auth:
-        other = api.sign_up(f"{api.token}files{entity.ident}")
+        other = api.sign_up(api.new_name())
         denied = api.call("GET", f"{files}/{made['id']}", other, accept="*/*")
         if denied.status not in (403, 404):
             raise CheckFailed(f"another account downloads the file: {denied.line}")

@@ -45,7 +45,7 @@ def near_passwords_refused(api: Api) -> str:
 def logout_ends_session(api: Api, spec: AppSpec) -> str:
     """POST /api/auth/logout with a token → the token is refused afterwards (me and every data
     route); with pages, the session cookie /login set no longer signs a page in after /logout."""
-    name = f"{api.token}logout"
+    name = api.new_name()
     who = api.sign_up(name)
     api.expect(api.call("GET", "/api/auth/me", who), 200, what="who am I before logging out")
     api.expect(api.call("POST", "/api/auth/logout", who), 200, 204, what="log out")

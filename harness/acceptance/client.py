@@ -23,6 +23,13 @@ from harness.constructs.collection_url import collection_slug
 from harness.constructs.slot import Slot
 
 TIMEOUT_S = 5.0
+CROWD = (2, 12)          # how many accounts the app holds before the late account: drawn per run
+
+
+def draw_crowd() -> int:
+    """From the system's random source, uniform over CROWD: the app cannot know it."""
+    low, high = CROWD
+    return low + secrets.randbelow(high - low + 1)
 
 
 def run_password() -> str:
@@ -69,6 +76,7 @@ class Api:
     _numbers: Any = field(default_factory=lambda: itertools.count(1))
     _pool: dict[tuple[str, str], int] = field(default_factory=dict)
     _registered: list[str] = field(default_factory=list)
+    crowd: int = field(default_factory=draw_crowd)
 
     def __post_init__(self) -> None:
         self.http = httpx.Client(base_url=self.base, timeout=TIMEOUT_S, trust_env=False,
@@ -125,8 +133,38 @@ class Api:
         if label != "first" and self.spec.roles and "first" not in self._accounts:
             self.account("first")   # the first account ever registered is the admin: "first" is it
         if label not in self._accounts:
-            self._accounts[label] = self.sign_up(f"{self.token}{label}")
+            self._accounts[label] = self.sign_up(self.new_name())
         return self._accounts[label]
+
+    def new_name(self) -> str:
+        """A new account's name: the run's prefix and random letters, so that no account's name
+        tells the app what the checks use it for."""
+        return f"{self.token}{secrets.token_hex(3)}"
+
+    def late_account(self) -> Account | None:
+        """An account registered after `crowd` others (drawn per run, 2..12): the checks make the
+        accounts missing up to that number first, each registered and logged in as every account
+        of the checks is, so an app cannot tell by an account's ordinal, or by how many there are,
+        whether the judge is using it (hostile trial N1: isolation that broke from the 6th account
+        on passed checks that used the 2nd)."""
+        if not self.spec.auth:
+            return None
+        if "late" not in self._accounts:
+            self.account("first")
+            while len(self._registered) < self.crowd:
+                filler = self.sign_up(self.new_name())
+                self.call("GET", "/api/auth/me", filler)
+            self._accounts["late"] = self.sign_up(self.new_name())
+        return self._accounts["late"]
+
+    def others(self) -> list[tuple[int, Account]]:
+        """The accounts the isolation checks look through, with their ordinals: the second account
+        and the late one."""
+        found = [self.account("second"), self.late_account()]
+        return [(self._registered.index(a.name) + 1, a) for a in found if a is not None]
+
+    def accounts_made(self) -> int:
+        return len(self._registered)
 
     def writer(self, entity: DataEntity) -> Account | None:
         """The account a data check of `entity` works as: an ordinary one (registered after the

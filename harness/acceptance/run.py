@@ -32,14 +32,16 @@ SEEN_ON_FAILURE = 4      # the last requests a failed check shows
 def run_acceptance(base: str, spec: AppSpec, steps: list, round_trips: list[RuntimeCheck],
                    strict: bool = True, db: Path | None = None,
                    restart: Callable[[], str | None] | None = None,
-                   only: Callable[[Check], bool] | None = None) -> list[AcceptanceCheck]:
+                   only: Callable[[Check], bool] | None = None,
+                   crowd: int | None = None) -> list[AcceptanceCheck]:
     """`db`: the app's database file (the runtime check's); `restart()`: stops the app and starts
     it again on that file, answering its new base URL (None: it did not come up). Without them the
     stored-password and restart checks (checks_password_store.py, checks_stored.py) are not run. `only`: which derived
-    checks to run (all by default; a test's choice)."""
+    checks to run (all by default; a test's choice). `crowd`: how many accounts the app holds
+    before the isolation checks' late account (drawn per run, client.CROWD; a test's choice)."""
     spec = workflow_owns_status(spec)
     checks = sorted((c for c in derive(spec) if only is None or only(c)), key=lambda c: not c.first)
-    api = Api(base, spec)
+    api = Api(base, spec) if crowd is None else Api(base, spec, crowd=crowd)
     out: list[AcceptanceCheck] = []
     try:
         absent = {} if strict else _absent(api, spec, checks)

@@ -67,8 +67,11 @@ def is_noun(toks: list[Tok], i: int) -> bool:
         return False   # "Fetch the recipes", "Ensure that ..."
     if not plural and ((w.endswith("ing") and w not in lx.NOUN_ING) or (w.endswith("ed") and len(w) > 4)):
         return False   # gerunds and participles
-    if sing in lx.VERB_NOUNS:
-        return plural or word_at(toks, i - 1) in lx.DETERMINERS or word_at(toks, i + 1) in lx.APP_HEADS
+    if sing in lx.VERB_NOUNS:   # "book", "log": a noun after a determiner, adjectives between ("a new book")
+        k = i - 1
+        while k > 0 and word_at(toks, k) in lx.ADJECTIVES:
+            k -= 1
+        return plural or word_at(toks, k) in lx.DETERMINERS or word_at(toks, i + 1) in lx.APP_HEADS
     if w in lx.NOUN_ING or sing in lx.TITLE_NOUNS:
         return True
     return w not in _VERB_FORMS and sing not in _VERB_FORMS and not rl.is_supported_verb(w)
