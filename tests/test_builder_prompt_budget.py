@@ -59,7 +59,7 @@ def parse_line(line: str) -> dict:
               "fields": [], "parent": None, "has_status": False, "workflow": [], "transitions": {},
               "on_parent_delete": "restrict", "shared": False, "manage": None, "assigned": False, "many": [],
               "calendar": None, "csv_import": 0, "attachment_types": [], "attachment_max_kb": 0, "computed": {},
-              "view": None, "stamps": {}, "read": None}
+              "view": None, "stamps": {}, "read": None, "soft_delete": False}
     fields, *extras = rest.split("; ")
     for text in ([] if fields == "none" else fields.split(", ")):
         m = re.fullmatch(r"(\w+)(?: \(name (.*?)\))? (\w+)/([\w-]+)(.*)", text)
@@ -89,6 +89,8 @@ def parse_line(line: str) -> dict:
             entity["stamps"] = dict(part.split("=", 1) for part in extra.split(" ", 1)[1].split(", "))
         elif extra.startswith("many "):
             entity["many"] = extra.split(" ", 1)[1].split("|")
+        elif extra == "delete soft":
+            entity["soft_delete"] = True
         elif extra == "assigned_to user":
             entity["assigned"] = True
         elif extra.startswith("calendar "):

@@ -126,7 +126,8 @@ def test_draft_of_a_spec_file_run_keeps_roles_access_and_links_bug(tmp_path):
         assert checks(again) == checks(spec), example
     tools = load_spec_file(ROOT / "examples" / "tool_library.toml")
     assert tools.roles and any(e.shared or e.manage or e.assigned for e in tools.data_model)
-    for name, key in (("store_expenses", "view"), ("work_tasks", "stamps")):   # the reading role, a stamped date
+    for name, key in (("store_expenses", "view"), ("work_tasks", "stamps"),   # the reading role, a stamped date
+                      ("golink_trash", "soft_delete")):                         # delete = "soft"
         spec = load_spec_file(ROOT / "examples" / f"{name}.toml")
         again = _round_trip(spec, draft_toml(spec, spec.clauses), tmp_path / f"{name}-again.toml")
         assert getattr(spec.data_model[0], key) and getattr(again.data_model[0], key) == getattr(spec.data_model[0], key)
@@ -180,7 +181,7 @@ _DRAFTED = {
                 "clauses"},       # as comments
     "DataEntity": {"name", "plural", "ident", "fields", "parent", "on_parent_delete", "has_status", "workflow",
                    "transitions", "shared", "manage", "assigned", "many", "calendar", "csv_import",
-                   "attachment_types", "attachment_max_kb", "computed", "view", "stamps", "read"},
+                   "attachment_types", "attachment_max_kb", "computed", "view", "stamps", "read", "soft_delete"},
     "EntityField": {"name", "ident", "kind", "type", "required", "unique", "enum_values", "min_value",
                     "max_value", "ref"},
     "Feature": {"kind", "entity", "fields", "options"},

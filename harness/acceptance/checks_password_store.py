@@ -26,6 +26,7 @@ from harness.models.results import AcceptanceCheck
 STORED_PASSWORD = "a password is not stored in plain text"
 SALTED = "a password is stored salted"
 SHARED_RUN = 16          # characters two values must share to count as one password's trace
+MASK = 6                 # a run of this many characters also in C's value is what every account holds
 
 
 def password_forms(secret: str) -> set[str]:
@@ -124,14 +125,28 @@ def _row_naming(cols: list[str], rows: list[tuple], login: str) -> tuple | None:
 
 
 def _shared_not_in(a: str, d: str, c: str) -> str:
-    """"equal" when a == d != c; else the first run of SHARED_RUN characters a and d hold and c
-    does not (shown shortened); "" when there is none."""
+    """"equal" when a == d != c; else the first run of SHARED_RUN characters a and d hold that shares
+    nothing with c — no MASK characters of it are in c, so what every account's value holds (a
+    scheme's prefix) and a random salt's first characters beside it do not count; "" when none."""
     if a == d:
         return "" if c == a else "equal"
-    for i in range(len(d) - SHARED_RUN + 1):
-        piece = d[i:i + SHARED_RUN]
-        if piece in a and piece not in c:
-            return f"both hold {piece[:8]}…"
+    covered = [False] * len(d)
+    for i in range(len(d) - MASK + 1):
+        if d[i:i + MASK] in c:
+            covered[i:i + MASK] = [True] * MASK
+    start = 0
+    while start < len(d):
+        if covered[start]:
+            start += 1
+            continue
+        end = start
+        while end < len(d) and not covered[end]:
+            end += 1
+        run = d[start:end]
+        for i in range(len(run) - SHARED_RUN + 1):
+            if run[i:i + SHARED_RUN] in a:
+                return f"both hold {run[i:i + 8]}…"
+        start = end
     return ""
 
 

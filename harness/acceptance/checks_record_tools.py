@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 
 from harness.constructs.parent_key import parent_key_of
+from harness.acceptance.checks_soft_delete import deleted_then_restored
 from harness.acceptance.client import Account, Answer, Api, CheckFailed, _excerpt
 from harness.acceptance.samples import TEXT_KINDS, kind_of, wrong_values
 from harness.models.spec import AppSpec, DataEntity
@@ -199,4 +200,6 @@ TOOL_CHECKS = {
     if e.csv_import else [],
     "attachment": lambda e: [(f"files of a {e.name}: upload, list, download, size and type limits, owner only",
                               attachments_kept_and_guarded)] if e.attachment_types else [],
+    "soft_delete": lambda e: [(f"a deleted {e.name} leaves the list, is listed deleted and restored equal",
+                               deleted_then_restored)] if e.soft_delete else [],
 }

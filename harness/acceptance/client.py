@@ -219,6 +219,13 @@ class Api:
                 self._accounts[label] = fresh
         return fresh
 
+    def keep_signed_in(self) -> None:
+        """After a restart: every account whose token the app no longer takes logs in again (an
+        app that kept its sessions in memory); the others keep theirs."""
+        for who in list({id(a): a for a in self._accounts.values()}.values()):
+            if self.call("GET", "/api/auth/me", who).status == 401:
+                self.sign_in_again(who)
+
     def log_in(self, name: str) -> Account:
         got = self.expect(self.call("POST", "/api/auth/login", body=self.credentials(name)), 200,
                           what="log in")

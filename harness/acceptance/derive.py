@@ -43,6 +43,7 @@ class Check:
     run: Callable          # run(api) -> detail; raises CheckFailed
     entity: str | None = None
     first: bool = False    # run before the others (pages: before other checks fill the lists)
+    again: bool = False    # run again after the restart (the writes of the app's second life)
 
 
 _FEATURE_WORDS = {
@@ -70,11 +71,11 @@ def feature_of(spec: AppSpec, req: Requirement) -> Feature | None:
 
 def _entity_input(spec: AppSpec, e: DataEntity, rid: str, full: bool) -> list[Check]:
     """create with every field; typed, required, unique, reference refusals (crud adds the rest)."""
-    c = [Check(rid, f"create a {e.name} with every field and read it back", partial(data.create_read_back, entity=e), e.ident)]
+    c = [Check(rid, f"create a {e.name} with every field and read it back", partial(data.create_read_back, entity=e), e.ident, again=True)]
     if full:
         c += [Check(rid, f"list shows every created {e.name}", partial(data.list_shows_all, entity=e), e.ident),
-              Check(rid, f"update a {e.name} and read it back", partial(data.update_sticks, entity=e), e.ident),
-              Check(rid, f"delete a {e.name}", partial(data.delete_removes, entity=e), e.ident),
+              Check(rid, f"update a {e.name} and read it back", partial(data.update_sticks, entity=e), e.ident, again=True),
+              Check(rid, f"delete a {e.name}", partial(data.delete_removes, entity=e), e.ident, again=True),
               Check(rid, f"unknown {e.name} id → 404", partial(data.unknown_id_404, entity=e), e.ident),
               _unknown_query(rid, e)]
     for f in e.fields:
@@ -192,9 +193,9 @@ def derive(spec: AppSpec) -> list[Check]:
         elif cap == "relation" and e is not None:
             checks += _relation(spec, e, rid)
         elif cap == "complete" and e is not None and e.workflow:   # states of its own: no /complete
-            checks.append(Check(rid, f"{e.name} status moves and is read back", partial(flow.workflow_moves, entity=e), e.ident))
+            checks.append(Check(rid, f"{e.name} status moves and is read back", partial(flow.workflow_moves, entity=e), e.ident, again=True))
         elif cap == "complete" and e is not None:
-            checks += [Check(rid, f"complete a {e.name} and read it back", partial(flow.complete_sticks, entity=e), e.ident),
+            checks += [Check(rid, f"complete a {e.name} and read it back", partial(flow.complete_sticks, entity=e), e.ident, again=True),
                        Check(rid, f"complete an unknown {e.name} → 404", partial(flow.complete_unknown_404, entity=e), e.ident)]
             checks += _page_form(spec, e, rid, "complete")
         elif cap == "workflow" and e is not None and ".stamp " in req.acceptance:
@@ -203,7 +204,7 @@ def derive(spec: AppSpec) -> list[Check]:
                 checks.append(Check(rid, f"{e.name}.{ident} is stamped on moving to {e.stamps[ident]}",
                                     partial(flow.stamped_today, entity=e, ident=ident), e.ident))
         elif cap == "workflow" and e is not None and e.workflow:
-            checks += [Check(rid, f"{e.name} moves through its workflow", partial(flow.workflow_moves, entity=e), e.ident),
+            checks += [Check(rid, f"{e.name} moves through its workflow", partial(flow.workflow_moves, entity=e), e.ident, again=True),
                        Check(rid, f"{e.name} refuses a move the workflow does not allow", partial(flow.workflow_refuses_skips, entity=e), e.ident)]
         elif cap == "auth" and spec.auth:
             checks += [Check(rid, "register, log in, who am I", app.account_works),
@@ -219,7 +220,7 @@ def derive(spec: AppSpec) -> list[Check]:
                 # records this one refers to: the access checks below
                 if not x.shared and not any(n is not None and n.manage for n in needs):
                     checks.append(Check(rid, f"another account cannot see or change a {x.name}",
-                                        partial(app.isolated, entity=x), x.ident))
+                                        partial(app.isolated, entity=x), x.ident, again=True))
                     checks += _private_pages(spec, x, rid)
         elif cap == "computed" and e is not None and e.computed:
             checks.append(Check(rid, f"computed values of a {e.name}", partial(computed_values_hold, entity=e), e.ident))

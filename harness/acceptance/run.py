@@ -20,6 +20,7 @@ from typing import Any
 
 from harness.acceptance.client import Api, CheckFailed
 from harness.acceptance.checks_password_store import password_not_stored, password_salted
+from harness.acceptance.checks_soft_delete import kept_rows
 from harness.acceptance.checks_stored import survives_restart
 from harness.acceptance.derive import Check, derive
 from harness.models.results import AcceptanceCheck, RuntimeCheck
@@ -48,7 +49,8 @@ def run_acceptance(base: str, spec: AppSpec, steps: list, round_trips: list[Runt
             if check.requirement in absent:
                 continue
             out.append(_run_one(api, check))
-        out += _after_the_checks(api, spec, absent, out, round_trips, db, restart)
+        out += _after_the_checks(api, spec, absent, out, round_trips, db, restart,
+                                 [c for c in checks if c.again and c.requirement not in absent])
         out += [AcceptanceCheck(requirement=rid, name="spec-derived checks", ok=True, source="n/a", detail=why)
                 for rid, why in absent.items()]
     finally:
@@ -59,9 +61,13 @@ def run_acceptance(base: str, spec: AppSpec, steps: list, round_trips: list[Runt
 
 
 def _after_the_checks(api: Api, spec: AppSpec, absent: dict, done: list[AcceptanceCheck],
-                      round_trips: list[RuntimeCheck], db: Path | None, restart) -> list[AcceptanceCheck]:
-    """The restart (only when every check so far passed: one restart per runtime check) and then,
-    with accounts, the database read for how the app keeps passwords (salted, none in plain)."""
+                      round_trips: list[RuntimeCheck], db: Path | None, restart,
+                      again: list[Check]) -> list[AcceptanceCheck]:
+    """The restart (only when every check so far passed: one restart per runtime check), then the
+    checks marked `again` once more on the restarted app (its writes, updates, deletes and moves
+    and the isolation: an app that works only in its first process life fails them), then the
+    database read for soft-deleted records still being rows (checks_soft_delete.py) and, with
+    accounts, for how the app keeps passwords (salted, none in plain)."""
     out: list[AcceptanceCheck] = []
     mine = spec.model_copy(update={"requirements": [r for r in spec.requirements if r.id not in absent]})
     if restart is not None and all(c.ok for c in done) and all(c.ok for c in round_trips):
@@ -69,12 +75,40 @@ def _after_the_checks(api: Api, spec: AppSpec, absent: dict, done: list[Acceptan
         out += survives_restart(api, mine, restart)
         for check in out:
             check.ms = int((time.monotonic() - began) * 1000 / max(len(out), 1))
+        if out and all(c.ok for c in out):
+            out += run_again(api, again)
+    if db is not None and Path(db).is_file():   # a soft-deleted record is still a row of the file
+        began = time.monotonic()
+        kept = kept_rows(api, mine, Path(db))
+        for check in kept:
+            check.ms = int((time.monotonic() - began) * 1000 / max(len(kept), 1))
+        out += kept
     auth = next((r.id for r in mine.requirements if r.capability == "auth"), None)
     if db is not None and spec.auth and auth and Path(db).is_file():
         for scan in (password_salted, password_not_stored):    # the first registers two more accounts
             began = time.monotonic()
             out.append(scan(api, auth, Path(db)))
             out[-1].ms = int((time.monotonic() - began) * 1000)
+    return out
+
+
+AFTER_RESTART = "after a restart: "
+
+
+def run_again(api: Api, checks: list[Check]) -> list[AcceptanceCheck]:
+    """`checks` once more, on the restarted app, each named "after a restart: <name>"."""
+    if not checks:
+        return []
+    try:
+        api.keep_signed_in()
+    except CheckFailed as exc:
+        return [AcceptanceCheck(requirement=c.requirement, name=AFTER_RESTART + c.name, ok=False, source="spec",
+                                detail=f"an account cannot log in again after the restart: {exc}") for c in checks]
+    out = []
+    for check in checks:
+        done = _run_one(api, check)
+        done.name = AFTER_RESTART + done.name
+        out.append(done)
     return out
 
 

@@ -28,13 +28,16 @@ TOOLS_FORMAT = (" Record tools, when set: `; calendar F` (GET /api/<plural>/cale
                 "day of date field F), `; csv_import N rows` (POST /api/<plural>/import, at most N rows), "
                 "`; attachments a|b N KB` (files of content types a, b up to N KB per record), "
                 "`; computed name = expression | ...` (values computed from the record on every read), "
-                "`; stamp f=s` (a move to state s sets date field f to today unless the request gives one).")
+                "`; stamp f=s` (a move to state s sets date field f to today unless the request gives one), "
+                "`; delete soft` (DELETE only sets deleted_at; GET /api/<plural>/deleted lists them, "
+                "POST /api/<plural>/{id}/restore brings one back).")
 
 
 def format_for(entities: list[DataEntity]) -> str:
     """FORMAT, with the access and link parts, and the record-tool parts, when an entity has them."""
     used = any(e.shared or e.manage or e.view or e.assigned or e.many for e in entities)
-    tools = any(e.calendar or e.csv_import or e.attachment_types or e.computed or e.stamps for e in entities)
+    tools = any(e.calendar or e.csv_import or e.attachment_types or e.computed or e.stamps or e.soft_delete
+                for e in entities)
     return FORMAT + (ACCESS_FORMAT if used else "") + (TOOLS_FORMAT if tools else "")
 
 
@@ -69,6 +72,7 @@ def entity_line(e: DataEntity) -> str:
     line += f"; calendar {e.calendar}" if e.calendar else ""
     line += f"; csv_import {e.csv_import} rows" if e.csv_import else ""
     line += "; computed " + " | ".join(f"{k} = {v}" for k, v in e.computed.items()) if e.computed else ""
+    line += "; delete soft" if e.soft_delete else ""
     return line + (f"; attachments {'|'.join(e.attachment_types)} {e.attachment_max_kb} KB" if e.attachment_types else "")
 
 

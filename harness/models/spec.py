@@ -39,7 +39,7 @@ ClauseStatus = Literal["mapped", "not_built", "context"]
 Capability = Literal[
     "health", "create", "list", "complete", "crud", "relation", "auth", "dashboard",
     "pages", "feature", "workflow", "unsupported", "other", "access", "account", "link",
-    "calendar", "import", "attachment", "computed",
+    "calendar", "import", "attachment", "computed", "soft_delete",
 ]
 
 
@@ -94,6 +94,8 @@ class DataEntity(BaseModel):
     csv_import: int = 0            # most rows one CSV import takes (0: no import)
     attachment_types: list[str] = Field(default_factory=list)   # allowed content types ([]: none)
     attachment_max_kb: int = 0     # largest attachment in KiB
+    soft_delete: bool = False      # `delete = "soft"`: DELETE marks the record deleted; a list of
+                                   # deleted records and a restore bring it back
     # Values computed from the record on every read (harness/constructs/computed_expr.py):
     # name -> expression, in order (a later one may use an earlier one)
     computed: dict[str, str] = Field(default_factory=dict)

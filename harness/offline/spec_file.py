@@ -40,7 +40,7 @@ from harness.offline.field_kinds import KINDS, NUMBER_KINDS, UNIQUE_KINDS, kind_
 from harness.offline import requirement_words as words
 from harness.offline.generator.naming import field_ident, py_ident, slug
 from harness.offline.spec_links import check_many, link_items, read_many
-from harness.offline.spec_record_tools import TOOL_KEYS, read_record_tools, tool_items
+from harness.offline.spec_record_tools import TOOL_KEYS, check_soft_delete, read_record_tools, tool_items
 from harness.offline.spec_stamp import STAMP_KEY, read_stamps, stamp_items
 from harness.constructs.spec_computed import computed_items, read_computed
 from harness.offline.spec_access import (
@@ -139,6 +139,7 @@ def load_spec_file(path: str | Path) -> AppSpec:
     access = read_auth(reader, data)
     check_access(reader, [e for e, _ in entities], access)
     check_public_features(reader, entities)
+    check_soft_delete(reader, [e for e, _ in entities])
     spec = AppSpec(title=reader.typed(data, "title", str, "", None) or "Generated app",
                    auth=access["auth"], login=access["login"], roles=access["roles"],
                    change_password=access["change_password"],

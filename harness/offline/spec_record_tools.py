@@ -6,11 +6,13 @@ Each key is `true` (the defaults) or a table of its options:
     calendar = true                        # or { date = "<date or date-time field>" } (default: the first)
     csv_import = true                      # or { max_rows = 1000 }
     attachments = true                     # or { types = ["application/pdf", "image/png"], max_kb = 5120 }
+    delete = "soft"                        # DELETE only marks a record deleted; list and restore them
 
 Generated: GET /api/<plural>/calendar?from=&to= and the /<plural>/calendar agenda page;
 POST /api/<plural>/import (CSV, all rows or none) and the /<plural>/import page;
 POST, GET /api/<plural>/{id}/attachments, GET, DELETE .../attachments/{file id} and the
-/<plural>/{id}/attachments page (docs/spec-language.md).
+/<plural>/{id}/attachments page; GET /api/<plural>/deleted, POST /api/<plural>/{id}/restore and the
+/<plural>/deleted page (docs/spec-language.md).
 """
 
 from __future__ import annotations
@@ -20,10 +22,10 @@ from typing import Any
 
 from harness.models.spec import DataEntity, EntityField
 from harness.offline.field_kinds import kind_of_type
-from harness.offline.generator.naming import field_ident
+from harness.offline.generator.naming import field_ident, py_ident
 from harness.offline.requirement_words import with_article
 
-TOOL_KEYS = {"calendar", "csv_import", "attachments"}
+TOOL_KEYS = {"calendar", "csv_import", "attachments", "delete"}
 DEFAULT_TYPES = ["application/pdf", "image/jpeg", "image/png"]
 DEFAULT_MAX_KB = 5120
 MAX_KB = 51200                 # 50 MiB: the largest upload a spec may allow
@@ -96,7 +98,27 @@ def read_record_tools(reader: Any, raw: dict, i: int, where: str, fields: list[E
         out["attachment_types"] = list(dict.fromkeys(types))
         out["attachment_max_kb"] = _count(reader, files, "max_kb", 1, MAX_KB, f"{where}.attachments", i,
                                           "attachments") or DEFAULT_MAX_KB
+    deleting = reader.typed(raw, "delete", str, where, i)
+    if deleting is not None and deleting not in ("soft", "hard"):
+        reader.fail(f"{where}.delete", 'must be "soft" (DELETE only marks the record deleted; it can be '
+                    'listed and restored) or "hard" (the default: DELETE removes the row)', "delete", i, deleting)
+    if deleting == "soft":
+        out["soft_delete"] = True
     return out
+
+
+def check_soft_delete(reader: Any, entities: list[DataEntity]) -> None:
+    """A record whose parent is soft-deleted cannot go with it: `on_parent_delete = "cascade"` under
+    a parent with `delete = "soft"` is refused (its children would be gone for good while the
+    parent can come back); the default, restrict, keeps the parent while it has records (409)."""
+    soft = {e.ident: e for e in entities if e.soft_delete}
+    for i, e in enumerate(entities):
+        parent = soft.get(py_ident(e.parent)) if e.parent else None
+        if parent is not None and e.on_parent_delete == "cascade":
+            reader.fail(f"entities[{i + 1}].on_parent_delete", f"a deleted {parent.name} is only marked deleted "
+                        f"(delete = \"soft\") and can be restored, so its {e.plural} cannot be removed with it; "
+                        "leave out on_parent_delete (a "
+                        f"{parent.name} with {e.plural} is then kept until they are deleted)", "on_parent_delete", i, "cascade")
 
 
 def tool_items(e: DataEntity, html: bool = True) -> list[tuple[str, str | None, str, str]]:
@@ -113,4 +135,7 @@ def tool_items(e: DataEntity, html: bool = True) -> list[tuple[str, str | None, 
     if e.attachment_types:
         out.append(("attachment", e.ident, f"Users attach documents or photos to {with_article(e.name)}, list, download "
                     "and delete them", f"{e.name}.attachments"))
+    if e.soft_delete:
+        out.append(("soft_delete", e.ident, f"Deleting {with_article(e.name)} only marks it deleted: it leaves "
+                    f"every list, and users list their deleted {e.plural} and restore them", f"{e.name}.delete"))
     return out

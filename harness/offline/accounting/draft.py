@@ -158,6 +158,8 @@ def _tool_lines(e: DataEntity) -> list[str]:
         out.append(f"csv_import = {_value({'max_rows': e.csv_import})}")
     if e.attachment_types:
         out.append(f"attachments = {_value({'types': list(e.attachment_types), 'max_kb': e.attachment_max_kb})}")
+    if e.soft_delete:
+        out.append('delete = "soft"')
     return out
 
 

@@ -167,7 +167,7 @@ def _per_record(spec: AppSpec) -> dict[str, frozenset[str]]:
     for f in spec.features:
         add(f"feature:{f.kind}", frozenset({f.entity}) if f.entity else every)
     for key, has in (("tool:calendar", lambda e: e.calendar), ("tool:csv_import", lambda e: e.csv_import),
-                     ("tool:attachments", lambda e: e.attachment_types),
+                     ("tool:attachments", lambda e: e.attachment_types), ("tool:soft_delete", lambda e: e.soft_delete),
                      ("access:shared", lambda e: e.shared),
                      ("access:public", lambda e: e.read == "public"),
                      ("access:manage", lambda e: e.manage), ("access:view", lambda e: e.view),
@@ -213,7 +213,7 @@ def _present(spec: AppSpec) -> dict[str, str]:
     if spec.auth and spec.login == "email":
         out["login:email"] = "auth (login with e-mail)"
     for tool, has in (("calendar", lambda e: e.calendar), ("csv_import", lambda e: e.csv_import),
-                      ("attachments", lambda e: e.attachment_types)):
+                      ("attachments", lambda e: e.attachment_types), ("soft_delete", lambda e: e.soft_delete)):
         with_tool = [e.plural for e in spec.data_model if has(e)]
         if with_tool:
             out[f"tool:{tool}"] = f"{tool} of " + ", ".join(with_tool)

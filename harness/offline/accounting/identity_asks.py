@@ -21,7 +21,7 @@ only mark it as deleted, not remove it from the database" over a hard DELETE. No
 - **"only" restricting an action** ("can only delete their own comments", "should only mark it as
   deleted", "see only their own …") and **a negated action** ("not remove", "cannot delete") are
   realised only when an element that enforces a rule realises a word of what is restricted (the
-  ownership above, a role, sharing, a bound, a capacity, no double booking); else they, and the
+  ownership above, a role, sharing, a bound, a capacity, no double booking, a soft delete); else they, and the
   action, are unaccounted. "only (the) <role>" stays role_rights.py's; "only one …" a number's.
 
 Reads the clause's words and the spec's words only (SpecWords).
@@ -41,7 +41,8 @@ _MODALS = frozenset({"can", "could", "should", "may", "might", "must", "will", "
 _DETS = frozenset({"the", "a", "an", "its", "this", "that", "those", "these"})
 # Labels of the elements that enforce a rule over what a negation or "only" restricts.
 _ENFORCING = ("bound ", "capacity ", "feature no_double_booking", "feature capacity", "account role", "shared ",
-              "manage ", "view ", "assigned ", "auth", OWNED, "required ")
+              "manage ", "view ", "assigned ", "auth", OWNED, "required ",
+              "soft_delete ")   # "only mark it as deleted, not remove it": the soft delete keeps the row
 _PARTS = frozenset({",", ";", ":", ".", "(", ")"})
 # What a word naming who logs in may have been labelled: nothing, framing ("Users") or the actor.
 _SUBJECT_LABELS = (None, "request framing", "who uses it (actor)")
@@ -298,7 +299,15 @@ def _negation(low: list[str], span: range, labels: list[str | None], sw: SpecWor
         labels[i] = label
     if label is None:
         enforced = [labels[i] for i in span if (labels[i] or "").startswith(_ENFORCING)]
-        label = enforced[0] if enforced else None
+        label = enforced[0] if enforced else _kept_not_removed(low, j, labels)
     labels[k] = label
     if j < len(low):
         labels[j] = label
+
+
+def _kept_not_removed(low: list[str], j: int, labels: list[str | None]) -> str | None:
+    """ "…, not remove it" of a record the clause soft-deletes ("only mark it as deleted"): the soft
+    delete (its label on a word of the clause) realises the negated removal; nothing else does."""
+    if j >= len(low) or stem(low[j]) not in _words("removals"):
+        return None
+    return next((label for label in labels if (label or "").startswith("soft_delete ")), None)

@@ -19,7 +19,7 @@ from harness.offline.generator.limit_check import roomy_bounds
 from harness.offline.generator.naming import ascii_fold, display_text, field_ident, py_ident, unique_idents
 
 ENTITY_CAPS = ("create", "list", "complete", "crud", "relation", "other", "feature", "workflow",
-               "access", "link", "calendar", "import", "attachment",
+               "access", "link", "calendar", "import", "attachment", "soft_delete",
                "computed")
 # Routes owned by main.py, the auth pages, the form endpoints and FastAPI's docs.
 _RESERVED_ROUTES = {"/", "/health", "/docs", "/redoc", "/openapi.json"}
@@ -80,6 +80,7 @@ def analyse(spec: AppSpec) -> AppModel:
             stamps=tuple((c, s) for c, s in source.stamps.items() if s in states),
             assigned=spec.auth and source.assigned, computed=tuple(source.computed.items()), calendar=source.calendar, csv_import=source.csv_import,
             attachment_types=tuple(source.attachment_types), attachment_max_kb=source.attachment_max_kb,
+            soft_delete=source.soft_delete,
             many=tuple(dict.fromkeys(py_ident(m) for m in source.many if py_ident(m) in raw and py_ident(m) != ident)))
     entities = roomy_bounds(entities)
     deps = {i: ([parents[i]] if i in parents else []) + sorted(set(refs.get(i, {}).values())) for i in raw}

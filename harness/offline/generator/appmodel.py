@@ -100,6 +100,7 @@ class Entity:
     csv_import: int = 0                                   # most rows of one CSV import (0: none)
     attachment_types: tuple[str, ...] = ()                # allowed attachment content types
     attachment_max_kb: int = 0
+    soft_delete: bool = False                             # DELETE marks it deleted (deleted_at)
     parent_key: str | None = None                         # its parent's key (constructs/parent_key.py)
 
     def has(self, feature: str) -> bool:

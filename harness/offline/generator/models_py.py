@@ -10,6 +10,7 @@ from harness.offline.generator.appmodel import AppModel, Entity
 from harness.offline.generator.attachments import attachment_schema
 from harness.offline.generator.links import link_schema, table_links
 from harness.offline.generator.samples import body, sample
+from harness.offline.generator.soft_delete_sql import soft_schema, soft_sql, trash_chunk
 from harness.offline.generator.codegen import block, doc, fill, lit, marks, module, sql_lines
 from harness.offline.generator.naming import sql_quote as q
 from harness.offline.generator.naming import sql_text
@@ -55,7 +56,7 @@ def models_py(app: AppModel) -> str:
     schema = [*_AUTH_SCHEMA] if app.auth else []
     schema = roles_schema(app, schema)
     for entity in app.entities:
-        schema += _schema(entity, app.auth)
+        schema += _schema(entity, app.auth) + soft_schema(app, entity)
     schema += link_schema(app) + attachment_schema(app)
     tables = "\n".join(_table(e, app.auth, app.access) for e in app.entities)
     rules = []
@@ -65,7 +66,7 @@ def models_py(app: AppModel) -> str:
     if app.access or any(e.many or e.has("period_summary") for e in app.entities):
         rules += [rule_table(app).rstrip("\n"), "", ""]
     generated = "\n".join([*rules, "SCHEMA = (", block([lit(s) + "," for s in schema], 4), ")", "", "",
-                           "TABLES: dict[str, Table] = {", tables, "}"])
+                           "TABLES: dict[str, Table] = {", tables, "}", *trash_chunk(app, _select_columns, scope_sql)])
     return with_generated("src/models.py", generated)
 
 
@@ -95,6 +96,8 @@ def _schema(e: Entity, auth: bool) -> list[str]:
         cols.append(f"{q('status')} TEXT NOT NULL DEFAULT {sql_text(e.states[0])} "
                     f"CHECK ({q('status')} IN ({states}))")
     cols.append(f"{q('created_at')} TEXT NOT NULL")
+    if e.soft_delete:   # when the record was deleted (NULL: not deleted); deleting only sets it
+        cols.append(f"{q('deleted_at')} TEXT")
     if auth and not e.shared:  # unique per user: two accounts may both have a "Centre" court
         cols += [f"UNIQUE ({q('owner_id')}, {q(c.ident)})" for c in e.columns if c.unique]
     out = [f"CREATE TABLE IF NOT EXISTS {t} (" + ", ".join(cols) + ")"]
@@ -139,6 +142,8 @@ def _table(e: Entity, auth: bool, access: bool = False) -> str:
         sql["update_sql"] = f"UPDATE {t} SET {q('id')} = {q('id')} WHERE {q('id')} = ?{owner}"
     if access:
         sql["allowed_sql"] = f"SELECT 1 FROM {t} WHERE {q('id')} = ?{owner}"
+    if e.soft_delete:
+        sql = soft_sql(e, sql, owner)
     if e.fk:
         sql["children_sql"] = f"{select} WHERE {q(e.fk)} = ?{owner} ORDER BY {order} LIMIT ? OFFSET ?"
     if e.has_status:

@@ -1,4 +1,4 @@
-"""The record-tool files of a generated app (calendar, CSV import, attachments): which exist, their
+"""The record-tool files of a generated app (calendar, CSV import, attachments, soft delete): which exist, their
 build units' files, their routers (included before the entity routers: /api/<slug>/calendar must
 not be taken for a record id) and their end-to-end acceptance tests. Dispatch only."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from harness.models.spec import Requirement
-from harness.offline.generator import attachments, calendar_view, csv_import
+from harness.offline.generator import attachments, calendar_view, csv_import, soft_delete
 from harness.offline.generator.appmodel import AppModel
 
 # capability -> (module name, source path, test path, source(app), tests(app, req ids),
@@ -22,14 +22,18 @@ TOOLS: dict[str, tuple[str, str, str, Callable, Callable, Callable, Callable]] =
     "attachment": ("attachments", attachments.SOURCE, attachments.TESTS, attachments.attachments_py,
                    attachments.test_attachments_py, attachments.attachment_acceptance,
                    lambda app: bool(attachments.attachment_entities(app))),
+    "soft_delete": ("trash", soft_delete.SOURCE, soft_delete.TESTS, soft_delete.trash_py, soft_delete.test_trash_py,
+                    soft_delete.trash_acceptance, lambda app: bool(soft_delete.soft_entities(app))),
 }
 DESCRIPTIONS = {"calendar": "Calendar of dated records: JSON per day and the agenda pages",
                 "import": "CSV import of records: all rows or none, and the import pages",
-                "attachment": "Attachments: upload, list, download and delete a record's files"}
+                "attachment": "Attachments: upload, list, download and delete a record's files",
+                "soft_delete": "Soft delete: deleted records listed and restored, and the deleted-records pages"}
 # the same in a JSON-API-only app (html = false): the tools have no pages there
 API_DESCRIPTIONS = {"calendar": "Calendar of dated records: JSON per day",
                     "import": "CSV import of records: all rows or none",
-                    "attachment": DESCRIPTIONS["attachment"]}
+                    "attachment": DESCRIPTIONS["attachment"],
+                    "soft_delete": "Soft delete: deleted records listed and restored"}
 
 
 def tool_modules(app: AppModel) -> list[str]:
@@ -59,10 +63,11 @@ def tool_acceptance(app: AppModel, req: Requirement, name: str) -> str | None:
 
 
 def tool_paths(app: AppModel) -> list[str]:
-    return calendar_view.calendar_paths(app) + csv_import.import_paths(app) + attachments.attachment_paths(app)
+    return calendar_view.calendar_paths(app) + csv_import.import_paths(app) + attachments.attachment_paths(app) + soft_delete.trash_paths(app)
 
 
 def tool_nav(app: AppModel) -> list[tuple[str, str]]:
     """Navigation links to the calendar and import pages (a record's files page is per record)."""
     return ([(calendar_view.page_url(e), f"{e.plural.capitalize()} calendar") for e in calendar_view.calendar_entities(app)]
-            + [(csv_import.page_url(e), f"Import {e.plural}") for e in csv_import.import_entities(app)])
+            + [(csv_import.page_url(e), f"Import {e.plural}") for e in csv_import.import_entities(app)]
+            + [(soft_delete.page_url(e), f"Deleted {e.plural}") for e in soft_delete.soft_entities(app)])

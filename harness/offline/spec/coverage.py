@@ -167,6 +167,8 @@ _TOOL_ACCEPTANCE = {
     "import": "POST /api/{seg}/import with CSV text adds every row, or none and names each bad row (422)",
     "attachment": "POST /api/{seg}/{{id}}/attachments stores a file that lists and downloads unchanged; "
                   "a wrong type is 415, too large 413",
+    "soft_delete": "DELETE /api/{seg}/{{id}} leaves the record out of the list and GET (404); GET /api/{seg}/deleted "
+                   "lists it and POST /api/{seg}/{{id}}/restore brings it back unchanged; its row stays in the database",
 }
 
 

@@ -1,4 +1,4 @@
-"""The record tools a request asks for (a calendar, CSV import, attachments; the pattern rows with
+"""The record tools a request asks for (a calendar, CSV import, attachments, soft delete; the pattern rows with
 an `entity_tool` action put them in `Parsed.tools`) applied to the built entities with the spec
 language's defaults (harness/offline/spec_record_tools.py, docs/spec-language.md)."""
 
@@ -9,7 +9,8 @@ from harness.offline.field_kinds import kind_of_type
 from harness.offline.spec_record_tools import DEFAULT_MAX_KB, DEFAULT_ROWS, DEFAULT_TYPES
 
 # role "tool:<tool>:<record>" -> the capability of the requirement that builds it
-TOOL_CAPABILITY = {"calendar": "calendar", "csv_import": "import", "attachments": "attachment"}
+TOOL_CAPABILITY = {"calendar": "calendar", "csv_import": "import", "attachments": "attachment",
+                   "soft_delete": "soft_delete"}
 
 
 def with_tools(e: DataEntity, tools: list[str]) -> DataEntity:
@@ -27,4 +28,6 @@ def with_tools(e: DataEntity, tools: list[str]) -> DataEntity:
         update["csv_import"] = DEFAULT_ROWS
     if "attachments" in tools:
         update["attachment_types"], update["attachment_max_kb"] = list(DEFAULT_TYPES), DEFAULT_MAX_KB
+    if "soft_delete" in tools:   # DELETE only marks the record deleted; listed and restored
+        update["soft_delete"] = True
     return e.model_copy(update=update) if update else e
