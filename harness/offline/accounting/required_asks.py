@@ -15,6 +15,8 @@ _GIVE = frozenset({"provide", "enter", "give", "specify", "supply", "fill", "set
 _HOLD = frozenset({"have", "has", "include", "contain", "carry"})
 # "The title cannot be empty", "must not be blank": the value must be given.
 EMPTY_WORDS = frozenset({"empty", "blank", "missing", "left"})
+# "needs/requires <a value>": a record that cannot be without it.
+_NEEDS_OBJECT = frozenset({"needs", "requires"})
 _CANNOT = frozenset({"cannot", "can't", "mustn't", "never"})
 _SKIP = frozenset({"to", "always", "also", "first"})
 # A segment ends where an optional part may start ("..., description can be added later").
@@ -26,7 +28,8 @@ def required_asks(low: list[str], labels: list[str | None], sw: SpecWords) -> No
     """Relabel `labels` in place: in a segment that asks for required values, a field that is not
     required leaves its words unaccounted; the required word is realised by the required fields."""
     for start, end in _segments(low):
-        markers = [k for k in range(start, end) if _marks_required(low, k)]
+        markers = [k for k in range(start, end) if _marks_required(low, k)
+                   and not (labels[k] or "").startswith("field ")]   # "requires confirmation": a field's own name
         if not markers:
             continue
         fields = {labels[k] for k in range(start, end) if (labels[k] or "").startswith("field ")}
@@ -36,7 +39,7 @@ def required_asks(low: list[str], labels: list[str | None], sw: SpecWords) -> No
                 labels[k] = None
         said = "required " + ", ".join(sorted(f[len("field "):] for f in fields))
         for k in markers if fields else []:   # "No login required" names no field
-            if low[k] in REQUIRED_WORDS | EMPTY_WORDS:
+            if low[k] in REQUIRED_WORDS | EMPTY_WORDS | _NEEDS_OBJECT:
                 labels[k] = said if fields and not optional else None
 
 
@@ -58,7 +61,9 @@ def _marks_required(low: list[str], k: int) -> bool:
         before = low[max(0, k - 4):k]
         return bool(_CANNOT & set(before)) or ("must" in before and "not" in before)
     if low[k] == "must" and k + 1 < len(low) and low[k + 1] in _HOLD:
-        return True
+        return True   # "must have a price" ("should have/contain" describes as often as it obliges)
+    if low[k] in _NEEDS_OBJECT and k + 1 < len(low) and low[k + 1] != "to" and low[k + 1] not in _NEGATION:
+        return True   # "a task needs a due date", "each booking requires a room": the record's value
     if low[k] not in _MUST:
         return False
     j = k + 1

@@ -31,6 +31,9 @@ _PATTERNS = (
 _HELD = (
     re.compile(r"^(?:every|each|all|any|a|an|the)\s+[\w-]+\s+(?:must|should|shall|has\s+to|have\s+to|needs?\s+to)\s+"
                r"(?:always\s+)?(?:have|has|include|contain)\s+(?P<list>[\w\s,'-]+?)\s*[.!]?$", re.I),
+    # "A task needs a due date", "Each booking requires a date": the record cannot be without them
+    re.compile(r"^(?:every|each|all|any|a|an|the)\s+[\w-]+\s+(?:always\s+)?(?:needs|requires)\s+"
+               r"(?P<list>(?:a|an|the)\s[\w\s,'-]+?)\s*[.!]?$", re.I),
     re.compile(r"^(?:the\s+|a\s+|an\s+)?(?P<list>[\w\s,'-]+?)\s+(?:cannot|can't|can\s+not|must\s+not|may\s+not|should\s+not)\s+"
                r"be\s+(?:left\s+)?(?:empty|blank|missing)\s*[.!]?$", re.I),
 )
