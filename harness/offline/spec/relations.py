@@ -9,7 +9,9 @@ from harness.offline.spec.build import Parsed
 from harness.offline.spec.pass_helpers import use as _use
 from harness.offline.spec.pass_helpers import word as _word
 from harness.offline.spec.tokens import Tok
-from harness.offline.spec.wordsets import word_set
+from harness.offline.spec.wordsets import word_sets
+
+WORDS = word_sets("relations")
 
 
 def _mention_after(toks: list[Tok], j: int, mentions: dict[int, str]) -> str | None:
@@ -25,7 +27,7 @@ def _more_listed(toks: list[Tok], j: int, mentions: dict[int, str]) -> list[str]
     if j not in mentions or lx.singularize(toks[j].w) == toks[j].w:
         return []
     out, k = [], j + 1
-    while _word(toks, k) in _LIST_GLUE and k + 1 in mentions and lx.singularize(toks[k + 1].w) != toks[k + 1].w:
+    while _word(toks, k) in WORDS.list_glue and k + 1 in mentions and lx.singularize(toks[k + 1].w) != toks[k + 1].w:
         out.append(mentions[k + 1])
         k += 2
     return out if _word(toks, k) in (".", "", ";") else []
@@ -39,15 +41,15 @@ def find_relations(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None
     found: list[tuple[str | None, str | None, list[int]]] = []
     for i, name in mentions.items():
         w1, w2 = _word(toks, i + 1), _word(toks, i + 2)
-        if w1 in _WITH_OWN and w2 in _OWNERS:
+        if w1 in WORDS.with_own and w2 in WORDS.owners:
             found.append((mentions.get(i + 3), name, [i + 1, i + 2]))
-        if w1 in _INSIDE or (
-                w1 in _FOR_OF and w2 in lx.DETERMINERS | _EVERY and w2 not in _BACK_POSSESSIVES):
+        if w1 in WORDS.inside or (
+                w1 in WORDS.for_of and w2 in lx.DETERMINERS | WORDS.every and w2 not in WORDS.back_possessives):
             found.append((name, _mention_after(toks, i + 2, mentions), [i + 1, i + 2]))
         j = i + 1
         while _word(toks, j) in lx.FILLER:
             j += 1
-        if _word(toks, j) in lx.BELONG and _word(toks, j + 1) in _BELONG_PREPS:
+        if _word(toks, j) in lx.BELONG and _word(toks, j + 1) in WORDS.belong_preps:
             found.append((name, _mention_after(toks, j + 2, mentions), list(range(i + 1, j + 2))))
         elif _word(toks, j) == "part" and _word(toks, j + 1) == "of":
             found.append((name, _mention_after(toks, j + 2, mentions), list(range(i + 1, j + 2))))
@@ -58,12 +60,12 @@ def find_relations(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None
         elif _word(toks, j) in lx.HAVE:
             found.append((_mention_after(toks, j + 1, mentions), name, list(range(i + 1, j + 1))))
             found += [(other, name, []) for other in _more_listed(toks, j + 1, mentions)]
-        if toks[i].w in lx.FEEDBACK_NOUNS and w1 in _FEEDBACK_PREPS:
+        if toks[i].w in lx.FEEDBACK_NOUNS and w1 in WORDS.feedback_preps:
             found.append((name, _mention_after(toks, i + 2, mentions), [i + 1] + _feedback_verb(toks, i)))
         k = i - 1
         while _word(toks, k) in lx.DETERMINERS and k > i - 3:   # "assign an instructor to a course"
             k -= 1
-        if _word(toks, k) in _ASSIGN and _word(toks, i + 1) == "to":
+        if _word(toks, k) in WORDS.assign and _word(toks, i + 1) == "to":
             found.append((name, _mention_after(toks, i + 2, mentions), [k, i + 1]))
         if _word(toks, i - 1) == "its":   # "open a class: its students are listed" -> student in class
             found.append((name, _owner_before(toks, i - 1, mentions), [i - 1]))
@@ -103,7 +105,7 @@ def _one_of(toks: list[Tok], i: int, j: int, mentions: dict[int, str]) -> bool:
     """ "loans have a tool, a member and a due date": each of the plural records (at i) has one of
     the singular record after "a" (at j) — it belongs to that record (the other way round from "a
     project has tasks")."""
-    return (lx.singularize(toks[i].w) != toks[i].w and _word(toks, j) in _ONE and j + 1 in mentions
+    return (lx.singularize(toks[i].w) != toks[i].w and _word(toks, j) in WORDS.one and j + 1 in mentions
             and mentions[j + 1] != mentions[i] and lx.singularize(toks[j + 1].w) == toks[j + 1].w)
 
 
@@ -115,19 +117,7 @@ def _feedback_verb(toks: list[Tok], i: int) -> list[int]:
     return [k] if k >= 0 and toks[k].w in lx.FEEDBACK_VERBS and toks[k].clause == toks[i].clause else []
 
 
-_REFERENCE = word_set("relations.reference")
-_ONE = word_set("relations.one")
-_LIST_GLUE = word_set("relations.list_glue")
-_WITH_OWN = word_set("relations.with_own")
-_OWNERS = word_set("relations.owners")
-_INSIDE = word_set("relations.inside")
-_FOR_OF = word_set("relations.for_of")
-_EVERY = word_set("relations.every")
-_BACK_POSSESSIVES = word_set("relations.back_possessives")
-_BELONG_PREPS = word_set("relations.belong_preps")
-_FEEDBACK_PREPS = word_set("relations.feedback_preps")
-_ASSIGN = word_set("relations.assign")
-_REFERENCE_SKIP = lx.DETERMINERS | word_set("relations.reference_skip")
+_REFERENCE_SKIP = lx.DETERMINERS | WORDS.reference_skip
 
 
 def _references(toks: list[Tok], mentions: dict[int, str]) -> list[tuple[str | None, str | None, list[int]]]:
@@ -136,7 +126,7 @@ def _references(toks: list[Tok], mentions: dict[int, str]) -> list[tuple[str | N
     login's owner, which every record has)."""
     found = []
     for i, t in enumerate(toks):
-        if t.w not in _REFERENCE or toks[i + 1:i + 2] == [] or toks[i + 1].w != "to":
+        if t.w not in WORDS.reference or toks[i + 1:i + 2] == [] or toks[i + 1].w != "to":
             continue
         child = next((mentions[j] for j in range(i - 1, -1, -1) if j in mentions and toks[j].clause == t.clause), None)
         j = i + 2
