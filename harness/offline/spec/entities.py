@@ -281,7 +281,8 @@ def find_entities(toks: list[Tok], p, cap: int = MAX_ENTITIES) -> dict[int, str]
     every mention index -> singular name, with the mentions consumed."""
     overflow: dict[str, None] = {}
 
-    def add(i: int) -> None:
+    def add(i: int, rule: str) -> None:
+        p.entity_rules.setdefault(singular_name(toks[i].w), rule)
         if not toks[i].w[:1].isalpha():   # a record type is named by a word, never ")" or "/"
             return
         name = singular_name(toks[i].w)
@@ -310,33 +311,23 @@ def find_entities(toks: list[Tok], p, cap: int = MAX_ENTITIES) -> dict[int, str]
             if rule == "app-head" and toks[i].clause == 0:
                 fallback.append(i)
             continue   # in a long request a record type is named more than once (or in its purpose)
-        add(i)
-        p.entity_rules.setdefault(name, rule)
+        add(i, rule)
     for i in fallback if not p.entities else ():   # "a time card app ..." and no record named again
-        add(i)
-        p.entity_rules.setdefault(singular_name(toks[i].w), "app-head")
-    add_rule = add
-
-    def add(i: int) -> None:   # noqa: F811 - parents found after the first pass
-        add_rule(i)
-        p.entity_rules.setdefault(singular_name(toks[i].w), "parent")
-    mentions = _mentions(toks, p)
-    for i in list(mentions):   # "tasks in a project", "ingredients for each recipe", "chapters of a book"
+        add(i, "app-head")
+    for i in list(_mentions(toks, p)):   # "tasks in a project", "ingredients for each recipe", "chapters of a book"
         w1, w2 = _word(toks, i + 1), _word(toks, i + 2)
-        if (w1 in WORDS.parent_prep and w2 in WORDS.one_parent) \
-                or (w1 in WORDS.within and is_noun(toks, i + 2)) \
-                or (w1 in WORDS.for_of and w2 in WORDS.one_parent) \
-                or (w1 in lx.BELONG and w2 in WORDS.belong_preps) \
+        if (w1 in WORDS.parent_prep and w2 in WORDS.one_parent) or (w1 in WORDS.within and is_noun(toks, i + 2)) \
+                or (w1 in WORDS.for_of and w2 in WORDS.one_parent) or (w1 in lx.BELONG and w2 in WORDS.belong_preps) \
                 or (w1 in WORDS.with_links and w2 == "with"):   # "transactions associated with a category"
-            j = i + 2 + (w1 in lx.BELONG)
-            heads = _np_heads(toks, j)
-            for h in heads[:1]:
-                add(h)
+            parents = _np_heads(toks, i + 2 + (w1 in lx.BELONG))[:1]
         elif (grouped_by := based_on_records(toks, i)) is not None:   # "transactions based on different categories"
-            add(grouped_by)
-        elif _word(toks, i + 1) in ("is", "are") and _word(toks, i + 2) in WORDS.with_links and _word(toks, i + 3) == "with":
-            for h in _np_heads(toks, i + 4)[:1]:   # "each transaction is associated with a category"
-                add(h)
+            parents = [grouped_by]
+        elif w1 in ("is", "are") and w2 in WORDS.with_links and _word(toks, i + 3) == "with":
+            parents = _np_heads(toks, i + 4)[:1]   # "each transaction is associated with a category"
+        else:
+            parents = []
+        for h in parents:
+            add(h, "parent")
     mentions = _mentions(toks, p)
     if overflow:
         p.overflow = list(overflow)
