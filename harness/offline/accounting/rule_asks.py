@@ -19,17 +19,15 @@ Reads the clause's words and the spec's labels only."""
 from __future__ import annotations
 
 from harness.offline.accounting.elements import SpecWords
-from harness.offline.accounting.lexicon import keyed_words, stem
+from harness.offline.accounting.lexicon import closed, closed_phrases, keyed_words, stem
 
-UNIQUE_WORDS = frozenset({"unique", "uniquely", "duplicate", "duplicates", "duplicated", "twice"})
-_NEGATION = frozenset({"no", "not", "cannot", "can't", "never", "nobody"})
-_NUMBERS = frozenset({"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "single"})
+UNIQUE_WORDS = closed("unique words")
+_NEGATION = closed("rule negations")
+_NUMBERS = closed("small numbers")
 # Before the number: "at most", "no more than", "up to", "maximum (of)", "only".
-_MOST = (("at", "most"), ("no", "more", "than"), ("not", "more", "than"), ("up", "to"), ("maximum", "of"),
-         ("maximum",), ("max",), ("only",), ("just",))
-_MODALS = frozenset({"can", "could", "should", "shall", "may", "might", "must", "will", "to"})
-_OBJECT_SKIP = frozenset({"a", "an", "the", "my", "their", "his", "her", "our", "your", "its", "all", "any",
-                          "each", "every", "other", "others'", "some", "many", "this", "that", "these", "those"})
+_MOST = closed_phrases("at most phrases")
+_MODALS = closed("rule modals")
+_OBJECT_SKIP = closed("rule object determiners")
 _NOTHING = frozenset({"function word", "request framing", "who uses it (actor)"})
 
 
@@ -97,11 +95,11 @@ def _list_verbs(low: list[str], labels: list[str | None], sw: SpecWords) -> None
                 labels[k] = sw.present["crud"]
 
 
-_LIST_END = frozenset({"so", "to", "that", "which", "who", "where", "when", "because", "but", "for"})
+_LIST_END = closed("list ends")
 
 
 # The login's values that are also a record's values ("a name and a password"); not "login", "account".
-_LOGIN_VALUES = frozenset({"username", "usernames", "password", "passwords", "passcode", "pin", "email", "e-mail"})
+_LOGIN_VALUES = closed("login values")
 
 
 def _listed_fields(low: list[str], labels: list[str | None], sw: SpecWords) -> None:

@@ -14,10 +14,10 @@ status nouns and `mark`), the status words of a clause ("status", "state") are u
 from __future__ import annotations
 
 from harness.models.spec import AppSpec
-from harness.offline.accounting.lexicon import element_words, stem, tokens
+from harness.offline.accounting.lexicon import closed_stems, element_words, stem, tokens
 
-_NOUNS = frozenset(stem(w) for w in ("status", "statuses", "state", "states"))
-_NOT_STATES = _NOUNS | frozenset(stem(w) for w in ("mark", "marked", "marking"))
+_NOUNS = closed_stems("status nouns")
+_NOT_STATES = _NOUNS | closed_stems("mark words")
 
 
 def guessed_status(spec: AppSpec) -> bool:
