@@ -41,7 +41,7 @@ def verb_like(toks: list[Tok], j: int) -> bool:
     return bool(w) and (rl.is_supported_verb(w) or w in lx.VERBS) and not is_noun(toks, j)
 
 
-def _owner(toks: list[Tok], k: int) -> bool:
+def owner(toks: list[Tok], k: int) -> bool:
     """ "the user's recipes", "all users' recipes": a possessive account holder reads like "their"."""
     return toks[k].possessive and lx.singularize(toks[k].w) in rl.ACTOR_WORDS and is_noun(toks, k + 1)
 
@@ -54,7 +54,7 @@ def based_on_records(toks: list[Tok], i: int) -> int | None:
     if _word(toks, i + 1) != "based" or _word(toks, i + 2) != "on":
         return None
     h = i + 3
-    while h < len(toks) and (toks[h].w in _SKIP or _owner(toks, h)):
+    while h < len(toks) and (toks[h].w in _SKIP or owner(toks, h)):
         h += 1
     if h >= len(toks) or toks[h].clause != toks[i].clause or singular_name(toks[h].w) == toks[h].w:
         return None
@@ -66,7 +66,7 @@ def phrase_heads(toks: list[Tok], j: int) -> list[int]:
     heads: list[int] = []
     while j < len(toks) and len(heads) < 1000:
         k = j
-        while k < len(toks) and (toks[k].w in _SKIP or toks[k].w.isdigit() or _owner(toks, k)
+        while k < len(toks) and (toks[k].w in _SKIP or toks[k].w.isdigit() or owner(toks, k)
                                  or (toks[k].w == "/" and _word(toks, k + 1) in _SKIP)
                                  or (toks[k].w in _FIELD_WORDS and not toks[k].used and is_noun(toks, k + 1)
                                      and toks[k + 1].clause == toks[k].clause)):   # "total income"
