@@ -12,7 +12,7 @@ from harness.offline.spec.patterns import TABLES_DIR, all_patterns, pass_pattern
 from harness.offline.spec.wordsets import set_names, word_set
 
 PATTERNS = all_patterns()
-KEYS = {"name", "pass", "example", "yields", "before", "not_before", "clause_has", "clause_lacks", "clause_has_all", "request_has", "clause_before_has", "before_has", "next_clause_not_re", "re_cased", "column_of", "tokens", "unless",
+KEYS = {"name", "pass", "go_on", "example", "yields", "before", "not_before", "clause_has", "clause_lacks", "clause_has_all", "request_has", "clause_before_has", "before_has", "next_clause_not_re", "re_cased", "column_of", "tokens", "unless",
         "if_set", "unless_set", "clause_re", "clause_not_re", "clause_max_words", "cross_clauses",
         "unless_record", "unless_entity", "unless_belongs", "belongs", "followed_by", "same", "action", "table"}
 

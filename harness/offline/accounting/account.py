@@ -114,7 +114,8 @@ def _story_parts(toks: list[str]) -> dict[int, str]:
     if low[:1] == ["as"] and len(low) > 2 and low[1] in closed("story articles"):
         k = 2
         while k < len(low) and low[k] not in closed("story role ends"):
-            out[k] = SELF_INTRO
+            if stem(low[k]) not in word_list("asks_en.txt"):   # "As an admin": a role asks for its rights
+                out[k] = SELF_INTRO
             k += 1
     _actors(low, out)
     _negated(low, out)

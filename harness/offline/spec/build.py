@@ -48,6 +48,8 @@ class Parsed:
     fields: dict[str, list[FieldItem]] = field(default_factory=dict)
     field_subjects: list[int] = field(default_factory=list)      # token indices of "X with <fields>"
     object_positions: list[int] = field(default_factory=list)    # token indices a row read as records ("employees write reports")
+    positions: list[tuple[int, int, str]] = field(default_factory=list)   # (anchor, head, rule): pass "entity positions"
+    relation_claims: list[tuple] = field(default_factory=list)   # (anchor, child, parent, words): "relation phrases"
     listed_children: list[tuple[int, int]] = field(default_factory=list)   # ("Orders have: ..., items"): (X, item)
     field_clauses: dict[str, list[int]] = field(default_factory=dict)
     parents: dict[str, str] = field(default_factory=dict)

@@ -1,10 +1,11 @@
 """Entities only from entity positions.
 
 A noun becomes a record type when it stands where requests name what an app stores: the object
-of manage/track/store/record/list/add…, the noun before an app head ("recipe app", "task
-management"), the list after "an app with/for", the subject of "each X has / X belongs to / X
-with <fields>", a bare list of nouns, or a parent after "in/of/for each". UI words, function
-words, adjectives, URLs, e-mail addresses and brand-like capitalised words never are.
+of manage/track/store/record/list/add…, the list after "an app with/for", "each X has" (the rows of
+the pass "entity positions", patterns/entity_introducers.jsonl), the noun before an app head
+("recipe app", "task management"), the subject of "X belongs to / X with <fields>", a bare list of
+nouns, or a parent after "in/of/for each" (here). UI words, function words, adjectives, URLs,
+e-mail addresses and brand-like capitalised words never are.
 """
 
 from __future__ import annotations
@@ -23,8 +24,6 @@ __all__ = ["find_entities", "is_noun", "mark_brands", "singular_name"]
 
 _HEAD_AFTER = lx.APP_HEADS | WORDS.head_after_extra
 _SKIP = lx.DETERMINERS | lx.QUANTIFIERS | lx.ADJECTIVES | WORDS.skip_extra
-_SUBJECT_NEXT = (lx.FIELD_TRIGGERS | lx.BELONG | lx.HAVE | lx.MODALS | WORDS.parent_prep
-                 | WORDS.subject_next_extra)
 
 
 _LONG_REQUEST = 6                       # clauses
@@ -37,12 +36,12 @@ def _has_login(toks: list[Tok], j: int) -> bool:
     return "auth" in window
 
 
-def _verb_like(toks: list[Tok], j: int) -> bool:
+def verb_like(toks: list[Tok], j: int) -> bool:
     w = _word(toks, j)
     return bool(w) and (rl.is_supported_verb(w) or w in lx.VERBS) and not is_noun(toks, j)
 
 
-def _owner(toks: list[Tok], k: int) -> bool:
+def owner(toks: list[Tok], k: int) -> bool:
     """ "the user's recipes", "all users' recipes": a possessive account holder reads like "their"."""
     return toks[k].possessive and lx.singularize(toks[k].w) in rl.ACTOR_WORDS and is_noun(toks, k + 1)
 
@@ -55,19 +54,19 @@ def based_on_records(toks: list[Tok], i: int) -> int | None:
     if _word(toks, i + 1) != "based" or _word(toks, i + 2) != "on":
         return None
     h = i + 3
-    while h < len(toks) and (toks[h].w in _SKIP or _owner(toks, h)):
+    while h < len(toks) and (toks[h].w in _SKIP or owner(toks, h)):
         h += 1
     if h >= len(toks) or toks[h].clause != toks[i].clause or singular_name(toks[h].w) == toks[h].w:
         return None
     return h if toks[h].role.startswith("entity:") or is_noun(toks, h) else None
 
 
-def _np_heads(toks: list[Tok], j: int) -> list[int]:
+def phrase_heads(toks: list[Tok], j: int) -> list[int]:
     """Head indices of a (coordinated) noun phrase list starting at j."""
     heads: list[int] = []
     while j < len(toks) and len(heads) < 1000:
         k = j
-        while k < len(toks) and (toks[k].w in _SKIP or toks[k].w.isdigit() or _owner(toks, k)
+        while k < len(toks) and (toks[k].w in _SKIP or toks[k].w.isdigit() or owner(toks, k)
                                  or (toks[k].w == "/" and _word(toks, k + 1) in _SKIP)
                                  or (toks[k].w in _FIELD_WORDS and not toks[k].used and is_noun(toks, k + 1)
                                      and toks[k + 1].clause == toks[k].clause)):   # "total income"
@@ -88,7 +87,7 @@ def _np_heads(toks: list[Tok], j: int) -> list[int]:
     return heads
 
 
-def _records_have_records(toks: list[Tok], i: int) -> bool:
+def records_have_records(toks: list[Tok], i: int) -> bool:
     """ "Owners have pets.", "Customers have orders and invoices.": a record noun (plural, or after
     each/every) has plural record nouns that end the clause — record types, the second the first's
     children. Not a list of columns ("tasks have notes") or of media ("products have photos")."""
@@ -97,7 +96,7 @@ def _records_have_records(toks: list[Tok], i: int) -> bool:
         return False
     if lx.singularize(toks[subject].w) == toks[subject].w and _word(toks, subject - 1) not in WORDS.each:
         return False
-    heads = _np_heads(toks, i + 1)
+    heads = phrase_heads(toks, i + 1)
     if not heads or _word(toks, heads[-1] + 1) not in (".", "", ";") \
             or toks[heads[-1]].clause != toks[i].clause:
         return False
@@ -109,52 +108,11 @@ def _positions(toks: list[Tok], p) -> list[tuple[int, str]]:
     """(token index, rule) of every entity position."""
     out: list[tuple[int, str]] = [(i, "fields") for i in p.field_subjects]
     out += [(i, "object") for i in p.object_positions]   # a table row's "introduce" (pass "record objects")
-    for i, t in enumerate(toks):
-        w = t.w
-        if not w:
-            continue
-        if w in WORDS.crud_words and (_word(toks, i + 1) in WORDS.crud_preps    # "CRUD operations on books and members"
-                                 or _word(toks, i + 1) in WORDS.crud_ops and _word(toks, i + 2) in WORDS.crud_preps):
-            out += [(h, "object") for h in _np_heads(toks, i + 2 + (_word(toks, i + 1) in WORDS.crud_ops))]
-        elif rl.is_entity_verb(w) and not t.used and _word(toks, i + 1) == ":" and _word(toks, i + 2) == ".":
-            out += [(h, "object") for h in _list_objects(toks, i + 2)]   # "where I track:" + bullets
-        elif rl.is_entity_verb(w) and not t.used and not (rl.verb_base(w) == "take"
-                                                            and _word(toks, i + 1) in WORDS.take_idioms):
-            j = i + 1
-            while _word(toks, j) in WORDS.sep and _verb_like(toks, j + 1):   # "store and share recipes"
-                j += 2
-            if _word(toks, j) == "track" and _word(toks, j + 1) == "of":
-                j += 2
-            elif w == "keep" and _word(toks, j) != "track":
-                continue
-            out += [(h, "object") for h in _np_heads(toks, j)]
-        elif w == "track" and _word(toks, i + 1) == "of":
-            out += [(h, "object") for h in _np_heads(toks, i + 2)]
-        elif w in lx.FEEDBACK_VERBS and not t.used:   # "leave comments on their workouts"
-            out += [(h, "object") for h in _np_heads(toks, i + 1) if toks[h].w in lx.FEEDBACK_NOUNS]
-        elif w in WORDS.each and is_noun(toks, i + 1) and _word(toks, i + 2) in _SUBJECT_NEXT \
-                and not _has_login(toks, i + 2):
-            out.append((i + 1, "each"))
-        elif (w in lx.APP_HEADS or w in lx.DOMAIN_AREAS) and _word(toks, i + 1) == ":":
-            heads = _np_heads(toks, i + 2)   # "a shop: goods, invoices and line items"
-            out += [(h, "app-list") for h in heads] if len(heads) >= 2 else []
-        elif p.vi and w in lx.APP_HEADS and is_noun(toks, i + 1):   # "ứng dụng ghi chú": app notes
-            out += [(h, "app-head") for h in _np_heads(toks, i + 1)]
-        elif w in lx.APP_HEADS and w not in WORDS.game_heads and _word(toks, i + 1) in WORDS.list_after_head:
-            heads = _np_heads(toks, i + 2)
-            if not (heads and _word(toks, heads[-1] + 1) in WORDS.purpose_after):   # "an app for teachers to ..."
-                out += [(h, "app-list") for h in heads]
-        elif w == "management" and (p.vi or _word(toks, i + 1) == "of"):
-            out += [(h, "object") for h in _np_heads(toks, i + 1 + (_word(toks, i + 1) == "of"))]
-        elif w in lx.HAVE and _word(toks, i + 1) in WORDS.many:
-            out += [(h, "has-many") for h in _np_heads(toks, i + 1)]
-        elif w in WORDS.have_verbs and not t.used \
-                and _records_have_records(toks, i):
-            out += [(h, "has-many") for h in _np_heads(toks, i + 1)]   # "Owners have pets."
-        elif w in WORDS.with_words and not t.used and _word(toks, i - 1) not in WORDS.game_heads:
-            # "tasks with login, projects and a dashboard"
-            heads = [h for h in _np_heads(toks, i + 1) if lx.singularize(toks[h].w) != toks[h].w]
-            out += [(h, "with-list") for h in heads] if len(heads) >= 2 else []
+    table: dict[int, list[tuple[int, str]]] = {}   # the rows of pass "entity positions", by anchor
+    for anchor, head, rule in p.positions:
+        table.setdefault(anchor, []).append((head, rule))
+    for i in range(len(toks)):
+        out += table.get(i, [])
         if is_noun(toks, i):
             nxt = i + 1
             while nxt < len(toks) and is_noun(toks, nxt) and nxt - i < 3:
@@ -162,9 +120,9 @@ def _positions(toks: list[Tok], p) -> list[tuple[int, str]]:
             after = _word(toks, nxt)
             if after in _HEAD_AFTER and nxt - 1 == i and not _compound_tail(toks, i):
                 out.append((i, "app-head" if after in WORDS.record_heads else "tool-head"))
-            elif _clause_start(toks, i) and _bare_subject(toks, i) and not _has_login(toks, _np_heads(toks, i)[-1] + 1):
+            elif _clause_start(toks, i) and _bare_subject(toks, i) and not _has_login(toks, phrase_heads(toks, i)[-1] + 1):
                 # ("The project has a login and sign up": the app itself, like "each teacher has a login")
-                out += [(h, "subject") for h in _np_heads(toks, i)]
+                out += [(h, "subject") for h in phrase_heads(toks, i)]
     return out
 
 
@@ -224,7 +182,7 @@ def _story_clause(toks: list[Tok], i: int) -> bool:
     return toks[k].w in _STORY_SUBJECTS and _word(toks, k + 1) in WORDS.story_modals
 
 
-def _list_objects(toks: list[Tok], j: int) -> list[int]:
+def bullet_heads(toks: list[Tok], j: int) -> list[int]:
     """The leading noun of each clause after "... I track:" (bullet items), up to the first item
     that does not start with one."""
     heads: list[int] = []
@@ -232,7 +190,7 @@ def _list_objects(toks: list[Tok], j: int) -> list[int]:
         k = j + 1
         while k < len(toks) and toks[k].w == ".":
             k += 1
-        item = _np_heads(toks, k) if k < len(toks) and is_noun(toks, k) else []
+        item = phrase_heads(toks, k) if k < len(toks) and is_noun(toks, k) else []
         if not item:
             break
         heads += item
@@ -255,7 +213,7 @@ def _purpose_verb(toks: list[Tok], i: int) -> bool:
 
 def _bare_subject(toks: list[Tok], i: int) -> bool:
     """ "Projects and tasks.", "Tasks: title, due date", "each task has", "tasks within projects"."""
-    heads = _np_heads(toks, i)
+    heads = phrase_heads(toks, i)
     if not heads:
         return False
     after = _word(toks, heads[-1] + 1)
@@ -264,7 +222,7 @@ def _bare_subject(toks: list[Tok], i: int) -> bool:
     if after in lx.HAVE or after in lx.BELONG:
         return True
     if after in WORDS.parent_prep or after == "of":
-        rest = _np_heads(toks, heads[-1] + 2)
+        rest = phrase_heads(toks, heads[-1] + 2)
         return bool(rest) and _word(toks, rest[-1] + 1) in (".", "")
     return after in WORDS.modals and _word(toks, heads[-1] + 2) in WORDS.be_have
 
@@ -281,7 +239,8 @@ def find_entities(toks: list[Tok], p, cap: int = MAX_ENTITIES) -> dict[int, str]
     every mention index -> singular name, with the mentions consumed."""
     overflow: dict[str, None] = {}
 
-    def add(i: int) -> None:
+    def add(i: int, rule: str) -> None:
+        p.entity_rules.setdefault(singular_name(toks[i].w), rule)
         if not toks[i].w[:1].isalpha():   # a record type is named by a word, never ")" or "/"
             return
         name = singular_name(toks[i].w)
@@ -310,33 +269,23 @@ def find_entities(toks: list[Tok], p, cap: int = MAX_ENTITIES) -> dict[int, str]
             if rule == "app-head" and toks[i].clause == 0:
                 fallback.append(i)
             continue   # in a long request a record type is named more than once (or in its purpose)
-        add(i)
-        p.entity_rules.setdefault(name, rule)
+        add(i, rule)
     for i in fallback if not p.entities else ():   # "a time card app ..." and no record named again
-        add(i)
-        p.entity_rules.setdefault(singular_name(toks[i].w), "app-head")
-    add_rule = add
-
-    def add(i: int) -> None:   # noqa: F811 - parents found after the first pass
-        add_rule(i)
-        p.entity_rules.setdefault(singular_name(toks[i].w), "parent")
-    mentions = _mentions(toks, p)
-    for i in list(mentions):   # "tasks in a project", "ingredients for each recipe", "chapters of a book"
+        add(i, "app-head")
+    for i in list(_mentions(toks, p)):   # "tasks in a project", "ingredients for each recipe", "chapters of a book"
         w1, w2 = _word(toks, i + 1), _word(toks, i + 2)
-        if (w1 in WORDS.parent_prep and w2 in WORDS.one_parent) \
-                or (w1 in WORDS.within and is_noun(toks, i + 2)) \
-                or (w1 in WORDS.for_of and w2 in WORDS.one_parent) \
-                or (w1 in lx.BELONG and w2 in WORDS.belong_preps) \
+        if (w1 in WORDS.parent_prep and w2 in WORDS.one_parent) or (w1 in WORDS.within and is_noun(toks, i + 2)) \
+                or (w1 in WORDS.for_of and w2 in WORDS.one_parent) or (w1 in lx.BELONG and w2 in WORDS.belong_preps) \
                 or (w1 in WORDS.with_links and w2 == "with"):   # "transactions associated with a category"
-            j = i + 2 + (w1 in lx.BELONG)
-            heads = _np_heads(toks, j)
-            for h in heads[:1]:
-                add(h)
+            parents = phrase_heads(toks, i + 2 + (w1 in lx.BELONG))[:1]
         elif (grouped_by := based_on_records(toks, i)) is not None:   # "transactions based on different categories"
-            add(grouped_by)
-        elif _word(toks, i + 1) in ("is", "are") and _word(toks, i + 2) in WORDS.with_links and _word(toks, i + 3) == "with":
-            for h in _np_heads(toks, i + 4)[:1]:   # "each transaction is associated with a category"
-                add(h)
+            parents = [grouped_by]
+        elif w1 in ("is", "are") and w2 in WORDS.with_links and _word(toks, i + 3) == "with":
+            parents = phrase_heads(toks, i + 4)[:1]   # "each transaction is associated with a category"
+        else:
+            parents = []
+        for h in parents:
+            add(h, "parent")
     mentions = _mentions(toks, p)
     if overflow:
         p.overflow = list(overflow)

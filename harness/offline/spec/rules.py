@@ -107,7 +107,11 @@ def later_field_lists(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> d
     entities are found again when one is found."""
     found = find_column_lists(toks, mentions, p) + find_field_bullets(toks, mentions, p) \
         + find_filter_fields(toks, mentions, p)
-    return find_entities(toks, p) if found else mentions
+    if not found:
+        return mentions
+    p.positions = []
+    run_pass("entity positions", toks, p)
+    return find_entities(toks, p)
 
 
 def account(toks: list[Tok], clauses: list[str], p: Parsed) -> None:
