@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from harness.offline.accounting.lexicon import element_words, keyed_words, stem, tokens, vi_norm
 from harness.offline.accounting.same_records import later_names
-from harness.offline.accounting.status_states import guessed_status
+from harness.offline.accounting.status_states import daily_status, guessed_status
 from harness.models.spec import AppSpec
 
 
@@ -38,6 +38,7 @@ class SpecWords:
     # stem -> every record element holding it: (label, the record's ident, the stems of its name)
     owned: dict[str, list[tuple[str, str, frozenset[str]]]] = field(default_factory=dict)
     guessed_status: bool = False                                   # open/done, no state said (status_states.py)
+    daily_status: bool = False                                     # a status on a dated child row (status_states.py)
     same_as: dict[str, str] = field(default_factory=dict)          # ident -> record it may be (same_records.py)
     roles: tuple[str, ...] = ()                                     # the account roles, admin first
     manage_of: dict[str, str] = field(default_factory=dict)        # ident -> its managing role (manage)
@@ -157,6 +158,7 @@ def spec_words(spec: AppSpec) -> SpecWords:
     sw.page_words = element_words().get("pages", frozenset()) if "pages" in present else frozenset()
     sw.same_as = later_names(spec)
     sw.guessed_status = guessed_status(spec)
+    sw.daily_status = daily_status(spec)
     sw.roles = tuple(spec.roles)
     sw.manage_of = {e.ident: e.manage for e in spec.data_model if e.manage}
     from harness.offline.accounting.comparison_asks import comparers   # it reads clause_records, which reads this
