@@ -112,6 +112,7 @@ def later_field_lists(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> d
         return mentions
     p.positions = []
     run_pass("entity positions", toks, p)
+    run_pass("record heads", toks, p)
     return find_entities(toks, p)
 
 
