@@ -22,7 +22,6 @@ WORDS = word_sets("entities")
 
 __all__ = ["find_entities", "is_noun", "mark_brands", "singular_name"]
 
-_HEAD_AFTER = lx.APP_HEADS | WORDS.head_after_extra
 _SKIP = lx.DETERMINERS | lx.QUANTIFIERS | lx.ADJECTIVES | WORDS.skip_extra
 
 
@@ -108,28 +107,16 @@ def _positions(toks: list[Tok], p) -> list[tuple[int, str]]:
     """(token index, rule) of every entity position."""
     out: list[tuple[int, str]] = [(i, "fields") for i in p.field_subjects]
     out += [(i, "object") for i in p.object_positions]   # a table row's "introduce" (pass "record objects")
-    table: dict[int, list[tuple[int, str]]] = {}   # the rows of pass "entity positions", by anchor
+    table: dict[int, list[tuple[int, str]]] = {}   # the rows of "entity positions", "record heads", by anchor
     for anchor, head, rule in p.positions:
         table.setdefault(anchor, []).append((head, rule))
-    for i in range(len(toks)):
-        out += table.get(i, [])
-        if is_noun(toks, i):
-            nxt = i + 1
-            while nxt < len(toks) and is_noun(toks, nxt) and nxt - i < 3:
-                nxt += 1
-            after = _word(toks, nxt)
-            if after in _HEAD_AFTER and nxt - 1 == i and not _compound_tail(toks, i):
-                out.append((i, "app-head" if after in WORDS.record_heads else "tool-head"))
-            elif _clause_start(toks, i) and _bare_subject(toks, i) and not _has_login(toks, phrase_heads(toks, i)[-1] + 1):
-                # ("The project has a login and sign up": the app itself, like "each teacher has a login")
-                out += [(h, "subject") for h in phrase_heads(toks, i)]
-    return out
+    return out + [position for i in sorted(table) for position in table[i]]
 
 
-def _compound_tail(toks: list[Tok], i: int) -> bool:
-    """ "property rental application": a noun after another noun only qualifies the compound."""
-    j = i - 1
-    return j >= 0 and toks[j].clause == toks[i].clause and is_noun(toks, j)
+def bare_subject(toks: list[Tok], i: int) -> bool:
+    """The noun at i opens a clause that names records and what they have ("Projects and tasks.", "each task
+    has", "tasks within projects"), not the app itself ("The project has a login and sign up")."""
+    return _clause_start(toks, i) and _bare_subject(toks, i) and not _has_login(toks, phrase_heads(toks, i)[-1] + 1)
 
 
 def _not_a_record(toks: list[Tok], i: int, rule: str, positions: list[tuple[int, str]]) -> bool:
