@@ -15,6 +15,8 @@ verdicts from every lane's digest-checked file (mutation_confirm.settle), as one
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
+from typing import Callable
 
 import pytest
 from pytest_harness.mutation_confirm import MutantRun, run_record
@@ -22,10 +24,22 @@ from pytest_harness.mutation_dispatch import order_source
 from pytest_harness.time_box import admit
 
 
-def confirm_in_lane(plan: dict, by_id: dict[str, pytest.Item]) -> dict:
-    """Run the mutants and original runs the queue hands this lane; {"records": {"runs", "originals"}}."""
-    from pytest_harness.mutation_runner import MIN_TIMEOUT_S, child_limit, fork_run, original_id, run_baseline
+@dataclass(frozen=True)
+class LaneRunner:
+    """How a lane runs tests, handed in by the runner (mutation_runner.py) so this module needs
+    nothing of it: the original runs, the forked mutant runs, a child's time limit."""
 
+    min_timeout_s: float
+    run_baseline: Callable
+    fork_run: Callable
+    child_limit: Callable
+    original_id: Callable
+
+
+def confirm_in_lane(plan: dict, by_id: dict[str, pytest.Item], runner: LaneRunner) -> dict:
+    """Run the mutants and original runs the queue hands this lane; {"records": {"runs", "originals"}}."""
+    MIN_TIMEOUT_S, run_baseline, fork_run = runner.min_timeout_s, runner.run_baseline, runner.fork_run
+    child_limit, original_id = runner.child_limit, runner.original_id
     started, test_s, original = time.monotonic(), plan["test_s"], original_id(plan)
     runs: list[dict] = []
     originals: list[dict] = []

@@ -347,9 +347,10 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
     if plan.get("method") == "confirm" and can_confirm(plan, by_id):
         share_basetemp(session.config)
         if plan.get("dispatch"):   # lanes on one queue: the harness places the original runs
-            from pytest_harness.mutation_lane import confirm_in_lane
+            from pytest_harness.mutation_lane import LaneRunner, confirm_in_lane
 
-            outcome = confirm_in_lane(plan, by_id)
+            outcome = confirm_in_lane(plan, by_id, LaneRunner(MIN_TIMEOUT_S, run_baseline, fork_run,
+                                                              child_limit, original_id))
         else:
             outcome = confirm_after(plan, by_id)
     else:

@@ -423,3 +423,20 @@ def test_generated_app_meets_the_http_contract(name, script, tmp_path):
     root = write_files(generate_files(SPECS[name]()), tmp_path / "ws")
     result = run_script(root, script)
     assert result.returncode == 0 and result.stdout.strip() == "ok", result.stderr[-3000:]
+
+
+def test_a_reference_cycle_keeps_one_reference_a_plain_number():
+    """Two entities referring to each other: the first reference read is kept, the one that would
+    close the cycle is not (the table order must stay acyclic for the schema)."""
+    from harness.models.spec import AppSpec
+    from harness.offline.generator.analyse import _effective_refs
+
+    spec = AppSpec.model_validate({"title": "T", "data_model": [
+        {"name": "team", "plural": "teams", "ident": "team",
+         "fields": [{"name": "captain", "ident": "captain", "kind": "reference", "ref": "player"}]},
+        {"name": "player", "plural": "players", "ident": "player",
+         "fields": [{"name": "team", "ident": "team", "kind": "reference", "ref": "team"}]},
+        {"name": "match", "plural": "matches", "ident": "match",
+         "fields": [{"name": "home", "ident": "home", "kind": "reference", "ref": "team"}]}]})
+    raw = {e.ident: e for e in spec.data_model}
+    assert _effective_refs(raw, {}) == {"team": {"captain": "player"}, "match": {"home": "team"}}

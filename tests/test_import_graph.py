@@ -41,13 +41,13 @@ def module_name(path: Path, root: Path) -> str:
     return ".".join(parts)
 
 
-def imports_of(source: str, module: str, is_package: bool) -> set[str]:
+def imports_of(source: str, module: str, is_package: bool, top: str = "harness") -> set[str]:
     """Every harness name `source` imports, absolute or relative, at any depth: for `from a import b`
     both `a` and `a.b` (b may be a module); package_graph keeps the ones that are modules."""
     found: set[str] = set()
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
-            found |= {a.name for a in node.names if a.name.split(".")[0] == "harness"}
+            found |= {a.name for a in node.names if a.name.split(".")[0] == top}
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = module.split(".")
@@ -56,7 +56,7 @@ def imports_of(source: str, module: str, is_package: bool) -> set[str]:
                 target = ".".join(base + ([node.module] if node.module else []))
             else:
                 target = node.module or ""
-            if target.split(".")[0] == "harness":
+            if target.split(".")[0] == top:
                 found.add(target)
                 found |= {f"{target}.{a.name}" for a in node.names if a.name != "*"}
     return found
@@ -172,7 +172,8 @@ def module_graph(root: Path) -> dict[str, set[str]]:
     packages (Python initialises a package before its modules, so those never close a loop)."""
     paths = sorted(root.rglob("*.py"))
     modules = {module_name(path, root): path for path in paths}
-    return {m: {t for t in imports_of(p.read_text(encoding="utf-8"), m, p.name == "__init__.py") & set(modules)
+    return {m: {t for t in imports_of(p.read_text(encoding="utf-8"), m, p.name == "__init__.py", root.name)
+                & set(modules)
                 if t != m and not m.startswith(t + ".")}
             for m, p in modules.items()}
 

@@ -12,7 +12,7 @@ import httpx
 
 from harness.constructs.parent_key import parent_key_of
 from harness.acceptance.checks_soft_delete import deleted_then_restored
-from harness.acceptance.client import Account, Answer, Api, CheckFailed, _excerpt
+from harness.acceptance.client import Account, Answer, Api, CheckFailed
 from harness.acceptance.samples import TEXT_KINDS, kind_of, wrong_values
 from harness.models.spec import AppSpec, DataEntity
 
@@ -68,19 +68,7 @@ def send_raw(api: Api, method: str, path: str, who: Account | None, content: byt
              params: dict | None = None) -> Answer:
     """A request with a raw body (CSV text, a file), recorded like Api.call's."""
     headers = {"Content-Type": content_type, **api.headers("application/json", who)}
-    try:
-        resp = api.http.request(method, path, content=content, params=params, headers=headers)
-    except httpx.HTTPError as exc:
-        line = f"{method} {path} → no response ({type(exc).__name__})"
-        api.seen.append(line)
-        raise CheckFailed(line) from None
-    try:
-        data = resp.json()
-    except ValueError:
-        data = None
-    line = f"{method} {path} ({len(content)} bytes {content_type}) → {resp.status_code} {_excerpt(resp.text)}".rstrip()
-    api.seen.append(line)
-    return Answer(resp.status_code, data, resp.text, line)
+    return api.send(method, path, headers, f"{path} ({len(content)} bytes {content_type})", content=content, params=params)
 
 
 def _csv(rows: list[dict[str, Any]]) -> bytes:

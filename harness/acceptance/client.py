@@ -104,9 +104,14 @@ class Api:
 
     def call(self, method: str, path: str, who: Account | None = None, body: Any = None,
              params: dict | None = None, accept: str = "application/json") -> Answer:
-        headers = self.headers(accept, who)
+        shown = path + (f"?{httpx.QueryParams(params)}" if params else "")
+        return self.send(method, path, self.headers(accept, who), shown, json=body, params=params)
+
+    def send(self, method: str, path: str, headers: dict[str, str], shown: str, **request: Any) -> Answer:
+        """One request, recorded in `seen` as `METHOD <shown> → status excerpt` (no answer: a
+        CheckFailed naming it); the body parsed when it is JSON."""
         try:
-            resp = self.http.request(method, path, json=body, params=params, headers=headers)
+            resp = self.http.request(method, path, headers=headers, **request)
         except httpx.HTTPError as exc:
             line = f"{method} {path} → no response ({type(exc).__name__})"
             self.seen.append(line)
@@ -115,7 +120,6 @@ class Api:
             data = resp.json()
         except ValueError:
             data = None
-        shown = path + (f"?{httpx.QueryParams(params)}" if params else "")
         line = f"{method} {shown} → {resp.status_code} {_excerpt(resp.text)}".rstrip()
         self.seen.append(line)
         return Answer(resp.status_code, data, resp.text, line)

@@ -19,8 +19,9 @@ from harness.offline.accounting.everyone_asks import everyone_asks
 from harness.offline.accounting.framing_position import framing_by_position
 from harness.offline.accounting.identity_asks import identity_asks
 from harness.offline.accounting.introduced import problem_framing, reject_invented
+from harness.offline.accounting.comparison_asks import comparison_asks
 from harness.offline.accounting.count_asks import count_asks
-from harness.offline.accounting.status_states import status_asks
+from harness.offline.accounting.status_states import per_day_asks, status_asks
 from harness.offline.accounting.open_lists import OPEN_LIST, open_list_marks
 from harness.offline.accounting.record_sets import record_sets
 from harness.offline.accounting.record_lists import list_items, per_record_scope
@@ -28,8 +29,8 @@ from harness.offline.accounting.relation_asks import relation_asks
 from harness.offline.accounting.required_asks import required_asks
 from harness.offline.accounting.rule_asks import rule_asks
 from harness.offline.accounting.role_rights import role_rights, subject_spans
-from harness.offline.accounting.lexicon import (element_words, example_indices, is_vietnamese, keyed_words, listed_forms,
-                                                same_form, same_listed_word, stem,
+from harness.offline.accounting.lexicon import (closed, closed_stems, element_words, example_indices, is_vietnamese,
+                                                keyed_words, listed_forms, same_form, same_listed_word, stem,
                                                 token_gaps, tokens, vi_norm, vi_phrases, word_list)
 from harness.models.spec import AppSpec
 from harness.utils.spared_actions import spared_at
@@ -46,10 +47,9 @@ _CAMEL = re.compile(r"[a-z]{2,}(?:[A-Z][a-z]+)+")
 _CAMEL_CUT = re.compile(r"(?<=[a-z])(?=[A-Z])")
 # Before a page word, these make it a count of pages ("number of pages", "how many pages"), not an
 # HTML page of the app.
-_PAGE_COUNT = frozenset({"of", "many", "much", "few", "number", "total", "count", "and"})
-_PAGE_STEMS = frozenset({stem("page"), stem("screen")})
-_SKIP = frozenset({"a", "an", "the", "each", "every", "one", "its", "their", "his", "her", "my", "our",
-                   "your", "that", "this", "specific", "particular", "given"})
+_PAGE_COUNT = closed("page count words")
+_PAGE_STEMS = closed_stems("page nouns")
+_SKIP = closed("record determiners")
 
 
 @dataclass
@@ -112,10 +112,11 @@ def _story_parts(toks: list[str]) -> dict[int, str]:
     my month"): who asks and why, not what is asked. Index -> label."""
     low = [t.lower() for t in toks]
     out: dict[int, str] = {}
-    if low[:1] == ["as"] and len(low) > 2 and low[1] in ("a", "an", "the"):
+    if low[:1] == ["as"] and len(low) > 2 and low[1] in closed("story articles"):
         k = 2
-        while k < len(low) and low[k] not in ("i", "i'd", "i'm", "when", "want", "need", "can", "should"):
-            out[k] = SELF_INTRO
+        while k < len(low) and low[k] not in closed("story role ends"):
+            if stem(low[k]) not in word_list("asks_en.txt"):   # "As an admin": a role asks for its rights
+                out[k] = SELF_INTRO
             k += 1
     _actors(low, out)
     _negated(low, out)
@@ -128,12 +129,12 @@ def _story_parts(toks: list[str]) -> dict[int, str]:
     return out
 
 
-_DETS = frozenset({"the", "a", "an", "our", "my", "their", "each", "every"})
+_DETS = closed("rule determiners")
 
 
 # "does not allow deleting paid invoices" is a rule the app must enforce, not a disclaimer.
-_RULE_VERBS = frozenset({"allow", "let", "permit", "accept", "show", "list", "change", "delete", "exceed"})
-_NEG_AUX = frozenset({"does", "do", "will", "should", "need"})
+_RULE_VERBS = closed("rule verbs")
+_NEG_AUX = closed("negated auxiliaries")
 
 
 def _negated(low: list[str], out: dict[int, str]) -> None:
@@ -145,7 +146,7 @@ def _negated(low: list[str], out: dict[int, str]) -> None:
     for k in range(len(low) - 1):
         if start is not None:
             break
-        if low[k] in ("doesn't", "don't", "won't", "shouldn't") and low[k + 1] not in _RULE_VERBS:
+        if low[k] in closed("contracted negations") and low[k + 1] not in _RULE_VERBS:
             start = k + 1
         elif low[k] in _NEG_AUX and low[k + 1] == "not" and k + 2 < len(low) and low[k + 2] not in _RULE_VERBS:
             start = k + 2
@@ -183,10 +184,10 @@ def _english(toks: list[str], sw: SpecWords, background: list[str | None], gaps:
     for i, tok in enumerate(toks):
         low = tok.lower().replace("’", "'")
         label = _english_word(low, sw, toks[i - 1].lower() if i else "", about, owner_of(toks, i, sw))
-        if label == FRAMING and low == "log" and i + 1 < len(toks) and toks[i + 1].lower() in ("in", "into", "out"):
+        if label == FRAMING and low == "log" and i + 1 < len(toks) and toks[i + 1].lower() in closed("log particles"):
             label = None   # "log in" without accounts is no framing
         if label is None and low == "type" and "crud" in sw.present and (
-                i + 1 < len(toks) and toks[i + 1].lower() in ("and", "in", "a", "an", "the", "your", "their")):
+                i + 1 < len(toks) and toks[i + 1].lower() in closed("framing followers")):
             label = sw.present["crud"]   # "Type and save notes": typing is entering (not "type of …")
         if label is None and any(ch.isdigit() for ch in low) and {"e.g", "eg", "example"} & {
                 t.lower() for t in toks[max(0, i - 2):i]}:
@@ -200,15 +201,15 @@ def _english(toks: list[str], sw: SpecWords, background: list[str | None], gaps:
             parts = [_english_word(p.lower(), sw, "", about) for p in _CAMEL_CUT.split(tok)]
             label = next((p for p in parts if p not in (FUNCTION, FRAMING)), None) if all(parts) else None
         if label is None and low in ("project", "application") and i <= 1 and (
-                not i or toks[0].lower() in ("the", "this", "our", "my")):
+                not i or toks[0].lower() in closed("app determiners")):
             label = FRAMING   # "The project has a login": the app being asked for
-        if label is None and stem(low) in word_list("vague_en.txt") and i and toks[i - 1].lower() in ("other", "any", "all"):
+        if label is None and stem(low) in word_list("vague_en.txt") and i and toks[i - 1].lower() in closed("vague quantifiers"):
             label = FRAMING   # "any other appropriate details": a qualifier that names nothing
         if label is None and low in ("individual", "single") and i + 1 < len(toks) and sw.entity_of.get(stem(toks[i + 1].lower())):
             label = FUNCTION   # "track individual products", "view a single event": each one
         if label is None and stem(low) in word_list("record_views_en.txt") and i and labels and (labels[-1] or "").startswith("entity"):
             label = labels[-1]   # "Student profiles include names, ...": the record itself, shown
-        if label is None and low in ("register", "registers", "registered", "registering") and "crud" in sw.present \
+        if label is None and low in closed("register forms") and "crud" in sw.present \
                 and _object_entity(toks, i, sw):
             label = sw.present["crud"]   # "Register a pet": recording a record, not signing up
         if low in ("registration", "registrations") and label == sw.present.get("auth") and i and labels \
@@ -249,7 +250,7 @@ def _english(toks: list[str], sw: SpecWords, background: list[str | None], gaps:
     identity_asks(toks, gaps, labels, sw)
     relation_asks(toks, gaps, labels, sw)
     open_list_marks(toks, labels)
-    for ask in (count_asks, status_asks, rule_asks):   # words one kind of element realises (a rule: rule_asks)
+    for ask in (count_asks, status_asks, per_day_asks, rule_asks, comparison_asks):   # words one kind of element realises (a rule: rule_asks)
         ask(toks, labels, sw)
     problem_framing(toks, labels, FRAMING)   # "… have a difficult time …" (introduced.py)
     record_sets(toks, gaps, labels, sw)   # "from my collection", "Create, Read, …", "currently available"

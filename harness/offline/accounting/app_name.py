@@ -4,7 +4,7 @@ Pantry", "a tool library app"): realised by the spec's title (docs/accounting.md
 from __future__ import annotations
 
 from harness.offline.accounting.elements import SpecWords
-from harness.offline.accounting.lexicon import keyed_words, stem, word_list
+from harness.offline.accounting.lexicon import closed, keyed_words, stem, word_list
 
 
 def app_name_words(toks: list[str], sw: SpecWords) -> set[int]:
@@ -28,7 +28,7 @@ def app_name_words(toks: list[str], sw: SpecWords) -> set[int]:
     return out
 
 
-_NAME_DETS = frozenset({"a", "an", "my", "our", "the"})
+_NAME_DETS = closed("app name determiners")
 _NAME_REACH = 4   # words between the determiner and the head
 
 

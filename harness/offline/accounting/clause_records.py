@@ -7,15 +7,13 @@ from __future__ import annotations
 import re
 
 from harness.offline.accounting.elements import SpecWords
-from harness.offline.accounting.lexicon import stem
+from harness.offline.accounting.lexicon import closed, stem
 
 # Between "of" and the record word: "the name of its manufacturer".
-_SKIP = frozenset({"a", "an", "the", "each", "every", "one", "its", "their", "his", "her", "my", "our",
-                   "your", "that", "this", "specific", "particular", "given"})
+_SKIP = closed("record determiners")
 
 # An entity word after one of these, with another entity earlier in the clause, names a link.
-_LINKING = frozenset({"for", "of", "per", "in", "on", "to", "from", "by", "at", "with", "under", "within",
-                      "belonging", "belongs"})
+_LINKING = closed("linking words")
 
 
 def clause_records(toks: list[str], sw: SpecWords) -> frozenset[str]:
@@ -58,7 +56,7 @@ def modifies(tok: str, sw: SpecWords) -> bool:
 
 def possessed(toks: list[str], i: int) -> bool:
     """ "their owners", "its tasks": a record said to belong to one named before it."""
-    return i > 0 and toks[i - 1].lower() in ("their", "its", "whose")
+    return i > 0 and toks[i - 1].lower() in closed("possessives")
 
 
 def after_link(toks: list[str], i: int) -> bool:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 
 from harness.offline.accounting.elements import SpecWords
-from harness.offline.accounting.lexicon import keyed_words, stem, tokens, word_list
+from harness.offline.accounting.lexicon import closed, keyed_words, stem, tokens, word_list
 
 DESCRIBES = "context: describes the app or who uses it"
 OUT_OF_SCOPE = "context: says what the app need not do"
@@ -34,9 +34,8 @@ FREE_CHOICE = "context: a choice left to the builder"
 KINDS = (DESCRIBES, OUT_OF_SCOPE, ASSUMED, REASON, FREE_CHOICE)
 
 _PARTS = re.compile(r"[,;:()\[\]]|\s[-–—]+\s|(?<=\s)(?=but\s)", re.I)
-_LEADING = frozenset({"but", "and", "so", "or", "also"})
-_MODALS = frozenset({"can", "could", "must", "should", "shall", "may", "might", "need", "needs", "want",
-                     "wants", "able", "let", "allow", "allows"})
+_LEADING = closed("leading conjunctions")
+_MODALS = closed("context modals")
 _SUBJECT_REACH = 5
 
 
@@ -116,13 +115,13 @@ def _description(low: list[str]) -> str | None:
 
 def _scope(low: list[str], sw: SpecWords | None = None) -> str | None:
     """ "No clientside required", "you don't have to implement sessions": OUT_OF_SCOPE or None."""
-    if low[:1] and low[0] in ("no", "not", "without", "never"):
+    if low[:1] and low[0] in closed("opening negations"):
         return OUT_OF_SCOPE if _negated_scope(low[1:]) else None
     if len(low) > 2 and low[-2] in ("not", "never") and stem(low[-1]) in _words("not_needed") \
             and low[-3] in _words("copulas") and _negated_scope(low[:-3]) and not (sw and _asks(low[:-3], sw)):
         return OUT_OF_SCOPE   # "The frontend is not required" ("Product names are not required" is a field rule)
     for k, w in enumerate(low[:4]):
-        if w in ("don't", "doesn't", "needn't") or w in ("do", "does", "need") and low[k + 1:k + 2] == ["not"]:
+        if w in closed("negated needs") or w in closed("need auxiliaries") and low[k + 1:k + 2] == ["not"]:
             rest = low[k + 1:] if "'" in w else low[k + 2:]
             if rest[:2] == ["have", "to"] or rest[:2] == ["need", "to"] or w == "needn't" or w == "need":
                 who = low[:k]
@@ -150,7 +149,7 @@ def _free_choice(low: list[str]) -> bool:
     for k in range(len(low) - 2):
         if low[k] in ("anything", "whatever") and low[k + 1] == "you" and stem(low[k + 2]) in _words("free_choice"):
             head = low[:k]
-            modal = next((j for j, w in enumerate(head) if w in ("can", "may", "could")), None)
+            modal = next((j for j, w in enumerate(head) if w in closed("ability modals")), None)
             return modal is not None and modal <= 3 and len(head) - modal == 2 and low[k + 3:] == []
     return False
 

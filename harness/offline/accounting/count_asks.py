@@ -7,8 +7,10 @@ field: the count is a value the user enters. Otherwise both words are unaccounte
 
 from __future__ import annotations
 
+from harness.offline.accounting.lexicon import closed
+
 COUNTING = ("feature:status_counts", "feature:aggregate", "feature:period_summary", "dashboard")
-_ASKS = frozenset({"many", "much"})
+_ASKS = closed("count asks")
 
 
 def count_asks(toks: list[str], labels: list[str | None], sw) -> None:

@@ -18,20 +18,17 @@ from __future__ import annotations
 
 from harness.offline.accounting.clause_records import clause_records
 from harness.offline.accounting.elements import SpecWords
-from harness.offline.accounting.lexicon import stem
+from harness.offline.accounting.lexicon import closed, closed_stems, stem
 
-_EVERYONE = frozenset({"everyone", "everybody", "anyone", "anybody"})
-_ALL = frozenset({"all", "every", "any"})
+_EVERYONE = closed("everyone")
+_ALL = closed("all words")
 # Who "all …" may be: the people words of a request (a role is one ranked account, not everyone).
-_PEOPLE = frozenset(stem(w) for w in ("user", "users", "people", "person", "member", "members", "employee",
-                                      "employees", "colleague", "colleagues", "account", "accounts",
-                                      "visitor", "visitors", "staff", "team"))
-_BETWEEN = frozenset({"the", "of", "our", "my", "signed", "logged", "in", "registered"})
+_PEOPLE = closed_stems("everyone people")
+_BETWEEN = closed("everyone between")
 # Where what every user may do ends ("Everyone can see the films, but only admins edit them").
-_BOUNDARY = frozenset({"but", "while", "whereas", "except", "only", "although", "though"})
-_NOT = frozenset({"not", "no", "never"})
-_CHANGE = frozenset(stem(w) for w in ("edit", "edits", "update", "change", "modify", "delete", "remove",
-                                      "manage", "rename", "archive"))
+_BOUNDARY = closed("everyone boundary")
+_NOT = closed("not words")
+_CHANGE = closed_stems("change verbs")
 
 
 def _everyone_at(low: list[str], k: int) -> list[int]:

@@ -26,13 +26,12 @@ Reads the clause's words, their labels and the spec's words (SpecWords) only.
 from __future__ import annotations
 
 from harness.offline.accounting.elements import SpecWords
-from harness.offline.accounting.lexicon import keyed_words, listed_forms, same_listed_word, stem
+from harness.offline.accounting.lexicon import closed, keyed_words, listed_forms, same_listed_word, stem
 
 FRAMING = "request framing"
 _FILE = "framing_position_en.txt"
 _REACH = 6   # words of an object after its openers ("simple household expense tracking web application")
-_STOP = frozenset({"and", "or", "nor", "to", "for", "of", "with", "by", "in", "on", "at", "from", "that",
-                   "which", "who", "so", "as", "into", "about", "per", "but", "if", "when", "where"})
+_STOP = closed("framing stops")
 
 
 def _is(word: str, key: str) -> bool:

@@ -32,13 +32,13 @@ from __future__ import annotations
 from harness.offline.accounting import context as bg
 from harness.offline.accounting.clause_records import clause_records
 from harness.offline.accounting.elements import SpecWords
-from harness.offline.accounting.lexicon import keyed_forms, keyed_words, stem, word_list
+from harness.offline.accounting.lexicon import closed, closed_stems, keyed_forms, keyed_words, stem, word_list
 
 _LIST = "identity_asks_en.txt"
 OWNED = "login: each record belongs to the account that added it"
 ACCOUNT = "auth (the account)"
-_MODALS = frozenset({"can", "could", "should", "may", "might", "must", "will", "shall", "would"})
-_DETS = frozenset({"the", "a", "an", "its", "this", "that", "those", "these"})
+_MODALS = closed("modals")
+_DETS = closed("identity determiners")
 # Labels of the elements that enforce a rule over what a negation or "only" restricts.
 _ENFORCING = ("bound ", "capacity ", "feature no_double_booking", "feature capacity", "account role", "shared ",
               "manage ", "view ", "assigned ", "auth", OWNED, "required ",
@@ -100,15 +100,14 @@ def _people(word: str) -> bool:
     return s in keyed_words("framing_position_en.txt").get("stored_nouns", frozenset()) or s in _PEOPLE
 
 
-_PEOPLE = frozenset(stem(w) for w in ("user", "member", "customer", "client", "student", "teacher",
-                                      "employee", "patient", "owner", "account", "person"))
+_PEOPLE = closed_stems("identity people")
 
 
 def _login_negated(low: list[str], gaps: list[str], k: int) -> bool:
     """ "without logging in", "users who are not signed in": a login said not to be needed. Not in a
     condition ("If the user is not logged in, they can't access …"): there the login refuses them."""
     j = k - 1
-    while j >= 0 and low[j] in _exact("between") | {"being", "yet", "is", "are"}:
+    while j >= 0 and low[j] in _exact("between") | closed("identity between more"):
         j -= 1
     if j < 0 or not (low[j] == "without" or low[j] in _exact("negations")):
         return False
@@ -123,7 +122,7 @@ def _without_an_account(low: list[str]) -> list[int]:
     as "without logging in" is the login's, above)."""
     out = []
     for k, w in enumerate(low):
-        j = k - 1 - (k > 1 and low[k - 1] in ("a", "an", "any"))
+        j = k - 1 - (k > 1 and low[k - 1] in closed("count articles"))
         if stem(w) in _words("account_nouns") and j >= 0 and low[j] == "without":
             out.append(k)
     return out
@@ -193,7 +192,7 @@ def _reads(low: list[str], k: int) -> bool:
 def _part_end(low: list[str], gaps: list[str], k: int) -> int:
     """Where the part holding k ends: a comma, semicolon or stop, or "but"."""
     for j in range(k + 1, len(low)):
-        if any(ch in _PARTS for ch in gaps[j]) or low[j] in ("but", "while", "whereas"):
+        if any(ch in _PARTS for ch in gaps[j]) or low[j] in closed("identity list ends"):
             return j
     return len(low)
 
@@ -219,7 +218,7 @@ def _only(low: list[str], gaps: list[str], k: int, labels: list[str | None], sw:
     j = k + 1
     while j < len(low) and low[j] in _DETS:
         j += 1
-    if j >= len(low) or any(ch.isdigit() for ch in low[j]) or low[j] in ("one", "once", "a", "if", "when"):
+    if j >= len(low) or any(ch.isdigit() for ch in low[j]) or low[j] in closed("not count followers"):
         return   # "only one vet", "only if": a number or a condition, not a restriction
     role = (labels[j] or "").startswith("account role") or stem(low[j]) in word_list("asks_en.txt")
     if role:

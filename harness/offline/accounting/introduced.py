@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from harness.offline.accounting.lexicon import WORDS_DIR, stem, tokens
+from harness.offline.accounting.lexicon import WORDS_DIR, closed, stem, tokens
 from harness.models.spec import AppSpec
 
 _FILE = "introducing_en.txt"
@@ -30,7 +30,7 @@ MEASURE = "a measure of something (what is counted, not a record)"
 PROBLEM = "who has the problem a problem statement describes"
 HEADING = "a heading"
 EXAMPLE = "an example"
-_DETS = frozenset({"the", "a", "an", "my", "our", "their", "his", "her", "its", "your", "each", "every", "all"})
+_DETS = closed("introduced determiners")
 _CUT = frozenset({",", ";", ":", "."})
 
 

@@ -58,6 +58,30 @@ def word_groups(name: str) -> tuple[frozenset[str], ...]:
     return tuple(frozenset(stem(w.lower()) for w in line.split()) for line in _lines(name))
 
 
+CLOSED_FILE = "accounting_closed_en.txt"
+
+
+def closed(key: str) -> frozenset[str]:
+    """One closed word class of the accounting's checks, exact forms (accounting_closed_en.txt);
+    an unknown key is a KeyError, never an empty class."""
+    return keyed_forms(CLOSED_FILE)[key]
+
+
+def closed_stems(key: str) -> frozenset[str]:
+    """The same class as stems (for a check that compares stems)."""
+    return keyed_words(CLOSED_FILE)[key]
+
+
+@lru_cache(maxsize=None)
+def closed_phrases(key: str) -> tuple[tuple[str, ...], ...]:
+    """A class of phrases in the file's order ("+" joins a phrase's words): tried first to last."""
+    for line in _lines(CLOSED_FILE):
+        name, _, words = line.rpartition(":")
+        if name.strip() == key:
+            return tuple(tuple(p.lower().split("+")) for p in words.split())
+    raise KeyError(key)
+
+
 def element_words() -> dict[str, frozenset[str]]:
     """element key ("auth", "feature:search" …) -> the stems it realises (elements_en.txt)."""
     return keyed_words("elements_en.txt")

@@ -11,7 +11,7 @@ from harness.offline.accounting.account import (ACTOR, NEGATED, PURPOSE, SELF_IN
 from harness.offline.accounting.elements import spec_words
 from harness.offline.accounting.introduced import (_CUT, _DETS, _FILE, EXAMPLE, HEADING, MEASURE, PROBLEM, _phrases,
                                                    problem_spans)
-from harness.offline.accounting.lexicon import example_indices, is_vietnamese, keyed_words, stem, token_gaps, tokens
+from harness.offline.accounting.lexicon import closed, example_indices, is_vietnamese, keyed_words, stem, token_gaps, tokens
 from harness.offline.accounting.role_rights import subject_spans
 from harness.models.spec import AppSpec
 
@@ -42,7 +42,7 @@ def _acts(word: str) -> bool:
 def _acting(low: list[str], k: int) -> bool:
     """Whether the subject of the modal before `k` acts ("can add", "should be able to"), rather
     than holding something or having something done to it ("must have a name", "can be listed")."""
-    while k < len(low) and low[k] in ("not", "also", "only", "always", "easily"):
+    while k < len(low) and low[k] in closed("introduction adverbs"):
         k += 1
     if k >= len(low):
         return False

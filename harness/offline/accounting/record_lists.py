@@ -18,16 +18,15 @@ from __future__ import annotations
 
 from harness.offline.accounting.clause_records import entity_at
 from harness.offline.accounting.elements import SpecWords
-from harness.offline.accounting.lexicon import stem
+from harness.offline.accounting.lexicon import closed, stem
 
 FRAMING = "request framing"
-_SKIP = frozenset({"a", "an", "the", "each", "every", "all", "one", "its", "their", "his", "her", "my", "our",
-                   "your", "that", "this", "these", "those", "any", "both"})
+_SKIP = closed("list determiners")
 # Between a feature word and the records it is said of: "search for customers", "sorting of tasks".
-_TO_RECORDS = frozenset({"for", "of", "on", "in", "across", "through", "over", "within", "among", "to", "by"})
-_AND = frozenset({"and", "or", "nor", "plus"})
-_PREPOSITIONS = _TO_RECORDS | frozenset({"with", "from", "at", "about", "under", "per"})
-_BE = frozenset({"be", "is", "are", "been", "being", "was", "were"})
+_TO_RECORDS = closed("to records")
+_AND = closed("list conjunctions")
+_PREPOSITIONS = _TO_RECORDS | closed("more prepositions")
+_BE = closed("be forms")
 
 
 def _separated(toks: list[str], gaps: list[str], k: int) -> int:

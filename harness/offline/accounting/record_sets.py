@@ -15,11 +15,10 @@ uniqueness the spec may not have, "want to read" a reading status.
 
 from __future__ import annotations
 
-from harness.offline.accounting.lexicon import keyed_words, stem
+from harness.offline.accounting.lexicon import closed, keyed_words, stem
 
 _FILE = "record_sets_en.txt"
-_SKIP = frozenset({"a", "an", "the", "each", "every", "one", "new", "all", "some", "this", "that", "my", "our",
-                   "your", "their"})
+_SKIP = closed("record set determiners")
 _ELEMENTS = ("field ", "enum ", "workflow ", "status of ")
 
 

@@ -7,21 +7,22 @@ spec's labels only."""
 from __future__ import annotations
 
 from harness.offline.accounting.elements import SpecWords
+from harness.offline.accounting.lexicon import closed
 
-REQUIRED_WORDS = frozenset({"required", "mandatory", "compulsory", "obligatory"})
-_MUST = frozenset({"must", "need", "needs", "have", "has"})
-_GIVE = frozenset({"provide", "enter", "give", "specify", "supply", "fill", "set"})
+REQUIRED_WORDS = closed("required words")
+_MUST = closed("required must")
+_GIVE = closed("required give")
 # "Every product must have a price", "must include a date": a record's value that must be there.
-_HOLD = frozenset({"have", "has", "include", "contain", "carry"})
+_HOLD = closed("required hold")
 # "The title cannot be empty", "must not be blank": the value must be given.
-EMPTY_WORDS = frozenset({"empty", "blank", "missing", "left"})
+EMPTY_WORDS = closed("required empty")
 # "needs/requires <a value>": a record that cannot be without it.
-_NEEDS_OBJECT = frozenset({"needs", "requires"})
-_CANNOT = frozenset({"cannot", "can't", "mustn't", "never"})
-_SKIP = frozenset({"to", "always", "also", "first"})
+_NEEDS_OBJECT = closed("required needs")
+_CANNOT = closed("required cannot")
+_SKIP = closed("required skip")
 # A segment ends where an optional part may start ("..., description can be added later").
-_BOUNDARY = frozenset({"optional", "optionally", "but", "may", "can", "could", "while", "whereas", "otherwise"})
-_NEGATION = frozenset({"not", "no", "never", "optional"})
+_BOUNDARY = closed("required boundary")
+_NEGATION = closed("required negation")
 
 
 def required_asks(low: list[str], labels: list[str | None], sw: SpecWords) -> None:
@@ -69,6 +70,6 @@ def _marks_required(low: list[str], k: int) -> bool:
     j = k + 1
     while j < len(low) and low[j] in _SKIP:
         j += 1
-    if low[k] in ("need", "needs", "have", "has") and (j == k + 1 or low[k + 1] != "to"):
+    if low[k] in closed("required verbs") and (j == k + 1 or low[k + 1] != "to"):
         return False
     return j < len(low) and low[j] in _GIVE

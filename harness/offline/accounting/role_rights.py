@@ -23,26 +23,17 @@ from __future__ import annotations
 
 from harness.offline.accounting.clause_records import clause_records
 from harness.offline.accounting.elements import SpecWords
-from harness.offline.accounting.lexicon import stem, word_list
+from harness.offline.accounting.lexicon import closed, closed_stems, stem, word_list
 
-_GROUPS = {
-    "add": ("add", "create", "insert", "submit", "post", "write", "enter", "upload"),
-    "change": ("edit", "update", "change", "modify", "rename", "correct"),
-    "delete": ("delete", "remove", "archive", "erase"),
-    "manage": ("manage",),
-    "see": ("see", "view", "browse", "read", "list", "access", "look"),
-}
+_GROUPS = {group: closed(f"rights {group}") for group in ("add", "change", "delete", "manage", "see")}
 _VERB = {stem(w): group for group, words in _GROUPS.items() for w in words}
-_DETS = frozenset({"the", "a", "an", "our", "my", "their", "each", "every", "all", "any"})
-_MODAL = frozenset({"can", "could", "should", "will", "may", "must", "shall"})
-_LETS = frozenset({"allow", "allows", "let", "lets", "enable", "enables"})
+_DETS = closed("rights determiners")
+_MODAL = closed("rights modals")
+_LETS = closed("lets")
 # Who an ordinary account is: the people words of a request (a role ranked above them is named)
-_PEOPLE = frozenset(stem(w) for w in ("user", "users", "people", "person", "member", "members", "customer",
-                                      "customers", "employee", "employees", "visitor", "visitors", "guest",
-                                      "guests", "anyone", "anybody", "everyone", "everybody", "account",
-                                      "accounts", "student", "students", "client", "clients"))
+_PEOPLE = closed_stems("rights people")
 # Where what the subject may do ends ("Users can add recipes, but only admins delete them").
-_BOUNDARY = frozenset({"but", "while", "whereas", "except", "only", "although", "though", "not", "cannot"})
+_BOUNDARY = closed("rights boundary")
 
 
 def role_rights(toks: list[str], labels: list[str | None], sw: SpecWords) -> None:

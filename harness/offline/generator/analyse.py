@@ -142,7 +142,8 @@ def _effective_parents(raw: dict[str, Any]) -> dict[str, str]:
     return decided
 
 
-def _reaches(deps: dict[str, list[str]], start: str, goal: str) -> bool:
+def _reaches(deps: dict[str, list[str]] | dict[str, set[str]], start: str, goal: str) -> bool:
+    """Whether `goal` is reachable from `start` along `deps` (a dependency cycle would close)."""
     seen, todo = set(), [start]
     while todo:
         node = todo.pop()
@@ -175,24 +176,13 @@ def _effective_refs(raw: dict[str, Any], parents: dict[str, str]) -> dict[str, d
     entity of the spec (not the parent: that is the FK already) without closing a cycle."""
     depends: dict[str, set[str]] = {i: {parents[i]} if i in parents else set() for i in raw}
 
-    def reaches(start: str, goal: str) -> bool:
-        seen, todo = set(), [start]
-        while todo:
-            node = todo.pop()
-            if node == goal:
-                return True
-            if node not in seen:
-                seen.add(node)
-                todo.extend(depends.get(node, ()))
-        return False
-
     out: dict[str, dict[str, str]] = {}
     for ident, entity in raw.items():
         for field in entity.fields:
             target = py_ident(field.ref) if field.kind == "reference" and field.ref else None
             if target not in raw or target == ident or target == parents.get(ident):
                 continue
-            if reaches(target, ident):
+            if _reaches(depends, target, ident):
                 continue  # a reference cycle: this field stays a plain number
             depends[ident].add(target)
             out.setdefault(ident, {})[field_ident(field.ident or field.name)] = target

@@ -19,6 +19,7 @@ so without login it is every record's rule already and changes nothing — and s
 from __future__ import annotations
 
 from harness.models.spec import DataEntity
+from harness.offline.spec.pass_helpers import forget_records
 
 DEFAULT_ROLE, OTHER_DEFAULT, DEFAULT_ADMIN = "member", "user", "admin"
 
@@ -69,8 +70,4 @@ def drop_role_entities(toks, mentions: dict[int, str], p) -> None:
         if any(t.role == f"entity:{name}" for t in toks) or not any(n == name for n in mentions.values()) \
                 or p.fields.get(name) or name in p.parents or name in p.parents.values():
             continue
-        p.entities.remove(name)
-        for table in (p.plurals, p.fields, p.entity_rules, p.workflows, p.access):
-            table.pop(name, None)
-        for i in [i for i, n in mentions.items() if n == name]:
-            del mentions[i]
+        forget_records(p, [name], mentions)

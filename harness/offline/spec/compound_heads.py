@@ -11,6 +11,7 @@ with no record type at all keeps them (its error would hide what was asked).
 
 from __future__ import annotations
 
+from harness.offline.spec.pass_helpers import forget_records
 from harness.offline.spec.tokens import Tok
 from harness.offline.spec.wordsets import word_set
 
@@ -37,16 +38,11 @@ def drop_compound_heads(toks: list[Tok], p) -> None:
                and all(_unexplained_head(toks, i, p) for i in mentions[e])]
     if not dropped or len(dropped) == len(p.entities):
         return
-    p.entities = [e for e in p.entities if e not in dropped]
+    forget_records(p, dropped)
     for name in dropped:
-        p.plurals.pop(name, None)
-        p.fields.pop(name, None)
-        p.workflows.pop(name, None)
         for i in mentions[name]:
             toks[i].used, toks[i].role = False, ""
             acc = p.accounts[toks[i].clause]
             word = toks[i].orig or toks[i].w
             if word.lower() not in {u.lower() for u in acc.unknown}:
                 acc.unknown.append(word)
-    p.status = [e for e in p.status if e not in dropped]
-    p.features = [f for f in p.features if f[1] not in dropped]

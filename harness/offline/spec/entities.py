@@ -1,10 +1,11 @@
 """Entities only from entity positions.
 
 A noun becomes a record type when it stands where requests name what an app stores: the object
-of manage/track/store/record/list/add…, the noun before an app head ("recipe app", "task
-management"), the list after "an app with/for", the subject of "each X has / X belongs to / X
-with <fields>", a bare list of nouns, or a parent after "in/of/for each". UI words, function
-words, adjectives, URLs, e-mail addresses and brand-like capitalised words never are.
+of manage/track/store/record/list/add…, the list after "an app with/for", "each X has" (the rows of
+the pass "entity positions", patterns/entity_introducers.jsonl), the noun before an app head
+("recipe app", "task management"), the subject of "X belongs to / X with <fields>", a bare list of
+nouns, or a parent after "in/of/for each" (here). UI words, function words, adjectives, URLs,
+e-mail addresses and brand-like capitalised words never are.
 """
 
 from __future__ import annotations
@@ -15,40 +16,17 @@ from harness.offline.spec.nouns import FIELD_WORDS as _FIELD_WORDS
 from harness.offline.spec.nouns import PLACES, is_noun, mark_brands, singular_name
 from harness.offline.spec.nouns import word_at as _word
 from harness.offline.spec.tokens import Tok
-from harness.offline.spec.wordsets import word_set
+from harness.offline.spec.wordsets import word_sets
+
+WORDS = word_sets("entities")
 
 __all__ = ["find_entities", "is_noun", "mark_brands", "singular_name"]
 
-_HEAD_AFTER = lx.APP_HEADS | word_set("entities.head_after_extra")
-_LIST_AFTER_HEAD = word_set("entities.list_after_head")
-_GAME_HEADS = word_set("entities.game_heads")
-_SKIP = lx.DETERMINERS | lx.QUANTIFIERS | lx.ADJECTIVES | word_set("entities.skip_extra")
-_SEP = word_set("entities.sep")
-_PARENT_PREP = word_set("entities.parent_prep")
-_WITH_LINKS = word_set("entities.with_links")
-_FEATURE_ROLES = word_set("entities.feature_roles")
-_EACH = word_set("entities.each")
-_PURPOSE_AFTER = word_set("entities.purpose_after")
-_MANY = word_set("entities.many")
-_HAVE_VERBS = word_set("entities.have_verbs")
-_WITH_WORDS = word_set("entities.with_words")
-_MODALS = word_set("entities.modals")
-_BE_HAVE = word_set("entities.be_have")
-_CLAUSE_MARKS = word_set("entities.clause_marks")
-_WITHIN = word_set("entities.within")
-_FOR_OF = word_set("entities.for_of")
-_ONE_PARENT = word_set("entities.one_parent")
-_BELONG_PREPS = word_set("entities.belong_preps")
-_SUBJECT_NEXT = (lx.FIELD_TRIGGERS | lx.BELONG | lx.HAVE | lx.MODALS | _PARENT_PREP
-                 | word_set("entities.subject_next_extra"))
+_SKIP = lx.DETERMINERS | lx.QUANTIFIERS | lx.ADJECTIVES | WORDS.skip_extra
 
 
 _LONG_REQUEST = 6                       # clauses
-_WEAK_RULES = word_set("entities.weak_rules")
-_RECORD_HEADS = word_set("entities.record_heads")
-_CRUD_WORDS = word_set("entities.crud_words")
-_CRUD_OPS = word_set("entities.crud_ops")
-_CRUD_PREPS = word_set("entities.crud_preps")
+MAX_ENTITIES = 20      # more entities than this are ignored, said on the terminal and in the summary
 
 
 def _has_login(toks: list[Tok], j: int) -> bool:
@@ -57,42 +35,27 @@ def _has_login(toks: list[Tok], j: int) -> bool:
     return "auth" in window
 
 
-def _verb_like(toks: list[Tok], j: int) -> bool:
+def verb_like(toks: list[Tok], j: int) -> bool:
     w = _word(toks, j)
     return bool(w) and (rl.is_supported_verb(w) or w in lx.VERBS) and not is_noun(toks, j)
 
 
-def _owner(toks: list[Tok], k: int) -> bool:
+def owner(toks: list[Tok], k: int) -> bool:
     """ "the user's recipes", "all users' recipes": a possessive account holder reads like "their"."""
     return toks[k].possessive and lx.singularize(toks[k].w) in rl.ACTOR_WORDS and is_noun(toks, k + 1)
 
 
-def based_on_records(toks: list[Tok], i: int) -> int | None:
-    """ "transactions based on (different) categories (specified by the user)": the records the
-    noun at i is grouped by, when they are named in the plural — the index of their head. A
-    singular after "based on" is a property or a source, not records ("prices based on size",
-    "suggestions based on your history")."""
-    if _word(toks, i + 1) != "based" or _word(toks, i + 2) != "on":
-        return None
-    h = i + 3
-    while h < len(toks) and (toks[h].w in _SKIP or _owner(toks, h)):
-        h += 1
-    if h >= len(toks) or toks[h].clause != toks[i].clause or singular_name(toks[h].w) == toks[h].w:
-        return None
-    return h if toks[h].role.startswith("entity:") or is_noun(toks, h) else None
-
-
-def _np_heads(toks: list[Tok], j: int) -> list[int]:
+def phrase_heads(toks: list[Tok], j: int) -> list[int]:
     """Head indices of a (coordinated) noun phrase list starting at j."""
     heads: list[int] = []
     while j < len(toks) and len(heads) < 1000:
         k = j
-        while k < len(toks) and (toks[k].w in _SKIP or toks[k].w.isdigit() or _owner(toks, k)
+        while k < len(toks) and (toks[k].w in _SKIP or toks[k].w.isdigit() or owner(toks, k)
                                  or (toks[k].w == "/" and _word(toks, k + 1) in _SKIP)
                                  or (toks[k].w in _FIELD_WORDS and not toks[k].used and is_noun(toks, k + 1)
                                      and toks[k + 1].clause == toks[k].clause)):   # "total income"
             k += 1
-        if k < len(toks) and toks[k].used and toks[k].role in _FEATURE_ROLES:
+        if k < len(toks) and toks[k].used and toks[k].role in WORDS.feature_roles:
             m = k + 1
         else:
             m = k
@@ -101,23 +64,23 @@ def _np_heads(toks: list[Tok], j: int) -> list[int]:
             if m == k:
                 break
             heads.append(m - 1)
-        if m < len(toks) and toks[m].w in _SEP:
-            j = m + 1 + (_word(toks, m + 1) in _SEP)
+        if m < len(toks) and toks[m].w in WORDS.sep:
+            j = m + 1 + (_word(toks, m + 1) in WORDS.sep)
             continue
         break
     return heads
 
 
-def _records_have_records(toks: list[Tok], i: int) -> bool:
+def records_have_records(toks: list[Tok], i: int) -> bool:
     """ "Owners have pets.", "Customers have orders and invoices.": a record noun (plural, or after
     each/every) has plural record nouns that end the clause — record types, the second the first's
     children. Not a list of columns ("tasks have notes") or of media ("products have photos")."""
     subject = i - 1
     if not is_noun(toks, subject) or toks[subject].clause != toks[i].clause:
         return False
-    if lx.singularize(toks[subject].w) == toks[subject].w and _word(toks, subject - 1) not in _EACH:
+    if lx.singularize(toks[subject].w) == toks[subject].w and _word(toks, subject - 1) not in WORDS.each:
         return False
-    heads = _np_heads(toks, i + 1)
+    heads = phrase_heads(toks, i + 1)
     if not heads or _word(toks, heads[-1] + 1) not in (".", "", ";") \
             or toks[heads[-1]].clause != toks[i].clause:
         return False
@@ -129,69 +92,16 @@ def _positions(toks: list[Tok], p) -> list[tuple[int, str]]:
     """(token index, rule) of every entity position."""
     out: list[tuple[int, str]] = [(i, "fields") for i in p.field_subjects]
     out += [(i, "object") for i in p.object_positions]   # a table row's "introduce" (pass "record objects")
-    for i, t in enumerate(toks):
-        w = t.w
-        if not w:
-            continue
-        if w in _CRUD_WORDS and (_word(toks, i + 1) in _CRUD_PREPS    # "CRUD operations on books and members"
-                                 or _word(toks, i + 1) in _CRUD_OPS and _word(toks, i + 2) in _CRUD_PREPS):
-            out += [(h, "object") for h in _np_heads(toks, i + 2 + (_word(toks, i + 1) in _CRUD_OPS))]
-        elif rl.is_entity_verb(w) and not t.used and _word(toks, i + 1) == ":" and _word(toks, i + 2) == ".":
-            out += [(h, "object") for h in _list_objects(toks, i + 2)]   # "where I track:" + bullets
-        elif rl.is_entity_verb(w) and not t.used and not (rl.verb_base(w) == "take"
-                                                            and _word(toks, i + 1) in _TAKE_IDIOMS):
-            j = i + 1
-            while _word(toks, j) in _SEP and _verb_like(toks, j + 1):   # "store and share recipes"
-                j += 2
-            if _word(toks, j) == "track" and _word(toks, j + 1) == "of":
-                j += 2
-            elif w == "keep" and _word(toks, j) != "track":
-                continue
-            out += [(h, "object") for h in _np_heads(toks, j)]
-        elif w == "track" and _word(toks, i + 1) == "of":
-            out += [(h, "object") for h in _np_heads(toks, i + 2)]
-        elif w in lx.FEEDBACK_VERBS and not t.used:   # "leave comments on their workouts"
-            out += [(h, "object") for h in _np_heads(toks, i + 1) if toks[h].w in lx.FEEDBACK_NOUNS]
-        elif w in _EACH and is_noun(toks, i + 1) and _word(toks, i + 2) in _SUBJECT_NEXT \
-                and not _has_login(toks, i + 2):
-            out.append((i + 1, "each"))
-        elif (w in lx.APP_HEADS or w in lx.DOMAIN_AREAS) and _word(toks, i + 1) == ":":
-            heads = _np_heads(toks, i + 2)   # "a shop: goods, invoices and line items"
-            out += [(h, "app-list") for h in heads] if len(heads) >= 2 else []
-        elif p.vi and w in lx.APP_HEADS and is_noun(toks, i + 1):   # "ứng dụng ghi chú": app notes
-            out += [(h, "app-head") for h in _np_heads(toks, i + 1)]
-        elif w in lx.APP_HEADS and w not in _GAME_HEADS and _word(toks, i + 1) in _LIST_AFTER_HEAD:
-            heads = _np_heads(toks, i + 2)
-            if not (heads and _word(toks, heads[-1] + 1) in _PURPOSE_AFTER):   # "an app for teachers to ..."
-                out += [(h, "app-list") for h in heads]
-        elif w == "management" and (p.vi or _word(toks, i + 1) == "of"):
-            out += [(h, "object") for h in _np_heads(toks, i + 1 + (_word(toks, i + 1) == "of"))]
-        elif w in lx.HAVE and _word(toks, i + 1) in _MANY:
-            out += [(h, "has-many") for h in _np_heads(toks, i + 1)]
-        elif w in _HAVE_VERBS and not t.used \
-                and _records_have_records(toks, i):
-            out += [(h, "has-many") for h in _np_heads(toks, i + 1)]   # "Owners have pets."
-        elif w in _WITH_WORDS and not t.used and _word(toks, i - 1) not in _GAME_HEADS:
-            # "tasks with login, projects and a dashboard"
-            heads = [h for h in _np_heads(toks, i + 1) if lx.singularize(toks[h].w) != toks[h].w]
-            out += [(h, "with-list") for h in heads] if len(heads) >= 2 else []
-        if is_noun(toks, i):
-            nxt = i + 1
-            while nxt < len(toks) and is_noun(toks, nxt) and nxt - i < 3:
-                nxt += 1
-            after = _word(toks, nxt)
-            if after in _HEAD_AFTER and nxt - 1 == i and not _compound_tail(toks, i):
-                out.append((i, "app-head" if after in _RECORD_HEADS else "tool-head"))
-            elif _clause_start(toks, i) and _bare_subject(toks, i) and not _has_login(toks, _np_heads(toks, i)[-1] + 1):
-                # ("The project has a login and sign up": the app itself, like "each teacher has a login")
-                out += [(h, "subject") for h in _np_heads(toks, i)]
-    return out
+    table: dict[int, list[tuple[int, str]]] = {}   # the rows of "entity positions", "record heads", by anchor
+    for anchor, head, rule in p.positions:
+        table.setdefault(anchor, []).append((head, rule))
+    return out + [position for i in sorted(table) for position in table[i]]
 
 
-def _compound_tail(toks: list[Tok], i: int) -> bool:
-    """ "property rental application": a noun after another noun only qualifies the compound."""
-    j = i - 1
-    return j >= 0 and toks[j].clause == toks[i].clause and is_noun(toks, j)
+def bare_subject(toks: list[Tok], i: int) -> bool:
+    """The noun at i opens a clause that names records and what they have ("Projects and tasks.", "each task
+    has", "tasks within projects"), not the app itself ("The project has a login and sign up")."""
+    return _clause_start(toks, i) and _bare_subject(toks, i) and not _has_login(toks, phrase_heads(toks, i)[-1] + 1)
 
 
 def _not_a_record(toks: list[Tok], i: int, rule: str, positions: list[tuple[int, str]]) -> bool:
@@ -214,8 +124,6 @@ def _not_a_record(toks: list[Tok], i: int, rule: str, positions: list[tuple[int,
     return False
 
 
-_PRODUCT_VERBS = word_set("entities.product_verbs")
-_TAKE_IDIOMS = word_set("entities.take_idioms")
 
 
 def _agent(toks: list[Tok], i: int) -> bool:
@@ -225,14 +133,13 @@ def _agent(toks: list[Tok], i: int) -> bool:
     while k >= 0 and toks[k].clause == toks[i].clause and (is_noun(toks, k) or toks[k].w in ("a", "an")):
         k -= 1
     verb = _word(toks, k)
-    if toks[i].w != singular_name(toks[i].w) or (verb not in _PRODUCT_VERBS and rl.verb_base(verb) not in _PRODUCT_VERBS):
+    if toks[i].w != singular_name(toks[i].w) or (verb not in WORDS.product_verbs and rl.verb_base(verb) not in WORDS.product_verbs):
         return False
     rel, nxt = _word(toks, i + 1), _word(toks, i + 2)   # "which can win", not "which has a title"
-    return rel in word_set("entities.agent_pronouns") and nxt not in lx.HAVE | lx.BELONG | {"is", "are"}
+    return rel in WORDS.agent_pronouns and nxt not in lx.HAVE | lx.BELONG | {"is", "are"}
 
 
-_STORY_SUBJECTS = rl.ACTOR_WORDS | word_set("entities.story_subjects_extra")
-_STORY_MODALS = word_set("entities.story_modals")
+_STORY_SUBJECTS = rl.ACTOR_WORDS | WORDS.story_subjects_extra
 
 
 def _story_clause(toks: list[Tok], i: int) -> bool:
@@ -242,12 +149,12 @@ def _story_clause(toks: list[Tok], i: int) -> bool:
         k -= 1
     while k < i and not toks[k].w[:1].isalpha():
         k += 1   # "[ ]" checkboxes
-    if rl.is_entity_verb(toks[k].w) and k < i and toks[k].w not in _PRODUCT_VERBS:
+    if rl.is_entity_verb(toks[k].w) and k < i and toks[k].w not in WORDS.product_verbs:
         return True   # an imperative feature bullet: "Manage supplier information"
-    return toks[k].w in _STORY_SUBJECTS and _word(toks, k + 1) in _STORY_MODALS
+    return toks[k].w in _STORY_SUBJECTS and _word(toks, k + 1) in WORDS.story_modals
 
 
-def _list_objects(toks: list[Tok], j: int) -> list[int]:
+def bullet_heads(toks: list[Tok], j: int) -> list[int]:
     """The leading noun of each clause after "... I track:" (bullet items), up to the first item
     that does not start with one."""
     heads: list[int] = []
@@ -255,7 +162,7 @@ def _list_objects(toks: list[Tok], j: int) -> list[int]:
         k = j + 1
         while k < len(toks) and toks[k].w == ".":
             k += 1
-        item = _np_heads(toks, k) if k < len(toks) and is_noun(toks, k) else []
+        item = phrase_heads(toks, k) if k < len(toks) and is_noun(toks, k) else []
         if not item:
             break
         heads += item
@@ -272,13 +179,13 @@ def _purpose_verb(toks: list[Tok], i: int) -> bool:
         if toks[k].clause != toks[i].clause:
             return False
         if rl.is_entity_verb(toks[k].w):
-            return rl.verb_base(toks[k].w) not in _PRODUCT_VERBS and toks[k].w not in _PRODUCT_VERBS
+            return rl.verb_base(toks[k].w) not in WORDS.product_verbs and toks[k].w not in WORDS.product_verbs
     return False
 
 
 def _bare_subject(toks: list[Tok], i: int) -> bool:
     """ "Projects and tasks.", "Tasks: title, due date", "each task has", "tasks within projects"."""
-    heads = _np_heads(toks, i)
+    heads = phrase_heads(toks, i)
     if not heads:
         return False
     after = _word(toks, heads[-1] + 1)
@@ -286,36 +193,36 @@ def _bare_subject(toks: list[Tok], i: int) -> bool:
         return True
     if after in lx.HAVE or after in lx.BELONG:
         return True
-    if after in _PARENT_PREP or after == "of":
-        rest = _np_heads(toks, heads[-1] + 2)
+    if after in WORDS.parent_prep or after == "of":
+        rest = phrase_heads(toks, heads[-1] + 2)
         return bool(rest) and _word(toks, rest[-1] + 1) in (".", "")
-    return after in _MODALS and _word(toks, heads[-1] + 2) in _BE_HAVE
+    return after in WORDS.modals and _word(toks, heads[-1] + 2) in WORDS.be_have
 
 
 def _clause_start(toks: list[Tok], i: int) -> bool:
     j = i - 1
     while j >= 0 and toks[j].clause == toks[i].clause and toks[j].w in _SKIP:
         j -= 1
-    return j < 0 or toks[j].clause != toks[i].clause or toks[j].w in _CLAUSE_MARKS
+    return j < 0 or toks[j].clause != toks[i].clause or toks[j].w in WORDS.clause_marks
 
 
-def find_entities(toks: list[Tok], p, cap: int) -> dict[int, str]:
-    """Record entities found at entity positions (and parents after "in/of/for each"); returns
-    every mention index -> singular name, with the mentions consumed."""
-    overflow: dict[str, None] = {}
+def _add(toks: list[Tok], p, i: int, rule: str, cap: int) -> None:
+    """The record type the noun at i names, found by `rule` (beyond the cap: p.overflow)."""
+    name = singular_name(toks[i].w)
+    p.entity_rules.setdefault(name, rule)
+    if not toks[i].w[:1].isalpha() or name in p.plurals:   # a record type is named by a word, never ")" or "/"
+        return
+    if len(p.entities) >= cap:
+        p.overflow += [] if name in p.overflow else [name]
+        return
+    p.entities.append(name)
+    p.plurals[name] = toks[i].w if toks[i].w != name else lx.pluralize(name)
 
-    def add(i: int) -> None:
-        if not toks[i].w[:1].isalpha():   # a record type is named by a word, never ")" or "/"
-            return
-        name = singular_name(toks[i].w)
-        if name in p.plurals:
-            return
-        if len(p.entities) >= cap:
-            overflow[name] = None
-            return
-        p.entities.append(name)
-        p.plurals[name] = toks[i].w if toks[i].w != name else lx.pluralize(name)
 
+def find_entities(toks: list[Tok], p, cap: int = MAX_ENTITIES) -> dict[int, str]:
+    """Record entities found at entity positions; returns every mention index -> singular name, with
+    the mentions consumed (the parents after "in/of/for each": add_parents)."""
+    p.overflow = []
     long_request = len({t.clause for t in toks}) >= _LONG_REQUEST
     counts: dict[str, int] = {}
     for t in toks:
@@ -327,43 +234,27 @@ def find_entities(toks: list[Tok], p, cap: int) -> dict[int, str]:
         name = singular_name(toks[i].w)
         if _not_a_record(toks, i, rule, positions):
             continue
-        if long_request and rule in _WEAK_RULES and counts.get(name, 0) < 2 \
+        if long_request and rule in WORDS.weak_rules and counts.get(name, 0) < 2 \
                 and not (rule == "object" and (toks[i].clause == 0 and _purpose_verb(toks, i)
                                                or _story_clause(toks, i))):
             if rule == "app-head" and toks[i].clause == 0:
                 fallback.append(i)
             continue   # in a long request a record type is named more than once (or in its purpose)
-        add(i)
-        p.entity_rules.setdefault(name, rule)
+        _add(toks, p, i, rule, cap)
     for i in fallback if not p.entities else ():   # "a time card app ..." and no record named again
-        add(i)
-        p.entity_rules.setdefault(singular_name(toks[i].w), "app-head")
-    add_rule = add
+        _add(toks, p, i, "app-head", cap)
+    return _mentions(toks, p)
 
-    def add(i: int) -> None:   # noqa: F811 - parents found after the first pass
-        add_rule(i)
-        p.entity_rules.setdefault(singular_name(toks[i].w), "parent")
+
+def add_parents(toks: list[Tok], p, cap: int = MAX_ENTITIES) -> dict[int, str]:
+    """The records the rows of "parent entities" read after a mention ("tasks in a project", "ingredients
+    for each recipe", "transactions based on categories"), then every mention again."""
+    for _anchor, head, rule in p.positions:
+        if rule == "parent":
+            _add(toks, p, head, rule, cap)
     mentions = _mentions(toks, p)
-    for i in list(mentions):   # "tasks in a project", "ingredients for each recipe", "chapters of a book"
-        w1, w2 = _word(toks, i + 1), _word(toks, i + 2)
-        if (w1 in _PARENT_PREP and w2 in _ONE_PARENT) \
-                or (w1 in _WITHIN and is_noun(toks, i + 2)) \
-                or (w1 in _FOR_OF and w2 in _ONE_PARENT) \
-                or (w1 in lx.BELONG and w2 in _BELONG_PREPS) \
-                or (w1 in _WITH_LINKS and w2 == "with"):   # "transactions associated with a category"
-            j = i + 2 + (w1 in lx.BELONG)
-            heads = _np_heads(toks, j)
-            for h in heads[:1]:
-                add(h)
-        elif (grouped_by := based_on_records(toks, i)) is not None:   # "transactions based on different categories"
-            add(grouped_by)
-        elif _word(toks, i + 1) in ("is", "are") and _word(toks, i + 2) in _WITH_LINKS and _word(toks, i + 3) == "with":
-            for h in _np_heads(toks, i + 4)[:1]:   # "each transaction is associated with a category"
-                add(h)
-    mentions = _mentions(toks, p)
-    if overflow:
-        p.overflow = list(overflow)
-        p.notes.append(f"{len(overflow)} more entities ignored (cap {cap})")
+    if p.overflow:
+        p.notes.append(f"{len(p.overflow)} more entities ignored (cap {cap})")
     return mentions
 
 

@@ -10,6 +10,7 @@ to that field ("chi tiêu" in "quản lý chi tiêu" reads as the expense type o
 from __future__ import annotations
 
 from harness.offline.spec import lexicon as lx
+from harness.offline.spec.pass_helpers import forget_records
 from harness.offline.spec.tokens import Tok
 from harness.offline.spec.wordsets import word_set
 
@@ -26,12 +27,7 @@ def drop_enum_value_entities(toks: list[Tok], mentions: dict[int, str], p) -> No
         if owner is None or owner == name or owner not in p.plurals or p.fields.get(name) \
                 or name in p.parents or name in p.parents.values():
             continue
-        p.entities.remove(name)
-        p.plurals.pop(name, None)
-        p.fields.pop(name, None)
-        p.entity_rules.pop(name, None)
-        for i in [i for i, n in mentions.items() if n == name]:
-            del mentions[i]
+        forget_records(p, [name], mentions)
         for t in toks:
             if t.role == f"entity:{name}":
                 t.role = f"field:{owner}"
@@ -62,11 +58,7 @@ def drop_field_head_entities(toks: list[Tok], mentions: dict[int, str], p) -> No
         if not spots or not all(_refers_back(toks, i) or (owner, name) in whole and _beside_owner(toks, mentions, i, owner)
                                  for i in spots):
             continue
-        p.entities.remove(name)
-        p.plurals.pop(name, None)
-        p.entity_rules.pop(name, None)
-        for i in spots:
-            del mentions[i]
+        forget_records(p, [name], mentions)
         for t in toks:
             if t.role == f"entity:{name}":
                 t.role = f"field:{owner}"

@@ -7,15 +7,13 @@ from __future__ import annotations
 
 from harness.offline.field_kinds import kind_for_name
 from harness.offline.spec import lexicon as lx
+from harness.offline.spec.pass_helpers import word as _word
 from harness.offline.spec.tokens import Tok
-from harness.offline.spec.wordsets import word_set
+from harness.offline.spec.wordsets import word_set, word_sets
+
+WORDS = word_sets("enum_values")
 
 _MAX_ENUM = 12
-ENUM_SEPARATORS = word_set("enum_values.enum_separators")
-
-
-def _word(toks: list[Tok], i: int) -> str:
-    return toks[i].w if 0 <= i < len(toks) else ""
 
 
 def read_enum(toks: list[Tok], j: int, own: bool = True) -> tuple[list[str], int]:
@@ -29,11 +27,11 @@ def read_enum(toks: list[Tok], j: int, own: bool = True) -> tuple[list[str], int
         w = toks[k].w
         if close and w == close:
             break
-        if w in ENUM_SEPARATORS or w in ("->", "→"):
+        if w in WORDS.enum_separators or w in ("->", "→"):
             if cur:
                 groups.append(cur)
                 cur = []
-        elif w in word_set("enum_values.etc") and (close is None or _word(toks, k + 1) == close):
+        elif w in WORDS.etc and (close is None or _word(toks, k + 1) == close):
             pass   # "(meat, chicken, vegetarian etc)", "(groceries, bills, etc)": no value "etc"
         elif w and (w[0].isalnum()) and len(cur) < 3 and not toks[k].used:
             cur.append(toks[k])
@@ -64,8 +62,8 @@ def _value(toks: list[Tok], own: bool) -> str:
     return " ".join(t.w for t in toks)
 
 
-YES_NO = word_set("enum_values.yes_no")
-ENUM_HEADS = word_set("enum_values.enum_heads")
+YES_NO = WORDS.yes_no
+ENUM_HEADS = WORDS.enum_heads
 
 
 def yes_no_aside(toks: list[Tok], j: int) -> bool:

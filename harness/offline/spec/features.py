@@ -9,15 +9,17 @@ from __future__ import annotations
 
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec.accounting import asks_something
+from harness.offline.spec.booking import find_availability
 from harness.offline.spec.pass_helpers import past_determiners, spared
+from harness.offline.spec.pass_helpers import nearest as _near
+from harness.offline.spec.pass_helpers import word as _word
 from harness.offline.spec.tokens import Tok
-from harness.offline.spec.wordsets import word_map, word_set
+from harness.offline.spec.wordsets import word_map, word_sets
+
+WORDS = word_sets("features")
 
 _TRIGGERS = word_map("features.triggers")
-_BY_ONLY = word_set("features.by_only")
-_OTHER_FORMATS = word_set("features.other_formats")
 _WINDOW = 8
-_PERIOD_KEYS = word_set("features.period_keys")
 
 
 def built_features() -> frozenset[str]:
@@ -39,14 +41,14 @@ def feature_blocker(feature, spec) -> str:
     return "" if ok else reason
 
 
-def find_features(toks: list[Tok], mentions: dict[int, str], fields_of: dict[str, list[str]],
-                  built: frozenset[str], field_words: dict[str, set[str]] | None = None,
-                  parents: dict[str, str] | None = None) -> list[tuple[str, str | None, list[str], int]]:
-    """(kind, entity, field idents, clause) per recognised feature; consumes its words.
-    `field_words`: every word of each record's field labels ("due" of "due date"); `parents`
-    (child -> parent, updated): "filter orders by customer" links orders to their customer."""
-    field_words = field_words or {}
-    found: list[tuple[str, str | None, list[str], int]] = []
+def find_features(toks: list[Tok], mentions: dict[int, str], p) -> None:
+    """p.features: (kind, entity, field idents, clause) per recognised feature, then the booking
+    availability (booking.py); consumes their words. "filter orders by customer" links orders to
+    their customer (p.parents)."""
+    fields_of = {e: [it.words[-1] for it in p.fields.get(e, [])] + ["name", "title"] for e in p.entities}
+    field_words = {e: {w for it in p.fields.get(e, []) for w in it.words} for e in p.entities}
+    built, parents = built_features(), p.parents
+    p.features = found = []
     for i, t in enumerate(toks):
         kind = _TRIGGERS.get(t.w) or _viewed_by(toks, i, mentions)
         if t.used or kind is None:
@@ -54,15 +56,15 @@ def find_features(toks: list[Tok], mentions: dict[int, str], fields_of: dict[str
         if spared(toks, i):
             t.used, t.role = True, "context"   # "without having to search": no feature is asked
             continue
-        if t.w in _BY_ONLY and (_word(toks, i + 1) != "by" or past_determiners(toks, i + 2) in mentions):
+        if t.w in WORDS.by_only and (_word(toks, i + 1) != "by" or past_determiners(toks, i + 2) in mentions):
             continue   # "organize your tasks" manages them; "events organized by clubs" names who does
         if t.w == "double" or _word(toks, i - 1) == "double":
             kind = "no_double_booking"
-        if kind == "csv_export" and any(_word(toks, j) in _OTHER_FORMATS for j in range(i, i + 4)):
+        if kind == "csv_export" and any(_word(toks, j) in WORDS.other_formats for j in range(i, i + 4)):
             continue
         if kind not in built:
             continue
-        entity = _nearest(toks, i, mentions)
+        entity = _near(toks, i, mentions, 15, ahead_first=True)
         guessed = entity is None   # "search by title": the one record type, when its columns follow
         entity = entity or _only_record(mentions)
         if entity is None:
@@ -76,7 +78,7 @@ def find_features(toks: list[Tok], mentions: dict[int, str], fields_of: dict[str
         j = i + 1
         while j < len(toks) and j < i + _WINDOW and toks[j].w not in (".", ";"):
             w = toks[j].w
-            if w in word_set("features.hook_tail") or j in mentions or w in _LIST_SIGNS and listed_so_far(toks, i, j, mentions):
+            if w in WORDS.hook_tail or j in mentions or w in WORDS.list_signs and j - 1 > i and j - 1 in mentions:   # "customers & tickets"
                 used.append(j)
                 if j in mentions and not in_by and mentions[j] != entity and not cols:
                     listed.append(mentions[j])
@@ -103,7 +105,7 @@ def find_features(toks: list[Tok], mentions: dict[int, str], fields_of: dict[str
                 if in_by and lx.singularize(w) in lx.FIELD_VOCAB and w not in lx.STATUS_WORDS \
                         and w not in field_words.get(entity, ()) and not asks_something(toks[j]):
                     missing = j
-                by_open = by_open and w in _PERIOD_KEYS
+                by_open = by_open and w in WORDS.period_keys
                 break
             j += 1
         if missing is not None:
@@ -128,15 +130,8 @@ def find_features(toks: list[Tok], mentions: dict[int, str], fields_of: dict[str
         for other in dict.fromkeys(listed):   # "filter invoices and payments by date": each by its date
             if other != entity and all(c in fields_of.get(other, []) for c in cols):
                 found.append((kind, other, cols, t.clause))
-    return found
+    found += find_availability(toks, mentions, p)   # then the table passes after it (passes.jsonl)
 
-
-_LIST_SIGNS = word_set("features.list_signs")
-
-
-def listed_so_far(toks: list[Tok], i: int, j: int, mentions: dict[int, str]) -> bool:
-    """ "search for customers & tickets": a list sign right after a record named after the trigger."""
-    return j - 1 > i and j - 1 in mentions
 
 
 def find_workflow_chains(toks: list[Tok], mentions: dict[int, str]) -> list[tuple[str, list[str]]]:
@@ -163,7 +158,7 @@ def find_workflow_chains(toks: list[Tok], mentions: dict[int, str]) -> list[tupl
             k += 1
         states.append(" ".join(cur))
         states = [s for s in states if s]
-        entity = _nearest(toks, start, mentions)
+        entity = _near(toks, start, mentions, 15, ahead_first=True)
         if entity and len(states) >= 2:
             for j in range(start, k):
                 toks[j].used, toks[j].role = True, f"workflow:{entity}"
@@ -172,12 +167,11 @@ def find_workflow_chains(toks: list[Tok], mentions: dict[int, str]) -> list[tupl
     return out
 
 
-_VIEWS = word_set("features.views")
 
 
 def _viewed_by(toks: list[Tok], i: int, mentions: dict[int, str]) -> str | None:
     """ "View orders by status": a list of the records narrowed by a column — the filter; else None."""
-    if toks[i].w not in _VIEWS:
+    if toks[i].w not in WORDS.views:
         return None
     j = past_determiners(toks, i + 1)
     return "filter" if j in mentions and _word(toks, j + 1) == "by" else None
@@ -199,19 +193,8 @@ def _by_parent(entity: str, other: str, parents: dict[str, str]) -> bool:
     return True
 
 
-def _word(toks: list[Tok], i: int) -> str:
-    return toks[i].w if 0 <= i < len(toks) else ""
-
-
 def _only_record(mentions: dict[int, str]) -> str | None:
     """The request's one record type ("Search by title" in a book catalogue searches books)."""
     names = set(mentions.values())
     return next(iter(names)) if len(names) == 1 else None
 
-
-def _nearest(toks: list[Tok], i: int, mentions: dict[int, str]) -> str | None:
-    for d in range(0, 16):
-        for j in (i + d, i - d):
-            if j in mentions and toks[j].clause == toks[i].clause:
-                return mentions[j]
-    return None

@@ -7,20 +7,18 @@ from __future__ import annotations
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec.pass_helpers import word as _word
 from harness.offline.spec.tokens import Tok
-from harness.offline.spec.wordsets import word_set
+from harness.offline.spec.wordsets import word_sets
+
+WORDS = word_sets("field_words")
 
 _MAX_WORD = 40
-DETAIL_WORDS = word_set("field_words.detail_words")
-COMPOUND_HEADS = word_set("field_words.compound_heads")
-_COUNT_HEADS = word_set("field_words.count_heads")
-
-
-_NEVER_FIELDS = word_set("field_words.never_fields")
+DETAIL_WORDS = WORDS.detail_words
+COMPOUND_HEADS = WORDS.compound_heads
 
 
 def field_word(w: str, stops: frozenset[str]) -> bool:
     """Whether `w` can be (part of) a field name."""
-    if not w or not w[0].isalpha() or " " in w or len(w) > _MAX_WORD or w in _NEVER_FIELDS:
+    if not w or not w[0].isalpha() or " " in w or len(w) > _MAX_WORD or w in WORDS.never_fields:
         return False
     if w.endswith("ing") and w not in lx.NOUN_ING and w not in lx.FIELD_VOCAB:
         return False
@@ -29,7 +27,7 @@ def field_word(w: str, stops: frozenset[str]) -> bool:
     return not (w in lx.FUNCTION or w in lx.META or w in stops or w.endswith("ly"))
 
 
-_WRAP_BEFORE = lx.DETERMINERS | lx.SEPARATORS | word_set("field_words.wrap_before_extra")
+_WRAP_BEFORE = lx.DETERMINERS | lx.SEPARATORS | WORDS.wrap_before_extra
 
 
 def soft_wrap(toks: list[Tok], j: int) -> bool:
@@ -45,14 +43,10 @@ def ing_compound(toks: list[Tok], j: int, stops: frozenset[str]) -> bool:
     return w.endswith("ing") and len(w) > 4 and w not in stops and w not in lx.FUNCTION and (
         (nxt in lx.FIELD_VOCAB or lx.singularize(nxt) in lx.FIELD_VOCAB) and field_word(nxt, stops)
         or nxt in DETAIL_WORDS   # "billing information"
-        or nxt in _ING_HEADS and field_word(nxt, stops))   # "watering interval", "feeding schedule"
-
-
-_ING_HEADS = word_set("field_words.ing_heads")
+        or nxt in WORDS.ing_heads and field_word(nxt, stops))   # "watering interval", "feeding schedule"
 
 
 _WHEN_HEADS = lx.DATE_WORDS | lx.DATETIME_WORDS
-_PERIODS = word_set("field_words.periods")
 
 
 def modifier(toks: list[Tok], j: int) -> bool:
@@ -62,8 +56,8 @@ def modifier(toks: list[Tok], j: int) -> bool:
     ends = after in lx.SEPARATORS or after in (".", "", ")", "(")
     if not ends or not w.isalpha() or w in lx.FUNCTION:
         return False
-    return w in lx.VERBS and nxt in _WHEN_HEADS or w in _PERIODS and lx.singularize(nxt) in lx.FIELD_VOCAB \
-        or w in lx.META and nxt in _COUNT_HEADS   # "page count", "page number": a count of the UI word
+    return w in lx.VERBS and nxt in _WHEN_HEADS or w in WORDS.periods and lx.singularize(nxt) in lx.FIELD_VOCAB \
+        or w in lx.META and nxt in WORDS.count_heads   # "page count", "page number": a count of the UI word
 
 
 def column_follows(toks: list[Tok], k: int, stops: frozenset[str]) -> bool:

@@ -12,22 +12,16 @@ from dataclasses import dataclass, field
 from harness.offline.field_kinds import UNIQUE_KINDS
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec.name_kinds import kind_for_name
-from harness.offline.spec.enum_values import ENUM_HEADS as _ENUM_HEADS
-from harness.offline.spec.enum_values import names_columns, read_enum  # read_enum: also by rules, field_passes
-from harness.offline.spec.enum_values import YES_NO as _YES_NO
-from harness.offline.spec.enum_values import own_words as _own_words
-from harness.offline.spec.enum_values import value_run as _value_run
-from harness.offline.spec.enum_values import yes_no_aside as _yes_no_aside
-from harness.offline.spec.list_parts import PRONOUNS as _PRONOUNS
-from harness.offline.spec.list_parts import past_link as _past_link
-from harness.offline.spec.list_parts import read_range, scale as _scale
-from harness.offline.spec.list_parts import share_head as _share_head
-from harness.offline.spec.field_words import COMPOUND_HEADS as _COMPOUND_HEADS
-from harness.offline.spec.field_words import DETAIL_WORDS, column_follows as _column_follows
-from harness.offline.spec.field_words import field_word, ing_compound as _ing_compound, modifier as _modifier
-from harness.offline.spec.field_words import soft_wrap, split_run as _split_run
+from harness.offline.spec.nouns import singular_name
+from harness.offline.spec.enum_values import ENUM_HEADS, YES_NO, names_columns, own_words, read_enum, value_run, yes_no_aside
+from harness.offline.spec.field_words import COMPOUND_HEADS, DETAIL_WORDS, column_follows, field_word, ing_compound, modifier
+from harness.offline.spec.field_words import soft_wrap, split_run
+from harness.offline.spec.list_parts import PRONOUNS, past_link, read_range, scale, share_head
+from harness.offline.spec.pass_helpers import word as _word
 from harness.offline.spec.tokens import Tok
-from harness.offline.spec.wordsets import word_set
+from harness.offline.spec.wordsets import word_sets
+
+WORDS = word_sets("fields")
 
 
 @dataclass
@@ -53,48 +47,22 @@ class FieldItem:
         return self.unique and kind in UNIQUE_KINDS
 
 
-_CHOICE_UI = word_set("fields.choice_ui")
-
-
-_BY_PARTICIPLES = word_set("fields.by_participles")
-_MEASURE_PARTICIPLES = word_set("fields.measure_participles")
-# "a start and end time", "pickup and drop-off date": the two bounds share the head noun after them
-_BOUND_WORDS = word_set("fields.bound_words")
-_DATE_HEADS = word_set("fields.date_heads")
-_DETAIL_WORDS = DETAIL_WORDS
-_INTRO = word_set("fields.intro")
-
-
-def _word(toks: list[Tok], i: int) -> str:
-    return toks[i].w if 0 <= i < len(toks) else ""
-
-
 def _aside(toks: list[Tok], j: int) -> tuple[list[str], int]:
     """A parenthetical after a field: its example values (after "e.g"/"like") or nothing; the
     index after ")" (j when there is no closing parenthesis nearby)."""
     close = next((k for k in range(j + 1, min(j + 20, len(toks))) if toks[k].w == ")"), None)
     if close is None:
         return [], j
-    intro = next((k for k in range(j + 1, close) if toks[k].w in _INTRO), None)
+    intro = next((k for k in range(j + 1, close) if toks[k].w in WORDS.intro), None)
     if intro is not None:
-        fake = [Tok("(", "")] + [t for t in toks[intro + 1:close] if t.w not in _INTRO] + [Tok(")", "")]
+        fake = [Tok("(", "")] + [t for t in toks[intro + 1:close] if t.w not in WORDS.intro] + [Tok(")", "")]
         values, _end = read_enum(fake, 0)
         return values, close + 1
     return [], close + 1
 
 
-_MEDIA_PLURALS = lx.MEDIA_PLURALS
 # Plural column words kept as written ("steps" of a recipe are its instructions, not a record).
-PLURAL_FIELDS = lx.KEEP_PLURAL_FIELDS | word_set("fields.plural_fields_extra")
-_UNBUILT_ASIDES = word_set("fields.unbuilt_asides")
-_OF_HEADS = word_set("fields.of_heads")
-_IS = word_set("fields.is")
-_COLUMN_MODIFIERS = word_set("fields.column_modifiers")
-_ORDER_MODIFIERS = word_set("fields.order_modifiers")
-_NAME_MODIFIERS = word_set("fields.name_modifiers")
-
-
-_SHOW_VERBS = word_set("fields.show_verbs")
+PLURAL_FIELDS = lx.KEEP_PLURAL_FIELDS | WORDS.plural_fields_extra
 
 
 def parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozenset[str],
@@ -106,7 +74,7 @@ def parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozenset
     for the others: they are required (a yes/no field always has a value: it stays as it is)."""
     items, consumed = _parse_field_list(toks, start, strict, stops, keep_plural, links)
     for a, b in zip(items, items[1:]):   # "a start and end time": the start time and the end time
-        if len(a.words) == 1 and len(b.words) == 2 and {a.words[0], b.words[0]} <= _BOUND_WORDS:
+        if len(a.words) == 1 and len(b.words) == 2 and {a.words[0], b.words[0]} <= WORDS.bound_words:
             a.words = [a.words[0], b.words[1]]
     if len(items) > 1 and any(it.required is False for it in items):
         for it in items:
@@ -131,13 +99,13 @@ def _parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozense
         last = words[-1]
         sing = lx.singularize(last)
         counted = words[:2] == ["number", "of"]   # "number of people": the plural is what is counted
-        if last in _MEDIA_PLURALS:
+        if last in lx.MEDIA_PLURALS:
             last = sing   # "products with photos": a photo field (a link), not a record of photos
         if sing != last and last not in keep_plural and not counted and (
                 sing not in lx.FIELD_VOCAB or sing in lx.FIELD_NOUNS):
             return False   # a plural record noun ends the field list ("... and projects")
         head = words[words.index("of") - 1] if "of" in words[1:] else last   # "date of birth"
-        known = lx.FIELD_VOCAB | _OF_HEADS
+        known = lx.FIELD_VOCAB | WORDS.of_heads
         if strict and sing not in known and last not in known and head not in known \
                 and kind_for_name(words)[0] == "short_text":
             return False   # strict: a known column word, or one the kind registry types ("points")
@@ -146,9 +114,9 @@ def _parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozense
             last, sing = words[-1], lx.singularize(words[-1])
         cur.words = words[:-1] + [last if last in keep_plural or counted else sing]
         if len(cur.words) >= 3 and all(w in lx.FIELD_VOCAB for w in cur.words):
-            items.extend(FieldItem(words=ws) for ws in _split_run(cur.words))
+            items.extend(FieldItem(words=ws) for ws in split_run(cur.words))
         else:
-            cur.own = _own_words(toks, idx, words)
+            cur.own = own_words(toks, idx, words)
             items.append(cur)
         consumed.extend(idx)
         words.clear(), idx.clear()
@@ -177,12 +145,12 @@ def _parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozense
             continue
         if t.used or not t.w:
             break
-        if not words and t.w in _DETAIL_WORDS and _word(toks, j + 1) in _INTRO:
+        if not words and t.w in DETAIL_WORDS and _word(toks, j + 1) in WORDS.intro:
             idx.append(j)   # "details such as", "information like"
             j += 1
             continue
-        if not words and t.w in word_set("fields.collection_heads") and _word(toks, j + 1) == "of" \
-                and _word(toks, j + 2) in _DETAIL_WORDS:
+        if not words and t.w in WORDS.collection_heads and _word(toks, j + 1) == "of" \
+                and _word(toks, j + 2) in DETAIL_WORDS:
             idx.extend((j, j + 1, j + 2))   # "a set of attributes like"
             j += 3
             continue
@@ -195,7 +163,7 @@ def _parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozense
             idx.append(j)   # "including students' names, headshots": whose names the list says already
             j += 1
             continue
-        if not words and (t.w in _INTRO or t.w in _SHOW_VERBS and not items):
+        if not words and (t.w in WORDS.intro or t.w in WORDS.show_verbs and not items):
             idx.append(j)   # "(showing name, code, class)": the list after the verb
             j += 1
             continue
@@ -214,14 +182,14 @@ def _parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozense
                 values, end = _aside(toks, j)   # "(dropdown with e.g groceries, bills)": values after e.g.
                 if end == j:
                     break
-                if any(toks[k].w in _UNBUILT_ASIDES for k in range(j, end)):
+                if any(toks[k].w in WORDS.unbuilt_asides for k in range(j, end)):
                     j = end   # "(default: 0 if not provided)": an ask no rule builds, left unrecognised
                     continue
             elif not values:
                 break
             if t.w == "(" and names_columns(values):
                 break   # "a vaccination schedule (vaccine type, due date)": columns, not its values
-            if len(values) == 2 and set(values) <= _YES_NO:
+            if len(values) == 2 and set(values) <= YES_NO:
                 cur.hint, values = "bool", []   # "paid (yes/no)": a yes/no field, not a two-word enum
             cur.enum_values = values
             idx.extend(range(j, end))
@@ -235,7 +203,7 @@ def _parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozense
             continue
         if t.w in lx.SEPARATORS:
             if not commit():
-                after = _past_link(toks, j - 1, words)
+                after = past_link(toks, j - 1, words)
                 if after is None:
                     return items, consumed
                 if links is not None:
@@ -244,87 +212,94 @@ def _parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozense
                 cur = FieldItem(words=[])     # records named in the list are linked, not fields
                 j = after
                 continue
-        elif not words and t.w in ("list", "set") and _word(toks, j + 1) == "of" and _past_link(toks, j + 2, []):
+        elif not words and t.w in ("list", "set") and _word(toks, j + 1) == "of" and past_link(toks, j + 2, []):
             if links is not None:
                 links.append(j + 2)
-            j = _past_link(toks, j + 2, [])   # "the list of ingredients (with amounts), and the steps"
+            j = past_link(toks, j + 2, [])   # "the list of ingredients (with amounts), and the steps"
             idx.clear()
             continue
         elif t.w in DETAIL_WORDS and (words or items) and _word(toks, j - 1) not in lx.DETERMINERS:
-            if _share_head(items, words, t.w):   # "their personal, financial and references information"
+            if share_head(items, words, t.w):   # "their personal, financial and references information"
                 items.append(FieldItem(words=list(words)))
                 consumed.extend([*idx, j])
             return items, consumed
-        elif words[:2] == ["number", "of"] and len(words) == 3 and t.w in _PRONOUNS \
+        elif words[:2] == ["number", "of"] and len(words) == 3 and t.w in PRONOUNS \
                 and _word(toks, j + 1).isalpha() and not field_word(_word(toks, j + 2), stops):
             words.extend((t.w, toks[j + 1].w))   # "number of people it serves": the count it names
             idx.extend((j, j + 1))
             j += 1
         elif not t.w[0].isalnum():
             break
-        elif not words and t.w in word_set("fields.field_heads") and _word(toks, j + 1) == "for" \
+        elif not words and t.w in WORDS.field_heads and _word(toks, j + 1) == "for" \
                 and field_word(_word(toks, j + 2), stops):
             idx.extend((j, j + 1))   # "with fields for title, amount and date"
             j += 1
+        elif words and t.w in WORDS.relative_pronouns and _word(toks, j + 1).isalpha():
+            if not commit():
+                break
+            consumed.append(j)   # "the person that paid (it)": the link's role; the accounting
+            while j + 1 < len(toks) and _word(toks, j + 1) not in lx.SEPARATORS | {".", ";", ")"}:
+                j += 1           # credits it only when the record is linked (relation_asks.py)
+                consumed.append(j)
         elif t.w in lx.DETERMINERS or t.w in lx.FIELD_SKIP:
             idx.append(j)
-        elif words and t.w in _CHOICE_UI and _word(toks, j + 1) in lx.SEPARATORS | {".", "", ")", "("}:
+        elif words and t.w in WORDS.choice_ui and _word(toks, j + 1) in lx.SEPARATORS | {".", "", ")", "("}:
             idx.append(j)   # "category selection", "status dropdown": the field, chosen from a list
-        elif not words and t.w in word_set("fields.type_adjectives") and field_word(_word(toks, j + 1), stops) \
+        elif not words and t.w in WORDS.type_adjectives and field_word(_word(toks, j + 1), stops) \
                 and _word(toks, j + 2) in lx.SEPARATORS | {".", "", ")", "("}:
             idx.append(j)   # "a text nickname": the kind of the field, not part of its name
         elif t.w == "of" and words == ["number"] and (field_word(_word(toks, j + 1), stops)
                                                       or _word(toks, j + 1) in lx.COUNTED_META):
             words.append(t.w)   # "number of people": one integer field
             idx.append(j)
-        elif not words and t.w in _ORDER_MODIFIERS and _column_follows(toks, j + 1, stops):
+        elif not words and t.w in WORDS.order_modifiers and column_follows(toks, j + 1, stops):
             words.append(t.w)   # "next due date": which date of the series, part of the column's name
             idx.append(j)
-        elif not words and (t.w in _COLUMN_MODIFIERS or t.w in _NAME_MODIFIERS and _word(toks, j + 1) == "name") \
+        elif not words and (t.w in WORDS.column_modifiers or t.w in WORDS.name_modifiers and _word(toks, j + 1) == "name") \
                 and field_word(_word(toks, j + 1), stops):
             words.append(t.w)   # "the main ingredient", "a primary contact"
             idx.append(j)
-        elif words and t.w == "on" and _word(toks, j + 1) in ("a", "the") and _scale(toks, j + 2):
-            cur.min_value, cur.max_value, end = _scale(toks, j + 2)   # "a rating on a 1-100 scale"
+        elif words and t.w == "on" and _word(toks, j + 1) in ("a", "the") and scale(toks, j + 2):
+            cur.min_value, cur.max_value, end = scale(toks, j + 2)   # "a rating on a 1-100 scale"
             idx.extend(range(j, end))
             j = end
             continue
-        elif t.w == "of" and words and words[-1] in _OF_HEADS and len(words) <= 2 and field_word(_word(toks, j + 1), stops) \
+        elif t.w == "of" and words and words[-1] in WORDS.of_heads and len(words) <= 2 and field_word(_word(toks, j + 1), stops) \
                 and lx.singularize(_word(toks, j + 1)) == _word(toks, j + 1) \
                 and _word(toks, j + 2) in lx.SEPARATORS | {".", ")", "("}:
             words.extend((t.w, toks[j + 1].w))   # "date of birth", "method of payment"
             idx.extend((j, j + 1))
             j += 1
-        elif not words and t.w == "whether" and _word(toks, j + 1) in _PRONOUNS and _word(toks, j + 2) in _IS \
+        elif not words and t.w == "whether" and _word(toks, j + 1) in PRONOUNS and _word(toks, j + 2) in WORDS.forms_of_be \
                 and _word(toks, j + 3).isalpha() and _word(toks, j + 3) not in lx.COMPLETE \
                 and _word(toks, j + 4) in lx.SEPARATORS | {".", ""}:   # ("whether it is done": the status)
             cur.hint = "bool"   # "and whether it is paid": a yes/no field
             words.append(toks[j + 3].w)
             idx.extend(range(j, j + 4))
             j += 3
-        elif words and words[-1] in _ENUM_HEADS and (t.w in ("of", "/") or _word(toks, j + 1) == "/") \
-                and _value_run(toks, j + (t.w == "of")):
-            cur.enum_values, end = _value_run(toks, j + (t.w == "of"))   # "a priority of low, medium or high"
+        elif words and words[-1] in ENUM_HEADS and (t.w in ("of", "/") or _word(toks, j + 1) == "/") \
+                and value_run(toks, j + (t.w == "of")):
+            cur.enum_values, end = value_run(toks, j + (t.w == "of"))   # "a priority of low, medium or high"
             idx.extend(range(j, end))   # "priority low/medium/high"
             j = end
             continue
-        elif not words and t.w.isalpha() and _word(toks, j + 1) == "(" and _yes_no_aside(toks, j + 1):
+        elif not words and t.w.isalpha() and _word(toks, j + 1) == "(" and yes_no_aside(toks, j + 1):
             words.append(t.w)   # "read (true/false)": the word is the yes/no field whatever it is
             idx.append(j)
-        elif t.w in word_set("fields.required_words"):
+        elif t.w in WORDS.required_words:
             cur.required = t.w != "optional"
             idx.append(j)
         elif t.w == "in" and words and j + 1 < len(toks) and toks[j + 1].w in lx.UNIT_TYPES:
             cur.hint = lx.UNIT_TYPES[toks[j + 1].w]
             idx.extend((j, j + 1))
             j += 1
-        elif t.w == "by" and len(words) == 1 and (words[0].endswith("ed") or words[0] in _BY_PARTICIPLES) \
+        elif t.w == "by" and len(words) == 1 and (words[0].endswith("ed") or words[0] in WORDS.by_participles) \
                 and (_word(toks, j + 1) in lx.SEPARATORS or _word(toks, j + 1) in ("", ".", ")")):
             words.append(t.w)   # "paid by", "approved by": who did it is the column
             idx.append(j)
-        elif words and (t.w.endswith("ed") and len(t.w) > 4 or t.w in _MEASURE_PARTICIPLES) \
+        elif words and (t.w.endswith("ed") and len(t.w) > 4 or t.w in WORDS.measure_participles) \
                 and t.w not in lx.FIELD_VOCAB:
-            if _word(toks, j + 1) in _DATE_HEADS or t.w in _MEASURE_PARTICIPLES:
+            if _word(toks, j + 1) in WORDS.date_heads or t.w in WORDS.measure_participles:
                 words.append(t.w)   # "last watered date", "pages read": the participle says which one
             idx.append(j)   # "calories burned": the participle adds nothing to the column
         elif words == ["number", "of"] and t.w in lx.COUNTED_META:
@@ -334,8 +309,8 @@ def _parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozense
                 and _word(toks, j + 1) in lx.SEPARATORS:
             words.append(t.w)   # "each loan records the tool, the member ...": a record the list names
             idx.append(j)
-        elif (field_word(t.w, stops) or _ing_compound(toks, j, stops) or _modifier(toks, j)) and (
-                not t.brand or t.w in lx.FIELD_VOCAB or words and t.w in _COMPOUND_HEADS) and (
+        elif (field_word(t.w, stops) or ing_compound(toks, j, stops) or modifier(toks, j)) and (
+                not t.brand or t.w in lx.FIELD_VOCAB or words and t.w in COMPOUND_HEADS) and (
                 len(words) < 3 or len(words) < 8 and all(
                 w in lx.FIELD_VOCAB for w in [*words, t.w])):
             words.append(t.w)
@@ -348,3 +323,22 @@ def _parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozense
         words.clear(), idx.clear()   # "notebooks have notes with a title": records that have fields
     commit()
     return items, consumed
+
+
+
+def add_fields(toks: list[Tok], p, j: int, trigger: Tok, items: list, consumed: list[int], unprefixed: bool = False) -> str:
+    """The items are fields of the record the word at j names (its singular: a record type the
+    entities pass finds there); the trigger and the consumed words are its; its name. With
+    `unprefixed`, "animal species" filled in for an animal is its species; "a donor id" in the
+    donor's own list is its `id`, the app's own column (a field named id is left out)."""
+    name = singular_name(toks[j].w)
+    for it in items:
+        if unprefixed and len(it.words) > 1 and it.words[0] == name and not it.own:
+            it.words = it.words[1:]
+        if len(it.words) == 2 and it.words[0] == name and it.words[1] in lx.PRIMARY_KEY_WORDS and not it.own:
+            it.words = it.words[1:]
+    p.fields.setdefault(name, []).extend(items)
+    p.field_subjects.append(j)
+    for t in [trigger, *(toks[k] for k in consumed)]:
+        t.used, t.role = True, f"field:{name}"
+    return name

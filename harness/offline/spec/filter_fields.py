@@ -7,20 +7,11 @@ from __future__ import annotations
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec.build import Parsed
 from harness.offline.spec.fields import FieldItem, parse_field_list
-from harness.offline.spec.pass_helpers import STOPS as _STOPS
-from harness.offline.spec.pass_helpers import past_determiners
-from harness.offline.spec.pass_helpers import use as _use
-from harness.offline.spec.pass_helpers import word as _word
+from harness.offline.spec.pass_helpers import STOPS, past_determiners, use, word
 from harness.offline.spec.tokens import Tok
-from harness.offline.spec.wordsets import word_set
+from harness.offline.spec.wordsets import word_sets
 
-_BY_TRIGGERS = word_set("filter_fields.by_triggers")
-_SORTS = word_set("filter_fields.sorts")
-_NEW_SORTS = word_set("filter_fields.new_sorts")
-_PASSIVE = word_set("filter_fields.passive")
-_BY_WORDS = word_set("filter_fields.by_words")
-_RANGE_WORDS = word_set("filter_fields.range_words")
-_SEARCH_WORDS = word_set("filter_fields.search_words")
+WORDS = word_sets("filter_fields")
 
 
 def find_filter_fields(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> int:
@@ -28,35 +19,35 @@ def find_filter_fields(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> 
     categories": the columns a filter or sort names are fields of its record."""
     found = 0
     for i, t in enumerate(toks):
-        if t.used or t.w not in _BY_TRIGGERS:
+        if t.used or t.w not in WORDS.by_triggers:
             continue
         m = i + 1
-        while m < len(toks) and toks[m].w in lx.DETERMINERS | word_set("filter_fields.by_skip_extra"):
+        while m < len(toks) and toks[m].w in lx.DETERMINERS | WORDS.by_skip_extra:
             m += 1
         entity = mentions.get(m)
-        if entity is None and _word(toks, i - 1) in _PASSIVE:
+        if entity is None and word(toks, i - 1) in WORDS.passive:
             # "the workout log can be sorted by time or rating": the record named before the verb
             m, entity = i, _mention_before(toks, i, mentions)
-        if entity is None or _word(toks, m + 1) not in word_set("filter_fields.by_leads"):
+        if entity is None or word(toks, m + 1) not in WORDS.by_leads:
             continue
-        if t.w in _NEW_SORTS and past_determiners(toks, m + 2) in mentions:
+        if t.w in WORDS.new_sorts and past_determiners(toks, m + 2) in mentions:
             continue   # "events organized by (the) clubs": who organizes them, not an order
         # "can be sorted by time", "organized by date": when the records were added (created_at);
         # the active "sort tasks by date" keeps giving the record that field, as before
-        by_added = t.w in _SORTS and (m == i or t.w in _NEW_SORTS)
+        by_added = t.w in WORDS.sorts and (m == i or t.w in WORDS.new_sorts)
         k = m + 1
-        while k < len(toks) and toks[k].w in _BY_WORDS and not toks[k].used:
+        while k < len(toks) and toks[k].w in WORDS.by_words and not toks[k].used:
             k += 1
         plural_ok = frozenset(toks[x].w for x in range(k, min(k + 24, len(toks))))   # "by categories"
-        items, consumed = parse_field_list(toks, k, False, _STOPS, plural_ok)
+        items, consumed = parse_field_list(toks, k, False, STOPS, plural_ok)
         kept, dropped = [], set()
         for it in items:
-            words = it.words[:-1] if len(it.words) > 1 and it.words[-1] in _RANGE_WORDS else it.words
+            words = it.words[:-1] if len(it.words) > 1 and it.words[-1] in WORDS.range_words else it.words
             words = words[:-1] + [lx.singularize(words[-1])]
             if by_added and len(words) == 1 and words[0] in lx.WHEN_WORDS:
                 dropped |= set(words)   # the order records were added in: created_at
                 continue
-            if words[-1] not in _SEARCH_WORDS and " ".join(words) not in p.plurals:
+            if words[-1] not in WORDS.search_words and " ".join(words) not in p.plurals:
                 kept.append(FieldItem(words=words, enum_values=it.enum_values, by_filter=True))
             else:   # "specific keywords" asks for a search: its words stay for the accounting
                 dropped |= set(it.words) | {w + "s" for w in it.words}
@@ -66,7 +57,7 @@ def find_filter_fields(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> 
         have.extend(it for it in kept if all(h.label != it.label for h in have))
         for x in [*range(m + 1, k), *consumed]:
             if not toks[x].used and lx.singularize(toks[x].w) not in dropped and toks[x].w not in dropped:
-                _use(toks[x], f"field:{entity}")
+                use(toks[x], f"field:{entity}")
         found += 1
     return found
 

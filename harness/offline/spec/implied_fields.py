@@ -19,17 +19,10 @@ and a yes/no `present` unless the request named them. No other noun gets anythin
 from __future__ import annotations
 
 from harness.models.spec import EntityField
-from harness.offline.spec.wordsets import word_set
+from harness.offline.spec.wordsets import word_sets
 
-# Occurrences that last: a start and an end.
-SPANS = word_set("implied_fields.spans")
-# Occurrences at a moment: when it happened.
-MOMENTS = word_set("implied_fields.moments")
-_TIMED_KINDS = word_set("implied_fields.timed_kinds")
-# Records of money moving: their amount is what they are.
-MONEY_RECORDS = word_set("implied_fields.money_records")
-# Records of presence: the day and whether the person was there.
-PRESENCE_RECORDS = word_set("implied_fields.presence_records")
+WORDS = word_sets("implied_fields")
+
 
 
 def implied_fields(entity: str, fields: list[EntityField], stated: bool = False,
@@ -40,19 +33,19 @@ def implied_fields(entity: str, fields: list[EntityField], stated: bool = False,
     fields (`listed`); for an attendance its date
     and whether the person was present, unless `fields` or its states (`stated`) say so."""
     head = entity.rpartition(" ")[2]
-    if head in MONEY_RECORDS and not described and not any(f.kind == "money" for f in fields):
+    if head in WORDS.money_records and not described and not any(f.kind == "money" for f in fields):
         return [EntityField(name="amount", ident="amount", type="float", required=True, kind="money")]
-    if head in PRESENCE_RECORDS:   # "take attendance": who was there on which day
-        dated = any(f.kind in _TIMED_KINDS or f.type in ("date", "datetime") for f in fields)
+    if head in WORDS.presence_records:   # "take attendance": who was there on which day
+        dated = any(f.kind in WORDS.timed_kinds or f.type in ("date", "datetime") for f in fields)
         marked = stated or any(f.type == "bool" or f.kind == "enum" for f in fields)
         return ([] if dated else [EntityField(name="date", ident="date", type="date", required=True, kind="date")]) \
             + ([] if marked else [EntityField(name="present", ident="present", type="bool", kind="boolean")])
-    if listed or any(f.kind in _TIMED_KINDS or f.type in ("date", "datetime") for f in fields):
+    if listed or any(f.kind in WORDS.timed_kinds or f.type in ("date", "datetime") for f in fields):
         return []
-    if head in SPANS:
+    if head in WORDS.spans:
         return [EntityField(name="start time", ident="start_time", type="datetime", required=True,
                             kind="datetime"),
                 EntityField(name="end time", ident="end_time", type="datetime", kind="datetime")]
-    if head in MOMENTS:
+    if head in WORDS.moments:
         return [EntityField(name="time", ident="time", type="datetime", required=True, kind="datetime")]
     return []

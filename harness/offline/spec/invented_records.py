@@ -17,6 +17,7 @@ import copy
 from harness.errors import SpecError
 from harness.models.spec import AppSpec
 from harness.offline.accounting.lexicon import stem, tokens
+from harness.offline.spec.pass_helpers import forget_records
 from harness.offline.spec.unbuilt_access import LEFT_OUT
 
 
@@ -28,18 +29,7 @@ def invented_names(spec: AppSpec, invented: dict[str, str]) -> dict[str, str]:
 def without_records(p, names: dict[str, str]):
     """A copy of the parse without those records (and what hangs on them)."""
     q = copy.deepcopy(p)
-    gone = set(names)
-    q.entities = [e for e in q.entities if e not in gone]
-    for table in (q.plurals, q.fields, q.workflows, q.access, q.tools, q.computed, q.stamps,
-                  q.entity_rules, q.field_clauses, q.relation_clauses):
-        for name in gone:
-            table.pop(name, None)
-    q.parents = {c: par for c, par in q.parents.items() if c not in gone and par not in gone}
-    q.status = [e for e in q.status if e not in gone]
-    q.features = [f for f in q.features if f[1] not in gone]
-    q.links = [link for link in q.links if not set(link) & gone]
-    q.asked_in = {key: v for key, v in q.asked_in.items() if key[0] not in gone}
-    q.cascade = {c for c in q.cascade if c not in gone}
+    forget_records(q, names)
     if not q.entities:
         from harness.offline.spec.rules import NO_ENTITY_MESSAGE
 

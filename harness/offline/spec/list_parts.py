@@ -8,12 +8,11 @@ from __future__ import annotations
 import re
 
 from harness.offline.spec import lexicon as lx
+from harness.offline.spec.pass_helpers import word as _word
 from harness.offline.spec.tokens import Tok
-from harness.offline.spec.wordsets import word_set
+from harness.offline.spec.wordsets import word_sets
 
-
-def _word(toks: list[Tok], i: int) -> str:
-    return toks[i].w if 0 <= i < len(toks) else ""
+WORDS = word_sets("list_parts")
 
 
 _RANGE = re.compile(r"^\d{1,4}$")
@@ -21,18 +20,18 @@ _RANGE = re.compile(r"^\d{1,4}$")
 
 def read_range(toks: list[Tok], j: int) -> tuple[float, float, int] | None:
     """ "1 to 5", "from 1 to 5", "1-5", "0..10" at j -> (low, high, end index)."""
-    k = j + (toks[j].w in word_set("list_parts.range_preps") if j < len(toks) else 0)
+    k = j + (toks[j].w in WORDS.range_preps if j < len(toks) else 0)
     if k + 2 < len(toks) + 0 and _RANGE.match(toks[k].w) and toks[k + 1].w in ("to", "and", "-") \
             and k + 2 < len(toks) and _RANGE.match(toks[k + 2].w):
         low, high = float(toks[k].w), float(toks[k + 2].w)
         if low < high:
             end = k + 3
-            if end < len(toks) and toks[end].w in word_set("list_parts.range_units_or_scale"):
+            if end < len(toks) and toks[end].w in WORDS.range_units_or_scale:
                 end += 1
             return low, high, end
     m = re.match(r"^(\d{1,4})-(\d{1,4})$", toks[k].w) if k < len(toks) else None
     if m and float(m.group(1)) < float(m.group(2)):
-        end = k + 1 + (k + 1 < len(toks) and toks[k + 1].w in word_set("list_parts.range_units"))
+        end = k + 1 + (k + 1 < len(toks) and toks[k + 1].w in WORDS.range_units)
         return float(m.group(1)), float(m.group(2)), end
     return None
 
@@ -50,7 +49,7 @@ def scale(toks: list[Tok], k: int) -> tuple[float, float, int] | None:
     return None
 
 
-PRONOUNS = word_set("list_parts.pronouns")
+PRONOUNS = WORDS.pronouns
 
 
 def past_link(toks: list[Tok], j: int, words: list[str]) -> int | None:

@@ -40,7 +40,11 @@ A token spec is a dict; every key present must hold:
     range            true: a numeric range as one spec, all its tokens ("from 1 to 5 stars", "1-5";
                      list_parts.read_range), matched forward only
     group            a list of token specs matched in turn, as one spec: with `op` the whole
-                     sequence is optional or repeated ({"group": [sep, word], "op": "*"})
+                     sequence is optional or repeated ({"group": [sep, word], "op": "*"}; with
+                     `atomic`, repeated as often as it can, never fewer)
+    heads            "phrases" | "bullets": takes no token; `capture` gets the heads of the noun
+                     phrase list that starts here ("recipes and ingredients"; entities.phrase_heads),
+                     or the leading noun of each bullet line that starts here (entities.bullet_heads)
 
 The first match found (greedy unless lazy, backtracking) is the match; `Match.captures` maps each
 capture name to its token indexes in text order, and "match" to every forward token.
@@ -52,6 +56,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
 from harness.offline.spec import lexicon as lx
+from harness.offline.spec.entities import bullet_heads, phrase_heads
 from harness.offline.spec.list_parts import read_range
 from harness.offline.spec.tokens import Tok
 
@@ -136,6 +141,10 @@ def _walk(toks: list[Tok], specs: list[dict], k: int, pos: int, step: int, claus
     if "group" in spec:
         yield from _repeat(toks, specs, k, pos, step, clause, sets, caps, 0)
         return
+    if "heads" in spec:
+        heads = (phrase_heads if spec["heads"] == "phrases" else bullet_heads)(toks, pos)
+        yield from _walk(toks, specs, k + 1, pos, step, clause, sets, {**caps, spec["capture"]: heads})
+        return
     if spec.get("range"):
         found = read_range(toks, pos) if step > 0 and 0 <= pos < len(toks) else None
         if found and all(_in(toks[j], clause) for j in range(pos, found[2])):
@@ -165,11 +174,13 @@ def _repeat(toks: list[Tok], specs: list[dict], k: int, pos: int, step: int, cla
     """A group spec (specs[k]) after `done` repetitions: one more first (greedy), then the rest."""
     spec, op = specs[k], specs[k].get("op", "")
     inner = spec["group"] if step > 0 else list(reversed(spec["group"]))
+    more = False
     if done < (1 if op in ("", "?") else spec.get("max", 10_000)):
         for after, new in _walk(toks, inner, 0, pos, step, clause, sets, caps):
             if after != pos:
+                more = True
                 yield from _repeat(toks, specs, k, after, step, clause, sets, new, done + 1)
-    if done >= (1 if op in ("", "+") else 0):
+    if done >= (1 if op in ("", "+") else 0) and not (more and spec.get("atomic")):
         yield from _walk(toks, specs, k + 1, pos, step, clause, sets, caps)
 
 

@@ -32,9 +32,12 @@ def _noun_like(t: Tok) -> bool:
     return not rl.is_supported_verb(t.w) or t.w in lx.VERB_NOUNS or lx.singularize(t.w) in lx.VERB_NOUNS
 
 
-def mark_title_line(toks: list[Tok], clauses: list[str]) -> str:
-    """The title of an outline's first line ("A book club" -> "Book Club"), its head noun marked
-    context when no other clause mentions it; "" when the first clause is not such a line."""
+def mark_title_line(toks: list[Tok], clauses: list[str], app_name: str = "") -> str:
+    """The app's name a row read (`app_name`), else the title of an outline's first line ("A book club" ->
+    "Book Club"), its head noun marked context when no other clause mentions it; "" when the first
+    clause is not such a line."""
+    if app_name:
+        return app_name
     if len(clauses) < 1 + _MIN_CLAUSES_AFTER or clauses[0].rstrip().endswith((".", "!", "?")):
         return ""
     words = _clause_words(toks, 0)

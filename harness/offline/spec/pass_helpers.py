@@ -30,10 +30,11 @@ def use(t: Tok, role: str) -> None:
     t.used, t.role = True, role
 
 
-def nearest(toks: list[Tok], i: int, mentions: dict[int, str], reach: int = 12) -> str | None:
-    """The entity mentioned closest to i within `reach` tokens of the same clause."""
+def nearest(toks: list[Tok], i: int, mentions: dict[int, str], reach: int = 12, ahead_first: bool = False) -> str | None:
+    """The entity mentioned closest to i within `reach` tokens of the same clause (of two as near, the
+    one before, or with `ahead_first` the one after)."""
     for d in range(reach + 1):
-        for j in (i - d, i + d):
+        for j in ((i + d, i - d) if ahead_first else (i - d, i + d)):
             if j in mentions and toks[j].clause == toks[i].clause:
                 return mentions[j]
     return None
@@ -51,3 +52,22 @@ def spared(toks: list[Tok], i: int) -> bool:
     """Word i is what the request says the user need not do ("without having to search")."""
     return spared_at([t.w if t.clause == toks[i].clause else "" for t in toks[max(0, i - 4):i + 1]],
                      min(i, 4))
+
+
+def forget_records(p, names, mentions: dict[int, str] | None = None) -> None:
+    """Take the records `names` out of the parse with all that hangs on them (and out of `mentions`);
+    what their words become is the caller's."""
+    gone = set(names)
+    p.entities = [e for e in p.entities if e not in gone]
+    for table in (p.plurals, p.fields, p.workflows, p.access, p.tools, p.computed, p.stamps,
+                  p.entity_rules, p.field_clauses, p.relation_clauses):
+        for name in gone:
+            table.pop(name, None)
+    p.parents = {c: par for c, par in p.parents.items() if c not in gone and par not in gone}
+    p.status = [e for e in p.status if e not in gone]
+    p.features = [f for f in p.features if f[1] not in gone]
+    p.links = [link for link in p.links if not set(link) & gone]
+    p.asked_in = {key: v for key, v in p.asked_in.items() if key[0] not in gone}
+    p.cascade = {c for c in p.cascade if c not in gone}
+    for i in [i for i, n in (mentions or {}).items() if n in gone]:
+        del mentions[i]

@@ -27,6 +27,11 @@ whose action has one of them.
     capacity {"resource": c, "occupant": c, "limit": c, ...}: the capacity feature on the records that
            take the resource's places (_capacity)
 
+    field_list {"of": c, "strict": bool, "unprefixed": bool}: the field list read right after the
+           match (fields.parse_field_list) is the fields of the record c's first word names (its
+           singular; the entities pass finds it there): the match and the list's words are its. No
+           field read: the row does nothing ("Add plants to your collection by entering name, species")
+
 `same` (a row key, checked before the row acts): [[c1, c2], ...]: each pair of captures names the
 same record ("each game has many players and each player many games").
 """
@@ -35,14 +40,15 @@ from __future__ import annotations
 
 from harness.offline.generator.naming import field_ident, py_ident
 from harness.offline.spec import lexicon as lx
-from harness.offline.spec.fields import FieldItem
+from harness.offline.spec.fields import FieldItem, add_fields, parse_field_list
 from harness.offline.spec.matcher import Match
 from harness.offline.spec.nouns import singular_name
+from harness.offline.spec.pass_helpers import STOPS
 from harness.offline.spec.record_fields import kind_in_record, referenced_record
 from harness.offline.spec.tokens import Tok
 from harness.offline.spec.wordsets import word_map, word_set
 
-CONSTRUCTS = {"link", "feature", "computed", "capacity"}   # the action keys construct_action reads
+CONSTRUCTS = {"link", "feature", "computed", "capacity", "field_list"}   # the action keys construct_action reads
 
 
 def same_records(toks: list[Tok], m: Match, pairs: list[list[str]], named) -> bool:
@@ -65,6 +71,11 @@ def construct_action(toks: list[Tok], m: Match, action: dict, p, named, record: 
         return _computed(action["computed"], p, toks, m, record)
     if "capacity" in action:
         return _capacity(action["capacity"], p, toks, m, named)
+    if "field_list" in action:   # the field list after the match: fields of the record c's word names
+        how = action["field_list"]
+        items, consumed = parse_field_list(toks, m.end, how.get("strict", False), STOPS)
+        return add_fields(toks, p, m.captures[how["of"]][0], toks[m.anchor], items, [*m.captures["match"], *consumed],
+                          how.get("unprefixed", False)) if items else ""
     return ""
 
 

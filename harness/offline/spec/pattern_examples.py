@@ -29,7 +29,7 @@ def example_yield(pattern: dict) -> dict:
     had_cascade = set(p.cascade)
     had_stamps = {name: dict(v) for name, v in p.stamps.items()}
     had_lists = {attr: len(getattr(p, attr)) for attr in pattern["action"].get("append", {})}
-    had_objects = list(p.object_positions)
+    had_objects, had_positions, had_claims = list(p.object_positions), list(p.positions), list(p.relation_claims)
     acted = run_patterns([pattern], toks, p, state.mentions)
     out: dict = {}
     for t, old in zip(toks, before):
@@ -76,6 +76,10 @@ def example_yield(pattern: dict) -> dict:
         out["append"] = {attr: getattr(p, attr)[n:] for attr, n in had_lists.items()}
     if p.object_positions != had_objects:
         out["objects"] = [toks[i].w for i in p.object_positions if i not in had_objects]
+    if p.relation_claims != had_claims:
+        out["relations"] = [[child, parent] for _a, child, parent, _used in p.relation_claims[len(had_claims):]]
+    if p.positions != had_positions:
+        out["positions"] = [[toks[h].w, rule] for _a, h, rule in p.positions[len(had_positions):]]
     if acted and (pattern["action"].get("set") or pattern["action"].get("set_words")):
         out["set"] = {a: getattr(p, a) for a in {**pattern["action"].get("set", {}), **pattern["action"].get("set_words", {})}}
     return out

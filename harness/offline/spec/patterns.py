@@ -34,6 +34,7 @@ from harness.offline.spec.matcher import Match, match_at, token_ok
 from harness.offline.spec.nouns import singular_name
 from harness.offline.spec.pattern_constructs import CONSTRUCTS, construct_action, renamed_word, same_records
 from harness.offline.spec.record_choice import choose_record
+from harness.offline.spec.relations import claim
 from harness.offline.spec.token_tests import TokenTest
 from harness.offline.spec.tokens import Tok
 from harness.offline.spec.wordsets import word_set
@@ -228,6 +229,10 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str], s
             _no_record(toks, m, action, p)
             return
     p.object_positions += [x for x in m.captures.get(action.get("introduce", ""), []) if x not in p.object_positions]
+    if "position" in action:   # where a record type is named: pass "entity positions", read by entities.py
+        _position(toks, m, action["position"], p)
+    if "relation" in action:   # a record's parent: passes "relation phrases", "relation verbs"
+        claim(toks, m, action["relation"], p, mentions)
     for mark in action.get("mark", []):
         _mark(toks, m, {**mark, "role": mark["role"].replace("{record}", record).replace("{role}", anchor_role)}, sets)
     if "report" in action:
@@ -244,6 +249,17 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str], s
         toks[m.anchor].w = renamed_word(toks, m.captures, action["rename"])
     for x in m.captures.get(action.get("erase", ""), []):   # words set aside, as the lexicon's ignored ones
         toks[x].w = ""
+
+
+def _position(toks: list[Tok], m: Match, how: dict, p) -> None:
+    """`position` {"capture": c, "rule": r, "where": spec, "max": n, "min": n, "unless_next": set}: the
+    tokens of c that satisfy `where` (the first `max`) name record types, when there are at least `min`
+    of them and the word after the last of c is not in the set."""
+    taken = m.captures.get(how["capture"], [])
+    heads = [x for x in taken if token_ok(toks[x], how.get("where", {}), pattern_set)][:how.get("max")]
+    after = toks[taken[-1] + 1].w if taken and taken[-1] + 1 < len(toks) else ""
+    if len(heads) >= how.get("min", 1) and not ("unless_next" in how and after in pattern_set(how["unless_next"])):
+        p.positions += [(m.anchor, x, how["rule"]) for x in heads]
 
 
 def _no_record(toks: list[Tok], m: Match, action: dict, p) -> None:
@@ -365,7 +381,8 @@ def run_patterns(patterns: tuple[dict, ...] | list[dict], toks: list[Tok], p,
                     and _belongs_to(toks, m, pattern.get("belongs"), p):
                 _act(toks, m, pattern["action"], p, mentions or {}, sets)
                 acted.append(i)
-                break
+                if not pattern.get("go_on"):   # the pass's later rows are tried at this token too
+                    break
     return acted
 
 

@@ -12,14 +12,15 @@ from __future__ import annotations
 
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec import lexicon_roles as rl
+from harness.offline.spec.pass_helpers import forget_records
 from harness.offline.spec.tokens import Tok
-from harness.offline.spec.wordsets import word_set
+from harness.offline.spec.wordsets import word_sets
 
-RECORD_WORDS = word_set("record_words.record_words")
+WORDS = word_sets("record_words")
+
+RECORD_WORDS = WORDS.record_words
 
 
-_NOUN_BEFORE = word_set("record_words.noun_before")
-_BACK = word_set("record_words.back_references")
 _NOT_OWNERS = lx.FUNCTION | lx.DETERMINERS | lx.QUANTIFIERS | lx.ADJECTIVES | lx.META | lx.AUTH
 
 
@@ -35,7 +36,7 @@ def _owner_word(toks: list[Tok], i: int, name: str) -> str | None:
     if rl.is_supported_verb(before.w) and not before.role.startswith("entity:"):
         # "Track listings" is a verb; "create book listings", "a book listing" a noun
         two = toks[i - 2] if i >= 2 and toks[i - 2].clause == before.clause else None
-        if two is None or not (two.w in lx.DETERMINERS | lx.QUANTIFIERS | _NOUN_BEFORE or rl.is_supported_verb(two.w)):
+        if two is None or not (two.w in lx.DETERMINERS | lx.QUANTIFIERS | WORDS.noun_before or rl.is_supported_verb(two.w)):
             return None
     return before.role[7:] if before.role.startswith("entity:") else lx.singularize(before.w)
 
@@ -44,7 +45,7 @@ def merge_record_word_entities(toks: list[Tok], mentions: dict[int, str], p) -> 
     for name in [e for e in p.entities if e in RECORD_WORDS]:
         spots = [i for i, n in mentions.items() if n == name]
         # "an equipment item ... the fee for each item": a mention after a determiner points back
-        owners = {_owner_word(toks, i, name) for i in spots if not (i and toks[i - 1].w in _BACK)} or {None}
+        owners = {_owner_word(toks, i, name) for i in spots if not (i and toks[i - 1].w in WORDS.back_references)} or {None}
         if not spots or len(owners) != 1 or None in owners or name in p.parents or name in p.parents.values():
             continue
         owner = owners.pop()
@@ -55,7 +56,6 @@ def merge_record_word_entities(toks: list[Tok], mentions: dict[int, str], p) -> 
             toks[i - 1].used, toks[i - 1].role = True, f"entity:{owner}"
 
 
-_COLLECTION_MODIFIERS = word_set("record_words.collection_modifiers")
 
 
 def merge_collection_compounds(toks: list[Tok], mentions: dict[int, str], p) -> None:
@@ -64,7 +64,7 @@ def merge_collection_compounds(toks: list[Tok], mentions: dict[int, str], p) -> 
     record type of the parse is that record type, not a second record with an invented name."""
     for name in [e for e in p.entities if " " in e]:
         first, head = name.split()[0], name.split()[-1]
-        if first not in _COLLECTION_MODIFIERS or head == name or head not in p.entities:
+        if first not in WORDS.collection_modifiers or head == name or head not in p.entities:
             continue
         if name in p.parents or name in p.parents.values():
             continue
@@ -96,8 +96,7 @@ def _merge_into(toks: list[Tok], mentions: dict[int, str], p, name: str, owner: 
             t.used, t.role = True, f"field:{owner}"
 
 
-ACTOR_MODIFIERS = word_set("record_words.actor_modifiers")
-_ACTOR_HEADS = word_set("record_words.actor_heads")
+ACTOR_MODIFIERS = WORDS.actor_modifiers
 
 
 def drop_actor_entities(toks: list[Tok], mentions: dict[int, str], p) -> None:
@@ -105,17 +104,13 @@ def drop_actor_entities(toks: list[Tok], mentions: dict[int, str], p) -> None:
     role the generated app does not have, not a record type (a `member` CRUD nobody asked for made
     the staff-only clauses look built). A member entity every mention of which follows "staff" is
     dropped; "staff" stays a word no rule understands, so those clauses are reported not built."""
-    for name in [e for e in p.entities if e in _ACTOR_HEADS]:
+    for name in [e for e in p.entities if e in WORDS.actor_heads]:
         spots = [i for i, n in mentions.items() if n == name]
         if not spots or not all(i > 0 and toks[i - 1].w in ACTOR_MODIFIERS for i in spots):
             continue
         if name in p.parents.values():
             continue
-        p.entities.remove(name)
-        for table in (p.plurals, p.fields, p.entity_rules, p.parents, p.workflows):
-            table.pop(name, None)
-        for i in spots:
-            del mentions[i]
+        forget_records(p, [name], mentions)
         for t in toks:
             if t.role == f"entity:{name}" or t.role == f"field:{name}" or t.role == f"relation:{name}":
                 t.used, t.role = (True, "context") if lx.singularize(t.w) == name else (False, "")

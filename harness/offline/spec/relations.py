@@ -4,31 +4,27 @@ from __future__ import annotations
 
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec.booking import find_booked_resources
-from harness.offline.spec.entities import based_on_records
 from harness.offline.spec.build import Parsed
 from harness.offline.spec.pass_helpers import use as _use
-from harness.offline.spec.pass_helpers import word as _word
 from harness.offline.spec.tokens import Tok
-from harness.offline.spec.wordsets import word_set
+from harness.offline.spec.wordsets import word_sets
+
+WORDS = word_sets("relations")
 
 
-def _mention_after(toks: list[Tok], j: int, mentions: dict[int, str]) -> str | None:
-    while j < len(toks) and toks[j].w in lx.QUANTIFIERS:
-        j += 1
-    return mentions.get(j)
-
-
-def _more_listed(toks: list[Tok], j: int, mentions: dict[int, str]) -> list[str]:
-    """The records after the first in "has orders and invoices.": a plural list ending the clause."""
-    while j < len(toks) and toks[j].w in lx.QUANTIFIERS:
-        j += 1
-    if j not in mentions or lx.singularize(toks[j].w) == toks[j].w:
-        return []
-    out, k = [], j + 1
-    while _word(toks, k) in _LIST_GLUE and k + 1 in mentions and lx.singularize(toks[k + 1].w) != toks[k + 1].w:
-        out.append(mentions[k + 1])
-        k += 2
-    return out if _word(toks, k) in (".", "", ";") else []
+def claim(toks: list[Tok], m, how: dict, p, mentions: dict[int, str]) -> None:
+    """Action `relation` {"child": c, "parent": c2 or "sole_before", "used": c3, "more": c4} of the passes
+    "relation phrases" and "relation verbs": the record c names belongs to the one c2 names ("sole_before":
+    the one record named before the anchor in its clause, "a class: its students"), the words of c3 say
+    so; so do the records of c4, said with no words of their own ("has orders and invoices.")."""
+    if how["parent"] == "sole_before":
+        named = {n for j, n in mentions.items() if j < m.anchor and toks[j].clause == toks[m.anchor].clause}
+        parent = next(iter(named)) if len(named) == 1 else None
+    else:
+        parent = mentions.get(m.captures[how["parent"]][0])
+    p.relation_claims.append((m.anchor, mentions.get(m.captures[how["child"]][0]), parent,
+                              m.captures.get(how.get("used", ""), [])))
+    p.relation_claims += [(m.anchor, mentions.get(x), parent, []) for x in m.captures.get(how.get("more", ""), [])]
 
 
 def find_relations(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None:
@@ -36,37 +32,8 @@ def find_relations(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None
     "a comment belongs to a post", "assign an instructor to a course", "a project has tasks",
     booked resources, a field naming another entity), one parent per entity; conflicts go to
     `p.notes`; known pairs are implied only where nothing was said."""
-    found: list[tuple[str | None, str | None, list[int]]] = []
-    for i, name in mentions.items():
-        w1, w2 = _word(toks, i + 1), _word(toks, i + 2)
-        if w1 in _WITH_OWN and w2 in _OWNERS:
-            found.append((mentions.get(i + 3), name, [i + 1, i + 2]))
-        if w1 in _INSIDE or (
-                w1 in _FOR_OF and w2 in lx.DETERMINERS | _EVERY and w2 not in _BACK_POSSESSIVES):
-            found.append((name, _mention_after(toks, i + 2, mentions), [i + 1, i + 2]))
-        j = i + 1
-        while _word(toks, j) in lx.FILLER:
-            j += 1
-        if _word(toks, j) in lx.BELONG and _word(toks, j + 1) in _BELONG_PREPS:
-            found.append((name, _mention_after(toks, j + 2, mentions), list(range(i + 1, j + 2))))
-        elif _word(toks, j) == "part" and _word(toks, j + 1) == "of":
-            found.append((name, _mention_after(toks, j + 2, mentions), list(range(i + 1, j + 2))))
-        elif (h := based_on_records(toks, i)) is not None:   # "transactions based on different categories"
-            found.append((name, mentions.get(h), list(range(i + 1, h))))
-        elif _word(toks, j) in lx.HAVE and _one_of(toks, i, j + 1, mentions):
-            found.append((name, _mention_after(toks, j + 2, mentions), list(range(i + 1, j + 1))))
-        elif _word(toks, j) in lx.HAVE:
-            found.append((_mention_after(toks, j + 1, mentions), name, list(range(i + 1, j + 1))))
-            found += [(other, name, []) for other in _more_listed(toks, j + 1, mentions)]
-        if toks[i].w in lx.FEEDBACK_NOUNS and w1 in _FEEDBACK_PREPS:
-            found.append((name, _mention_after(toks, i + 2, mentions), [i + 1] + _feedback_verb(toks, i)))
-        k = i - 1
-        while _word(toks, k) in lx.DETERMINERS and k > i - 3:   # "assign an instructor to a course"
-            k -= 1
-        if _word(toks, k) in _ASSIGN and _word(toks, i + 1) == "to":
-            found.append((name, _mention_after(toks, i + 2, mentions), [k, i + 1]))
-        if _word(toks, i - 1) == "its":   # "open a class: its students are listed" -> student in class
-            found.append((name, _owner_before(toks, i - 1, mentions), [i - 1]))
+    # the rows of "relation phrases" and "relation verbs", in text order (the first pass's first)
+    found = [(child, parent, used) for _at, child, parent, used in sorted(p.relation_claims, key=lambda c: c[0])]
     found += find_booked_resources(toks, mentions, p)
     found += _references(toks, mentions)
     for owner, child in p.listed_children:   # "Orders have: recipient, items, total": the order's items
@@ -99,35 +66,7 @@ def find_relations(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None
             p.parents[child] = parent
 
 
-def _one_of(toks: list[Tok], i: int, j: int, mentions: dict[int, str]) -> bool:
-    """ "loans have a tool, a member and a due date": each of the plural records (at i) has one of
-    the singular record after "a" (at j) — it belongs to that record (the other way round from "a
-    project has tasks")."""
-    return (lx.singularize(toks[i].w) != toks[i].w and _word(toks, j) in _ONE and j + 1 in mentions
-            and mentions[j + 1] != mentions[i] and lx.singularize(toks[j + 1].w) == toks[j + 1].w)
-
-
-def _feedback_verb(toks: list[Tok], i: int) -> list[int]:
-    """The verb a feedback record is left with ("leave", "write" before "comments"), as a list."""
-    k = i - 1
-    while k >= 0 and toks[k].w in lx.DETERMINERS and k > i - 3:
-        k -= 1
-    return [k] if k >= 0 and toks[k].w in lx.FEEDBACK_VERBS and toks[k].clause == toks[i].clause else []
-
-
-_REFERENCE = word_set("relations.reference")
-_ONE = word_set("relations.one")
-_LIST_GLUE = word_set("relations.list_glue")
-_WITH_OWN = word_set("relations.with_own")
-_OWNERS = word_set("relations.owners")
-_INSIDE = word_set("relations.inside")
-_FOR_OF = word_set("relations.for_of")
-_EVERY = word_set("relations.every")
-_BACK_POSSESSIVES = word_set("relations.back_possessives")
-_BELONG_PREPS = word_set("relations.belong_preps")
-_FEEDBACK_PREPS = word_set("relations.feedback_preps")
-_ASSIGN = word_set("relations.assign")
-_REFERENCE_SKIP = lx.DETERMINERS | word_set("relations.reference_skip")
+_REFERENCE_SKIP = lx.DETERMINERS | WORDS.reference_skip
 
 
 def _references(toks: list[Tok], mentions: dict[int, str]) -> list[tuple[str | None, str | None, list[int]]]:
@@ -136,7 +75,7 @@ def _references(toks: list[Tok], mentions: dict[int, str]) -> list[tuple[str | N
     login's owner, which every record has)."""
     found = []
     for i, t in enumerate(toks):
-        if t.w not in _REFERENCE or toks[i + 1:i + 2] == [] or toks[i + 1].w != "to":
+        if t.w not in WORDS.reference or toks[i + 1:i + 2] == [] or toks[i + 1].w != "to":
             continue
         child = next((mentions[j] for j in range(i - 1, -1, -1) if j in mentions and toks[j].clause == t.clause), None)
         j = i + 2
@@ -145,12 +84,6 @@ def _references(toks: list[Tok], mentions: dict[int, str]) -> list[tuple[str | N
                 found.append((child, mentions[j], [i, i + 1]))
             j += 1
     return found
-
-
-def _owner_before(toks: list[Tok], i: int, mentions: dict[int, str]) -> str | None:
-    """The one entity named before "its" in the same clause (None when none or several)."""
-    named = {mentions[j] for j in range(i) if j in mentions and toks[j].clause == toks[i].clause}
-    return next(iter(named)) if len(named) == 1 else None
 
 
 def _is_ancestor(node: str, of: str, parents: dict[str, str]) -> bool:

@@ -14,38 +14,13 @@ import re
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec.fields import FieldItem
 from harness.offline.spec.tokens import Tok
+from harness.offline.spec.wordsets import word_map
 
-_REQUIRED = r"(?:mandatory|required|compulsory|obligatory|a must)"
-_PATTERNS = (
-    re.compile(r"^(?:the\s+)?(?P<list>[\w\s,'-]+?)\s+(?:should|must|shall|will|need\s+to|needs\s+to|has\s+to|have\s+to)\s+"
-               rf"be\s+{_REQUIRED}\b", re.I),
-    re.compile(rf"^(?:the\s+)?(?P<list>[\w\s,'-]+?)\s+(?:is|are)\s+(?:always\s+)?{_REQUIRED}\b", re.I),
-    re.compile(r"\b(?:have|has|need|needs|require|requires|contain|contains)\s+at\s+least\s+(?P<list>[\w\s,'-]+?)\s*[.!]?$",
-               re.I),
-    # "I must provide a Date for the event", "Users have to enter a title (e.g. ...)"
-    re.compile(r"^(?:i|we|you|users?|the\s+\w+)\s+(?:must|need\s+to|needs\s+to|have\s+to|has\s+to)\s+"
-               r"(?:provide|enter|give|specify|supply)\s+(?P<list>[\w\s,'-]+?)\s*(?:\bfor\b.*|\(.*|[.!]?)$", re.I),
-)
-# Fields read elsewhere that a clause says a record must hold ("Every product must have a price", "The
-# title cannot be empty", stranger trial 2026-12-07h c22): only fields a record already has are marked.
-_HELD = (
-    re.compile(r"^(?:every|each|all|any|a|an|the)\s+[\w-]+\s+(?:must|should|shall|has\s+to|have\s+to|needs?\s+to)\s+"
-               r"(?:always\s+)?(?:have|has|include|contain)\s+(?P<list>[\w\s,'-]+?)\s*[.!]?$", re.I),
-    # "A task needs a due date", "Each booking requires a date": the record cannot be without them
-    re.compile(r"^(?:every|each|all|any|a|an|the)\s+[\w-]+\s+(?:always\s+)?(?:needs|requires)\s+"
-               r"(?P<list>(?:a|an|the)\s[\w\s,'-]+?)\s*[.!]?$", re.I),
-    re.compile(r"^(?:the\s+|a\s+|an\s+)?(?P<list>[\w\s,'-]+?)\s+(?:cannot|can't|can\s+not|must\s+not|may\s+not|should\s+not)\s+"
-               r"be\s+(?:left\s+)?(?:empty|blank|missing)\s*[.!]?$", re.I),
-)
-# Fields read elsewhere that a clause says no two records share ("No two contacts can have the same email",
-# "Each email must be unique", stranger trial 2026-12-07h c20): only fields a record already has, of a
-# kind the generated app keeps unique (409 for a second record with the value).
-_UNIQUE = (
-    re.compile(r"^no\s+two\s+[\w-]+\s+(?:can|may|should|must|will|could)\s+(?:have|share|use)\s+the\s+same\s+"
-               r"(?P<list>[\w\s,'-]+?)\s*[.!]?$", re.I),
-    re.compile(r"^(?:the\s+|each\s+|every\s+|a\s+|an\s+)?(?P<list>[\w\s,'-]+?)\s+(?:(?:must|should|shall|has\s+to|have\s+to|"
-               r"needs?\s+to|will)\s+be|is|are)\s+unique\s*[.!]?$", re.I),
-)
+# The phrasings, as regular expressions whose group "list" names the fields (parser_maps.toml
+# [required_fields.*]): required; held (only fields a record already has: "Every product must have a
+# price"); unique (only fields a record already has, of a kind the app keeps unique: 409 for a second one).
+_PATTERNS, _HELD, _UNIQUE = (tuple(re.compile(rx, re.I) for rx in word_map(f"required_fields.{group}").values())
+                             for group in ("required", "held", "unique"))
 _SPLIT = re.compile(r"\s*(?:,|\band\b|\bor\b|&)\s*", re.I)
 _LEADING = re.compile(r"^(?:a|an|the|its|their|his|her|one)\s+", re.I)
 

@@ -24,18 +24,15 @@ from harness.errors import SpecError
 from harness.models.spec import AppSpec
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec.accounting import account_clauses
-from harness.offline.spec.booking import find_availability
 from harness.offline.spec.build import Parsed, build_spec
 from harness.offline.spec.clauses import split_clauses
-from harness.offline.spec.entities import find_entities
-from harness.offline.spec.features import built_features, find_features
-from harness.offline.spec.field_passes import find_column_lists, find_field_bullets, find_filter_fields
-from harness.offline.spec.outline_heads import mark_title_line
+from harness.offline.spec.entities import MAX_ENTITIES, add_parents, find_entities  # noqa: F401 - MAX_ENTITIES: the package says it
+from harness.offline.spec.field_passes import find_column_lists, find_field_bullets
+from harness.offline.spec.filter_fields import find_filter_fields
+from harness.offline.spec.pass_helpers import forget_records
 from harness.offline.spec.patterns import run_pass
 from harness.offline.spec.tokens import Tok, tokenize_clauses
 from harness.offline.spec.wordsets import word_set
-
-MAX_ENTITIES = 20      # more entities than this are ignored, said on the terminal and in the summary
 
 NO_ENTITY_MESSAGE = ("no data entity recognized in the request; name what the app manages, "
                      "e.g. 'tasks' or 'products'")
@@ -106,28 +103,18 @@ def load_passes(path: Path = PASSES_FILE) -> tuple[Pass, ...]:
 
 # --- code passes that join two parts of the parser (named in passes.jsonl as "rules.<name>") ----
 
-def title_line(toks: list[Tok], clauses: list[str], app_name: str) -> str:
-    """The app's name the rows of "app name called" / "app name is a" read, else an outline's title line."""
-    return app_name or mark_title_line(toks, clauses)
-
-
-def entities(toks: list[Tok], p: Parsed) -> dict[int, str]:
-    return find_entities(toks, p, MAX_ENTITIES)
-
-
 def later_field_lists(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> dict[int, str]:
     """Column lists, field bullets, filter fields; a new field list can name a new record, so the
     entities are found again when one is found."""
     found = find_column_lists(toks, mentions, p) + find_field_bullets(toks, mentions, p) \
         + find_filter_fields(toks, mentions, p)
-    return find_entities(toks, p, MAX_ENTITIES) if found else mentions
-
-
-def features(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> None:
-    fields_of = {e: [it.words[-1] for it in p.fields.get(e, [])] + ["name", "title"] for e in p.entities}
-    field_words = {e: {w for it in p.fields.get(e, []) for w in it.words} for e in p.entities}
-    p.features = find_features(toks, mentions, fields_of, built_features(), field_words, p.parents)
-    p.features += find_availability(toks, mentions, p)   # then the table passes after it (passes.jsonl)
+    if not found:
+        return mentions
+    p.positions = []
+    run_pass("entity positions", toks, p)
+    run_pass("record heads", toks, p)
+    run_pass("parent entities", toks, p, find_entities(toks, p))
+    return add_parents(toks, p)
 
 
 def account(toks: list[Tok], clauses: list[str], p: Parsed) -> None:
@@ -195,15 +182,8 @@ def drop_unasked_entities(toks: list[Tok], p: Parsed) -> None:
     dropped = [e for e in p.entities if e not in keep]
     if not dropped:
         return
-    p.entities = [e for e in p.entities if e in keep]
-    for name in dropped:
-        p.plurals.pop(name, None)
-        p.fields.pop(name, None)
-        p.workflows.pop(name, None)
-        p.parents.pop(name, None)
+    forget_records(p, dropped)
     p.parents = {c: par for c, par in p.parents.items() if par in keep}
-    p.status = [e for e in p.status if e in keep]
-    p.features = [f for f in p.features if f[1] in keep]
 
 
 def _nothing_message(p: Parsed) -> str:

@@ -10,6 +10,7 @@ import re
 import tomllib
 from functools import lru_cache
 from pathlib import Path
+from types import SimpleNamespace
 
 WORDS_DIR = Path(__file__).resolve().parent.parent / "words"
 # The word-set files, by the role of their words in a request.
@@ -84,6 +85,12 @@ def word_set(name: str) -> frozenset[str]:
     if name not in _table():
         raise KeyError(f"no word set named {name!r} (harness/offline/words/{{{','.join(SET_FILES)}}} or lexicon.py)")
     return _table()[name]
+
+
+@lru_cache(maxsize=None)
+def word_sets(section: str) -> SimpleNamespace:
+    """The sets of one [section], by key: `word_sets("entities").sep` is `word_set("entities.sep")`."""
+    return SimpleNamespace(**{k.partition(".")[2]: v for k, v in _table().items() if k.startswith(f"{section}.")})
 
 
 @lru_cache(maxsize=1)
