@@ -50,7 +50,7 @@ def deleted_then_restored(api: Api, spec: AppSpec, entity: DataEntity) -> str:
         raise CheckFailed(f"the restored {entity.name} #{gone['id']} is still in the deleted list")
     detail = "DELETE → gone from the list and GET 404 → in the deleted list → restore → equal, listed again"
     if spec.auth:
-        other = api.sign_up(f"{api.token}trash{entity.ident}")
+        other = api.sign_up(api.new_name())
         api.expect(api.call("DELETE", f"{url}/{gone['id']}", who), 204, 200, what=f"delete the {entity.name} again")
         theirs = api.call("GET", f"{url}/deleted", other)
         if theirs.ok() and isinstance(theirs.body, list) and gone["id"] in {i.get("id") for i in theirs.body
