@@ -19,8 +19,9 @@ from harness.offline.accounting.everyone_asks import everyone_asks
 from harness.offline.accounting.framing_position import framing_by_position
 from harness.offline.accounting.identity_asks import identity_asks
 from harness.offline.accounting.introduced import problem_framing, reject_invented
+from harness.offline.accounting.comparison_asks import comparison_asks
 from harness.offline.accounting.count_asks import count_asks
-from harness.offline.accounting.status_states import status_asks
+from harness.offline.accounting.status_states import per_day_asks, status_asks
 from harness.offline.accounting.open_lists import OPEN_LIST, open_list_marks
 from harness.offline.accounting.record_sets import record_sets
 from harness.offline.accounting.record_lists import list_items, per_record_scope
@@ -249,7 +250,7 @@ def _english(toks: list[str], sw: SpecWords, background: list[str | None], gaps:
     identity_asks(toks, gaps, labels, sw)
     relation_asks(toks, gaps, labels, sw)
     open_list_marks(toks, labels)
-    for ask in (count_asks, status_asks, rule_asks):   # words one kind of element realises (a rule: rule_asks)
+    for ask in (count_asks, status_asks, per_day_asks, rule_asks, comparison_asks):   # words one kind of element realises (a rule: rule_asks)
         ask(toks, labels, sw)
     problem_framing(toks, labels, FRAMING)   # "… have a difficult time …" (introduced.py)
     record_sets(toks, gaps, labels, sw)   # "from my collection", "Create, Read, …", "currently available"
