@@ -7,6 +7,7 @@ show it: the generated app passes it, the break fails it, each on a real uvicorn
 from __future__ import annotations
 
 import shutil
+from html import escape
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from served_app import served_app, spec_from_toml
 from trial_breaks import swap
 
 from harness.acceptance import run_acceptance
+from harness.acceptance.checks_page_escaping import read_page
 from harness.acceptance.derive import derive
 from harness.models.spec import AppSpec
 from harness.offline.generator import generate_files
@@ -103,3 +105,18 @@ def test_each_entity_with_a_page_and_text_gets_the_check_under_the_pages_require
                  if any(f.kind in ("short_text", "long_text") for f in e.fields)
                  and any(p.entity == e.ident for p in spec.pages)}
     assert with_text and found == {ident: pages for ident in with_text}
+
+
+def test_a_page_is_read_as_a_browser_reads_it_and_its_own_markup_is_not_the_value():
+    marker = "hollow-lantern"
+    value = f'<b id="{marker}">Quiet harbour</b><script>document.title="{marker}"</script>'
+    chrome = ('<form><input type="hidden" name="next" value="/"><script>window.hollow = 1</script>'
+              '<button class="lantern">x</button></form>')
+    safe = read_page(f"<td>{escape(value)}</td>{chrome}", marker, value)
+    assert safe.shown and safe.raw == []
+    in_attribute = read_page(f'<input name="title" value="{escape(value)}">{chrome}', marker, value)
+    assert in_attribute.shown and in_attribute.raw == []
+    raw = read_page(f"<td>{value}</td>{chrome}", marker, value)
+    assert not raw.shown and len(raw.raw) == 2, raw.raw
+    quotes_left = read_page(f'<input name="title" value="{escape(value, quote=False)}">', marker, value)
+    assert not quotes_left.shown and "attribute" in quotes_left.raw[0], quotes_left.raw

@@ -25,11 +25,12 @@ _TAGS = ("b", "i", "em", "strong", "span", "u", "mark")
 
 
 def markup(api: Api) -> tuple[str, str]:
-    """(marker, value): a text of the run's words wrapped in markup that names `marker`, a word no
-    other value holds."""
+    """(marker, value): a text of the run's words wrapped in markup that names `marker`."""
     rng = api.phrases.rng
-    marker, tag, name = api.phrases.word(), rng.choice(_TAGS), rng.choice(("id", "class", "title"))
-    return marker, f'<{tag} {name}="{marker}">{api.phrases.text()}</{tag}><script>{marker}()</script>'
+    # two words no other value holds, joined: no page's own markup (a class, a script) holds it
+    marker = f"{api.phrases.word()}-{api.phrases.word()}"
+    tag, name = rng.choice(_TAGS), rng.choice(("id", "class", "title"))
+    return marker, f'<{tag} {name}="{marker}">{api.phrases.text()}</{tag}><script>document.title="{marker}"</script>'
 
 
 class _Reader(HTMLParser):

@@ -85,6 +85,7 @@ class Api:
         # no TLS context is built (loading the CA bundle cost ~15 ms of CPU per client, two a check).
         self.http = httpx.Client(base_url=self.base, timeout=TIMEOUT_S, trust_env=False,
                                  follow_redirects=False, headers=EVERY_REQUEST, verify=False)
+        self.phrases.keep_clear_of(self.spec.model_dump_json())   # no value holds a word of the app's
 
     def close(self) -> None:
         self.http.close()

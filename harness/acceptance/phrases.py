@@ -11,6 +11,7 @@ filler words and needle words. Every value holds a pair of pair words (adjacent,
 no other value of the run holds, and its other words are fillers; since no word of the list is part
 of another, a value is found in a page or a list only where it was put. A needle (`word()`: the word
 a search looks for, a marker) comes from the needle pool and is handed out once.
+No word of the app's spec is drawn (`keep_clear_of`): its names and choices show on its pages.
 """
 
 from __future__ import annotations
@@ -56,6 +57,13 @@ class Phrases:
         self._pair_words, self._fillers = rest[:cut], rest[cut:]
         self._pairs: set[tuple[str, str]] = set()
         self._given: set[str] = set()
+
+    def keep_clear_of(self, text: str) -> None:
+        """Draw no word that occurs in `text` (the app's spec: its names, choices and words show on
+        its pages and may be searched), so a value is found only where a check put it."""
+        seen = text.casefold()
+        self._needles, self._pair_words, self._fillers = (
+            [w for w in pool if w not in seen] for pool in (self._needles, self._pair_words, self._fillers))
 
     def _pair(self) -> tuple[str, str]:
         while True:
