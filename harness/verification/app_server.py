@@ -7,7 +7,9 @@ both call `spawn_waiting`/`launch` here, which start the same script (app_start.
 web stack, then becomes `python -m uvicorn ARGS`) through the same sandbox call with the same
 arguments — under bubblewrap as the user's own uid/gid, HOME at runner.SERVED_HOME, the data
 directory bound at DATA_AT and used as the working directory, `APP_DB_PATH=DATA_AT/app.db`, the
-workspace read-only at its own path, standard input /dev/null, standard output and error pipes
+workspace read-only at its own path, a listening socket the harness bound as uvicorn's `--fd`
+(app_socket.py: sent with the arguments, so no other process can take the port between choosing
+and serving), standard input /dev/null, standard output and error pipes
 whose bytes go to log files (the check) or the terminal (serve), and an environment with no
 variable of the harness's (runner.spawn `served`, env.served_env). What differs: the port, the
 host directory behind DATA_AT (a fresh `app-…` temp directory for the check, `<run>/app-data` for
