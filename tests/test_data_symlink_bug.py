@@ -1,7 +1,7 @@
 """Regression (hostile trial i, attack D1): a served app replaced its database file with a symbolic
 link to a host file it cannot see, and the harness — outside the sandbox — opened that name,
 followed the link and reported the host file's tables in runtime.json. Now the harness reads a
-private copy made without following links (harness/verification/judged_files.py) and fails the
+private copy made without following links (harness/sandbox/judged_files.py) and fails the
 check with one line when the file is a link or not a regular file."""
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from harness.acceptance.client import Api, CheckFailed, run_password
 from harness.models.results import AcceptanceCheck
-from harness.verification.judged_files import sqlite_copy
+from harness.sandbox.judged_files import sqlite_copy
 
 STORED_PASSWORD = "a password is not stored in plain text"
 SALTED = "a password is stored salted"

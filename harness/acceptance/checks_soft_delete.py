@@ -16,7 +16,7 @@ from harness.acceptance.client import Api, CheckFailed
 from harness.acceptance.samples import TEXT_KINDS, kind_of
 from harness.models.results import AcceptanceCheck
 from harness.models.spec import AppSpec, DataEntity
-from harness.verification.judged_files import sqlite_copy
+from harness.sandbox.judged_files import sqlite_copy
 
 KEPT = "a deleted {name} is still a row in the database"
 

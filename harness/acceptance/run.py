@@ -25,7 +25,7 @@ from harness.acceptance.checks_stored import survives_restart
 from harness.acceptance.derive import Check, derive
 from harness.models.results import AcceptanceCheck, RuntimeCheck
 from harness.models.spec import AppSpec
-from harness.verification.judged_files import present
+from harness.sandbox.judged_files import present
 
 SEEN_ON_FAILURE = 4      # the last requests a failed check shows
 

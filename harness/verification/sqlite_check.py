@@ -7,7 +7,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from harness.verification.judged_files import present, sqlite_copy
+from harness.sandbox.judged_files import present, sqlite_copy
 
 
 def sqlite_opens(db: Path, rec) -> None:

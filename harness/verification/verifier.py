@@ -22,7 +22,7 @@ from harness.sandbox.local import DEFAULT_TIMEOUT_S, LocalSandbox
 from harness.sandbox.workspace_guard import WorkspaceGuard
 from harness.utils import own_tmp
 from harness.verification.carry_inputs import carried_counts, is_whole_suite, stage
-from harness.verification.judged_files import Refused, copy_regular
+from harness.sandbox.judged_files import Refused, copy_regular
 from harness.verification.outbox import OUTBOX
 from harness.verification.evidence_inputs import NO_DIGEST, DigestPipe, document_digest, req_files_arg
 
