@@ -29,6 +29,9 @@ def _inline_word_sets(source: str) -> list[list[str]]:
 # Literal tuples that are names of the spec's own vocabulary (element labels, capabilities, access
 # keys, role-right groups), not English words a request may use.
 _SPEC_LABELS = {
+    "comparison_asks.py": {("integer", "decimal", "money", "rating", "date", "datetime"),
+                           ("and", "or", "not", "today", "days", "day", "weeks", "week")},   # kinds, the expression language
+    "comparers.py": {("integer", "decimal", "money", "rating", "date", "datetime")},
     "context.py": {("entity", "field", "enum", "workflow", "computed")},
     "draft.py": {("entity", "field", "enum", "bound", "workflow", "kind"), ("unsupported", "health", "pages", "other")},
     "elements.py": {("crud", "create", "list")},

@@ -96,7 +96,7 @@ def test_a_heading_is_context_but_a_short_ask_is_not():
 
 def test_the_word_lists_are_data_files_with_their_rule_written_in_them():
     names = sorted(p.name for p in WORDS_DIR.glob("*.txt"))
-    assert names == ["accounting_closed_en.txt", "app_names_en.txt", "asks_en.txt", "background_en.txt", "elements_en.txt", "framing_en.txt",
+    assert names == ["accounting_closed_en.txt", "app_names_en.txt", "asks_en.txt", "background_en.txt", "comparison_asks_en.txt", "elements_en.txt", "framing_en.txt",
                      "framing_position_en.txt", "function_en.txt",
                      "function_vi.txt", "identity_asks_en.txt", "introducing_en.txt", "list_verbs_en.txt", "open_lists_en.txt", "record_sets_en.txt", "record_views_en.txt", "relation_asks_en.txt",
                      "same_records_en.txt",

@@ -159,7 +159,10 @@ def _not_built(reader: _Reader, data: dict) -> list[str]:
     for ask in asks:
         if not isinstance(ask, str) or not ask.strip():
             reader.fail("not_built", "must be a list of non-empty strings (the asks not built)", "not_built")
-    return [" ".join(a.split()) for a in asks]
+    seen: dict[str, str] = {}   # an ask listed twice is one ask (two requirements of one text are refused)
+    for ask in (" ".join(a.split()) for a in asks):
+        seen.setdefault(ask.lower(), ask)
+    return list(seen.values())
 
 
 def _toml_error(path: Path, exc: Exception) -> str:
@@ -213,6 +216,10 @@ def _entity(reader: _Reader, raw: Any, i: int) -> tuple[DataEntity, list[Feature
                                     entity.many)
     features = [_feature(reader, f, i, f"{where}.features[{j + 1}]", ident)
                 for j, f in enumerate(reader.typed(raw, "features", list, where, i) or [])]
+    for j, f in enumerate(features):   # the generator builds one of each kind (analyse._features)
+        if f.kind in [g.kind for g in features[:j]]:
+            reader.fail(f"{where}.features[{j + 1}]", f"a second {f.kind!r} on {entity.plural}: one {f.kind} per "
+                        "entity is built; merge them into one or drop one", "features", i, f.kind)
     return entity, features
 
 

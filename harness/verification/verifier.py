@@ -84,6 +84,10 @@ def command_argv(command: str, evidence_path: Path | None, reqs: list[str], work
             # see a bug or load a plugin from a path the snapshot does not hash (hostile trial
             # 2026-12-07, A16/A17). Its other settings (markers, pythonpath, testpaths) still apply.
             extra += ["-o", "addopts="]
+            # Nor do its harness_* ini keys or HARNESS_* variables weaken the judgement (A7 waived its own
+            # forgery finding, A8 switched tracing off): the plugin takes its settings from this
+            # command line only (pytest_harness/judged.py).
+            extra.append("--harness-judged")
         if not any(a.startswith("--timeout") for a in argv):
             extra.append(f"--timeout={PER_TEST_TIMEOUT_S}")
         if evidence_path is not None:

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from harness.offline.accounting.comparers import comparers
 from harness.offline.accounting.lexicon import element_words, keyed_words, stem, tokens, vi_norm
 from harness.offline.accounting.same_records import later_names
-from harness.offline.accounting.status_states import guessed_status
+from harness.offline.accounting.status_states import daily_status, guessed_status
 from harness.models.spec import AppSpec
 
 
@@ -38,10 +39,14 @@ class SpecWords:
     # stem -> every record element holding it: (label, the record's ident, the stems of its name)
     owned: dict[str, list[tuple[str, str, frozenset[str]]]] = field(default_factory=dict)
     guessed_status: bool = False                                   # open/done, no state said (status_states.py)
+    daily_status: bool = False                                     # a status on a dated child row (status_states.py)
     same_as: dict[str, str] = field(default_factory=dict)          # ident -> record it may be (same_records.py)
     roles: tuple[str, ...] = ()                                     # the account roles, admin first
     manage_of: dict[str, str] = field(default_factory=dict)        # ident -> its managing role (manage)
     invented: dict[str, str] = field(default_factory=dict)         # stem of a record no word introduces -> note
+    comparers: list = field(default_factory=list)                  # elements that compare values (comparison_asks.py)
+    # ident -> label of a capacity whose place includes a date field ("at most 2 bookings per day")
+    dated_capacity: dict[str, str] = field(default_factory=dict)
 
     def linked(self, a: str, b: str) -> bool:
         return a == b or frozenset((a, b)) in self.links
@@ -131,6 +136,8 @@ def spec_words(spec: AppSpec) -> SpecWords:
         sw.owned.setdefault(stem("id"), []).append((f"id {e.name}", "", names))
     for role in spec.roles:
         claim(role, f"account role {role}")
+    dated = {e.ident for e in spec.data_model for feat in spec.features if feat.entity == e.ident
+             and any(f.ident in feat.fields and (f.kind or f.type) in ("date", "datetime") for f in e.fields)}
     for feat in spec.features:   # "at most two volunteers": the capacity's limit, in digits or in words
         limit = feat.options.get("limit") if feat.kind == "capacity" else None
         if isinstance(limit, int):
@@ -138,6 +145,8 @@ def spec_words(spec: AppSpec) -> SpecWords:
             sw.numbers.setdefault(str(limit), label)
             for s in element_words().get(f"number:{limit}", frozenset()):
                 sw.by_stem.setdefault(s, label)
+        if feat.kind == "capacity" and feat.entity in dated:
+            sw.dated_capacity[feat.entity] = f"capacity {feat.entity} per {' and '.join(feat.fields)}"
     sw.entity_pages = any(r.capability == "pages" for r in spec.requirements)
     sw.title = frozenset(t.lower() for t in tokens(spec.title or ""))
     present = sw.present = _present(spec)
@@ -150,8 +159,10 @@ def spec_words(spec: AppSpec) -> SpecWords:
     sw.page_words = element_words().get("pages", frozenset()) if "pages" in present else frozenset()
     sw.same_as = later_names(spec)
     sw.guessed_status = guessed_status(spec)
+    sw.daily_status = daily_status(spec)
     sw.roles = tuple(spec.roles)
     sw.manage_of = {e.ident: e.manage for e in spec.data_model if e.manage}
+    sw.comparers = comparers(spec)
     return sw
 
 

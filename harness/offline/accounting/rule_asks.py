@@ -6,6 +6,10 @@
   that is not unique is unaccounted, and so are the words saying it;
 - **a most number** ("at most one", "no more than 3", "up to two", "only one … per …"): by an
   element that holds the number (a capacity's limit, a bound); else the words are unaccounted;
+- **the period of a most number** ("at most 2 bookings per day", trial 2026-12-07i O7): by a
+  capacity of the clause's records whose place includes a date field (per room and day); a week,
+  month, year or hour by nothing — before, "day" met the date field's kind and "at most 2 ever" was
+  reported built;
 - **a verb of the closed lists** ("can like posts", "to love a song", "can want books"): a word of
   the function or framing lists used as the clause's verb — after a modal or "to", with a record as
   its object — is realised by nothing of those lists: it stays unaccounted unless a spec element
@@ -36,6 +40,7 @@ def rule_asks(toks: list[str], labels: list[str | None], sw: SpecWords) -> None:
     low = [t.lower().replace("’", "'") for t in toks]
     _uniqueness(low, labels, sw)
     _most_number(low, labels)
+    _most_period(low, labels, sw)
     _list_verbs(low, labels, sw)
     _listed_fields(low, labels, sw)
 
@@ -71,6 +76,29 @@ def _most_number(low: list[str], labels: list[str | None]) -> None:
             continue   # a capacity's limit or a bound realises it
         for j in range(k - len(before), k + 1):
             labels[j] = None
+
+
+_PERIOD_OPENERS = closed("period openers")
+_DAYS = closed("day periods")
+_PERIODS = _DAYS | closed("other periods")
+_PERIOD_ADVERBS = closed("period adverbs")
+
+
+def _most_period(low: list[str], labels: list[str | None], sw: SpecWords) -> None:
+    """ "at most 2 bookings per day": the period after a most number is the capacity's date."""
+    numbers = [k for k, w in enumerate(low) if (w in _NUMBERS or w.isdigit())
+               and any(tuple(low[max(0, k - len(m)):k]) == m and k >= len(m) for m in _MOST)]
+    if not numbers:
+        return
+    records = {labels[j][len("entity "):] for j in range(len(low)) if (labels[j] or "").startswith("entity ")}
+    dated = next((lab for ident, lab in sw.dated_capacity.items()
+                  if not records or any(ident == r or ident == r.replace(" ", "_") for r in records)), None)
+    for k in range(numbers[0] + 1, len(low)):
+        if low[k] in _PERIODS and (low[k] in _PERIOD_ADVERBS or low[k - 1] in _PERIOD_OPENERS):
+            said = dated if low[k] in _DAYS else None
+            labels[k] = said
+            if low[k - 1] in _PERIOD_OPENERS:
+                labels[k - 1] = said
 
 
 def _per_record(low: list[str], k: int, labels: list[str | None]) -> bool:

@@ -49,7 +49,7 @@ class Parsed:
     field_subjects: list[int] = field(default_factory=list)      # token indices of "X with <fields>"
     object_positions: list[int] = field(default_factory=list)    # token indices a row read as records ("employees write reports")
     positions: list[tuple[int, int, str]] = field(default_factory=list)   # (anchor, head, rule): pass "entity positions"
-    relation_claims: list[tuple] = field(default_factory=list)   # (anchor, child, parent, words): "relation phrases"
+    relation_claims: list[tuple] = field(default_factory=list)   # (anchor, child, parent, words): "relation phrases", -verbs
     listed_children: list[tuple[int, int]] = field(default_factory=list)   # ("Orders have: ..., items"): (X, item)
     field_clauses: dict[str, list[int]] = field(default_factory=dict)
     parents: dict[str, str] = field(default_factory=dict)
@@ -71,8 +71,7 @@ class Parsed:
     auth: bool = False
     roles: list[tuple[str, str]] = field(default_factory=list)   # (account role, its rank): access.py
     access: dict[str, dict] = field(default_factory=dict)        # record -> {"shared"/"assigned": True, "manage"/"view": role}
-    # (record, access key) -> the clauses that asked it (unbuilt_access.py)
-    asked_in: dict[tuple[str, str], set[int]] = field(default_factory=dict)
+    asked_in: dict[tuple[str, str], set[int]] = field(default_factory=dict)   # (record, access key) -> the clauses asking it
     change_password: bool = False
     login_email: bool = False                                    # accounts sign in with an e-mail address
     dashboard: bool = False
@@ -143,16 +142,13 @@ def _entities(p: Parsed) -> list[DataEntity]:
         name=name, plural=p.plurals[name], ident=idents[name], fields=_fields(p, name, idents),
         parent=idents.get(p.parents.get(name, "")),
         on_parent_delete="cascade" if name in p.cascade and p.parents.get(name) else "restrict",
-        has_status=name in p.status and name not in p.workflows and not _status_values(p, name),
+        has_status=name in p.status and name not in p.workflows   # not when a "status" field lists its values
+        and not any(it.words == ["status"] and it.enum_values for it in p.fields.get(name, [])),
         workflow=p.workflows.get(name, []),
         many=[idents[b] for a, b in p.links if a == name and b in idents],
         stamps={field_ident(label): state for label, state in p.stamps.get(name, {}).items()},
         computed=dict(p.computed.get(name, {}))), p.tools.get(name, []))
             for name in order]
-
-
-def _status_values(p: Parsed, name: str) -> bool:
-    return any(it.words == ["status"] and it.enum_values for it in p.fields.get(name, []))
 
 
 def _fields(p: Parsed, name: str, idents: dict[str, str]) -> list[EntityField]:

@@ -22,7 +22,6 @@ WORDS = word_sets("entities")
 
 __all__ = ["find_entities", "is_noun", "mark_brands", "singular_name"]
 
-_HEAD_AFTER = lx.APP_HEADS | WORDS.head_after_extra
 _SKIP = lx.DETERMINERS | lx.QUANTIFIERS | lx.ADJECTIVES | WORDS.skip_extra
 
 
@@ -44,21 +43,6 @@ def verb_like(toks: list[Tok], j: int) -> bool:
 def owner(toks: list[Tok], k: int) -> bool:
     """ "the user's recipes", "all users' recipes": a possessive account holder reads like "their"."""
     return toks[k].possessive and lx.singularize(toks[k].w) in rl.ACTOR_WORDS and is_noun(toks, k + 1)
-
-
-def based_on_records(toks: list[Tok], i: int) -> int | None:
-    """ "transactions based on (different) categories (specified by the user)": the records the
-    noun at i is grouped by, when they are named in the plural — the index of their head. A
-    singular after "based on" is a property or a source, not records ("prices based on size",
-    "suggestions based on your history")."""
-    if _word(toks, i + 1) != "based" or _word(toks, i + 2) != "on":
-        return None
-    h = i + 3
-    while h < len(toks) and (toks[h].w in _SKIP or owner(toks, h)):
-        h += 1
-    if h >= len(toks) or toks[h].clause != toks[i].clause or singular_name(toks[h].w) == toks[h].w:
-        return None
-    return h if toks[h].role.startswith("entity:") or is_noun(toks, h) else None
 
 
 def phrase_heads(toks: list[Tok], j: int) -> list[int]:
@@ -108,28 +92,16 @@ def _positions(toks: list[Tok], p) -> list[tuple[int, str]]:
     """(token index, rule) of every entity position."""
     out: list[tuple[int, str]] = [(i, "fields") for i in p.field_subjects]
     out += [(i, "object") for i in p.object_positions]   # a table row's "introduce" (pass "record objects")
-    table: dict[int, list[tuple[int, str]]] = {}   # the rows of pass "entity positions", by anchor
+    table: dict[int, list[tuple[int, str]]] = {}   # the rows of "entity positions", "record heads", by anchor
     for anchor, head, rule in p.positions:
         table.setdefault(anchor, []).append((head, rule))
-    for i in range(len(toks)):
-        out += table.get(i, [])
-        if is_noun(toks, i):
-            nxt = i + 1
-            while nxt < len(toks) and is_noun(toks, nxt) and nxt - i < 3:
-                nxt += 1
-            after = _word(toks, nxt)
-            if after in _HEAD_AFTER and nxt - 1 == i and not _compound_tail(toks, i):
-                out.append((i, "app-head" if after in WORDS.record_heads else "tool-head"))
-            elif _clause_start(toks, i) and _bare_subject(toks, i) and not _has_login(toks, phrase_heads(toks, i)[-1] + 1):
-                # ("The project has a login and sign up": the app itself, like "each teacher has a login")
-                out += [(h, "subject") for h in phrase_heads(toks, i)]
-    return out
+    return out + [position for i in sorted(table) for position in table[i]]
 
 
-def _compound_tail(toks: list[Tok], i: int) -> bool:
-    """ "property rental application": a noun after another noun only qualifies the compound."""
-    j = i - 1
-    return j >= 0 and toks[j].clause == toks[i].clause and is_noun(toks, j)
+def bare_subject(toks: list[Tok], i: int) -> bool:
+    """The noun at i opens a clause that names records and what they have ("Projects and tasks.", "each task
+    has", "tasks within projects"), not the app itself ("The project has a login and sign up")."""
+    return _clause_start(toks, i) and _bare_subject(toks, i) and not _has_login(toks, phrase_heads(toks, i)[-1] + 1)
 
 
 def _not_a_record(toks: list[Tok], i: int, rule: str, positions: list[tuple[int, str]]) -> bool:
@@ -234,24 +206,23 @@ def _clause_start(toks: list[Tok], i: int) -> bool:
     return j < 0 or toks[j].clause != toks[i].clause or toks[j].w in WORDS.clause_marks
 
 
+def _add(toks: list[Tok], p, i: int, rule: str, cap: int) -> None:
+    """The record type the noun at i names, found by `rule` (beyond the cap: p.overflow)."""
+    name = singular_name(toks[i].w)
+    p.entity_rules.setdefault(name, rule)
+    if not toks[i].w[:1].isalpha() or name in p.plurals:   # a record type is named by a word, never ")" or "/"
+        return
+    if len(p.entities) >= cap:
+        p.overflow += [] if name in p.overflow else [name]
+        return
+    p.entities.append(name)
+    p.plurals[name] = toks[i].w if toks[i].w != name else lx.pluralize(name)
+
+
 def find_entities(toks: list[Tok], p, cap: int = MAX_ENTITIES) -> dict[int, str]:
-    """Record entities found at entity positions (and parents after "in/of/for each"); returns
-    every mention index -> singular name, with the mentions consumed."""
-    overflow: dict[str, None] = {}
-
-    def add(i: int, rule: str) -> None:
-        p.entity_rules.setdefault(singular_name(toks[i].w), rule)
-        if not toks[i].w[:1].isalpha():   # a record type is named by a word, never ")" or "/"
-            return
-        name = singular_name(toks[i].w)
-        if name in p.plurals:
-            return
-        if len(p.entities) >= cap:
-            overflow[name] = None
-            return
-        p.entities.append(name)
-        p.plurals[name] = toks[i].w if toks[i].w != name else lx.pluralize(name)
-
+    """Record entities found at entity positions; returns every mention index -> singular name, with
+    the mentions consumed (the parents after "in/of/for each": add_parents)."""
+    p.overflow = []
     long_request = len({t.clause for t in toks}) >= _LONG_REQUEST
     counts: dict[str, int] = {}
     for t in toks:
@@ -269,27 +240,21 @@ def find_entities(toks: list[Tok], p, cap: int = MAX_ENTITIES) -> dict[int, str]
             if rule == "app-head" and toks[i].clause == 0:
                 fallback.append(i)
             continue   # in a long request a record type is named more than once (or in its purpose)
-        add(i, rule)
+        _add(toks, p, i, rule, cap)
     for i in fallback if not p.entities else ():   # "a time card app ..." and no record named again
-        add(i, "app-head")
-    for i in list(_mentions(toks, p)):   # "tasks in a project", "ingredients for each recipe", "chapters of a book"
-        w1, w2 = _word(toks, i + 1), _word(toks, i + 2)
-        if (w1 in WORDS.parent_prep and w2 in WORDS.one_parent) or (w1 in WORDS.within and is_noun(toks, i + 2)) \
-                or (w1 in WORDS.for_of and w2 in WORDS.one_parent) or (w1 in lx.BELONG and w2 in WORDS.belong_preps) \
-                or (w1 in WORDS.with_links and w2 == "with"):   # "transactions associated with a category"
-            parents = phrase_heads(toks, i + 2 + (w1 in lx.BELONG))[:1]
-        elif (grouped_by := based_on_records(toks, i)) is not None:   # "transactions based on different categories"
-            parents = [grouped_by]
-        elif w1 in ("is", "are") and w2 in WORDS.with_links and _word(toks, i + 3) == "with":
-            parents = phrase_heads(toks, i + 4)[:1]   # "each transaction is associated with a category"
-        else:
-            parents = []
-        for h in parents:
-            add(h, "parent")
+        _add(toks, p, i, "app-head", cap)
+    return _mentions(toks, p)
+
+
+def add_parents(toks: list[Tok], p, cap: int = MAX_ENTITIES) -> dict[int, str]:
+    """The records the rows of "parent entities" read after a mention ("tasks in a project", "ingredients
+    for each recipe", "transactions based on categories"), then every mention again."""
+    for _anchor, head, rule in p.positions:
+        if rule == "parent":
+            _add(toks, p, head, rule, cap)
     mentions = _mentions(toks, p)
-    if overflow:
-        p.overflow = list(overflow)
-        p.notes.append(f"{len(overflow)} more entities ignored (cap {cap})")
+    if p.overflow:
+        p.notes.append(f"{len(p.overflow)} more entities ignored (cap {cap})")
     return mentions
 
 

@@ -10,18 +10,11 @@ from __future__ import annotations
 
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec.build import Parsed
-from harness.offline.spec.fields_before_record import fields_for_each
 from harness.offline.spec.entities import is_noun, singular_name
 from harness.offline.spec.fields import DETAIL_WORDS, FieldItem, add_fields, parse_field_list, read_enum
-from harness.offline.spec.list_subjects import COLUMN_WORDS as _COLUMN_WORDS
-from harness.offline.spec.list_subjects import heading_record as _heading_record
-from harness.offline.spec.list_subjects import intro_list
-from harness.offline.spec.pass_helpers import STOPS as _STOPS
-from harness.offline.spec.filter_fields import find_filter_fields  # noqa: F401 (re-export)
-from harness.offline.spec.pass_helpers import main_record
-from harness.offline.spec.pass_helpers import nearest as _nearest
-from harness.offline.spec.pass_helpers import use as _use
-from harness.offline.spec.pass_helpers import word as _word
+from harness.offline.spec.fields_before_record import fields_for_each
+from harness.offline.spec.list_subjects import COLUMN_WORDS, heading_record, intro_list
+from harness.offline.spec.pass_helpers import STOPS, main_record, nearest, use, word
 from harness.offline.spec.tokens import Tok
 from harness.offline.spec.wordsets import word_set, word_sets
 
@@ -32,22 +25,22 @@ def find_field_lists(toks: list[Tok], p: Parsed) -> None:
     for i, t in enumerate(toks):
         if not t.used and _possessive(toks, i) and is_noun(toks, i):
             start, lead = _view_list_start(toks, i + 1)
-            items, consumed = parse_field_list(toks, start, False, _STOPS)
+            items, consumed = parse_field_list(toks, start, False, STOPS)
             if len(items) >= 2:   # "record each plant's name, species and watering date"
                 add_fields(toks, p, i, t, items, consumed + lead)
                 t.used, t.role = False, ""   # the noun itself stays an entity position
             continue
-        ahead = fields_for_each(toks, i, lambda k: parse_field_list(toks, k, False, _STOPS))
+        ahead = fields_for_each(toks, i, lambda k: parse_field_list(toks, k, False, STOPS))
         if ahead is not None:   # "Input fields for title, amount, and date for each entry"
             add_fields(toks, p, ahead[0], t, ahead[1], ahead[2])
             continue
         if t.used or t.w not in _LIST_STARTS:
             continue
-        if t.w == "(" and _word(toks, i + 1) in WORDS.comparisons and _word(toks, i + 2) == "than":
+        if t.w == "(" and word(toks, i + 1) in WORDS.comparisons and word(toks, i + 2) == "than":
             continue   # "young animals (less than 2 years of age)": a condition on the records, not fields
-        if t.w == "(" and _word(toks, i + 1) in WORDS.condition_leads:
+        if t.w == "(" and word(toks, i + 1) in WORDS.condition_leads:
             continue   # "their exercise (based on when their account was made)": a sentence, not fields
-        intro = intro_list(toks, i) if t.w == ":" and _word(toks, i + 1) == "." else None
+        intro = intro_list(toks, i) if t.w == ":" and word(toks, i + 1) == "." else None
         if intro:   # "List of the recipes, with some key information:" + "Recipe ID, Brand, ..."
             j, items, consumed, links = intro
             p.field_subjects.extend(links)
@@ -61,23 +54,23 @@ def find_field_lists(toks: list[Tok], p: Parsed) -> None:
             if framed is not None:   # "With respect to owners the system shall: Store first name, ..."
                 j, frame = framed
             elif j < 0 or not is_noun(toks, j) or j == i - 1 and not t.w.endswith("ing") \
-                    and _word(toks, j - 1) not in WORDS.each \
+                    and word(toks, j - 1) not in WORDS.each \
                     and (t.w not in WORDS.record_verbs or toks[j].w in lx.AUTH):
                 continue   # "members specifying", "for each member record", "invoices store" (not "users store")
             aside = t.w.endswith("ing") and toks[i - 1].w == ","   # "workouts, recording the exercise, ..."
             links: list[int] = []
-            items, consumed = parse_field_list(toks, i + 1, not aside, _STOPS, links=links)
+            items, consumed = parse_field_list(toks, i + 1, not aside, STOPS, links=links)
             refs = [k for k in links if lx.singularize(toks[k].w) == toks[k].w]
             if items and refs:   # "visits record the pet, the visit date ...": a reference to the pet
                 items, consumed = items + [FieldItem(words=[toks[k].w]) for k in refs], consumed + refs
             p.field_subjects.extend(k for k in links if k not in refs)
             if framed is not None and items:   # "Store first name, ... and list of pets": the owner's pets
                 k = max(consumed) + 1
-                while _word(toks, k) in WORDS.child_leads:
+                while word(toks, k) in WORDS.child_leads:
                     k += 1
                 if is_noun(toks, k) and lx.singularize(toks[k].w) != toks[k].w:
                     p.listed_children.append((j, k))
-            if items and t.w in WORDS.records and j == i - 1 and _word(toks, max(consumed, default=i) + 1) not in (".", "", ";"):
+            if items and t.w in WORDS.records and j == i - 1 and word(toks, max(consumed, default=i) + 1) not in (".", "", ";"):
                 continue   # "doctors record notes for each visit": whose notes is said after the list
             if items:
                 add_fields(toks, p, j, t, items, consumed + (frame if framed is not None else []))
@@ -85,8 +78,8 @@ def find_field_lists(toks: list[Tok], p: Parsed) -> None:
         comma = False
         while j >= 0 and (toks[j].w in lx.FILLER or t.w == "(" and not toks[j].w and toks[j].orig):
             j -= 1   # "sinh viên đang thuê trọ (tên, ...)": words the lexicon ignored before "("
-        if j >= 3 and toks[j].w in WORDS.destinations and _word(toks, j - 1) in WORDS.destination_owners \
-                and _word(toks, j - 2) in WORDS.destination_preps and is_noun(toks, j - 3):
+        if j >= 3 and toks[j].w in WORDS.destinations and word(toks, j - 1) in WORDS.destination_owners \
+                and word(toks, j - 2) in WORDS.destination_preps and is_noun(toks, j - 3):
             j -= 3   # "add items to their inventory with details such as name, ...": the items' fields
         if j > 0 and toks[j].w == "," and t.w in WORDS.comma_triggers and is_noun(toks, j - 1) \
                 and lx.singularize(toks[j - 1].w) != toks[j - 1].w:
@@ -96,12 +89,12 @@ def find_field_lists(toks: list[Tok], p: Parsed) -> None:
             action, j = j, j - 1   # "an expense form with title, amount and date": the expense's fields
         elif j > 0 and toks[j].w in lx.ACTION_NOUNS and is_noun(toks, j - 1):
             action, j = j, j - 1   # "habit creation with a name": the habit has the name
-        elif j > 0 and t.w != ":" and (toks[j].w in _RECORD_VIEWS or toks[j].w == "," and _word(toks, j - 1)
+        elif j > 0 and t.w != ":" and (toks[j].w in _RECORD_VIEWS or toks[j].w == "," and word(toks, j - 1)
                                        in _RECORD_VIEWS) and is_noun(toks, j - 1 - (toks[j].w == ",")):
             # "product information (name, SKU)", "the recipe details, including steps": the record's
             action, j = j, j - 1 - (toks[j].w == ",")
-        elif t.w == "(" and toks[j].w in DETAIL_WORDS and _heading_record(toks, j) is not None:
-            action, j = j, _heading_record(toks, j)   # "Add student: record the information (name, code)"
+        elif t.w == "(" and toks[j].w in DETAIL_WORDS and heading_record(toks, j) is not None:
+            action, j = j, heading_record(toks, j)   # "Add student: record the information (name, code)"
         strict = False
         if j < 0 or (t.w in ("(", ":") and lx.singularize(toks[j].w) in lx.FIELD_VOCAB
                      and not _column_list_of_record(toks, i, j)):
@@ -116,18 +109,18 @@ def find_field_lists(toks: list[Tok], p: Parsed) -> None:
             strict = True
         kinds = _kind_values(toks, i) if t.w == "(" and not strict else None
         links: list[int] = []
-        if kinds and p.vi and _word(toks, j - 1) in WORDS.status_words:   # "trạng thái phòng (còn trống, đã thuê)"
+        if kinds and p.vi and word(toks, j - 1) in WORDS.status_words:   # "trạng thái phòng (còn trống, đã thuê)"
             name = singular_name(toks[j].w)   # states the record can be in, any move allowed (no arrows)
             p.fields.setdefault(name, []).append(FieldItem(words=["status"], enum_values=kinds[0],
                                                            own=toks[j - 1].orig.lower()))
             for k in range(j - 1, kinds[1]):
                 if k != j:
-                    _use(toks[k], f"field:{name}")
+                    use(toks[k], f"field:{name}")
             continue
         if kinds:
             items, consumed = [FieldItem(words=["type"], enum_values=kinds[0])], list(range(i + 1, kinds[1]))
         else:
-            items, consumed = parse_field_list(toks, i + 1, strict, _STOPS, links=links)
+            items, consumed = parse_field_list(toks, i + 1, strict, STOPS, links=links)
         if comma and not items:
             continue   # "log workouts, including exercises, sets": records of their own, read later
         p.field_subjects.extend(links)   # "details including ingredients, steps": ingredients are records
@@ -155,21 +148,21 @@ _LIST_STARTS = _TRIGGERS | WORDS.verb_triggers | word_set("by_entering.by_verbs"
 def _possessive(toks: list[Tok], i: int) -> bool:
     """ "each plant's", and "students'" before a record view ("Students' profiles ...")."""
     own = toks[i].orig.lower()
-    return own.endswith(("'s", "’s")) or own.endswith(("s'", "s’")) and _word(toks, i + 1) in _RECORD_VIEWS
+    return own.endswith(("'s", "’s")) or own.endswith(("s'", "s’")) and word(toks, i + 1) in _RECORD_VIEWS
 
 
 def _view_list_start(toks: list[Tok], k: int) -> tuple[int, list[int]]:
     """Where the field list after a possessive starts, and the words before it that say it is the
     record's: "'s profile shows the name, ...", "' profiles will be displayed on the page, including
     students' names, ..." (a record view, then a verb or a clause ending in ", including")."""
-    if _word(toks, k) not in _RECORD_VIEWS:
+    if word(toks, k) not in _RECORD_VIEWS:
         return k, []
-    if _word(toks, k + 1) in _TRIGGERS or _word(toks, k + 1) in WORDS.verb_triggers:
+    if word(toks, k + 1) in _TRIGGERS or word(toks, k + 1) in WORDS.verb_triggers:
         return k + 2, [k, k + 1]
     for m in range(k + 1, min(len(toks), k + 12)):
         if toks[m].clause != toks[k].clause or toks[m].w in (".", ";"):
             break
-        if toks[m].w == "," and _word(toks, m + 1) in WORDS.comma_triggers:
+        if toks[m].w == "," and word(toks, m + 1) in WORDS.comma_triggers:
             return m + 2, [x for x in range(k, m + 2) if not toks[x].used]   # "the page": a page, as it was
     return k, []
 
@@ -204,7 +197,7 @@ def _column_list_of_record(toks: list[Tok], i: int, j: int) -> bool:
     record when two or more column names follow it (values such as "food, rent" are no columns)."""
     if lx.singularize(toks[j].w) not in lx.FIELD_NOUNS:
         return False
-    items, _consumed = parse_field_list(toks, i + 1, True, _STOPS)
+    items, _consumed = parse_field_list(toks, i + 1, True, STOPS)
     return len(items) >= 2
 
 
@@ -223,20 +216,20 @@ def find_column_lists(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> i
     """ "the columns must be Title, Author, ISBN and Price": fields of the entity in the clause."""
     found = 0
     for i, t in enumerate(toks):
-        if t.used or t.w not in _COLUMN_WORDS:
+        if t.used or t.w not in COLUMN_WORDS:
             continue
         j = i + 1
-        while _word(toks, j) in WORDS.column_links:
+        while word(toks, j) in WORDS.column_links:
             j += 1
-        entity = _nearest(toks, i, mentions, reach=20)
-        entity = entity or _previous_mention(i, mentions, reach=40)
+        entity = nearest(toks, i, mentions, reach=20) or next(   # else the record named last before
+            (mentions[k] for k in range(i - 1, max(-1, i - 41), -1) if k in mentions), None)
         if j == i + 1 or entity is None:
             continue
-        items, consumed = parse_field_list(toks, j, False, _STOPS)
+        items, consumed = parse_field_list(toks, j, False, STOPS)
         if items:
             p.fields.setdefault(entity, []).extend(items)
             for k in [i, *range(i + 1, j), *consumed]:
-                _use(toks[k], f"field:{entity}")
+                use(toks[k], f"field:{entity}")
             found += 1
     return found
 
@@ -248,18 +241,18 @@ def find_field_bullets(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> 
     for i, t in enumerate(toks):
         before = range(max(0, i - 3), i)
         store = any(toks[k].w in WORDS.store_verbs for k in before)
-        if t.w != ":" or _word(toks, i + 1) != "." or not store and not any(
-                toks[k].role.startswith("field:") or toks[k].w in _COLUMN_WORDS | WORDS.bullet_intros
+        if t.w != ":" or word(toks, i + 1) != "." or not store and not any(
+                toks[k].role.startswith("field:") or toks[k].w in COLUMN_WORDS | WORDS.bullet_intros
                 for k in before):
             continue
-        entity = _nearest(toks, i, mentions, reach=20) or (main_record(mentions) if store else None)
+        entity = nearest(toks, i, mentions, reach=20) or (main_record(mentions) if store else None)
         k = i + 2
         upper = _word_case(toks, k)
         while entity and k < len(toks):
             end = next((m for m in range(k, len(toks)) if toks[m].w == "."), len(toks))
             if _word_case(toks, k) != upper:
                 break   # "- date / - amount" then "Quality": the list's style changed, a heading
-            items, consumed = parse_field_list(toks, k, False, _STOPS)
+            items, consumed = parse_field_list(toks, k, False, STOPS)
             if not items and any(m in mentions for m in range(k, end)) and all(
                     m in mentions or toks[m].w in WORDS.required_words or toks[m].w in lx.DETERMINERS
                     for m in range(k, end)):
@@ -275,15 +268,10 @@ def find_field_bullets(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> 
                 break
             p.fields.setdefault(entity, []).extend(items)
             for m in range(k, end):
-                _use(toks[m], f"field:{entity}")
+                use(toks[m], f"field:{entity}")
             found += 1
             k = end + 1
     return found
-
-
-def _previous_mention(i: int, mentions: dict[int, str], reach: int) -> str | None:
-    """The record mentioned last before i (within `reach` tokens): what "the columns" refer to."""
-    return next((mentions[k] for k in range(i - 1, max(-1, i - reach - 1), -1) if k in mentions), None)
 
 
 def _word_case(toks: list[Tok], k: int) -> bool:

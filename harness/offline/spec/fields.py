@@ -234,6 +234,13 @@ def _parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozense
                 and field_word(_word(toks, j + 2), stops):
             idx.extend((j, j + 1))   # "with fields for title, amount and date"
             j += 1
+        elif words and t.w in WORDS.relative_pronouns and _word(toks, j + 1).isalpha():
+            if not commit():
+                break
+            consumed.append(j)   # "the person that paid (it)": the link's role; the accounting
+            while j + 1 < len(toks) and _word(toks, j + 1) not in lx.SEPARATORS | {".", ";", ")"}:
+                j += 1           # credits it only when the record is linked (relation_asks.py)
+                consumed.append(j)
         elif t.w in lx.DETERMINERS or t.w in lx.FIELD_SKIP:
             idx.append(j)
         elif words and t.w in WORDS.choice_ui and _word(toks, j + 1) in lx.SEPARATORS | {".", "", ")", "("}:

@@ -7,10 +7,7 @@ from __future__ import annotations
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec.build import Parsed
 from harness.offline.spec.fields import FieldItem, parse_field_list
-from harness.offline.spec.pass_helpers import STOPS as _STOPS
-from harness.offline.spec.pass_helpers import past_determiners
-from harness.offline.spec.pass_helpers import use as _use
-from harness.offline.spec.pass_helpers import word as _word
+from harness.offline.spec.pass_helpers import STOPS, past_determiners, use, word
 from harness.offline.spec.tokens import Tok
 from harness.offline.spec.wordsets import word_sets
 
@@ -28,10 +25,10 @@ def find_filter_fields(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> 
         while m < len(toks) and toks[m].w in lx.DETERMINERS | WORDS.by_skip_extra:
             m += 1
         entity = mentions.get(m)
-        if entity is None and _word(toks, i - 1) in WORDS.passive:
+        if entity is None and word(toks, i - 1) in WORDS.passive:
             # "the workout log can be sorted by time or rating": the record named before the verb
             m, entity = i, _mention_before(toks, i, mentions)
-        if entity is None or _word(toks, m + 1) not in WORDS.by_leads:
+        if entity is None or word(toks, m + 1) not in WORDS.by_leads:
             continue
         if t.w in WORDS.new_sorts and past_determiners(toks, m + 2) in mentions:
             continue   # "events organized by (the) clubs": who organizes them, not an order
@@ -42,7 +39,7 @@ def find_filter_fields(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> 
         while k < len(toks) and toks[k].w in WORDS.by_words and not toks[k].used:
             k += 1
         plural_ok = frozenset(toks[x].w for x in range(k, min(k + 24, len(toks))))   # "by categories"
-        items, consumed = parse_field_list(toks, k, False, _STOPS, plural_ok)
+        items, consumed = parse_field_list(toks, k, False, STOPS, plural_ok)
         kept, dropped = [], set()
         for it in items:
             words = it.words[:-1] if len(it.words) > 1 and it.words[-1] in WORDS.range_words else it.words
@@ -60,7 +57,7 @@ def find_filter_fields(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> 
         have.extend(it for it in kept if all(h.label != it.label for h in have))
         for x in [*range(m + 1, k), *consumed]:
             if not toks[x].used and lx.singularize(toks[x].w) not in dropped and toks[x].w not in dropped:
-                _use(toks[x], f"field:{entity}")
+                use(toks[x], f"field:{entity}")
         found += 1
     return found
 

@@ -72,6 +72,7 @@ COLLECTION_HEADS = word_set("lexicon.collection_heads")
 
 TITLE_NOUNS = word_set("lexicon.title_nouns")
 UNNAMED_NOUNS = word_set("lexicon.unnamed_nouns")
+INSTANCE_NOUNS = word_set("lexicon.instance_nouns")
 STATUS_NOUNS = word_set("lexicon.status_nouns")
 
 FIELD_ONLY = word_set("lexicon.field_only")

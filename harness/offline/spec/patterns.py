@@ -252,11 +252,11 @@ def _act(toks: list[Tok], m: Match, action: dict, p, mentions: dict[int, str], s
 
 
 def _position(toks: list[Tok], m: Match, how: dict, p) -> None:
-    """`position` {"capture": c, "rule": r, "where": spec, "min": n, "unless_next": set}: the tokens of c
-    that satisfy `where` name record types, when there are at least n of them and the word after the
-    last of c is not in the set."""
+    """`position` {"capture": c, "rule": r, "where": spec, "max": n, "min": n, "unless_next": set}: the
+    tokens of c that satisfy `where` (the first `max`) name record types, when there are at least `min`
+    of them and the word after the last of c is not in the set."""
     taken = m.captures.get(how["capture"], [])
-    heads = [x for x in taken if token_ok(toks[x], how.get("where", {}), pattern_set)]
+    heads = [x for x in taken if token_ok(toks[x], how.get("where", {}), pattern_set)][:how.get("max")]
     after = toks[taken[-1] + 1].w if taken and taken[-1] + 1 < len(toks) else ""
     if len(heads) >= how.get("min", 1) and not ("unless_next" in how and after in pattern_set(how["unless_next"])):
         p.positions += [(m.anchor, x, how["rule"]) for x in heads]

@@ -26,8 +26,9 @@ from harness.offline.spec import lexicon as lx
 from harness.offline.spec.accounting import account_clauses
 from harness.offline.spec.build import Parsed, build_spec
 from harness.offline.spec.clauses import split_clauses
-from harness.offline.spec.entities import MAX_ENTITIES, find_entities  # noqa: F401 - MAX_ENTITIES: the package says it
-from harness.offline.spec.field_passes import find_column_lists, find_field_bullets, find_filter_fields
+from harness.offline.spec.entities import MAX_ENTITIES, add_parents, find_entities  # noqa: F401 - MAX_ENTITIES: the package says it
+from harness.offline.spec.field_passes import find_column_lists, find_field_bullets
+from harness.offline.spec.filter_fields import find_filter_fields
 from harness.offline.spec.pass_helpers import forget_records
 from harness.offline.spec.patterns import run_pass
 from harness.offline.spec.tokens import Tok, tokenize_clauses
@@ -111,7 +112,9 @@ def later_field_lists(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> d
         return mentions
     p.positions = []
     run_pass("entity positions", toks, p)
-    return find_entities(toks, p)
+    run_pass("record heads", toks, p)
+    run_pass("parent entities", toks, p, find_entities(toks, p))
+    return add_parents(toks, p)
 
 
 def account(toks: list[Tok], clauses: list[str], p: Parsed) -> None:

@@ -15,6 +15,7 @@ on what earlier passes did or on the parse ("is": "noun", "is": ["mention"]).
     clause_start  the token is the first of its clause
     auth_context  the word, said of users, asks for accounts: "user accounts", "users log in", "create
                 a user", "each user's notes" (not "users can add recipes")
+    bare_subject  a noun opening a clause that names records and what they have ("Projects and tasks.")
     owner_possessive  a possessive account holder before a noun ("the user's recipes"; entities.owner)
     verb_like   a verb, not a noun here ("share" of "store and share recipes")
     records_have_records  "have" between plural records that ends its clause ("Owners have pets.")
@@ -41,7 +42,7 @@ from typing import Callable
 
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec import lexicon_roles as rl
-from harness.offline.spec.entities import owner, records_have_records, verb_like
+from harness.offline.spec.entities import bare_subject, owner, records_have_records, verb_like
 from harness.offline.spec.enum_values import names_columns, read_enum
 from harness.offline.spec.list_parts import read_range
 from harness.offline.spec.nouns import is_noun, singular_name
@@ -116,6 +117,7 @@ TESTS: dict[str, Callable[[list[Tok], int, dict[int, str], object], bool]] = {
     "named_plural": lambda toks, i, mentions, p: _named_plural(toks, i),
     "title_word": lambda toks, i, mentions, p: _title_word(toks, i),
     "auth_context": lambda toks, i, mentions, p: _auth_context(toks, i),
+    "bare_subject": lambda toks, i, mentions, p: bare_subject(toks, i),
     "owner_possessive": lambda toks, i, mentions, p: owner(toks, i),
     "verb_like": lambda toks, i, mentions, p: verb_like(toks, i),
     "records_have_records": lambda toks, i, mentions, p: records_have_records(toks, i),

@@ -1,0 +1,56 @@
+"""Bug (stranger trial 2026-12-07i O6, false PASS f12, k4): "Show products whose quantity is below the
+minimum quantity" was reported built — "below" a function word, "Show" framing — over a spec with no
+element that compares: BUILD COMPLETE, and GET /api/products listed every product alike.
+
+A comparison of values (words of words/comparison_asks_en.txt beside a field or a number) is realised
+only by an element that compares (accounting/comparison_asks.py): a computed true/false value over
+both fields, or, for a field against a number, a range filter, a bound, a limit or a capacity."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness.offline.accounting.account import account_text
+from harness.offline.spec import parse_request
+from served_app import spec_from_toml
+
+PRODUCTS = '''title = "Stock"
+[[entities]]
+name = "product"
+fields = [{ name = "name", required = true }, { name = "quantity", kind = "integer" },
+          { name = "minimum quantity", kind = "integer" }, { name = "price", kind = "money" }]
+'''
+
+
+@pytest.mark.parametrize("request_text, word", [
+    ("Products have a name, a quantity and a minimum quantity. Show products whose quantity is below the minimum quantity.", "below"),
+    ("Products have a name, a price and a sale price. Show products whose sale price is below the price.", "below"),
+    ("Products have a name and a price. List products whose price is greater than 100.", "greater than"),
+    ("Products have a name and a quantity. List products whose quantity is less than 5.", "less than"),
+    ("Expenses have an amount and a date. Show expenses over 100.", "over"),
+])
+def test_a_comparison_nothing_compares_is_not_built_bug(request_text, word):
+    spec = parse_request(request_text)
+    last = spec.clauses[-1]
+    assert last.status == "not_built" and any(word in w for w in last.unaccounted), last
+
+
+def test_a_computed_comparison_of_both_fields_realises_it(tmp_path):
+    spec = spec_from_toml(tmp_path, PRODUCTS + '''[entities.computed]
+below_minimum = "quantity < minimum_quantity"
+''')
+    words = account_text("Show products whose quantity is below the minimum quantity.", spec)
+    assert not words.unaccounted and words.words["below"].startswith("computed product.below_minimum"), words.words
+
+
+def test_a_range_filter_does_not_compare_two_fields(tmp_path):
+    spec = spec_from_toml(tmp_path, PRODUCTS + 'features = [{ kind = "filter", fields = ["quantity"] }]\n')
+    assert "below" in account_text("Show products whose quantity is below the minimum quantity.", spec).unaccounted
+    words = account_text("Show products whose quantity is below 5.", spec)
+    assert words.words["below"].startswith("range filter products by quantity"), words.words
+
+
+@pytest.mark.parametrize("text", ["Users can add tasks under a project.", "Track my spending over time."])
+def test_a_word_comparing_no_value_is_untouched(text):
+    spec = parse_request("Projects have a name. Tasks have a title. " + text)
+    assert not any(w in ("under", "over") for w in spec.clauses[-1].unaccounted), spec.clauses[-1]
