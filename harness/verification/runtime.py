@@ -161,7 +161,8 @@ def verify_runtime(workspace: Path, steps: list | None = None, startup_timeout_s
         rec.check("workspace unchanged", False, void)
     if rec.ok:
         return rec.result(started)
-    return _failed(rec, stage, stdout, stderr, exit_code, workspace, task_hint, started)
+    return _failed(rec, stage, stdout, stderr, exit_code, workspace, task_hint, started,
+                   port_number=not isinstance(listener, Reserved))
 
 
 _NOT_JUDGED = ("another process on this machine held the app's port: nothing it answered was judged "
@@ -310,13 +311,15 @@ def _read(path: Path) -> str:
 
 
 def _failed(rec: _Record, stage: str, stdout: str, stderr: str, exit_code: int | None,
-            workspace: Path, task_hint: str, started: float) -> RuntimeResult:
+            workspace: Path, task_hint: str, started: float, port_number: bool = True) -> RuntimeResult:
+    """`port_number`: the app was given a port to bind (Node), not the harness's socket: its
+    "address already in use" is another process's doing."""
     from harness.verification.classifier import classify, locate  # lazy: sibling module
 
     out_tail, err_tail = stdout[-LOG_TAIL_CHARS:], stderr[-LOG_TAIL_CHARS:]
     rec.check("server log", False, f"exit code {exit_code}\n{err_tail or out_tail or '(no output)'}")
     where = locate(stdout, stderr, workspace_files(workspace))
-    if stage == "foreign" or _PORT_CONFLICT.search(stderr):
+    if stage == "foreign" or (port_number and _PORT_CONFLICT.search(stderr)):
         return rec.result(started, FailureType.ENVIRONMENT_ERROR, _NOT_JUDGED)
     if stage == "timeout":
         failure = FailureType.TIMEOUT
