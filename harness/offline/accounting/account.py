@@ -47,6 +47,8 @@ _CAMEL_CUT = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _PAGE_COUNT = closed("page count words")
 _PAGE_STEMS = closed_stems("page nouns")
 _SKIP = closed("record determiners")
+_PLURAL_RECORDS = closed("plural records")
+_PLURAL_RECORDS_STEMS = closed_stems("plural records")
 
 
 @dataclass
@@ -140,6 +142,9 @@ def _english(toks: list[str], sw: SpecWords, background: list[str | None], gaps:
         if label is None and _CAMEL.fullmatch(tok):   # "totalPrice": the field total_price
             parts = [_english_word(p.lower(), sw, "", about) for p in _CAMEL_CUT.split(tok)]
             label = next((p for p in parts if p not in (FUNCTION, FRAMING)), None) if all(parts) else None
+        if label == FRAMING and (low in _PLURAL_RECORDS or stem(low) in _PLURAL_RECORDS_STEMS and i
+                                 and (labels[-1] or "").startswith(("entity", "field"))):
+            label = None   # "job applications", "its own job application": a record, not the app (trial i O2)
         if label is None and low in ("project", "application") and i <= 1 and (
                 not i or toks[0].lower() in closed("app determiners")):
             label = FRAMING   # "The project has a login": the app being asked for
