@@ -78,6 +78,9 @@ def evidence_verdict(document: Mapping) -> str:
 def write_summary(terminal, settings: Settings, document: Mapping) -> None:
     """The `harness requirements` section: the table, other gate findings, the verdict, file paths."""
     terminal.section("harness requirements", sep="-")
+    if settings.ignored:
+        terminal.write_line(f"harness: judged session: ignored the project's own settings {', '.join(settings.ignored)} "
+                            "(the harness sets them on its command line)")
     for line in gate.format_table(gate.summary_rows(document)):
         terminal.write_line(line)
     for reason in gate.other_reasons(document):

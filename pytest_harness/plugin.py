@@ -23,8 +23,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_harness import (baseline, carry_hooks, coverage_map, evidence, forgery, forgery_scope, gate, measure, mutate,
-                            outputs, read_set, settings, xdist_support)
+from pytest_harness import (baseline, carry_hooks, coverage_map, evidence, forgery, forgery_scope, gate, judge_guard,
+                            measure, mutate, outputs, read_set, settings, xdist_support)
 from pytest_harness.identity import VERSION as __version__
 from pytest_harness.identity import shadowed
 from pytest_harness.junit import JUnitProperties
@@ -110,7 +110,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_load_initial_conftests(early_config: pytest.Config) -> None:
-    """Runs before any conftest is imported: an evidence session starts recording its read set."""
+    """Runs before any conftest is imported: `--harness-run` loads none and refuses to start inside a
+    run (judge_guard.py); an evidence session starts recording its read set."""
+    namespace = early_config.known_args_namespace
+    if getattr(namespace, "harness_run", None) is not None:
+        runs_dir = _first(getattr(namespace, "harness_runs_dir", None), ENV_RUNS_DIR) or DEFAULT_RUNS_DIR
+        judge_guard.guard(early_config, namespace.harness_run, runs_dir)
+        return
     carry_hooks.start_recording(early_config)
 
 
@@ -322,6 +328,8 @@ class Recorder:
                                    state.coverage.core if state.coverage else coverage_map.tracer_core())}
         if state.forgery_waived:
             document["forgery_waived"] = state.forgery_waived
+        if state.settings.ignored:   # a judged session: the project's own settings it did not take
+            document["ignored_settings"] = list(state.settings.ignored)
         if state.carrier is not None:
             document.update(state.carrier.document_parts(state.snapshot))
         if os.environ.get(ENV_ISOLATION):

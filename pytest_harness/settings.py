@@ -1,5 +1,9 @@
 """Plugin settings resolved in one place: ini < HARNESS_* environment < command line.
 
+In a judged session (`--harness-judged`, the harness's own verification of a workspace) only the
+invocation's own command line counts: the judged project's ini keys, environment and addopts are
+ignored and listed (judged.py).
+
 Every setting has an ini key, an environment variable and a `--harness-*` flag (all default to
 "not given"). Paths from the command line or the environment are relative to the invocation
 directory, paths from the ini file relative to the ini file's directory. An invalid value is a
@@ -17,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_harness import baseline, evidence, forgery_scope
+from pytest_harness import baseline, evidence, forgery_scope, judged
 from pytest_harness.requirements_file import load_requirement_files, load_requirements_file
 
 
@@ -102,6 +106,7 @@ class Settings:
     cobertura_path: Path | None = None
     requirements_path: Path | None = None
     mutate: bool = False
+    ignored: tuple = ()   # a judged session: the project's settings it did not take (judged.py)
 
     @property
     def traced(self) -> str | None:
@@ -128,15 +133,20 @@ def add_options(parser: pytest.Parser) -> None:
         group.addoption(opt.flag, dest=opt.name, default=None, **kind,
                         help=f"{opt.help} (env {opt.env}, ini {opt.name})".replace("%", "%%"))  # argparse %-formats
         parser.addini(opt.name, f"{opt.help} (flag {opt.flag}, env {opt.env})", default="")
+    judged.add_option(group)
 
 
 def raw_value(config: pytest.Config, name: str, namespace: object | None = None) -> Raw | None:
-    """The winning raw value of one setting (CLI > env > ini); None when not given anywhere."""
+    """The winning raw value of one setting (CLI > env > ini); None when not given anywhere. In a
+    judged session only the invocation's own command line counts (judged.py)."""
     opt = _BY_NAME[name]
     invocation = Path(config.invocation_params.dir)
+    strict = name not in judged.LABELS and judged.is_judged(config)
     cli = getattr(namespace if namespace is not None else config.option, name, None)
-    if cli is not None and str(cli).strip():
+    if cli is not None and str(cli).strip() and (not strict or judged.on_command_line(config, opt.flag)):
         return Raw(str(cli), opt.flag, invocation)
+    if strict:
+        return None
     env = os.environ.get(opt.env, "")
     if env.strip():
         return Raw(env, opt.env, invocation)
@@ -325,4 +335,5 @@ def resolve(config: pytest.Config) -> Settings:
                     req_files, validate_digest_fd(raw["harness_digest_fd"]),
                     validate_trusted(raw["harness_trusted_hooks"]), trace,
                     validate_baseline(raw["harness_baseline"]), validate_annotations(raw["harness_annotations"]),
-                    _path(raw["harness_cobertura"]), _path(raw["harness_requirements_file"]), mutate)
+                    _path(raw["harness_cobertura"]), _path(raw["harness_requirements_file"]), mutate,
+                    tuple(judged.ignored(config, OPTIONS)) if judged.is_judged(config) else ())

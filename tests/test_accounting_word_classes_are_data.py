@@ -31,6 +31,7 @@ def _inline_word_sets(source: str) -> list[list[str]]:
 _SPEC_LABELS = {
     "comparison_asks.py": {("integer", "decimal", "money", "rating", "date", "datetime"),
                            ("and", "or", "not", "today", "days", "day", "weeks", "week")},   # kinds, the expression language
+    "comparers.py": {("integer", "decimal", "money", "rating", "date", "datetime")},
     "context.py": {("entity", "field", "enum", "workflow", "computed")},
     "draft.py": {("entity", "field", "enum", "bound", "workflow", "kind"), ("unsupported", "health", "pages", "other")},
     "elements.py": {("crud", "create", "list")},

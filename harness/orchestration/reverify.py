@@ -137,6 +137,9 @@ def reverify_run(run_id: str, runs_dir: Path, say: Callable[[str], None] = print
     for line in task_lines:
         say(line)
     say(f"harness-run {run_id}: {result_line(result)}")
+    ignored = (store.read_workspace_evidence(run_id) or {}).get("ignored_settings")
+    if ignored:   # the workspace's own harness_* settings never weaken its judgement (pytest_harness/judged.py)
+        say(f"harness-run {run_id}: ignored the workspace's own settings {', '.join(ignored)}")
     say(format_matrix(matrix))
     for r in report.requirements:
         say(f"{r.id}: {r.status}" + (f" — {'; '.join(r.missing)}" if r.missing else ""))

@@ -89,3 +89,18 @@ def mutation_lines(audit: dict | None, rid: str) -> list[str]:
     from pytest_harness.mutation_verdict import bar_lines
 
     return bar_lines(((audit or {}).get("requirements") or {}).get(rid))
+
+
+def unaudited_lines(audit: dict | None, rid: str, ev_req: dict, evidence: dict | None) -> list[str]:
+    """An audited, verified requirement with implementation files of which the audit judged no mutant
+    is not PASS: nothing showed that its tests fail when its code is broken (hostile trial i, A8:
+    with tracing switched off the evidence held no executed line, the audit planned 0 mutants, and
+    the run stayed PASS). [] when it was not audited (no audit, --no-audit) or already fails."""
+    entry = ((audit or {}).get("requirements") or {}).get(rid)
+    if not entry or entry.get("mutants") or entry.get("invalid") or entry.get("time_box"):
+        return []
+    if ev_req.get("status") != "verified" or not ev_req.get("files"):
+        return []
+    untraced = ((evidence or {}).get("tracing") or {}).get("why")
+    why = f"its tests were not line-traced: {untraced}" if untraced else (entry.get("skipped") or "no mutant planned")
+    return [f"mutation audit judged no mutant of its code ({why}): nothing shows its tests fail when it is broken"]

@@ -80,6 +80,7 @@ def requirement_row(req, tasks: list[Task], statuses: dict, latest: dict, eviden
         proof += [final_suite_line(r) for r in latest.get(FINAL_SUITE, []) if r.status == "PASS"]
     missing += [*voided, *_evidence_missing(req.id, ev_req, evidence, tests)]
     missing += evidence_checks.mutation_lines(audit, req.id)
+    missing += evidence_checks.unaudited_lines(audit, req.id, ev_req, evidence)
     if evidence and ev_req.get("status") == "verified":
         entries = evidence.get("tests", {})
         proof += [f"{n} passed" + (f" (carried from {entries[n]['carried_from']})" if entries[n].get("carried_from") else "")

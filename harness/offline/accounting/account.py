@@ -22,13 +22,14 @@ from harness.offline.accounting.introduced import problem_framing, reject_invent
 from harness.offline.accounting.comparison_asks import comparison_asks
 from harness.offline.accounting.count_asks import count_asks
 from harness.offline.accounting.status_states import per_day_asks, status_asks
+from harness.offline.accounting.story_parts import ACTOR, NEGATED, PURPOSE, SELF_INTRO, story_parts
 from harness.offline.accounting.open_lists import OPEN_LIST, open_list_marks
 from harness.offline.accounting.record_sets import record_sets
 from harness.offline.accounting.record_lists import list_items, per_record_scope
 from harness.offline.accounting.relation_asks import relation_asks
 from harness.offline.accounting.required_asks import required_asks
 from harness.offline.accounting.rule_asks import rule_asks
-from harness.offline.accounting.role_rights import role_rights, subject_spans
+from harness.offline.accounting.role_rights import role_rights
 from harness.offline.accounting.lexicon import (closed, closed_stems, element_words, example_indices, is_vietnamese,
                                                 keyed_words, listed_forms, same_form, same_listed_word, stem,
                                                 token_gaps, tokens, vi_norm, vi_phrases, word_list)
@@ -37,11 +38,7 @@ from harness.utils.spared_actions import spared_at
 
 FUNCTION = "function word"
 FRAMING = "request framing"
-SELF_INTRO = "who is asking (self-introduction)"
 HEADING = "heading"
-PURPOSE = "why it is asked (purpose)"
-ACTOR = "who uses it (actor)"
-NEGATED = "what the app need not do (negated)"
 EXAMPLE = "an example value"
 _CAMEL = re.compile(r"[a-z]{2,}(?:[A-Z][a-z]+)+")
 _CAMEL_CUT = re.compile(r"(?<=[a-z])(?=[A-Z])")
@@ -50,6 +47,8 @@ _CAMEL_CUT = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _PAGE_COUNT = closed("page count words")
 _PAGE_STEMS = closed_stems("page nouns")
 _SKIP = closed("record determiners")
+_PLURAL_RECORDS = closed("plural records")
+_PLURAL_RECORDS_STEMS = closed_stems("plural records")
 
 
 @dataclass
@@ -107,63 +106,6 @@ def _labels(text: str, toks: list[str], sw: SpecWords) -> tuple[list[str | None]
     return labels, whole or ""
 
 
-def _story_parts(toks: list[str]) -> dict[int, str]:
-    """A user story's role ("As a library manager, ...") and purpose ("..., so that I can review
-    my month"): who asks and why, not what is asked. Index -> label."""
-    low = [t.lower() for t in toks]
-    out: dict[int, str] = {}
-    if low[:1] == ["as"] and len(low) > 2 and low[1] in closed("story articles"):
-        k = 2
-        while k < len(low) and low[k] not in closed("story role ends"):
-            if stem(low[k]) not in word_list("asks_en.txt"):   # "As an admin": a role asks for its rights
-                out[k] = SELF_INTRO
-            k += 1
-    _actors(low, out)
-    _negated(low, out)
-    for k in range(len(low) - 1):
-        if (low[k], low[k + 1]) == ("so", "that") or k and (low[k], low[k + 1]) in (("so", "i"), ("in", "order")):
-            # after the ask; a clause opening with "In order to …" or "So I …" goes on to ask
-            # ("In order to provide …, the app will integrate with …", "So I decided to track my sales")
-            out.update({j: PURPOSE for j in range(k, len(low))})
-            break
-    return out
-
-
-_DETS = closed("rule determiners")
-
-
-# "does not allow deleting paid invoices" is a rule the app must enforce, not a disclaimer.
-_RULE_VERBS = closed("rule verbs")
-_NEG_AUX = closed("negated auxiliaries")
-
-
-def _negated(low: list[str], out: dict[int, str]) -> None:
-    """What the request says the app does not do ("It does not provide push notifications",
-    "No login", "Not needed: payments"): those words ask for nothing."""
-    start = None
-    if low[:1] in (["no"], ["not"], ["without"]):
-        start = 1
-    for k in range(len(low) - 1):
-        if start is not None:
-            break
-        if low[k] in closed("contracted negations") and low[k + 1] not in _RULE_VERBS:
-            start = k + 1
-        elif low[k] in _NEG_AUX and low[k + 1] == "not" and k + 2 < len(low) and low[k + 2] not in _RULE_VERBS:
-            start = k + 2
-    if start is not None:
-        out.update({j: NEGATED for j in range(start, len(low)) if j not in out})
-
-
-def _actors(low: list[str], out: dict[int, str]) -> None:
-    """Who does it: the subject before a modal at the clause start ("The gym can register
-    members") or the object of "allow … to" ("allow the gym to create members"). A role word
-    (asks_en.txt: admin, manager …) is never only an actor."""
-    spans = [span for span, _start in subject_spans(low, _DETS)]
-    for span in spans:
-        if not any(stem(low[i]) in word_list("asks_en.txt") for i in span):
-            out.update({i: ACTOR for i in span})
-
-
 _INLINE_LABEL = re.compile(r"^\s*([^:]{1,40}):\s*\S")
 
 
@@ -177,7 +119,7 @@ def _inline_label(text: str) -> int:
 
 def _english(toks: list[str], sw: SpecWords, background: list[str | None], gaps: list[str]) -> list[str | None]:
     labels: list[str | None] = []
-    story = _story_parts(toks)
+    story = story_parts(toks)
     named = app_name_words(toks, sw)
     seen_entities: list[str] = []
     about = clause_records(toks, sw)
@@ -200,6 +142,9 @@ def _english(toks: list[str], sw: SpecWords, background: list[str | None], gaps:
         if label is None and _CAMEL.fullmatch(tok):   # "totalPrice": the field total_price
             parts = [_english_word(p.lower(), sw, "", about) for p in _CAMEL_CUT.split(tok)]
             label = next((p for p in parts if p not in (FUNCTION, FRAMING)), None) if all(parts) else None
+        if label == FRAMING and (low in _PLURAL_RECORDS or stem(low) in _PLURAL_RECORDS_STEMS and i
+                                 and (labels[-1] or "").startswith(("entity", "field"))):
+            label = None   # "job applications", "its own job application": a record, not the app (trial i O2)
         if label is None and low in ("project", "application") and i <= 1 and (
                 not i or toks[0].lower() in closed("app determiners")):
             label = FRAMING   # "The project has a login": the app being asked for

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from harness.offline.accounting.comparers import comparers
 from harness.offline.accounting.lexicon import element_words, keyed_words, stem, tokens, vi_norm
 from harness.offline.accounting.same_records import later_names
 from harness.offline.accounting.status_states import daily_status, guessed_status
@@ -161,7 +162,6 @@ def spec_words(spec: AppSpec) -> SpecWords:
     sw.daily_status = daily_status(spec)
     sw.roles = tuple(spec.roles)
     sw.manage_of = {e.ident: e.manage for e in spec.data_model if e.manage}
-    from harness.offline.accounting.comparison_asks import comparers   # it reads clause_records, which reads this
     sw.comparers = comparers(spec)
     return sw
 

@@ -6,8 +6,8 @@ offline/spec builds the spec again without them. Reads the clause texts and the 
 from __future__ import annotations
 
 from harness.offline.accounting import context as bg
-from harness.offline.accounting.account import (ACTOR, NEGATED, PURPOSE, SELF_INTRO, _inline_label, _story_parts,
-                                                clause_labels)
+from harness.offline.accounting.account import _inline_label, clause_labels
+from harness.offline.accounting.story_parts import ACTOR, NEGATED, PURPOSE, SELF_INTRO, story_parts
 from harness.offline.accounting.elements import spec_words
 from harness.offline.accounting.introduced import (_CUT, _DETS, _FILE, EXAMPLE, HEADING, MEASURE, PROBLEM, _phrases,
                                                    problem_spans)
@@ -54,7 +54,7 @@ def positions(text: str, sw) -> dict[int, str]:
     toks = tokens(text)
     low = [t.lower().replace("’", "'") for t in toks]
     gaps = _gaps(text, len(toks))
-    story = _story_parts(toks)
+    story = story_parts(toks)
     actors = {i for span, start in subject_spans(low, _DETS) if _acting(low, start) for i in span}
     parts, _whole = bg.background(text, sw)
     out: dict[int, str] = {}

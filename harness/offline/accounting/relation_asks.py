@@ -19,6 +19,10 @@ their schedule" over a schedule tied to nothing. Now (words in `words/relation_a
   word) names the kind of that word, not the record: "selecting the customer type", "a vaccine
   history (vaccine type, …)", "vaccine records" ask for no relation of their own; but before a field
   of that record ("Post contains: Client name": the client's name) it names the record;
+- **X that/who <verb>** inside a clause about another record ("an expense with … the person that
+  paid", "a booking … and the member who made it"): the relative clause says the role of X for the
+  other record, realised by that record referring to X (its parent or reference field); else its
+  words stay unaccounted (stranger trial 2026-12-07i O4: "person paid" was a yes/no field);
 - **S belongs to X and Y** (stranger trial 2026-12-07i O5): every record of the list after the
   belong verb is realised only when S refers to it (its parent or a reference field); else it is
   unaccounted. Before, "Each grade belongs to a student and a class" was reported built over a grade
@@ -52,6 +56,7 @@ def relation_asks(toks: list[str], gaps: list[str], labels: list[str | None], sw
     _have(low, labels, sw, recs, named, words)
     _possessed(low, labels, sw, recs, words)
     _belongs_to(low, labels, sw, recs, words)
+    _relative(low, gaps, labels, sw, recs, words)
 
 
 def _belongs_to(low: list[str], labels: list[str | None], sw: SpecWords, recs: dict[int, str], words) -> None:
@@ -158,3 +163,17 @@ def _possessed(low, labels, sw: SpecWords, recs: dict[int, str], words) -> None:
             continue
         if not any(sw.refers(rec, other) for other in set(sw.entity_of.values()) - {rec}):
             labels[i] = None
+
+
+def _relative(low, gaps: list[str], labels, sw: SpecWords, recs: dict[int, str], words) -> None:
+    """Credit the words of "X that/who <verb> (it)" to the link from another record of the clause to X."""
+    for k, rec in recs.items():
+        if k + 2 >= len(low) or not _is(low[k + 1], words, "relative_pronouns") or labels[k] is None:
+            continue
+        if not any(sw.refers(other, rec) for other in set(recs.values()) - {rec}):
+            continue
+        j = k + 2
+        while j < len(low) and not any(c in gaps[j] for c in ",;.:()") and not _is(low[j], words, "list_glue"):
+            if labels[j] is None:
+                labels[j] = labels[k]
+            j += 1

@@ -55,13 +55,6 @@ def own_words(toks: list[Tok], idx: list[int], words: list[str]) -> str:
     return " ".join(own).lower() if any(not w.isascii() for w in own) else ""
 
 
-def _value(toks: list[Tok], own: bool) -> str:
-    """One value in the user's own words when they wrote Vietnamese, else the normalized words."""
-    if own and any(not t.orig.isascii() for t in toks):
-        return " ".join(t.orig.lower() for t in toks if t.orig)
-    return " ".join(t.w for t in toks)
-
-
 YES_NO = WORDS.yes_no
 ENUM_HEADS = WORDS.enum_heads
 
@@ -78,7 +71,7 @@ def value_run(toks: list[Tok], j: int) -> tuple[list[str], int] | None:
     slash = _word(toks, j + 1) == "/"
     while k < len(toks) and toks[k].w.isalpha() and not toks[k].used and toks[k].w not in lx.FIELD_VOCAB \
             and toks[k].w not in lx.FUNCTION and len(values) < 12:
-        values.append(_value([toks[k]], True))
+        values.append(toks[k].orig.lower() if not toks[k].orig.isascii() else toks[k].w)   # Vietnamese: as written
         sep = _word(toks, k + 1)
         if sep == "/" or not slash and sep in (",", "or"):
             k += 2

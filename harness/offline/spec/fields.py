@@ -83,6 +83,16 @@ def parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozenset
     return items, consumed
 
 
+def _relative_end(toks: list[Tok], j: int) -> int | None:
+    """Where the relative clause at j ("that paid", "who made it") ends; None when it holds no word or
+    a word an earlier pass read ("a checkbox which sets it completed": the status)."""
+    end = j + 1
+    while end < len(toks) and _word(toks, end) not in lx.SEPARATORS | {".", ";", ")", ""}:
+        end += 1
+    words = range(j + 1, end)
+    return end if words and _word(toks, j + 1).isalpha() and not any(toks[k].used for k in words) else None
+
+
 def _parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozenset[str],
                       keep_plural: frozenset[str], links: list[int] | None) -> tuple[list[FieldItem], list[int]]:
     items: list[FieldItem] = []
@@ -234,6 +244,12 @@ def _parse_field_list(toks: list[Tok], start: int, strict: bool, stops: frozense
                 and field_word(_word(toks, j + 2), stops):
             idx.extend((j, j + 1))   # "with fields for title, amount and date"
             j += 1
+        elif words and t.w in WORDS.relative_pronouns and _relative_end(toks, j) is not None:
+            if not commit():
+                break
+            end = _relative_end(toks, j)   # "the person that paid (it)": the link's role; the accounting
+            consumed.extend(range(j, end))   # credits it only when the record is linked (relation_asks.py)
+            j = end - 1
         elif t.w in lx.DETERMINERS or t.w in lx.FIELD_SKIP:
             idx.append(j)
         elif words and t.w in WORDS.choice_ui and _word(toks, j + 1) in lx.SEPARATORS | {".", "", ")", "("}:

@@ -21,8 +21,8 @@ _RANGE = re.compile(r"^\d{1,4}$")
 def read_range(toks: list[Tok], j: int) -> tuple[float, float, int] | None:
     """ "1 to 5", "from 1 to 5", "1-5", "0..10" at j -> (low, high, end index)."""
     k = j + (toks[j].w in WORDS.range_preps if j < len(toks) else 0)
-    if k + 2 < len(toks) + 0 and _RANGE.match(toks[k].w) and toks[k + 1].w in ("to", "and", "-") \
-            and k + 2 < len(toks) and _RANGE.match(toks[k + 2].w):
+    if k + 2 < len(toks) and _RANGE.match(toks[k].w) and toks[k + 1].w in ("to", "and", "-") \
+            and _RANGE.match(toks[k + 2].w):
         low, high = float(toks[k].w), float(toks[k + 2].w)
         if low < high:
             end = k + 3

@@ -20,6 +20,7 @@ _NON_ENTITY = (lx.FUNCTION | lx.META | lx.ADJECTIVES | lx.DOMAIN_AREAS | lx.FIEL
 # and once it does, so does the singular ("each order belongs to a shop"; entities._mentions).
 PLACES = word_set("nouns.places") & lx.DOMAIN_AREAS
 _EACH = word_set("nouns.each_record")
+_PLURAL_RECORDS = word_set("nouns.plural_records")
 
 
 def singular_name(w: str) -> str:
@@ -49,7 +50,7 @@ def is_noun(toks: list[Tok], i: int) -> bool:
         return False   # "real-time", "user-friendly": compound modifiers
     sing = singular_name(w)
     if not 2 <= len(w) <= _MAX_WORD or w in _NON_ENTITY or (sing in _NON_ENTITY and not (
-            sing != w and sing in PLACES)):
+            sing != w and sing in PLACES | _PLURAL_RECORDS)):
         return False   # "an online shop" is the app's domain; "manage shops and orders" names records
     if w in FIELD_WORDS and sing == w and not (word_at(toks, i - 1) in _EACH and word_at(toks, i + 1) in lx.HAVE):
         return False   # "the total", "a rating": a column; "budgets", "ratings", "each note has" may be records

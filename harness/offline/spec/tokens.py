@@ -134,6 +134,9 @@ def _merge_phrases(toks: list[Tok]) -> list[Tok]:
         elif pair and pair[0] in _JOURNALS and pair[1] in word_set("tokens.entry_heads"):
             out.append(Tok(" ".join(pair), f"{toks[i].orig} {toks[i + 1].orig}"))   # "journal entries"
             i += 2
+        elif pair and _applied_for(toks, i):   # "job applications": one record, not the app
+            out.append(Tok(" ".join(pair), f"{toks[i].orig} {toks[i + 1].orig}"))
+            i += 2
         elif pair and _entry_of(*pair):   # "a plant entry", "book entries": plants, books
             plural = pair[1] == "entries"
             out.append(Tok(lx.pluralize(pair[0]) if plural else pair[0], f"{toks[i].orig} {toks[i + 1].orig}"))
@@ -146,6 +149,19 @@ def _merge_phrases(toks: list[Tok]) -> list[Tok]:
 
 _JOURNALS = word_set("tokens.journals")
 _ENTRY_CONTAINERS = word_set("tokens.entry_containers")
+
+
+def _applied_for(toks: list[Tok], i: int) -> bool:
+    """Whether toks[i] toks[i + 1] is "<noun> applications" ("job applications", "adoption
+    applications"): a plural app word after a noun that is no app kind, adjective or verb."""
+    word, head = toks[i].w, toks[i + 1].w
+    if lx.singularize(head) == head or lx.singularize(head) not in word_set("nouns.plural_records"):
+        return False
+    if i and toks[i - 1].w in word_set("tokens.verb_markers"):
+        return False   # "to review applications"
+    return word.isalpha() and word.isascii() and len(word) > 2 and lx.singularize(word) == word \
+        and word not in lx.FUNCTION and word not in lx.META and word not in lx.ADJECTIVES \
+        and word not in lx.DETERMINERS and word not in lx.QUANTIFIERS and not word.endswith(("ing", "ed", "ly"))
 
 
 def _entry_of(word: str, head: str) -> bool:
