@@ -11,6 +11,7 @@ import math
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from harness.acceptance.phrases import Phrases
 from harness.constructs.slot import Slot, find_slot
 from harness.models.spec import DataEntity, EntityField
 
@@ -27,11 +28,12 @@ def kind_of(field: EntityField) -> str:
             "bool": "boolean", "date": "date", "datetime": "datetime"}.get(field.type, "short_text")
 
 
-def valid_value(field: EntityField, n: int, token: str) -> Any:
-    """A value of the field's kind that the app must accept; `n` makes records differ."""
+def valid_value(field: EntityField, n: int, phrases: Phrases) -> Any:
+    """A value of the field's kind that the app must accept; `n` makes records differ (texts,
+    addresses and web addresses are the run's own words, unique each call: phrases.py)."""
     kind = kind_of(field)
     if kind in TEXT_KINDS:
-        return f"{token} {field.ident} {n}"
+        return phrases.text()
     if kind == "integer":
         return in_range(field, 3 + n, n)
     if kind in ("money", "decimal"):
@@ -49,14 +51,14 @@ def valid_value(field: EntityField, n: int, token: str) -> Any:
     if kind == "boolean":
         return n % 2 == 0
     if kind == "email":
-        return f"{token}{n}@example.com"
+        return phrases.email()
     if kind == "phone":
         return f"+1 555 010 {1000 + n}"
     if kind == "url":
-        return f"https://example.com/{token}/{n}"
+        return phrases.url()
     if kind == "enum":
-        return field.enum_values[n % len(field.enum_values)] if field.enum_values else f"{token}{n}"
-    return f"{token} {field.ident} {n}"
+        return field.enum_values[n % len(field.enum_values)] if field.enum_values else phrases.text()
+    return phrases.text()
 
 
 def roomy_value(field: EntityField, n: int) -> float:

@@ -105,7 +105,7 @@ def load_passes(path: Path = PASSES_FILE) -> tuple[Pass, ...]:
 
 def later_field_lists(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> dict[int, str]:
     """Column lists, field bullets, filter fields; a new field list can name a new record, so the
-    entities are found again when one is found."""
+    entities are found again when one is found (the passes "entity positions" to "parent entities added")."""
     found = find_column_lists(toks, mentions, p) + find_field_bullets(toks, mentions, p) \
         + find_filter_fields(toks, mentions, p)
     if not found:
@@ -169,7 +169,9 @@ def drop_unasked_entities(toks: list[Tok], p: Parsed) -> None:
     if any(a.status == "mapped" for a in p.accounts):
         return
     plural = {t.role[7:] for t in toks if t.role.startswith("entity:") and lx.singularize(t.w) != t.w}
-    keep = [e for e in p.entities if p.fields.get(e) or p.entity_rules.get(e) not in _PRODUCT_RULES
+    acted_on = {t.role.partition(":")[2] for t in toks if ":" in t.role and not t.role.startswith("entity:")}
+    keep = [e for e in p.entities if p.fields.get(e) or e in acted_on   # "tasks can be marked done, but …"
+            or p.entity_rules.get(e) not in _PRODUCT_RULES
             or p.entity_rules.get(e) == "app-list" and e in plural]   # "an app for orders" stays
     changed = True
     while changed:   # parents of kept entities stay
