@@ -59,6 +59,33 @@ def valid_value(field: EntityField, n: int, token: str) -> Any:
     return f"{token} {field.ident} {n}"
 
 
+def sort_values(field: EntityField, token: str) -> list[Any]:
+    """Three values to sort by, made in this order: a choice's second, last and first value (two
+    values: the second, the first, the second), so neither the making order nor the alphabet is
+    its declared order; other kinds three valid values out of order."""
+    choices = field.enum_values if kind_of(field) == "enum" else []
+    if len(choices) > 1:
+        return [choices[1], choices[-1], choices[0]] if len(choices) > 2 else [choices[1], choices[0], choices[1]]
+    return [valid_value(field, n, token) for n in (3, 1, 2)]
+
+
+def place(choices: list[str], value: Any) -> int:
+    """The place of a value read back among a choice's declared values (in any letter case)."""
+    spelled = [c.lower() for c in choices]
+    return spelled.index(str(value).lower()) if str(value).lower() in spelled else -1
+
+
+def summed_values(field: EntityField) -> tuple[Any, Any]:
+    """Two values of a number field to total: valid for its kind (whole numbers for an integer or
+    a rating, cents for money and decimals) and inside its range."""
+    kind = kind_of(field)
+    if kind == "rating":
+        return valid_value(field, 1, ""), valid_value(field, 2, "")
+    if kind == "integer":
+        return in_range(field, 12, 1), in_range(field, 30, 2)
+    return in_range(field, 12.25, 1), in_range(field, 30.5, 2)
+
+
 def roomy_value(field: EntityField, n: int) -> float:
     """A value of a number field that bounds another entity's `limit` (a room's occupancy): its
     `max`, else a million and `n` — above what any other check sends for the limited field."""
