@@ -53,7 +53,8 @@ def test_a_prestarted_server_gives_the_checks_of_a_cold_start(cold_and_warm):
     ws, before, cold, warm, prepared = cold_and_warm
     assert (cold.status, warm.status) == ("PASS", "PASS"), (cold.checks, warm.checks)
     assert "runner: cold" in launched(cold) and "runner: warm" in launched(warm)
-    shown = re.compile(r"launched (python -m uvicorn src\.main:app --app-dir <workspace> --host 127\.0\.0\.1) --port \d+")
+    shown = re.compile(r"launched (python -m uvicorn src\.main:app --app-dir <workspace> --fd) "
+                       r"<socket bound by the harness on 127\.0\.0\.1:\d+>")
     assert shown.match(launched(cold)).group(1) == shown.match(launched(warm)).group(1)  # the real command
     assert [c.name for c in cold.checks] == [c.name for c in warm.checks]
     assert [c.ok for c in cold.checks] == [c.ok for c in warm.checks]

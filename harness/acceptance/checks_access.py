@@ -38,8 +38,8 @@ def roles_work(api: Api, spec: AppSpec) -> str:
 def password_changes(api: Api, spec: AppSpec) -> str:
     name = api.new_name()
     who = api.sign_up(name)
-    new = "A-changed-passphrase-9"
-    api.expect(api.call("POST", "/api/auth/password", who, {"current_password": "Wrong-password-1",
+    new = api.phrases.password()
+    api.expect(api.call("POST", "/api/auth/password", who, {"current_password": api.phrases.password(),
                                                               "new_password": new}), 403, what="wrong current password")
     old = api.credentials(name)["password"]
     api.expect(api.call("POST", "/api/auth/password", who, {"current_password": old, "new_password": new}),

@@ -23,7 +23,7 @@ def account_works(api: Api) -> str:
     if who.name not in me.text:
         raise CheckFailed(f"/api/auth/me does not name the signed-in account: {me.line}")
     api.expect(api.call("GET", "/api/auth/me"), 401, what="who am I without a token")
-    wrong = api.call("POST", "/api/auth/login", body=api.credentials(who.name, "Wrong-password-1"))
+    wrong = api.call("POST", "/api/auth/login", body=api.credentials(who.name, api.phrases.password()))
     if wrong.status != 401:
         raise CheckFailed(f"a wrong password must be 401: {wrong.line}")
     return "register → login → token; /me names the account; no token and a wrong password → 401"
@@ -89,7 +89,7 @@ def page_shows_record(api: Api, page: Page, entity: DataEntity) -> str:
     if not fields:
         return page_answers(api, page)
     who = api.account()
-    text = f"{api.token} shown on page {api.number()}"
+    text = api.phrases.text()
     api.create(entity, who, **{fields[0].ident: text})
     got = api.call("GET", page.route, who, accept="text/html")
     if got.status != 200 or escape(text) not in got.text:

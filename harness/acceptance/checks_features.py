@@ -17,7 +17,7 @@ from harness.acceptance.checks_limit import limit_holds
 from harness.acceptance.checks_data import refuses_unknown_query, unknown_query_name
 from harness.acceptance.checks_flow import allowed
 from harness.acceptance.client import Api, CheckFailed
-from harness.acceptance.samples import (first_of, kind_of, place, same, searchable, slot_of, slot_value, sort_values,
+from harness.acceptance.samples import (first_of, kind_of, place, same, searchable, slot_of, slot_value, sort_choices,
                                         summed_values, valid_value)
 from harness.constructs.holding import HoldingError, booking_states, entity_states
 from harness.constructs.slot import Slot
@@ -33,8 +33,8 @@ def search_exact(api: Api, entity: DataEntity, feature: Feature) -> str:
     if not fields:
         raise CheckFailed(f"{entity.name} has no text field to search")
     who = api.account()
-    word = f"needle{api.number()}x"
-    hit = api.create(entity, who, **{fields[0].ident: f"A {word} here"})
+    word = api.phrases.word()   # a word no other value of the run holds
+    hit = api.create(entity, who, **{fields[0].ident: api.phrases.text_with(word)})
     api.create(entity, who)
     found = api.listed(api.collection(entity), who, {"q": word.upper()})
     if set(_ids(found)) != {hit["id"]}:
@@ -74,8 +74,8 @@ def filter_exact(api: Api, entity: DataEntity, feature: Feature) -> str:
             continue
         kind = kind_of(field) if field else "reference"
         if kind in ("date", "datetime", "integer", "money", "decimal", "rating", "time"):
-            low = api.create(entity, who, **{ident: valid_value(field, 1, api.token)})
-            high = api.create(entity, who, **{ident: valid_value(field, 3, api.token)})
+            low = api.create(entity, who, **{ident: valid_value(field, 1, api.phrases)})
+            high = api.create(entity, who, **{ident: valid_value(field, 3, api.phrases)})
             got = _ids(api.listed(api.collection(entity), who, {f"{ident}_min": high[ident]}))
             if high["id"] not in got or low["id"] in got:
                 raise CheckFailed(f"?{ident}_min={high[ident]} returned {got}: want {high['id']} in, {low['id']} out")
@@ -87,8 +87,8 @@ def filter_exact(api: Api, entity: DataEntity, feature: Feature) -> str:
         else:
             one, two = api.create(entity, who), api.create(entity, who)
         if field is not None and kind not in ("reference",):
-            other = next((valid_value(field, n, api.token) for n in range(1, 6)
-                          if not same(field, one[ident], valid_value(field, n, api.token))), None)
+            other = next((v for v in (valid_value(field, n, api.phrases) for n in range(1, 6))
+                          if not same(field, one[ident], v)), None)
             api.expect(api.call("PUT", f"{api.collection(entity)}/{two['id']}", who, {ident: other}), 200,
                        what=f"set {ident} of the second record")
             two[ident] = other
@@ -144,7 +144,10 @@ def sort_orders(api: Api, entity: DataEntity, feature: Feature) -> str:
         ident, made = "id", [api.create(entity, who) for _ in range(3)]
     else:
         ident = field.ident
-        made = [api.create(entity, who, **{ident: value}) for value in sort_values(field, api.token)]
+        # a choice in an order neither declared nor alphabetical; lower-case texts: the same order
+        # whether the app compares bytes or ignores case
+        values = sort_choices(field) or [_uncased(valid_value(field, n, api.phrases)) for n in (3, 1, 2)]
+        made = [api.create(entity, who, **{ident: value}) for value in values]
     choices = entity.workflow if ident == "status" else field.enum_values if field is not None and \
         kind_of(field) == "enum" else []
     want = [m["id"] for m in sorted(made, key=lambda m: place(choices, m[ident]) if choices else m[ident])]
@@ -172,6 +175,10 @@ def _records_in_states(api: Api, entity: DataEntity, who) -> list[dict]:
                        what=f"move a {entity.name} to {state}")
         made.append({**rec, "status": path[steps]})
     return made
+
+
+def _uncased(value: Any) -> Any:
+    return value.lower() if isinstance(value, str) else value
 
 
 def _numbers(data: Any, path: str = "") -> dict[str, float]:
@@ -319,8 +326,8 @@ def _freed_slot(api: Api, entity: DataEntity, feature: Feature, who, first: dict
 def newest_first(api: Api, entity: DataEntity, feature: Feature) -> str:
     who = api.account()
     day = first_of(entity, "date", "datetime")
-    old = api.create(entity, who, **({day.ident: valid_value(day, 1, api.token)} if day else {}))
-    new = api.create(entity, who, **({day.ident: valid_value(day, 5, api.token)} if day else {}))
+    old = api.create(entity, who, **({day.ident: valid_value(day, 1, api.phrases)} if day else {}))
+    new = api.create(entity, who, **({day.ident: valid_value(day, 5, api.phrases)} if day else {}))
     got = [i for i in _ids(api.listed(api.collection(entity), who)) if i in (old["id"], new["id"])]
     if got != [new["id"], old["id"]]:
         raise CheckFailed(f"the list shows {got}; the newest ({new['id']}) must come first")

@@ -25,7 +25,7 @@ def page_routes(spec: AppSpec, entity: DataEntity) -> list[str]:
 
 def _marked(api: Api, entity: DataEntity, owner) -> tuple[dict, str]:
     fields = searchable(entity)
-    text = f"{api.token} private {entity.ident} {api.number()}"
+    text = api.phrases.text()
     rec = api.create(entity, owner, **({fields[0].ident: text} if fields else {}))
     return rec, (text if fields else "")
 
@@ -62,7 +62,7 @@ def forms_leave_others_records(api: Api, spec: AppSpec, entity: DataEntity) -> s
     base = f"/forms/{collection_slug(entity.plural)}/{rec['id']}"
     url = f"{api.collection(entity)}/{rec['id']}"
     before = api.expect(api.call("GET", url, first), 200, what=f"the owner reads its {entity.name}").body
-    changed = {f.ident: f"{api.token} changed by another account" for f in searchable(entity)[:1]}
+    changed = {f.ident: api.phrases.text() for f in searchable(entity)[:1]}
     # a bearer token signs a page request in like the session cookie does (the convention)
     for n, other in api.others():
         for action, body in (("edit", changed), ("complete", {}), ("delete", {})):

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from harness.acceptance.client import Api, CheckFailed, run_password
 from harness.models.results import AcceptanceCheck
+from harness.sandbox.judged_files import sqlite_copy
 
 STORED_PASSWORD = "a password is not stored in plain text"
 SALTED = "a password is stored salted"
@@ -38,15 +39,16 @@ def password_forms(secret: str) -> set[str]:
 
 def _rows(db: Path) -> dict[str, tuple[list[str], list[tuple]]]:
     """Every table's columns and rows, the file opened read-only."""
-    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-    try:
-        out = {}
-        for (table,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall():
-            cur = conn.execute(f'SELECT * FROM "{table.replace(chr(34), chr(34) * 2)}"')
-            out[table] = ([d[0] for d in cur.description], cur.fetchall())
-        return out
-    finally:
-        conn.close()
+    with sqlite_copy(db) as copy:   # a private copy: never a link the app made (judged_files.py)
+        conn = sqlite3.connect(copy)
+        try:
+            out = {}
+            for (table,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall():
+                cur = conn.execute(f'SELECT * FROM "{table.replace(chr(34), chr(34) * 2)}"')
+                out[table] = ([d[0] for d in cur.description], cur.fetchall())
+            return out
+        finally:
+            conn.close()
 
 
 def _text(value) -> str | None:

@@ -49,15 +49,15 @@ def _visitor_reads(api: Api, spec: AppSpec, entity: DataEntity, rec: dict, text:
 
 
 def public_read(api: Api, spec: AppSpec, entity: DataEntity) -> str:
-    author, other = _author(api, spec, entity), api.sign_up(f"{api.token}public{entity.ident}")
+    author, other = _author(api, spec, entity), api.sign_up(api.new_name())
     fields = searchable(entity)
-    text = f"{api.token} public {entity.ident} {api.number()}" if fields else ""
+    text = api.phrases.text() if fields else ""
     body = api.body_for(entity, author, **({fields[0].ident: text} if fields else {}))
     rec = {**body, **api.expect(api.call("POST", api.collection(entity), author, body), 201, 200,
                                 what=f"an account adds a {entity.name}").body}
     url = f"{api.collection(entity)}/{rec['id']}"
     done = _visitor_reads(api, spec, entity, rec, text)
-    change = ({fields[0].ident: f"{api.token} changed"} if fields else
+    change = ({fields[0].ident: api.phrases.text()} if fields else
               {f.ident: body[f.ident] for f in entity.fields if not f.ref and not f.unique and f.ident in body})
     api.expect(api.call("POST", api.collection(entity), None, body), 401, what=f"a visitor adds a {entity.name}")
     api.expect(api.call("PUT", url, None, change), 401, what=f"a visitor changes a {entity.name}")

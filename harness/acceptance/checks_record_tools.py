@@ -141,9 +141,9 @@ def csv_import_all_or_none(api: Api, spec: AppSpec, entity: DataEntity) -> str:
 
 
 # First bytes of a file of each type (a file must start with its type's signature).
-_FILES = {"application/pdf": b"%PDF-1.4\n% check\n", "image/png": b"\x89PNG\r\n\x1a\ncheck",
-          "image/jpeg": b"\xff\xd8\xff\xe0check", "image/gif": b"GIF89acheck",
-          "image/webp": b"RIFF\x00\x00\x00\x00WEBPcheck", "application/zip": b"PK\x03\x04check"}
+_FILES = {"application/pdf": b"%PDF-1.4\n% ", "image/png": b"\x89PNG\r\n\x1a\n",
+          "image/jpeg": b"\xff\xd8\xff\xe0", "image/gif": b"GIF89a",
+          "image/webp": b"RIFF\x00\x00\x00\x00WEBP", "application/zip": b"PK\x03\x04"}
 
 
 def attachments_kept_and_guarded(api: Api, spec: AppSpec, entity: DataEntity) -> str:
@@ -151,8 +151,8 @@ def attachments_kept_and_guarded(api: Api, spec: AppSpec, entity: DataEntity) ->
     rec = api.create(entity, who)
     files = f"{api.collection(entity)}/{rec['id']}/attachments"
     kind = entity.attachment_types[0]
-    content = _FILES.get(kind, b"check file\n") + api.token.encode()
-    sent = api.expect(send_raw(api, "POST", files, who, content, kind, {"filename": "../../escape/photo 1"}),
+    content = _FILES.get(kind, b"") + api.phrases.text().encode()
+    sent = api.expect(send_raw(api, "POST", files, who, content, kind, {"filename": f"../../{api.phrases.word()}/{api.phrases.text()}"}),
                       201, 200, what=f"upload a {kind} file")
     made = sent.body if isinstance(sent.body, dict) else {}
     if "/" in str(made.get("filename", "/")) or made.get("size") != len(content):

@@ -16,6 +16,7 @@ from harness.acceptance.client import Api, CheckFailed
 from harness.acceptance.samples import TEXT_KINDS, kind_of
 from harness.models.results import AcceptanceCheck
 from harness.models.spec import AppSpec, DataEntity
+from harness.sandbox.judged_files import sqlite_copy
 
 KEPT = "a deleted {name} is still a row in the database"
 
@@ -50,7 +51,7 @@ def deleted_then_restored(api: Api, spec: AppSpec, entity: DataEntity) -> str:
         raise CheckFailed(f"the restored {entity.name} #{gone['id']} is still in the deleted list")
     detail = "DELETE → gone from the list and GET 404 → in the deleted list → restore → equal, listed again"
     if spec.auth:
-        other = api.sign_up(f"{api.token}trash{entity.ident}")
+        other = api.sign_up(api.new_name())
         api.expect(api.call("DELETE", f"{url}/{gone['id']}", who), 204, 200, what=f"delete the {entity.name} again")
         theirs = api.call("GET", f"{url}/deleted", other)
         if theirs.ok() and isinstance(theirs.body, list) and gone["id"] in {i.get("id") for i in theirs.body
@@ -77,14 +78,15 @@ def _marks(api: Api, entity: DataEntity, made: dict) -> set[str]:
 
 
 def _rows(db: Path) -> list[tuple]:
-    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-    try:
-        out = []
-        for (table,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall():
-            out += conn.execute(f'SELECT * FROM "{table.replace(chr(34), chr(34) * 2)}"').fetchall()
-        return out
-    finally:
-        conn.close()
+    with sqlite_copy(db) as copy:   # a private copy: never a link the app made (judged_files.py)
+        conn = sqlite3.connect(copy)
+        try:
+            out = []
+            for (table,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall():
+                out += conn.execute(f'SELECT * FROM "{table.replace(chr(34), chr(34) * 2)}"').fetchall()
+            return out
+        finally:
+            conn.close()
 
 
 def deleted_row_kept(api: Api, spec: AppSpec, rid: str, entity: DataEntity, db: Path) -> AcceptanceCheck:

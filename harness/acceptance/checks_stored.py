@@ -48,7 +48,7 @@ def survives_restart(api: Api, spec: AppSpec, restart: Callable[[], str | None])
         failed = f"making the records to restart with: {exc}"
     base = restart() if not failed else None
     if base is None and not failed:
-        failed = "the app did not start again on its own database"
+        failed = "the app did not answer again after a restart on its own database (the runtime evidence says why)"
     if base:
         api.moved_to(base)
     out = []

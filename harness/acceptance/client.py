@@ -15,6 +15,7 @@ import httpx
 
 from harness.utils.browser_headers import EVERY_REQUEST, headers_for
 from harness.constructs.parent_key import parent_key_of
+from harness.acceptance.phrases import Phrases, password
 from harness.acceptance.samples import kind_of, later, slot_fill, slot_of, roomy_value, valid_value
 from harness.models.spec import AppSpec, DataEntity
 from harness.constructs.capacity import spec_capacity
@@ -34,8 +35,9 @@ def draw_crowd() -> int:
 
 def run_password() -> str:
     """The password every account of one run signs up with: random per run (the stored-password
-    scan looks for it in the app's database), mixed case, long enough for any policy."""
-    return f"Acc-{secrets.token_hex(6)}-Pw{secrets.randbelow(90) + 10}"
+    scan looks for it in the app's database), ordinary words in mixed case and digits, long enough
+    for any policy, with no fixed part (phrases.password)."""
+    return password()
 
 
 class CheckFailed(Exception):
@@ -69,7 +71,7 @@ class Api:
 
     base: str
     spec: AppSpec
-    token: str = field(default_factory=lambda: "acc" + secrets.token_hex(3))
+    phrases: Phrases = field(default_factory=Phrases)   # the run's text values: ordinary words
     password: str = field(default_factory=run_password)
     seen: list[str] = field(default_factory=list)
     _accounts: dict[str, Account] = field(default_factory=dict)
@@ -83,6 +85,7 @@ class Api:
         # no TLS context is built (loading the CA bundle cost ~15 ms of CPU per client, two a check).
         self.http = httpx.Client(base_url=self.base, timeout=TIMEOUT_S, trust_env=False,
                                  follow_redirects=False, headers=EVERY_REQUEST, verify=False)
+        self.phrases.keep_clear_of(self.spec.model_dump_json())   # no value holds a word of the app's
 
     def close(self) -> None:
         self.http.close()
@@ -143,9 +146,9 @@ class Api:
         return self._accounts[label]
 
     def new_name(self) -> str:
-        """A new account's name: the run's prefix and random letters, so that no account's name
-        tells the app what the checks use it for."""
-        return f"{self.token}{secrets.token_hex(3)}"
+        """A new account's name: two ordinary words drawn per run (phrases.py), so that no account's
+        name tells the app that the checks made it, or what for."""
+        return self.phrases.username()
 
     def late_account(self) -> Account | None:
         """An account registered after `crowd` others (drawn per run, 2..12): the checks make the
@@ -280,7 +283,7 @@ class Api:
             elif f.ident in roomy:
                 body[f.ident] = roomy_value(f, n)
             else:
-                body[f.ident] = later(valid_value(f, n, self.token), kind_of(f), k)
+                body[f.ident] = later(valid_value(f, n, self.phrases), kind_of(f), k)
         body.update(overrides)
         return body
 

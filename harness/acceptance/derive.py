@@ -9,7 +9,7 @@ delete rule; complete → the status sticks; workflow → allowed moves stick, s
 a stamped date is set on the move into its state; auth → accounts, tokens, near-miss passwords
 refused, log out ends the token and the page cookie, and a second user's isolation over the API,
 the pages and the page forms (the stored-password scan and the restart: checks_stored.py, run.py); dashboard → a count follows a new record; pages → each page answers and shows a record
-made through the API; feature → the feature's own behaviour (search/filter exact, sort order,
+made through the API, its text markup shown as text (escaped); feature → the feature's own behaviour (search/filter exact, sort order,
 totals, counts, CSV, no double booking, newest first, ownership); health → GET /health.
 """
 
@@ -25,6 +25,7 @@ from harness.acceptance import checks_access as access
 from harness.acceptance import checks_app as app
 from harness.acceptance import checks_data as data
 from harness.acceptance import checks_flow as flow
+from harness.acceptance import checks_page_escaping as escaping
 from harness.acceptance import checks_pages_private as pages_private
 from harness.acceptance import checks_public as public
 from harness.acceptance import checks_page_forms as page_forms
@@ -32,7 +33,7 @@ from harness.acceptance import checks_session as session
 from harness.acceptance.checks_record_tools import TOOL_CHECKS
 from harness.acceptance.checks_computed import computed_values_hold
 from harness.acceptance.checks_features import FEATURE_CHECKS
-from harness.acceptance.samples import wrong_values
+from harness.acceptance.samples import searchable, wrong_values
 from harness.models.spec import AppSpec, DataEntity, Feature, Requirement
 
 
@@ -173,6 +174,24 @@ def _access(spec: AppSpec, e: DataEntity | None, req: Requirement) -> list[Check
     return []
 
 
+def _escaping(spec: AppSpec, req: Requirement) -> list[Check]:
+    """With HTML pages: each entity with a page of its own and a text field gets its markup shown as
+    text (checks_page_escaping.py), under the `pages` requirement, else the entity's own list, crud or
+    create requirement (`req`: the one being derived; its checks go to it when it owns them)."""
+    if not (spec.pages and spec.html):
+        return []
+    shown = [e for e in spec.data_model if searchable(e) and any(p.entity == e.ident for p in spec.pages)]
+    pages = next((r for r in spec.requirements if r.capability == "pages"), None)
+    out = []
+    for e in shown:
+        owner = pages or next((r for cap in ("list", "crud", "create") for r in spec.requirements
+                               if r.capability == cap and r.entity == e.ident), None)
+        if owner is not None and owner.id == req.id:
+            out.append(Check(req.id, f"pages show a {e.name}'s text as text, not markup",
+                             partial(escaping.pages_escape_text, spec=spec, entity=e), e.ident, first=True))
+    return out
+
+
 def derive(spec: AppSpec) -> list[Check]:
     """Every spec-derived check, in requirement order."""
     checks: list[Check] = []
@@ -240,4 +259,5 @@ def derive(spec: AppSpec) -> list[Check]:
             checks += _feature(spec, e, req)
         elif cap in TOOL_CHECKS and e is not None:
             checks += [Check(rid, what, partial(run, spec=spec, entity=e), e.ident) for what, run in TOOL_CHECKS[cap](e)]
+        checks += _escaping(spec, req)
     return checks

@@ -25,6 +25,7 @@ from harness.acceptance.checks_stored import survives_restart
 from harness.acceptance.derive import Check, derive
 from harness.models.results import AcceptanceCheck, RuntimeCheck
 from harness.models.spec import AppSpec
+from harness.sandbox.judged_files import present
 
 SEEN_ON_FAILURE = 4      # the last requests a failed check shows
 
@@ -77,14 +78,14 @@ def _after_the_checks(api: Api, spec: AppSpec, absent: dict, done: list[Acceptan
             check.ms = int((time.monotonic() - began) * 1000 / max(len(out), 1))
         if out and all(c.ok for c in out):
             out += run_again(api, again)
-    if db is not None and Path(db).is_file():   # a soft-deleted record is still a row of the file
+    if db is not None and present(Path(db)):   # a soft-deleted record is still a row of the file
         began = time.monotonic()
         kept = kept_rows(api, mine, Path(db))
         for check in kept:
             check.ms = int((time.monotonic() - began) * 1000 / max(len(kept), 1))
         out += kept
     auth = next((r.id for r in mine.requirements if r.capability == "auth"), None)
-    if db is not None and spec.auth and auth and Path(db).is_file():
+    if db is not None and spec.auth and auth and present(Path(db)):
         for scan in (password_salted, password_not_stored):    # the first registers two more accounts
             began = time.monotonic()
             out.append(scan(api, auth, Path(db)))

@@ -11,6 +11,7 @@ import math
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from harness.acceptance.phrases import Phrases
 from harness.constructs.slot import Slot, find_slot
 from harness.models.spec import DataEntity, EntityField
 
@@ -27,11 +28,12 @@ def kind_of(field: EntityField) -> str:
             "bool": "boolean", "date": "date", "datetime": "datetime"}.get(field.type, "short_text")
 
 
-def valid_value(field: EntityField, n: int, token: str) -> Any:
-    """A value of the field's kind that the app must accept; `n` makes records differ."""
+def valid_value(field: EntityField, n: int, phrases: Phrases) -> Any:
+    """A value of the field's kind that the app must accept; `n` makes records differ (texts,
+    addresses and web addresses are the run's own words, unique each call: phrases.py)."""
     kind = kind_of(field)
     if kind in TEXT_KINDS:
-        return f"{token} {field.ident} {n}"
+        return phrases.text()
     if kind == "integer":
         return in_range(field, 3 + n, n)
     if kind in ("money", "decimal"):
@@ -49,24 +51,24 @@ def valid_value(field: EntityField, n: int, token: str) -> Any:
     if kind == "boolean":
         return n % 2 == 0
     if kind == "email":
-        return f"{token}{n}@example.com"
+        return phrases.email()
     if kind == "phone":
         return f"+1 555 010 {1000 + n}"
     if kind == "url":
-        return f"https://example.com/{token}/{n}"
+        return phrases.url()
     if kind == "enum":
-        return field.enum_values[n % len(field.enum_values)] if field.enum_values else f"{token}{n}"
-    return f"{token} {field.ident} {n}"
+        return field.enum_values[n % len(field.enum_values)] if field.enum_values else phrases.text()
+    return phrases.text()
 
 
-def sort_values(field: EntityField, token: str) -> list[Any]:
-    """Three values to sort by, made in this order: a choice's second, last and first value (two
-    values: the second, the first, the second), so neither the making order nor the alphabet is
-    its declared order; other kinds three valid values out of order."""
+def sort_choices(field: EntityField) -> list[Any]:
+    """Three values of a choice field to sort by, made in this order: its second, last and first
+    value (two values: the second, the first, the second), so neither the making order nor the
+    alphabet is its declared order; [] for a field of another kind."""
     choices = field.enum_values if kind_of(field) == "enum" else []
-    if len(choices) > 1:
-        return [choices[1], choices[-1], choices[0]] if len(choices) > 2 else [choices[1], choices[0], choices[1]]
-    return [valid_value(field, n, token) for n in (3, 1, 2)]
+    if len(choices) > 2:
+        return [choices[1], choices[-1], choices[0]]
+    return [choices[1], choices[0], choices[1]] if len(choices) == 2 else []
 
 
 def place(choices: list[str], value: Any) -> int:
@@ -80,7 +82,9 @@ def summed_values(field: EntityField) -> tuple[Any, Any]:
     a rating, cents for money and decimals) and inside its range."""
     kind = kind_of(field)
     if kind == "rating":
-        return valid_value(field, 1, ""), valid_value(field, 2, "")
+        low = int(field.min_value if field.min_value is not None else 1)
+        high = int(field.max_value if field.max_value is not None else 5)
+        return low + 1 % (high - low + 1), low + 2 % (high - low + 1)
     if kind == "integer":
         return in_range(field, 12, 1), in_range(field, 30, 2)
     return in_range(field, 12.25, 1), in_range(field, 30.5, 2)

@@ -10,7 +10,6 @@ between serves). Ctrl+C stops the app and everything it started.
 from __future__ import annotations
 
 import argparse
-import socket
 import sys
 from pathlib import Path
 
@@ -60,19 +59,11 @@ def _declared_entry(store, workspace: Path) -> str:
     return state.plan.entry if state.plan else ""
 
 
-def _port_free(host: str, port: int) -> bool:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        try:
-            sock.bind((host, port))
-        except OSError:
-            return False
-    return True
-
-
 def _run(args) -> int:
     from harness.interrupts import INTERRUPTS
     from harness.sandbox.runner import SpawnError
     from harness.verification import app_server
+    from harness.verification.app_socket import Reserved
     from harness.verification.runtime import declared_entry, detect_entry
 
     if not 0 < args.port < 65536:
@@ -83,17 +74,25 @@ def _run(args) -> int:
         raise InputError(f"nothing to serve in {workspace}: no src/main.py or app.py defining `app`, "
                          "and no package.json")
     host = "0.0.0.0" if args.host else app_server.HOST
-    if not _port_free(host, args.port):
-        raise InputError(f"port {args.port} is already in use; choose another with --port")
     data = Path(args.data).resolve() if args.data else workspace.parent / DATA_DIR
     try:
         data.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise InputError(f"cannot make the data directory {data}: {exc.strerror or exc}") from None
+    # As for the runtime check: a Python app serves on a socket the harness bound (app_socket.py).
+    listener: Reserved | int = args.port
+    if entry[0] == "python":
+        try:
+            listener = Reserved(host, args.port, reuse_addr=True)
+        except OSError:
+            raise InputError(f"port {args.port} is already in use; choose another with --port") from None
     try:
-        proc = app_server.launch(workspace, entry, args.port, data, sys.stdout.buffer, sys.stderr.buffer, host)
+        proc = app_server.launch(workspace, entry, listener, data, sys.stdout.buffer, sys.stderr.buffer)
     except (SpawnError, OSError) as exc:
         raise InputError(f"cannot start the app: {getattr(exc, 'message', exc)}") from None
+    finally:
+        if isinstance(listener, Reserved):
+            listener.release()
     print(f"serving {workspace} at http://{app_server.HOST if host == app_server.HOST else host}:{args.port}/ "
           f"(database {data / 'app.db'}; isolation: {proc.isolation}); Ctrl+C stops it", flush=True)
     try:

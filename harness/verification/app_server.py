@@ -7,7 +7,9 @@ both call `spawn_waiting`/`launch` here, which start the same script (app_start.
 web stack, then becomes `python -m uvicorn ARGS`) through the same sandbox call with the same
 arguments — under bubblewrap as the user's own uid/gid, HOME at runner.SERVED_HOME, the data
 directory bound at DATA_AT and used as the working directory, `APP_DB_PATH=DATA_AT/app.db`, the
-workspace read-only at its own path, standard input /dev/null, standard output and error pipes
+workspace read-only at its own path, a listening socket the harness bound as uvicorn's `--fd`
+(app_socket.py: sent with the arguments, so no other process can take the port between choosing
+and serving), standard input /dev/null, standard output and error pipes
 whose bytes go to log files (the check) or the terminal (serve), and an environment with no
 variable of the harness's (runner.spawn `served`, env.served_env). What differs: the port, the
 host directory behind DATA_AT (a fresh `app-…` temp directory for the check, `<run>/app-data` for
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import sys
 import threading
 from dataclasses import dataclass, field
@@ -29,6 +32,7 @@ from typing import IO
 from harness.sandbox.isolation import bwrap_path
 from harness.sandbox.local import LocalSandbox
 from harness.sandbox.runner import SandboxProcess
+from harness.verification.app_socket import FD_SLOT, Reserved
 
 HOST = "127.0.0.1"
 DATA_AT = "/srv/app-data"   # the data directory, as the app sees it under bubblewrap
@@ -68,31 +72,35 @@ def app_env(data: Path) -> dict[str, str]:
     return {"APP_DB_PATH": f"{data_seen(data)}/app.db", "PYTHONDONTWRITEBYTECODE": "1"}
 
 
-def command(entry: tuple[str, str], port: int, workspace: Path, host: str = HOST) -> list[str]:
+def command(entry: tuple[str, str], port: int, workspace: Path) -> list[str]:
     """The command the app is served by: `python -m uvicorn ARGS` (ARGS = command[3:], what
-    app_start.py runs) or, for a Node app, `npm run dev -- --port N`."""
+    app_start.py runs; `--fd` the socket the harness bound, app_socket.py) or, for a Node app,
+    `npm run dev -- --port N`."""
     if entry[0] == "node":
         return ["npm", "run", "dev", "--", "--port", str(port)]
-    return [sys.executable, "-m", "uvicorn", entry[1], "--app-dir", str(workspace), "--host", host, "--port", str(port)]
+    return [sys.executable, "-m", "uvicorn", entry[1], "--app-dir", str(workspace), "--fd", FD_SLOT]
 
 
 @dataclass
 class Waiting:
-    """A served app's process with its imports done, waiting for its uvicorn arguments on stdin."""
+    """A served app's process with its imports done, waiting for its uvicorn arguments (and the
+    socket to serve on) on stdin."""
 
     proc: SandboxProcess
     data: Path                # its data directory on the host (app.db)
-    go_fd: int                # the write end of its standard input
+    go: socket.socket | None  # the harness's end of its standard input (a Unix socket pair)
     tmp: Path | None = None   # the runtime check's own directory (logs), when the check made it
     threads: list[threading.Thread] = field(default_factory=list)
     spare: Waiting | None = None   # the restart's process, spawned with this one (server_prestart.prestart)
 
-    def start(self, uvicorn_args: list[str]) -> bool:
-        """Send the arguments (the process becomes `python -m uvicorn ARGS`); False if it is gone."""
+    def start(self, uvicorn_args: list[str], listener: Reserved) -> bool:
+        """Send the arguments with the socket the harness bound (the process becomes `python -m
+        uvicorn ARGS`, serving on that socket); False if it is gone. The caller releases `listener`."""
         try:
-            if not self.proc.alive():
+            if not self.proc.alive() or self.go is None:
                 return False
-            os.write(self.go_fd, (json.dumps(uvicorn_args) + "\n").encode())
+            line = (json.dumps(uvicorn_args) + "\n").encode()
+            socket.send_fds(self.go, [line], [listener.fileno()])
             return True
         except OSError:
             return False
@@ -121,9 +129,9 @@ class Waiting:
             own_tmp.remove(self.tmp)
 
     def close_pipe(self) -> None:
-        if self.go_fd >= 0:
-            os.close(self.go_fd)
-            self.go_fd = -1
+        if self.go is not None:
+            self.go.close()
+            self.go = None
 
 
 def spawn_waiting(workspace: Path, data: Path, out: Sink, err: Sink, tmp: Path | None = None) -> Waiting:
@@ -134,38 +142,44 @@ def spawn_waiting(workspace: Path, data: Path, out: Sink, err: Sink, tmp: Path |
     return _spawn(workspace, argv, data, out, err, tmp, go=True)
 
 
-def launch(workspace: Path, entry: tuple[str, str], port: int, data: Path, out: Sink, err: Sink,
-           host: str = HOST) -> SandboxProcess:
-    """Serve the app now (a Python app through app_start.py, a Node app by npm in its workspace).
-    Raises SpawnError when it cannot be started; a process that died at once is returned as it is."""
-    argv = command(entry, port, workspace, host)
+def launch(workspace: Path, entry: tuple[str, str], listener: Reserved | int, data: Path, out: Sink,
+           err: Sink) -> SandboxProcess:
+    """Serve the app now: a Python app through app_start.py on the socket `listener` (the caller
+    releases it), a Node app by npm in its workspace on the port `listener`. Raises SpawnError when
+    it cannot be started; a process that died at once is returned as it is."""
     if entry[0] == "node":
+        argv = command(entry, listener if isinstance(listener, int) else listener.port, workspace)
         return _spawn(Path(workspace), argv, data, out, err, None, go=False).proc
+    if not isinstance(listener, Reserved):
+        raise TypeError("a Python app is served on a socket the harness bound (app_socket.Reserved)")
     waiting = spawn_waiting(workspace, data, out, err)
-    waiting.start(argv[3:])
+    waiting.start(command(entry, listener.port, workspace)[3:], listener)
     return waiting.proc
 
 
 def _spawn(workspace: Path, argv: list[str], data: Path, out: Sink, err: Sink, tmp: Path | None,
            go: bool) -> Waiting:
-    go_read, go_write = os.pipe() if go else (None, -1)
+    # The start channel is a Unix socket pair, not a pipe: the listening socket travels over it (SCM_RIGHTS).
+    go_here, go_there = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM) if go else (None, None)
     out_read, out_write = os.pipe()
     err_read, err_write = os.pipe()
     cwd = workspace if argv[0] == "npm" else data
     try:
         proc = LocalSandbox(workspace).spawn(argv, cwd=cwd, env=app_env(data), network=True, served={DATA_AT: data},
                                              stdout=out_write, stderr=err_write,
-                                             **({"stdin": go_read} if go else {}))
+                                             **({"stdin": go_there.fileno()} if go_there is not None else {}))
     except BaseException:
-        for fd in (go_write, out_read, err_read):
-            if fd is not None and fd >= 0:
-                os.close(fd)
+        for fd in (out_read, err_read):
+            os.close(fd)
+        if go_here is not None:
+            go_here.close()
         raise
     finally:
-        for fd in (go_read, out_write, err_write):
-            if fd is not None:
-                os.close(fd)
-    waiting = Waiting(proc, Path(data), go_write, tmp)
+        for fd in (out_write, err_write):
+            os.close(fd)
+        if go_there is not None:
+            go_there.close()
+    waiting = Waiting(proc, Path(data), go_here, tmp)
     waiting.threads = [_pump(out_read, out), _pump(err_read, err)]
     proc.after_stop.append(lambda: [t.join(JOIN_S) for t in waiting.threads])
     return waiting

@@ -6,12 +6,15 @@ Usage: python app_start.py [--bare]
 
 It imports uvicorn and the web stack the generated app is built on (never a workspace module;
 `--bare`: nothing, when a workspace module would shadow one of them), then blocks reading its
-standard input, a pipe. The harness writes one line there, the JSON list of arguments it would
-give `python -m uvicorn` (`["src.main:app", "--app-dir", WS, "--host", H, "--port", P]`); the
-script puts /dev/null on its standard input and becomes that command: sys.path[0] is the working
-directory and uvicorn's `__main__` runs through runpy with those arguments, as `-m` does. End of
-file without a line: exit 0 (the harness let the server go unused). A package that fails to
-import is left to uvicorn, which then fails, or not, as a cold start would.
+standard input, a Unix socket. The harness sends one line there, the JSON list of arguments it
+would give `python -m uvicorn` (`["src.main:app", "--app-dir", WS, "--fd", "{listen_fd}"]`), with
+the listening socket it bound attached (SCM_RIGHTS, harness/verification/app_socket.py); the
+script writes that socket's descriptor number in place of `{listen_fd}`, puts /dev/null on its
+standard input and becomes that command: sys.path[0] is the working directory and uvicorn's
+`__main__` runs through runpy with those arguments, as `-m` does. End of file without a line:
+exit 0 (the harness let the server go unused). Arguments naming `{listen_fd}` with no socket
+attached: exit 2. A package that fails to import is left to uvicorn, which then fails, or not,
+as a cold start would.
 """
 
 import os
@@ -22,6 +25,9 @@ sys.path[0] = os.getcwd()
 
 import json  # noqa: E402
 import runpy  # noqa: E402
+import socket  # noqa: E402
+
+FD_SLOT = "{listen_fd}"   # app_socket.FD_SLOT (this script imports nothing of the harness)
 
 PRELOAD = ("uvicorn", "uvicorn.main", "uvicorn.config", "uvicorn.server", "uvicorn.lifespan.on",
            "uvicorn.protocols.http.h11_impl", "uvicorn.protocols.http.httptools_impl",
@@ -40,27 +46,38 @@ def preload(modules) -> None:
             continue
 
 
-def read_line(fd: int) -> bytes:
-    """One line from `fd`, which then becomes /dev/null (the app's standard input, as for any server)."""
-    data = b""
-    while not data.endswith(b"\n"):
-        chunk = os.read(fd, 65536)
-        if not chunk:
-            break
-        data += chunk
+def read_line(fd: int) -> tuple[bytes, list[int]]:
+    """One line from `fd` and the descriptors sent with it; `fd` then becomes /dev/null (the app's
+    standard input, as for any server)."""
+    data, fds = b"", []
+    channel = socket.socket(fileno=os.dup(fd))
+    try:
+        while not data.endswith(b"\n"):
+            chunk, got, _flags, _addr = socket.recv_fds(channel, 65536, 1)
+            fds += got
+            if not chunk:
+                break
+            data += chunk
+    finally:
+        channel.close()
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, fd)
     os.close(null)
-    return data
+    return data, fds
 
 
 def main() -> int:
     if sys.argv[1:] != ["--bare"]:
         preload(PRELOAD)
-    line = read_line(0)
+    line, fds = read_line(0)
     if not line.strip():
         return 0
-    args = json.loads(line)
+    args = [str(a) for a in json.loads(line)]
+    if FD_SLOT in args:
+        if not fds:
+            print("app_start: no listening socket came with the arguments", file=sys.stderr)
+            return 2
+        args = [str(fds[0]) if a == FD_SLOT else a for a in args]
     sys.argv = ["uvicorn", *[str(a) for a in args]]
     runpy.run_module("uvicorn", run_name="__main__", alter_sys=True)
     return 0

@@ -27,7 +27,9 @@ from harness.sandbox.runner import SandboxProcess, SpawnError
 from harness.utils import own_tmp
 from harness.utils.workspace_layout import workspace_files
 from harness.verification import app_server
-from harness.verification.http_probe import HttpResponse, request
+from harness.verification.app_socket import Reserved, foreign_listener, free_port
+from harness.verification.http_probe import HttpResponse
+from harness.verification.round_trips import probe as _probe, round_trip as _round_trip, round_trips as _round_trips  # noqa: F401
 from harness.verification.runtime_restart import Held, restart_server
 from harness.verification.sqlite_check import sqlite_opens
 
@@ -37,7 +39,6 @@ STOP_GRACE_S = 3.0     # SIGTERM → SIGKILL grace period
 LOG_TAIL_CHARS = 1500
 _APP_ASSIGN = re.compile(r"^app\s*(?::[^=\n]*)?=", re.M)
 _PORT_CONFLICT = re.compile(r"address already in use|EADDRINUSE", re.I)
-_PLACEHOLDER = re.compile(r"\{(\w+)\}")
 _OPTIONAL_PATHS = ("/docs", "/api/health")
 
 
@@ -53,13 +54,6 @@ def detect_entry(workspace: Path) -> tuple[str, str] | None:
     if (workspace / "package.json").is_file():
         return "node", "package.json"
     return None
-
-
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that was free a moment ago."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind((HOST, 0))
-        return sock.getsockname()[1]
 
 
 class _Record:
@@ -119,19 +113,20 @@ def verify_runtime(workspace: Path, steps: list | None = None, startup_timeout_s
         rec.check("entry point", False, "no src/main.py or app.py defining `app`, and no package.json")
         return rec.result(started, FailureType.CONFIG_ERROR, "add src/main.py defining `app = FastAPI()`")
     rec.check("entry point", True, f"{entry[0]} {entry[1]}")
-    port = free_port()
-    command = _command(entry, port, workspace)
     if entry[0] == "node" and shutil.which("npm") is None:
         rec.check("process alive", False, "npm is not installed: cannot start a Node app")
         return rec.result(started, FailureType.ENVIRONMENT_ERROR, "install Node.js/npm or use the FastAPI stack")
-    if _port_accepts(port):
-        rec.check("port accepts", False, f"port {port} was already in use before the app started")
-        return rec.result(started, FailureType.CONFIG_ERROR, f"port {port} is taken by another process; retry")
+    listener = _reserve(entry)   # P1: the socket a Python app serves on is the harness's (app_socket.py)
+    port = listener.port if isinstance(listener, Reserved) else listener
+    command = _command(entry, port, workspace)
+    if not isinstance(listener, Reserved) and _port_accepts(port):
+        rec.check("port accepts", False, f"port {port} was taken by another process before the app started")
+        return rec.result(started, FailureType.ENVIRONMENT_ERROR, _NOT_JUDGED)
     guard = WorkspaceGuard(workspace, active=workspace_guard.needed(isolation_label()))
     if prepared is not None and entry[0] != "python":
         prepared.discard()
         prepared = None
-    if prepared is not None and not prepared.start(command[3:]):
+    if prepared is not None and not prepared.start(command[3:], listener):
         prepared.discard()  # it died before it was needed: start cold
         prepared = None
     tmp = prepared.tmp if prepared is not None else own_tmp.make("runtime")   # the check's: logs
@@ -140,20 +135,23 @@ def verify_runtime(workspace: Path, steps: list | None = None, startup_timeout_s
     stage = "not started"
     try:
         if held.proc is None:
-            held.proc = _launch(entry, port, workspace, tmp, data, rec)
+            held.proc = _launch(entry, listener, workspace, tmp, data, rec)
+        _release(listener)   # the app's process holds the socket now
         if (proc := held.proc) is not None:
             if on_launch is not None:
                 on_launch(proc)
-            shown = _display(command).replace(str(workspace), "<workspace>")
+            shown = _display(command).replace(str(workspace), "<workspace>").replace(
+                app_server.FD_SLOT, f"<socket bound by the harness on {HOST}:{port}>")
             runner = "warm" if prepared is not None else "cold"
             rec.evidence.append(f"launched {shown} (pid {proc.pid}, isolation: {proc.isolation}, runner: {runner})")
             held.again = lambda: restart_server(held, _relaunch(entry, workspace, tmp, data),
-                                                lambda p, port: _wait_for_port(p, port, startup_timeout_s),
+                                                lambda p, lst: _wait_for_port(p, lst, startup_timeout_s),
                                                 STOP_GRACE_S, rec.evidence, on_launch)
             preload = (lambda: held.preload(workspace, tmp, data, entry, spare)) if acceptance is not None else None
-            stage = _exercise(proc, port, list(steps or []), startup_timeout_s, data / "app.db", rec, acceptance,
+            stage = _exercise(proc, listener, list(steps or []), startup_timeout_s, data / "app.db", rec, acceptance,
                               held.restart, preload)
     finally:
+        _release(listener)
         held.drop_spare()
         proc = held.proc
         exit_code = proc.stop(STOP_GRACE_S) if proc is not None else None
@@ -163,16 +161,33 @@ def verify_runtime(workspace: Path, steps: list | None = None, startup_timeout_s
         rec.check("workspace unchanged", False, void)
     if rec.ok:
         return rec.result(started)
-    return _failed(rec, stage, stdout, stderr, exit_code, workspace, task_hint, started)
+    return _failed(rec, stage, stdout, stderr, exit_code, workspace, task_hint, started,
+                   port_number=not isinstance(listener, Reserved))
+
+
+_NOT_JUDGED = ("another process on this machine held the app's port: nothing it answered was judged "
+               "and the check did not retry; run it again")
+
+
+def _reserve(entry: tuple[str, str]) -> Reserved | int:
+    """What the app will serve on: a socket the harness bound (a Python app), else a port number
+    (a Node app's `--port N`; `foreign_listener` then checks who listens on it)."""
+    return Reserved(HOST) if entry[0] == "python" else free_port()
+
+
+def _release(listener: Reserved | int) -> None:
+    if isinstance(listener, Reserved):
+        listener.release()
 
 
 def _relaunch(entry: tuple[str, str], workspace: Path, tmp: Path, data: Path):
-    """The restart's start (runtime_restart.py): a new port, the same command and directories."""
+    """The restart's start (runtime_restart.py): a new socket (port), the same command and directories."""
     def launch():
-        port = free_port()
+        listener = _reserve(entry)
+        port = listener.port if isinstance(listener, Reserved) else listener
         command = _command(entry, port, workspace)
-        return (f"http://{HOST}:{port}", port, command[3:],
-                lambda: _launch(entry, port, workspace, tmp, data, _Record(), mode="ab"))
+        return (f"http://{HOST}:{port}", listener, command[3:],
+                lambda: _launch(entry, listener, workspace, tmp, data, _Record(), mode="ab"))
     return launch
 
 
@@ -182,21 +197,22 @@ def _command(entry: tuple[str, str], port: int, workspace: Path) -> list[str]:
     return app_server.command(entry, port, workspace)
 
 
-def _launch(entry: tuple[str, str], port: int, workspace: Path, tmp: Path, data: Path, rec: _Record,
-            mode: str = "wb") -> SandboxProcess | None:
+def _launch(entry: tuple[str, str], listener: Reserved | int, workspace: Path, tmp: Path, data: Path,
+            rec: _Record, mode: str = "wb") -> SandboxProcess | None:
     """Serve the app as `builder serve` would (app_server.launch); its output goes to the check's logs.
     It shares the host network so the harness can probe its port."""
     try:
-        return app_server.launch(workspace, entry, port, data, (tmp / "stdout.log", mode), (tmp / "stderr.log", mode))
+        return app_server.launch(workspace, entry, listener, data, (tmp / "stdout.log", mode), (tmp / "stderr.log", mode))
     except (SpawnError, OSError) as exc:
         rec.check("process alive", False, f"could not start {entry[0]}: {getattr(exc, 'message', exc)}")
         return None
 
 
-def _exercise(proc: SandboxProcess, port: int, steps: list, timeout_s: float, db: Path,
+def _exercise(proc: SandboxProcess, listener: Reserved | int, steps: list, timeout_s: float, db: Path,
               rec: _Record, acceptance: Any = None, restart: Any = None, spare: Any = None) -> str:
-    """Run all checks against the running server; returns the stage reached: exited|timeout|up."""
-    stage, waited_ms = _wait_for_port(proc, port, timeout_s)
+    """Run all checks against the running server; returns the stage reached: exited|timeout|foreign|up."""
+    port = listener.port if isinstance(listener, Reserved) else listener
+    stage, waited_ms, foreign = _wait_for_port(proc, listener, timeout_s)
     if stage == "exited":
         rec.check("process alive", False, f"pid={proc.pid} exited before opening port {port}")
         rec.check("port accepts", False, "the process exited first")
@@ -205,7 +221,10 @@ def _exercise(proc: SandboxProcess, port: int, steps: list, timeout_s: float, db
     if stage == "timeout":
         rec.check("port accepts", False, f"port {port} not open after {timeout_s:g}s")
         return stage
-    rec.check("port accepts", True, f"{HOST}:{port} after {waited_ms} ms")
+    if stage == "foreign":   # no request was made: whatever answers there is not the app
+        rec.check("port accepts", False, foreign)
+        return stage
+    rec.check("port accepts", True, f"{HOST}:{port} after {waited_ms} ms (listening socket: the app's own)")
     base = f"http://{HOST}:{port}"
     if _health(base, rec):
         for path in _OPTIONAL_PATHS:
@@ -227,15 +246,21 @@ def _display(command: list[str]) -> str:
     return " ".join(shown)
 
 
-def _wait_for_port(proc: SandboxProcess, port: int, timeout_s: float) -> tuple[str, int]:
+def _wait_for_port(proc: SandboxProcess, listener: Reserved | int, timeout_s: float) -> tuple[str, int, str]:
+    """(exited|timeout|foreign|up, ms waited, what is foreign): "up" only when the socket that
+    accepts is the app's (the harness's own, or for a Node app one its process tree holds)."""
+    own = listener.inode if isinstance(listener, Reserved) else None
+    port = listener.port if isinstance(listener, Reserved) else listener
     started = time.monotonic()
     while True:
         if not proc.alive():
-            return "exited", 0
+            return "exited", 0, ""
         if _port_accepts(port):
-            return "up", int((time.monotonic() - started) * 1000)
+            if problem := foreign_listener(port, proc.pid, own):
+                return "foreign", 0, problem
+            return "up", int((time.monotonic() - started) * 1000), ""
         if time.monotonic() - started >= timeout_s:
-            return "timeout", 0
+            return "timeout", 0, ""
         time.sleep(POLL_S)
 
 
@@ -245,13 +270,6 @@ def _port_accepts(port: int) -> bool:
             return True
     except OSError:
         return False
-
-
-def _probe(base: str, method: str, path: str, rec: _Record, body: Any = None,
-           headers: dict[str, str] | None = None, follow_redirects: bool = True) -> HttpResponse:
-    resp = request(method, base + path, body, headers, follow_redirects=follow_redirects)
-    rec.evidence.append(f"{method} {path} → {resp.status or 'no response'} {resp.excerpt()}".rstrip())
-    return resp
 
 
 def _health(base: str, rec: _Record) -> bool:
@@ -285,59 +303,6 @@ def _optional(base: str, path: str, rec: _Record) -> None:
         rec.check(f"GET {path}", ok, f"{resp.status or 'no response'} {resp.excerpt()}".rstrip())
 
 
-def _round_trips(base: str, steps: list, rec: _Record) -> None:
-    """Run the steps in order, stopping at the first failure (later steps need its captures)."""
-    values: dict[str, Any] = {}
-    for step in steps:
-        if not rec.check(f"round trip: {step.name}", *_round_trip(base, step, values, rec)):
-            return
-
-
-def _fill_body(body: dict | None, values: dict[str, Any]) -> dict | None:
-    """Body values that are exactly "{name}" become the captured value (keeping its JSON type)."""
-    if body is None:
-        return None
-    out = {}
-    for key, value in body.items():
-        whole = _PLACEHOLDER.fullmatch(value) if isinstance(value, str) else None
-        out[key] = values[whole.group(1)] if whole else value
-    return out
-
-
-def _round_trip(base: str, step: Any, values: dict[str, Any], rec: _Record) -> tuple[bool, str]:
-    body_vars = [m.group(1) for v in (step.body or {}).values() if isinstance(v, str)
-                 for m in [_PLACEHOLDER.fullmatch(v)] if m]
-    missing = [n for n in _PLACEHOLDER.findall(step.path) + body_vars if n not in values]
-    if step.auth and "token" not in values:
-        missing.append("token")
-    if missing:
-        return False, f"no captured value for {', '.join(sorted(set(missing)))}"
-    path = _PLACEHOLDER.sub(lambda m: str(values[m.group(1)]), step.path)
-    headers = {"Authorization": f"Bearer {values['token']}"} if step.auth else None
-    method = step.method.upper()
-    resp = _probe(base, method, path, rec, _fill_body(step.body, values), headers, follow_redirects=False)
-    where = f" Location: {resp.location}" if resp.location else ""
-    detail = f"{method} {path} → {resp.status or 'no response'}{where} {resp.excerpt()}".rstrip()
-    if resp.status != step.expect_status:
-        return False, f"{detail} (expected {step.expect_status})"
-    expected = getattr(step, "expect_location", None)
-    if expected:
-        wanted = _PLACEHOLDER.sub(lambda m: str(values.get(m.group(1), m.group(0))), expected)
-        if not _same_location(resp.location, wanted, base):
-            return False, f"{detail} (expected Location {wanted})"
-    data = resp.json()
-    for var, key in (step.capture or {}).items():
-        if not isinstance(data, dict) or key not in data:
-            return False, f"{detail} (no '{key}' to capture)"
-        values[var] = data[key]
-    return True, detail
-
-
-def _same_location(got: str, wanted: str, base: str) -> bool:
-    """A Location matches when equal, or equal once this app's own origin is dropped from it."""
-    return got == wanted or (wanted.startswith("/") and got.removeprefix(base) == wanted)
-
-
 def _read(path: Path) -> str:
     try:
         return path.read_text(errors="replace")
@@ -346,14 +311,16 @@ def _read(path: Path) -> str:
 
 
 def _failed(rec: _Record, stage: str, stdout: str, stderr: str, exit_code: int | None,
-            workspace: Path, task_hint: str, started: float) -> RuntimeResult:
+            workspace: Path, task_hint: str, started: float, port_number: bool = True) -> RuntimeResult:
+    """`port_number`: the app was given a port to bind (Node), not the harness's socket: its
+    "address already in use" is another process's doing."""
     from harness.verification.classifier import classify, locate  # lazy: sibling module
 
     out_tail, err_tail = stdout[-LOG_TAIL_CHARS:], stderr[-LOG_TAIL_CHARS:]
     rec.check("server log", False, f"exit code {exit_code}\n{err_tail or out_tail or '(no output)'}")
     where = locate(stdout, stderr, workspace_files(workspace))
-    if _PORT_CONFLICT.search(stderr):
-        return rec.result(started, FailureType.CONFIG_ERROR, "the port was taken by another process; retry")
+    if stage == "foreign" or (port_number and _PORT_CONFLICT.search(stderr)):
+        return rec.result(started, FailureType.ENVIRONMENT_ERROR, _NOT_JUDGED)
     if stage == "timeout":
         failure = FailureType.TIMEOUT
     elif stage == "not started":  # Popen itself failed: the interpreter/npm cannot be executed

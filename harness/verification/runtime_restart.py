@@ -48,29 +48,36 @@ class Held:
 
 def restart_server(held: Held, launch: Any, wait: Any, grace_s: float, evidence: list[str],
                    on_launch) -> str | None:
-    """The acceptance leg's restart: the same command and database file, a new port; None when the
-    app does not answer again. `launch()` → (base URL, port, uvicorn args for the spare, a cold
-    start); `wait(proc, port)` → (stage, ms) — the runtime check's own (harness/verification/runtime.py)."""
+    """The acceptance leg's restart: the same command and database file, a new socket the harness
+    bound (or, for a Node app, a new port); None when the app does not answer again. `launch()` →
+    (base URL, listener: app_socket.Reserved or a port, uvicorn args for the spare, a cold start);
+    `wait(proc, listener)` → (stage, ms, what is foreign) — the runtime check's own
+    (harness/verification/runtime.py): no request is made unless the listening socket is the app's."""
     began = time.monotonic()
     if held.proc is not None:
         held.proc.stop(grace_s)
     stopped_ms = int((time.monotonic() - began) * 1000)
-    base, port, args, cold = launch()
-    spare, held.spare = held.spare, None
-    runner = "warm" if spare is not None and spare.start(args) else "cold"
-    if runner == "warm":
-        held.proc = spare.proc
-    else:
-        if spare is not None:
-            spare.proc.stop(0.5)
-        held.proc = cold()
+    base, listener, args, cold = launch()
+    port = getattr(listener, "port", listener)
+    try:
+        spare, held.spare = held.spare, None
+        runner = "warm" if spare is not None and spare.start(args, listener) else "cold"
+        if runner == "warm":
+            held.proc = spare.proc
+        else:
+            if spare is not None:
+                spare.proc.stop(0.5)
+            held.proc = cold()
+    finally:
+        if hasattr(listener, "release"):
+            listener.release()   # the app's process holds the socket now
     if held.proc is None:
         return None
     if on_launch is not None:
         on_launch(held.proc)
-    stage, waited_ms = wait(held.proc, port)
+    stage, waited_ms, foreign = wait(held.proc, listener)
     up = stage == "up" and 0 < request("GET", base + "/health").status < 500
     evidence.append(f"restarted on the same database (pid {held.proc.pid}, runner: {runner}): "
                     + (f"stopped in {stopped_ms} ms, port {port} after {waited_ms} ms" if up
-                       else f"not answering ({stage})"))
+                       else f"not judged: {foreign}" if stage == "foreign" else f"not answering ({stage})"))
     return base if up else None

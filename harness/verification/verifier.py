@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import shutil
@@ -21,6 +22,7 @@ from harness.sandbox.local import DEFAULT_TIMEOUT_S, LocalSandbox
 from harness.sandbox.workspace_guard import WorkspaceGuard
 from harness.utils import own_tmp
 from harness.verification.carry_inputs import carried_counts, is_whole_suite, stage
+from harness.sandbox.judged_files import Refused, copy_regular
 from harness.verification.outbox import OUTBOX
 from harness.verification.evidence_inputs import NO_DIGEST, DigestPipe, document_digest, req_files_arg
 
@@ -212,11 +214,10 @@ def _execute(sandbox: LocalSandbox, command: str, evidence_path: Path | None, re
                                      writable=[outbox])
             else:
                 res = sandbox.execute(argv, timeout_s=timeout_s, writable=[outbox], env=env, pass_fds=fds)
-            if res is not None and evidence_path is not None and (outbox / "evidence.json").is_file():
-                shutil.move(outbox / "evidence.json", evidence_path)
+            if res is not None and evidence_path is not None:
+                _hand_over(outbox / "evidence.json", Path(evidence_path))
             for name, dest in (collect or {}).items() if res is not None else ():
-                if (outbox / name).is_file() and not (outbox / name).is_symlink():
-                    shutil.move(outbox / name, dest)
+                _hand_over(outbox / name, Path(dest))
         finally:
             shutil.rmtree(outbox, ignore_errors=True)
         if res is not None:
@@ -224,6 +225,18 @@ def _execute(sandbox: LocalSandbox, command: str, evidence_path: Path | None, re
     if not retry:
         return "the warm session ended before the command did (not retried cold)", "warm", pipe
     raise AssertionError("unreachable: the cold run always returns a result")
+
+
+def _hand_over(src: Path, dest: Path) -> None:
+    """Copy a file the command left in its outbox to `dest` without following a link the code under
+    test made (judged_files.py); a link, or anything but a regular file, is not handed over."""
+    part = dest.with_name(dest.name + ".part")
+    part.unlink(missing_ok=True)
+    try:
+        if copy_regular(src, part, required=False):
+            os.replace(part, dest)
+    except Refused:
+        part.unlink(missing_ok=True)
 
 
 def _check_digest(pipe: DigestPipe | None, evidence_path: Path | None, command: str) -> tuple[str | None, str]:

@@ -169,7 +169,9 @@ def drop_unasked_entities(toks: list[Tok], p: Parsed) -> None:
     if any(a.status == "mapped" for a in p.accounts):
         return
     plural = {t.role[7:] for t in toks if t.role.startswith("entity:") and lx.singularize(t.w) != t.w}
-    keep = [e for e in p.entities if p.fields.get(e) or p.entity_rules.get(e) not in _PRODUCT_RULES
+    acted_on = {t.role.partition(":")[2] for t in toks if ":" in t.role and not t.role.startswith("entity:")}
+    keep = [e for e in p.entities if p.fields.get(e) or e in acted_on   # "tasks can be marked done, but …"
+            or p.entity_rules.get(e) not in _PRODUCT_RULES
             or p.entity_rules.get(e) == "app-list" and e in plural]   # "an app for orders" stays
     changed = True
     while changed:   # parents of kept entities stay
