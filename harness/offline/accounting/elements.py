@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from harness.offline.accounting.comparers import comparers
+from harness.offline.accounting.groupings import groupings
 from harness.offline.accounting.lexicon import element_words, keyed_words, stem, tokens, vi_norm
 from harness.offline.accounting.same_records import later_names
 from harness.offline.accounting.status_states import daily_status, guessed_status
@@ -45,6 +46,8 @@ class SpecWords:
     manage_of: dict[str, str] = field(default_factory=dict)        # ident -> its managing role (manage)
     invented: dict[str, str] = field(default_factory=dict)         # stem of a record no word introduces -> note
     comparers: list = field(default_factory=list)                  # elements that compare values (comparison_asks.py)
+    # what records are counted or totalled per (grouping_asks.py): grouped label -> grouping element
+    groupings: dict[str, str] = field(default_factory=dict)
     # ident -> label of a capacity whose place includes a date field ("at most 2 bookings per day")
     dated_capacity: dict[str, str] = field(default_factory=dict)
 
@@ -163,6 +166,7 @@ def spec_words(spec: AppSpec) -> SpecWords:
     sw.roles = tuple(spec.roles)
     sw.manage_of = {e.ident: e.manage for e in spec.data_model if e.manage}
     sw.comparers = comparers(spec)
+    sw.groupings = groupings(spec)
     return sw
 
 

@@ -29,6 +29,11 @@ _BETWEEN = closed("everyone between")
 _BOUNDARY = closed("everyone boundary")
 _NOT = closed("not words")
 _CHANGE = closed_stems("change verbs")
+# "other users can see it", "everyone else": every account but the one that added it (trial j F6)
+_OTHER = closed("other words")
+_ELSE = closed("else words")
+_POINTERS = closed("everyone pointers")
+_DENIED = closed("everyone denied")
 
 
 def _everyone_at(low: list[str], k: int) -> list[int]:
@@ -37,13 +42,15 @@ def _everyone_at(low: list[str], k: int) -> list[int]:
     if k and low[k - 1] in _NOT:
         return []
     if low[k] in _EVERYONE:
-        return [k]
-    if low[k] not in _ALL:
+        return [k, k + 1] if k + 1 < len(low) and low[k + 1] in _ELSE else [k]
+    if low[k] not in _ALL and low[k] not in _OTHER:
         return []
     j = k + 1
     while j < len(low) and j - k <= 3 and low[j] in _BETWEEN:
         j += 1
-    return list(range(k, j + 1)) if j < len(low) and stem(low[j]) in _PEOPLE else []
+    if j >= len(low) or low[j].endswith(("'", "'s")):
+        return []   # "other users' tasks": someone else's records (identity_asks.py)
+    return list(range(k, j + 1)) if stem(low[j]) in _PEOPLE else []
 
 
 def everyone_asks(toks: list[str], labels: list[str | None], sw: SpecWords) -> None:
@@ -51,8 +58,10 @@ def everyone_asks(toks: list[str], labels: list[str | None], sw: SpecWords) -> N
     a change verb) is unaccounted; over shared records it is realised by their sharing."""
     if "auth" not in sw.present:
         return
-    low = [t.lower() for t in toks]
+    low = [t.lower().replace("’", "'") for t in toks]
     records = clause_records(toks, sw)
+    if not records and any(w in _POINTERS for w in low):
+        records = frozenset(sw.entity_of.values())   # "other users can see it": the record said before
     if not records:
         return   # "All users must log in": no record is granted to anyone
     shared = sw.on_records.get("access:shared", frozenset())
@@ -63,8 +72,12 @@ def everyone_asks(toks: list[str], labels: list[str | None], sw: SpecWords) -> N
             continue
         end = next((j for j in range(said[-1] + 1, len(low)) if low[j] in _BOUNDARY), len(low))
         changes = any(stem(w) in _CHANGE for w in low[said[-1] + 1:end])
-        if low[said[0]] in _EVERYONE:   # "visible to everyone": visitors too, so public read (trial h c3)
+        if low[said[0]] in _EVERYONE and said[-1] == said[0]:   # "visible to everyone": visitors too, so public read (trial h c3)
             label = None if changes or not records <= public else "public read of " + ", ".join(sorted(records))
+        elif low[said[0]] in _OTHER or said[-1] != said[0]:   # other accounts: shared or public read
+            if any(w in _DENIED for w in low[said[-1] + 1:end]):
+                continue   # "other users cannot see it": a restriction (identity_asks.py), no grant
+            label = None if changes or not records <= shared | public else "shared " + ", ".join(sorted(records))
         else:
             label = None if changes or not records <= shared else "shared " + ", ".join(sorted(records))
         for j in said:

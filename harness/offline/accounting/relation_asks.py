@@ -57,6 +57,50 @@ def relation_asks(toks: list[str], gaps: list[str], labels: list[str | None], sw
     _possessed(low, labels, sw, recs, words)
     _belongs_to(low, labels, sw, recs, words)
     _relative(low, gaps, labels, sw, recs, words)
+    _record_verb(low, labels, sw, recs, named, words)
+    _membership(low, labels, sw, recs, named, words)
+
+
+def _record_verb(low, labels, sw: SpecWords, recs: dict[int, str], named: dict[int, str], words) -> None:
+    """ "Guests book rooms": a verb whose record (book -> booking) takes another record as its object
+    asks that the record refer to it (trial j F1: a booking with no room was reported built)."""
+    for v, word in enumerate(low):
+        made = recs.get(v)
+        if made is None or not _is(word, words, "record_verbs") or (v and _is(low[v - 1], words, "object_skips")):
+            continue
+        k = v + 1
+        while k < len(low) and _is(low[k], words, "object_skips"):
+            k += 1
+        obj = named.get(k)
+        if obj is not None and obj != made and not sw.refers(made, obj):
+            labels[v] = labels[k] = None
+
+
+def _membership(low, labels, sw: SpecWords, recs: dict[int, str], named: dict[int, str], words) -> None:
+    """ "add or remove songs from an existing playlist", "add songs to playlists": a membership,
+    realised only by a many-to-many link of the two records (trial j F3/O1: a song belonging to one
+    playlist, or to an album and no playlist, was reported built)."""
+    for v, word in enumerate(low):
+        if not _is(word, words, "member_verbs") or labels[v] is None:
+            continue
+        verbs = [v]
+        k = v + 1
+        while k < len(low) and (_is(low[k], words, "member_verbs") or _is(low[k], words, "list_glue")
+                                or _is(low[k], words, "object_skips")):
+            if _is(low[k], words, "member_verbs"):
+                verbs.append(k)
+            k += 1
+        item = named.get(k)
+        if item is None or k + 1 >= len(low) or not _is(low[k + 1], words, "member_preps"):
+            continue
+        j = k + 2
+        while j < len(low) and (_is(low[j], words, "object_skips") or _is(low[j], words, "member_holder_skips")):
+            j += 1
+        holder = named.get(j)
+        if holder is None or holder == item or (sw.refers(item, holder) and sw.refers(holder, item)):
+            continue
+        for i in (*verbs, j):
+            labels[i] = None
 
 
 def _belongs_to(low: list[str], labels: list[str | None], sw: SpecWords, recs: dict[int, str], words) -> None:

@@ -226,8 +226,11 @@ def _slot_field(spec: dict, record: str, p, toks: list[Tok], m: Match) -> str:
         return next((f for f in (_slot_field(s, record, p, toks, m) for s in spec["any_of"]) if f), "")
     if "computed" in spec:
         return next((n for n in p.computed.get(record, {}) if n.startswith(spec["computed"])), "")
-    words = set(word_set(spec["words"]) if "words" in spec else ()) \
-        | {toks[x].w for x in m.captures.get(spec.get("capture", ""), [])}
+    said = [toks[x].w for x in m.captures.get(spec.get("capture", ""), [])]
+    words = set(word_set(spec["words"]) if "words" in spec else ()) | set(said)
+    for it in p.fields.get(record, []):   # the field the capture names exactly ("minimum quantity", not "quantity")
+        if said and list(it.words) == said and _item_kind(it, record) in spec["kinds"]:
+            return field_ident(it.label)
     for it in p.fields.get(record, []):
         kind = _item_kind(it, record)
         if kind in spec["kinds"] and words & set(it.words):

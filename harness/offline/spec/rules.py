@@ -105,7 +105,7 @@ def load_passes(path: Path = PASSES_FILE) -> tuple[Pass, ...]:
 
 def later_field_lists(toks: list[Tok], mentions: dict[int, str], p: Parsed) -> dict[int, str]:
     """Column lists, field bullets, filter fields; a new field list can name a new record, so the
-    entities are found again when one is found."""
+    entities are found again when one is found (the passes "entity positions" to "parent entities added")."""
     found = find_column_lists(toks, mentions, p) + find_field_bullets(toks, mentions, p) \
         + find_filter_fields(toks, mentions, p)
     if not found:
