@@ -17,7 +17,8 @@ from harness.acceptance.checks_limit import limit_holds
 from harness.acceptance.checks_data import refuses_unknown_query, unknown_query_name
 from harness.acceptance.checks_flow import allowed
 from harness.acceptance.client import Api, CheckFailed
-from harness.acceptance.samples import first_of, kind_of, same, searchable, slot_of, slot_value, valid_value
+from harness.acceptance.samples import (first_of, kind_of, place, same, searchable, slot_of, slot_value, sort_choices,
+                                        summed_values, valid_value)
 from harness.constructs.holding import HoldingError, booking_states, entity_states
 from harness.constructs.slot import Slot
 from harness.models.spec import DataEntity, EntityField, Feature
@@ -137,19 +138,43 @@ def _sort_field(entity: DataEntity, feature: Feature) -> EntityField | None:
 def sort_orders(api: Api, entity: DataEntity, feature: Feature) -> str:
     field = _sort_field(entity, feature)
     who = api.account()
-    if field is None:   # no field of a sortable kind: the record id, a sort key of every list
+    if feature.fields[:1] == ["status"] and entity.workflow and not any(f.ident == "status" for f in entity.fields):
+        ident, made = "status", _records_in_states(api, entity, who)
+    elif field is None:   # no field of a sortable kind: the record id, a sort key of every list
         ident, made = "id", [api.create(entity, who) for _ in range(3)]
     else:
         ident = field.ident
-        # lower-case texts: the same order whether the app compares bytes or ignores case
-        made = [api.create(entity, who, **{ident: _uncased(valid_value(field, n, api.phrases))}) for n in (3, 1, 2)]
-    want = [m["id"] for m in sorted(made, key=lambda m: m[ident])]
+        # a choice in an order neither declared nor alphabetical; lower-case texts: the same order
+        # whether the app compares bytes or ignores case
+        values = sort_choices(field) or [_uncased(valid_value(field, n, api.phrases)) for n in (3, 1, 2)]
+        made = [api.create(entity, who, **{ident: value}) for value in values]
+    choices = entity.workflow if ident == "status" else field.enum_values if field is not None and \
+        kind_of(field) == "enum" else []
+    want = [m["id"] for m in sorted(made, key=lambda m: place(choices, m[ident]) if choices else m[ident])]
     for order, expected in (("asc", want), ("desc", want[::-1])):
         got = [i for i in _ids(api.listed(api.collection(entity), who, {"sort": ident, "order": order,
                                                                           "limit": 100})) if i in want]
         if got != expected:
-            raise CheckFailed(f"?sort={ident}&order={order} lists {got}, expected {expected}")
-    return f"?sort={ident} orders asc and desc"
+            raise CheckFailed(f"?sort={ident}&order={order} lists {got}, expected {expected}"
+                              + (f" (the declared order of its values: {', '.join(choices)})" if choices else ""))
+    return f"?sort={ident} orders asc and desc" + (f", in the declared order {', '.join(choices)}" if choices else "")
+
+
+def _records_in_states(api: Api, entity: DataEntity, who) -> list[dict]:
+    """Three records in three states along the workflow, made so that neither the making order nor
+    the alphabet is the workflow's: the first moved two steps (as far as it goes), the second kept
+    in the first state, the third moved one step."""
+    path = [entity.workflow[0]]
+    while len(path) < 3 and (nxt := next((s for s in allowed(entity, path[-1]) if s not in path), None)):
+        path.append(nxt)
+    made = []
+    for steps in (len(path) - 1, 0, min(1, len(path) - 1)):
+        rec = api.create(entity, who)
+        for state in path[1:steps + 1]:
+            api.expect(api.call("PUT", f"{api.collection(entity)}/{rec['id']}", who, {"status": state}), 200,
+                       what=f"move a {entity.name} to {state}")
+        made.append({**rec, "status": path[steps]})
+    return made
 
 
 def _uncased(value: Any) -> Any:
@@ -174,14 +199,23 @@ def moved_by(before: Any, after: Any, delta: float) -> list[str]:
     return [p for p, v in new.items() if abs(v - old.get(p, 0.0) - delta) < 1e-6]
 
 
+# What `aggregate` totals (docs/spec-language.md, "Features"): the number field it names, else a
+# money field, else the first number field of any kind.
+_TOTALLED = ("money", "decimal", "integer", "rating")
+
+
 def totals_add_up(api: Api, entity: DataEntity, feature: Feature) -> str:
-    field = next((f for f in entity.fields if f.ident in feature.fields), None) or first_of(entity, "money", "decimal")
+    numbers = [f for f in entity.fields if kind_of(f) in _TOTALLED]
+    field = next((f for f in numbers if f.ident in feature.fields), None) or first_of(entity, "money") or \
+        next(iter(numbers), None)
     if field is None:
-        raise CheckFailed(f"{entity.name} has no amount to total")
+        fields = ", ".join(f"{f.name} ({kind_of(f)})" for f in entity.fields) or "none"
+        raise CheckFailed(f"aggregate on entity {entity.name}: no number field to total (its fields: {fields}); "
+                          f"give one a number kind (integer, money, decimal or rating)")
     who = api.account()
     path = f"{api.collection(entity)}/totals"
     before = api.expect(api.call("GET", path, who), 200, what="totals").body
-    amounts = (12.25, 30.5)
+    amounts = summed_values(field)
     for amount in amounts:
         api.create(entity, who, **{field.ident: amount})
     after = api.expect(api.call("GET", path, who), 200, what="totals").body

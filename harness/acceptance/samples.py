@@ -61,6 +61,35 @@ def valid_value(field: EntityField, n: int, phrases: Phrases) -> Any:
     return phrases.text()
 
 
+def sort_choices(field: EntityField) -> list[Any]:
+    """Three values of a choice field to sort by, made in this order: its second, last and first
+    value (two values: the second, the first, the second), so neither the making order nor the
+    alphabet is its declared order; [] for a field of another kind."""
+    choices = field.enum_values if kind_of(field) == "enum" else []
+    if len(choices) > 2:
+        return [choices[1], choices[-1], choices[0]]
+    return [choices[1], choices[0], choices[1]] if len(choices) == 2 else []
+
+
+def place(choices: list[str], value: Any) -> int:
+    """The place of a value read back among a choice's declared values (in any letter case)."""
+    spelled = [c.lower() for c in choices]
+    return spelled.index(str(value).lower()) if str(value).lower() in spelled else -1
+
+
+def summed_values(field: EntityField) -> tuple[Any, Any]:
+    """Two values of a number field to total: valid for its kind (whole numbers for an integer or
+    a rating, cents for money and decimals) and inside its range."""
+    kind = kind_of(field)
+    if kind == "rating":
+        low = int(field.min_value if field.min_value is not None else 1)
+        high = int(field.max_value if field.max_value is not None else 5)
+        return low + 1 % (high - low + 1), low + 2 % (high - low + 1)
+    if kind == "integer":
+        return in_range(field, 12, 1), in_range(field, 30, 2)
+    return in_range(field, 12.25, 1), in_range(field, 30.5, 2)
+
+
 def roomy_value(field: EntityField, n: int) -> float:
     """A value of a number field that bounds another entity's `limit` (a room's occupancy): its
     `max`, else a million and `n` — above what any other check sends for the limited field."""

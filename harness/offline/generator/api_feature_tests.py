@@ -135,13 +135,30 @@ def _query(value: Any) -> Any:
 
 
 def _sort(e: Entity, mark: str) -> list[str]:
-    column = next((c for c in e.plain if c.kind != "boolean" and sample(c, 0) != sample(c, 1)), None)
+    """Records listed in both orders by the feature's field (else the first that varies); a
+    choice field's records are made in an order that is neither its declared one nor the
+    alphabetical one, and listed in the declared one (low, medium, high)."""
+    named = e.feature("sort").get("fields") or []
+    varying = [c for c in e.plain if c.kind != "boolean" and sample(c, 0) != sample(c, 1)]
+    column = next((c for c in varying if c.ident in named), None) or next(iter(varying), None)
     if column is None:
         return []
-    first, second = _pair(e, column)
-    ascending = "[first, second]" if first[column.ident] < second[column.ident] else "[second, first]"
-    return [fill(_SORT, marks=mark, ident=e.ident, first=lit(first), second=lit(second),
-                 key=lit(column.ident), ascending=ascending)]
+    if column.kind == "enum" and len(column.values) > 1 and _apart_by(e, column):
+        places = _choice_places(len(column.values))
+        bodies = [{column.ident: column.values[p]} for p in places]
+        ascending = sorted(range(len(places)), key=lambda i: places[i])
+    else:
+        bodies = list(_pair(e, column))
+        ascending = [0, 1] if bodies[0][column.ident] < bodies[1][column.ident] else [1, 0]
+    return [fill(_SORT, marks=mark, ident=e.ident, bodies=lit(bodies), key=lit(column.ident),
+                 ascending=lit(ascending))]
+
+
+def _choice_places(count: int) -> list[int]:
+    """Places in a choice's declared values to make records of: the second, the last, the first
+    (two values: the second, the first), so neither the making order nor the alphabet lists them
+    as the declared order does."""
+    return [1, count - 1, 0] if count > 2 else [1, 0]
 
 
 def _newest(e: Entity, mark: str) -> list[str]:

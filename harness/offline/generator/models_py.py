@@ -158,11 +158,22 @@ def _table(e: Entity, auth: bool, access: bool = False) -> str:
              f"        search_columns={lit(tuple(c.ident for c in e.columns if c.is_text))},",
              f"        states={lit(e.states if e.has_status else ())},"]
     lines += [table_links(e)] if e.many else []
+    ranks = sort_ranks(e)
+    lines += [f"        ranks={lit(ranks)},"] if ranks else []
     if access:
         lines += ["        policy=True,", f"        shared={e.shared},", f"        manage={lit(e.manage)},",
                   f"        assigned={e.assigned},"] + ([f"        view={lit(e.view)},"] if e.view else [])
     lines += [f"        {key}={sql_lines(value, 8)}," for key, value in sql.items()]
     return "\n".join(lines + ["    ),"])
+
+
+def sort_ranks(e: Entity) -> dict[str, tuple[str, ...]]:
+    """The choice columns a `sort` orders by their declared values (low, medium, high), not
+    alphabetically: each enum column, and the status in its workflow's order."""
+    if not e.has("sort"):
+        return {}
+    ranks = {c.ident: tuple(c.values) for c in e.columns if c.kind == "enum" and c.values}
+    return {**ranks, **({"status": tuple(e.states)} if e.has_status else {})}
 
 
 # ---- tests/test_models.py -----------------------------------------------------------------------

@@ -80,6 +80,7 @@ class Table:
     children_sql: str = ""
     status_sql: str = ""
     status_count_sql: str = ""
+    ranks: dict[str, tuple[str, ...]] = field(default_factory=dict)   # a choice column's values, in order
 
     def _scope(self, owner_id: int | None, action: str = "read") -> tuple[Any, ...]:
         return (owner_id,) if self.owned else ()
@@ -129,9 +130,20 @@ class Table:
         ordered by `sort` (a known column) then id."""
         where, params = self._where(owner_id, q, equals or {}, ranges or {})
         direction = "DESC" if order == "desc" else "ASC"
-        sql = (f"{self.select_sql}{where} ORDER BY {self.quoted[sort]} {direction}, "
+        key, ranked = self._sort_key(sort)
+        sql = (f"{self.select_sql}{where} ORDER BY {key} {direction}, "
                f'"id" {direction} LIMIT ? OFFSET ?')
-        return [dict(row) for row in conn.execute(sql, (*params, limit, offset)).fetchall()]
+        return [dict(row) for row in conn.execute(sql, (*params, *ranked, limit, offset)).fetchall()]
+
+    def _sort_key(self, sort: str) -> tuple[str, tuple[str, ...]]:
+        """The ORDER BY term of `sort` and its parameters: a choice column (an enum, the status)
+        by the place of its value in the declared order (low, medium, high), a value outside it
+        or none first; any other column by its value."""
+        values = self.ranks.get(sort, ())
+        if not values:
+            return self.quoted[sort], ()
+        places = " ".join(f"WHEN ? THEN {place}" for place in range(len(values)))
+        return f"CASE {self.quoted[sort]} {places} ELSE -1 END", values
 
     def totals(self, conn: sqlite3.Connection, owner_id: int | None, columns: tuple[str, ...],
                group_by: str | None = None) -> dict[str, Any]:
