@@ -51,6 +51,10 @@ def test_adding_songs_to_playlists_builds_the_membership_bug():
         assert {c["status"] for c in doc["clauses"]} == {"mapped"}, request
     belongs = spec_document("An app for projects and tasks. Each task belongs to a project. Add tasks to a project.")
     assert next(e for e in belongs["data_model"] if e["name"] == "task").get("parent") == "project"
+    comments = spec_document("A blog with posts and comments. Users can add comments to posts.")
+    comment = next(e for e in comments["data_model"] if e["name"] == "comment")
+    assert comment.get("parent") == "post" and not comment.get("many")   # written for one post
+    assert comments["clauses"][1]["status"] == "mapped"
 
 
 @pytest.mark.slow
