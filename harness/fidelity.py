@@ -41,6 +41,9 @@ FRESH_4 = tuple(f"{n:02d}" for n in range(56, 77))
 # Collected for the draft round-trip work (#48) by a helper who did not work on the parser, tried as
 # a stranger would (tests/data/requests/README.md, "Fresh set 5"): their own group too.
 FRESH_5 = tuple(f"{n:02d}" for n in range(77, 87))
+# The 22 real requests of the stranger trials i and j (2026-12-07/08), with the expectations the
+# strangers wrote before building (tests/data/requests/README.md, "Fresh set 6"): their own group.
+FRESH_6 = tuple(str(n) for n in range(89, 111))
 
 # The generator gives an entity with has_status or a workflow a `status` column of its own.
 _STATUS_FIELDS = frozenset({"status", "state"})
@@ -209,15 +212,22 @@ def run_fidelity(spec_only: bool = False, directory: Path = DATASET, say=print,
             rows.append(row)
             say(format_row(row))
     say("")
-    fresh = [r for r in rows if r.id[:2] in FRESH_4]
-    fresh5 = [r for r in rows if r.id[:2] in FRESH_5]
-    seen = [r for r in rows if r.id not in HELD_OUT and r not in fresh and r not in fresh5]
+    fresh = [r for r in rows if _prefix(r.id) in FRESH_4]
+    fresh5 = [r for r in rows if _prefix(r.id) in FRESH_5]
+    fresh6 = [r for r in rows if _prefix(r.id) in FRESH_6]
+    seen = [r for r in rows if r.id not in HELD_OUT and r not in fresh + fresh5 + fresh6]
     held = [r for r in rows if r.id in HELD_OUT]
     for label, group in (("development", seen), ("held-out", held), ("fresh set 4 (#48)", fresh),
-                         ("fresh set 5 (#48, stranger)", fresh5), ("all", rows)):
+                         ("fresh set 5 (#48, stranger)", fresh5),
+                         ("fresh set 6 (#48, strangers i/j)", fresh6), ("all", rows)):
         if group:
             say(format_totals(label, group, spec_only))
     return 1 if any(r.false_pass or r.over_claims for r in rows) else 0
+
+
+def _prefix(request_id: str) -> str:
+    """The NN (or NNN, from 100 on) before the first hyphen of a request id."""
+    return request_id.split("-", 1)[0]
 
 
 _HEADER = (f"{'request':<36} {'cat':<5} {'entities':>9} {'fields':>7} {'features':>8} "

@@ -46,3 +46,18 @@ def test_fresh_set_5_is_reported_as_its_own_group():
     assert groups == ["fresh set 4", "fresh set 5", "all"]
     fresh5 = next(line for line in lines if line.startswith("fresh set 5"))
     assert "(10 requests, spec only)" in fresh5
+
+
+def test_fresh_set_6_is_reported_as_its_own_group():
+    """Requests 89-110 are the real requests of the stranger trials i and j, with the expectations the
+    strangers wrote before building; the bench totals them apart, three-digit ids included."""
+    from harness.fidelity import FRESH_6, load_dataset, run_fidelity
+
+    ids = [i["id"] for i in load_dataset() if i["id"].split("-", 1)[0] in FRESH_6]
+    assert len(ids) == 22 and "110-room-hosts-bookings" in ids
+    lines: list[str] = []
+    run_fidelity(spec_only=True, say=lines.append, only=["89-habit-tracker-streaks", "110-room-hosts-bookings",
+                                                          "10-appointment-portal"])
+    groups = [line.split(" (")[0] for line in lines if "requests, spec only)" in line]
+    assert groups == ["development", "fresh set 6", "all"]
+    assert "(2 requests, spec only)" in next(line for line in lines if line.startswith("fresh set 6"))

@@ -24,7 +24,7 @@ EXPECTED_KEYS = {"entities", "relations", "features", "not_built", "outcome"}
 OPTIONAL_EXPECTED_KEYS = {"kinds", "enums", "ranges"}
 CATEGORIES = {"crud", "mixed", "out_of_scope"}
 LANGUAGES = {"en", "vi"}
-ID_PATTERN = re.compile(r"^\d{2}-[a-z0-9]+(-[a-z0-9]+)*$")
+ID_PATTERN = re.compile(r"^\d{2,3}-[a-z0-9]+(-[a-z0-9]+)*$")
 # Requests whose source states no licence are kept as short excerpts only.
 UNKNOWN_LICENCE_MAX_CHARS = 2500
 # UI and layout vocabulary is never a data entity (issue #13, point 3).
