@@ -97,8 +97,10 @@ def _membership(low, labels, sw: SpecWords, recs: dict[int, str], named: dict[in
         while j < len(low) and (_is(low[j], words, "object_skips") or _is(low[j], words, "member_holder_skips")):
             j += 1
         holder = named.get(j)
+        owned = _is(low[k], words, "member_owned") or not (
+            any(_is(low[i], words, "member_removals") for i in verbs) or _is(low[j], words, "member_collections"))
         if holder is None or holder == item or (sw.refers(item, holder) and sw.refers(holder, item)) or (
-                _is(low[k], words, "member_owned") and sw.refers(item, holder)):
+                owned and sw.refers(item, holder)):
             continue
         for i in (*verbs, j):
             labels[i] = None

@@ -7,6 +7,7 @@ otherwise its words stay unconsumed and the clause is reported not built.
 
 from __future__ import annotations
 
+from harness.offline.generator.naming import field_ident
 from harness.offline.spec import lexicon as lx
 from harness.offline.spec.accounting import asks_something
 from harness.offline.spec.booking import find_availability
@@ -126,12 +127,28 @@ def find_features(toks: list[Tok], mentions: dict[int, str], p) -> None:
                 toks[k].used = True
                 toks[k].role = f"feature:{kind}:{entity or ''}"
         cols = list(dict.fromkeys(cols))
+        if kind == "aggregate":
+            cols = _grouped_by(toks, i, j, cols, p, entity)
         found.append((kind, entity, cols, t.clause))
         for other in dict.fromkeys(listed):   # "filter invoices and payments by date": each by its date
             if other != entity and all(c in fields_of.get(other, []) for c in cols):
                 found.append((kind, other, cols, t.clause))
     found += find_availability(toks, mentions, p)   # then the table passes after it (passes.jsonl)
 
+
+
+def _grouped_by(toks: list[Tok], i: int, end: int, cols: list[str], p, entity: str) -> list[str]:
+    """ "the total amount per category": the column after "per" / "for each" is what the totals are
+    grouped by (`group_by`; the generator takes a choice field only, else the clause is not built
+    with its reason), not a column summed (stranger trial 2026-12-08j F2)."""
+    for k in range(i + 1, end - 1):
+        per = toks[k].w in WORDS.group_words and not (toks[k].w in WORDS.group_each and _word(toks, k - 1) not in WORDS.group_each_openers)
+        col = toks[k + 1].w if per else ""
+        if col in cols:
+            label = next((" ".join(it.words) for it in p.fields.get(entity, []) if it.words[-1] == col), col)
+            p.feature_options.setdefault(("aggregate", entity), {})["group_by"] = field_ident(label)
+            return [c for c in cols if c != col]
+    return cols
 
 
 def find_workflow_chains(toks: list[Tok], mentions: dict[int, str]) -> list[tuple[str, list[str]]]:

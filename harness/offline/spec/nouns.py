@@ -21,6 +21,8 @@ _NON_ENTITY = (lx.FUNCTION | lx.META | lx.ADJECTIVES | lx.DOMAIN_AREAS | lx.FIEL
 PLACES = word_set("nouns.places") & lx.DOMAIN_AREAS
 _EACH = word_set("nouns.each_record")
 _PLURAL_RECORDS = word_set("nouns.plural_records")
+_BOOKED_UI = word_set("nouns.booked_ui_words")
+_BOOKING = word_set("nouns.booking_words")
 
 
 def singular_name(w: str) -> str:
@@ -49,6 +51,8 @@ def is_noun(toks: list[Tok], i: int) -> bool:
     if "-" in w:
         return False   # "real-time", "user-friendly": compound modifiers
     sing = singular_name(w)
+    if w in _BOOKED_UI and any(other.w in _BOOKING for other in toks):
+        return True   # "tables and bookings": a restaurant's tables, not an HTML table
     if not 2 <= len(w) <= _MAX_WORD or w in _NON_ENTITY or (sing in _NON_ENTITY and not (
             sing != w and sing in PLACES | _PLURAL_RECORDS)):
         return False   # "an online shop" is the app's domain; "manage shops and orders" names records
