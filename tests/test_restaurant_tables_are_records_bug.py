@@ -19,6 +19,11 @@ def test_tables_people_book_are_records_bug(request_text, records):
     assert sorted(rule_based_parse(request_text).entities) == sorted(records)
 
 
+def test_a_database_table_in_a_book_app_stays_no_record():
+    p = rule_based_parse("Users write reviews for books. The review is saved to the Reviews table.")
+    assert "table" not in p.entities
+
+
 def test_a_table_on_a_page_stays_no_record():
     with pytest.raises(SpecError):
         rule_based_parse("Show everything in a table with sortable columns.")
