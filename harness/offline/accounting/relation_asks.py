@@ -57,16 +57,20 @@ def relation_asks(toks: list[str], gaps: list[str], labels: list[str | None], sw
     _possessed(low, labels, sw, recs, words)
     _belongs_to(low, labels, sw, recs, words)
     _relative(low, gaps, labels, sw, recs, words)
-    _record_verb(low, labels, sw, recs, named, words)
+    _record_verb(low, gaps, labels, sw, recs, named, words)
     _membership(low, labels, sw, recs, named, words)
 
 
-def _record_verb(low, labels, sw: SpecWords, recs: dict[int, str], named: dict[int, str], words) -> None:
+def _record_verb(low, gaps: list[str], labels, sw: SpecWords, recs: dict[int, str], named: dict[int, str],
+                 words) -> None:
     """ "Guests book rooms": a verb whose record (book -> booking) takes another record as its object
-    asks that the record refer to it (trial j F1: a booking with no room was reported built)."""
+    asks that the record refer to it (trial j F1: a booking with no room was reported built). Not a
+    record's own name in a list ("an app for books, members and loans": the books are the records)."""
     for v, word in enumerate(low):
         made = recs.get(v)
         if made is None or not _is(word, words, "record_verbs") or (v and _is(low[v - 1], words, "object_skips")):
+            continue
+        if made in (word, word[:-1], word[:-2]) or (v + 1 < len(gaps) and "," in gaps[v + 1]):
             continue
         k = v + 1
         while k < len(low) and _is(low[k], words, "object_skips"):
