@@ -51,6 +51,8 @@ def is_noun(toks: list[Tok], i: int) -> bool:
     if "-" in w:
         return False   # "real-time", "user-friendly": compound modifiers
     sing = singular_name(w)
+    if word_at(toks, i - 1) == "to" and rl.is_entity_verb(w) and sing == w:
+        return False   # "an app to track service records": the verb, not a record of tracks
     if w in _BOOKED_UI and any(other.w in _BOOKING for other in toks):
         return True   # "tables and bookings": a restaurant's tables, not an HTML table
     if not 2 <= len(w) <= _MAX_WORD or w in _NON_ENTITY or (sing in _NON_ENTITY and not (
