@@ -20,7 +20,7 @@ from harness.offline.accounting.framing_position import framing_by_position
 from harness.offline.accounting.identity_asks import identity_asks
 from harness.offline.accounting.introduced import problem_framing, reject_invented
 from harness.offline.accounting.comparison_asks import comparison_asks
-from harness.offline.accounting.count_asks import count_asks
+from harness.offline.accounting.count_asks import average_asks, count_asks
 from harness.offline.accounting.grouping_asks import grouping_asks
 from harness.offline.accounting.qualifier_asks import qualifier_asks
 from harness.offline.accounting.status_states import per_day_asks, status_asks
@@ -197,7 +197,8 @@ def _english(toks: list[str], sw: SpecWords, background: list[str | None], gaps:
     identity_asks(toks, gaps, labels, sw)
     relation_asks(toks, gaps, labels, sw)
     open_list_marks(toks, labels)
-    for ask in (count_asks, grouping_asks, status_asks, per_day_asks, rule_asks, comparison_asks, qualifier_asks):   # words one kind of element realises (a rule: rule_asks)
+    for ask in (count_asks, average_asks, grouping_asks, status_asks, per_day_asks, rule_asks, comparison_asks,
+                qualifier_asks):   # words one kind of element realises (a rule: rule_asks)
         ask(toks, labels, sw)
     problem_framing(toks, labels, FRAMING)   # "… have a difficult time …" (introduced.py)
     record_sets(toks, gaps, labels, sw)   # "from my collection", "Create, Read, …", "currently available"
