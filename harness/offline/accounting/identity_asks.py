@@ -212,12 +212,31 @@ def _owner_words(low: list[str], start: int, end: int) -> list[int]:
     return out
 
 
+def _author_clause(low: list[str], j: int) -> list[int]:
+    """ "if they posted (it)", "(the) user who created (it)": the words naming a record's author, or []
+    (stranger trial 2026-12-08k B02: "only if they posted it" was function words over an app without
+    accounts, where anyone edits every spot)."""
+    if j + 2 < len(low) and low[j] == "if" and low[j + 1] in _exact("subject_pronouns") \
+            and stem(low[j + 2]) in _words("author_verbs"):
+        return [j, j + 1, j + 2]
+    if j + 2 < len(low) and _people(low[j]) and low[j + 1] in _exact("relative_pronouns") \
+            and stem(low[j + 2]) in _words("author_verbs"):
+        return [j, j + 1, j + 2]
+    return []
+
+
 def _only(low: list[str], gaps: list[str], k: int, labels: list[str | None], sw: SpecWords,
           records: frozenset[str]) -> None:
     """ "only" restricting an action or naming an owner: realised by what enforces the restriction."""
     j = k + 1
     while j < len(low) and low[j] in _DETS:
         j += 1
+    author = _author_clause(low, j)
+    if author:   # "only if they posted it", "only the user who posted a spot": its author
+        label = _ownership(low, author[-1], sw, records)
+        for i in (k, *author):
+            labels[i] = label
+        return
     if j >= len(low) or any(ch.isdigit() for ch in low[j]) or low[j] in closed("not count followers"):
         return   # "only one vet", "only if": a number or a condition, not a restriction
     role = (labels[j] or "").startswith("account role") or stem(low[j]) in word_list("asks_en.txt")
