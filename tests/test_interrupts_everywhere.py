@@ -81,9 +81,11 @@ def test_interrupt_at_the_start_of_verify_does_not_wait_for_the_lanes_started_ah
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_ctrl_c_during_audit_ends_builder_new_instead_of_hanging(tmp_path, sig):
     """Bug: after "interrupted … saved" `builder new` never exited: a queue thread of the audit's
-    dispatcher waited on a pipe the builder itself held open."""
+    dispatcher waited on a pipe the builder itself held open. `--no-speed`: the audit runs in its
+    stage, not ahead beside the last task — with the lanes ahead it is often complete when its stage
+    begins (its audit.json written), and a signal then ends a run whose audit did finish."""
     runs = tmp_path / "runs"
-    builder = Builder(tmp_path, "new", TODO, "--runs-dir", runs)
+    builder = Builder(tmp_path, "new", TODO, "--runs-dir", runs, "--no-speed")
     builder.wait_for_line("[5/6] AUDIT")
     run_id = _only_run(runs)
     builder.wait_for_event(runs / run_id / "events.log", "audit", "started")
