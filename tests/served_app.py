@@ -103,3 +103,17 @@ def full_acceptance(workspace: Path, db: Path, spec) -> dict:
 
     with served_app(workspace, db) as app:
         return {c.name: c for c in run_acceptance(app.base, spec, [], [], db=db, restart=app.restart)}
+
+
+def json_call(base: str, method: str, path: str, body: dict | None = None) -> tuple[int, object]:
+    """One JSON request to a served app: (status, the parsed body or None); an HTTP error is its status."""
+    import json
+    import urllib.error
+
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(base + path, method=method, data=data, headers={"content-type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=10) as answer:
+            return answer.status, json.loads(answer.read() or b"null")
+    except urllib.error.HTTPError as err:
+        return err.code, None

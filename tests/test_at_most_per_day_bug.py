@@ -9,9 +9,6 @@ week" and a capacity without the date stay not built, named."""
 
 from __future__ import annotations
 
-import json
-import urllib.error
-import urllib.request
 
 import pytest
 
@@ -52,23 +49,16 @@ def test_a_period_no_capacity_holds_is_named():
     assert spec.clauses[-1].status == "not_built" and "per week" in spec.clauses[-1].unaccounted, spec.clauses[-1]
 
 
-def _send(base: str, path: str, body: dict) -> int:
-    req = urllib.request.Request(base + path, method="POST", data=json.dumps(body).encode(),
-                                 headers={"content-type": "application/json"})
-    try:
-        with urllib.request.urlopen(req, timeout=10) as answer:
-            return answer.status
-    except urllib.error.HTTPError as err:
-        return err.code
-
-
 @pytest.mark.slow
 def test_two_bookings_a_day_then_409_and_another_day_201_over_http(tmp_path):
     from helpers import write_files
-    from served_app import served
+    from served_app import json_call, served
 
     from harness.agents.spec_agent import postprocess
     from harness.offline.generator import generate_files
+
+    def _send(base: str, path: str, body: dict) -> int:
+        return json_call(base, "POST", path, body)[0]
 
     spec = postprocess(parse_request(ROOMS))
     ws = write_files(generate_files(spec), tmp_path / "ws")

@@ -9,9 +9,6 @@ belong verb only by the subject's link to it (accounting/relation_asks.py)."""
 
 from __future__ import annotations
 
-import json
-import urllib.error
-import urllib.request
 
 import pytest
 
@@ -49,19 +46,13 @@ fields = ["score"]
 @pytest.mark.slow
 def test_a_grade_of_a_student_in_a_class_over_http(tmp_path):
     from helpers import write_files
-    from served_app import served
+    from served_app import json_call, served
 
     from harness.agents.spec_agent import postprocess
     from harness.offline.generator import generate_files
 
     def post(base, path, body):
-        req = urllib.request.Request(base + path, method="POST", data=json.dumps(body).encode(),
-                                     headers={"content-type": "application/json"})
-        try:
-            with urllib.request.urlopen(req, timeout=10) as answer:
-                return answer.status, json.loads(answer.read())
-        except urllib.error.HTTPError as err:
-            return err.code, None
+        return json_call(base, "POST", path, body)
 
     spec = postprocess(parse_request(GRADES))
     ws = write_files(generate_files(spec), tmp_path / "ws")
@@ -71,5 +62,4 @@ def test_a_grade_of_a_student_in_a_class_over_http(tmp_path):
         status, grade = post(base, "/api/grades", {"student_id": 1, "class": 1})   # the reference field "class"
         assert status == 201 and grade["class"] == 1 and grade["student_id"] == 1
         assert post(base, "/api/grades", {"student_id": 1, "class": 99})[0] == 422   # no such class
-        with urllib.request.urlopen(base + f"/api/grades/{grade['id']}", timeout=10) as answer:
-            assert json.loads(answer.read())["class"] == 1
+        assert json_call(base, "GET", f"/api/grades/{grade['id']}")[1]["class"] == 1

@@ -11,9 +11,6 @@ book has copies") or a record told apart by its links (words/word_classes.toml `
 
 from __future__ import annotations
 
-import json
-import urllib.error
-import urllib.request
 
 import pytest
 
@@ -39,20 +36,10 @@ def test_a_child_record_the_request_lists_holds_its_name_bug(request_text, child
     assert [(f.ident, f.required) for f in entity.fields] == [(field, True)], entity.fields
 
 
-def _call(base: str, method: str, path: str, body: dict | None = None) -> tuple[int, object]:
-    data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(base + path, method=method, data=data, headers={"content-type": "application/json"})
-    try:
-        with urllib.request.urlopen(req, timeout=10) as answer:
-            return answer.status, json.loads(answer.read() or b"null")
-    except urllib.error.HTTPError as err:
-        return err.code, None
-
-
 @pytest.mark.slow
 def test_the_list_of_attendees_says_who_attends_over_http(tmp_path):
     from helpers import write_files
-    from served_app import served
+    from served_app import json_call as _call, served
 
     from harness.agents.spec_agent import postprocess
     from harness.offline.generator import generate_files

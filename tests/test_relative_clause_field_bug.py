@@ -6,9 +6,6 @@ accounting, relation_asks.py); without the link they stay unaccounted."""
 
 from __future__ import annotations
 
-import json
-import urllib.error
-import urllib.request
 
 import pytest
 
@@ -36,20 +33,10 @@ def test_the_clause_words_stay_unaccounted_without_the_record():
     assert doc["clauses"][0]["status"] == "not_built" and "paid" in doc["clauses"][0]["unaccounted"]
 
 
-def _call(base: str, method: str, path: str, body: dict | None = None) -> tuple[int, object]:
-    data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(base + path, method=method, data=data, headers={"content-type": "application/json"})
-    try:
-        with urllib.request.urlopen(req, timeout=10) as answer:
-            return answer.status, json.loads(answer.read() or b"null")
-    except urllib.error.HTTPError as err:
-        return err.code, None
-
-
 @pytest.mark.slow
 def test_an_expense_names_who_paid_over_http(tmp_path):
     from helpers import write_files
-    from served_app import served
+    from served_app import json_call as _call, served
 
     from harness.agents.spec_agent import postprocess
     from harness.offline.generator import generate_files
