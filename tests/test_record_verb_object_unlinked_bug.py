@@ -13,7 +13,7 @@ import pytest
 from harness.models.spec import AppSpec, DataEntity, EntityField, Requirement
 from harness.offline.accounting.account import account_text
 from tests.spec_golden import spec_document
-from tests.test_relative_clause_field_bug import _call
+from tests.served_app import json_call as _call
 
 
 def _spec(booking_parent: str | None) -> AppSpec:
